@@ -1,0 +1,1 @@
+"""The command line and terminal play: presentation only, no rules."""

@@ -1,0 +1,70 @@
+"""Parsing the ``--players`` list: who sits at each seat.
+
+Syntax: seats separated by commas. A seat is ``[Label:]who`` where ``who`` is
+``bot:NAME`` or one or more human names joined by ``+``.
+
+>>> [s.describe() for s in parse_players("Ann,bot:greedy", ["greedy", "random"])]
+['Ann (human)', 'Greedy 2 (bot:greedy)']
+>>> [s.describe() for s in parse_players("Red:Ann+Bob,Blue:bot:expert", ["expert"])]
+['Red (human: Ann+Bob)', 'Blue (bot:expert)']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from gamenight.core.errors import OptionsError
+
+
+@dataclass(frozen=True)
+class SeatSpec:
+    name: str
+    bot: str | None = None  # None: humans
+    members: tuple[str, ...] = ()
+
+    @property
+    def agent(self) -> str:
+        return f"bot:{self.bot}" if self.bot else "human"
+
+    def describe(self) -> str:
+        if self.bot:
+            return f"{self.name} (bot:{self.bot})"
+        if self.members and self.members != (self.name,):
+            return f"{self.name} (human: {'+'.join(self.members)})"
+        return f"{self.name} (human)"
+
+
+def parse_players(spec: str, bots: Sequence[str]) -> list[SeatSpec]:
+    """Parse a players list; raises :class:`OptionsError` naming the bad entry."""
+    entries = [part.strip() for part in spec.split(",")]
+    if not spec.strip() or any(not e for e in entries):
+        raise OptionsError(f"--players: empty seat in {spec!r} (example: 'Ann,bot:greedy')")
+    seats = [_seat(entry, index, bots) for index, entry in enumerate(entries, start=1)]
+    names = [s.name.lower() for s in seats]
+    for name in names:
+        if names.count(name) > 1:
+            raise OptionsError(f"--players: two seats are named {name!r}; give them distinct names")
+    return seats
+
+
+def _seat(entry: str, index: int, bots: Sequence[str]) -> SeatSpec:
+    label: str | None = None
+    who = entry
+    head, sep, rest = entry.partition(":")
+    if sep and head.strip().lower() != "bot":
+        label, who = head.strip(), rest.strip()
+        if not label or not who:
+            raise OptionsError(f"--players: cannot read seat {entry!r} (use Label:who)")
+    head, sep, rest = who.partition(":")
+    if sep and head.strip().lower() == "bot":
+        bot = rest.strip().lower()
+        if bot not in bots:
+            raise OptionsError(
+                f"--players: unknown bot {rest.strip()!r} (this game has: {', '.join(bots)})"
+            )
+        return SeatSpec(label or f"{bot.replace('-', ' ').capitalize()} {index}", bot=bot)
+    members = tuple(m.strip() for m in who.split("+"))
+    if any(not m or ":" in m for m in members):
+        raise OptionsError(f"--players: cannot read seat {entry!r}")
+    return SeatSpec(label or "+".join(members), members=members)

@@ -1,0 +1,37 @@
+"""Error classes shared by every game and front end.
+
+Every error a user can provoke derives from :class:`GamenightError`, so front
+ends can catch one class and print its message instead of a traceback.
+"""
+
+from __future__ import annotations
+
+
+class GamenightError(Exception):
+    """Base class of all errors caused by bad input rather than by bugs."""
+
+
+class IllegalActionError(GamenightError, ValueError):
+    """An action that is malformed or not legal in the current state.
+
+    The state it was applied to is left unchanged (states are immutable).
+    """
+
+
+class OptionsError(GamenightError, ValueError):
+    """Game options or a player list that the game does not accept."""
+
+
+class RecordError(GamenightError, ValueError):
+    """A game record that is malformed or does not replay as recorded."""
+
+
+class UnknownGameError(GamenightError, KeyError):
+    """A game id that is not in the registry."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class DiceExhaustedError(GamenightError, RuntimeError):
+    """A scripted dice source ran out of values (a test scripted too few dice)."""

@@ -1,0 +1,178 @@
+"""The one game API that every game implements and every front end uses.
+
+A game is a stateless object (one per game, e.g. ``decathlon.GAME``) whose
+methods are pure functions of immutable states:
+
+* :meth:`Game.start` builds the initial state from options and a dice source;
+* :meth:`Game.to_act` names the seats that may act (several for simultaneous
+  choices);
+* :meth:`Game.legal_actions` lists what a seat may do now;
+* :meth:`Game.apply` returns a :class:`Transition`: the new state and the
+  events the action caused, or raises :class:`IllegalActionError`;
+* :meth:`Game.view` is what one seat (or a spectator) may know;
+* :meth:`Game.results` scores a finished game.
+
+States and actions are frozen ``msgspec`` structs, so they are hashable, cheap
+to copy, and round-trip through JSON.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar, Generic, TypeVar
+
+import msgspec
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.errors import IllegalActionError, OptionsError
+from gamenight.core.events import Event
+from gamenight.core.options import Options, OptionSpec, parse_options
+
+S = TypeVar("S", bound=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct)
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """Metadata a front end needs before a game exists."""
+
+    id: str
+    name: str
+    min_players: int
+    max_players: int
+    rules_version: str
+    summary: str
+    options: tuple[OptionSpec, ...] = ()
+    seat_noun: str = "player"
+    hidden_info: bool = False  # seats hold secrets: hot-seat play must hide entries
+
+
+class Transition(msgspec.Struct, Generic[S], frozen=True):
+    """The result of an action: the new state and what happened."""
+
+    state: S
+    events: tuple[Event, ...]
+
+
+class Results(msgspec.Struct, frozen=True):
+    """Final scores per seat, competition ranks (ties share) and the winners."""
+
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    detail: dict[str, Any] = {}
+
+    @classmethod
+    def from_scores(
+        cls, scores: Sequence[float], detail: Mapping[str, Any] | None = None
+    ) -> Results:
+        """Rank by score, higher is better; equal scores share a rank.
+
+        >>> Results.from_scores([10, 30, 30, 5]).ranks
+        (3, 1, 1, 4)
+        >>> Results.from_scores([10, 30, 30, 5]).winners
+        (1, 2)
+        """
+        ranks = tuple(1 + sum(other > mine for other in scores) for mine in scores)
+        winners = tuple(i for i, r in enumerate(ranks) if r == 1)
+        return cls(tuple(scores), ranks, winners, dict(detail or {}))
+
+
+class Game(ABC, Generic[S, A]):
+    """Base class of every game. Subclasses are stateless; states carry everything."""
+
+    info: ClassVar[GameInfo]
+    state_type: ClassVar[type[msgspec.Struct]]
+    action_type: ClassVar[Any]  # the union of the game's action structs
+
+    # ----- options -------------------------------------------------------
+    def parse_options(self, raw: Mapping[str, object] | None = None) -> Options:
+        """Validate options (defaults filled in); raises :class:`OptionsError`."""
+        options = parse_options(self.info.options, raw or {}, self.info.id)
+        self.check_options(options)
+        return options
+
+    def check_options(self, options: Options) -> None:
+        """Cross-option checks; override to refuse combinations."""
+
+    def check_players(self, players: int) -> None:
+        lo, hi = self.info.min_players, self.info.max_players
+        if not lo <= players <= hi:
+            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+            raise OptionsError(
+                f"{self.info.name} takes {span} {self.info.seat_noun}s, not {players}"
+            )
+
+    # ----- the state machine ----------------------------------------------
+    def start(self, players: int, options: Options, dice: DiceSource) -> Transition[S]:
+        """The initial state for ``players`` seats. ``options`` must be parsed."""
+        self.check_players(players)
+        return self._start(players, options, dice)
+
+    @abstractmethod
+    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[S]: ...
+
+    @abstractmethod
+    def to_act(self, state: S) -> tuple[int, ...]:
+        """The seats that may act now; empty exactly when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: S, seat: int) -> list[A]:
+        """Every action ``seat`` may take now (empty if it may not act)."""
+
+    def apply(self, state: S, seat: int, action: A) -> Transition[S]:
+        """Apply ``action`` by ``seat``; raises :class:`IllegalActionError`."""
+        if self.is_terminal(state):
+            raise IllegalActionError("the game is over; no more actions")
+        if seat not in self.to_act(state):
+            raise IllegalActionError(f"it is not seat {seat}'s turn to act")
+        if not isinstance(action, msgspec.Struct) or not _is_action(action, self.action_type):
+            raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
+        return self._apply(state, seat, action)
+
+    @abstractmethod
+    def _apply(self, state: S, seat: int, action: A) -> Transition[S]: ...
+
+    def is_terminal(self, state: S) -> bool:
+        return not self.to_act(state)
+
+    @abstractmethod
+    def results(self, state: S) -> Results:
+        """Final results; raises :class:`ValueError` if the game is not over."""
+
+    # ----- what a seat may know ------------------------------------------------
+    @abstractmethod
+    def view(self, state: S, seat: int | None) -> msgspec.Struct:
+        """What ``seat`` may know (``None``: a spectator). Never holds the dice source."""
+
+    # ----- JSON ------------------------------------------------------------------
+    def decode_action(self, raw: object) -> A:
+        """An action from JSON builtins; malformed input raises IllegalActionError."""
+        try:
+            action: A = msgspec.convert(raw, self.action_type)
+        except msgspec.ValidationError as exc:
+            raise IllegalActionError(f"malformed {self.info.id} action: {exc}") from None
+        return action
+
+    def decode_state(self, raw: object) -> S:
+        try:
+            state: S = msgspec.convert(raw, self.state_type)  # type: ignore[assignment]
+        except msgspec.ValidationError as exc:
+            raise ValueError(f"malformed {self.info.id} state: {exc}") from None
+        return state
+
+
+def _is_action(action: msgspec.Struct, action_type: Any) -> bool:
+    members = getattr(action_type, "__args__", (action_type,))
+    return isinstance(action, tuple(members))
+
+
+def to_json(value: Any) -> Any:
+    """JSON builtins (dicts, lists, str, numbers) for a state, action, event, view or results.
+
+    >>> to_json(Results.from_scores([3, 1]))
+    {'scores': [3, 1], 'ranks': [1, 2], 'winners': [0], 'detail': {}}
+    """
+    return msgspec.json.decode(msgspec.json.encode(value))

@@ -1,0 +1,117 @@
+"""Declarative game options with validation and clear errors.
+
+A game declares its options as :class:`OptionSpec` values. Raw values may come
+from the command line (strings) or from a record (JSON values); both normalise
+to the same JSON value, so records stay canonical.
+
+>>> spec = OptionSpec("variant", "choice", "scoring", default="points",
+...                   choices=("points", "championship"))
+>>> spec.parse("championship")
+'championship'
+>>> spec.parse("golf")
+Traceback (most recent call last):
+...
+gamenight.core.errors.OptionsError: option 'variant': 'golf' is not one of points, championship
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from gamenight.core.errors import OptionsError
+
+OptionKind = Literal["choice", "multi", "int", "str", "bool"]
+Options = dict[str, Any]
+
+
+@dataclass(frozen=True)
+class OptionSpec:
+    """One option: its name, kind, help text, default and allowed values.
+
+    ``multi`` options take a comma-separated string or a list of choices; the
+    result keeps the order of ``choices`` and drops duplicates.
+    """
+
+    name: str
+    kind: OptionKind
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    aliases: Mapping[str, str] = field(default_factory=dict)
+
+    def parse(self, raw: object) -> Any:
+        """Normalise ``raw`` or raise :class:`OptionsError` naming the problem."""
+        where = f"option '{self.name}'"
+        if self.kind == "choice":
+            return self._choice(raw, where)
+        if self.kind == "multi":
+            items: Sequence[object]
+            if isinstance(raw, str):
+                items = [part.strip() for part in raw.split(",") if part.strip()]
+            elif isinstance(raw, list | tuple):
+                items = list(raw)
+            else:
+                raise OptionsError(f"{where}: expected a comma-separated list, got {raw!r}")
+            if not items:
+                raise OptionsError(f"{where}: choose at least one of {', '.join(self.choices)}")
+            picked = {self._choice(item, where) for item in items}
+            return [c for c in self.choices if c in picked]
+        if self.kind == "int":
+            value: int
+            if isinstance(raw, bool):
+                raise OptionsError(f"{where}: expected a whole number, got {raw!r}")
+            if isinstance(raw, int):
+                value = raw
+            elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+                value = int(raw.strip())
+            else:
+                raise OptionsError(f"{where}: expected a whole number, got {raw!r}")
+            if self.minimum is not None and value < self.minimum:
+                raise OptionsError(f"{where}: {value} is below the minimum {self.minimum}")
+            if self.maximum is not None and value > self.maximum:
+                raise OptionsError(f"{where}: {value} is above the maximum {self.maximum}")
+            return value
+        if self.kind == "bool":
+            if isinstance(raw, bool):
+                return raw
+            text = str(raw).strip().lower()
+            if text in {"1", "yes", "true", "on"}:
+                return True
+            if text in {"0", "no", "false", "off"}:
+                return False
+            raise OptionsError(f"{where}: expected yes or no, got {raw!r}")
+        if not isinstance(raw, str):
+            raise OptionsError(f"{where}: expected text, got {raw!r}")
+        return raw
+
+    def _choice(self, raw: object, where: str) -> str:
+        if not isinstance(raw, str):
+            raise OptionsError(f"{where}: expected one of {', '.join(self.choices)}, got {raw!r}")
+        key = raw.strip().lower()
+        key = self.aliases.get(key, key)
+        if key not in self.choices:
+            raise OptionsError(f"{where}: {raw!r} is not one of {', '.join(self.choices)}")
+        return key
+
+
+def parse_options(specs: Sequence[OptionSpec], raw: Mapping[str, object], game: str) -> Options:
+    """Validate ``raw`` against ``specs`` and fill in defaults.
+
+    Unknown option names are refused, naming the options the game does have.
+    """
+    by_name = {spec.name: spec for spec in specs}
+    unknown = sorted(set(raw) - set(by_name))
+    if unknown:
+        known = ", ".join(by_name) or "none"
+        raise OptionsError(f"{game} has no option '{unknown[0]}' (its options: {known})")
+    result: Options = {}
+    for spec in specs:
+        if spec.name in raw and raw[spec.name] is not None:
+            result[spec.name] = spec.parse(raw[spec.name])
+        else:
+            result[spec.name] = spec.default
+    return result
