@@ -165,3 +165,14 @@ def test_views_hold_no_dice_source() -> None:
     other = msgspec.structs.replace(state, dice=SeededDice(seed=12345, counter=7))
     assert GAME.view(state, 0) == GAME.view(other, 0)
     assert "seed" not in json.dumps(to_json(GAME.view(state, None)))
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), players=st.integers(1, 3), target=st.integers(2, 20))
+def test_shared_game_checks_pass_on_the_toy_game(seed: int, players: int, target: int) -> None:
+    from gamenight.core.testing import check_replay, check_round_trips, random_playout
+
+    options = GAME.parse_options({"target": target})
+    final, history = random_playout(GAME, players, options, seed)
+    check_round_trips(GAME, final, history)
+    check_replay(GAME, players, options, seed, history, final)

@@ -1,0 +1,171 @@
+"""Checks every game must pass, shared by the per-game property tests.
+
+Each function plays or probes one game position and raises ``AssertionError``
+with a precise message when the game breaks a kernel promise. Per-game tests
+drive them with hypothesis over seeds, seat counts and options.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from collections.abc import Iterable
+from typing import Any
+
+import msgspec
+
+from gamenight.core.dice import DiceSource, SeededDice
+from gamenight.core.errors import IllegalActionError
+from gamenight.core.events import Event
+from gamenight.core.game import Game, Results, to_json
+from gamenight.core.options import Options
+from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay
+
+
+def random_playout(
+    game: Game[Any, Any],
+    seats: int,
+    options: Options,
+    seed: int,
+    *,
+    max_steps: int = 100_000,
+    probe: bool = True,
+) -> tuple[Any, list[tuple[int, Any, tuple[Event, ...]]]]:
+    """Play uniformly random legal actions to the end, checking each step.
+
+    With ``probe``, every position is also checked for refusing illegal actions
+    and for views that do not depend on the dice source. Returns the final
+    state and the history ``(seat, action, events)``.
+    """
+    rng = random.Random(seed)
+    step = game.start(seats, options, SeededDice(seed=seed))
+    state = step.state
+    history: list[tuple[int, Any, tuple[Event, ...]]] = []
+    for _ in range(max_steps):
+        acting = game.to_act(state)
+        if not acting:
+            break
+        seat = rng.choice(acting)
+        legal = game.legal_actions(state, seat)
+        assert legal, f"seat {seat} must act but has no legal action"
+        if probe:
+            check_views_hide_dice(game, state, seats)
+            check_illegal_refused(game, state, seats, legal, rng)
+        action = rng.choice(legal)
+        transition = game.apply(state, seat, action)
+        history.append((seat, action, transition.events))
+        state = transition.state
+    else:
+        raise AssertionError(f"{game.info.id} did not end within {max_steps} actions")
+    results = game.results(state)
+    check_results(results, seats)
+    return state, history
+
+
+def check_results(results: Results, seats: int) -> None:
+    assert len(results.scores) == len(results.ranks) == seats
+    assert results.winners, "a finished game has at least one winner"
+    for seat, rank in enumerate(results.ranks):
+        better = sum(other > results.scores[seat] for other in results.scores)
+        assert rank == 1 + better, f"seat {seat}: rank {rank} but {better} better scores"
+    assert set(results.winners) == {s for s, r in enumerate(results.ranks) if r == 1}
+
+
+def check_illegal_refused(
+    game: Game[Any, Any], state: Any, seats: int, legal: list[Any], rng: random.Random
+) -> None:
+    """Actions outside the legal list, and actions by seats not to act, are refused."""
+    before = msgspec.json.encode(state)
+    acting = set(game.to_act(state))
+    candidates: list[tuple[int, Any]] = []
+    for seat in range(seats):
+        others = game.legal_actions(state, seat) if seat in acting else []
+        pool = [a for a in others if a not in legal] if seat in acting else legal
+        candidates += [(seat, a) for a in pool[:3]]
+    for seat in acting:
+        own = game.legal_actions(state, seat)
+        for mutant in _mutants(own, rng):
+            if mutant not in own:
+                candidates.append((seat, mutant))
+    for seat, action in candidates:
+        if seat in acting and action in game.legal_actions(state, seat):
+            continue
+        try:
+            game.apply(state, seat, action)
+        except IllegalActionError:
+            pass
+        else:
+            raise AssertionError(f"seat {seat}: illegal {action!r} was accepted")
+        assert msgspec.json.encode(state) == before, "a refused action changed the state"
+
+
+def _mutants(actions: list[Any], rng: random.Random) -> Iterable[Any]:
+    """Nearby actions: the same kind with perturbed fields (often illegal)."""
+    for action in rng.sample(actions, min(3, len(actions))):
+        raw = to_json(action)
+        for key, value in raw.items():
+            if key == "type":
+                continue
+            mutated = dict(raw)
+            if isinstance(value, bool):
+                mutated[key] = not value
+            elif isinstance(value, int):
+                mutated[key] = value + rng.choice((-100, -1, 1, 7, 100))
+            elif isinstance(value, list):
+                mutated[key] = [*value, *value] if value else [99]
+            elif isinstance(value, str):
+                mutated[key] = value + "?"
+            else:
+                continue
+            try:
+                yield msgspec.convert(mutated, type(action))
+            except msgspec.ValidationError:
+                continue
+
+
+def check_views_hide_dice(game: Game[Any, Any], state: Any, seats: int) -> None:
+    """Views do not change when only the dice source changes, nor mention it."""
+    dice: DiceSource = state.dice
+    other = msgspec.structs.replace(state, dice=SeededDice(seed=dice_seed(dice) + 7919, counter=3))
+    for seat in [*range(seats), None]:
+        view = game.view(state, seat)
+        assert view == game.view(other, seat), f"view of seat {seat} depends on the dice"
+        text = json.dumps(to_json(view))
+        assert '"seed"' not in text and '"counter"' not in text, "view leaks the dice source"
+
+
+def dice_seed(dice: DiceSource) -> int:
+    return dice.seed if isinstance(dice, SeededDice) else 0
+
+
+def check_round_trips(game: Game[Any, Any], state: Any, history: list[Any]) -> None:
+    """States, actions and events survive JSON unchanged."""
+    assert game.decode_state(to_json(state)) == state
+    for _, action, events in history:
+        assert game.decode_action(to_json(action)) == action
+        for event in events:
+            assert msgspec.convert(to_json(event), Event) == event or to_json(
+                msgspec.convert(to_json(event), Event)
+            ) == to_json(event)
+
+
+def check_replay(
+    game: Game[Any, Any],
+    seats: int,
+    options: Options,
+    seed: int,
+    history: list[Any],
+    final: Any,
+) -> None:
+    """A record of the game replays to exactly the same final state."""
+    buffer = io.StringIO()
+    writer = RecordWriter(buffer)
+    writer.header(game, options, seed, [SeatInfo(f"p{i}", "bot:random") for i in range(seats)])
+    start = game.start(seats, options, SeededDice(seed=seed))
+    writer.start(start.events)
+    for seat, action, events in history:
+        writer.action(seat, action, events)
+    writer.results(game.results(final))
+    report = replay(parse_record(buffer.getvalue().splitlines()))
+    assert report.final_state == final, "replayed final state differs"
