@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import io
 import json
-import sys
-from pathlib import Path
 
 import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from toy import GAME, Hold, Roll
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from toy import GAME, Hold, Roll  # noqa: E402
-
-from gamenight.core import (  # noqa: E402
+from gamenight.core import (
     DiceExhaustedError,
     IllegalActionError,
     OptionsError,
@@ -25,11 +20,11 @@ from gamenight.core import (  # noqa: E402
     Results,
     ScriptedDice,
     SeededDice,
+    registry,
     to_json,
 )
-from gamenight.core import registry  # noqa: E402
-from gamenight.core.record import RecordWriter, parse_record, replay  # noqa: E402
-from gamenight.core.runner import play_match  # noqa: E402
+from gamenight.core.record import RecordWriter, parse_record, replay
+from gamenight.core.runner import play_match
 
 
 @pytest.fixture(autouse=True)
@@ -144,7 +139,7 @@ def test_tampered_record_is_caught() -> None:
         ([], "empty file"),
         (["{not json"], "line 1: invalid JSON"),
         (['{"type": "header"}'], "not a gamenight record header"),
-        (['[1, 2]'], "expected a JSON object"),
+        (["[1, 2]"], "expected a JSON object"),
     ],
 )
 def test_malformed_records_name_the_problem(lines: list[str], message: str) -> None:

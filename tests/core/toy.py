@@ -50,7 +50,11 @@ class ToyView(msgspec.Struct, frozen=True):
 
 class ToyGame(Game[ToyState, ToyAction]):
     info: ClassVar[GameInfo] = GameInfo(
-        id="toy", name="Toy Pig", min_players=1, max_players=3, rules_version="1",
+        id="toy",
+        name="Toy Pig",
+        min_players=1,
+        max_players=3,
+        rules_version="1",
         summary="test game",
         options=(OptionSpec("target", "int", "points to win", default=10, minimum=2, maximum=50),),
     )
