@@ -1,0 +1,79 @@
+"""Wurfeltod bots. ``random`` comes from the registry; ``greedy`` is defined here.
+
+``greedy`` maximises the expected score of the current turn alone, penalty
+included, with exact probabilities (:mod:`gamenight.games.wurfeltod.turn_plan`).
+It values nothing beyond the turn, so:
+
+* it takes whatever box pays most now, big boxes included;
+* between options of equal value it books rather than rolls on, and books the
+  box worth least (:func:`~gamenight.games.wurfeltod.turn_plan.category_worth`,
+  then nominal points): forced zeros and scratches go into the cheapest box, not
+  into Six of a Kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from gamenight.core.agents import Agent, Decision
+from gamenight.core.events import Event
+from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
+from gamenight.games.wurfeltod.rules import Action, Book, Scratch
+from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
+
+__all__ = ["BOTS", "GreedyBot", "greedy_action"]
+
+TOLERANCE = 1e-9
+FACE_VALUE_TOP = 360  # six sixes x 10: Face Value Total's nominal points for tie-breaks
+
+
+def _cheapness(category: Category) -> tuple[float, int, int]:
+    nominal = FIXED_POINTS.get(category, FACE_VALUE_TOP)
+    return category_worth()[category], nominal, CATEGORIES.index(category)
+
+
+def greedy_action(aside: Sequence[int], rolled: Sequence[int], legal: Sequence[Action]) -> Action:
+    """The legal action with the best expected score for this turn (ties: see module doc).
+
+    >>> legal = [Book(Category.TRIPLE_FOURS), Book(Category.FACE_VALUE)]
+    >>> greedy_action((1, 1, 4, 4, 4), (3,), legal)
+    Book(category=<Category.FACE_VALUE: 'face-value'>)
+    """
+    open_categories = frozenset(a.category for a in legal if isinstance(a, Book | Scratch))
+    if not open_categories:
+        return legal[0]
+    plan = turn_plan(open_categories)
+    valued: list[tuple[float, tuple[Any, ...], Action]] = []
+    for order, action in enumerate(legal):
+        if isinstance(action, Book):
+            value = plan.book_value(aside, rolled, action.category)
+            key: tuple[Any, ...] = (0, _cheapness(action.category), 0)
+        elif isinstance(action, Scratch):
+            value = 0.0  # W2: 0 points, no Wurfeltod
+            key = (0, _cheapness(action.category), 1)
+        else:
+            value = plan.roll_on_value(aside, [rolled[i] for i in action.dice])
+            key = (1, (), order)
+        valued.append((value, key, action))
+    best = max(v for v, _, _ in valued)
+    return min((k, order, a) for order, (v, k, a) in enumerate(valued) if v >= best - TOLERANCE)[2]
+
+
+class GreedyBot:
+    """Plays each turn for its own expected score (deterministic; the seed is unused)."""
+
+    label = "greedy"
+
+    def __init__(self, seed: int = 0) -> None:
+        self.seed = seed
+
+    def act(self, decision: Decision) -> Action:
+        view = decision.view
+        return greedy_action(view.aside, view.rolled, list(decision.legal))
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        return None
+
+
+BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyBot}

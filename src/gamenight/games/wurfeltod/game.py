@@ -1,0 +1,114 @@
+"""Wurfeltod as a :class:`~gamenight.core.game.Game`: the engine behind every front end.
+
+>>> from gamenight.core.dice import SeededDice
+>>> step = GAME.start(2, GAME.parse_options(), SeededDice(seed=1))
+>>> GAME.to_act(step.state), len(step.state.rolled)
+((0,), 6)
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import msgspec
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.game import Game, GameInfo, Results, Transition
+from gamenight.core.options import Options
+from gamenight.games.wurfeltod.categories import Category
+from gamenight.games.wurfeltod.rules import (
+    TURNS,
+    Action,
+    ScoreCard,
+    WurfeltodState,
+    apply,
+    legal_actions,
+    start,
+)
+
+__all__ = ["GAME", "WurfeltodGame", "WurfeltodView"]
+
+
+class WurfeltodView(msgspec.Struct, frozen=True):
+    """What a seat may know. Wurfeltod hides nothing but the dice still to come."""
+
+    seat: int | None
+    cards: tuple[ScoreCard, ...]
+    current: int
+    turn: int
+    turns: int
+    roll: int
+    first_roll: bool  # W2: the scratch is open only now
+    must_book: bool  # W2: a single die was rolled with five aside
+    aside: tuple[int, ...]
+    rolled: tuple[int, ...]
+    open_boxes: tuple[Category, ...]  # the current player's open categories
+    finished: bool
+
+
+class WurfeltodGame(Game[WurfeltodState, Action]):
+    info: ClassVar[GameInfo] = GameInfo(
+        id="wurfeltod",
+        name="Wurfeltod",
+        min_players=1,
+        max_players=8,  # W1
+        rules_version="1",
+        summary=(
+            "Roll six dice, set some aside after every roll and book one of 20 boxes a turn; "
+            "any die of the last roll left out of the booking costs a Wurfeltod (-250)."
+        ),
+    )
+    state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
+    action_type: ClassVar[Any] = Action
+
+    def _start(
+        self, players: int, options: Options, dice: DiceSource
+    ) -> Transition[WurfeltodState]:
+        state, events = start(players, dice)
+        return Transition(state, tuple(events))
+
+    def to_act(self, state: WurfeltodState) -> tuple[int, ...]:
+        return () if state.finished else (state.current,)
+
+    def legal_actions(self, state: WurfeltodState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return legal_actions(state)
+
+    def _apply(
+        self, state: WurfeltodState, seat: int, action: Action
+    ) -> Transition[WurfeltodState]:
+        new, events = apply(state, action)
+        return Transition(new, tuple(events))
+
+    def results(self, state: WurfeltodState) -> Results:
+        if not state.finished:
+            raise ValueError("the Wurfeltod game is not over yet")
+        # W5: booked points minus 250 per Wurfeltod; equal totals share a rank.
+        return Results.from_scores(
+            [card.total for card in state.cards],
+            {
+                "points": [card.points for card in state.cards],
+                "wurfeltods": [card.wurfeltods for card in state.cards],
+            },
+        )
+
+    def view(self, state: WurfeltodState, seat: int | None) -> WurfeltodView:
+        card = state.cards[state.current]
+        return WurfeltodView(
+            seat=seat,
+            cards=state.cards,
+            current=state.current,
+            turn=state.turn,
+            turns=TURNS,
+            roll=state.roll,
+            first_roll=not state.finished and state.roll == 1,
+            must_book=not state.finished and len(state.rolled) == 1,
+            aside=state.aside,
+            rolled=state.rolled,
+            open_boxes=() if state.finished else card.open_categories(),
+            finished=state.finished,
+        )
+
+
+GAME = WurfeltodGame()

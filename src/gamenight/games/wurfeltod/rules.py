@@ -1,0 +1,297 @@
+"""Wurfeltod rules: the state, the actions and the pure transitions (W1-W5).
+
+A turn (W2): the engine rolls six dice for the player to act. After every roll
+the player either *books* an open box (W3) or *sets aside* some, but not all,
+of the dice just rolled and the engine rolls the rest. Right after the first
+roll only, the player may instead *scratch*: book 0 in an open box with no
+Wurfeltod. Once a single die has been rolled with five aside there is nothing
+left to set aside, so only bookings are legal.
+
+Whether a booking scores and whether it brings a Wurfeltod is judged by
+:func:`gamenight.games.wurfeltod.categories.evaluate` from the dice set aside
+and the dice of the final roll.
+
+>>> from gamenight.core.dice import ScriptedDice
+>>> state, events = start(1, ScriptedDice(values=(1, 1, 2, 3, 4, 4, 4, 5, 3)))
+>>> state.rolled, [e.kind for e in events]
+((1, 1, 2, 3, 4, 4), ['turn', 'roll'])
+>>> state, _ = apply(state, SetAside(dice=(0, 1, 4, 5)))
+>>> state.aside, state.rolled
+((1, 1, 4, 4), (4, 5))
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Sequence
+
+import msgspec
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.errors import IllegalActionError
+from gamenight.core.events import Event
+from gamenight.games.wurfeltod.categories import (
+    BOXES_PER_CATEGORY,
+    CATEGORIES,
+    CATEGORY_LABELS,
+    SCRATCH,
+    WURFELTOD_PENALTY,
+    Booking,
+    Category,
+    evaluate,
+)
+
+__all__ = [
+    "BOXES",
+    "DICE",
+    "TURNS",
+    "Action",
+    "Book",
+    "Entry",
+    "ScoreCard",
+    "Scratch",
+    "SetAside",
+    "WurfeltodState",
+    "apply",
+    "legal_actions",
+    "start",
+]
+
+DICE = 6
+TURNS = 20  # W1: one turn per box
+
+BOXES: tuple[Category, ...] = tuple(
+    category for category in CATEGORIES for _ in range(BOXES_PER_CATEGORY[category])
+)
+"""The score sheet, box by box: the 19 categories in sheet order, Face Value Total twice (W1)."""
+
+_CATEGORY_IDS = frozenset(c.value for c in CATEGORIES)
+
+
+# ----- actions --------------------------------------------------------------------------------
+
+
+class SetAside(msgspec.Struct, frozen=True, tag="set-aside"):
+    """Set aside the just-rolled dice at these 0-based positions (increasing) and roll the rest."""
+
+    dice: tuple[int, ...]
+
+
+class Book(msgspec.Struct, frozen=True, tag="book"):
+    """Stop and book an open box of ``category`` (Face Value Total: its next free box)."""
+
+    category: Category
+
+
+class Scratch(msgspec.Struct, frozen=True, tag="scratch"):
+    """Right after the first roll only: book 0 in an open box, with no Wurfeltod (W2)."""
+
+    category: Category
+
+
+Action = SetAside | Book | Scratch
+
+
+# ----- score cards ----------------------------------------------------------------------------
+
+
+class Entry(msgspec.Struct, frozen=True):
+    """One booked box: what it scored and the dice it was booked with."""
+
+    category: Category
+    points: int
+    wurfeltod: bool
+    scratch: bool
+    aside: tuple[int, ...]
+    final_roll: tuple[int, ...]
+    turn: int
+
+
+class ScoreCard(msgspec.Struct, frozen=True):
+    """One player's sheet: ``boxes[i]`` is box ``BOXES[i]``, None while open."""
+
+    boxes: tuple[Entry | None, ...] = (None,) * len(BOXES)
+    points: int = 0
+    wurfeltods: int = 0
+    total: int = 0  # W5: points - 250 per Wurfeltod
+
+    def next_box(self, category: Category) -> int | None:
+        """The first open box of ``category`` on the sheet, or None if all are booked."""
+        for i, (box, entry) in enumerate(zip(BOXES, self.boxes, strict=True)):
+            if box is category and entry is None:
+                return i
+        return None
+
+    def open_categories(self) -> tuple[Category, ...]:
+        """Categories with at least one open box, in sheet order."""
+        return tuple(c for c in CATEGORIES if self.next_box(c) is not None)
+
+    def booked(self) -> int:
+        return sum(entry is not None for entry in self.boxes)
+
+    def with_entry(self, box: int, entry: Entry) -> ScoreCard:
+        boxes = (*self.boxes[:box], entry, *self.boxes[box + 1 :])
+        points = self.points + entry.points
+        wurfeltods = self.wurfeltods + entry.wurfeltod  # W3: no limit on the count
+        return ScoreCard(boxes, points, wurfeltods, points - WURFELTOD_PENALTY * wurfeltods)
+
+
+# ----- the state --------------------------------------------------------------------------------
+
+
+class WurfeltodState(msgspec.Struct, frozen=True):
+    """A whole game. ``rolled`` is the roll the current player must answer."""
+
+    dice: DiceSource
+    cards: tuple[ScoreCard, ...]
+    current: int = 0
+    turn: int = 1  # W1: the round, 1..20; every player takes one turn per round
+    roll: int = 1  # rolls so far this turn; the scratch needs roll == 1 (W2)
+    aside: tuple[int, ...] = ()
+    rolled: tuple[int, ...] = ()
+    finished: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.cards)
+
+
+# ----- transitions ------------------------------------------------------------------------------
+
+
+def start(players: int, dice: DiceSource) -> tuple[WurfeltodState, list[Event]]:
+    """A new game with the first player's first roll made."""
+    state = WurfeltodState(dice=dice, cards=tuple(ScoreCard() for _ in range(players)))
+    return _begin_turn(state, 0, 1)
+
+
+def legal_actions(state: WurfeltodState) -> list[Action]:
+    """Everything the current player may do: bookings, scratches, then set-asides."""
+    if state.finished:
+        return []
+    open_categories = state.cards[state.current].open_categories()
+    actions: list[Action] = [Book(c) for c in open_categories]
+    if state.roll == 1:
+        actions += [Scratch(c) for c in open_categories]
+    # W2: a proper, non-empty subset of the dice just rolled.
+    positions = range(len(state.rolled))
+    for size in range(1, len(state.rolled)):
+        actions += [SetAside(tuple(c)) for c in itertools.combinations(positions, size)]
+    return actions
+
+
+def apply(state: WurfeltodState, action: Action) -> tuple[WurfeltodState, list[Event]]:
+    """The current player's ``action``; raises IllegalActionError saying what was wrong."""
+    if state.finished:
+        raise IllegalActionError("the game is over; no more actions")
+    if isinstance(action, SetAside):
+        return _set_aside(state, action.dice)
+    if isinstance(action, Book):
+        box, category = _open_box(state, action.category)
+        booking = evaluate(state.aside, state.rolled)[category]
+        return _book(state, box, category, booking, scratch=False)
+    if isinstance(action, Scratch):
+        if state.roll != 1:
+            raise IllegalActionError(
+                "a scratch is only allowed right after the first roll (W2); "
+                f"this is roll {state.roll}: book a box instead"
+            )
+        box, category = _open_box(state, action.category)
+        return _book(state, box, category, SCRATCH, scratch=True)
+    raise IllegalActionError(f"{action!r} is not a Wurfeltod action")
+
+
+def _set_aside(
+    state: WurfeltodState, positions: Sequence[int]
+) -> tuple[WurfeltodState, list[Event]]:
+    rolled = state.rolled
+    if len(rolled) == 1:
+        raise IllegalActionError(
+            "only one die was rolled and nothing would be left to roll: book a box now (W2)"
+        )
+    if not isinstance(positions, tuple | list):
+        raise IllegalActionError(f"name the dice to set aside by position, not {positions!r}")
+    if not positions:
+        raise IllegalActionError("set aside at least one of the dice just rolled (W2)")
+    for p in positions:
+        if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(rolled):
+            raise IllegalActionError(
+                f"there is no die {p} among the {len(rolled)} dice just rolled "
+                f"(positions 0 to {len(rolled) - 1})"
+            )
+    if any(a >= b for a, b in itertools.pairwise(positions)):
+        raise IllegalActionError(
+            f"list the dice to set aside once each, in increasing order, not {list(positions)}"
+        )
+    if len(positions) == len(rolled):
+        raise IllegalActionError(
+            "leave at least one die to roll (W2); to stop here, book a box instead"
+        )
+    chosen = tuple(rolled[p] for p in positions)
+    state = msgspec.structs.replace(state, aside=state.aside + chosen)
+    event = Event("set-aside", state.current, {"positions": list(positions), "dice": list(chosen)})
+    state, roll_event = _roll(state, len(rolled) - len(positions), state.roll + 1)
+    return state, [event, roll_event]
+
+
+def _open_box(state: WurfeltodState, category: object) -> tuple[int, Category]:
+    # A plain id string equals its Category, so it is accepted like one (and stored as one).
+    if not isinstance(category, str) or category not in _CATEGORY_IDS:
+        raise IllegalActionError(f"{category!r} is not a Wurfeltod category")
+    category = Category(category)
+    box = state.cards[state.current].next_box(category)
+    if box is None:
+        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked (W1)")
+    return box, category
+
+
+def _book(
+    state: WurfeltodState, box: int, category: Category, booking: Booking, *, scratch: bool
+) -> tuple[WurfeltodState, list[Event]]:
+    seat = state.current
+    entry = Entry(
+        category=category,
+        points=booking.points,
+        wurfeltod=booking.wurfeltod,
+        scratch=scratch,
+        aside=state.aside,
+        final_roll=state.rolled,
+        turn=state.turn,
+    )
+    card = state.cards[seat].with_entry(box, entry)
+    cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
+    state = msgspec.structs.replace(state, cards=cards)
+    event = Event(
+        "scratch" if scratch else "book",
+        seat,
+        {
+            "box": box,
+            "category": category.value,
+            "points": entry.points,
+            "wurfeltod": entry.wurfeltod,
+            "aside": list(entry.aside),
+            "final_roll": list(entry.final_roll),
+            "total": card.total,
+        },
+    )
+    nxt = (seat + 1) % state.players
+    turn = state.turn + (nxt == 0)
+    if turn > TURNS:  # W5: every player has taken 20 turns
+        done = msgspec.structs.replace(state, aside=(), rolled=(), roll=0, finished=True)
+        over = Event("game-over", None, {"totals": [c.total for c in cards]})
+        return done, [event, over]
+    state, events = _begin_turn(state, nxt, turn)
+    return state, [event, *events]
+
+
+def _begin_turn(state: WurfeltodState, seat: int, turn: int) -> tuple[WurfeltodState, list[Event]]:
+    state = msgspec.structs.replace(state, current=seat, turn=turn, aside=())
+    state, roll_event = _roll(state, DICE, 1)
+    return state, [Event("turn", seat, {"turn": turn}), roll_event]
+
+
+def _roll(state: WurfeltodState, n: int, roll: int) -> tuple[WurfeltodState, Event]:
+    faces, dice = state.dice.roll(n)
+    state = msgspec.structs.replace(state, dice=dice, rolled=faces, roll=roll)
+    data = {"roll": roll, "dice": list(faces), "aside": list(state.aside)}
+    return state, Event("roll", state.current, data)

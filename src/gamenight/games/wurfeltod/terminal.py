@@ -1,0 +1,203 @@
+"""Wurfeltod in the terminal: Rich rendering of the view and short keyboard input.
+
+The score sheet shows every player's card and, for each open box of the player
+to act, its key, what booking it now would score and a warning where it would
+bring a Wurfeltod (W3), judged by the same category module as the engine. Input is parsed by
+:func:`commands.parse_command`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.cli.ui import Prompter, Table
+from gamenight.core.events import Event
+from gamenight.core.game import Results
+from gamenight.games.wurfeltod.categories import (
+    CATEGORY_LABELS,
+    WURFELTOD_PENALTY,
+    Category,
+    evaluate,
+)
+from gamenight.games.wurfeltod.commands import BOX_KEYS, HELP, parse_command
+from gamenight.games.wurfeltod.game import WurfeltodView
+from gamenight.games.wurfeltod.rules import BOXES, Action, Entry
+
+__all__ = ["UI", "box_label", "open_box_rows"]
+
+SKULL = "☠"
+
+
+def box_label(box: int) -> str:
+    """The score-sheet name of box ``box``; the two Face Value boxes are numbered."""
+    category = BOXES[box]
+    label = CATEGORY_LABELS[category]
+    if BOXES.count(category) > 1:
+        label += f" ({BOXES[:box].count(category) + 1})"
+    return label
+
+
+def open_box_rows(view: WurfeltodView) -> list[tuple[str, str, int, bool]]:
+    """(key, label, points now, Wurfeltod?) for each open box of the player to act."""
+    if view.finished or not view.rolled:
+        return []
+    bookings = evaluate(view.aside, view.rolled)
+    return [
+        (BOX_KEYS[c], CATEGORY_LABELS[c], bookings[c].points, bookings[c].wurfeltod)
+        for c in view.open_boxes
+    ]
+
+
+def _dice(values: Sequence[int]) -> str:
+    return " ".join(str(v) for v in values) if values else "-"
+
+
+def _now_cell(points: int, wurfeltod: bool) -> Text:
+    text = Text(str(points), style="bold" if points else "dim")
+    if wurfeltod:
+        text.append(f" {SKULL} -{WURFELTOD_PENALTY}", style="bold red")
+    return text
+
+
+def _entry_cell(entry: Entry | None) -> Text:
+    if entry is None:
+        return Text("·", style="dim")
+    if entry.scratch:
+        return Text("0 x", style="yellow")
+    text = Text(str(entry.points), style="bold" if entry.points else "")
+    if entry.wurfeltod:
+        text.append(f" {SKULL}", style="bold red")
+    return text
+
+
+class UI:
+    """The Wurfeltod terminal presentation (implements ``cli.ui.TerminalUI``)."""
+
+    def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Table) -> None:
+        console.print(self._sheet(view, table))
+        if view.finished:
+            console.print("[bold]Game over.[/]")
+            return
+        console.print(f"  Set aside:   [bold]{_dice(view.aside)}[/]")
+        rolled = "  ".join(f"[dim]{i}:[/][bold green]{v}[/]" for i, v in enumerate(view.rolled, 1))
+        console.print(f"  Just rolled: {rolled}")
+        if view.first_roll:
+            console.print("  First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod.")
+        if view.must_book:
+            console.print("  [yellow]Only one die was rolled: book a box now.[/]")
+
+    def _sheet(self, view: WurfeltodView, table: Table) -> RichTable:
+        """Every player's score card; while a turn is on, the current player's open boxes
+        carry their key and what booking them now would give (W3)."""
+        playing = not view.finished
+        title = (
+            f"Turn {view.turn}/{view.turns} · {table.names[view.current]} · roll {view.roll}"
+            if playing
+            else "Score cards"
+        )
+        grid = RichTable(title=title, pad_edge=False)
+        if playing:
+            grid.add_column("Key", style="bold")
+        grid.add_column("Box")
+        if playing:
+            grid.add_column("Book now", justify="right")
+        for s, name in enumerate(table.names):
+            style = "bold cyan" if playing and s == view.current else ""
+            grid.add_column(name, justify="right", header_style=style)
+        now = {key: (points, wurfeltod) for key, _, points, wurfeltod in open_box_rows(view)}
+        current = view.cards[view.current]
+        for box, category in enumerate(BOXES):
+            cells: list[str | Text] = [box_label(box)]
+            if playing:
+                key = BOX_KEYS[category]
+                is_open = current.boxes[box] is None and key in now
+                cells.insert(0, key if is_open else "")
+                cells.append(_now_cell(*now[key]) if is_open else Text(""))
+            cells += [_entry_cell(card.boxes[box]) for card in view.cards]
+            grid.add_row(*cells)
+        grid.add_section()
+        footer: list[tuple[str | Text, list[str | Text]]] = [
+            ("Points", [str(c.points) for c in view.cards]),
+            (f"Wurfeltods {SKULL}", [str(c.wurfeltods) for c in view.cards]),
+            (Text("Total", "bold"), [Text(str(c.total), "bold") for c in view.cards]),
+        ]
+        for label, values in footer:
+            grid.add_row(*(("", label, "") if playing else (label,)), *values)
+        return grid
+
+    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+        for event in events:
+            line = self._narrate(event, table)
+            if line:
+                console.print(line)
+
+    def _narrate(self, event: Event, table: Table) -> str | None:
+        name = table.names[event.player] if event.player is not None else ""
+        data = event.data
+        if event.kind == "turn":
+            return f"[bold]— Turn {data['turn']}: {name} —[/]"
+        if event.kind == "roll":
+            return f"{name} rolls [bold green]{_dice(data['dice'])}[/]"
+        if event.kind == "set-aside":
+            return f"{name} sets aside [bold]{_dice(data['dice'])}[/]"
+        if event.kind in ("book", "scratch"):
+            label = CATEGORY_LABELS[Category(data["category"])]
+            if event.kind == "scratch":
+                return f"{name} scratches {label}: 0, no Wurfeltod (total {data['total']})"
+            penalty = f" and a Wurfeltod [bold red]{SKULL} -250[/]" if data["wurfeltod"] else ""
+            return f"{name} books {label}: {data['points']}{penalty} (total {data['total']})"
+        if event.kind == "game-over":
+            return "[bold]Every player has taken 20 turns: the game is over.[/]"
+        return None
+
+    def ask(
+        self,
+        prompter: Prompter,
+        view: WurfeltodView,
+        legal: Sequence[Action],
+        seat: int,
+        table: Table,
+    ) -> Action:
+        while True:
+            text = prompter.ask(f"{table.names[seat]}> ")
+            if text.strip().lower() in ("?", "h", "help"):
+                prompter.console.print(HELP)
+                hint = self.hint(view, legal)
+                if hint:
+                    prompter.console.print(f"Hint: {hint}")
+                continue
+            parsed = parse_command(text, view, legal)
+            if isinstance(parsed, str):
+                prompter.error(parsed)
+                continue
+            return parsed
+
+    def hint(self, view: WurfeltodView, legal: Sequence[Action]) -> str | None:
+        """Advice for the player to act; the optimal solver's hints come later (issue 6)."""
+        return None
+
+    def show_results(
+        self, console: Console, results: Results, view: WurfeltodView, table: Table
+    ) -> None:
+        console.print(self._sheet(view, table))
+        grid = RichTable(title="Final standings (W5)", pad_edge=False)
+        for column in ("Rank", "Player", "Points", "Wurfeltods", "Score"):
+            grid.add_column(column, justify="left" if column == "Player" else "right")
+        order = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
+        for s in order:
+            card = view.cards[s]
+            grid.add_row(
+                str(results.ranks[s]),
+                table.names[s],
+                str(card.points),
+                str(card.wurfeltods),
+                str(int(results.scores[s])),
+            )
+        console.print(grid)
+        winners = " and ".join(table.names[w] for w in results.winners)
+        verb = "share the win" if len(results.winners) > 1 else "wins"
+        console.print(f"[bold]{winners} {verb}.[/]")
