@@ -1,0 +1,119 @@
+"""Terminal sessions: scripted humans, saving on interrupt, and resuming."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+
+from gamenight.cli.players import parse_players
+from gamenight.cli.session import Session, restore
+from gamenight.cli.ui import Prompter
+from gamenight.core import registry
+from gamenight.core.record import read_record, replay
+
+# Wurfeltod: book one box per turn straight after the first roll.
+KEYS = [
+    "p",
+    "pp",
+    "1",
+    "2",
+    "3",
+    "4",
+    "5",
+    "6",
+    "s",
+    "4k",
+    "3p",
+    "tt",
+    "4p",
+    "5k",
+    "5s",
+    "sp",
+    "6k",
+    "6s",
+    "f",
+    "f",
+]
+
+
+def _reader(answers: Iterator[str], stop_after: int | None = None) -> Prompter:
+    console = Console(file=io.StringIO(), width=100)
+    count = 0
+
+    def read(_prompt: str) -> str:
+        nonlocal count
+        count += 1
+        if stop_after is not None and count > stop_after:
+            raise KeyboardInterrupt
+        return next(answers)
+
+    return Prompter(console=console, reader=read)
+
+
+def test_interrupted_game_is_saved_and_resumes(tmp_path: Path) -> None:
+    entry = registry.get("wurfeltod")
+    seats = parse_players("Ann", list(entry.bots))
+    options = entry.game.parse_options({})
+    path = tmp_path / "save.jsonl"
+    typo_then_keys = iter(["nonsense", *(f"b {k}" for k in KEYS)])
+    prompter = _reader(typo_then_keys, stop_after=6)
+    session = Session(entry, seats, options, 9, prompter.console, prompter, path)
+    match = session.build()
+    with pytest.raises(KeyboardInterrupt):
+        session.finish(match)
+    saved = read_record(path)
+    assert len(saved.actions) == 5  # the typo was re-asked, not applied
+    assert "✗" in prompter.console.file.getvalue()  # type: ignore[attr-defined]
+
+    rest = iter(f"b {k}" for k in KEYS[5:])
+    prompter = _reader(rest)
+    session = Session(entry, seats, options, saved.seed, prompter.console, prompter, path)
+    match = session.build(append=True)
+    restore(match, [(seat, action) for seat, action, _ in saved.actions])
+    results = session.finish(match)
+    report = replay(read_record(path))
+    assert report.results == results
+    assert report.actions == 20
+
+
+class _StubUI:
+    """Records what the session asks of a game UI."""
+
+    def __init__(self) -> None:
+        self.answers = iter(["illegal", "legal"])
+
+    def show(self, console: Console, view: object, seat: int | None, table: object) -> None:
+        console.print(f"VIEW {view}")
+
+    def ask(self, prompter: Prompter, view: object, legal: object, seat: int, table: object) -> str:
+        return next(self.answers)
+
+    def show_events(self, console: Console, events: object, table: object) -> None:
+        return None
+
+    def show_results(self, console: Console, results: object, view: object, table: object) -> None:
+        return None
+
+
+def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
+    from gamenight.cli.session import HumanAgent
+    from gamenight.cli.ui import Table
+    from gamenight.core import Decision
+
+    prompts: list[str] = []
+    console = Console(file=io.StringIO(), width=80)
+
+    def read(prompt: str) -> str:
+        prompts.append(prompt)
+        return ""
+
+    prompter = Prompter(console=console, reader=read)
+    agent = HumanAgent(_StubUI(), prompter, Table(["Red", "Blue"], frozenset({0, 1})), hidden=True)
+    action = agent.act(Decision("decades", 1, "secret-of-blue", ["legal"]))
+    assert action == "legal"
+    assert prompts == ["Pass the terminal to Blue, then press Enter "]
+    assert "not a legal choice" in console.file.getvalue()  # type: ignore[attr-defined]
