@@ -1,0 +1,152 @@
+"""Kniffel Dice Duel behind the common game API (``GAME``)."""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+import msgspec
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.errors import OptionsError
+from gamenight.core.game import Game, GameInfo, Results, Transition, to_json
+from gamenight.core.options import Options, OptionSpec
+from gamenight.games.dice_duel.combinations import (
+    Colour,
+    Combination,
+    colour,
+    is_kniffel,
+    satisfied,
+)
+from gamenight.games.dice_duel.rules import (
+    ROLLS_PER_TURN,
+    Action,
+    DiceDuelState,
+    Mode,
+    Phase,
+    apply_action,
+    legal_moves,
+    scores,
+    start_state,
+)
+from gamenight.games.dice_duel.scoring import Score
+
+MULTI_PLAYERS = (2, 6)  # K7
+
+
+class DiceDuelView(msgspec.Struct, frozen=True):
+    """What any seat may know: everything on the table is public; the dice source is not.
+
+    Per-combination tuples follow ``combinations.COMBINATIONS``.
+    """
+
+    seat: int | None
+    mode: Mode
+    players: int
+    starter: int
+    current: int
+    round: int
+    phase: Phase
+    faces: tuple[int, ...]
+    colours: tuple[Colour, ...]
+    kept: tuple[bool, ...]
+    rolls_used: int
+    rolls_left: int
+    picks: int
+    satisfied: tuple[Combination, ...]
+    kniffel: bool
+    plate: tuple[int, ...]
+    set_aside: tuple[int, ...]
+    chips: tuple[tuple[int, ...], ...]
+    scores: tuple[Score, ...]  # running totals, bonuses included
+    round_chip: bool
+    last_chip: int | None
+    end: str
+
+    def legal(self) -> list[Action]:
+        """The legal actions of the player to act (the same list the engine gives)."""
+        return legal_moves(self.phase, self.faces, self.plate, self.set_aside)
+
+
+class DiceDuelGame(Game[DiceDuelState, Action]):
+    info: ClassVar[GameInfo] = GameInfo(
+        id="dice-duel",
+        name="Kniffel Dice Duel",
+        min_players=1,
+        max_players=MULTI_PLAYERS[1],
+        rules_version="1",
+        summary=(
+            "Roll five dice up to three times and take scoring chips for the combinations "
+            "you make; a Kniffel takes any chip and plays again. 2–6 players, or solo."
+        ),
+        options=(
+            OptionSpec(
+                "mode",
+                "choice",
+                "multi: 2–6 players; solo: one player chasing 1000 points (K7)",
+                default="multi",
+                choices=("multi", "solo"),
+            ),
+        ),
+    )
+    state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
+    action_type: ClassVar[object] = Action
+
+    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+        mode: Mode = options["mode"]
+        lo, hi = MULTI_PLAYERS
+        if mode == "solo" and players != 1:
+            raise OptionsError(f"the solo variant is for 1 player, not {players}")
+        if mode == "multi" and not lo <= players <= hi:
+            hint = " (for one player choose the solo mode, mode=solo)" if players == 1 else ""
+            raise OptionsError(f"Kniffel Dice Duel takes {lo} to {hi} players, not {players}{hint}")
+        return start_state(players, mode, dice)
+
+    def to_act(self, state: DiceDuelState) -> tuple[int, ...]:
+        return () if state.phase == "over" else (state.current,)
+
+    def legal_actions(self, state: DiceDuelState, seat: int) -> list[Action]:
+        if seat not in self.to_act(state):
+            return []
+        return legal_moves(state.phase, state.faces, state.plate, state.set_aside)
+
+    def _apply(self, state: DiceDuelState, seat: int, action: Action) -> Transition[DiceDuelState]:
+        return apply_action(state, action)
+
+    def results(self, state: DiceDuelState) -> Results:
+        if state.phase != "over":
+            raise ValueError("the game is not over yet")
+        sheet = scores(state)
+        return Results.from_scores(
+            [s.total for s in sheet],
+            {"end": state.end, "scores": [to_json(s) for s in sheet]},
+        )
+
+    def view(self, state: DiceDuelState, seat: int | None) -> DiceDuelView:
+        # Nothing in Dice Duel is secret, so every seat gets the same table.
+        return DiceDuelView(
+            seat=seat,
+            mode=state.mode,
+            players=state.players,
+            starter=state.starter,
+            current=state.current,
+            round=state.round,
+            phase=state.phase,
+            faces=state.faces,
+            colours=tuple(colour(f) for f in state.faces),
+            kept=state.kept,
+            rolls_used=state.rolls_used,
+            rolls_left=ROLLS_PER_TURN - state.rolls_used if state.phase == "roll" else 0,
+            picks=state.picks,
+            satisfied=satisfied(state.faces) if state.faces else (),
+            kniffel=is_kniffel(state.faces),
+            plate=state.plate,
+            set_aside=state.set_aside,
+            chips=state.chips,
+            scores=scores(state),
+            round_chip=state.round_chip,
+            last_chip=state.last_chip,
+            end=state.end,
+        )
+
+
+GAME = DiceDuelGame()

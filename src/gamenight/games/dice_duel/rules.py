@@ -1,0 +1,353 @@
+"""The Kniffel Dice Duel state machine: states, actions and pure transitions.
+
+A turn (K4) starts with an automatic roll of all five dice. After the 1st and
+2nd roll the player either rolls again (:class:`Roll`, naming the dice to keep;
+dice kept earlier may be taken back), takes a chip the dice earn (:class:`Take`,
+which ends the turn), or, when the dice earn no chip, ends the turn empty-handed
+(:class:`Stop`). After the 3rd roll only taking is left; a single possible
+chip, or none, is settled automatically with an event.
+
+A Kniffel (K2) takes any chip from the plate or the set-aside pile and gives
+an extra turn; in solo it takes two chips (K7). Rounds (K5), the end the moment
+the plate is empty (K6) and the solo set-aside after a chipless turn (K7) are
+applied between turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Literal
+
+import msgspec
+from msgspec.structs import replace
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.errors import IllegalActionError
+from gamenight.core.events import Event
+from gamenight.core.game import Transition
+from gamenight.games.dice_duel.combinations import (
+    CHIP_VALUE,
+    CHIPS_PER_COMBINATION,
+    COMBINATIONS,
+    DICE,
+    INDEX,
+    LABEL,
+    VALUES,
+    Combination,
+    is_kniffel,
+    satisfied,
+)
+from gamenight.games.dice_duel.scoring import Score, score
+
+Mode = Literal["multi", "solo"]
+Phase = Literal["roll", "pick", "over"]
+Source = Literal["plate", "set-aside"]
+ROLLS_PER_TURN = 3  # K4
+SOURCES: tuple[Source, ...] = ("plate", "set-aside")
+
+
+class Roll(msgspec.Struct, frozen=True, tag="roll"):
+    """Keep the dice at ``keep`` (positions 0–4, increasing) and roll the others."""
+
+    keep: tuple[int, ...] = ()
+
+
+class Take(msgspec.Struct, frozen=True, tag="take"):
+    """End the turn and take a chip of ``combination`` from ``source``.
+
+    Only a Kniffel may take from the set-aside pile, or a chip its dice do not make.
+    """
+
+    combination: Combination
+    source: Source = "plate"
+
+
+class Stop(msgspec.Struct, frozen=True, tag="stop"):
+    """End the turn without a chip; legal only when the dice earn no chip (K4)."""
+
+
+Action = Roll | Take | Stop
+
+# Every keep choice that still rolls at least one die, in canonical form.
+ALL_ROLLS: tuple[Roll, ...] = tuple(
+    Roll(keep=keep) for size in range(DICE) for keep in combinations(range(DICE), size)
+)
+
+
+class DiceDuelState(msgspec.Struct, frozen=True):
+    """Everything about a game in progress; per-combination tuples follow COMBINATIONS."""
+
+    mode: Mode
+    players: int
+    dice: DiceSource
+    starter: int  # K7: drawn at random in multiplayer
+    current: int
+    round: int  # K5: one turn by every player (in solo: one turn), extra turns included
+    plate: tuple[int, ...]
+    set_aside: tuple[int, ...]
+    chips: tuple[tuple[int, ...], ...]  # per player, per combination
+    phase: Phase
+    faces: tuple[int, ...] = ()
+    kept: tuple[bool, ...] = ()  # which dice were kept for the latest roll
+    rolls_used: int = 0
+    picks: int = 0  # chips taken so far this turn (a solo Kniffel takes two)
+    round_chip: bool = False  # K5: somebody took a chip this round
+    last_chip: int | None = None  # K6: who took the last chip from the plate
+    end: str = ""  # why the game ended
+
+
+# ----- what may be done ----------------------------------------------------------
+
+
+def take_options(
+    faces: Sequence[int], plate: Sequence[int], set_aside: Sequence[int]
+) -> list[Take]:
+    """The chips these final dice may take (K2, K4, K5)."""
+    if is_kniffel(faces):
+        # K2: a Kniffel takes any chip, from the plate or the set-aside pile.
+        return [Take(c, "plate") for c, n in zip(COMBINATIONS, plate, strict=True) if n] + [
+            Take(c, "set-aside") for c, n in zip(COMBINATIONS, set_aside, strict=True) if n
+        ]
+    return [Take(combination=c) for c in satisfied(faces) if plate[INDEX[c]]]
+
+
+def legal_moves(
+    phase: str, faces: Sequence[int], plate: Sequence[int], set_aside: Sequence[int]
+) -> list[Action]:
+    """The legal actions of the player to act, from public information only."""
+    if phase == "over":
+        return []
+    takes: list[Action] = list(take_options(faces, plate, set_aside))
+    if phase == "pick":
+        return takes
+    return [*(takes or [Stop()]), *ALL_ROLLS]
+
+
+def scores(state: DiceDuelState) -> tuple[Score, ...]:
+    """Every player's running total, bonuses included."""
+    return tuple(score(held, state.last_chip == p) for p, held in enumerate(state.chips))
+
+
+# ----- starting ------------------------------------------------------------------
+
+
+def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDuelState]:
+    """Fill the plate, draw the starting player (K7) and play the first roll."""
+    events: list[Event] = []
+    starter = 0
+    if mode == "multi":
+        draw, dice = dice.roll(1, sides=players)
+        starter = draw[0] - 1
+        events.append(Event("start-player", starter, {"draw": draw[0], "players": players}))
+    state = DiceDuelState(
+        mode=mode,
+        players=players,
+        dice=dice,
+        starter=starter,
+        current=starter,
+        round=1,
+        plate=(CHIPS_PER_COMBINATION,) * len(COMBINATIONS),
+        set_aside=(0,) * len(COMBINATIONS),
+        chips=((0,) * len(COMBINATIONS),) * players,
+        phase="roll",
+    )
+    return Transition(_start_turn(state, events, starter, extra=False), tuple(events))
+
+
+# ----- applying an action ----------------------------------------------------------
+
+
+def apply_action(state: DiceDuelState, action: Action) -> Transition[DiceDuelState]:
+    """Validate ``action`` for the player to act and apply it (the seat is checked already)."""
+    events: list[Event] = []
+    if isinstance(action, Roll):
+        _check_roll(state, action)
+        new = _roll(state, action.keep, events)
+    elif isinstance(action, Take):
+        _check_take(state, action)
+        new = _take(state, action, events, auto=False)
+    else:
+        _check_stop(state)
+        events.append(Event("no-chip", state.current, {"reason": "stopped"}))
+        new = _end_turn(state, events)
+    return Transition(new, tuple(events))
+
+
+def _check_roll(state: DiceDuelState, action: Roll) -> None:
+    if state.phase != "roll":
+        raise IllegalActionError("no rolls left this turn: take a chip")
+    keep = action.keep
+    if not all(isinstance(i, int) and not isinstance(i, bool) for i in keep):
+        raise IllegalActionError(f"keep must list dice positions 0–4, got {keep!r}")
+    if any(not 0 <= i < DICE for i in keep):
+        raise IllegalActionError(f"keep {list(keep)}: dice positions run from 0 to 4")
+    if list(keep) != sorted(set(keep)):
+        raise IllegalActionError(f"keep {list(keep)}: list each position once, in order")
+    if len(keep) == DICE:
+        raise IllegalActionError("keeping all five dice rolls nothing: take a chip or stop")
+
+
+def _check_take(state: DiceDuelState, action: Take) -> None:
+    combination, source = action.combination, action.source
+    if combination not in INDEX:
+        raise IllegalActionError(
+            f"unknown combination {combination!r} (one of {', '.join(COMBINATIONS)})"
+        )
+    if source not in SOURCES:
+        raise IllegalActionError(f"unknown chip source {source!r} (plate or set-aside)")
+    label, pile = LABEL[combination], "plate" if source == "plate" else "set-aside pile"
+    if not is_kniffel(state.faces):
+        if source == "set-aside":
+            raise IllegalActionError("set-aside chips can only be taken with a Kniffel (K5)")
+        if combination not in satisfied(state.faces):
+            raise IllegalActionError(f"the dice {_faces(state.faces)} do not make a {label}")
+    held = state.plate if source == "plate" else state.set_aside
+    if not held[INDEX[combination]]:
+        raise IllegalActionError(f"no {label} chip is left on the {pile}")
+
+
+def _check_stop(state: DiceDuelState) -> None:
+    takes = take_options(state.faces, state.plate, state.set_aside)
+    if state.phase != "roll" or takes:
+        names = ", ".join(sorted({LABEL[t.combination] for t in takes}))
+        raise IllegalActionError(f"the dice earn a chip, so take one (K4): {names}")
+
+
+# ----- transitions (pure: each returns a new state, appending events) ------------------
+
+
+def _start_turn(
+    state: DiceDuelState, events: list[Event], player: int, *, extra: bool
+) -> DiceDuelState:
+    state = replace(state, current=player, phase="roll", faces=(), kept=(), rolls_used=0, picks=0)
+    events.append(Event("turn", player, {"round": state.round, "extra": extra}))
+    return _roll(state, (), events)
+
+
+def _roll(state: DiceDuelState, keep: Sequence[int], events: list[Event]) -> DiceDuelState:
+    rolled, dice = state.dice.roll(DICE - len(keep))
+    fresh = iter(rolled)
+    faces = tuple(state.faces[i] if i in keep else next(fresh) for i in range(DICE))
+    state = replace(
+        state,
+        dice=dice,
+        faces=faces,
+        kept=tuple(i in keep for i in range(DICE)),
+        rolls_used=state.rolls_used + 1,
+    )
+    makes: list[str] = list(satisfied(faces)) + (["kniffel"] if is_kniffel(faces) else [])
+    events.append(
+        Event(
+            "roll",
+            state.current,
+            {
+                "roll": state.rolls_used,
+                "kept": list(keep),
+                "rolled": list(rolled),
+                "dice": list(faces),
+                "makes": makes,
+            },
+        )
+    )
+    if state.rolls_used == ROLLS_PER_TURN:
+        return _settle(state, events)
+    return state
+
+
+def _settle(state: DiceDuelState, events: list[Event]) -> DiceDuelState:
+    """Rolling is over: take the only possible chip, end empty-handed, or ask."""
+    takes = take_options(state.faces, state.plate, state.set_aside)
+    if not takes:
+        events.append(Event("no-chip", state.current, {"reason": "no chip for these dice"}))
+        return _end_turn(state, events)
+    if len(takes) == 1:
+        return _take(state, takes[0], events, auto=True)
+    return replace(state, phase="pick")
+
+
+def _take(state: DiceDuelState, take: Take, events: list[Event], *, auto: bool) -> DiceDuelState:
+    i, player = INDEX[take.combination], state.current
+    plate, set_aside = list(state.plate), list(state.set_aside)
+    (plate if take.source == "plate" else set_aside)[i] -= 1
+    held = list(state.chips[player])
+    held[i] += 1
+    chips = tuple(tuple(held) if p == player else c for p, c in enumerate(state.chips))
+    emptied = take.source == "plate" and not any(plate)
+    kniffel = is_kniffel(state.faces)
+    events.append(
+        Event(
+            "take",
+            player,
+            {
+                "combination": take.combination,
+                "source": take.source,
+                "value": CHIP_VALUE[take.combination],
+                "kniffel": kniffel,
+                "auto": auto,
+            },
+        )
+    )
+    state = replace(
+        state,
+        plate=tuple(plate),
+        set_aside=tuple(set_aside),
+        chips=chips,
+        picks=state.picks + 1,
+        round_chip=True,
+        last_chip=player if emptied else state.last_chip,
+    )
+    if kniffel:
+        # K7: a solo Kniffel takes two chips. If the first empties the plate, the
+        # second may still come from the set-aside pile before the game ends.
+        wanted = 2 if state.mode == "solo" else 1
+        if state.picks < wanted and (any(state.plate) or any(state.set_aside)):
+            return _settle(replace(state, phase="pick"), events)
+    if not any(state.plate):
+        return _finish(state, events, "the plate is empty")  # K6: at once
+    if kniffel:
+        return _start_turn(state, events, player, extra=True)  # K2: another turn
+    return _end_turn(state, events)
+
+
+def _end_turn(state: DiceDuelState, events: list[Event]) -> DiceDuelState:
+    if state.mode == "solo":
+        # K7: every turn without a chip sets aside the highest chip on the plate.
+        if not state.picks:
+            state = _set_aside(state, events, "K7")
+            if not any(state.plate):
+                return _finish(state, events, "the last chip on the plate was set aside")
+        return _start_turn(replace(state, round=state.round + 1), events, 0, extra=False)
+    following = (state.current + 1) % state.players
+    if following == state.starter:
+        # K5: a round without any chip taken sets aside the highest chip on the plate.
+        if not state.round_chip:
+            state = _set_aside(state, events, "K5")
+            if not any(state.plate):
+                return _finish(state, events, "the last chip on the plate was set aside")
+        state = replace(state, round=state.round + 1, round_chip=False)
+    return _start_turn(state, events, following, extra=False)
+
+
+def _set_aside(state: DiceDuelState, events: list[Event], rule: str) -> DiceDuelState:
+    i = max(j for j, n in enumerate(state.plate) if n)  # chips ascend in value
+    plate, set_aside = list(state.plate), list(state.set_aside)
+    plate[i] -= 1
+    set_aside[i] += 1
+    events.append(
+        Event("set-aside", None, {"combination": COMBINATIONS[i], "value": VALUES[i], "rule": rule})
+    )
+    return replace(state, plate=tuple(plate), set_aside=tuple(set_aside))
+
+
+def _finish(state: DiceDuelState, events: list[Event], reason: str) -> DiceDuelState:
+    state = replace(state, phase="over", end=reason)
+    totals = [s.total for s in scores(state)]
+    events.append(
+        Event("game-over", None, {"reason": reason, "last_chip": state.last_chip, "totals": totals})
+    )
+    return state
+
+
+def _faces(faces: Sequence[int]) -> str:
+    return "-".join(str(f) for f in faces)

@@ -1,0 +1,381 @@
+"""Kniffel Dice Duel in the terminal: Rich rendering and short keyboard commands.
+
+Commands (dice are numbered 1–5 on screen):
+
+* ``134`` or ``k 1 3 4`` — keep dice 1, 3 and 4 and roll the others;
+  ``r`` rolls all five, ``r 2 5`` rolls just dice 2 and 5;
+* ``fh`` (a combination key) — take that chip and end the turn; after a Kniffel
+  ``a fh`` takes it from the set-aside pile;
+* ``s`` — end the turn (with the only chip the dice earn, or with none);
+* ``?`` or ``h`` — help and the turn-optimal bot's value of each option.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.console import Console, JustifyMethod
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.cli.ui import Prompter, Table
+from gamenight.core.events import Event
+from gamenight.core.game import Results
+from gamenight.games.dice_duel.combinations import (
+    CHIP_VALUE,
+    COMBINATIONS,
+    LABEL,
+    VALUES,
+    Combination,
+    colour,
+)
+from gamenight.games.dice_duel.game import DiceDuelView
+from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
+
+KEY: dict[Combination, str] = {
+    "two-pairs": "2p",
+    "three-of-a-kind": "3k",
+    "small-straight": "ss",
+    "flush": "fl",
+    "full-house": "fh",
+    "four-of-a-kind": "4k",
+    "large-straight": "ls",
+}
+_BY_NAME: dict[str, Combination] = {
+    **{k: c for c, k in KEY.items()},
+    **{c: c for c in COMBINATIONS},
+    **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
+}
+_SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
+DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
+
+HELP = """[bold]Commands[/] (dice are numbered 1–5)
+  [cyan]134[/] or [cyan]k 1 3 4[/]  keep dice 1, 3, 4 and roll the others
+  [cyan]r[/]               roll all five;  [cyan]r 2 5[/] rolls only dice 2 and 5
+  [cyan]2p 3k ss fl fh 4k ls[/]  take that chip and end the turn
+  [cyan]a fh[/]            after a Kniffel: take the chip from the set-aside pile
+  [cyan]s[/]               end the turn (taking the only chip the dice earn, if any)
+  [cyan]?[/] / [cyan]h[/]          this help, with the turn-optimal value of each option"""
+
+
+# ----- input ---------------------------------------------------------------------
+
+
+def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Action | str:
+    """Turn one line of input into one of ``legal``, or an error message to show."""
+    words = text.strip().lower().replace(",", " ").split()
+    if not words:
+        return "type a command (? for help)"
+    joined = "".join(words)
+    if joined in _BY_NAME:
+        return _take(view, legal, _BY_NAME[joined], None)
+    if words[0] in _SET_ASIDE_WORDS and "".join(words[1:]) in _BY_NAME:
+        return _take(view, legal, _BY_NAME["".join(words[1:])], "set-aside")
+    if words[-1] in _SET_ASIDE_WORDS and "".join(words[:-1]) in _BY_NAME:
+        return _take(view, legal, _BY_NAME["".join(words[:-1])], "set-aside")
+    if joined in {"s", "stop"}:
+        return _stop(legal)
+    for verb in ("keep", "roll", "k", "r"):
+        if joined.startswith(verb):
+            dice = _dice(joined[len(verb) :])
+            if isinstance(dice, str):
+                return dice
+            if verb[0] == "k":
+                return _roll(view, legal, dice)
+            # ``r`` names the dice to roll; no dice named rolls all five.
+            return _roll(view, legal, tuple(i for i in range(5) if dice and i not in dice))
+    if joined.isdigit():
+        dice = _dice(joined)
+        return dice if isinstance(dice, str) else _roll(view, legal, dice)
+    return f"unknown command {text.strip()!r} (? for help)"
+
+
+def _dice(digits: str) -> tuple[int, ...] | str:
+    """Dice numbers 1–5 typed on screen -> positions 0–4."""
+    if not digits.isdigit() and digits:
+        return f"dice are numbered 1 to 5, got {digits!r}"
+    if any(d not in "12345" for d in digits):
+        return f"dice are numbered 1 to 5, got {digits!r}"
+    if len(set(digits)) != len(digits):
+        return f"name each die once, got {digits!r}"
+    return tuple(sorted(int(d) - 1 for d in digits))
+
+
+def _roll(view: DiceDuelView, legal: Sequence[Action], keep: tuple[int, ...]) -> Action | str:
+    action = Roll(keep=keep)
+    if action in legal:
+        return action
+    if not any(isinstance(a, Roll) for a in legal):
+        return "no rolls left this turn: take a chip (" + _take_keys(legal) + ")"
+    return "keeping all five dice rolls nothing: take a chip or stop (s)"
+
+
+def _stop(legal: Sequence[Action]) -> Action | str:
+    if Stop() in legal:
+        return Stop()
+    takes = [a for a in legal if isinstance(a, Take)]
+    if len(takes) == 1:
+        return takes[0]
+    return "the dice earn a chip, so take one: " + _take_keys(legal)
+
+
+def _take(
+    view: DiceDuelView, legal: Sequence[Action], combination: Combination, source: str | None
+) -> Action | str:
+    sources = [source] if source else ["plate", "set-aside"]
+    for where in sources:
+        for action in legal:
+            if (
+                isinstance(action, Take)
+                and action.combination == combination
+                and action.source == where
+            ):
+                return action
+    label = LABEL[combination]
+    if source == "set-aside" and not view.kniffel:
+        return "set-aside chips can only be taken with a Kniffel"
+    if not view.kniffel and combination not in view.satisfied:
+        made = ", ".join(KEY[c] for c in view.satisfied) or "nothing"
+        return f"the dice do not make a {label} (they make: {made})"
+    pile = "set-aside pile" if source == "set-aside" else "plate"
+    return f"no {label} chip is left on the {pile}"
+
+
+def _take_keys(legal: Sequence[Action]) -> str:
+    keys = [
+        ("a " if a.source == "set-aside" else "") + KEY[a.combination]
+        for a in legal
+        if isinstance(a, Take)
+    ]
+    return ", ".join(keys) or "none"
+
+
+# ----- describing options ------------------------------------------------------------
+
+
+def describe(action: Action, view: DiceDuelView) -> str:
+    """A short human phrase for an action."""
+    if isinstance(action, Roll):
+        if not action.keep:
+            return "roll all five"
+        kept = " ".join(str(view.faces[i]) for i in action.keep)
+        dice = "".join(str(i + 1) for i in action.keep)
+        return f"keep {kept} ({dice}) and roll"
+    if isinstance(action, Take):
+        where = " from the set-aside pile" if action.source == "set-aside" else ""
+        return f"take {LABEL[action.combination]} ({KEY[action.combination]}){where}"
+    return "stop without a chip (s)"
+
+
+def hint_lines(view: DiceDuelView, legal: Sequence[Action], top: int = 6) -> list[str]:
+    """The best options, by the turn-optimal bot's expected chip value."""
+    from gamenight.games.dice_duel.bots import option_values  # numpy tables: load on demand
+
+    ranked = sorted(option_values(view, legal).items(), key=lambda item: -item[1])
+    lines: list[str] = []
+    seen: set[str] = set()
+    for action, value in ranked:
+        key = action_key(action, view)
+        if key in seen:
+            continue  # keeping the same faces from other positions is the same option
+        seen.add(key)
+        lines.append(f"{value:6.1f}  {describe(action, view)}")
+        if len(lines) == top:
+            break
+    return lines
+
+
+def action_key(action: Action, view: DiceDuelView) -> str:
+    """Actions that keep the same faces are the same option; group them for hints."""
+    if isinstance(action, Roll):
+        return "keep " + " ".join(str(f) for f in sorted(view.faces[i] for i in action.keep))
+    return describe(action, view)
+
+
+# ----- rendering ------------------------------------------------------------------
+
+
+def dice_text(view: DiceDuelView) -> Text:
+    """The five dice in their colours (K1), numbered, with the kept ones marked."""
+    text = Text()
+    for face in view.faces:
+        text.append(f" {face} ", style=DIE_STYLE[colour(face)])
+        text.append("  ")
+    text.append("\n")
+    for i, kept in enumerate(view.kept or (False,) * len(view.faces)):
+        text.append(f" {i + 1}", style="dim")
+        text.append("▲ " if kept else "  ", style="bold yellow")
+        text.append(" ")
+    return text
+
+
+def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RichTable:
+    """The plate, the set-aside pile and every player's chips, per combination.
+
+    When the players' columns would not fit in ``width``, the combination names
+    are left out (the keys remain) and long player names are cut.
+    """
+    names = [_name(table, p) for p in range(view.players)]
+    wide = 52 + sum(min(len(n), 12) + 3 for n in names) <= width
+    titles = ("key", "combination", "pts", "dice", "plate", "aside")
+    fixed = titles if wide else ("key", "pts", "dice", "plate", "aside")
+    room = 12 if wide else max(3, (width - 34) // view.players - 3)
+    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
+    for title in fixed:
+        justify: JustifyMethod = "right" if title in ("pts", "plate", "aside") else "left"
+        grid.add_column(title, justify=justify, no_wrap=True)
+    for p, name in enumerate(names):
+        style = "bold cyan" if p == view.current and view.phase != "over" else ""
+        grid.add_column(
+            Text(name, style=style),
+            justify="right",
+            no_wrap=True,
+            overflow="ellipsis",
+            max_width=max(room, len(str(view.scores[p].total))),
+        )
+    for i, combination in enumerate(COMBINATIONS):
+        makes = view.kniffel or combination in view.satisfied
+        cells: list[str | Text] = [
+            KEY[combination],
+            LABEL[combination],
+            str(VALUES[i]),
+            Text("✓", style="bold green") if makes and view.faces else "",
+            "●" * view.plate[i] + "·" * (4 - view.plate[i]) if view.plate[i] else "—",
+            str(view.set_aside[i]) if view.set_aside[i] else "",
+        ]
+        if not wide:
+            del cells[1]
+        grid.add_row(*cells, *(str(chips[i]) if chips[i] else "" for chips in view.chips))
+    grid.add_section()
+    label = ["total + bonuses"] if wide else []
+    grid.add_row("", *label, "", "", "", "", *(str(s.total) for s in view.scores))
+    return grid
+
+
+def _name(table: Table, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
+
+
+class UI:
+    """The Dice Duel presentation for the terminal front end."""
+
+    def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Table) -> None:
+        who = _name(table, view.current)
+        if view.phase == "over":
+            console.print(f"[bold]Game over[/] — {view.end}")
+        else:
+            label = "Turn" if view.mode == "solo" else "Round"
+            rolls = f"roll {view.rolls_used} of 3"
+            left = f"{view.rolls_left} roll{'s' if view.rolls_left != 1 else ''} left"
+            extra = " · choose your Kniffel chip" if view.phase == "pick" else ""
+            console.print(
+                f"[bold]{label} {view.round}[/] · {who}'s turn · {rolls} · {left}{extra}",
+                highlight=False,
+            )
+        if view.faces:
+            console.print(dice_text(view))
+            if view.kniffel:
+                picks = (2 if view.mode == "solo" else 1) - view.picks
+                console.print(
+                    f"[bold magenta]KNIFFEL![/] take any {picks} chip{'s' if picks > 1 else ''}, "
+                    "from the plate or the set-aside pile, and play again"
+                )
+            else:
+                made = ", ".join(f"{LABEL[c]} ({KEY[c]})" for c in view.satisfied) or "nothing"
+                console.print(f"The dice make: {made}")
+        console.print(chips_table(view, table, console.width))
+
+    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+        for event in events:
+            line = narrate(event, table)
+            if line:
+                console.print(line)
+
+    def ask(
+        self,
+        prompter: Prompter,
+        view: DiceDuelView,
+        legal: Sequence[Any],
+        seat: int,
+        table: Table,
+    ) -> Action:
+        while True:
+            text = prompter.ask(f"{_name(table, seat)}> ")
+            if text.strip().lower() in {"?", "h", "help"}:
+                prompter.console.print(HELP)
+                hint = self.hint(view, legal)
+                if hint:
+                    prompter.console.print(hint)
+                continue
+            action = parse_command(text, view, legal)
+            if isinstance(action, str):
+                prompter.error(action)
+                continue
+            return action
+
+    def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> str | None:
+        lines = hint_lines(view, legal)
+        if not lines:
+            return None
+        return "[bold]Expected chip value this turn[/] (turn-optimal):\n" + "\n".join(lines)
+
+    def show_results(
+        self, console: Console, results: Results, view: DiceDuelView, table: Table
+    ) -> None:
+        grid = RichTable(title="Final scores", header_style="bold")
+        for title in ("#", "player", "chips", "gold", "silver", "full stacks", "last chip"):
+            grid.add_column(
+                title,
+                justify="left" if title == "player" else "right",
+                no_wrap=title == "player",
+            )
+        grid.add_column("total", justify="right", style="bold")
+        order = sorted(range(view.players), key=lambda p: (results.ranks[p], p))
+        for p in order:
+            s = view.scores[p]
+            grid.add_row(
+                str(results.ranks[p]),
+                _name(table, p),
+                f"{s.chip_points} ({sum(s.chips)})",
+                *(str(v) if v else "–" for v in (s.gold, s.silver, s.full_stacks, s.last_chip)),
+                str(s.total),
+            )
+        console.print(grid)
+        names = " and ".join(_name(table, w) for w in results.winners)
+        verb = "share the win" if len(results.winners) > 1 else "wins"
+        if view.players > 1:
+            console.print(f"[bold green]{names} {verb}![/]")
+
+
+def narrate(event: Event, table: Table) -> str | None:
+    """One line per event, or None for events the board already shows."""
+    who, data = _name(table, event.player), event.data
+    if event.kind == "start-player":
+        return f"{who} draws the start (die {data['draw']} of {data['players']})."
+    if event.kind == "turn":
+        return f"[bold]{who}[/] plays an extra turn." if data.get("extra") else None
+    if event.kind == "roll":
+        faces = " ".join(str(f) for f in data["dice"])
+        kept = f", keeping {len(data['kept'])}" if data["kept"] else ""
+        return f"{who} rolls ({data['roll']}/3{kept}): {faces}"
+    if event.kind == "take":
+        combination: Combination = data["combination"]
+        where = " from the set-aside pile" if data["source"] == "set-aside" else ""
+        kniffel = "Kniffel! " if data["kniffel"] else ""
+        value = CHIP_VALUE[combination]
+        return f"{kniffel}{who} takes a {LABEL[combination]} chip ({value}){where}."
+    if event.kind == "no-chip":
+        return f"{who} ends the turn without a chip."
+    if event.kind == "set-aside":
+        combination = data["combination"]
+        why = "no chip this round" if data["rule"] == "K5" else "a turn without a chip"
+        return f"After {why}, a {LABEL[combination]} chip ({data['value']}) is set aside."
+    if event.kind == "game-over":
+        last = data["last_chip"]
+        bonus = f" {_name(table, last)} took the last chip (+20)." if last is not None else ""
+        return f"[bold]Game over:[/] {data['reason']}.{bonus}"
+    return None
