@@ -204,7 +204,7 @@ def _seed(seed: int | None) -> int:
 
 
 def _fail(message: str, code: int) -> NoReturn:
-    Console(stderr=True).print(f"gamenight: error: {message}", markup=False, highlight=False)
+    click.echo(f"gamenight: error: {' '.join(message.split())}", err=True)
     sys.exit(code)
 
 

@@ -1,0 +1,48 @@
+"""What every attempt module shares: the end of an attempt and freeze validation."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from itertools import combinations
+
+from gamenight.core.errors import IllegalActionError
+from gamenight.games.decathlon.actions import Freeze
+
+
+@dataclass(frozen=True)
+class Finished:
+    """An attempt that is over; ``result`` is ``None`` for an invalid attempt."""
+
+    result: int | None
+
+
+def freeze_options(positions: Sequence[int]) -> list[Freeze]:
+    """Every non-empty set of ``positions`` to freeze, smallest sets first."""
+    return [
+        Freeze(combo)
+        for size in range(1, len(positions) + 1)
+        for combo in combinations(positions, size)
+    ]
+
+
+def checked_positions(action: Freeze, thrown: Sequence[int], where: str) -> tuple[int, ...]:
+    """The positions of ``action`` in increasing order, or an error naming the problem.
+
+    ``where`` names the event for messages ("the Long Jump run-up").
+    """
+    if not action.dice:
+        raise IllegalActionError(f"in {where} you must freeze at least one of the dice just thrown")
+    bad = [i for i in action.dice if not 0 <= i < len(thrown)]
+    if bad:
+        raise IllegalActionError(
+            f"in {where} {len(thrown)} dice were just thrown (positions 0-{len(thrown) - 1}); "
+            f"there is no die at position {bad[0]}"
+        )
+    if len(set(action.dice)) != len(action.dice):
+        raise IllegalActionError(f"in {where} each die may be frozen only once: {action.dice}")
+    return tuple(sorted(action.dice))
+
+
+def values_at(thrown: Sequence[int], positions: Iterable[int]) -> tuple[int, ...]:
+    return tuple(thrown[i] for i in positions)

@@ -1,0 +1,176 @@
+"""Bots for the Decathlon. ``greedy`` plays every event by simple thresholds.
+
+The greedy policy (:func:`greedy_action`) is a pure function of the view and
+the legal actions, so the terminal UI also uses it for hints. Its rules:
+
+* sprints (D4): keep a set worth at least 2.5 per die, plus 0.5 per rethrow
+  left per set still to play (at most +1); the hurdles (D5) keep a throw at a
+  total that rises with the rethrows left;
+* Long Jump run-up (D6): freeze every 1 and 2 that fits under 8 (at least the
+  lowest die), then rethrow while the chance of stepping over on the next
+  throw is at most even; in the jump freeze every 5 and 6 (at least the
+  highest die);
+* Shot Put (D7): throw until the total reaches 26;
+* Discus and Javelin (D10): freeze every top die (6s; 5s), else the highest
+  allowed one; rethrow while at least 2 dice are left and the total is under
+  20 (discus) or 22 (javelin);
+* in every 3-attempt event, an attempt that cannot yet beat the best valid
+  result so far keeps going: stopping it could not improve the result (D3);
+* heights (D8, D9): a high jumper jumps every height from 10 (misses cost
+  nothing but the chance of going higher, and the bar outruns 5 dice fast);
+  a pole vaulter opens at 12, then skips every height they would clear in
+  three jumps more often than not, and throws the number of dice most likely
+  to clear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import cache
+from typing import Any
+
+from gamenight.core.agents import Agent, Decision
+from gamenight.core.events import Event
+from gamenight.games.decathlon.actions import (
+    Action,
+    Freeze,
+    Jump,
+    Rethrow,
+    Skip,
+    Stop,
+    Throw,
+    Vault,
+)
+from gamenight.games.decathlon.disciplines import FREEZE_RULES, RUN_UP_LIMIT, SET_RULES
+from gamenight.games.decathlon.view import DecathlonView
+
+SHOT_PUT_TARGET = 26
+THROW_TARGET = {"discus": 20, "javelin": 22}
+HURDLES_KEEP = {1: 18, 2: 20, 3: 21, 4: 22, 5: 22}  # rethrows left -> keep at this total
+OVERSTEP_RISK = 0.5
+OPENING_HEIGHT = {"high-jump": 10, "pole-vault": 12}
+# Once a height is cleared, a pole vaulter skips heights they would clear in three
+# jumps more often than this: a miss higher up costs nothing but the next chance.
+VAULT_SKIP_ABOVE = 0.5
+
+
+def greedy_action(view: DecathlonView, legal: Sequence[Action]) -> Action:
+    """The greedy choice among ``legal`` (which must be the view's legal actions)."""
+    choice = _choose(view, legal)
+    return choice if choice in legal else legal[0]
+
+
+def _choose(view: DecathlonView, legal: Sequence[Action]) -> Action:
+    phase, event = view.phase, view.event or ""
+    if phase == "keep-or-rethrow":
+        return Freeze(tuple(range(len(view.thrown)))) if _keep_set(view) else Rethrow()
+    if phase == "run-up-freeze":
+        return Freeze(_run_up_picks(view.thrown, sum(view.frozen)))
+    if phase == "rethrow-or-jump":
+        return Rethrow() if _run_up_again(view) else Jump()
+    if phase == "jump-freeze":
+        return Freeze(_top_picks(view.thrown, range(len(view.thrown)), top=5))
+    if phase == "throw-or-stop":
+        total = sum(view.shot)
+        return Throw() if total < SHOT_PUT_TARGET or not _beats_best(view, total) else Stop()
+    if phase == "freeze":
+        return Freeze(_top_picks(view.thrown, view.freezable, top=6 - FREEZE_RULES[event].parity))
+    if phase == "rethrow-or-stop":
+        return Rethrow() if _throw_again(view) else Stop()
+    if phase == "jump-or-skip":
+        return Jump() if _go_for(view, event) else Skip()
+    if phase == "vault-dice":
+        height = view.height or 0
+        return Vault(max(range(1, 9), key=lambda n: clear_chance(n, height, ones_fail=True)))
+    return legal[0]
+
+
+def _go_for(view: DecathlonView, event: str) -> bool:
+    height = view.height or 0
+    mine = view.best[view.to_act] if view.to_act is not None and view.best else None
+    if mine is None:
+        return height >= OPENING_HEIGHT[event]
+    if event == "high-jump":
+        return True
+    miss = 1 - max(clear_chance(n, height, ones_fail=True) for n in range(1, 9))
+    return 1 - miss**3 < VAULT_SKIP_ABOVE
+
+
+def _keep_set(view: DecathlonView) -> bool:
+    event = view.event or ""
+    value = sum(-6 if d == 6 else d for d in view.thrown)
+    left = view.rethrows_left or 0
+    if not SET_RULES[event].sixes_count_minus:  # the hurdles: plain sum, one set
+        return sum(view.thrown) >= HURDLES_KEEP.get(left, 0)
+    sets_to_play = (view.sets or 1) - (view.set_no or 1) + 1
+    per_die = 2.5 + 0.5 * min(left / sets_to_play, 2.0)
+    return value >= per_die * len(view.thrown)
+
+
+def _run_up_picks(thrown: Sequence[int], frozen_total: int) -> tuple[int, ...]:
+    by_value = sorted(range(len(thrown)), key=lambda i: thrown[i])
+    picks = [by_value[0]]
+    total = frozen_total + thrown[by_value[0]]
+    for i in by_value[1:]:
+        if thrown[i] <= 2 and total + thrown[i] <= RUN_UP_LIMIT:
+            picks.append(i)
+            total += thrown[i]
+    return tuple(sorted(picks))
+
+
+def _run_up_again(view: DecathlonView) -> bool:
+    room = RUN_UP_LIMIT - sum(view.frozen)
+    left = 5 - len(view.frozen)
+    overstep = (max(0, 6 - room) / 6) ** left
+    return overstep <= OVERSTEP_RISK
+
+
+def _top_picks(thrown: Sequence[int], allowed: Sequence[int], *, top: int) -> tuple[int, ...]:
+    picks = [i for i in allowed if thrown[i] >= top]
+    return tuple(picks) if picks else (max(allowed, key=lambda i: thrown[i]),)
+
+
+def _throw_again(view: DecathlonView) -> bool:
+    event = view.event or ""
+    total, left = sum(view.frozen), FREEZE_RULES[event].dice - len(view.frozen)
+    if not _beats_best(view, total):
+        return True
+    return left >= 2 and total < THROW_TARGET[event]
+
+
+def _beats_best(view: DecathlonView, total: int) -> bool:
+    """Whether stopping now would improve this player's best valid result (D3)."""
+    mine = view.best[view.to_act] if view.to_act is not None and view.best else None
+    return mine is None or total > mine
+
+
+@cache
+def clear_chance(dice: int, height: int, *, ones_fail: bool) -> float:
+    """P(``dice`` dice total at least ``height``), with no 1 showing if ``ones_fail``."""
+    faces = range(2, 7) if ones_fail else range(1, 7)
+    ways = {0: 1.0}
+    for _ in range(dice):
+        nxt: dict[int, float] = {}
+        for total, p in ways.items():
+            for f in faces:
+                nxt[total + f] = nxt.get(total + f, 0.0) + p / 6
+        ways = nxt
+    return sum(p for total, p in ways.items() if total >= height)
+
+
+class GreedyAgent:
+    """Plays :func:`greedy_action`; the policy is deterministic, so the seed is unused."""
+
+    label = "greedy"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed
+
+    def act(self, decision: Decision) -> Any:
+        return greedy_action(decision.view, decision.legal)
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        return None
+
+
+BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyAgent}

@@ -1,0 +1,90 @@
+"""Reiner Knizia's Decathlon behind the common game API."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.game import Game, GameInfo, Results, Transition
+from gamenight.core.options import Options, OptionSpec
+from gamenight.games.decathlon import rules
+from gamenight.games.decathlon.actions import Action
+from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS
+from gamenight.games.decathlon.rules import DecathlonState
+from gamenight.games.decathlon.scoring import honours, points, standings, totals
+from gamenight.games.decathlon.view import DecathlonView, build
+
+OPTIONS = (
+    OptionSpec(
+        "variant",
+        "choice",
+        "points: the highest total wins; championship: medals per event, most honours wins (D11)",
+        default="points",
+        choices=("points", "championship"),
+        aliases={"champ": "championship", "honours": "championship", "point": "points"},
+    ),
+    OptionSpec(
+        "events",
+        "multi",
+        "the events to play, comma-separated, always in the decathlon's order (D1)",
+        default=list(EVENT_IDS),
+        choices=EVENT_IDS,
+        aliases=ALIASES,
+    ),
+)
+
+
+class DecathlonGame(Game[DecathlonState, Action]):
+    info: ClassVar[GameInfo] = GameInfo(
+        id="decathlon",
+        name="Reiner Knizia's Decathlon",
+        min_players=1,
+        max_players=8,
+        rules_version="1",
+        summary="Ten athletics events played with eight dice: sprints, jumps and throws.",
+        options=OPTIONS,
+    )
+    state_type: ClassVar[type[DecathlonState]] = DecathlonState
+    action_type: ClassVar[Any] = Action
+
+    def _start(
+        self, players: int, options: Options, dice: DiceSource
+    ) -> Transition[DecathlonState]:
+        state, events = rules.start(players, options["variant"], options["events"], dice)
+        return Transition(state, events)
+
+    def to_act(self, state: DecathlonState) -> tuple[int, ...]:
+        return rules.to_act(state)
+
+    def legal_actions(self, state: DecathlonState, seat: int) -> list[Action]:
+        return rules.legal(state, seat)
+
+    def _apply(
+        self, state: DecathlonState, seat: int, action: Action
+    ) -> Transition[DecathlonState]:
+        new, events = rules.apply(state, seat, action)
+        return Transition(new, events)
+
+    def results(self, state: DecathlonState) -> Results:
+        if not self.is_terminal(state):
+            raise ValueError("the Decathlon is not over yet")
+        detail: dict[str, Any] = {
+            "variant": state.variant,
+            "events": list(state.events),
+            "sheet": {e: list(row) for e, row in zip(state.events, state.sheet, strict=True)},
+            "points": {
+                e: list(points(row)) for e, row in zip(state.events, state.sheet, strict=True)
+            },
+            "totals": list(totals(state.sheet, state.players)),
+        }
+        if state.variant == "championship":
+            detail["honours"] = {
+                e: list(honours(row)) for e, row in zip(state.events, state.sheet, strict=True)
+            }
+        return Results.from_scores(standings(state.variant, state.sheet, state.players), detail)
+
+    def view(self, state: DecathlonState, seat: int | None) -> DecathlonView:
+        return build(state, seat)
+
+
+GAME = DecathlonGame()

@@ -1,0 +1,91 @@
+"""The set events: 100 m, 400 m, 1500 m (D4) and the 110 m Hurdles (D5).
+
+Dice are thrown a set at a time (the hurdles are one set of 5). After each
+throw the player freezes the set or rethrows it whole; rethrows are shared
+across the event. With no rethrow left a throw is frozen automatically (D4),
+so the player is only asked while a rethrow remains.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from gamenight.core.errors import IllegalActionError
+from gamenight.games.decathlon.actions import Action, Freeze, Rethrow
+from gamenight.games.decathlon.attempt import Finished
+from gamenight.games.decathlon.disciplines import NAMES, RETHROWS, SET_RULES, set_score
+from gamenight.games.decathlon.umpire import Umpire
+
+
+class SetsAttempt(msgspec.Struct, frozen=True, tag="sets"):
+    """A run in progress: ``thrown`` is the current set as last thrown."""
+
+    rethrows_left: int
+    frozen_sets: tuple[tuple[int, ...], ...]
+    thrown: tuple[int, ...]
+
+    @property
+    def set_no(self) -> int:
+        """The current set, counted from 1."""
+        return len(self.frozen_sets) + 1
+
+
+def begin(event: str, seat: int, ump: Umpire) -> SetsAttempt | Finished:
+    rule = SET_RULES[event]
+    thrown = ump.throw(seat, rule.set_size, what="set", set=1, rethrow=False)
+    return _settle(event, seat, SetsAttempt(RETHROWS, (), thrown), ump)
+
+
+def legal(attempt: SetsAttempt) -> list[Action]:
+    keep: list[Action] = [Freeze(tuple(range(len(attempt.thrown))))]
+    return [*keep, Rethrow()] if attempt.rethrows_left > 0 else keep
+
+
+def act(
+    event: str, seat: int, attempt: SetsAttempt, action: Action, ump: Umpire
+) -> SetsAttempt | Finished:
+    name = NAMES[event]
+    if isinstance(action, Freeze):
+        if sorted(action.dice) != list(range(len(attempt.thrown))):
+            raise IllegalActionError(
+                f"in the {name} a set is frozen whole: freeze positions "
+                f"{tuple(range(len(attempt.thrown)))} or rethrow the set"
+            )
+        return _freeze(event, seat, attempt, ump, auto=False)
+    if isinstance(action, Rethrow):
+        if attempt.rethrows_left == 0:  # unreachable: _settle freezes first
+            raise IllegalActionError(f"no rethrows are left in the {name}")
+        left = attempt.rethrows_left - 1
+        thrown = ump.throw(
+            seat,
+            len(attempt.thrown),
+            what="set",
+            set=attempt.set_no,
+            rethrow=True,
+            rethrows_left=left,
+        )
+        return _settle(
+            event, seat, msgspec.structs.replace(attempt, rethrows_left=left, thrown=thrown), ump
+        )
+    raise IllegalActionError(f"in the {name} you may only freeze the set or rethrow it")
+
+
+def _freeze(
+    event: str, seat: int, attempt: SetsAttempt, ump: Umpire, *, auto: bool
+) -> SetsAttempt | Finished:
+    rule = SET_RULES[event]
+    frozen_sets = (*attempt.frozen_sets, attempt.thrown)
+    ump.announce(
+        "freeze", seat, what="set", set=attempt.set_no, dice=list(attempt.thrown), auto=auto
+    )
+    if len(frozen_sets) == rule.sets:
+        return Finished(set_score(event, [d for s in frozen_sets for d in s]))
+    thrown = ump.throw(seat, rule.set_size, what="set", set=len(frozen_sets) + 1, rethrow=False)
+    return _settle(event, seat, SetsAttempt(attempt.rethrows_left, frozen_sets, thrown), ump)
+
+
+def _settle(event: str, seat: int, attempt: SetsAttempt, ump: Umpire) -> SetsAttempt | Finished:
+    # D4/D5: once no rethrows are left, every later throw is frozen automatically.
+    if attempt.rethrows_left == 0:
+        return _freeze(event, seat, attempt, ump, auto=True)
+    return attempt

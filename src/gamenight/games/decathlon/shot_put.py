@@ -1,0 +1,51 @@
+"""The Shot Put (D7): dice thrown one at a time, up to 8; a 1 is a foul.
+
+The first die is thrown automatically. After each die that is not a 1 the
+player throws the next or stops; after the 8th the attempt ends by itself.
+The result is the sum of the dice thrown.
+"""
+
+from __future__ import annotations
+
+import msgspec
+
+from gamenight.core.errors import IllegalActionError
+from gamenight.games.decathlon.actions import Action, Stop, Throw
+from gamenight.games.decathlon.attempt import Finished
+from gamenight.games.decathlon.disciplines import SHOT_PUT_DICE
+from gamenight.games.decathlon.umpire import Umpire
+
+
+class ShotPutAttempt(msgspec.Struct, frozen=True, tag="shot-put"):
+    """``dice``: this attempt's dice so far, in the order thrown (none is a 1)."""
+
+    dice: tuple[int, ...]
+
+
+def begin(seat: int, ump: Umpire) -> ShotPutAttempt | Finished:
+    return _throw_next(seat, ShotPutAttempt(()), ump)
+
+
+def legal(attempt: ShotPutAttempt) -> list[Action]:
+    return [Throw(), Stop()]
+
+
+def act(
+    seat: int, attempt: ShotPutAttempt, action: Action, ump: Umpire
+) -> ShotPutAttempt | Finished:
+    if isinstance(action, Throw):
+        return _throw_next(seat, attempt, ump)
+    if isinstance(action, Stop):
+        return Finished(sum(attempt.dice))
+    raise IllegalActionError("in the Shot Put you may only throw the next die or stop")
+
+
+def _throw_next(seat: int, attempt: ShotPutAttempt, ump: Umpire) -> ShotPutAttempt | Finished:
+    (value,) = ump.throw(seat, 1, what="shot", die=len(attempt.dice) + 1)
+    dice = (*attempt.dice, value)
+    if value == 1:
+        ump.announce("invalid", seat, reason=f"die {len(dice)} shows a 1")
+        return Finished(None)
+    if len(dice) == SHOT_PUT_DICE:
+        return Finished(sum(dice))
+    return ShotPutAttempt(dice)

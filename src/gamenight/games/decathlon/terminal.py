@@ -1,0 +1,315 @@
+"""The Decathlon at the terminal: dice as faces, counters, score sheet, keyboard input.
+
+Thrown dice are yellow with their positions above them (the numbers a player
+types to freeze); frozen dice are cyan on a dark background and labelled
+"frozen"; dice that may not be frozen (odd in the Discus, even in the Javelin)
+are dimmed. The counters of D12 (rethrows left, attempt n of 3, the bar and the
+jumps used at it) are always on screen while they apply.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console, Group, RenderableType
+from rich.panel import Panel
+from rich.rule import Rule
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.cli.ui import Prompter, Table
+from gamenight.core.events import Event
+from gamenight.core.game import Results
+from gamenight.games.decathlon.actions import Action
+from gamenight.games.decathlon.bots import greedy_action
+from gamenight.games.decathlon.commands import describe, help_text, parse_command, prompt
+from gamenight.games.decathlon.disciplines import (
+    JUMPS_PER_HEIGHT,
+    NAMES,
+    RETHROWS,
+    RUN_UP_LIMIT,
+    SHOT_PUT_DICE,
+)
+from gamenight.games.decathlon.scoring import honours
+from gamenight.games.decathlon.view import DecathlonView
+
+FACES = "⚀⚁⚂⚃⚄⚅"
+THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
+HELP_WORDS = ("?", "h", "help")
+
+
+def face(value: int) -> str:
+    """A die as its face and digit, e.g. ``⚂3``."""
+    return f"{FACES[value - 1]}{value}"
+
+
+def dice_text(values: Sequence[int], style: str, label: str = "") -> Text:
+    text = Text(f"{label:<8}" if label else "")
+    for i, value in enumerate(values):
+        if i:
+            text.append("  ")
+        text.append(f" {face(value)} ", style=style)
+    return text
+
+
+def thrown_text(values: Sequence[int], freezable: Sequence[int] | None) -> Group:
+    """The dice just thrown, with their positions (from 1) above them."""
+    positions = Text(" " * 8 + "  ".join(f" {i + 1:<2} " for i in range(len(values))), style="dim")
+    row = Text(f"{'thrown':<8}")
+    for i, value in enumerate(values):
+        if i:
+            row.append("  ")
+        barred = freezable is not None and i not in freezable
+        row.append(f" {face(value)} ", style=BARRED if barred else THROWN)
+    return Group(positions, row)
+
+
+def result_text(value: int | None) -> str:
+    return "—" if value is None else str(value)
+
+
+def score_sheet(
+    events: Sequence[str], rows: Sequence[Sequence[int | None]], names: Sequence[str], variant: str
+) -> RichTable:
+    """Rows = events, columns = players; points totals and, in the Championship, honours."""
+    champ = variant == "championship"
+    sheet = RichTable(title="Score sheet", show_footer=True, title_justify="left")
+    sheet.add_column("Event", footer="Points" if not champ else "Points / honours")
+    points = [0] * len(names)
+    medals = [0] * len(names)
+    for row in rows:
+        for seat, value in enumerate(row):
+            points[seat] += value or 0
+        for seat, h in enumerate(honours(tuple(row))):
+            medals[seat] += h
+    for seat, name in enumerate(names):
+        footer = str(points[seat]) + (f" / {medals[seat]}" if champ else "")
+        sheet.add_column(name, justify="right", footer=footer)
+    for event, row in zip(events, rows, strict=False):
+        cells = [result_text(v) for v in row]
+        if champ:
+            cells = [
+                c + (f" ({h})" if h else "")
+                for c, h in zip(cells, honours(tuple(row)), strict=True)
+            ]
+        sheet.add_row(NAMES[event], *cells)
+    return sheet
+
+
+class UI:
+    """The Decathlon's :class:`gamenight.cli.ui.TerminalUI`."""
+
+    # ----- rendering the table ----------------------------------------------------
+    def show(self, console: Console, view: DecathlonView, seat: int | None, table: Table) -> None:
+        if view.event is None:
+            console.print(Text("The decathlon is over.", style="bold"))
+            return
+        title = (
+            f"{NAMES[view.event]} · event {view.event_no + 1} of {len(view.events)}"
+            f" · {'Championship' if view.variant == 'championship' else 'points game'}"
+        )
+        parts: list[RenderableType] = [self._counters(view, table)]
+        parts.extend(self._dice(view))
+        parts.append(self._field(view, table))
+        score = view.honour_totals if view.variant == "championship" else view.totals
+        totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
+        if view.sheet:
+            parts.append(Text(f"Standing: {totals}", style="dim"))
+        console.print(Panel(Group(*parts), title=title, title_align="left"))
+
+    def _counters(self, view: DecathlonView, table: Table) -> Text:
+        """Who acts and the D12 counters for this event."""
+        who = table.names[view.to_act] if view.to_act is not None else "—"
+        text = Text.assemble((who, "bold"), " to act")
+        counters: list[str] = []
+        if view.attempts > 1:
+            counters.append(f"attempt {view.attempt} of {view.attempts}")
+        if view.rethrows_left is not None:
+            counters.append(f"rethrows left {view.rethrows_left} of {RETHROWS}")
+            if (view.sets or 1) > 1:
+                counters.append(f"set {view.set_no} of {view.sets}")
+        if view.height is not None:
+            counters.append(f"bar {view.height}")
+            counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
+        if view.event == "long-jump":
+            if view.phase == "jump-freeze":
+                counters.append(f"jump with {len(view.run_up)} dice")
+            else:
+                counters.append(f"run-up total {sum(view.frozen)} of at most {RUN_UP_LIMIT}")
+        if view.shot:
+            counters.append(f"die {len(view.shot)} of {SHOT_PUT_DICE}, total {sum(view.shot)}")
+        if counters:
+            text.append(" · " + " · ".join(counters), style="bold magenta")
+        return text
+
+    def _dice(self, view: DecathlonView) -> list[RenderableType]:
+        parts: list[RenderableType] = []
+        if view.frozen_sets:
+            sets = Text(f"{'frozen':<8}")
+            for i, values in enumerate(view.frozen_sets):
+                if i:
+                    sets.append(" │ ", style="dim")
+                sets.append_text(dice_text(values, FROZEN))
+            parts.append(sets)
+        elif view.frozen:
+            parts.append(dice_text(view.frozen, FROZEN, "frozen"))
+        if view.shot:
+            parts.append(dice_text(view.shot, FROZEN, "shot"))
+        if view.thrown:
+            barred = view.freezable if view.event in ("discus", "javelin") else None
+            parts.append(thrown_text(view.thrown, barred))
+        if view.last_jump:
+            parts.append(dice_text(view.last_jump, "dim", "last"))
+        return parts
+
+    def _field(self, view: DecathlonView, table: Table) -> RichTable:
+        """This event so far, one line per player in acting order."""
+        field = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
+        field.add_column("")
+        field.add_column("player")
+        heights = view.height is not None
+        field.add_column("heights" if heights else "attempts")
+        field.add_column("best", justify="right")
+        for seat in view.order:
+            marker = "▶" if seat == view.to_act else ""
+            if heights:
+                status = view.status[seat] if view.status else "in"
+                done = " ".join(f"{h}:{m}" for h, m in view.marks[seat]) if view.marks else ""
+                detail = f"{done} [{status}]" if status != "in" else done
+            else:
+                tries = view.tries[seat] if view.tries else ()
+                detail = "  ".join("✗" if t is None else str(t) for t in tries)
+            best = view.best[seat] if view.best else None
+            field.add_row(marker, table.names[seat], detail, result_text(best))
+        return field
+
+    # ----- narrating what happened ------------------------------------------------
+    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+        final = any(e.kind == "game-over" for e in events)
+        for event in events:
+            if final and event.kind == "event-end":
+                continue  # the final standings show the whole sheet right after
+            line = self._narrate(event, table)
+            if line is not None:
+                console.print(line)
+
+    def _narrate(self, event: Event, table: Table) -> RenderableType | None:
+        d, kind = event.data, event.kind
+        who = table.names[event.player] if event.player is not None else ""
+        if kind == "starting-order":
+            return Text("Starting order (drawn): " + ", ".join(table.names[s] for s in d["order"]))
+        if kind == "event-start":
+            order = ", ".join(table.names[s] for s in d["order"])
+            return Rule(f"{NAMES[d['event']]} — order: {order}")
+        if kind == "turn":
+            if d["attempts"] > 1:
+                return Text(f"{who} — attempt {d['attempt']} of {d['attempts']}", style="bold")
+            return Text(f"{who} is up", style="bold")
+        if kind == "roll":
+            return self._roll(who, d)
+        if kind == "freeze":
+            text = Text(f"  {who} freezes ")
+            text.append_text(dice_text(d["dice"], FROZEN))
+            if "frozen" in d and d["what"] != "set":
+                text.append(f"  (frozen {sum(d['frozen'])})")
+            if d.get("auto"):
+                text.append("  automatically", style="dim")
+            return text
+        if kind == "jump":
+            if "height" in d:
+                return Text(f"  {who} goes for {d['height']}")
+            auto = " (all five frozen)" if d.get("auto") else ""
+            return Text(f"  {who} jumps with {d['dice']} dice{auto}")
+        if kind == "invalid":
+            return Text(f"  ✗ {who}: invalid attempt — {d['reason']}", style="red")
+        if kind == "result":
+            result = "no valid result" if d["result"] is None else f"{d['result']}"
+            return Text(f"  {who}: {result} (best {result_text(d['best'])})", style="green")
+        if kind == "bar":
+            return Text(f"The bar is at {d['height']}", style="bold magenta")
+        if kind == "skip":
+            return Text(f"  {who} skips {d['height']}")
+        if kind == "retire":
+            return Text(f"  {who} retires")
+        if kind == "clear":
+            return Text(f"  ✓ {who} clears {d['height']} (jump {d['jump']})", style="green")
+        if kind == "miss":
+            return Text(f"  ✗ {who} misses {d['height']}: {d['reason']}", style="red")
+        if kind == "out":
+            return Text(f"  {who} is out at {d['height']}", style="red")
+        if kind == "event-end":
+            variant = "championship" if "honours" in d else "points"
+            sheet: dict[str, list[int | None]] = d["sheet"]
+            return score_sheet(list(sheet), list(sheet.values()), table.names, variant)
+        if kind == "game-over":
+            return Rule("The decathlon is over")
+        return None
+
+    def _roll(self, who: str, d: dict[str, Any]) -> Text:
+        what = d.get("what")
+        if what == "set":
+            note = f"set {d['set']}" + (
+                f", rethrow — {d['rethrows_left']} left" if d.get("rethrow") else ""
+            )
+        elif what == "height":
+            note = f"jump {d['jump']} at {d['height']}, total {sum(d['dice'])}"
+        elif what == "shot":
+            note = f"die {d['die']}"
+        else:
+            note = str(what) + (", rethrow" if d.get("rethrow") else "")
+        text = Text(f"  {who} throws ")
+        text.append_text(dice_text(d["dice"], THROWN))
+        text.append(f"  ({note})", style="dim")
+        return text
+
+    # ----- asking a human -----------------------------------------------------------
+    def ask(
+        self,
+        prompter: Prompter,
+        view: DecathlonView,
+        legal: Sequence[Action],
+        seat: int,
+        table: Table,
+    ) -> Action:
+        question = f"{table.names[seat]}: {prompt(view)} (? help) > "
+        while True:
+            text = prompter.ask(question)
+            if text.strip().lower() in HELP_WORDS:
+                prompter.console.print(help_text(view))
+                hint = self.hint(view, legal)
+                if hint:
+                    prompter.console.print(Text(hint, style="italic"))
+                continue
+            choice = parse_command(text, view, legal)
+            if isinstance(choice, str):
+                prompter.error(choice)
+                continue
+            return choice
+
+    def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
+        if not legal:
+            return None
+        return f"Hint: the greedy bot would {describe(greedy_action(view, legal), view)}."
+
+    # ----- the end ---------------------------------------------------------------------
+    def show_results(
+        self, console: Console, results: Results, view: DecathlonView, table: Table
+    ) -> None:
+        champ = view.variant == "championship"
+        standings = RichTable(title="Final standings", title_justify="left")
+        standings.add_column("Rank", justify="right")
+        standings.add_column("Player")
+        standings.add_column("Honours" if champ else "Points", justify="right")
+        if champ:
+            standings.add_column("Points", justify="right")
+        by_rank = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
+        for seat in by_rank:
+            score = f"{results.scores[seat]:g}"
+            trophy = " 🏆" if seat in results.winners else ""
+            cells = [str(results.ranks[seat]), table.names[seat] + trophy, score]
+            if champ:
+                cells.append(str(view.totals[seat]))
+            standings.add_row(*cells)
+        console.print(score_sheet(view.events, view.sheet, table.names, view.variant))
+        console.print(standings)

@@ -1,0 +1,102 @@
+"""The Discus (even dice) and the Javelin (odd dice), D10.
+
+After every throw the player freezes at least one allowed die among the dice
+just thrown; with none allowed the attempt is invalid. Then they stop or
+rethrow the unfrozen dice; with every die frozen the attempt ends by itself.
+The result is the sum of the frozen dice. A throw showing exactly one allowed
+die leaves no choice, so that die is frozen automatically.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from gamenight.core.errors import IllegalActionError
+from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop
+from gamenight.games.decathlon.attempt import Finished, checked_positions, freeze_options, values_at
+from gamenight.games.decathlon.disciplines import FREEZE_RULES, NAMES
+from gamenight.games.decathlon.umpire import Umpire
+
+Phase = Literal["freeze", "rethrow-or-stop"]
+
+
+class ThrowAttempt(msgspec.Struct, frozen=True, tag="throw"):
+    """``frozen``: dice frozen so far; ``thrown``: dice just thrown (empty after a freeze)."""
+
+    phase: Phase
+    frozen: tuple[int, ...]
+    thrown: tuple[int, ...]
+
+
+def allowed_positions(event: str, thrown: tuple[int, ...]) -> tuple[int, ...]:
+    """Positions of the dice just thrown that may be frozen (D10 parity)."""
+    parity = FREEZE_RULES[event].parity
+    return tuple(i for i, v in enumerate(thrown) if v % 2 == parity)
+
+
+def begin(event: str, seat: int, ump: Umpire) -> ThrowAttempt | Finished:
+    thrown = ump.throw(seat, FREEZE_RULES[event].dice, what="throw", rethrow=False)
+    return _settle(event, seat, ThrowAttempt("freeze", (), thrown), ump)
+
+
+def legal(event: str, attempt: ThrowAttempt) -> list[Action]:
+    if attempt.phase == "rethrow-or-stop":
+        return [Rethrow(), Stop()]
+    return list(freeze_options(allowed_positions(event, attempt.thrown)))
+
+
+def act(
+    event: str, seat: int, attempt: ThrowAttempt, action: Action, ump: Umpire
+) -> ThrowAttempt | Finished:
+    rule, name = FREEZE_RULES[event], NAMES[event]
+    if attempt.phase == "rethrow-or-stop":
+        if isinstance(action, Stop):
+            return Finished(sum(attempt.frozen))
+        if isinstance(action, Rethrow):
+            left = rule.dice - len(attempt.frozen)
+            thrown = ump.throw(seat, left, what="throw", rethrow=True)
+            return _settle(event, seat, ThrowAttempt("freeze", attempt.frozen, thrown), ump)
+        raise IllegalActionError(f"in the {name} you may stop or rethrow the unfrozen dice now")
+    if not isinstance(action, Freeze):
+        raise IllegalActionError(
+            f"in the {name} you must first freeze at least one {rule.word} die just thrown"
+        )
+    picks = checked_positions(action, attempt.thrown, f"the {name}")
+    for i in picks:
+        if attempt.thrown[i] % 2 != rule.parity:
+            raise IllegalActionError(
+                f"the die at position {i} shows {attempt.thrown[i]}: "
+                f"only {rule.word} dice may be frozen in the {name}"
+            )
+    return _freeze(event, seat, attempt, picks, ump, auto=False)
+
+
+def _settle(event: str, seat: int, attempt: ThrowAttempt, ump: Umpire) -> ThrowAttempt | Finished:
+    allowed = allowed_positions(event, attempt.thrown)
+    if not allowed:
+        word = FREEZE_RULES[event].word
+        shown = ", ".join(map(str, attempt.thrown))
+        ump.announce("invalid", seat, reason=f"no {word} die among {shown}: nothing may be frozen")
+        return Finished(None)
+    if len(allowed) == 1:
+        return _freeze(event, seat, attempt, allowed, ump, auto=True)
+    return attempt
+
+
+def _freeze(
+    event: str,
+    seat: int,
+    attempt: ThrowAttempt,
+    picks: tuple[int, ...],
+    ump: Umpire,
+    *,
+    auto: bool,
+) -> ThrowAttempt | Finished:
+    values = values_at(attempt.thrown, picks)
+    frozen = attempt.frozen + values
+    ump.announce("freeze", seat, what="throw", dice=list(values), frozen=list(frozen), auto=auto)
+    if len(frozen) == FREEZE_RULES[event].dice:
+        return Finished(sum(frozen))
+    return ThrowAttempt("rethrow-or-stop", frozen, ())
