@@ -1,0 +1,66 @@
+"""Exact solvers for the ten events of Reiner Knizia's Decathlon.
+
+Each event is solved by backward induction over its exact state space, for two
+objectives (:mod:`.objectives`): the expected result and, for every target
+``t``, the probability of a result ``>= t`` (or ``> t``).  Solving is lazy and
+cached per event; nothing is computed at import.
+
+* :func:`solve_event`, :func:`solve_all`: optimal value, SD, P(no valid result)
+  and the full result distribution under the optimal policy.
+* :func:`option_values`, :func:`best_option`: values of every legal option at
+  an engine decision point (situations in :mod:`.situations`).
+* :func:`solution_table_rows`, :func:`target_probabilities`: figures for the CLI.
+
+See ``docs/solvers-decathlon.md`` for the formulations.
+"""
+
+from gamenight.games.decathlon.solver.decisions import best_option, option_values, situation_value
+from gamenight.games.decathlon.solver.events import EVENT_SPECS, EVENTS, EventSpec, event_spec
+from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective, Target
+from gamenight.games.decathlon.solver.situations import (
+    FreezeSituation,
+    HeightSituation,
+    HurdlesSituation,
+    LongJumpSituation,
+    NoDecisionError,
+    Option,
+    ShotPutSituation,
+    Situation,
+    SprintSituation,
+)
+from gamenight.games.decathlon.solver.table import (
+    EventSolution,
+    SolutionRow,
+    solution_table_rows,
+    solve_all,
+    solve_event,
+    target_probabilities,
+)
+
+__all__ = [
+    "EVENTS",
+    "EVENT_SPECS",
+    "EventSolution",
+    "EventSpec",
+    "ExpectedScore",
+    "FreezeSituation",
+    "HeightSituation",
+    "HurdlesSituation",
+    "LongJumpSituation",
+    "NoDecisionError",
+    "Objective",
+    "Option",
+    "ShotPutSituation",
+    "Situation",
+    "SolutionRow",
+    "SprintSituation",
+    "Target",
+    "best_option",
+    "event_spec",
+    "option_values",
+    "situation_value",
+    "solution_table_rows",
+    "solve_all",
+    "solve_event",
+    "target_probabilities",
+]

@@ -1,0 +1,176 @@
+"""Three interleaved attempts, best valid attempt counts (D3), on top of one attempt.
+
+With ``A`` attempts, the expected-score objective depends on the best valid
+result ``b`` so far (``b = 0`` stands for "none": every valid result of these
+events is at least 1).  Writing ``U_a(b)`` for the optimal expected final result
+before attempt ``a``:
+
+* ``U_{A+1}(b) = b``;
+* attempt ``a`` is one attempt whose terminal reward is ``U_{a+1}(max(b, s))``
+  for a valid result ``s`` and ``U_{a+1}(b)`` for an invalid one.
+
+Each attempt is solved for every ``b`` at once (one column per ``b``).  Targets
+need no ``b``: once ``b`` reaches the target any play succeeds, and before that
+every attempt should maximise its own chance, so ``P(final >= t) =
+1 - (1 - p_t)**A`` with ``p_t`` the single-attempt optimum.  The target policy
+plays every attempt with the single-attempt target policy (ties broken by
+points), so its final result is the best of ``A`` independent attempts.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Generic, Protocol, TypeVar
+
+import numpy as np
+
+from gamenight.games.decathlon.solver.common import (
+    Floats,
+    Summary,
+    best_of_attempts,
+    threshold_for,
+)
+from gamenight.games.decathlon.solver.events import EventSpec
+from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective
+
+PassT = TypeVar("PassT")
+
+
+class AttemptModel(Protocol[PassT]):
+    """One attempt of an event, solvable for many reward columns at once.
+
+    Rewards are arrays of shape ``(top + 2, cols)``: row ``s`` is the reward of
+    the valid result ``s`` (rows below the event's minimum are unused), the last
+    row that of an invalid attempt.
+    """
+
+    top: int
+
+    def backward(self, reward_p: Floats, reward_e: Floats) -> PassT: ...
+
+    def root(self, solved: PassT) -> Floats: ...
+
+    def forward(self, solved: PassT) -> Floats:
+        """Outcome distribution per column, shape ``(top + 2, cols)``."""
+        ...
+
+
+@dataclass(frozen=True)
+class AttemptPass(Generic[PassT]):
+    """The solved tables of one attempt and the rewards they were solved for."""
+
+    solved: PassT
+    reward_p: Floats
+
+
+Reader = Callable[[AttemptPass[PassT], int], float]
+"""Reads the primary value of some state from a pass, for one column."""
+
+
+@dataclass(frozen=True)
+class AttemptTables(Generic[PassT]):
+    """All passes of a 3-attempt event and the summary figures."""
+
+    spec: EventSpec
+    attempts: int
+    passes: dict[int, AttemptPass[PassT]]
+    single_target: Floats
+    summary: Summary
+
+    def target_column(self, threshold: int) -> int:
+        """Column of a (clipped) threshold in the last attempt's pass."""
+        return self.spec.max_score + 1 + threshold - self.spec.min_score
+
+    def check(self, attempt: int, best: int | None) -> None:
+        """Reject an attempt number or best result that cannot happen."""
+        if not 1 <= attempt <= self.attempts:
+            raise ValueError(f"attempt must be 1..{self.attempts}, got {attempt}")
+        if best is not None:
+            if attempt == 1:
+                raise ValueError("no best result can exist before the first attempt ends")
+            if not self.spec.min_score <= best <= self.spec.max_score:
+                raise ValueError(f"best result {best} is outside the {self.spec.event} range")
+
+    def value(
+        self,
+        attempt: int,
+        best: int | None,
+        objective: Objective,
+        read: Reader[PassT],
+    ) -> float:
+        """Objective value of a state of attempt ``attempt``; ``read`` locates the state."""
+        if isinstance(objective, ExpectedScore):
+            return read(self.passes[attempt], 0 if best is None else best)
+        t = threshold_for(objective, self.spec.min_score, self.spec.max_score)
+        if best is not None and best >= t:
+            return 1.0
+        p = read(self.passes[self.attempts], self.target_column(t))
+        later = 1.0 - float(self.single_target[t - self.spec.min_score])
+        return 1.0 - (1.0 - p) * later ** (self.attempts - attempt)
+
+
+def solve_attempts(
+    model: AttemptModel[PassT], spec: EventSpec, attempts: int
+) -> AttemptTables[PassT]:
+    """Solve ``attempts`` interleaved attempts of ``model`` for both objectives."""
+    top, low = model.top, spec.min_score
+    assert top == spec.max_score, "reward rows run up to the event's top result"
+    scores = np.arange(top + 1)
+    bests = np.arange(top + 1)  # column b; b = 0 means no valid result yet
+    thresholds = np.arange(low, top + 2)
+    passes: dict[int, AttemptPass[PassT]] = {}
+    dists: dict[int, Floats] = {}
+    single_target = np.zeros(len(thresholds))
+    # Last attempt: U_{A+1}(b) = b, plus one column per target threshold.
+    after = bests.astype(np.float64)
+    for attempt in range(attempts, 0, -1):
+        # Attempt 1 starts with no result (b = none) unless it is also the last
+        # attempt, whose pass always has every b so target columns follow at top + 1.
+        columns = bests if attempt > 1 or attempt == attempts else bests[:1]
+        ev = np.vstack((after[np.maximum(scores[:, None], columns[None, :])], after[columns]))
+        reward_p, reward_e = ev, ev
+        if attempt == attempts:
+            hit = (scores[:, None] >= thresholds[None, :]).astype(np.float64)
+            hit = np.vstack((hit, np.zeros((1, len(thresholds)))))
+            points = np.concatenate((scores, [0])).astype(np.float64)
+            points = np.repeat(points[:, None], len(thresholds), axis=1)
+            reward_p = np.hstack((ev, hit))
+            reward_e = np.hstack((ev, points))
+        solved = model.backward(reward_p, reward_e)
+        passes[attempt] = AttemptPass(solved, reward_p)
+        dists[attempt] = model.forward(solved)
+        root = model.root(solved)
+        after = np.empty(top + 1)
+        after[columns] = root[: len(columns)]
+        if attempt == attempts:
+            single_target = root[top + 1 :]
+    # Chain the best-so-far distribution through the attempts (EV policy).
+    best_dist = np.zeros(top + 1)  # index b; b = 0 means none
+    best_dist[0] = 1.0
+    for attempt in range(1, attempts + 1):
+        outcome = dists[attempt]
+        nxt = np.zeros(top + 1)
+        for b in np.flatnonzero(best_dist):
+            col = b if attempt > 1 else 0
+            mass = best_dist[b] * outcome[:, col]
+            np.add.at(nxt, np.maximum(scores, b), mass[:-1])
+            nxt[b] += mass[-1]
+        best_dist = nxt
+    ev_dist = np.concatenate((best_dist[low : top + 1], best_dist[:1]))
+    single = dists[attempts][:, top + 1 :]
+    single = np.vstack((single[low : top + 1], single[-1:]))
+    target_dist = np.array(
+        [best_of_attempts(single[:, i], attempts) for i in range(len(thresholds))]
+    )
+    summary = Summary(
+        event=spec.event,
+        attempts=attempts,
+        min_score=low,
+        max_score=spec.max_score,
+        ev=float(after[0]),
+        ev_dist=ev_dist,
+        target_p=1.0 - (1.0 - single_target) ** attempts,
+        target_dist=target_dist,
+    )
+    return AttemptTables(spec, attempts, passes, single_target, summary)

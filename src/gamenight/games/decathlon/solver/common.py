@@ -1,0 +1,113 @@
+"""Numeric pieces shared by the event solvers.
+
+Every solver runs its backward induction on several *columns* at once.  A column
+is one objective: the expected result for one "best result so far" (3-attempt
+events, D3), or the probability of reaching one target.  Each column carries two
+values per state: the primary value ``P`` that the policy maximises and a
+secondary value ``E`` used only to break ties (:func:`lex_argmax`):
+
+* expected-score columns use ``E = P``, so ties go to the first option;
+* target columns use ``E`` = expected result under the target policy, so a
+  target policy that cannot change its chance of success still plays for points.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective, Target
+
+Floats = npt.NDArray[np.float64]
+Ints = npt.NDArray[np.int64]
+Bools = npt.NDArray[np.bool_]
+
+TIE_EPS = 1e-12
+"""Primary values closer than this count as a tie (float sums are not exact)."""
+
+
+def lex_argmax(primary: Floats, secondary: Floats, axis: int) -> Ints:
+    """Index of the best option along ``axis``: max primary, ties by max secondary.
+
+    Options whose primary is within :data:`TIE_EPS` of the best count as tied;
+    among those the largest secondary wins, and exact ties go to the first option.
+
+    >>> p = np.array([[0.5, 0.5, 0.2]]); e = np.array([[10.0, 12.0, 30.0]])
+    >>> lex_argmax(p, e, axis=1).tolist()
+    [1]
+    """
+    best = primary.max(axis=axis, keepdims=True)
+    key = np.where(primary >= best - TIE_EPS, secondary, -np.inf)
+    index: Ints = key.argmax(axis=axis).astype(np.int64)
+    return index
+
+
+def take(values: Floats, index: Ints, axis: int) -> Floats:
+    """``values`` picked at ``index`` along ``axis`` (that axis removed)."""
+    picked = np.take_along_axis(values, np.expand_dims(index, axis), axis=axis)
+    return picked.squeeze(axis)
+
+
+def threshold_for(objective: Target, min_score: int, max_score: int) -> int:
+    """The target threshold clipped to ``[min_score, max_score + 1]``.
+
+    Any threshold at or below ``min_score`` means "any valid result" and any above
+    ``max_score`` is unreachable, so the solved tables only hold that range.
+    """
+    return min(max(objective.threshold, min_score), max_score + 1)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """The solved figures of one event, as arrays.
+
+    ``*_dist`` arrays are outcome distributions: entry ``i`` is the probability of
+    the valid result ``min_score + i``, the last entry that of no valid result.
+    Targets run over ``t = min_score .. max_score + 1``.
+    """
+
+    event: str
+    attempts: int
+    min_score: int
+    max_score: int
+    ev: float
+    ev_dist: Floats
+    target_p: Floats
+    target_dist: Floats
+
+    def dist(self, objective: Objective) -> Floats:
+        """Outcome distribution under the optimal policy for ``objective``."""
+        if isinstance(objective, ExpectedScore):
+            return self.ev_dist
+        t = threshold_for(objective, self.min_score, self.max_score)
+        row: Floats = self.target_dist[t - self.min_score]
+        return row
+
+    def value(self, objective: Objective) -> float:
+        """Optimal value of ``objective`` from the start of the event."""
+        if isinstance(objective, ExpectedScore):
+            return self.ev
+        t = threshold_for(objective, self.min_score, self.max_score)
+        return float(self.target_p[t - self.min_score])
+
+
+def best_of_attempts(single: Floats, attempts: int) -> Floats:
+    """Distribution of the best of ``attempts`` independent attempts (D3).
+
+    ``single`` is one attempt's outcome distribution; no valid result ranks below
+    every valid one.
+    """
+    cdf = np.cumsum(np.concatenate(([single[-1]], single[:-1])))
+    cdf_best = cdf**attempts
+    best = np.diff(np.concatenate(([0.0], cdf_best)))
+    return np.concatenate((best[1:], best[:1]))
+
+
+def checked_dice(dice: tuple[int, ...], what: str) -> tuple[int, ...]:
+    """``dice`` sorted ascending; ``ValueError`` if a value is not a die face."""
+    for face in dice:
+        if not (isinstance(face, int) and 1 <= face <= 6):
+            raise ValueError(f"{what}: {face!r} is not a die face in {dice!r}")
+    return tuple(sorted(dice))

@@ -1,0 +1,202 @@
+"""Backward induction and forward distributions for "freeze at least one" dice games.
+
+Long Jump (run-up and jump, D6), Discus and Javelin (D10) share one shape.  A
+state is ``(m, x)``: ``m`` dice are still unfrozen and the frozen dice add up to
+``x``.  From a state the ``m`` dice are thrown; the player must freeze ``j >= 1``
+of them, reaching the *post-freeze* state ``(m - j, x + gain)``, where the player
+may be allowed to stop (take a terminal value) or must continue by throwing the
+``m - j`` dice left.
+
+Dominance keeps this small: with ``j`` fixed, freezing the ``j`` best dice
+(highest allowed values; for the run-up, the lowest values) is never worse, so
+each throw offers at most ``m`` options.  A throw is therefore reduced to the
+gains of its ``m`` options, and throws with equal gains are merged, their
+probabilities added (never weighting sorted patterns uniformly).  The full set
+of legal freezes is still valued exactly by the decision API, which reads the
+post-freeze tables directly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import cache
+from typing import Literal
+
+import numpy as np
+
+from gamenight.games.decathlon.solver.common import Bools, Floats, Ints, lex_argmax, take
+from gamenight.solve.dice import throw_table
+
+STOP, CONTINUE = 0, 1
+
+
+@dataclass(frozen=True)
+class ThrowOptions:
+    """A throw of ``m`` dice reduced to its freeze options.
+
+    Row ``o`` is one merged outcome with probability ``probs[o]``; freezing
+    ``j + 1`` dice gains ``gain[o, j]`` and is legal iff ``legal[o, j]`` (before
+    any cap on the frozen total).  A row with no legal option is an invalid attempt.
+    """
+
+    probs: Floats
+    gain: Ints
+    legal: Bools
+
+
+@cache
+def throw_options(
+    m: int, allowed: tuple[int, ...], best: Literal["high", "low"], clip: int | None = None
+) -> ThrowOptions:
+    """Reduce a throw of ``m`` dice when only ``allowed`` faces may be frozen.
+
+    ``best="high"`` freezes the highest allowed dice first, ``"low"`` the lowest.
+    ``clip`` caps gains (any gain above a cap is equally invalid), which merges
+    more outcomes.
+    """
+    table = throw_table(m)
+    faces = table.faces
+    ok = np.isin(faces, allowed)
+    count = ok.sum(axis=1)
+    if best == "high":
+        ordered = -np.sort(-np.where(ok, faces, 0), axis=1)
+    else:
+        ordered = np.sort(np.where(ok, faces, 99), axis=1)
+    legal = np.arange(m)[None, :] < count[:, None]
+    gain = np.where(legal, np.cumsum(np.where(ordered == 99, 0, ordered), axis=1), 0)
+    if clip is not None:
+        gain = np.minimum(gain, clip)
+    rows = np.concatenate((gain, legal.astype(np.int64)), axis=1)
+    unique, inverse = np.unique(rows, axis=0, return_inverse=True)
+    probs: Floats = np.bincount(inverse.ravel(), table.probs, len(unique)).astype(np.float64)
+    return ThrowOptions(
+        probs=probs, gain=unique[:, :m].astype(np.int64), legal=unique[:, m:].astype(bool)
+    )
+
+
+@dataclass(frozen=True)
+class FreezeGame:
+    """One freezing game: ``n`` dice, frozen totals up to ``top``.
+
+    ``throws[m]`` are the reduced throws of ``m`` dice (entry 0 unused);
+    ``reach[m]`` the frozen totals possible with ``m`` dice unfrozen; ``cap`` the
+    largest legal frozen total (the run-up's 8, D6) or ``None``.
+    """
+
+    n: int
+    top: int
+    cap: int | None
+    throws: tuple[ThrowOptions | None, ...]
+    reach: tuple[Ints, ...]
+
+
+@dataclass(frozen=True)
+class FreezePass:
+    """Backward-induction tables of one pass, for ``cols`` objective columns.
+
+    ``post_*[m, x]`` value the post-freeze state (after the best stop/continue
+    choice), ``throw_*[m, x]`` the value of throwing the ``m`` unfrozen dice,
+    ``settle[m, x]`` is STOP or CONTINUE, and ``choice[m]`` (reach x outcome x
+    column) the index ``j`` of the chosen option (freeze ``j + 1`` dice).
+    """
+
+    post_p: Floats
+    post_e: Floats
+    throw_p: Floats
+    throw_e: Floats
+    settle: Ints
+    choice: tuple[Ints | None, ...]
+    dead: tuple[Bools | None, ...]
+
+
+def backward(
+    game: FreezeGame,
+    stop_p: Floats,
+    stop_e: Floats,
+    can_stop: Sequence[bool],
+    invalid_p: Floats,
+    invalid_e: Floats,
+) -> FreezePass:
+    """Solve all columns at once.
+
+    ``stop_*[m, x]`` is the terminal value of stopping at post-freeze ``(m, x)``
+    (read only where ``can_stop[m]``; with ``m = 0`` stopping is forced);
+    ``invalid_*`` the value of an invalid attempt, per column.
+    """
+    n, size = game.n, game.top + 1
+    cols = invalid_p.shape[0]
+    shape = (n + 1, size, cols)
+    post_p, post_e = np.full(shape, np.nan), np.full(shape, np.nan)
+    throw_p, throw_e = np.full(shape, np.nan), np.full(shape, np.nan)
+    settle = np.zeros(shape, dtype=np.int64)
+    choice: list[Ints | None] = [None]
+    dead: list[Bools | None] = [None]
+    post_p[0], post_e[0] = stop_p[0], stop_e[0]
+    cap = game.top if game.cap is None else game.cap
+    for m in range(1, n + 1):
+        xs = game.reach[m]
+        throws = game.throws[m]
+        assert throws is not None
+        target_x = xs[:, None, None] + throws.gain[None]
+        legal = throws.legal[None] & (target_x <= cap)
+        target_m = (m - 1 - np.arange(m))[None, None, :]
+        target_x = np.minimum(target_x, game.top)
+        opt_p = np.where(legal[..., None], post_p[target_m, target_x], -np.inf)
+        opt_e = np.where(legal[..., None], post_e[target_m, target_x], -np.inf)
+        index = lex_argmax(opt_p, opt_e, axis=2)
+        got_p, got_e = take(opt_p, index, axis=2), take(opt_e, index, axis=2)
+        is_dead: Bools = np.logical_not(legal.any(axis=2))
+        got_p = np.where(is_dead[..., None], invalid_p, got_p)
+        got_e = np.where(is_dead[..., None], invalid_e, got_e)
+        throw_p[m, xs] = np.tensordot(throws.probs, got_p, axes=([0], [1]))
+        throw_e[m, xs] = np.tensordot(throws.probs, got_e, axes=([0], [1]))
+        choice.append(index)
+        dead.append(is_dead)
+        if can_stop[m]:
+            both_p = np.stack((stop_p[m, xs], throw_p[m, xs]))
+            both_e = np.stack((stop_e[m, xs], throw_e[m, xs]))
+            pick = lex_argmax(both_p, both_e, axis=0)
+            settle[m, xs] = pick
+            post_p[m, xs] = take(both_p, pick, axis=0)
+            post_e[m, xs] = take(both_e, pick, axis=0)
+        else:
+            settle[m, xs] = CONTINUE
+            post_p[m, xs], post_e[m, xs] = throw_p[m, xs], throw_e[m, xs]
+    return FreezePass(post_p, post_e, throw_p, throw_e, settle, tuple(choice), tuple(dead))
+
+
+def forward(game: FreezeGame, solved: FreezePass, entry: Floats) -> tuple[Floats, Floats]:
+    """Follow the solved policy of every column from ``entry`` (mass about to be thrown).
+
+    Returns ``(stopped, invalid)``: ``stopped[m, x, c]`` is the probability that
+    column ``c``'s policy stops at post-freeze ``(m, x)``, ``invalid[c]`` that its
+    attempt turns invalid.
+    """
+    n, size = game.n, game.top + 1
+    cols = entry.shape[2]
+    arriving = np.zeros((n + 1) * size * cols)
+    stopped = np.zeros_like(entry)
+    invalid = np.zeros(cols)
+    col = np.arange(cols)
+    for m in range(n, -1, -1):
+        xs = game.reach[m]
+        here = arriving.reshape(n + 1, size, cols)[m, xs]
+        if m == 0:
+            stopped[0, xs] = here
+            continue
+        stop_now = solved.settle[m, xs] == STOP
+        stopped[m, xs] = np.where(stop_now, here, 0.0)
+        mass = entry[m, xs] + np.where(stop_now, 0.0, here)
+        throws = game.throws[m]
+        index, is_dead = solved.choice[m], solved.dead[m]
+        assert throws is not None and index is not None and is_dead is not None
+        weight = mass[:, None, :] * throws.probs[None, :, None]
+        invalid += np.where(is_dead[..., None], weight, 0.0).sum(axis=(0, 1))
+        gain = throws.gain[np.arange(len(throws.probs))[None, :, None], index]
+        to_x = np.where(is_dead[..., None], 0, xs[:, None, None] + gain)
+        to_m = m - 1 - index
+        flat = ((to_m * size + to_x) * cols + col).ravel()
+        weight = np.where(is_dead[..., None], 0.0, weight).ravel()
+        arriving += np.bincount(flat, weights=weight, minlength=arriving.size)
+    return stopped, invalid
