@@ -7,6 +7,7 @@ the forming dice.
 
 from __future__ import annotations
 
+import functools
 import itertools
 from collections import Counter
 from collections.abc import Sequence
@@ -37,7 +38,19 @@ POINTS: dict[str, int] = {
 IDS = tuple(POINTS)
 
 
-def forms(category: str, dice: Sequence[int]) -> bool:
+# How many dice form each category (W4); other subsets are not even tried.
+SIZES: dict[str, int] = {
+    "any-pair": 2,
+    "two-pair": 4,
+    "four-of-a-kind": 4,
+    "five-of-a-kind": 5,
+    "five-straight": 5,
+    **{f"{n}-{n}-{n}": 3 for n in range(1, 7)},
+}
+
+
+@functools.cache
+def forms(category: str, dice: tuple[int, ...]) -> bool:
     """Whether exactly these dice form ``category`` (W4)."""
     s = sorted(dice)
     sizes = sorted(Counter(s).values())
@@ -77,10 +90,10 @@ def judge(category: str, aside: Sequence[int], final_roll: Sequence[int]) -> tup
     """(satisfied, points, wurfeltod) of booking ``category`` (W3)."""
     dice = [(v, False) for v in aside] + [(v, True) for v in final_roll]
     best = -1  # most final-roll dice inside some forming subset; -1 = none forms
-    for size in range(len(dice) + 1):
-        for subset in itertools.combinations(dice, size):
-            if forms(category, [v for v, _ in subset]):
-                best = max(best, sum(1 for _, rolled in subset if rolled))
+    size = SIZES.get(category, 6)
+    for subset in itertools.combinations(dice, size):
+        if forms(category, tuple(sorted(v for v, _ in subset))):
+            best = max(best, sum(1 for _, rolled in subset if rolled))
     if best < 0:
         return False, 0, True
     points = 10 * sum(v for v, _ in dice) if category == "face-value" else POINTS[category]

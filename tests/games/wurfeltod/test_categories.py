@@ -143,7 +143,8 @@ def test_category_case(
 
 def test_whole_dice_categories_never_bring_a_wurfeltod() -> None:
     tables = pair_tables()
-    for category in (C.SUM_25, C.THREE_PAIRS, C.TWO_TRIPLETS, C.FOUR_AND_PAIR, C.FACE_VALUE):
+    whole = (C.SUM_25, C.THREE_PAIRS, C.TWO_TRIPLETS, C.FOUR_AND_PAIR, C.SEQUENTIAL_PAIRS)
+    for category in (*whole, C.SIX_OF_A_KIND, C.SIX_STRAIGHT, C.FACE_VALUE):
         j = CATEGORIES.index(category)
         assert not (tables.satisfied[:, j] & tables.wurfeltod[:, j]).any(), category
     # An unsatisfied booking always brings a Wurfeltod (W3).

@@ -1,0 +1,162 @@
+"""Solve solitaire Wurfeltod exactly: the value of every set of used boxes.
+
+``values[s]`` is the expected score of the rest of the game (points minus 250
+per Wurfeltod, W5) from the start of a turn in state ``s`` under optimal play.
+States are solved from the end backwards, one count of used boxes at a time,
+since booking always uses one more box (W1); states with the same count are
+independent and are spread over the CPU cores.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from pathlib import Path
+
+import numba
+import numpy as np
+import numpy.typing as npt
+from rich.console import Console
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+
+from gamenight.games.wurfeltod.categories import CATEGORIES, Category
+from gamenight.games.wurfeltod.solver import kernel
+from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
+from gamenight.games.wurfeltod.solver.structure import TurnStructure, turn_structure
+from gamenight.games.wurfeltod.solver.table import (
+    ValueTable,
+    ValueTableError,
+    default_table_path,
+    load_table,
+    write_table,
+)
+
+__all__ = ["build_table", "column_bits", "solve_values", "states_by_used_count"]
+
+CHUNK = 8192  # states per compiled call; small enough for a smooth progress bar
+
+
+def column_bits(boxes: BoxSet) -> npt.NDArray[np.int64]:
+    """For each category column, its bit in the state mask; -1 if it has no single box."""
+    bits = np.full(len(CATEGORIES), -1, dtype=np.int64)
+    for i, category in enumerate(boxes.singles):
+        bits[CATEGORIES.index(category)] = i
+    return bits
+
+
+def states_by_used_count(boxes: BoxSet) -> list[npt.NDArray[np.int64]]:
+    """``result[u]`` lists the states with ``u`` used boxes, in increasing order."""
+    n = len(boxes.singles)
+    masks = np.arange(1 << n, dtype=np.int64)
+    popcount = np.zeros(1 << n, dtype=np.int64)
+    for bit in range(n):
+        popcount += (masks >> bit) & 1
+    levels = []
+    for used in range(boxes.turns + 1):
+        parts = [
+            (face << n) | masks[popcount == used - face]
+            for face in range(boxes.face_value_boxes + 1)
+            if 0 <= used - face <= n
+        ]
+        levels.append(np.sort(np.concatenate(parts)))
+    return levels
+
+
+def structure_args(s: TurnStructure) -> tuple[npt.NDArray[np.generic], ...]:
+    """The structure arrays in the order the kernels take them."""
+    return (
+        s.level_start,
+        s.aside_level_start,
+        s.aside_pair_start,
+        s.pair_class,
+        s.pair_probability,
+        s.class_final,
+        s.class_start,
+        s.class_column,
+        s.class_points,
+        s.final_start,
+        s.final_column,
+        s.final_points,
+        s.final_face_points,
+        s.succ_start,
+        s.succ_pair,
+    )
+
+
+def _progress_bar() -> Progress:
+    return Progress(
+        TextColumn("[bold]Solving Wurfeltod[/]"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("states"),
+        TimeElapsedColumn(),
+        TextColumn("ETA"),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        transient=False,
+    )
+
+
+def solve_values(boxes: BoxSet = FULL_GAME, *, progress: bool = False) -> npt.NDArray[np.float64]:
+    """The value of every state of ``boxes`` (see :mod:`.boxes` for the numbering).
+
+    The full game takes seconds on two cores; ``progress`` shows a bar with an ETA
+    on stderr.
+    """
+    if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
+        raise ValueError("Face Value Total cannot be a single box")
+    args = structure_args(turn_structure())
+    bits = column_bits(boxes)
+    threads = numba.get_num_threads()
+    values = np.zeros(boxes.state_count, dtype=np.float64)
+    levels = states_by_used_count(boxes)
+    to_solve = sum(len(levels[u]) for u in range(boxes.turns))
+    bar = _progress_bar() if progress else None
+    task = bar.add_task("solve", total=to_solve) if bar else None
+    if bar:
+        bar.start()
+    try:
+        for used in range(boxes.turns - 1, -1, -1):
+            states = levels[used]
+            for start in range(0, len(states), CHUNK):
+                chunk = states[start : start + CHUNK]
+                kernel.solve_states(
+                    chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, threads, *args
+                )
+                if bar is not None and task is not None:
+                    bar.advance(task, len(chunk))
+    finally:
+        if bar:
+            bar.stop()
+    return values
+
+
+def build_table(
+    path: str | os.PathLike[str] | None = None, *, force: bool = False, progress: bool = True
+) -> Path:
+    """Solve the full game and save its value table; returns the table's path.
+
+    ``path`` defaults to :func:`~.table.default_table_path`. A valid table
+    already there is kept unless ``force``; a corrupt or stale one is rebuilt.
+    """
+    target = Path(path) if path is not None else default_table_path()
+    if not force:
+        try:
+            if load_table(target, boxes=FULL_GAME) is not None:
+                return target
+        except ValueTableError:
+            pass  # unusable: rebuild below
+    started = time.perf_counter()
+    values = solve_values(FULL_GAME, progress=progress)
+    info = {
+        "build_seconds": round(time.perf_counter() - started, 2),
+        "expected_score": float(values[0]),
+    }
+    return write_table(ValueTable(FULL_GAME, values, info=info), target)

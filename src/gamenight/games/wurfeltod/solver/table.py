@@ -1,0 +1,249 @@
+"""The persisted Wurfeltod value table: file format, cache location, loading and saving.
+
+File layout: one line of JSON (the header, UTF-8, ending in a newline), then
+the payload: the value of every state as little-endian float64, in state
+order (see :mod:`.boxes`). The header holds the format name and version, the
+solver version, a digest of the rules tables the values were solved with, the
+box set, the payload length and its sha256. Loading checks all of them, so a
+truncated, corrupted or stale file is refused with a specific error instead of
+giving wrong advice.
+
+The file lives in the user cache directory (``platformdirs``), or in
+``$GAMENIGHT_CACHE_DIR`` when that is set, or wherever a ``path`` argument says.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import os
+import tempfile
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
+import platformdirs
+
+from gamenight.core.errors import GamenightError
+from gamenight.games.wurfeltod.categories import WURFELTOD_PENALTY, Category
+from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
+from gamenight.games.wurfeltod.tables import pair_tables
+
+__all__ = [
+    "CACHE_ENV",
+    "FORMAT_NAME",
+    "FORMAT_VERSION",
+    "SOLVER_VERSION",
+    "TYPICAL_BUILD_SECONDS",
+    "ValueTable",
+    "ValueTableCorruptError",
+    "ValueTableError",
+    "ValueTableMissingError",
+    "ValueTableStaleError",
+    "default_table_path",
+    "load_table",
+    "read_table",
+    "require_table",
+    "rules_digest",
+    "write_table",
+]
+
+FORMAT_NAME = "gamenight-wurfeltod-values"
+FORMAT_VERSION = 1
+SOLVER_VERSION = 1
+"""Bump when the solver's semantics change, so old tables are rebuilt."""
+CACHE_ENV = "GAMENIGHT_CACHE_DIR"
+TABLE_FILENAME = "wurfeltod-values.bin"
+TYPICAL_BUILD_SECONDS = 15
+"""Rough wall time of a first full build on a 2-core machine, kernel compilation included
+(about 5 s once compiled; see bench/RESULTS.md)."""
+_MAX_HEADER = 64 * 1024
+_DTYPE = "<f8"
+
+
+class ValueTableError(GamenightError):
+    """A Wurfeltod value table that cannot be used."""
+
+
+class ValueTableMissingError(ValueTableError):
+    """No value table at the expected path; build one with ``gamenight solve wurfeltod``."""
+
+
+class ValueTableCorruptError(ValueTableError):
+    """The file is not a value table, or its payload fails its checksum."""
+
+
+class ValueTableStaleError(ValueTableError):
+    """A well-formed table from another format, solver version, rule set or box set."""
+
+
+@dataclass(frozen=True, eq=False)
+class ValueTable:
+    """Expected future score of every state at the start of a turn (optimal solitaire play)."""
+
+    boxes: BoxSet
+    values: npt.NDArray[np.float64]
+    info: Mapping[str, object] = field(default_factory=dict)
+    """Informational header fields, such as ``build_seconds``."""
+
+    def __post_init__(self) -> None:
+        if self.values.shape != (self.boxes.state_count,):
+            raise ValueError(
+                f"expected {self.boxes.state_count} values, got shape {self.values.shape}"
+            )
+
+
+def default_table_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
+    """Where the full-game table lives: ``cache_dir``, else $GAMENIGHT_CACHE_DIR, else
+    the user cache directory of gamenight."""
+    if cache_dir is None:
+        cache_dir = os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("gamenight")
+    return Path(cache_dir) / TABLE_FILENAME
+
+
+@functools.cache
+def rules_digest() -> str:
+    """sha256 over the booking tables and penalty: changes whenever the rules code does."""
+    t = pair_tables()
+    h = hashlib.sha256()
+    h.update(str(WURFELTOD_PENALTY).encode())
+    h.update(",".join(c.value for c in Category).encode())
+    for array in (t.satisfied, t.points, t.wurfeltod, t.multiset_probability):
+        h.update(np.ascontiguousarray(array).tobytes())
+    return h.hexdigest()
+
+
+def _header(table: ValueTable, payload: bytes) -> dict[str, object]:
+    return {
+        "format": FORMAT_NAME,
+        "format_version": FORMAT_VERSION,
+        "solver_version": SOLVER_VERSION,
+        "rules_digest": rules_digest(),
+        "boxes": table.boxes.describe(),
+        "dtype": _DTYPE,
+        "count": table.boxes.state_count,
+        "payload_bytes": len(payload),
+        "payload_sha256": hashlib.sha256(payload).hexdigest(),
+        "info": dict(table.info),
+    }
+
+
+def write_table(table: ValueTable, path: str | os.PathLike[str]) -> Path:
+    """Write ``table`` atomically (a temporary file, then a rename); returns the path."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    payload = np.ascontiguousarray(table.values, dtype=_DTYPE).tobytes()
+    header = json.dumps(_header(table, payload), sort_keys=True).encode() + b"\n"
+    fd, tmp = tempfile.mkstemp(prefix=".wurfeltod-", suffix=".tmp", dir=target.parent)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            out.write(header)
+            out.write(payload)
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; a cache file need not be
+        os.replace(tmp, target)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+def _parse_boxes(raw: object, where: Path) -> BoxSet:
+    try:
+        assert isinstance(raw, dict)
+        singles = tuple(Category(v) for v in raw["singles"])
+        return BoxSet(singles=singles, face_value_boxes=int(raw["face_value_boxes"]))
+    except (AssertionError, KeyError, TypeError, ValueError) as exc:
+        raise ValueTableCorruptError(f"{where}: the header's box set is malformed") from exc
+
+
+def read_table(path: str | os.PathLike[str]) -> ValueTable:
+    """Read and validate a value table of any box set.
+
+    Raises :class:`ValueTableMissingError`, :class:`ValueTableCorruptError` or
+    :class:`ValueTableStaleError` with a message naming the file and the problem.
+    """
+    where = Path(path)
+    try:
+        data = where.read_bytes()
+    except FileNotFoundError as exc:
+        raise ValueTableMissingError(f"no Wurfeltod value table at {where}") from exc
+    except OSError as exc:
+        raise ValueTableCorruptError(f"{where}: cannot read the value table: {exc}") from exc
+    end = data.find(b"\n", 0, _MAX_HEADER)
+    try:
+        if end < 0:
+            raise ValueError("no header line")
+        header = json.loads(data[:end])
+        if not isinstance(header, dict):
+            raise ValueError("the header is not an object")
+    except ValueError as exc:
+        raise ValueTableCorruptError(f"{where}: not a Wurfeltod value table ({exc})") from exc
+    if header.get("format") != FORMAT_NAME:
+        raise ValueTableCorruptError(
+            f"{where}: not a Wurfeltod value table (format {header.get('format')!r})"
+        )
+    for key, expected in (
+        ("format_version", FORMAT_VERSION),
+        ("solver_version", SOLVER_VERSION),
+        ("rules_digest", rules_digest()),
+    ):
+        if header.get(key) != expected:
+            raise ValueTableStaleError(
+                f"{where}: stale value table ({key} is {header.get(key)!r}, "
+                f"this program needs {expected!r}); rebuild it"
+            )
+    boxes = _parse_boxes(header.get("boxes"), where)
+    payload = data[end + 1 :]
+    expected_bytes = boxes.state_count * np.dtype(_DTYPE).itemsize
+    if header.get("dtype") != _DTYPE or header.get("count") != boxes.state_count:
+        raise ValueTableCorruptError(f"{where}: the header's dtype or count is inconsistent")
+    if len(payload) != expected_bytes or header.get("payload_bytes") != expected_bytes:
+        raise ValueTableCorruptError(
+            f"{where}: truncated or padded payload ({len(payload)} bytes, "
+            f"expected {expected_bytes})"
+        )
+    if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
+        raise ValueTableCorruptError(f"{where}: checksum mismatch, the file is corrupt")
+    values = np.frombuffer(payload, dtype=_DTYPE).astype(np.float64)
+    values.setflags(write=False)
+    info = header.get("info")
+    return ValueTable(boxes=boxes, values=values, info=info if isinstance(info, dict) else {})
+
+
+def load_table(
+    path: str | os.PathLike[str] | None = None, *, boxes: BoxSet = FULL_GAME
+) -> ValueTable | None:
+    """The value table at ``path`` (default: :func:`default_table_path`), or None if absent.
+
+    A file that exists but cannot be used raises :class:`ValueTableCorruptError`
+    or :class:`ValueTableStaleError` (also when it was solved for other boxes).
+    """
+    where = Path(path) if path is not None else default_table_path()
+    try:
+        table = read_table(where)
+    except ValueTableMissingError:
+        return None
+    if table.boxes != boxes:
+        raise ValueTableStaleError(
+            f"{where}: the table is for boxes {table.boxes.describe()}, "
+            f"not {boxes.describe()}; rebuild it"
+        )
+    return table
+
+
+def require_table(
+    path: str | os.PathLike[str] | None = None, *, boxes: BoxSet = FULL_GAME
+) -> ValueTable:
+    """Like :func:`load_table`, but a missing file raises :class:`ValueTableMissingError`
+    telling the user how to build it."""
+    where = Path(path) if path is not None else default_table_path()
+    table = load_table(where, boxes=boxes)
+    if table is None:
+        raise ValueTableMissingError(
+            f"no Wurfeltod value table at {where}: run `gamenight solve wurfeltod` "
+            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+        )
+    return table
