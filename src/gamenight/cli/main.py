@@ -17,6 +17,7 @@ from rich.table import Table as RichTable
 
 from gamenight.cli.players import SeatSpec, parse_players
 from gamenight.cli.session import Session, restore
+from gamenight.cli.solve import solve
 from gamenight.cli.ui import Prompter
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
@@ -155,6 +156,9 @@ def resume(path: Path) -> None:
     restore(match, [(seat, action) for seat, action, _ in record.actions])
     console.print(f"Resumed {entry.name} after {len(record.actions)} actions.")
     _finish(session, match)
+
+
+app.add_command(solve)
 
 
 def _play(

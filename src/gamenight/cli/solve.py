@@ -1,0 +1,122 @@
+"""``gamenight solve``: the one entry point for the exact solvers (presentation only)."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+
+@click.group()
+def solve() -> None:
+    """Solve a game exactly and print the headline figures."""
+
+
+@solve.command("decathlon")
+@click.option(
+    "--event",
+    "events",
+    multiple=True,
+    help="an event id (repeatable), e.g. 110m-hurdles; default: all ten",
+)
+@click.option(
+    "--json",
+    "as_json",
+    is_flag=True,
+    help="write JSON with the full score distributions and target probabilities",
+)
+def decathlon(events: tuple[str, ...], as_json: bool) -> None:
+    """Expected-score policy of each Decathlon event: EV, SD, range, P(no valid result)."""
+    from gamenight.games.decathlon.game import GAME
+    from gamenight.games.decathlon.solver import (
+        EVENTS,
+        solution_table_rows,
+        solve_event,
+        target_probabilities,
+    )
+
+    spec = next(o for o in GAME.info.options if o.name == "events")
+    chosen = list(spec.parse(",".join(events))) if events else list(EVENTS)
+    started = time.perf_counter()
+    solutions = [solve_event(e) for e in chosen]
+    if as_json:
+        out = []
+        for solution in solutions:
+            data = solution.to_json()
+            data["p_at_least"] = {
+                str(t): p for t, p in target_probabilities(solution.event).items()
+            }
+            data["p_more_than"] = {
+                str(t): p for t, p in target_probabilities(solution.event, strict=True).items()
+            }
+            out.append(data)
+        json.dump(
+            {"game": "decathlon", "objective": "expected-score", "events": out},
+            sys.stdout,
+            indent=1,
+        )
+        sys.stdout.write("\n")
+        return
+    table = Table(
+        "event",
+        "EV",
+        "SD",
+        "min",
+        "max",
+        "P(no valid result)",
+        title="Decathlon: optimal expected-score play (exact)",
+    )
+    for row in solution_table_rows(chosen):
+        table.add_row(
+            row["name"],
+            f"{row['ev']:.4f}",
+            f"{row['sd']:.4f}",
+            _opt(row["min"]),
+            _opt(row["max"]),
+            f"{row['p_invalid']:.6f}",
+        )
+    console = Console()
+    console.print(table)
+    if len(chosen) == len(EVENTS):
+        total = sum(s.ev for s in solutions)
+        console.print(f"Expected decathlon total under optimal play: [bold]{total:.4f}[/]")
+    console.print(f"[dim]solved in {time.perf_counter() - started:.2f} s[/]")
+
+
+@solve.command("wurfeltod")
+@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+@click.option("--force", is_flag=True, help="rebuild the value table even if a valid one exists")
+def wurfeltod(as_json: bool, force: bool) -> None:
+    """Optimal solitaire Wurfeltod: build (or reuse) the value table, print a new game's EV."""
+    from gamenight.games.wurfeltod.solver import build_table, expected_score, require_table
+
+    started = time.perf_counter()
+    path = build_table(force=force, progress=not as_json)
+    table = require_table(path)
+    ev = expected_score(table)
+    seconds = time.perf_counter() - started
+    if as_json:
+        json.dump(
+            {
+                "game": "wurfeltod",
+                "objective": "expected-final-score",
+                "expected_score": ev,
+                "table": str(path),
+                "seconds": round(seconds, 3),
+            },
+            sys.stdout,
+            indent=1,
+        )
+        sys.stdout.write("\n")
+        return
+    console = Console()
+    console.print(f"Expected score of a new solitaire game under optimal play: [bold]{ev:.4f}[/]")
+    console.print(f"[dim]value table: {path} ({seconds:.1f} s)[/]")
+
+
+def _opt(value: int | None) -> str:
+    return "—" if value is None else str(value)
