@@ -2,18 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pytest
 
-from gamenight.cli.main import run
-
-
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        run(argv)
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return int(code) if isinstance(code, int) else 0, out, err
+CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
 
 
 @pytest.mark.parametrize(
@@ -26,17 +19,15 @@ def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str,
         (["rules", "nope"], "unknown game 'nope'"),
     ],
 )
-def test_usage_errors_are_one_line_exit_2(
-    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
-) -> None:
-    code, _, err = _run(argv, capsys)
+def test_usage_errors_are_one_line_exit_2(argv: list[str], message: str, cli: CliRunner) -> None:
+    code, _, err = cli(argv)
     assert code == 2
     assert message in err
     assert len(err.strip().splitlines()) == 1
     assert "Traceback" not in err
 
 
-def test_replay_of_missing_file_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _run(["replay", "/nonexistent/record.jsonl"], capsys)
+def test_replay_of_missing_file_exits_1(cli: CliRunner) -> None:
+    code, _, err = cli(["replay", "/nonexistent/record.jsonl"])
     assert code == 1
     assert "no such record file" in err

@@ -3,31 +3,23 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from gamenight.cli.main import run
+CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
 
 
-def _run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
-    with pytest.raises(SystemExit) as exit_info:
-        run(argv)
-        raise SystemExit(0)
-    out, err = capsys.readouterr()
-    code = exit_info.value.code
-    return int(code) if isinstance(code, int) else 0, out, err
-
-
-def test_decathlon_table(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["solve", "decathlon"], capsys)
+def test_decathlon_table(cli: CliRunner) -> None:
+    code, out, _ = cli(["solve", "decathlon"])
     assert code == 0
     assert "110 Metre Hurdles" in out and "21.3754" in out
     assert "219.7088" in out  # the sum of the ten event EVs
 
 
-def test_decathlon_json_has_distributions(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = _run(["solve", "decathlon", "--event", "hurdles", "--json"], capsys)
+def test_decathlon_json_has_distributions(cli: CliRunner) -> None:
+    code, out, _ = cli(["solve", "decathlon", "--event", "hurdles", "--json"])
     assert code == 0
     data = json.loads(out)
     (event,) = data["events"]
@@ -38,20 +30,20 @@ def test_decathlon_json_has_distributions(capsys: pytest.CaptureFixture[str]) ->
     assert event["p_at_least"]["5"] == pytest.approx(1.0)
 
 
-def test_unknown_event_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = _run(["solve", "decathlon", "--event", "marathon"], capsys)
+def test_unknown_event_is_a_usage_error(cli: CliRunner) -> None:
+    code, _, err = cli(["solve", "decathlon", "--event", "marathon"])
     assert code == 2
     assert "marathon" in err
 
 
 def test_wurfeltod_builds_then_reuses_the_table(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner
 ) -> None:
     monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(tmp_path))
-    code, out, _ = _run(["solve", "wurfeltod", "--json"], capsys)
+    code, out, _ = cli(["solve", "wurfeltod", "--json"])
     assert code == 0
     first = json.loads(out)
     assert first["expected_score"] == pytest.approx(9067.5764, abs=1e-3)
     assert Path(first["table"]).parent == tmp_path
-    code, out, _ = _run(["solve", "wurfeltod", "--json"], capsys)
+    code, out, _ = cli(["solve", "wurfeltod", "--json"])
     assert json.loads(out)["expected_score"] == first["expected_score"]
