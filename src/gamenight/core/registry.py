@@ -44,7 +44,11 @@ class GameEntry:
         return importlib.import_module(f"{self.package}.terminal").UI()
 
     def rules_text(self) -> str:
-        return resources.files(self.package).joinpath("rules.md").read_text(encoding="utf-8")
+        """The game's rules doc (``docs/rules/<id>.md``, shipped as ``rules.md``)."""
+        try:
+            return resources.files(self.package).joinpath("rules.md").read_text(encoding="utf-8")
+        except OSError:
+            raise UnknownGameError(f"the rules of {self.name} are not installed") from None
 
 
 # One line per game. Order is the order `gamenight list` shows.

@@ -1,0 +1,215 @@
+"""Keyboard input for The Decades: short text to one legal action (pure functions).
+
+=========  =====================================================================
+step       what to type
+=========  =====================================================================
+keep       four card numbers from your 7 (``1 2 5 7`` or ``1257``), or card
+           names (``cancel cancel blocked remove``)
+answer     a year: ``1987`` or ``87`` (80-99 mean 1980-1999, 00-19 mean 2000-2019)
+extend     tokens as ``length@year``: ``4@1987 2@01``; ``none`` places no token
+card       the card's number in your hand, or its name (``blocked``, ``cancel``...)
+target     Cancel the answer: a category number 1-6 or name (``music``);
+           Remove a token: its length (``4``) or ``4@1987``
+=========  =====================================================================
+
+>>> parse_year("87"), parse_year("05"), parse_year("2019")
+(1987, 2005, 2019)
+>>> parse_placements("4@87, 2@2001")
+(Placement(length=4, start=1987), Placement(length=2, start=2001))
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
+from gamenight.games.decades.cards import CARDS
+from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
+from gamenight.games.decades.rules import (
+    Action,
+    Answer,
+    CancelAnswer,
+    Extend,
+    Keep,
+    PlayCard,
+    RemoveToken,
+)
+from gamenight.games.decades.tokens import Placement, canonical, placement_error
+from gamenight.games.decades.view import DecadesView
+
+HELP: dict[str, str] = {
+    "keep": "Keep 4 of your 7 action cards: type their numbers (1 2 5 7) or names.",
+    "answer": "Type the year you bet on: 1987 or just 87 (00-19 mean 2000-2019).",
+    "extend": (
+        "Place extension tokens as length@year, e.g. 4@1987 2@01. A token starts under "
+        "one of your answers and covers that year and the next ones, within the decade "
+        "row; tokens may not overlap. Type none to place no token."
+    ),
+    "card": "Play one action card: type its number in your hand or its name.",
+    "target": (
+        "Choose the target of your card: a category (number 1-6 or name) to cancel, "
+        "or a token (its length, e.g. 4) to remove."
+    ),
+}
+
+_YEAR = re.compile(r"^\d{2}$|^\d{4}$")
+_TOKEN = re.compile(r"^(\d+)\s*[@x:]\s*(\d+)$")
+# Words a player may use for a card, besides its id.
+_CARD_WORDS = {"cancel": "cancel-answer", "remove": "remove-token", "block": "blocked"}
+
+
+def parse_year(text: str) -> int | None:
+    """A board year from ``1987`` or ``87``; None if ``text`` is not a year."""
+    text = text.strip()
+    if not _YEAR.match(text):
+        return None
+    value = int(text)
+    if len(text) == 2:
+        value += 1900 if value >= 80 else 2000
+    return value
+
+
+def parse_placements(text: str) -> tuple[Placement, ...] | str:
+    """Tokens from ``4@1987 2@01``; an error message if a part cannot be read."""
+    parts = [p for p in re.split(r"[\s,;]+", text.strip()) if p]
+    tokens: list[Placement] = []
+    for part in parts:
+        match = _TOKEN.match(part)
+        if not match:
+            return f"cannot read {part!r}: write a token as length@year, like 4@1987"
+        year = parse_year(match.group(2))
+        if year is None:
+            return f"{match.group(2)!r} in {part!r} is not a year (write 1987 or 87)"
+        tokens.append(Placement(int(match.group(1)), year))
+    return tuple(tokens)
+
+
+def parse_command(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
+    """The legal action ``text`` means, or a message saying what is wrong."""
+    text = text.strip()
+    if view.phase == "keep":
+        return _keep(text, view, legal)
+    if view.phase == "answer":
+        return _answer(text, legal)
+    if view.phase == "extend":
+        return _extend(text, view, legal)
+    if view.phase == "card":
+        return _card(text, view, legal)
+    if view.phase == "target":
+        return _target(text, view, legal)
+    return "the game is over"
+
+
+def _only(text: str, legal: Sequence[Action]) -> Action | None:
+    """Enter alone accepts the only choice there is."""
+    return legal[0] if not text and len(legal) == 1 else None
+
+
+def _card_id(word: str) -> str | None:
+    word = word.lower()
+    for key, card in _CARD_WORDS.items():
+        if key.startswith(word) or word.startswith(key):
+            return card
+    for card in CARDS:
+        if card.startswith(word):
+            return card
+    return None
+
+
+def _keep(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
+    words = text.replace(",", " ").split()
+    if len(words) == 1 and words[0].isdigit():
+        words = list(words[0])
+    count = len(view.dealt)
+    chosen: list[str] = []
+    used: set[int] = set()
+    for word in words:
+        if word.isdigit():
+            index = int(word) - 1
+            if not 0 <= index < count:
+                return f"{word} is not a card number (your cards are 1-{count})"
+            if index in used:
+                return f"card {word} is chosen twice"
+            used.add(index)
+            chosen.append(view.dealt[index])
+        else:
+            card = _card_id(word)
+            if card is None:
+                return f"{word!r} is not an action card (cancel, remove, blocked)"
+            chosen.append(card)
+    action = Keep(tuple(sorted(chosen, key=list(CARDS).index)))
+    if len(chosen) != 4:
+        return f"keep exactly 4 cards (you named {len(chosen)})"
+    if action not in legal:
+        return f"you were not dealt those cards (you have: {_hand_text(view.dealt)})"
+    return action
+
+
+def _hand_text(cards: Sequence[str]) -> str:
+    return ", ".join(f"{i}. {CARDS[c].name}" for i, c in enumerate(cards, start=1))
+
+
+def _answer(text: str, legal: Sequence[Action]) -> Action | str:
+    year = parse_year(text)
+    if year is None:
+        return f"type a year from {FIRST_YEAR} to {LAST_YEAR}, like 1987 or 87"
+    action = Answer(year)
+    if action not in legal:
+        return f"{year} is not on the board ({FIRST_YEAR}-{LAST_YEAR})"
+    return action
+
+
+def _extend(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
+    if text.lower() in ("none", "no", "-", "0", "pass"):
+        return Extend(())
+    if not text:
+        return "type tokens like 4@1987 2@2001, or none"
+    tokens = parse_placements(text)
+    if isinstance(tokens, str):
+        return tokens
+    seat = view.seat if view.seat is not None else 0
+    problem = placement_error(tokens, view.teams[seat].answers)
+    if problem:
+        return problem
+    action = Extend(canonical(tokens))
+    return action if action in legal else "those tokens cannot be placed now"
+
+
+def _card(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
+    only = _only(text, legal)
+    if only is not None:
+        return only
+    held = [a.card for a in legal if isinstance(a, PlayCard)]
+    if text.isdigit():
+        index = int(text) - 1
+        if not 0 <= index < len(held):
+            return f"{text} is not one of your cards (1-{len(held)})"
+        return PlayCard(held[index])
+    card = _card_id(text) if text else None
+    if card is None:
+        return f"type a card number 1-{len(held)} or its name"
+    if card not in held:
+        return f"you hold no {CARDS[card].name} card"
+    return PlayCard(card)
+
+
+def _target(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
+    only = _only(text, legal)
+    if only is not None:
+        return only
+    if any(isinstance(a, RemoveToken) for a in legal):
+        lengths = [a.length for a in legal if isinstance(a, RemoveToken)]
+        head = text.split("@")[0].strip()
+        if head.isdigit() and int(head) in lengths:
+            return RemoveToken(int(head))
+        return "remove which token? type its length: " + ", ".join(map(str, lengths))
+    if text.isdigit() and 1 <= int(text) <= len(CATEGORIES):
+        return CancelAnswer(CATEGORIES[int(text) - 1])
+    word = text.lower()
+    if word:
+        for category in CATEGORIES:
+            if category.startswith(word) or CATEGORY_NAMES[category].lower().startswith(word):
+                return CancelAnswer(category)
+    names = ", ".join(f"{i}. {CATEGORY_NAMES[c]}" for i, c in enumerate(CATEGORIES, 1))
+    return f"cancel which answer? type a category: {names}"

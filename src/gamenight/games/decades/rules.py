@@ -1,0 +1,589 @@
+"""The Decades state machine (seed 002, rulings T1-T7): pure functions of frozen states.
+
+A game is 4 rounds for two teams (seats 0 and 1). Before round 1 both teams
+keep 4 of their 7 action cards. Each round then runs these steps, every one a
+*simultaneous* secret choice by both teams (``to_act`` names every team that
+still has to choose):
+
+``answer``  one step per category: both pick a year, then both are revealed (T4);
+``extend``  both place their extension tokens, then both boards are revealed (T4);
+``card``    both pick an action card, revealed together (T3);
+``target``  teams whose card still works pick its target, in the open (T3);
+
+and then the round is scored category by category (T5, T6). A team's choice
+waits in ``pending`` until the other team has chosen too, so it is never in any
+view or event of the other team before the reveal (T7).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any, Literal, TypeVar
+
+import msgspec
+
+from gamenight.core.dice import DiceSource
+from gamenight.core.errors import IllegalActionError
+from gamenight.core.events import Event
+from gamenight.games.decades.boards import SIDES, YEARS, on_board
+from gamenight.games.decades.cards import CARDS, DEALT, KEPT, action_deck, card_order
+from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES, QuestionCard
+from gamenight.games.decades.scoring import AnswerScore, score_answer
+from gamenight.games.decades.tokens import (
+    Placement,
+    canonical,
+    legal_placements,
+    placement_error,
+)
+
+ROUNDS = 4  # T4
+TEAMS = 2  # T1
+QUESTION_CARDS = 4  # T2: a game deals 4 question cards without replacement
+
+T = TypeVar("T")
+Phase = Literal["keep", "answer", "extend", "card", "target", "over"]
+
+
+# ----- actions ------------------------------------------------------------------
+
+
+class Keep(msgspec.Struct, frozen=True, tag="keep"):
+    """Keep these 4 of the 7 dealt action cards (card ids; order does not matter)."""
+
+    cards: tuple[str, ...]
+
+
+class Answer(msgspec.Struct, frozen=True, tag="answer"):
+    """Bet on a year for the current category."""
+
+    year: int
+
+
+class Extend(msgspec.Struct, frozen=True, tag="extend"):
+    """Place extension tokens (each optional; an empty tuple places none)."""
+
+    tokens: tuple[Placement, ...] = ()
+
+
+class PlayCard(msgspec.Struct, frozen=True, tag="play"):
+    """Play one action card (by id) this round."""
+
+    card: str
+
+
+class RemoveToken(msgspec.Struct, frozen=True, tag="remove-token"):
+    """Target of *Remove the Year Extension token*: the opponent's token of this length."""
+
+    length: int
+
+
+class CancelAnswer(msgspec.Struct, frozen=True, tag="cancel-answer"):
+    """Target of *Cancel the answer*: the opponent's answer in this category."""
+
+    category: str
+
+
+Choice = Keep | Answer | Extend | PlayCard  # secret until both teams chose
+Target = RemoveToken | CancelAnswer  # chosen in the open, after the reveal
+Action = Keep | Answer | Extend | PlayCard | RemoveToken | CancelAnswer
+
+
+# ----- state --------------------------------------------------------------------
+
+
+class CategoryScore(msgspec.Struct, frozen=True):
+    """One scored question: the answer (now public) and both teams' results."""
+
+    category: str
+    text: str
+    year: int
+    source: str
+    scores: tuple[AnswerScore, AnswerScore]
+    totals: tuple[int, int]  # running scores after this category (T6)
+
+
+class RoundLog(msgspec.Struct, frozen=True):
+    """Everything a round made public, kept for the score breakdown."""
+
+    round: int
+    card: str  # the question card's id, public once scored
+    answers: tuple[tuple[int, ...], tuple[int, ...]]
+    tokens: tuple[tuple[Placement, ...], tuple[Placement, ...]]
+    cards: tuple[str, str]
+    effective: tuple[bool, bool]
+    targets: tuple[Target | None, Target | None]
+    categories: tuple[CategoryScore, ...]
+
+
+class DecadesState(msgspec.Struct, frozen=True):
+    dice: DiceSource
+    deck: str  # the deck option ("" = shipped deck); public
+    track: int  # T6: last space of the score track
+    sides: tuple[str, str]  # T1: board side per team
+    questions: tuple[QuestionCard, ...]  # T2: the 4 dealt cards, round order; secret (T7)
+    dealt: tuple[tuple[str, ...], tuple[str, ...]]  # T3: the 7 cards each team drew
+    hands: tuple[tuple[str, ...], tuple[str, ...]]  # cards still held (secret, T7)
+    phase: Phase = "keep"
+    round: int = 0  # 1..4 once play starts
+    category: int = 0  # index into CATEGORIES during the answer step
+    pending: tuple[Choice | None, Choice | None] = (None, None)  # secret (T7)
+    answers: tuple[tuple[int, ...], tuple[int, ...]] = ((), ())  # revealed years
+    tokens: tuple[tuple[Placement, ...], tuple[Placement, ...]] | None = None  # revealed
+    played: tuple[str, str] | None = None  # revealed cards this round
+    effective: tuple[bool, bool] = (False, False)
+    targets: tuple[Target | None, Target | None] = (None, None)
+    scores: tuple[int, int] = (0, 0)
+    log: tuple[RoundLog, ...] = ()
+    early_win: bool = False
+
+    @property
+    def finished(self) -> bool:
+        return self.phase == "over"
+
+    def card(self) -> QuestionCard:
+        """This round's question card."""
+        return self.questions[self.round - 1]
+
+
+def _plain(value: object) -> Any:
+    """JSON builtins (lists, not tuples) for event data."""
+    return msgspec.json.decode(msgspec.json.encode(value))
+
+
+def other(seat: int) -> int:
+    return 1 - seat
+
+
+def _with(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
+    """``pair`` with ``seat``'s entry replaced."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
+
+
+# ----- dealing ---------------------------------------------------------------------
+
+
+def draw_index(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...], DiceSource]:
+    """A uniform index below ``n`` from the dice, with the faces used.
+
+    Decks of up to 256 cards take one ``n``-sided die; larger decks combine
+    256-sided dice with rejection, so every card stays equally likely.
+    """
+    if n <= 256:
+        faces, dice = dice.roll(1, n)
+        return faces[0] - 1, faces, dice
+    digits = 1
+    while 256**digits < n:
+        digits += 1
+    limit = 256**digits - 256**digits % n
+    used: list[int] = []
+    while True:
+        faces, dice = dice.roll(digits, 256)
+        used += faces
+        value = 0
+        for face in faces:
+            value = value * 256 + face - 1
+        if value < limit:
+            return value % n, tuple(used), dice
+
+
+def start(
+    cards: Sequence[QuestionCard],
+    *,
+    deck: str,
+    deck_name: str,
+    track: int,
+    sides: tuple[str, str],
+    dice: DiceSource,
+) -> tuple[DecadesState, list[Event]]:
+    """Deal 4 question cards and 7 action cards per team (T2, T3)."""
+    pool = list(cards)
+    drawn: list[QuestionCard] = []
+    question_faces: list[int] = []
+    for _ in range(QUESTION_CARDS):
+        index, faces, dice = draw_index(dice, len(pool))
+        drawn.append(pool.pop(index))
+        question_faces += faces
+    actions = list(action_deck())
+    first: list[str] = []
+    card_faces: list[int] = []
+    for _ in range(DEALT):
+        index, faces, dice = draw_index(dice, len(actions))
+        first.append(actions.pop(index))
+        card_faces += faces
+    dealt = (_sorted_hand(first), _sorted_hand(actions))  # T3: 14 cards, 7 each
+    state = DecadesState(
+        dice=dice,
+        deck=deck,
+        track=track,
+        sides=sides,
+        questions=tuple(drawn),
+        dealt=dealt,
+        hands=dealt,
+    )
+    events = [
+        Event(
+            "setup",
+            data={
+                "deck": deck_name,
+                "deck_cards": len(cards),
+                "rounds": ROUNDS,
+                "track": track,
+                "sides": list(sides),
+            },
+        ),
+        # The faces name the cards drawn, so nobody may see them (T7); the record keeps them.
+        Event("deal", data={"what": "questions", "faces": question_faces}, audience=()),
+        Event("deal", data={"what": "action cards", "faces": card_faces}, audience=()),
+        *(
+            Event("hand", seat, {"cards": list(dealt[seat])}, audience=(seat,))
+            for seat in range(TEAMS)
+        ),
+        Event("keep", data={"dealt": DEALT, "keep": KEPT}),
+    ]
+    return state, events
+
+
+def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
+    return tuple(sorted(cards, key=card_order))
+
+
+# ----- who acts, what is legal --------------------------------------------------------
+
+
+def target_due(state: DecadesState, seat: int) -> bool:
+    """Whether ``seat`` must still choose a target for its revealed card (T3)."""
+    if state.phase != "target" or state.played is None or state.targets[seat] is not None:
+        return False
+    return bool(state.effective[seat]) and CARDS[state.played[seat]].needs_target
+
+
+def to_act(state: DecadesState) -> tuple[int, ...]:
+    if state.phase == "over":
+        return ()
+    if state.phase == "target":
+        return tuple(s for s in range(TEAMS) if target_due(state, s))
+    return tuple(s for s in range(TEAMS) if state.pending[s] is None)
+
+
+def legal_actions(state: DecadesState, seat: int) -> list[Action]:
+    if seat not in to_act(state):
+        return []
+    phase = state.phase
+    if phase == "keep":
+        return [Keep(k) for k in _keep_choices(state.dealt[seat])]
+    if phase == "answer":
+        return [Answer(year) for year in YEARS]
+    if phase == "extend":
+        return [Extend(tokens) for tokens in legal_placements(state.answers[seat])]
+    if phase == "card":
+        return [PlayCard(card) for card in dict.fromkeys(state.hands[seat])]
+    assert state.played is not None and state.tokens is not None
+    if CARDS[state.played[seat]].effect == "remove-token":
+        return [RemoveToken(t.length) for t in state.tokens[other(seat)]]
+    return [CancelAnswer(category) for category in CATEGORIES]
+
+
+def _keep_choices(dealt: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """Every distinct set of 4 cards from the 7 dealt (cards of one kind are alike)."""
+    # dealt is sorted, so equal cards give equal tuples and dict.fromkeys drops repeats
+    return list(dict.fromkeys(combinations(dealt, KEPT)))
+
+
+# ----- applying an action ---------------------------------------------------------------
+
+_EXPECTED: dict[str, str] = {
+    "keep": "keep 4 of your 7 action cards",
+    "answer": "choose a year",
+    "extend": "place your extension tokens (or none)",
+    "card": "play an action card",
+    "target": "choose a target for your card",
+}
+_STEP_OF: dict[type, str] = {
+    Keep: "keep",
+    Answer: "answer",
+    Extend: "extend",
+    PlayCard: "card",
+    RemoveToken: "target",
+    CancelAnswer: "target",
+}
+
+
+def apply(state: DecadesState, seat: int, action: Action) -> tuple[DecadesState, list[Event]]:
+    """Apply ``action`` by ``seat`` (who is to act); raises IllegalActionError."""
+    phase = state.phase
+    if _STEP_OF[type(action)] != phase:
+        raise IllegalActionError(f"this is the {phase} step: {_EXPECTED[phase]}")
+    if isinstance(action, RemoveToken | CancelAnswer):
+        return _apply_target(state, seat, action)
+    choice = _checked_choice(state, seat, action)
+    state = msgspec.structs.replace(state, pending=_with(state.pending, seat, choice))
+    events = [
+        Event("ready", seat, {"step": phase}),  # public: only that the team has chosen
+        Event("chosen", seat, {"step": phase, "choice": _plain(choice)}, (seat,)),
+    ]
+    if any(p is None for p in state.pending):
+        return state, events
+    return _reveal(state, events)
+
+
+def _checked_choice(state: DecadesState, seat: int, action: Action) -> Choice:
+    if isinstance(action, Keep):
+        return Keep(_checked_keep(state.dealt[seat], action.cards))
+    if isinstance(action, Answer):
+        if not on_board(action.year):
+            raise IllegalActionError(f"{action.year} is not on the board (1980-2019)")
+        return action
+    if isinstance(action, Extend):
+        problem = placement_error(action.tokens, state.answers[seat])
+        if problem:
+            raise IllegalActionError(problem)
+        return Extend(canonical(action.tokens))
+    assert isinstance(action, PlayCard)
+    if action.card not in state.hands[seat]:
+        held = ", ".join(CARDS[c].name for c in dict.fromkeys(state.hands[seat]))
+        raise IllegalActionError(f"you hold no {action.card!r} card (you hold: {held})")
+    return action
+
+
+def _checked_keep(dealt: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
+    if len(cards) != KEPT:
+        raise IllegalActionError(f"keep exactly {KEPT} cards, not {len(cards)}")
+    unknown = [c for c in cards if c not in CARDS]
+    if unknown:
+        raise IllegalActionError(f"there is no action card {unknown[0]!r}")
+    missing = Counter(cards) - Counter(dealt)
+    if missing:
+        card = next(iter(missing))
+        have = Counter(dealt)[card]
+        raise IllegalActionError(
+            f"you were dealt {have} {CARDS[card].name!r} card{'s' if have != 1 else ''}, "
+            f"not {Counter(cards)[card]}"
+        )
+    return _sorted_hand(cards)
+
+
+def _reveal(state: DecadesState, events: list[Event]) -> tuple[DecadesState, list[Event]]:
+    """Both teams have chosen: make both choices public and move on."""
+    a, b = state.pending
+    cleared = msgspec.structs.replace(state, pending=(None, None))
+    if isinstance(a, Keep) and isinstance(b, Keep):
+        state = msgspec.structs.replace(cleared, hands=(a.cards, b.cards))
+        events.append(Event("kept", data={"cards": KEPT}))
+        return _begin_round(state, 1, events)
+    if isinstance(a, Answer) and isinstance(b, Answer):
+        return _reveal_answers(cleared, (a.year, b.year), events)
+    if isinstance(a, Extend) and isinstance(b, Extend):
+        tokens = (a.tokens, b.tokens)
+        state = msgspec.structs.replace(cleared, tokens=tokens, phase="card")
+        events.append(
+            Event(
+                "boards",
+                data={
+                    "answers": [list(x) for x in state.answers],
+                    "tokens": [[_plain(t) for t in team] for team in tokens],
+                },
+            )
+        )
+        return state, events
+    assert isinstance(a, PlayCard) and isinstance(b, PlayCard)
+    return _reveal_cards(cleared, (a.card, b.card), events)
+
+
+def _begin_round(
+    state: DecadesState, number: int, events: list[Event]
+) -> tuple[DecadesState, list[Event]]:
+    state = msgspec.structs.replace(
+        state,
+        phase="answer",
+        round=number,
+        category=0,
+        answers=((), ()),
+        tokens=None,
+        played=None,
+        effective=(False, False),
+        targets=(None, None),
+    )
+    events.append(Event("round", data={"round": number, "rounds": ROUNDS}))
+    events.append(_question_event(state))
+    return state, events
+
+
+def _question_event(state: DecadesState) -> Event:
+    question = state.card().questions[state.category]
+    return Event(
+        "question",
+        data={
+            "round": state.round,
+            "category": question.category,
+            "name": CATEGORY_NAMES[question.category],
+            "text": question.text,
+        },
+    )
+
+
+def _reveal_answers(
+    state: DecadesState, years: tuple[int, int], events: list[Event]
+) -> tuple[DecadesState, list[Event]]:
+    answers = (state.answers[0] + (years[0],), state.answers[1] + (years[1],))
+    category = CATEGORIES[state.category]
+    events.append(Event("answers", data={"category": category, "years": list(years)}))
+    if state.category + 1 < len(CATEGORIES):
+        state = msgspec.structs.replace(state, answers=answers, category=state.category + 1)
+        events.append(_question_event(state))
+        return state, events
+    state = msgspec.structs.replace(state, answers=answers, phase="extend")
+    events.append(Event("extend", data={"round": state.round}))
+    return state, events
+
+
+def _reveal_cards(
+    state: DecadesState, played: tuple[str, str], events: list[Event]
+) -> tuple[DecadesState, list[Event]]:
+    """T3: cards leave the hands; Blocked stops the other card; targets come next."""
+    assert state.tokens is not None
+    hands = tuple(_without(state.hands[s], played[s]) for s in range(TEAMS))
+    blocks = tuple(CARDS[c].effect == "block" for c in played)
+    notes: list[str] = []
+    effective: list[bool] = []
+    for seat in range(TEAMS):
+        card = CARDS[played[seat]]
+        if blocks[seat] and blocks[other(seat)]:
+            works, note = False, "both teams played Blocked: neither card does anything"
+        elif blocks[other(seat)]:
+            works, note = False, "blocked by the other team's Blocked card"
+        elif blocks[seat]:
+            works, note = True, "stops the other team's card this round"
+        elif card.effect == "remove-token" and not state.tokens[other(seat)]:
+            works, note = False, "the other team placed no extension token: no effect"
+        else:
+            works, note = True, "choose a target"
+        effective.append(works)
+        notes.append(note)
+    state = msgspec.structs.replace(
+        state,
+        hands=(hands[0], hands[1]),
+        played=played,
+        effective=(effective[0], effective[1]),
+        phase="target",
+    )
+    events.append(
+        Event("cards", data={"cards": list(played), "effective": effective, "notes": notes})
+    )
+    if to_act(state):
+        return state, events
+    return _score_round(state, events)
+
+
+def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    index = hand.index(card)
+    return hand[:index] + hand[index + 1 :]
+
+
+def _apply_target(
+    state: DecadesState, seat: int, action: RemoveToken | CancelAnswer
+) -> tuple[DecadesState, list[Event]]:
+    assert state.played is not None and state.tokens is not None
+    card = state.played[seat]
+    effect = CARDS[card].effect
+    if isinstance(action, RemoveToken):
+        if effect != "remove-token":
+            raise IllegalActionError("your card cancels an answer: choose a category")
+        lengths = [t.length for t in state.tokens[other(seat)]]
+        if action.length not in lengths:
+            placed = ", ".join(f"{n} years" for n in lengths)
+            raise IllegalActionError(
+                f"the other team placed no {action.length}-year token (placed: {placed})"
+            )
+    else:
+        if effect != "cancel-answer":
+            raise IllegalActionError("your card removes an extension token: choose a token")
+        if action.category not in CATEGORIES:
+            raise IllegalActionError(
+                f"there is no category {action.category!r} (categories: {', '.join(CATEGORIES)})"
+            )
+    state = msgspec.structs.replace(state, targets=_with(state.targets, seat, action))
+    events = [Event("target", seat, {"card": card, **_plain(action)})]
+    if to_act(state):
+        return state, events
+    return _score_round(state, events)
+
+
+# ----- scoring ----------------------------------------------------------------------------
+
+
+def _score_round(state: DecadesState, events: list[Event]) -> tuple[DecadesState, list[Event]]:
+    """T5 per answer, added category by category with the early win (T6)."""
+    assert state.played is not None and state.tokens is not None
+    counting: list[tuple[Placement, ...]] = []
+    cancelled: list[str | None] = []
+    for seat in range(TEAMS):
+        attack = state.targets[other(seat)]
+        tokens = state.tokens[seat]
+        if isinstance(attack, RemoveToken):
+            tokens = tuple(t for t in tokens if t.length != attack.length)
+        counting.append(tokens)
+        cancelled.append(attack.category if isinstance(attack, CancelAnswer) else None)
+    scores = list(state.scores)
+    scored: list[CategoryScore] = []
+    early = False
+    for index, question in enumerate(state.card().questions):
+        results = tuple(
+            score_answer(
+                state.answers[seat][index],
+                counting[seat],
+                question.year,
+                SIDES[state.sides[seat]],
+                cancelled=cancelled[seat] == question.category,
+            )
+            for seat in range(TEAMS)
+        )
+        for seat in range(TEAMS):
+            scores[seat] += results[seat].points
+        line = CategoryScore(
+            question.category,
+            question.text,
+            question.year,
+            question.source,
+            (results[0], results[1]),
+            (scores[0], scores[1]),
+        )
+        scored.append(line)
+        events.append(Event("score", data={"round": state.round, **_plain(line)}))
+        if max(scores) >= state.track:  # T6: the early win, checked after every category
+            early = True
+            break
+    log = RoundLog(
+        round=state.round,
+        card=state.card().id,
+        answers=state.answers,
+        tokens=state.tokens,
+        cards=state.played,
+        effective=state.effective,
+        targets=state.targets,
+        categories=tuple(scored),
+    )
+    state = msgspec.structs.replace(
+        state, scores=(scores[0], scores[1]), log=(*state.log, log), early_win=early
+    )
+    if early or state.round == ROUNDS:
+        state = msgspec.structs.replace(state, phase="over")
+        events.append(
+            Event(
+                "end",
+                data={
+                    "scores": list(state.scores),
+                    "early_win": early,
+                    "winners": list(winners(state)),
+                },
+            )
+        )
+        return state, events
+    return _begin_round(state, state.round + 1, events)
+
+
+def winners(state: DecadesState) -> tuple[int, ...]:
+    """T6: the higher score wins (early or after round 4); equal scores draw."""
+    best = max(state.scores)
+    return tuple(s for s in range(TEAMS) if state.scores[s] == best)

@@ -1,0 +1,392 @@
+"""The Decades at the terminal: boards as 4x10 year grids, hands, and score breakdowns.
+
+Entries that are secrets until the reveal (kept cards, years, tokens, the card
+played) are read with ``secret=True``, so hot-seat play does not echo them; the
+CLI clears the screen and asks for the terminal to be passed between teams
+(``GameInfo.hidden_info``). Parsing lives in :mod:`commands`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.cli.ui import Prompter, Table
+from gamenight.core.events import Event
+from gamenight.core.game import Results
+from gamenight.games.decades.boards import DECADES, SIDES
+from gamenight.games.decades.cards import CARDS
+from gamenight.games.decades.commands import HELP, parse_command
+from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
+from gamenight.games.decades.rules import (
+    Action,
+    Answer,
+    CancelAnswer,
+    Extend,
+    Keep,
+    PlayCard,
+    RemoveToken,
+    RoundLog,
+    Target,
+)
+from gamenight.games.decades.tokens import Placement
+from gamenight.games.decades.view import DecadesView
+
+# One letter per category, in T2 order, to mark answer tokens on the grid.
+LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
+CELL = 7  # characters per year on the grid (10 years + the row label fit in 80 columns)
+SECRET_STEPS = ("keep", "answer", "extend", "card")
+TOKEN_STYLES = {2: "on dark_blue", 3: "on dark_green", 4: "on dark_magenta"}
+OUTCOME_TEXT = {
+    "hit": "hit",
+    "near": "1 off",
+    "far": "2+ off",
+    "other-decade": "wrong decade",
+    "cancelled": "cancelled",
+}
+
+
+def _name(table: Table, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return table.names[seat] if seat < len(table.names) else f"team {seat + 1}"
+
+
+def _signed(points: int) -> str:
+    return f"{points:+d}"
+
+
+# ----- boards ---------------------------------------------------------------------
+
+
+def board_grid(
+    side: str,
+    answers: Sequence[tuple[str, int]],
+    tokens: Sequence[Placement],
+    title: str,
+) -> Text:
+    """A 4x10 grid: one row per decade, bonus spaces marked, answers as category letters.
+
+    Years under an extension token are shaded (one colour per token length).
+    """
+    bonus = SIDES[side].bonus_map
+    grid = Text(title + "\n", style="bold")
+    grid.append("      " + "".join(f"x{unit}".ljust(CELL) for unit in range(10)) + "\n", "dim")
+    for decade in DECADES:
+        grid.append(f"{decade}s ", style="bold")
+        for year in range(decade, decade + 10):
+            cell = Text(f"{year % 100:02d}")
+            if year in bonus:
+                cell.append(f"+{bonus[year]}", style="bold yellow")
+            letters = "".join(LETTERS.get(c, "?") for c, y in answers if y == year)
+            if letters:
+                cell.append(letters, style="bold cyan")
+            cell.pad_right(CELL - 1 - len(cell))
+            for token in tokens:
+                if token.spans(year):
+                    cell.stylize(TOKEN_STYLES.get(token.length, "reverse"))
+            grid.append_text(cell)
+            grid.append(" ")
+        grid.append("\n")
+    return grid
+
+
+def _tokens_text(tokens: Sequence[Placement] | None) -> str:
+    if tokens is None:
+        return "hidden until the reveal"
+    if not tokens:
+        return "none"
+    return ", ".join(f"{t.length} years {t.start}-{t.end}" for t in tokens)
+
+
+def _team_answers(view: DecadesView, seat: int) -> list[tuple[str, int]]:
+    team = view.teams[seat]
+    answers = [(q.category, y) for q, y in zip(view.questions, team.answers, strict=False)]
+    if seat == view.seat and isinstance(view.pending, Answer) and view.phase == "answer":
+        answers.append((view.questions[view.category].category, view.pending.year))
+    return answers
+
+
+def _team_tokens(view: DecadesView, seat: int) -> tuple[Placement, ...] | None:
+    tokens = view.teams[seat].tokens
+    if tokens is None and seat == view.seat and isinstance(view.pending, Extend):
+        return view.pending.tokens
+    return tokens
+
+
+# ----- the UI -------------------------------------------------------------------------
+
+
+class UI:
+    """Rich rendering and keyboard input for The Decades."""
+
+    def show(self, console: Console, view: DecadesView, seat: int | None, table: Table) -> None:
+        scores = "   ".join(f"{_name(table, s)} [bold]{view.teams[s].score}[/]" for s in range(2))
+        step = {
+            "keep": "choosing action cards",
+            "answer": f"question {view.category + 1} of {len(CATEGORIES)}",
+            "extend": "placing extension tokens",
+            "card": "playing action cards",
+            "target": "choosing targets",
+            "over": "game over",
+        }[view.phase]
+        round_text = f"Round {view.round} of {view.rounds}" if view.round else "Setup"
+        console.print(Rule(f"The Decades · {round_text} · {step}"))
+        console.print(f"Scores: {scores}   (the track ends at {view.track})")
+        if view.log and view.phase in ("answer", "over") and view.category == 0:
+            show_breakdown(console, view.log[-1], table)
+        if view.phase != "keep":
+            order = [seat, 1 - seat] if seat is not None else [0, 1]
+            for s in order:
+                team = view.teams[s]
+                owner = "your board" if s == seat else "board"
+                title = f"{_name(table, s)} — {owner} (side {team.side})"
+                console.print(
+                    board_grid(
+                        team.side, _team_answers(view, s), _team_tokens(view, s) or (), title
+                    )
+                )
+                if view.phase != "answer":
+                    console.print(f"  extension tokens: {_tokens_text(_team_tokens(view, s))}")
+            console.print(
+                "  [dim]letters: "
+                + ", ".join(f"{LETTERS[c]} {CATEGORY_NAMES[c]}" for c in CATEGORIES)
+                + "; +5/+3 bonus spaces[/]"
+            )
+        self._show_questions(console, view, table)
+        self._show_cards(console, view, seat, table)
+
+    def _show_questions(self, console: Console, view: DecadesView, table: Table) -> None:
+        for index, question in enumerate(view.questions):
+            years = [
+                str(view.teams[s].answers[index]) if index < len(view.teams[s].answers) else "…"
+                for s in range(2)
+            ]
+            current = view.phase == "answer" and index == view.category
+            marker = "[bold]→[/]" if current else " "
+            line = f"{marker} {question.name}: {question.text}"
+            if not current:
+                line += f"  [dim]({_name(table, 0)} {years[0]}, {_name(table, 1)} {years[1]})[/]"
+            console.print(line)
+        if view.phase == "answer" and isinstance(view.pending, Answer):
+            console.print(f"  your answer, still hidden from the other team: {view.pending.year}")
+
+    def _show_cards(
+        self, console: Console, view: DecadesView, seat: int | None, table: Table
+    ) -> None:
+        if seat is not None and view.phase == "keep":
+            console.print("Your 7 action cards (keep 4):")
+            for i, card in enumerate(view.dealt, start=1):
+                console.print(f"  {i}. {CARDS[card].name} — {CARDS[card].text}")
+        elif seat is not None and view.hand:
+            held = list(dict.fromkeys(view.hand))
+            listing = ", ".join(
+                f"{i}. {CARDS[c].name} ×{view.hand.count(c)}" for i, c in enumerate(held, 1)
+            )
+            console.print(f"Your action cards: {listing}")
+        for s in range(2):
+            team = view.teams[s]
+            if team.card:
+                effect = "" if team.effective else " [dim](no effect)[/]"
+                console.print(f"{_name(table, s)} played {CARDS[team.card].name}{effect}")
+        if view.pending is not None and view.phase != "answer":
+            console.print(f"Your choice, hidden until the reveal: {_choice_text(view.pending)}")
+
+    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+        for event in events:
+            text = narrate(event, table)
+            if text is not None:
+                console.print(text)
+
+    def ask(
+        self, prompter: Prompter, view: DecadesView, legal: Sequence[Any], seat: int, table: Table
+    ) -> Any:
+        secret = view.phase in SECRET_STEPS
+        prompt = {
+            "keep": "Keep which 4 cards? ",
+            "answer": "Year? ",
+            "extend": "Tokens (e.g. 4@1987 2@01, or none)? ",
+            "card": "Play which card? ",
+            "target": "Target? ",
+        }.get(view.phase, "> ")
+        while True:
+            text = prompter.ask(f"{_name(table, seat)} · {prompt}", secret=secret)
+            if text.lower() in ("?", "h", "help"):
+                prompter.console.print(HELP.get(view.phase, ""))
+                tip = self.hint(view, legal)
+                if tip:
+                    prompter.console.print(tip)
+                continue
+            action = parse_command(text, view, legal)
+            if isinstance(action, str):
+                prompter.error(action)
+                continue
+            return action
+
+    def hint(self, view: DecadesView, legal: Sequence[Any]) -> str | None:
+        """Reminders of what is possible now (never the answers: hints know no years)."""
+        seat = view.seat if view.seat is not None else 0
+        if view.phase == "extend":
+            starts = sorted(set(view.teams[seat].answers))
+            return "Your answers (tokens start under one of them): " + ", ".join(map(str, starts))
+        if view.phase == "card":
+            return "\n".join(
+                f"{CARDS[a.card].name}: {CARDS[a.card].text}"
+                for a in legal
+                if isinstance(a, PlayCard)
+            )
+        if view.phase == "target":
+            return "Choose from: " + ", ".join(
+                _target_text(a, None, Table([], frozenset())) for a in legal
+            )
+        return None
+
+    def show_results(
+        self, console: Console, results: Results, view: DecadesView, table: Table
+    ) -> None:
+        if view.log:
+            show_breakdown(console, view.log[-1], table)
+        rounds = RichTable(title="Points per round")
+        rounds.add_column("Round")
+        for s in range(2):
+            rounds.add_column(_name(table, s), justify="right")
+        for past in view.log:
+            points = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
+            rounds.add_row(str(past.round), *(_signed(p) for p in points))
+        rounds.add_row("Total", *(str(view.teams[s].score) for s in range(2)))
+        console.print(rounds)
+        how = "reached the end of the track" if view.early_win else "after round 4"
+        if len(results.winners) == 1:
+            console.print(f"[bold]{_name(table, results.winners[0])} wins[/] ({how}).")
+        else:
+            console.print(f"[bold]A draw[/] at {view.teams[0].score} ({how}).")
+
+
+def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
+    """Round ``past``'s scoring, category by category (T5)."""
+    grid = RichTable(title=f"Round {past.round} scoring")
+    grid.add_column("Category")
+    grid.add_column("Year", justify="right")
+    for s in range(2):
+        grid.add_column(_name(table, s))
+    for line in past.categories:
+        cells = []
+        for s in range(2):
+            score = line.scores[s]
+            covered = (
+                str(score.answer)
+                if score.low == score.high
+                else f"{score.answer} ({score.low}-{score.high})"
+            )
+            bonus = f" +{score.bonus} bonus" if score.bonus else ""
+            cells.append(f"{covered}: {OUTCOME_TEXT[score.outcome]} {_signed(score.base)}{bonus}")
+        grid.add_row(CATEGORY_NAMES[line.category], str(line.year), *cells)
+    grid.add_row("Total", "", *(str(t) for t in past.categories[-1].totals))
+    console.print(grid)
+    cards = [
+        f"{_name(table, s)}: {CARDS[past.cards[s]].name}"
+        + ("" if past.effective[s] else " (no effect)")
+        + (f" → {_target_text(past.targets[s], 1 - s, table)}" if past.targets[s] else "")
+        for s in range(2)
+    ]
+    console.print("  cards: " + "; ".join(cards))
+
+
+def _target_text(target: Target | Any, victim: int | None, table: Table) -> str:
+    whose = f"{_name(table, victim)}'s " if victim is not None else ""
+    if isinstance(target, RemoveToken):
+        return f"remove {whose}{target.length}-year token"
+    if isinstance(target, CancelAnswer):
+        return f"cancel {whose}{CATEGORY_NAMES[target.category]} answer"
+    return str(target)
+
+
+def _choice_text(choice: Action) -> str:
+    if isinstance(choice, Keep):
+        return ", ".join(CARDS[c].name for c in choice.cards)
+    if isinstance(choice, Answer):
+        return str(choice.year)
+    if isinstance(choice, Extend):
+        return _tokens_text(choice.tokens)
+    if isinstance(choice, PlayCard):
+        return CARDS[choice.card].name
+    return str(choice)
+
+
+def narrate(event: Event, table: Table) -> str | None:
+    """One line for an event (None for events with nothing to say)."""
+    data = event.data
+    who = _name(table, event.player)
+    kind = event.kind
+    if kind == "setup":
+        sides = "/".join(data["sides"])
+        return (
+            f"The Decades: {data['rounds']} rounds, score track to {data['track']}, "
+            f"board sides {sides}, deck {data['deck']!r} ({data['deck_cards']} cards)."
+        )
+    if kind == "keep":
+        return f"Each team draws {data['dealt']} action cards and keeps {data['keep']}."
+    if kind == "hand":
+        return f"{who} drew: " + ", ".join(CARDS[c].name for c in data["cards"])
+    if kind == "ready":
+        return f"[dim]{who} has chosen.[/]"
+    if kind == "chosen":
+        return f"[dim]{who} chose (hidden): {data['choice']}[/]"
+    if kind == "kept":
+        return "Both teams have kept their action cards."
+    if kind == "round":
+        return f"[bold]— Round {data['round']} of {data['rounds']} —[/]"
+    if kind == "question":
+        return f"[bold]{data['name']}:[/] {data['text']}"
+    if kind == "answers":
+        years = data["years"]
+        return (
+            f"  {CATEGORY_NAMES[data['category']]}: {_name(table, 0)} {years[0]}, "
+            f"{_name(table, 1)} {years[1]}"
+        )
+    if kind == "extend":
+        return "Both teams place their extension tokens."
+    if kind == "boards":
+        parts = []
+        for s, tokens in enumerate(data["tokens"]):
+            placed = [Placement(t["length"], t["start"]) for t in tokens]
+            parts.append(f"{_name(table, s)}: {_tokens_text(placed)}")
+        return "Boards revealed. Tokens — " + "; ".join(parts)
+    if kind == "cards":
+        return "Cards revealed — " + "; ".join(
+            f"{_name(table, s)}: {CARDS[card].name} ({note})"
+            for s, (card, note) in enumerate(zip(data["cards"], data["notes"], strict=True))
+        )
+    if kind == "target":
+        victim = 1 - event.player if event.player is not None else None
+        target: Target = (
+            RemoveToken(data["length"]) if "length" in data else CancelAnswer(data["category"])
+        )
+        return f"{who} chooses: {_target_text(target, victim, table)}"
+    if kind == "score":
+        parts = []
+        for s, score in enumerate(data["scores"]):
+            bonus = f"+{score['bonus']}" if score["bonus"] else ""
+            points = score["base"] + score["bonus"]
+            parts.append(
+                f"{_name(table, s)} {score['answer']} {OUTCOME_TEXT[score['outcome']]} "
+                f"{_signed(points)}{' (incl. bonus ' + bonus + ')' if bonus else ''}"
+            )
+        totals = data["totals"]
+        return (
+            f"  {CATEGORY_NAMES[data['category']]} — it was [bold]{data['year']}[/] "
+            f"[dim]({data['source']})[/]: " + "; ".join(parts) + f"  → {totals[0]}:{totals[1]}"
+        )
+    if kind == "end":
+        winners = data["winners"]
+        how = " (end of the track reached)" if data["early_win"] else ""
+        if len(winners) == 1:
+            high, low = max(data["scores"]), min(data["scores"])
+            return f"[bold]{_name(table, winners[0])} wins {high} to {low}{how}.[/]"
+        return f"[bold]Draw at {data['scores'][0]}{how}.[/]"
+    return None

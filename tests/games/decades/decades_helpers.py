@@ -1,0 +1,126 @@
+"""Shared helpers for The Decades tests: scripted decks, hands and rounds.
+
+(A plain module, not a conftest, so its name cannot clash with other games' tests.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gamenight.core.dice import ScriptedDice
+from gamenight.core.events import Event
+from gamenight.games.decades import rules
+from gamenight.games.decades.cards import DEALT, action_deck
+from gamenight.games.decades.deck import CATEGORIES, Question, QuestionCard
+from gamenight.games.decades.game import GAME
+from gamenight.games.decades.rules import (
+    Action,
+    Answer,
+    DecadesState,
+    Extend,
+    Keep,
+    PlayCard,
+)
+from gamenight.games.decades.tokens import Placement
+
+Step = tuple[DecadesState, list[Event]]
+
+
+def card(ident: str, years: Sequence[int]) -> QuestionCard:
+    """A question card whose six answers are ``years`` (in T2 category order)."""
+    return QuestionCard(
+        ident,
+        tuple(
+            Question(c, f"Question {ident}/{c}: in which year?", y, f"source {ident}/{c}")
+            for c, y in zip(CATEGORIES, years, strict=True)
+        ),
+    )
+
+
+def deal_faces(first_hand: Sequence[str]) -> tuple[int, ...]:
+    """Dice faces that deal ``first_hand`` (7 card ids) to team 0 (team 1 gets the rest)."""
+    pool = list(action_deck())
+    faces = []
+    for wanted in first_hand:
+        index = pool.index(wanted)
+        faces.append(index + 1)
+        pool.pop(index)
+    assert len(faces) == DEALT
+    return tuple(faces)
+
+
+HAND_0 = ("remove-token",) * 3 + ("cancel-answer",) * 2 + ("blocked",) * 2
+# Team 1 then holds the other 7: 2 remove, 3 cancel, 2 blocked.
+
+
+def start(
+    cards: Sequence[QuestionCard],
+    *,
+    hand: Sequence[str] = HAND_0,
+    track: int = 100,
+    sides: tuple[str, str] = ("A", "B"),
+) -> Step:
+    """A new game dealing ``cards`` in order (the first 4) and ``hand`` to team 0."""
+    faces = (1,) * 4 + deal_faces(hand)
+    state, events = rules.start(
+        cards,
+        deck="",
+        deck_name="test",
+        track=track,
+        sides=sides,
+        dice=ScriptedDice(values=faces),
+    )
+    return state, events
+
+
+def act(state: DecadesState, seat: int, action: Action) -> Step:
+    step = GAME.apply(state, seat, action)
+    return step.state, list(step.events)
+
+
+def both(state: DecadesState, first: Action, second: Action) -> Step:
+    """Team 0 then team 1 choose; returns all events."""
+    state, events = act(state, 0, first)
+    state, more = act(state, 1, second)
+    return state, events + more
+
+
+def keep_all(state: DecadesState, keep0: Sequence[str], keep1: Sequence[str]) -> Step:
+    return both(state, Keep(tuple(keep0)), Keep(tuple(keep1)))
+
+
+def answer_all(state: DecadesState, years0: Sequence[int], years1: Sequence[int]) -> Step:
+    events: list[Event] = []
+    for y0, y1 in zip(years0, years1, strict=True):
+        state, more = both(state, Answer(y0), Answer(y1))
+        events += more
+    return state, events
+
+
+def tokens(*spec: tuple[int, int]) -> Extend:
+    return Extend(tuple(Placement(length, start) for length, start in spec))
+
+
+def round_until_cards(
+    state: DecadesState,
+    years0: Sequence[int],
+    years1: Sequence[int],
+    extend0: Extend | None = None,
+    extend1: Extend | None = None,
+) -> Step:
+    state, events = answer_all(state, years0, years1)
+    state, more = both(state, extend0 or Extend(), extend1 or Extend())
+    return state, events + more
+
+
+def play_cards(state: DecadesState, card0: str, card1: str) -> Step:
+    return both(state, PlayCard(card0), PlayCard(card1))
+
+
+def kinds(events: Sequence[Event]) -> list[str]:
+    return [e.kind for e in events]
+
+
+def scores_of(events: Sequence[Event]) -> list[dict[str, Any]]:
+    return [e.data for e in events if e.kind == "score"]
