@@ -95,11 +95,6 @@ def test_ask_books_and_scratches() -> None:
     )
 
 
-def test_hint_is_not_offered_yet() -> None:
-    state = example_state()
-    assert UI().hint(GAME.view(state, 0), GAME.legal_actions(state, 0)) is None
-
-
 def test_events_are_narrated() -> None:
     state = example_state()
     step = GAME.apply(state, 0, Book(Category.TRIPLE_FOURS))

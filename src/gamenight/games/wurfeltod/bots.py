@@ -1,4 +1,4 @@
-"""Wurfeltod bots. ``random`` comes from the registry; ``greedy`` is defined here.
+"""Wurfeltod bots. ``random`` comes from the registry; ``greedy`` and ``optimal`` are here.
 
 ``greedy`` maximises the expected score of the current turn alone, penalty
 included, with exact probabilities (:mod:`gamenight.games.wurfeltod.turn_plan`).
@@ -9,12 +9,23 @@ It values nothing beyond the turn, so:
   box worth least (:func:`~gamenight.games.wurfeltod.turn_plan.category_worth`,
   then nominal points): forced zeros and scratches go into the cheapest box, not
   into Six of a Kind.
+
+``optimal`` plays from the exact solitaire value table
+(:mod:`gamenight.games.wurfeltod.solver`, built by ``gamenight solve wurfeltod``):
+every decision maximises its own expected final score over the rest of the
+game. That is optimal play for solitaire; with other players it still plays
+for its own score, not for the win, so there it is a strong heuristic. Its
+factory raises :class:`~gamenight.games.wurfeltod.solver.ValueTableMissingError`
+(a GamenightError, shown by the CLI as one line) when no table is built.
 """
 
 from __future__ import annotations
 
+import functools
+import gc
 from collections.abc import Callable, Sequence
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.events import Event
@@ -22,7 +33,10 @@ from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Categ
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
 
-__all__ = ["BOTS", "GreedyBot", "greedy_action"]
+if TYPE_CHECKING:
+    from gamenight.games.wurfeltod.solver import ValueTable
+
+__all__ = ["BOTS", "GreedyBot", "OptimalBot", "greedy_action", "shared_table"]
 
 TOLERANCE = 1e-9
 FACE_VALUE_TOP = 360  # six sixes x 10: Face Value Total's nominal points for tie-breaks
@@ -76,4 +90,61 @@ class GreedyBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyBot}
+def shared_table() -> ValueTable:
+    """The full-game value table at the default path, loaded once per process while the
+    file is unchanged; raises ValueTableMissingError saying how to build it."""
+    # The solver is imported here, not at the top: listing the bots must stay cheap.
+    from gamenight.games.wurfeltod.solver import default_table_path
+
+    path = default_table_path()
+    try:
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        stamp = None  # require_table reports the missing file
+    return _load_table(path, stamp)
+
+
+@functools.lru_cache(maxsize=2)
+def _load_table(path: Path, stamp: tuple[int, int] | None) -> ValueTable:
+    from gamenight.games.wurfeltod.solver import require_table
+
+    return require_table(path)
+
+
+@functools.cache
+def _freeze_long_lived_objects() -> None:
+    """Exempt what is loaded by now (numba's compiler and types, about 100k objects) from
+    later full garbage collections: rescanning them takes about 35 ms, a pause that
+    would otherwise land in some decision now and then. Once per process."""
+    gc.collect()
+    gc.freeze()
+
+
+class OptimalBot:
+    """Plays for the best expected final score of its own card, from the value table
+    (deterministic; the seed is unused)."""
+
+    label = "optimal"
+
+    def __init__(self, seed: int = 0, table: ValueTable | None = None) -> None:
+        from gamenight.games.wurfeltod import advisor
+        from gamenight.games.wurfeltod.solver import option_values
+
+        self.seed = seed
+        self.table = shared_table() if table is None else table
+        self._best_action = advisor.best_action
+        # The first query of a process loads the compiled turn kernel and the booking
+        # tables (about 0.2 s): pay it now, so that every decision is fast.
+        option_values(self.table, {}, (), (1, 2, 3, 4, 5, 6), first_roll=True)
+        _freeze_long_lived_objects()
+
+    def act(self, decision: Decision) -> Action:
+        action, _ = self._best_action(self.table, decision.view, decision.legal)
+        return action
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        return None
+
+
+BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyBot, "optimal": OptimalBot}

@@ -65,7 +65,9 @@ Commands (dice are numbered from 1 as shown under "Just rolled"):
           (also a13 or a 1,3); at least one die must stay to be rolled
   b KEY   stop and book the box KEY (keys are in the Key column of the sheet)
   x KEY   scratch: book 0 in box KEY with no Wurfeltod (first roll only)
-  ?  h    this help
+  ?  h    this help, and the optimal play with the best options' expected final
+          scores (once `gamenight solve wurfeltod` has built the value table)
+  ??      the expected final score of every option
 A booking scores its points if the six dice hold the category; if any die of
 the last roll is not part of it, it also costs a Wurfeltod (-250)."""
 

@@ -4,11 +4,17 @@ The score sheet shows every player's card and, for each open box of the player
 to act, its key, what booking it now would score and a warning where it would
 bring a Wurfeltod (W3), judged by the same category module as the engine. Input is parsed by
 :func:`commands.parse_command`.
+
+``?``/``h`` prints the help and, when the optimal-play value table exists, the
+optimal action with a table of the best options by expected final score
+(:mod:`gamenight.games.wurfeltod.advisor`); ``??`` lists every option. Without a
+table it says how to build one.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from rich.console import Console
 from rich.table import Table as RichTable
@@ -25,11 +31,24 @@ from gamenight.games.wurfeltod.categories import (
 )
 from gamenight.games.wurfeltod.commands import BOX_KEYS, HELP, parse_command
 from gamenight.games.wurfeltod.game import WurfeltodView
-from gamenight.games.wurfeltod.rules import BOXES, Action, Entry
+from gamenight.games.wurfeltod.rules import BOXES, Action, Book, Entry, Scratch, SetAside
 
-__all__ = ["UI", "box_label", "open_box_rows"]
+if TYPE_CHECKING:
+    from gamenight.games.wurfeltod.solver import ValueTable
+
+__all__ = [
+    "HINT_ROWS",
+    "UI",
+    "box_label",
+    "command_text",
+    "describe",
+    "hint_table",
+    "open_box_rows",
+]
 
 SKULL = "☠"
+HINT_ROWS = 10
+"""Options shown by ``?``; ``??`` shows them all."""
 
 
 def box_label(box: int) -> str:
@@ -74,8 +93,73 @@ def _entry_cell(entry: Entry | None) -> Text:
     return text
 
 
+def command_text(action: Action) -> str:
+    """What to type for ``action``: ``a 1 2 5 6``, ``b pp`` or ``x 6k``.
+
+    >>> command_text(SetAside((0, 1, 4, 5))), command_text(Scratch(Category.SIX_OF_A_KIND))
+    ('a 1 2 5 6', 'x 6k')
+    """
+    if isinstance(action, SetAside):
+        return "a " + " ".join(str(p + 1) for p in action.dice)
+    return ("b " if isinstance(action, Book) else "x ") + BOX_KEYS[action.category]
+
+
+def describe(action: Action, view: WurfeltodView) -> Text:
+    """``action`` in words; a booking says what it scores now and warns of a Wurfeltod (W3).
+
+    >>> from gamenight.games.wurfeltod.game import GAME
+    >>> from gamenight.core.dice import ScriptedDice
+    >>> state = GAME.start(1, GAME.parse_options(), ScriptedDice((1, 1, 4, 4, 4, 3))).state
+    >>> describe(Book(Category.TRIPLE_FOURS), GAME.view(state, 0)).plain
+    'book 4-4-4: 100 ☠ -250'
+    >>> describe(SetAside((2, 3, 4)), GAME.view(state, 0)).plain
+    'set aside 4 4 4'
+    """
+    if isinstance(action, SetAside):
+        return Text(f"set aside {_dice(sorted(view.rolled[i] for i in action.dice))}")
+    label = CATEGORY_LABELS[action.category]
+    if isinstance(action, Scratch):
+        return Text(f"scratch {label}: 0, no Wurfeltod")
+    booking = evaluate(view.aside, view.rolled)[action.category]
+    return Text(f"book {label}: ").append_text(_now_cell(booking.points, booking.wurfeltod))
+
+
+def hint_table(
+    table: ValueTable, view: WurfeltodView, legal: Sequence[Action], rows: int | None = HINT_ROWS
+) -> tuple[RichTable, int]:
+    """The best ``rows`` distinct options (all if None) with their expected final score,
+    best first, and how many distinct options were left out."""
+    from gamenight.games.wurfeltod.advisor import ranked_options  # loads numpy and the solver
+
+    ranked = ranked_options(table, view, legal)
+    shown = ranked if rows is None else ranked[:rows]
+    best = ranked[0][1]
+    grid = RichTable(
+        title="Optimal play: expected final score of each option",
+        pad_edge=False,
+        title_justify="left",
+    )
+    grid.add_column("Command")
+    grid.add_column("Option")
+    grid.add_column("Expected score", justify="right")
+    grid.add_column("vs best", justify="right")
+    for i, (action, value) in enumerate(shown):
+        gap = "best" if value >= best else f"{value - best:,.1f}"
+        grid.add_row(
+            command_text(action),
+            describe(action, view),
+            f"{value:,.1f}",
+            gap,
+            style="bold green" if i == 0 else None,
+        )
+    return grid, len(ranked) - len(shown)
+
+
 class UI:
     """The Wurfeltod terminal presentation (implements ``cli.ui.TerminalUI``)."""
+
+    def __init__(self) -> None:
+        self._table: ValueTable | None = None  # loaded on the first hint; a miss is retried
 
     def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Table) -> None:
         console.print(self._sheet(view, table))
@@ -164,11 +248,13 @@ class UI:
     ) -> Action:
         while True:
             text = prompter.ask(f"{table.names[seat]}> ")
-            if text.strip().lower() in ("?", "h", "help"):
+            command = text.strip().lower()
+            if command == "??":
+                self.show_hint(prompter.console, view, legal, rows=None)
+                continue
+            if command in ("?", "h", "help"):
                 prompter.console.print(HELP)
-                hint = self.hint(view, legal)
-                if hint:
-                    prompter.console.print(f"Hint: {hint}")
+                self.show_hint(prompter.console, view, legal)
                 continue
             parsed = parse_command(text, view, legal)
             if isinstance(parsed, str):
@@ -176,9 +262,52 @@ class UI:
                 continue
             return parsed
 
+    def value_table(self) -> ValueTable | str:
+        """The optimal-play value table, or why there is none and how to build it."""
+        if self._table is None:
+            from gamenight.games.wurfeltod.advisor import table_or_reason
+
+            found = table_or_reason()
+            if isinstance(found, str):
+                return found
+            self._table = found
+        return self._table
+
     def hint(self, view: WurfeltodView, legal: Sequence[Action]) -> str | None:
-        """Advice for the player to act; the optimal solver's hints come later (issue 6)."""
-        return None
+        """The optimal action and its expected final score, or how to get optimal hints."""
+        if view.finished or not legal:
+            return None
+        table = self.value_table()
+        if isinstance(table, str):
+            return table
+        from gamenight.games.wurfeltod.advisor import best_action
+
+        action, value = best_action(table, view, legal)
+        return (
+            f"the optimal play is [bold]{command_text(action)}[/] "
+            f"({describe(action, view).plain}), expected final score {value:,.1f}"
+        )
+
+    def show_hint(
+        self,
+        console: Console,
+        view: WurfeltodView,
+        legal: Sequence[Action],
+        rows: int | None = HINT_ROWS,
+    ) -> None:
+        """Print the hint line and the table of options (best first), or how to build
+        the value table."""
+        hint = self.hint(view, legal)
+        if hint is None:
+            return
+        console.print(f"Hint: {hint}")
+        table = self.value_table()
+        if isinstance(table, str):
+            return
+        grid, hidden = hint_table(table, view, legal, rows)
+        console.print(grid)
+        if hidden:
+            console.print(f"  … and {hidden} more options: type ?? to list them all.")
 
     def show_results(
         self, console: Console, results: Results, view: WurfeltodView, table: Table

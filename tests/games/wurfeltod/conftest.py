@@ -1,0 +1,45 @@
+"""Shared Wurfeltod fixtures: a hermetic cache directory and the full value table.
+
+The full table takes about 5 s to solve (plus about 12 s of numba compilation on a
+cold cache), so it is built once per test run. Under pytest-xdist every worker has
+its own session; the workers share one build through a file lock.
+"""
+
+from __future__ import annotations
+
+import fcntl
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from gamenight.games.wurfeltod.solver import ValueTable, build_table, require_table
+from gamenight.games.wurfeltod.solver.table import CACHE_ENV
+
+
+@pytest.fixture(scope="module", autouse=True)
+def empty_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """Point the default table location at an empty directory: no test reads the user's
+    real cache, and code that looks for the table by default finds none."""
+    empty = tmp_path_factory.mktemp("empty-cache")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv(CACHE_ENV, str(empty))
+        yield empty
+
+
+@pytest.fixture(scope="session")
+def full_table_path(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+    """A directory holding the solved full-game table (``wurfeltod-values.bin``)."""
+    base = tmp_path_factory.getbasetemp()
+    shared = base if worker_id == "master" else base.parent  # the parent is per run
+    where = shared / "wurfeltod-full-table"
+    where.mkdir(exist_ok=True)
+    with (shared / "wurfeltod-full-table.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        build_table(where / "wurfeltod-values.bin", progress=False)  # keeps a valid one
+    return where
+
+
+@pytest.fixture(scope="session")
+def full_table(full_table_path: Path) -> ValueTable:
+    return require_table(full_table_path / "wurfeltod-values.bin")
