@@ -35,7 +35,7 @@ def _view(**fields: object) -> DecathlonView:
 
 def test_registry_offers_greedy_and_random() -> None:
     entry = registry.get("decathlon")
-    assert set(entry.bots) == {"random", "greedy"}
+    assert set(entry.bots) == {"random", "greedy", "optimal", "competitive"}  # issue 6
     assert BOTS["greedy"](3).label == "greedy"
 
 

@@ -1,7 +1,13 @@
-"""Bots for the Decathlon. ``greedy`` plays every event by simple thresholds.
+"""Bots for the Decathlon.
+
+* ``optimal`` maximises each event's expected score exactly (:mod:`.advisor`);
+* ``competitive`` plays for the posted results of the others (:mod:`.competition`):
+  the chance to reach the best posted result in the interleaved events of the
+  points game, the expected honours in the Championship;
+* ``greedy`` plays every event by simple thresholds.
 
 The greedy policy (:func:`greedy_action`) is a pure function of the view and
-the legal actions, so the terminal UI also uses it for hints. Its rules:
+the legal actions. Its rules:
 
 * sprints (D4): keep a set worth at least 2.5 per die, plus 0.5 per rethrow
   left per set still to play (at most +1); the hurdles (D5) keep a throw at a
@@ -27,7 +33,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.events import Event
@@ -43,6 +49,9 @@ from gamenight.games.decathlon.actions import (
 )
 from gamenight.games.decathlon.disciplines import FREEZE_RULES, RUN_UP_LIMIT, SET_RULES
 from gamenight.games.decathlon.view import DecathlonView
+
+if TYPE_CHECKING:  # the solver pulls in numpy: imported on a bot's first decision
+    from gamenight.games.decathlon.solver import AnyObjective
 
 SHOT_PUT_TARGET = 26
 THROW_TARGET = {"discus": 20, "javelin": 22}
@@ -173,4 +182,50 @@ class GreedyAgent:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyAgent}
+class OptimalAgent:
+    """Maximises each event's expected result with the exact solver (D3-D10).
+
+    The solver is imported and every event solved (~0.13 s) on the first decision,
+    so importing the bots stays cheap.
+    """
+
+    label = "optimal"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.seed = seed  # the policy is deterministic
+        self._warm = False
+
+    def act(self, decision: Decision) -> Any:
+        from gamenight.games.decathlon import advisor
+
+        if not self._warm:
+            advisor.warm()
+            self._warm = True
+        return advisor.best_action(decision.view, decision.legal, self.objective(decision.view))
+
+    def objective(self, view: DecathlonView) -> AnyObjective:
+        """Expected event score, at every decision."""
+        from gamenight.games.decathlon.solver import ExpectedScore
+
+        return ExpectedScore()
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        return None
+
+
+class CompetitiveAgent(OptimalAgent):
+    """Plays for the others' posted results (:func:`competition.competitive_objective`)."""
+
+    label = "competitive"
+
+    def objective(self, view: DecathlonView) -> AnyObjective:
+        from gamenight.games.decathlon.competition import competitive_objective
+
+        return competitive_objective(view)
+
+
+BOTS: dict[str, Callable[[int], Agent]] = {
+    "greedy": GreedyAgent,
+    "optimal": OptimalAgent,
+    "competitive": CompetitiveAgent,
+}

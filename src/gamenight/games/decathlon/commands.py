@@ -130,7 +130,7 @@ def help_text(view: DecathlonView) -> str:
             "they total at least the bar and none shows a 1 (D9).",
         ],
     }.get(view.phase, [])
-    return "\n".join([*lines, "?: this help (with a hint)."])
+    return "\n".join([*lines, "?: this help, with the value of every option (exact solver)."])
 
 
 def describe(action: Action, view: DecathlonView) -> str:

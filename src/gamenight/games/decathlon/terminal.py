@@ -22,8 +22,7 @@ from gamenight.cli.ui import Prompter, Table
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.decathlon.actions import Action
-from gamenight.games.decathlon.bots import greedy_action
-from gamenight.games.decathlon.commands import describe, help_text, parse_command, prompt
+from gamenight.games.decathlon.commands import help_text, parse_command, prompt
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
     NAMES,
@@ -31,6 +30,7 @@ from gamenight.games.decathlon.disciplines import (
     RUN_UP_LIMIT,
     SHOT_PUT_DICE,
 )
+from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
 
@@ -277,9 +277,7 @@ class UI:
             text = prompter.ask(question)
             if text.strip().lower() in HELP_WORDS:
                 prompter.console.print(help_text(view))
-                hint = self.hint(view, legal)
-                if hint:
-                    prompter.console.print(Text(hint, style="italic"))
+                self._print_hint(prompter.console, view, legal, table)
                 continue
             choice = parse_command(text, view, legal)
             if isinstance(choice, str):
@@ -288,9 +286,19 @@ class UI:
             return choice
 
     def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
-        if not legal:
-            return None
-        return f"Hint: the greedy bot would {describe(greedy_action(view, legal), view)}."
+        """The optimal action in one sentence (the exact solver's; :mod:`.hints`)."""
+        found = build_hint(view, legal)
+        return None if found is None else hint_line(found, view)
+
+    def _print_hint(
+        self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Table
+    ) -> None:
+        """Every option's value as a small table, then the recommendation."""
+        found = build_hint(view, legal)
+        if found is None:
+            return
+        console.print(hint_table(found, view, table.names))
+        console.print(Text(hint_line(found, view), style="italic"))
 
     # ----- the end ---------------------------------------------------------------------
     def show_results(

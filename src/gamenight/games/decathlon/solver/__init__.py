@@ -2,7 +2,8 @@
 
 Each event is solved by backward induction over its exact state space, for two
 objectives (:mod:`.objectives`): the expected result and, for every target
-``t``, the probability of a result ``>= t`` (or ``> t``).  Solving is lazy and
+``t``, the probability of a result ``>= t`` (or ``> t``).  The decision API also
+takes any :class:`Utility` of the result (``E[u(result)]``), solved on demand.  Solving is lazy and
 cached per event; nothing is computed at import.
 
 * :func:`solve_event`, :func:`solve_all`: optimal value, SD, P(no valid result)
@@ -16,7 +17,13 @@ See ``docs/solvers-decathlon.md`` for the formulations.
 
 from gamenight.games.decathlon.solver.decisions import best_option, option_values, situation_value
 from gamenight.games.decathlon.solver.events import EVENT_SPECS, EVENTS, EventSpec, event_spec
-from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective, Target
+from gamenight.games.decathlon.solver.objectives import (
+    AnyObjective,
+    ExpectedScore,
+    Objective,
+    Target,
+    Utility,
+)
 from gamenight.games.decathlon.solver.situations import (
     FreezeSituation,
     HeightSituation,
@@ -40,6 +47,7 @@ from gamenight.games.decathlon.solver.table import (
 __all__ = [
     "EVENTS",
     "EVENT_SPECS",
+    "AnyObjective",
     "EventSolution",
     "EventSpec",
     "ExpectedScore",
@@ -55,6 +63,7 @@ __all__ = [
     "SolutionRow",
     "SprintSituation",
     "Target",
+    "Utility",
     "best_option",
     "event_spec",
     "option_values",

@@ -15,12 +15,16 @@ every attempt should maximise its own chance, so ``P(final >= t) =
 1 - (1 - p_t)**A`` with ``p_t`` the single-attempt optimum.  The target policy
 plays every attempt with the single-attempt target policy (ties broken by
 points), so its final result is the best of ``A`` independent attempts.
+
+A :class:`~objectives.Utility` ``u`` is the expected-score chain with ``U_{A+1}(b)
+= u(b)`` (``u(invalid)`` for none): :meth:`AttemptTables.utility_passes` solves it
+on first use (a few ms) and keeps the most recent ones.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Generic, Protocol, TypeVar
 
 import numpy as np
@@ -32,7 +36,9 @@ from gamenight.games.decathlon.solver.common import (
     threshold_for,
 )
 from gamenight.games.decathlon.solver.events import EventSpec
-from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective
+from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Utility
+
+UTILITY_CACHE = 256  # utilities kept per event (each is a few hundred KB of tables)
 
 PassT = TypeVar("PassT")
 
@@ -77,6 +83,10 @@ class AttemptTables(Generic[PassT]):
     passes: dict[int, AttemptPass[PassT]]
     single_target: Floats
     summary: Summary
+    model: AttemptModel[PassT]
+    _utilities: dict[Utility, dict[int, AttemptPass[PassT]]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
 
     def target_column(self, threshold: int) -> int:
         """Column of a (clipped) threshold in the last attempt's pass."""
@@ -92,16 +102,28 @@ class AttemptTables(Generic[PassT]):
             if not self.spec.min_score <= best <= self.spec.max_score:
                 raise ValueError(f"best result {best} is outside the {self.spec.event} range")
 
+    def utility_passes(self, utility: Utility) -> dict[int, AttemptPass[PassT]]:
+        """The passes of the utility chain (column ``b`` = best so far), cached."""
+        passes = self._utilities.get(utility)
+        if passes is None:
+            if len(self._utilities) >= UTILITY_CACHE:
+                del self._utilities[next(iter(self._utilities))]  # the oldest goes first
+            passes = solve_utility(self.model, self.spec, self.attempts, utility)
+            self._utilities[utility] = passes
+        return passes
+
     def value(
         self,
         attempt: int,
         best: int | None,
-        objective: Objective,
+        objective: AnyObjective,
         read: Reader[PassT],
     ) -> float:
         """Objective value of a state of attempt ``attempt``; ``read`` locates the state."""
         if isinstance(objective, ExpectedScore):
             return read(self.passes[attempt], 0 if best is None else best)
+        if isinstance(objective, Utility):
+            return read(self.utility_passes(objective)[attempt], 0 if best is None else best)
         t = threshold_for(objective, self.spec.min_score, self.spec.max_score)
         if best is not None and best >= t:
             return 1.0
@@ -173,4 +195,29 @@ def solve_attempts(
         target_p=1.0 - (1.0 - single_target) ** attempts,
         target_dist=target_dist,
     )
-    return AttemptTables(spec, attempts, passes, single_target, summary)
+    return AttemptTables(spec, attempts, passes, single_target, summary, model)
+
+
+def solve_utility(
+    model: AttemptModel[PassT], spec: EventSpec, attempts: int, utility: Utility
+) -> dict[int, AttemptPass[PassT]]:
+    """The passes for ``E[u(best valid attempt)]``: the EV chain with ``U_{A+1} = u``.
+
+    Every pass but the first has one column per best so far ``b`` (``b = 0``:
+    none); the first has only ``b = 0``.  Ties inside a pass go to the first
+    option (the tables only serve option values, which ties do not change).
+    """
+    top = model.top
+    scores = np.arange(top + 1)
+    bests = np.arange(top + 1)
+    after = np.array([utility.invalid] + [utility(int(b)) for b in bests[1:]])
+    passes: dict[int, AttemptPass[PassT]] = {}
+    for attempt in range(attempts, 0, -1):
+        columns = bests if attempt > 1 else bests[:1]
+        reward = np.vstack((after[np.maximum(scores[:, None], columns[None, :])], after[columns]))
+        solved = model.backward(reward, reward)
+        passes[attempt] = AttemptPass(solved, reward)
+        root = model.root(solved)
+        after = np.zeros(top + 1)
+        after[columns] = root[: len(columns)]
+    return passes

@@ -6,7 +6,12 @@ from gamenight.games.decathlon.solver.common import TIE_EPS
 from gamenight.games.decathlon.solver.freeze_events import FreezeSolution
 from gamenight.games.decathlon.solver.heights import HeightSolution
 from gamenight.games.decathlon.solver.long_jump import LongJumpSolution
-from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective, Target
+from gamenight.games.decathlon.solver.objectives import (
+    AnyObjective,
+    ExpectedScore,
+    Target,
+    Utility,
+)
 from gamenight.games.decathlon.solver.races import RaceSolution
 from gamenight.games.decathlon.solver.shot_put import ShotPutSolution
 from gamenight.games.decathlon.solver.situations import (
@@ -29,7 +34,7 @@ def _mismatch(event: str, situation: Situation) -> TypeError:
 def option_values(
     event: str,
     situation: Situation,
-    objective: Objective | None = None,
+    objective: AnyObjective | None = None,
     *,
     attempts: int | None = None,
 ) -> dict[Option, float]:
@@ -37,7 +42,9 @@ def option_values(
 
     For :class:`ExpectedScore` a value is the expected final event result (no
     valid result counting 0; sprint values include ``score_so_far``); for
-    :class:`Target` it is the probability that the final result reaches the target.
+    :class:`Target` it is the probability that the final result reaches the target;
+    for a :class:`Utility` it is ``E[u(final result)]`` (its tables are solved on
+    first use, in a few ms, and cached).
     The options and their keys are described in :mod:`.situations`.  Raises
     :class:`NoDecisionError` where the rules leave nothing to choose.
     """
@@ -70,18 +77,19 @@ def option_values(
 def best_option(
     event: str,
     situation: Situation,
-    objective: Objective | None = None,
+    objective: AnyObjective | None = None,
     *,
     attempts: int | None = None,
 ) -> Option:
     """An optimal option: the highest value; near-ties (within 1e-12) go to the
-    higher expected score for a :class:`Target`, then to the first option listed.
+    higher expected score for a :class:`Target` or :class:`Utility`, then to the
+    first option listed.
     """
     objective = ExpectedScore() if objective is None else objective
     values = option_values(event, situation, objective, attempts=attempts)
     top = max(values.values())
     tied = [option for option, value in values.items() if value >= top - TIE_EPS]
-    if len(tied) > 1 and isinstance(objective, Target):
+    if len(tied) > 1 and isinstance(objective, Target | Utility):
         points = option_values(event, situation, ExpectedScore(), attempts=attempts)
         return max(tied, key=lambda option: points[option])
     return tied[0]
@@ -90,7 +98,7 @@ def best_option(
 def situation_value(
     event: str,
     situation: Situation,
-    objective: Objective | None = None,
+    objective: AnyObjective | None = None,
     *,
     attempts: int | None = None,
 ) -> float:

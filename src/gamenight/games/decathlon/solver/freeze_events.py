@@ -21,7 +21,7 @@ from gamenight.games.decathlon.solver.attempts import (
 )
 from gamenight.games.decathlon.solver.common import Floats, checked_dice
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import Objective
+from gamenight.games.decathlon.solver.objectives import AnyObjective
 from gamenight.games.decathlon.solver.situations import FreezeSituation, NoDecisionError, Option
 from gamenight.solve.dice import sub_multisets
 
@@ -117,7 +117,7 @@ class FreezeSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: FreezeSituation, objective: Objective
+        self, situation: FreezeSituation, objective: AnyObjective
     ) -> dict[Option, float]:
         s, n = situation, self.rule.dice
         self.tables.check(s.attempt, s.best)

@@ -24,19 +24,26 @@ import numpy as np
 
 from gamenight.games.decathlon.solver.common import (
     Floats,
+    Ints,
     Summary,
     lex_argmax,
     take,
     threshold_for,
 )
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective
+from gamenight.games.decathlon.solver.objectives import (
+    AnyObjective,
+    ExpectedScore,
+    Objective,
+    Utility,
+)
 from gamenight.games.decathlon.solver.situations import HeightSituation, NoDecisionError, Option
 from gamenight.solve.dice import sum_counts
 
 JUMPS = 3  # D8: three failures at one height end the event
 JUMP, SKIP, RETIRE = 0, 1, 2
 CHOICES = ("jump", "skip", "retire")
+UTILITY_CACHE = 1024  # utilities kept (a few KB each)
 
 
 @dataclass(frozen=True)
@@ -85,6 +92,51 @@ def clear_probability(bar: Bar, dice: int, height: int) -> float:
     return sum(counts[height:]) / float(6**dice)
 
 
+@dataclass(frozen=True)
+class HeightTables:
+    """Backward-induction tables for some objective columns (see :func:`_backward`)."""
+
+    choose_p: Floats
+    choose_e: Floats
+    jumps_p: Floats
+    jumps_e: Floats
+    choice: Ints
+    dice_choice: Ints
+
+
+def _backward(clear: Floats, end_p: Floats, end_e: Floats) -> HeightTables:
+    """Solve every column at once from the terminal values ``end_*[best index, column]``.
+
+    ``choose_*[i]``: value before choosing at height ``i``; ``jumps_*[i, u]``:
+    committed to height ``i`` with ``u`` failed jumps.
+    """
+    n_heights, (n_best, cols) = clear.shape[0], end_p.shape
+    choose_p = np.zeros((n_heights + 1, n_best, cols))
+    choose_e = np.zeros_like(choose_p)
+    choose_p[n_heights], choose_e[n_heights] = end_p, end_e
+    jumps_p = np.zeros((n_heights, JUMPS + 1, n_best, cols))
+    jumps_e = np.zeros_like(jumps_p)
+    choice = np.zeros((n_heights, n_best, cols), dtype=np.int64)
+    dice_choice = np.zeros((n_heights, JUMPS, n_best, cols), dtype=np.int64)
+    for i in range(n_heights - 1, -1, -1):
+        won_p, won_e = choose_p[i + 1, i + 1], choose_e[i + 1, i + 1]
+        jumps_p[i, JUMPS], jumps_e[i, JUMPS] = end_p, end_e
+        for used in range(JUMPS - 1, -1, -1):
+            q = clear[i][:, None, None]  # dice counts x best x columns
+            opt_p = q * won_p + (1 - q) * jumps_p[i, used + 1][None]
+            opt_e = q * won_e + (1 - q) * jumps_e[i, used + 1][None]
+            pick = lex_argmax(opt_p, opt_e, axis=0)
+            dice_choice[i, used] = pick
+            jumps_p[i, used] = take(opt_p, pick, 0)
+            jumps_e[i, used] = take(opt_e, pick, 0)
+        opt_p = np.stack((jumps_p[i, 0], choose_p[i + 1], end_p))
+        opt_e = np.stack((jumps_e[i, 0], choose_e[i + 1], end_e))
+        pick = lex_argmax(opt_p, opt_e, axis=0)
+        choice[i] = pick
+        choose_p[i], choose_e[i] = take(opt_p, pick, 0), take(opt_e, pick, 0)
+    return HeightTables(choose_p, choose_e, jumps_p, jumps_e, choice, dice_choice)
+
+
 class HeightSolution:
     """Solved height event for the expected score and every target.
 
@@ -98,7 +150,6 @@ class HeightSolution:
         spec = event_spec(event)
         self.low, self.high = spec.min_score, spec.max_score
         heights = np.array(bar.heights)
-        n_heights, n_best = len(heights), len(heights) + 1
         self.thresholds = np.arange(self.low, self.high + 2)
         best_value = np.concatenate(([0], heights))  # "none" counts 0
         # Terminal rewards by best index, per column.
@@ -106,35 +157,15 @@ class HeightSolution:
         hit[0] = 0.0
         self.end_p = np.hstack((best_value[:, None].astype(np.float64), hit))
         self.end_e = np.repeat(best_value[:, None].astype(np.float64), self.end_p.shape[1], axis=1)
-        cols = self.end_p.shape[1]
         self.clear = np.array(
             [[clear_probability(bar, n, int(h)) for n in bar.dice_counts] for h in heights]
         )
-        # choose_*[i]: value before choosing at height i; jumps_*[i, u]: committed
-        # with u failed jumps.
-        self.choose_p = np.zeros((n_heights + 1, n_best, cols))
-        self.choose_e = np.zeros_like(self.choose_p)
-        self.choose_p[n_heights], self.choose_e[n_heights] = self.end_p, self.end_e
-        self.jumps_p = np.zeros((n_heights, JUMPS + 1, n_best, cols))
-        self.jumps_e = np.zeros_like(self.jumps_p)
-        self.choice = np.zeros((n_heights, n_best, cols), dtype=np.int64)
-        self.dice_choice = np.zeros((n_heights, JUMPS, n_best, cols), dtype=np.int64)
-        for i in range(n_heights - 1, -1, -1):
-            won_p, won_e = self.choose_p[i + 1, i + 1], self.choose_e[i + 1, i + 1]
-            self.jumps_p[i, JUMPS], self.jumps_e[i, JUMPS] = self.end_p, self.end_e
-            for used in range(JUMPS - 1, -1, -1):
-                q = self.clear[i][:, None, None]  # dice counts x best x columns
-                opt_p = q * won_p + (1 - q) * self.jumps_p[i, used + 1][None]
-                opt_e = q * won_e + (1 - q) * self.jumps_e[i, used + 1][None]
-                pick = lex_argmax(opt_p, opt_e, axis=0)
-                self.dice_choice[i, used] = pick
-                self.jumps_p[i, used] = take(opt_p, pick, 0)
-                self.jumps_e[i, used] = take(opt_e, pick, 0)
-            opt_p = np.stack((self.jumps_p[i, 0], self.choose_p[i + 1], self.end_p))
-            opt_e = np.stack((self.jumps_e[i, 0], self.choose_e[i + 1], self.end_e))
-            pick = lex_argmax(opt_p, opt_e, axis=0)
-            self.choice[i] = pick
-            self.choose_p[i], self.choose_e[i] = take(opt_p, pick, 0), take(opt_e, pick, 0)
+        self.tables = tables = _backward(self.clear, self.end_p, self.end_e)
+        self.choose_p, self.choose_e = tables.choose_p, tables.choose_e
+        self.jumps_p, self.jumps_e = tables.jumps_p, tables.jumps_e
+        self.choice, self.dice_choice = tables.choice, tables.dice_choice
+        self.best_values = best_value
+        self._utilities: dict[Utility, tuple[HeightTables, Floats]] = {}
         dists = self._forward()
         self.summary = Summary(
             event=event,
@@ -183,27 +214,43 @@ class HeightSolution:
             return 0
         return 1 + threshold_for(objective, self.low, self.high) - self.low
 
+    def utility_tables(self, utility: Utility) -> tuple[HeightTables, Floats]:
+        """One-column tables for ``utility`` and their terminal values (cached)."""
+        solved = self._utilities.get(utility)
+        if solved is None:
+            if len(self._utilities) >= UTILITY_CACHE:
+                del self._utilities[next(iter(self._utilities))]
+            end = np.array([utility(None)] + [utility(int(h)) for h in self.best_values[1:]])
+            end = end[:, None]
+            solved = _backward(self.clear, end, end), end  # ties go to jump, skip, retire
+            self._utilities[utility] = solved
+        return solved
+
     def option_values(
-        self, situation: HeightSituation, objective: Objective
+        self, situation: HeightSituation, objective: AnyObjective
     ) -> dict[Option, float]:
         s, bar = situation, self.bar
         if s.height not in bar.heights:
             raise ValueError(f"{bar.event} bar heights are {bar.heights}, got {s.height}")
         i = bar.heights.index(s.height)
         b = self._best_index(s.best, s.height)
-        col = self._column(objective)
+        if isinstance(objective, Utility):
+            tables, end_p = self.utility_tables(objective)
+            col = 0
+        else:
+            tables, end_p, col = self.tables, self.end_p, self._column(objective)
         if not s.committed:
             return {
-                "jump": float(self.jumps_p[i, 0, b, col]),
-                "skip": float(self.choose_p[i + 1, b, col]),
-                "retire": float(self.end_p[b, col]),
+                "jump": float(tables.jumps_p[i, 0, b, col]),
+                "skip": float(tables.choose_p[i + 1, b, col]),
+                "retire": float(end_p[b, col]),
             }
         if not 0 <= s.jumps_used < JUMPS:
             raise ValueError(f"jumps used at a height must be 0..{JUMPS - 1}, got {s.jumps_used}")
         if len(bar.dice_counts) == 1:
             raise NoDecisionError("a committed high jumper just jumps: no choice")
-        won = self.choose_p[i + 1, i + 1, col]
-        lost = self.jumps_p[i, s.jumps_used + 1, b, col]
+        won = tables.choose_p[i + 1, i + 1, col]
+        lost = tables.jumps_p[i, s.jumps_used + 1, b, col]
         return {
             int(n): float(q * won + (1 - q) * lost)
             for n, q in zip(bar.dice_counts, self.clear[i], strict=True)

@@ -25,7 +25,7 @@ from gamenight.games.decathlon.solver.attempts import (
 )
 from gamenight.games.decathlon.solver.common import Floats, checked_dice
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import Objective
+from gamenight.games.decathlon.solver.objectives import AnyObjective
 from gamenight.games.decathlon.solver.situations import (
     LongJumpSituation,
     NoDecisionError,
@@ -161,7 +161,7 @@ class LongJumpSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: LongJumpSituation, objective: Objective
+        self, situation: LongJumpSituation, objective: AnyObjective
     ) -> dict[Option, float]:
         s = situation
         self.tables.check(s.attempt, s.best)

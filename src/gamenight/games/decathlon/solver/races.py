@@ -17,6 +17,10 @@ Target values depend on the score still *needed*, ``d = threshold - frozen
 total``.  Needs are kept in a window that contains every possible remaining
 score; below it success is certain, above it impossible, so clipping a need into
 the window is exact.
+
+A :class:`~objectives.Utility` is solved on demand over frozen totals instead of
+needs: ``W[i, r, x]`` is ``E[u(final total)]`` on throwing set ``i`` with ``r``
+rethrows left and ``x`` frozen.
 """
 
 from __future__ import annotations
@@ -35,7 +39,7 @@ from gamenight.games.decathlon.solver.common import (
     threshold_for,
 )
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective
+from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Utility
 from gamenight.games.decathlon.solver.situations import (
     HurdlesSituation,
     Option,
@@ -45,6 +49,7 @@ from gamenight.solve.dice import throw_table
 
 RETHROWS = 5  # D4, D5
 FREEZE, RETHROW = 0, 1
+UTILITY_CACHE = 256
 
 
 @dataclass(frozen=True)
@@ -133,6 +138,8 @@ class RaceSolution:
                 self.hit_choice[i, r] = pick
                 self.hit[i, r] = take(both_p, pick, 0) @ self.probs
                 self.hit_points[i, r] = take(both_e, pick, 0) @ self.probs
+        self.total_low, self.total_high = min(0, self.low), max(0, self.high)
+        self._utilities: dict[Utility, Floats] = {}
         self.summary = Summary(
             event=event,
             attempts=1,
@@ -187,8 +194,31 @@ class RaceSolution:
         final = mass.sum(axis=0)[:, self.low - lo : self.high - lo + 1]
         return np.hstack((final, np.zeros((rows, 1))))  # races are never invalid
 
+    def utility_table(self, utility: Utility) -> Floats:
+        """``W[i, r, x - total_low]`` for ``utility`` (solved on first use, then cached)."""
+        table = self._utilities.get(utility)
+        if table is not None:
+            return table
+        race, lo = self.race, self.total_low
+        totals = np.arange(lo, self.total_high + 1)
+        # Every reachable partial total stays in the window; clipping only touches
+        # states no play reaches.
+        after = np.clip(totals[:, None] + self.scores[None, :], lo, self.total_high) - lo
+        table = np.zeros((race.sets + 1, RETHROWS + 1, len(totals)))
+        table[race.sets] = [utility(int(x)) for x in totals]
+        for i in range(race.sets - 1, -1, -1):
+            for r in range(RETHROWS + 1):
+                freeze = table[i + 1, r][after]  # totals x scores
+                if r > 0:
+                    freeze = np.maximum(freeze, table[i, r - 1][:, None])
+                table[i, r] = freeze @ self.probs
+        if len(self._utilities) >= UTILITY_CACHE:
+            del self._utilities[next(iter(self._utilities))]
+        self._utilities[utility] = table
+        return table
+
     def option_values(
-        self, situation: SprintSituation | HurdlesSituation, objective: Objective
+        self, situation: SprintSituation | HurdlesSituation, objective: AnyObjective
     ) -> dict[Option, float]:
         race = self.race
         if isinstance(situation, HurdlesSituation):
@@ -208,6 +238,16 @@ class RaceSolution:
             options: dict[Option, float] = {"freeze": so_far + score + float(self.ev[i + 1, r])}
             if r > 0:
                 options["rethrow"] = so_far + float(self.ev[i, r - 1])
+            return options
+        if isinstance(objective, Utility):
+            table, lo, hi = self.utility_table(objective), self.total_low, self.total_high
+
+            def total(value: int) -> int:
+                return min(max(value, lo), hi) - lo
+
+            options = {"freeze": float(table[i + 1, r][total(so_far + score)])}
+            if r > 0:
+                options["rethrow"] = float(table[i, r - 1][total(so_far)])
             return options
         need = threshold_for(objective, self.low, self.high) - so_far
 

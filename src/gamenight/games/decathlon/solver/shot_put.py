@@ -18,7 +18,7 @@ from gamenight.games.decathlon.solver.attempts import (
 )
 from gamenight.games.decathlon.solver.common import Floats, Ints, checked_dice, lex_argmax, take
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import Objective
+from gamenight.games.decathlon.solver.objectives import AnyObjective
 from gamenight.games.decathlon.solver.situations import NoDecisionError, Option, ShotPutSituation
 
 DICE = 8
@@ -120,7 +120,7 @@ class ShotPutSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: ShotPutSituation, objective: Objective
+        self, situation: ShotPutSituation, objective: AnyObjective
     ) -> dict[Option, float]:
         s = situation
         self.tables.check(s.attempt, s.best)

@@ -1,0 +1,100 @@
+"""Terminal hints: `?` shows the optimal action and every option's exact value."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections.abc import Sequence
+
+from decathlon_positions import shot_put_at_22
+from decathlon_script import new_game
+from rich.console import Console
+
+from gamenight.cli.ui import Prompter, Table
+from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop
+from gamenight.games.decathlon.game import GAME
+from gamenight.games.decathlon.hints import build_hint
+from gamenight.games.decathlon.rules import DecathlonState
+from gamenight.games.decathlon.terminal import UI
+from gamenight.games.decathlon.view import DecathlonView
+
+NAMES = Table(["Ann", "Bob", "Cy"], frozenset({0, 1, 2}))
+
+
+def at(state: DecathlonState) -> tuple[DecathlonView, list[Action], int]:
+    (seat,) = GAME.to_act(state)
+    return GAME.view(state, seat), GAME.legal_actions(state, seat), seat
+
+
+def ask(state: DecathlonState, typed: Sequence[str]) -> tuple[Action, str]:
+    """Run the UI's ask loop on scripted keys; the action and everything printed."""
+    view, legal, seat = at(state)
+    out = io.StringIO()
+    console = Console(file=out, width=110, color_system=None)
+    keys = iter(typed)
+    action = UI().ask(
+        Prompter(console=console, reader=lambda _: next(keys)), view, legal, seat, NAMES
+    )
+    return action, out.getvalue()
+
+
+def row(text: str, label: str) -> list[str]:
+    """The cells of the table row that starts with ``label``."""
+    for line in text.splitlines():
+        cells = [c.strip() for c in re.split(r"[│┃]", line)[1:-1]]
+        if cells and cells[0] == label:
+            return cells
+    raise AssertionError(f"no row {label!r} in\n{text}")
+
+
+def test_question_mark_shows_every_option_and_the_optimal_one() -> None:
+    state, _ = new_game([6, 6, 6, 6, 6], events="hurdles")
+    action, text = ask(state, ["?", "f"])
+    assert action == Freeze((0, 1, 2, 3, 4))
+    assert "Hint: value of each option (exact solver)" in text
+    assert row(text, "freeze (f)") == ["freeze (f)", "30.00", "◀ optimal"]
+    rethrow = row(text, "rethrow (r)")
+    assert rethrow[2] == "" and 21 < float(rethrow[1]) < 22  # 4 rethrows left: ~21.3
+    assert "Hint: the optimal play is to freeze (f): expected result 30.00." in text
+    assert "P(≥" not in text  # nobody else has posted
+
+
+def test_h_also_hints_and_equal_freezes_are_one_row() -> None:
+    state, _ = new_game([6, 3, 6, 2, 4] + [2] * 30, events="discus")
+    action, text = ask(state, ["h", "1"])
+    assert action == Freeze((0,))
+    assert "freeze 1 (showing 6)" in text
+    assert "freeze 3 (showing 6)" not in text  # the same option as freezing die 1
+    view, legal, _ = at(state)
+    hint = build_hint(view, legal)
+    assert hint is not None and len(hint.rows) == 11  # distinct multisets of 6 6 2 4
+    assert [r.expected for r in hint.rows] == sorted((r.expected for r in hint.rows), reverse=True)
+
+
+def test_points_game_hint_shows_the_chance_to_reach_the_posted_best() -> None:
+    action, text = ask(shot_put_at_22("points"), ["?", "s"])
+    assert action == Stop()
+    assert "P(≥ 26) — Ann's best" in text
+    assert row(text, "stop (s)") == ["stop (s)", "22.00", "0.0%", "◀ optimal"]
+    throw = row(text, "throw (t)")
+    assert throw[2] == "77.8%" and throw[3] == "◀ to beat the others"  # 7/9
+    assert "To play for a result of at least 26: throw (t)." in text
+
+
+def test_championship_hint_shows_expected_honours() -> None:
+    _, text = ask(shot_put_at_22("championship"), ["?", "t"])
+    assert "E[honours]" in text
+    assert row(text, "stop (s)")[3:] == ["2.000", "◀ optimal"]
+    assert row(text, "throw (t)")[3:] == ["2.333", "◀ for medals"]
+    assert "To play for medals: throw (t)." in text
+
+
+def test_hint_method_gives_one_line_or_nothing() -> None:
+    state, _ = new_game([1, 1, 1, 1, 1] * 2, events="hurdles")
+    view, legal, _ = at(state)
+    assert UI().hint(view, legal) == (
+        "Hint: the optimal play is to rethrow (r): expected result "
+        f"{build_hint(view, legal).rows[0].expected:.2f}."  # type: ignore[union-attr]
+    )
+    assert UI().hint(view, []) is None
+    assert Rethrow() in legal
