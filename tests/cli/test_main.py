@@ -31,3 +31,10 @@ def test_replay_of_missing_file_exits_1(cli: CliRunner) -> None:
     code, _, err = cli(["replay", "/nonexistent/record.jsonl"])
     assert code == 1
     assert "no such record file" in err
+
+
+def test_bad_setup_is_refused_before_the_game_starts(cli: CliRunner) -> None:
+    code, out, err = cli(["play", "dice-duel", "--players", "bot:random", "--seed", "1"])
+    assert code == 2
+    assert out == ""
+    assert err.startswith("gamenight: error: Kniffel Dice Duel takes 2 to 6 players, not 1")

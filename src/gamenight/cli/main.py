@@ -169,6 +169,9 @@ def _play(
     record: Path | None,
     watch: bool | None,
 ) -> None:
+    from gamenight.core.dice import SeededDice
+
+    entry.game.start(len(seats), options, SeededDice(seed=seed))  # refuse a bad set-up first
     session = Session(entry, seats, options, seed, console, Prompter(console), record, watch)
     match = session.build()
     console.print(
