@@ -178,7 +178,9 @@ def _check_roll(state: DiceDuelState, action: Roll) -> None:
     if state.phase != "roll":
         raise IllegalActionError("no rolls left this turn: take a chip")
     keep = action.keep
-    if not all(isinstance(i, int) and not isinstance(i, bool) for i in keep):
+    if not isinstance(keep, tuple) or not all(
+        isinstance(i, int) and not isinstance(i, bool) for i in keep
+    ):
         raise IllegalActionError(f"keep must list dice positions 0–4, got {keep!r}")
     if any(not 0 <= i < DICE for i in keep):
         raise IllegalActionError(f"keep {list(keep)}: dice positions run from 0 to 4")
@@ -190,11 +192,11 @@ def _check_roll(state: DiceDuelState, action: Roll) -> None:
 
 def _check_take(state: DiceDuelState, action: Take) -> None:
     combination, source = action.combination, action.source
-    if combination not in INDEX:
+    if not isinstance(combination, str) or combination not in INDEX:
         raise IllegalActionError(
             f"unknown combination {combination!r} (one of {', '.join(COMBINATIONS)})"
         )
-    if source not in SOURCES:
+    if not isinstance(source, str) or source not in SOURCES:
         raise IllegalActionError(f"unknown chip source {source!r} (plate or set-aside)")
     label, pile = LABEL[combination], "plate" if source == "plate" else "set-aside pile"
     if not is_kniffel(state.faces):
@@ -317,7 +319,9 @@ def _end_turn(state: DiceDuelState, events: list[Event]) -> DiceDuelState:
             state = _set_aside(state, events, "K7")
             if not any(state.plate):
                 return _finish(state, events, "the last chip on the plate was set aside")
-        return _start_turn(replace(state, round=state.round + 1), events, 0, extra=False)
+        # Each solo turn is a round of its own, so the round's chip flag starts afresh.
+        state = replace(state, round=state.round + 1, round_chip=False)
+        return _start_turn(state, events, 0, extra=False)
     following = (state.current + 1) % state.players
     if following == state.starter:
         # K5: a round without any chip taken sets aside the highest chip on the plate.

@@ -49,6 +49,7 @@ _BY_NAME: dict[str, Combination] = {
     **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
 }
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
+NAME_WIDTH = 16  # room for a bot's default name such as "Turn optimal 2"
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
 
 HELP = """[bold]Commands[/] (dice are numbered 1–5)
@@ -94,10 +95,9 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
 
 def _dice(digits: str) -> tuple[int, ...] | str:
     """Dice numbers 1–5 typed on screen -> positions 0–4."""
-    if not digits.isdigit() and digits:
-        return f"dice are numbered 1 to 5, got {digits!r}"
-    if any(d not in "12345" for d in digits):
-        return f"dice are numbered 1 to 5, got {digits!r}"
+    wrong = [d for d in digits if d not in "12345"]
+    if wrong:
+        return f"dice are numbered 1 to 5: there is no die {wrong[0]!r} in {digits!r}"
     if len(set(digits)) != len(digits):
         return f"name each die once, got {digits!r}"
     return tuple(sorted(int(d) - 1 for d in digits))
@@ -218,10 +218,10 @@ def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RichTable
     are left out (the keys remain) and long player names are cut.
     """
     names = [_name(table, p) for p in range(view.players)]
-    wide = 52 + sum(min(len(n), 12) + 3 for n in names) <= width
+    wide = 52 + sum(min(len(n), NAME_WIDTH) + 3 for n in names) <= width
     titles = ("key", "combination", "pts", "dice", "plate", "aside")
     fixed = titles if wide else ("key", "pts", "dice", "plate", "aside")
-    room = 12 if wide else max(3, (width - 34) // view.players - 3)
+    room = NAME_WIDTH if wide else max(3, (width - 34) // view.players - 3)
     grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
     for title in fixed:
         justify: JustifyMethod = "right" if title in ("pts", "plate", "aside") else "left"
@@ -271,7 +271,9 @@ class UI:
             label = "Turn" if view.mode == "solo" else "Round"
             rolls = f"roll {view.rolls_used} of 3"
             left = f"{view.rolls_left} roll{'s' if view.rolls_left != 1 else ''} left"
-            extra = " · choose your Kniffel chip" if view.phase == "pick" else ""
+            # The pick phase follows a Kniffel or a third roll that earns several chips.
+            chip = "Kniffel chip" if view.kniffel else "chip"
+            extra = f" · choose your {chip}" if view.phase == "pick" else ""
             console.print(
                 f"[bold]{label} {view.round}[/] · {who}'s turn · {rolls} · {left}{extra}",
                 highlight=False,
