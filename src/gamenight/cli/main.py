@@ -119,13 +119,14 @@ def replay(path: Path) -> None:
     from gamenight.core.record import replay as run_replay
 
     try:
-        report = run_replay(read_record(path), str(path))
+        record = read_record(path)
+        report = run_replay(record, str(path))
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
+    winners = ", ".join(record.seats[w].name for w in report.results.winners)
     console.print(
         f"[green]✓[/] {path}: {report.game}, {report.actions} actions replayed, "
-        f"every event and the result match (winners: "
-        f"{', '.join(str(w + 1) for w in report.results.winners)})"
+        f"every event and the result match (won by {winners})"
     )
 
 

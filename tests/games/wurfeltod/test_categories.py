@@ -206,3 +206,65 @@ def test_tables_agree_with_reference(split: tuple[tuple[int, ...], tuple[int, ..
         assert tuple(result[category]) == reference.judge(category.value, aside, final_roll), (
             category
         )
+
+
+# W3 worked by hand: (category, aside, final roll, forming dice or None, Wurfeltod?). The
+# forming dice are the choice holding the most final-roll dice; a Wurfeltod follows exactly
+# when even that choice leaves a die of the final roll out.
+HAND_WORKED: list[
+    tuple[Category, tuple[int, ...], tuple[int, ...], tuple[int, ...] | None, bool]
+] = [
+    # Straights with a duplicate: the rolled copy is the one that forms the straight.
+    (C.FIVE_STRAIGHT, (2, 3, 4, 5), (5, 6), (2, 3, 4, 5, 6), False),
+    (C.FIVE_STRAIGHT, (2, 3, 4, 5, 5), (6,), (2, 3, 4, 5, 6), False),
+    (C.FIVE_STRAIGHT, (1, 3, 4, 5), (2, 6), (2, 3, 4, 5, 6), False),  # 2-6 holds both, 1-5 not
+    (C.FIVE_STRAIGHT, (1, 2, 3, 4), (4, 5), (1, 2, 3, 4, 5), False),  # the aside 4 stays out
+    (C.FIVE_STRAIGHT, (1, 2, 3, 4), (5, 5), (1, 2, 3, 4, 5), True),  # a rolled 5 stays out
+    (C.FIVE_STRAIGHT, (), (2, 2, 3, 4, 5, 6), (2, 3, 4, 5, 6), True),
+    (C.SIX_STRAIGHT, (1, 2, 3, 4, 5), (6,), (1, 2, 3, 4, 5, 6), False),
+    # Four of a Kind + a Pair: both groups may take rolled dice; the groups differ (W4).
+    (C.FOUR_AND_PAIR, (3, 3, 3), (3, 5, 5), (3, 3, 3, 3, 5, 5), False),
+    (C.FOUR_AND_PAIR, (3, 3, 5), (3, 3, 5), (3, 3, 3, 3, 5, 5), False),
+    (C.FOUR_AND_PAIR, (3, 3, 3, 3, 3), (5,), None, True),
+    (C.FOUR_OF_A_KIND, (3, 3, 3, 5, 5), (3,), (3, 3, 3, 3), False),
+    (C.FOUR_OF_A_KIND, (3, 3, 3), (3, 5, 5), (3, 3, 3, 3), True),
+    # Two Triplets and Three Pairs use all six dice.
+    (C.TWO_TRIPLETS, (2, 2, 5), (2, 5, 5), (2, 2, 2, 5, 5, 5), False),
+    (C.TWO_TRIPLETS, (2, 2, 2), (2, 5, 5), None, True),
+    (C.THREE_PAIRS, (1, 1, 4), (4, 6, 6), (1, 1, 4, 4, 6, 6), False),
+    (C.THREE_PAIRS, (1, 1, 1), (1, 6, 6), None, True),  # 1-1 twice is one value
+    (C.TWO_PAIR, (1, 1, 1), (1, 6, 6), (1, 1, 6, 6), False),  # only aside 1s stay out
+    (C.TWO_PAIR, (6,), (1, 1, 1, 6, 6), (1, 1, 6, 6), True),  # a rolled 1 stays out
+    (C.TWO_PAIR, (1, 1, 6, 6), (1, 1), (1, 1, 6, 6), False),  # the rolled 1s form a pair
+    # Sequential Pairs: three consecutive values, pairs only.
+    (C.SEQUENTIAL_PAIRS, (), (4, 4, 5, 5, 6, 6), (4, 4, 5, 5, 6, 6), False),
+    (C.SEQUENTIAL_PAIRS, (1, 1, 2, 3), (2, 3), (1, 1, 2, 2, 3, 3), False),
+    (C.SEQUENTIAL_PAIRS, (1, 1, 2, 2, 4), (4,), None, True),  # 1-2-4 is not consecutive
+    # n-n-n with four or five of that value: up to three rolled copies can be used.
+    (C.TRIPLE_FOURS, (4, 4, 1, 2), (4, 4), (4, 4, 4), False),
+    (C.TRIPLE_FOURS, (4, 4, 4, 1, 2), (4,), (4, 4, 4), False),
+    (C.TRIPLE_FOURS, (4, 4, 1), (4, 4, 4), (4, 4, 4), False),  # five 4s, three rolled
+    (C.TRIPLE_FOURS, (4, 4, 4, 1), (4, 4), (4, 4, 4), False),  # five 4s, two rolled
+    (C.TRIPLE_FOURS, (1, 2), (4, 4, 4, 4), (4, 4, 4), True),  # four rolled: one left out
+    (C.TRIPLE_FOURS, (1,), (4, 4, 4, 4, 4), (4, 4, 4), True),
+    (C.TRIPLE_SIXES, (6, 6, 6, 6, 6), (6,), (6, 6, 6), False),  # six 6s, one rolled
+    (C.ANY_PAIR, (4, 4, 4, 4), (4, 4), (4, 4), False),  # "at least" (W4)
+    (C.ANY_PAIR, (4, 4, 4), (4, 4, 4), (4, 4), True),
+    (C.FIVE_OF_A_KIND, (2, 2, 2, 2), (2, 2), (2, 2, 2, 2, 2), False),
+    (C.FIVE_OF_A_KIND, (2,), (2, 2, 2, 2, 2), (2, 2, 2, 2, 2), False),
+]
+
+
+@pytest.mark.parametrize(("category", "aside", "final_roll", "forming", "wurfeltod"), HAND_WORKED)
+def test_forming_dice_worked_by_hand(
+    category: Category,
+    aside: tuple[int, ...],
+    final_roll: tuple[int, ...],
+    forming: tuple[int, ...] | None,
+    wurfeltod: bool,
+) -> None:
+    assert forming_dice(category, aside, final_roll) == forming
+    booking = evaluate(aside, final_roll)[category]
+    assert booking.satisfied == (forming is not None)
+    assert booking.wurfeltod == wurfeltod
+    assert reference.judge(category.value, aside, final_roll)[2] == wurfeltod

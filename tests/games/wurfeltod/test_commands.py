@@ -53,6 +53,8 @@ def test_commands_on_the_first_roll(text: str, action: Action) -> None:
         ("a 0", "no die 0"),
         ("a 1 1", "listed twice"),
         ("a 1 q", "not a die number"),
+        ("a \u00b2", "not a die number"),  # '²' passes str.isdigit() but not int()
+        ("a 1\u0663", "not a die number"),  # an Arabic-Indic 3 is not a die number either
         ("a 123456", "leave at least one die"),
         ("b", "say which box"),
         ("b qq", "no box 'qq'"),

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 import pytest
 
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.game import GAME
 from gamenight.games.wurfeltod.rules import (
@@ -254,3 +254,70 @@ def test_a_category_id_string_is_accepted_and_stored_as_a_category() -> None:
     assert entry is not None and entry.category is Category.SIX_STRAIGHT and entry.points == 2000
     with pytest.raises(IllegalActionError, match="not a Wurfeltod category"):
         GAME.apply(begin(EXAMPLE), 0, Book("seven-of-a-kind"))  # type: ignore[arg-type]
+
+
+STRAIGHT = (1, 2, 3, 4, 5, 6)
+
+
+def all_but_one_box_scratched(players: int, keep: Category, tail: Sequence[int]) -> WurfeltodState:
+    """Every player scratches 19 boxes, keeping ``keep`` open; ``tail`` is the dice of round 20."""
+    state = begin(STRAIGHT * 19 * players + tuple(tail), players)
+    for _ in range(19):
+        for _ in range(players):
+            open_boxes = GAME.view(state, state.current).open_boxes
+            state = play(state, Scratch(next(c for c in open_boxes if c is not keep)))
+    assert state.turn == 20 and GAME.view(state, 0).open_boxes == (keep,)
+    return state
+
+
+def test_forced_booking_after_the_single_last_die_when_nothing_is_satisfied() -> None:
+    # W2/W3: roll 1-2-3-4-5-6, keep one die aside per roll; the last die shows 1. Only
+    # Six of a Kind is open and 1-2-3-4-5-1 does not hold it: 0 and a Wurfeltod.
+    tail = (*STRAIGHT, 2, 3, 4, 5, 6, 3, 4, 5, 6, 4, 5, 6, 5, 6, 1)
+    state = all_but_one_box_scratched(1, Category.SIX_OF_A_KIND, tail)
+    for _ in range(5):
+        state = play(state, SetAside((0,)))
+    assert (state.aside, state.rolled, state.roll) == ((1, 2, 3, 4, 5), (1,), 6)
+    assert GAME.legal_actions(state, 0) == [Book(Category.SIX_OF_A_KIND)]
+    step = GAME.apply(state, 0, Book(Category.SIX_OF_A_KIND))
+    entry = step.state.cards[0].boxes[BOXES.index(Category.SIX_OF_A_KIND)]
+    assert entry is not None and (entry.points, entry.wurfeltod) == (0, True)
+    assert step.state.finished and [e.kind for e in step.events] == ["book", "game-over"]
+    assert GAME.results(step.state).scores == (-250,)  # W5: scores go negative
+
+
+def test_ties_share_also_below_zero() -> None:
+    # W5: round 20 of three players, Any Pair left open, every first roll 1-2-3-4-5-6.
+    state = all_but_one_box_scratched(3, Category.ANY_PAIR, STRAIGHT * 3)
+    state = play(state, Book(Category.ANY_PAIR), Book(Category.ANY_PAIR), Book(Category.ANY_PAIR))
+    results = GAME.results(state)
+    assert results.scores == (-250, -250, -250)
+    assert results.ranks == (1, 1, 1) and results.winners == (0, 1, 2)
+
+    state = all_but_one_box_scratched(3, Category.ANY_PAIR, STRAIGHT * 3)
+    state = play(
+        state, Book(Category.ANY_PAIR), Scratch(Category.ANY_PAIR), Book(Category.ANY_PAIR)
+    )
+    results = GAME.results(state)
+    assert results.scores == (-250, 0, -250)
+    assert results.ranks == (2, 1, 2) and results.winners == (1,)
+    assert results.detail == {"points": [0, 0, 0], "wurfeltods": [1, 0, 1]}
+
+
+@pytest.mark.parametrize("players", [0, 9])
+def test_player_counts_outside_one_to_eight_are_refused(players: int) -> None:
+    with pytest.raises(OptionsError, match="1 to 8 players"):
+        GAME.start(players, GAME.parse_options(), ScriptedDice(STRAIGHT))
+
+
+def test_eight_players_take_turns_in_seat_order() -> None:
+    state = begin(STRAIGHT * 9, players=8)  # W1
+    for seat in range(8):
+        assert GAME.to_act(state) == (seat,) and state.turn == 1
+        state = play(state, Scratch(Category.ANY_PAIR))
+    assert GAME.to_act(state) == (0,) and state.turn == 2
+
+
+def test_unknown_options_are_refused() -> None:
+    with pytest.raises(OptionsError, match="no option"):
+        GAME.parse_options({"turns": 10})

@@ -107,7 +107,8 @@ def positions(text: str, rolled: int) -> tuple[int, ...] | str:
     for ch in text:
         if ch in " ,;-":
             continue
-        if not ch.isdigit():
+        # ASCII only: str.isdigit() also accepts '²', which int() then refuses.
+        if ch not in "0123456789":
             return f"{ch!r} is not a die number: give dice numbers 1 to {rolled}, e.g. a 1 3"
         number = int(ch)
         if not 1 <= number <= rolled:
