@@ -7,11 +7,11 @@ import re
 from collections.abc import Sequence
 
 from decathlon_positions import shot_put_at_22
-from decathlon_script import new_game
+from decathlon_script import chain, new_game, play
 from rich.console import Console
 
 from gamenight.cli.ui import Prompter, Table
-from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop
+from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop, Throw
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.hints import build_hint
 from gamenight.games.decathlon.rules import DecathlonState
@@ -98,3 +98,23 @@ def test_hint_method_gives_one_line_or_nothing() -> None:
     )
     assert UI().hint(view, []) is None
     assert Rethrow() in legal
+
+
+def test_last_event_of_a_points_game_hints_the_result_that_ties_the_best_total() -> None:
+    # 100 m: Ann 8, Bob 20. Shot Put: Bob puts 14, then every attempt fouls until
+    # Ann's third, at 6 6 6 4 = 22. Ann needs 20 + 14 - 8 = 26 to tie Bob's total,
+    # not Bob's 14 in this event (which stopping at 22 already beats).
+    keep4 = Freeze((0, 1, 2, 3))
+    dice = chain([1] * 8, [5, 5, 5, 5, 6, 3, 2, 1], [6, 6, 2], [1] * 4, [6, 6, 6, 4])
+    state, _ = new_game(dice, players=2, events="100m,shot")
+    state, _ = play(state, keep4, keep4, keep4, keep4, Throw(), Throw(), Stop(), *[Throw()] * 3)
+    view, legal, seat = at(state)
+    assert (seat, view.shot, view.totals, view.best) == (0, (6, 6, 6, 4), (8, 20), (None, 14))
+    hint = build_hint(view, legal)
+    assert hint is not None and (hint.target, hint.target_seat) == (26, 1)
+    action, text = ask(state, ["?", "s"])
+    assert action == Stop()
+    assert "P(≥ 26) — to tie Bob's total" in text
+    assert row(text, "stop (s)")[2] == "0.0%"
+    assert row(text, "throw (t)")[2:] == ["77.8%", "◀ to beat the others"]  # 7/9
+    assert "To play for a result of at least 26: throw (t)." in text

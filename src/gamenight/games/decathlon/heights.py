@@ -11,6 +11,7 @@ automatically; pole vaulters choose 1-8 dice before every jump and fail on any
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import msgspec
@@ -48,6 +49,17 @@ class HeightsStage(msgspec.Struct, frozen=True, tag="heights"):
     last: tuple[int, ...] = ()
 
 
+@dataclass(frozen=True)
+class Over:
+    """The event is over; ``cleared`` is each seat's highest height cleared (``None``: none).
+
+    It carries the results of the final stage, so a clear on the very last jump
+    (the top height, D8/D9) counts.
+    """
+
+    cleared: tuple[int | None, ...]
+
+
 def begin(event: str, players: int, ump: Umpire) -> HeightsStage:
     first = HEIGHT_RULES[event].first
     everyone_in: tuple[Status, ...] = tuple("in" for _ in range(players))
@@ -63,8 +75,8 @@ def legal(event: str, stage: HeightsStage) -> list[Action]:
 
 def act(
     event: str, order: Sequence[int], stage: HeightsStage, action: Action, ump: Umpire
-) -> HeightsStage | None:
-    """The stage after ``action`` by the acting player; ``None`` once the event is over."""
+) -> HeightsStage | Over:
+    """The stage after ``action`` by the acting player, or :class:`Over` with the results."""
     seat, rule, name = order[stage.turn], HEIGHT_RULES[event], NAMES[event]
     if stage.committed:
         if not isinstance(action, Vault):
@@ -97,7 +109,7 @@ def act(
 
 def _jump(
     event: str, order: Sequence[int], stage: HeightsStage, dice: int, ump: Umpire
-) -> HeightsStage | None:
+) -> HeightsStage | Over:
     rule, seat, height = HEIGHT_RULES[event], order[stage.turn], stage.height
     jump = stage.jumps + 1
     faces = ump.throw(seat, dice, what="height", height=height, jump=jump)
@@ -125,7 +137,7 @@ def _jump(
 
 def _next(
     event: str, order: Sequence[int], stage: HeightsStage, ump: Umpire
-) -> HeightsStage | None:
+) -> HeightsStage | Over:
     """Hand the bar to the next player still in, raising it after the last one."""
     rule = HEIGHT_RULES[event]
     height, pos = stage.height, stage.turn + 1
@@ -133,14 +145,14 @@ def _next(
         if pos == len(order):
             height, pos = height + rule.step, 0
             if height > rule.top:
-                return None
+                return Over(stage.cleared)  # D8/D9: the bar has passed its top height
             ump.announce("bar", height=height)
         if stage.status[order[pos]] == "in":
             return msgspec.structs.replace(
                 stage, height=height, turn=pos, jumps=0, committed=False, last=()
             )
         pos += 1
-    return None
+    return Over(stage.cleared)  # D8: nobody is still in
 
 
 def _mark(stage: HeightsStage, seat: int, mark: str) -> HeightsStage:

@@ -7,8 +7,10 @@ row names the first such choice of positions), best expected result first:
   afterwards (no valid result counts 0, D3/D11): what the ``optimal`` bot maximises;
 * **P(result >= t)** -- shown once another player has posted a valid result in
   this event: the chance to reach the best posted result ``t`` (whose it is is
-  named), with target-optimal play afterwards; what ``competitive`` maximises in
-  the interleaved events of the points game;
+  named), with target-optimal play afterwards. In the last event of a points
+  game ``t`` is instead the result that ties the best total posted so far (the
+  others' running totals plus their best here), which is what ``competitive``
+  maximises there (:mod:`.competition`);
 * **E[honours]** -- Championship only, once someone has posted: the expected
   honours against the posted results (D11), what ``competitive`` maximises there.
 
@@ -47,8 +49,10 @@ class Hint:
     rows: tuple[HintRow, ...]
     optimal: Action  # the expected-score choice (bot ``optimal``)
     competitive: Action  # the choice of bot ``competitive`` (same unless others posted)
-    target: int | None  # the best result posted by the others, if any
+    target: int | None  # the result to reach: the others' best posted result, if any,
+    # or, in the last event of a points game, the result that ties the best total
     target_seat: int | None
+    target_what: str = "best"  # "best": target_seat's best result; "total": their total
 
 
 def build_hint(view: DecathlonView, legal: Sequence[Action]) -> Hint | None:
@@ -61,13 +65,19 @@ def build_hint(view: DecathlonView, legal: Sequence[Action]) -> Hint | None:
     try:
         expected = advisor.option_values(view, legal, ExpectedScore())
         posted = competition.posted_results(view) if view.players > 1 else []
-        target = posted[0] if posted else None
-        reach = advisor.option_values(view, legal, Target(target)) if target is not None else None
+        objective = competition.competitive_objective(view)
+        # The last event of a points game is played for the result that reaches the
+        # best posted *total*, not the best posted result: show that target then.
+        goal = objective if isinstance(objective, Target) else None
+        target = goal.threshold if goal is not None else posted[0] if posted else None
+        reach = None
+        if target is not None:
+            reach = advisor.option_values(view, legal, goal or Target(target))
         medals = None
         if posted and view.variant == "championship":
             medals = advisor.option_values(view, legal, competition.honours_utility(posted))
         optimal = advisor.best_action(view, legal, ExpectedScore())
-        competitive = advisor.best_action(view, legal, competition.competitive_objective(view))
+        competitive = advisor.best_action(view, legal, objective)
     except (NoDecisionError, ValueError):
         return None
     rows: dict[object, HintRow] = {}
@@ -83,10 +93,25 @@ def build_hint(view: DecathlonView, legal: Sequence[Action]) -> Hint | None:
             None if medals is None else medals[action],
         )
     ranked = sorted(rows.values(), key=lambda row: -row.expected)
-    seat = None
-    if target is not None:
+    seat, what = None, "best"
+    if goal is not None and target is not None:
+        seat = _total_rival(view, target)
+        what = "total" if view.sheet else "best"  # no earlier event: the total is the best
+    elif target is not None:
         seat = next(s for s, r in enumerate(view.best) if s != view.to_act and r == target)
-    return Hint(tuple(ranked), optimal, competitive, target, seat)
+    return Hint(tuple(ranked), optimal, competitive, target, seat, what)
+
+
+def _total_rival(view: DecathlonView, needed: int) -> int:
+    """The rival whose total (so far, plus this event's best) ``needed`` would reach."""
+    me, totals = view.to_act, view.totals or (0,) * view.players
+    assert me is not None
+    mine = totals[me]
+    return next(
+        s
+        for s, total in enumerate(totals)
+        if s != me and total + (view.best[s] or 0) - mine == needed
+    )
 
 
 def hint_table(hint: Hint, view: DecathlonView, names: Sequence[str] | None = None) -> RichTable:
@@ -100,7 +125,8 @@ def hint_table(hint: Hint, view: DecathlonView, names: Sequence[str] | None = No
             if names is not None and hint.target_seat is not None
             else f"seat {(hint.target_seat or 0) + 1}"
         )
-        table.add_column(f"P(≥ {hint.target}) — {who}'s best", justify="right")
+        whose = f"to tie {who}'s total" if hint.target_what == "total" else f"{who}'s best"
+        table.add_column(f"P(≥ {hint.target}) — {whose}", justify="right")
     champ = any(row.honours is not None for row in hint.rows)
     if champ:
         table.add_column(escape("E[honours]"), justify="right")

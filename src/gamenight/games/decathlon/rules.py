@@ -137,8 +137,8 @@ def apply(
     ump = Umpire(state.dice)
     if isinstance(stage, HeightsStage):
         after = heights.act(event, state.order, stage, action, ump)
-        if after is None:
-            state = _finish_event(state, stage.cleared, ump)  # D8/D9: highest cleared
+        if isinstance(after, heights.Over):
+            state = _finish_event(state, after.cleared, ump)  # D8/D9: highest cleared
         else:
             state = msgspec.structs.replace(state, stage=after)
     else:

@@ -29,6 +29,7 @@ from gamenight.games.decathlon.disciplines import (
     RETHROWS,
     RUN_UP_LIMIT,
     SHOT_PUT_DICE,
+    sprint_score,
 )
 from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
 from gamenight.games.decathlon.scoring import honours
@@ -115,7 +116,8 @@ class UI:
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
         if view.sheet:
-            parts.append(Text(f"Standing: {totals}", style="dim"))
+            unit = "honours" if view.variant == "championship" else "points"
+            parts.append(Text(f"Standing ({unit}): {totals}", style="dim"))
         console.print(Panel(Group(*parts), title=title, title_align="left"))
 
     def _counters(self, view: DecathlonView, table: Table) -> Text:
@@ -129,14 +131,20 @@ class UI:
             counters.append(f"rethrows left {view.rethrows_left} of {RETHROWS}")
             if (view.sets or 1) > 1:
                 counters.append(f"set {view.set_no} of {view.sets}")
+            if view.frozen_sets:  # the sprint score of the sets already frozen (D4)
+                counters.append(f"score so far {sprint_score(view.frozen)}")
         if view.height is not None:
             counters.append(f"bar {view.height}")
             counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
         if view.event == "long-jump":
             if view.phase == "jump-freeze":
                 counters.append(f"jump with {len(view.run_up)} dice")
+                if view.frozen:
+                    counters.append(f"jump so far {sum(view.frozen)}")
             else:
                 counters.append(f"run-up total {sum(view.frozen)} of at most {RUN_UP_LIMIT}")
+        if view.event in ("discus", "javelin") and view.frozen:
+            counters.append(f"frozen total {sum(view.frozen)}")
         if view.shot:
             counters.append(f"die {len(view.shot)} of {SHOT_PUT_DICE}, total {sum(view.shot)}")
         if counters:
