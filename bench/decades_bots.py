@@ -120,7 +120,8 @@ def random_configurations(trials: int) -> dict[str, Any]:
         best = max(best_placement([*answers, y], valuers)[1] for y in YEARS)
         if best - value > 1e-9:
             short.append(best - value)
-    return {"trials": trials, "suboptimal": len(short), "mean_loss": statistics.mean(short)}
+    mean_loss = statistics.mean(short) if short else 0.0
+    return {"trials": trials, "suboptimal": len(short), "mean_loss": mean_loss}
 
 
 def main() -> None:

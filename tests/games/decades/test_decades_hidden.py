@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import io
 import json
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -51,16 +52,23 @@ _NEXT_KIND = {
 
 
 def _other_cards(cards: Sequence[str], keep: Sequence[str] = ()) -> tuple[str, ...]:
-    """The same number of cards, every one a different kind, except those in ``keep``."""
+    """The same number of cards in another mix: all but ``keep`` become one kind.
+
+    Shifting each card to the next kind could keep the mix (one card of each kind
+    stays one of each), and a leak of the counts would go unseen. Turning every
+    changed card into a kind the first of them is not always changes the mix.
+    """
     kept = list(keep)
-    out = []
+    out: list[str | None] = []
     for card in cards:
         if card in kept:
             kept.remove(card)
             out.append(card)
         else:
-            out.append(_NEXT_KIND[card])
-    return tuple(out)
+            out.append(None)  # to be changed
+    firsts = [card for card, new in zip(cards, out, strict=True) if new is None]
+    kind = _NEXT_KIND[firsts[0]] if firsts else ""
+    return tuple(kind if new is None else new for new in out)
 
 
 def _other_choice(choice: Any) -> Any:
@@ -161,15 +169,39 @@ def public_to(events: Sequence[Event], seat: int | None) -> list[Any]:
     return [to_json(e) for e in visible_to(events, seat)]
 
 
+def check_twin(state: DecadesState, twin: DecadesState, teams: Sequence[int]) -> None:
+    """``twin`` differs from ``state`` only in secrets, and in every secret of ``teams``.
+
+    Without this, a perturbation that changed nothing (or changed something
+    public) would make the comparisons of views and events meaningless.
+    """
+    secrets = ("hands", "dealt", "pending", "questions")
+    assert replace(twin, **{f: getattr(state, f) for f in secrets}) == state
+    for team in teams:
+        assert Counter(twin.dealt[team]) != Counter(state.dealt[team])
+        if state.hands[team]:
+            assert Counter(twin.hands[team]) != Counter(state.hands[team])
+        choice = state.pending[team]
+        if choice is not None and (
+            not isinstance(choice, Extend) or len(legal_placements(state.answers[team])) > 1
+        ):
+            assert twin.pending[team] != choice
+    _, scored = progress(state)
+    if scored < len(state.questions) * 6:  # an unscored year is always changed
+        assert twin.questions != state.questions
+
+
 def check_position(state: DecadesState) -> None:
     """Views and renderings do not depend on anything the viewer may not know."""
     asked, scored = progress(state)
     for viewer in (0, 1):
         other = 1 - viewer
         twin = _extend_alternative(perturb(state, [other], asked=asked, scored=scored), other)
+        check_twin(state, twin, [other])
         assert seen(state, viewer) == seen(twin, viewer), f"team {viewer} sees a secret"
     twin = perturb(state, [0, 1], asked=asked, scored=scored)
     twin = _extend_alternative(_extend_alternative(twin, 0), 1)
+    check_twin(state, twin, [0, 1])
     assert seen(state, None) == seen(twin, None), "the spectator sees a secret"
 
 

@@ -270,4 +270,4 @@ def test_narration_of_private_events_names_the_team() -> None:
     events = GAME.apply(state, 0, Keep(KEEP)).events
     lines = [narrate(e, TABLE) for e in events]
     assert lines[0] == "[dim]Red has chosen.[/]"
-    assert lines[1] is not None and "Red chose (hidden)" in lines[1]
+    assert lines[1] is not None and "Red chose (hidden from the other team): " in lines[1]

@@ -15,9 +15,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+import numpy.typing as npt
+
 from gamenight.games.decades.boards import DECADES, FIRST_YEAR, YEARS, BoardSide, decade_row
 from gamenight.games.decades.scoring import FAR, HIT, NEAR, OTHER_DECADE
-from gamenight.games.decades.tokens import TOKEN_LENGTHS, Placement, covered, legal_placements
+from gamenight.games.decades.tokens import Placement, covered, legal_placements
+from gamenight.games.decades.yearchoice import best_year
+
+DECADE_STARTS = np.array([d - FIRST_YEAR for d in DECADES])  # board index of each row's start
 
 
 class Valuer:
@@ -32,6 +38,7 @@ class Valuer:
             self.bonus_cum.append(self.bonus_cum[-1] + prob * side.bonus(year))
         self.decade = {d: self._mass(d, d + 9) for d in DECADES}
         self._memo: dict[tuple[int, int], float] = {}
+        self._tables: npt.NDArray[np.float64] | None = None
 
     def _mass(self, low: int, high: int) -> float:
         return self.cum[high - FIRST_YEAR + 1] - self.cum[low - FIRST_YEAR]
@@ -55,6 +62,29 @@ class Valuer:
         far = self.decade[row] - inside - near
         other = 1.0 - self.decade[row]
         return HIT * inside + bonus + NEAR * near + FAR * far + OTHER_DECADE * other
+
+    def row_table(self, row: int) -> npt.NDArray[np.float64]:
+        """``table[i, j]`` = :meth:`interval` of the years ``i..j`` of decade row ``row``
+        (0 for 1980s ... 3 for 2010s), for ``i <= j``; all rows in one numpy pass."""
+        if self._tables is None:
+            self._tables = self._all_rows()
+        table: npt.NDArray[np.float64] = self._tables[row]
+        return table
+
+    def _all_rows(self) -> npt.NDArray[np.float64]:
+        p = np.array(self.p)
+        cum, bonus_cum = np.array(self.cum), np.array(self.bonus_cum)
+        low = DECADE_STARTS[:, None, None] + np.arange(10)[None, :, None]  # index year - 1980
+        high = DECADE_STARTS[:, None, None] + np.arange(10)[None, None, :]
+        inside = cum[high + 1] - cum[low]
+        bonus = bonus_cum[high + 1] - bonus_cum[low]
+        near = np.where(low % 10 > 0, p[np.maximum(low - 1, 0)], 0.0) + np.where(
+            high % 10 < 9, p[np.minimum(high + 1, len(p) - 1)], 0.0
+        )
+        decade = np.array([self.decade[d] for d in DECADES])[:, None, None]
+        far = decade - inside - near
+        values = HIT * inside + bonus + NEAR * near + FAR * far + OTHER_DECADE * (1.0 - decade)
+        return np.where(low <= high, values, 0.0)
 
     def answer(self, answer: int, tokens: Sequence[Placement]) -> float:
         low, high = covered(answer, tokens)
@@ -94,29 +124,13 @@ def _gain(token: Placement, answers: Sequence[int], valuers: Sequence[Valuer]) -
     )
 
 
-# (window length, the first years where such a window stays in its decade row)
-_WINDOW_STARTS = tuple(
-    (n, tuple(y for y in YEARS if decade_row(y) == decade_row(y + n - 1)))
-    for n in (1, *TOKEN_LENGTHS)
-)
-
-
 def choose_year(answers: Sequence[int], valuers: Sequence[Valuer], valuer: Valuer) -> int:
     """The year for a new answer, before the later questions are known.
 
-    Candidates are the best year alone and the best first year of a 2-, 3- and
-    4-year window for this belief; each is judged by the best placement over the
-    answers so far plus this one (later answers are unknown, so they are
-    ignored), and the tokens are re-planned exactly once all six are in.
+    Exact over all 40 board years: the year whose best placement over the answers
+    so far plus this one is highest (later answers are unknown, so they are
+    ignored; the tokens are re-planned exactly once all six are in). The search
+    is split by decade row (:mod:`yearchoice`), so it costs about what one
+    :func:`best_placement` does.
     """
-    candidates: list[int] = []
-    for length, fits in _WINDOW_STARTS:
-        start = max(fits, key=lambda y: valuer.interval(y, y + length - 1))
-        if start not in candidates:
-            candidates.append(start)
-    best_year, best_total = candidates[0], float("-inf")
-    for year in candidates:
-        _, total = best_placement([*answers, year], [*valuers, valuer])
-        if total > best_total + 1e-12:
-            best_year, best_total = year, total
-    return best_year
+    return best_year(answers, valuers, valuer)

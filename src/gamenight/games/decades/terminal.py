@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+import msgspec
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table as RichTable
@@ -27,6 +28,7 @@ from gamenight.games.decades.rules import (
     Action,
     Answer,
     CancelAnswer,
+    Choice,
     Extend,
     Keep,
     PlayCard,
@@ -335,8 +337,9 @@ def narrate(event: Event, table: Table) -> str | None:
         return f"{who} drew: " + ", ".join(CARDS[c].name for c in data["cards"])
     if kind == "ready":
         return f"[dim]{who} has chosen.[/]"
-    if kind == "chosen":
-        return f"[dim]{who} chose (hidden): {data['choice']}[/]"
+    if kind == "chosen":  # the team's own secret choice, sent to that team only (T7)
+        choice = msgspec.convert(data["choice"], Choice)
+        return f"[dim]{who} chose (hidden from the other team): {_choice_text(choice)}[/]"
     if kind == "kept":
         return "Both teams have kept their action cards."
     if kind == "round":
