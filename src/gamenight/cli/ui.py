@@ -11,7 +11,7 @@ from __future__ import annotations
 import getpass
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
 
@@ -42,6 +42,36 @@ class Prompter:
 
     def error(self, message: str) -> None:
         self.console.print(f"[bold red]✗[/] {message}")
+
+
+T = TypeVar("T")
+
+HELP_WORDS = frozenset({"?", "h", "help"})
+
+
+def ask_until_parsed(
+    prompter: Prompter,
+    question: str,
+    parse: Callable[[str], T | str],
+    on_help: Callable[[str], bool],
+    *,
+    secret: bool = False,
+) -> T:
+    """Ask ``question`` until ``parse`` turns the answer into an action.
+
+    ``parse`` returns the action or a message saying what was wrong, which is
+    shown before asking again. ``on_help`` sees the lower-cased answer first and
+    returns True when it handled it (help, hints), so the question is asked again.
+    """
+    while True:
+        text = prompter.ask(question, secret=secret)
+        if on_help(text.strip().lower()):
+            continue
+        parsed = parse(text)
+        if isinstance(parsed, str):
+            prompter.error(parsed)
+            continue
+        return parsed
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import Prompter, Table
+from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.decades.boards import DECADES, SIDES
@@ -216,19 +216,26 @@ class UI:
             "card": "Play which card? ",
             "target": "Target? ",
         }.get(view.phase, "> ")
-        while True:
-            text = prompter.ask(f"{_name(table, seat)} · {prompt}", secret=secret)
-            if text.lower() in ("?", "h", "help"):
-                prompter.console.print(HELP.get(view.phase, ""))
-                tip = self.hint(view, legal)
-                if tip:
-                    prompter.console.print(tip)
-                continue
-            action = parse_command(text, view, legal)
-            if isinstance(action, str):
-                prompter.error(action)
-                continue
-            return action
+
+        def parse(text: str) -> Action | str:
+            return parse_command(text, view, legal)
+
+        def on_help(word: str) -> bool:
+            if word not in HELP_WORDS:
+                return False
+            prompter.console.print(HELP.get(view.phase, ""))
+            tip = self.hint(view, legal)
+            if tip:
+                prompter.console.print(tip)
+            return True
+
+        return ask_until_parsed(
+            prompter,
+            f"{_name(table, seat)} · {prompt}",
+            parse,
+            on_help,
+            secret=secret,
+        )
 
     def hint(self, view: DecadesView, legal: Sequence[Any]) -> str | None:
         """Reminders of what is possible now (never the answers: hints know no years)."""

@@ -10,7 +10,7 @@ jumps used at it) are always on screen while they apply.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
@@ -18,7 +18,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import Prompter, Table
+from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.decathlon.actions import Action
@@ -37,7 +37,6 @@ from gamenight.games.decathlon.view import DecathlonView
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
-HELP_WORDS = ("?", "h", "help")
 
 
 def face(value: int) -> str:
@@ -280,18 +279,19 @@ class UI:
         seat: int,
         table: Table,
     ) -> Action:
+        def parse(text: str) -> Action | str:
+            return parse_command(text, view, legal)
+
+        def on_help(word: str) -> bool:
+            if word not in HELP_WORDS:
+                return False
+            prompter.console.print(help_text(view))
+            self._print_hint(prompter.console, view, legal, table)
+            return True
+
         question = f"{table.names[seat]}: {prompt(view)} (? help) > "
-        while True:
-            text = prompter.ask(question)
-            if text.strip().lower() in HELP_WORDS:
-                prompter.console.print(help_text(view))
-                self._print_hint(prompter.console, view, legal, table)
-                continue
-            choice = parse_command(text, view, legal)
-            if isinstance(choice, str):
-                prompter.error(choice)
-                continue
-            return choice
+        # mypy joins the union of action types to Struct when solving the TypeVar
+        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
 
     def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
         """The optimal action in one sentence (the exact solver's; :mod:`.hints`)."""

@@ -13,14 +13,14 @@ Commands (dice are numbered 1–5 on screen):
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich import box
 from rich.console import Console, JustifyMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import Prompter, Table
+from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.dice_duel.combinations import (
@@ -305,19 +305,28 @@ class UI:
         seat: int,
         table: Table,
     ) -> Action:
-        while True:
-            text = prompter.ask(f"{_name(table, seat)}> ")
-            if text.strip().lower() in {"?", "h", "help"}:
-                prompter.console.print(HELP)
-                hint = self.hint(view, legal)
-                if hint:
-                    prompter.console.print(hint)
-                continue
-            action = parse_command(text, view, legal)
-            if isinstance(action, str):
-                prompter.error(action)
-                continue
-            return action
+        def parse(text: str) -> Action | str:
+            return parse_command(text, view, legal)
+
+        def on_help(word: str) -> bool:
+            if word not in HELP_WORDS:
+                return False
+            prompter.console.print(HELP)
+            hint = self.hint(view, legal)
+            if hint:
+                prompter.console.print(hint)
+            return True
+
+        # mypy joins the union of action types to Struct when solving the TypeVar
+        return cast(
+            Action,
+            ask_until_parsed(
+                prompter,
+                f"{_name(table, seat)}> ",
+                parse,
+                on_help,
+            ),
+        )
 
     def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> str | None:
         lines = hint_lines(view, legal)

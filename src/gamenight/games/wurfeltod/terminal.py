@@ -14,13 +14,13 @@ table it says how to build one.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import Prompter, Table
+from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.wurfeltod.categories import (
@@ -246,21 +246,29 @@ class UI:
         seat: int,
         table: Table,
     ) -> Action:
-        while True:
-            text = prompter.ask(f"{table.names[seat]}> ")
-            command = text.strip().lower()
-            if command == "??":
+        def parse(text: str) -> Action | str:
+            return parse_command(text, view, legal)
+
+        def on_help(word: str) -> bool:
+            if word == "??":
                 self.show_hint(prompter.console, view, legal, rows=None)
-                continue
-            if command in ("?", "h", "help"):
+                return True
+            if word in HELP_WORDS:
                 prompter.console.print(HELP)
                 self.show_hint(prompter.console, view, legal)
-                continue
-            parsed = parse_command(text, view, legal)
-            if isinstance(parsed, str):
-                prompter.error(parsed)
-                continue
-            return parsed
+                return True
+            return False
+
+        # mypy joins the union of action types to Struct when solving the TypeVar
+        return cast(
+            Action,
+            ask_until_parsed(
+                prompter,
+                f"{table.names[seat]}> ",
+                parse,
+                on_help,
+            ),
+        )
 
     def value_table(self) -> ValueTable | str:
         """The optimal-play value table, or why there is none and how to build it."""
