@@ -1,0 +1,47 @@
+"""Every registered game keeps the kernel's promises (core.testing), under random play.
+
+Per-game folders test each game's own rules; this file holds all of them to the
+same contract, so a new game is checked the moment it is registered.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from gamenight.core import registry
+from gamenight.core.testing import check_replay, check_round_trips, random_playout
+
+# Seat counts and options worth varying for each game (others stay at their defaults).
+SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
+    "decathlon": [
+        (1, {"events": "shot-put,high-jump"}),
+        (3, {"events": "100m,long-jump,pole-vault", "variant": "championship"}),
+        (2, {"events": "discus,javelin,1500m"}),
+    ],
+    "dice-duel": [(1, {"mode": "solo"}), (2, {}), (4, {})],
+    "wurfeltod": [(1, {}), (2, {})],
+    "decades": [(2, {}), (2, {"track": "40", "sides": "B,A"})],
+}
+
+
+def test_every_registered_game_has_setups() -> None:
+    assert set(SETUPS) == {entry.id for entry in registry.available()}
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(data=st.data())
+def test_random_play_keeps_the_contract(game_id: str, data: st.DataObject) -> None:
+    game = registry.get(game_id).game
+    seats, raw = data.draw(st.sampled_from(SETUPS[game_id]))
+    seed = data.draw(st.integers(0, 2**31 - 1))
+    options = game.parse_options(raw)
+    final, history = random_playout(game, seats, options, seed)
+    check_round_trips(game, final, history)
+    check_replay(game, seats, options, seed, history, final)
