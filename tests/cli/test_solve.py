@@ -47,3 +47,25 @@ def test_wurfeltod_builds_then_reuses_the_table(
     assert Path(first["table"]).parent == tmp_path
     code, out, _ = cli(["solve", "wurfeltod", "--json"])
     assert json.loads(out)["expected_score"] == first["expected_score"]
+
+
+def test_unwritable_table_folder_is_one_line_before_solving(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner
+) -> None:
+    blocker = tmp_path / "a-file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(blocker))
+    code, out, err = cli(["solve", "wurfeltod", "--json"])
+    assert code == 2
+    assert err.startswith("gamenight: error: cannot write the value table at")
+    assert "Traceback" not in err and out == ""
+
+
+def test_corrupt_table_names_the_rebuild_command(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner
+) -> None:
+    (tmp_path / "wurfeltod-values.bin").write_bytes(b"garbage\n" * 10)
+    monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(tmp_path))
+    code, _, err = cli(["play", "wurfeltod", "--players", "bot:optimal", "--seed", "1"])
+    assert code == 2
+    assert "gamenight solve wurfeltod --force" in err

@@ -171,3 +171,12 @@ def test_shared_game_checks_pass_on_the_toy_game(seed: int, players: int, target
     final, history = random_playout(GAME, players, options, seed)
     check_round_trips(GAME, final, history)
     check_replay(GAME, players, options, seed, history, final)
+
+
+def test_tampered_results_name_the_differing_field() -> None:
+    lines = _recorded_game(6, 2).splitlines()
+    row = json.loads(lines[-1])
+    row["results"]["scores"][1] += 1
+    lines[-1] = json.dumps(row)
+    with pytest.raises(RecordError, match=r"results differ at \$\.scores\[1\]"):
+        replay(parse_record(lines))

@@ -212,8 +212,9 @@ def replay(record: Record, name: str = "record", *, require_finished: bool = Tru
     if record.results is None:
         raise RecordError(f"{name}: the game is over but the record has no results line")
     if to_json(results) != record.results:
+        where, mine, theirs = first_difference(to_json(results), record.results)
         raise RecordError(
-            f"{name}: results differ: replay gives {to_json(results)}, record says {record.results}"
+            f"{name}: results differ at {where}: replay gives {mine!r}, record says {theirs!r}"
         )
     return ReplayReport(game.info.id, len(record.actions), results, state)
 
@@ -224,10 +225,31 @@ def _compare(events: Sequence[Event], recorded: list[Any], where: str) -> None:
         return
     for i, (mine, theirs) in enumerate(zip(produced, recorded, strict=False), start=1):
         if mine != theirs:
+            at, ours, recorded_value = first_difference(mine, theirs)
             raise RecordError(
-                f"{where}: event {i} differs: replay gives {mine}, record says {theirs}"
+                f"{where}: event {i} differs at {at}: replay gives {ours!r}, "
+                f"record says {recorded_value!r}"
             )
     raise RecordError(f"{where}: replay gives {len(produced)} events, record has {len(recorded)}")
+
+
+def first_difference(mine: Any, theirs: Any, at: str = "$") -> tuple[str, Any, Any]:
+    """The first place two JSON values differ, as (path, mine, theirs).
+
+    >>> first_difference({"scores": [3, 5]}, {"scores": [3, 6]})
+    ('$.scores[1]', 5, 6)
+    >>> first_difference({"a": 1}, {"b": 1})
+    ('$.a', 1, None)
+    """
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for key in [*mine, *(k for k in theirs if k not in mine)]:
+            if mine.get(key) != theirs.get(key):
+                return first_difference(mine.get(key), theirs.get(key), f"{at}.{key}")
+    elif isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        for index, (a, b) in enumerate(zip(mine, theirs, strict=True)):
+            if a != b:
+                return first_difference(a, b, f"{at}[{index}]")
+    return at, mine, theirs
 
 
 def _json_lines(lines: Sequence[str], name: str) -> Iterator[tuple[int, dict[str, Any]]]:

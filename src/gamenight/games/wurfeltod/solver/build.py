@@ -35,6 +35,7 @@ from gamenight.games.wurfeltod.solver.table import (
     ValueTableError,
     default_table_path,
     load_table,
+    prepare_table_dir,
     write_table,
 )
 
@@ -153,6 +154,7 @@ def build_table(
                 return target
         except ValueTableError:
             pass  # unusable: rebuild below
+    prepare_table_dir(target)  # fail now, not after the solve
     started = time.perf_counter()
     values = solve_values(FULL_GAME, progress=progress)
     info = {

@@ -133,20 +133,39 @@ def _header(table: ValueTable, payload: bytes) -> dict[str, object]:
 
 def write_table(table: ValueTable, path: str | os.PathLike[str]) -> Path:
     """Write ``table`` atomically (a temporary file, then a rename); returns the path."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = prepare_table_dir(path)
     payload = np.ascontiguousarray(table.values, dtype=_DTYPE).tobytes()
     header = json.dumps(_header(table, payload), sort_keys=True).encode() + b"\n"
-    fd, tmp = tempfile.mkstemp(prefix=".wurfeltod-", suffix=".tmp", dir=target.parent)
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=".wurfeltod-", suffix=".tmp", dir=target.parent)
+    except OSError as exc:
+        raise ValueTableError(f"cannot write the value table at {target}: {exc.strerror}") from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(header)
             out.write(payload)
         os.chmod(tmp, 0o644)  # mkstemp makes it private; a cache file need not be
         os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise ValueTableError(f"cannot write the value table at {target}: {exc.strerror}") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+    return target
+
+
+def prepare_table_dir(path: str | os.PathLike[str]) -> Path:
+    """Make sure the table's folder exists and takes files, before any long solve."""
+    target = Path(path)
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not os.access(target.parent, os.W_OK):
+            raise PermissionError(13, "permission denied")
+    except OSError as exc:
+        raise ValueTableError(
+            f"cannot write the value table at {target}: {exc.strerror or exc}"
+        ) from None
     return target
 
 
@@ -240,7 +259,13 @@ def require_table(
     """Like :func:`load_table`, but a missing file raises :class:`ValueTableMissingError`
     telling the user how to build it."""
     where = Path(path) if path is not None else default_table_path()
-    table = load_table(where, boxes=boxes)
+    try:
+        table = load_table(where, boxes=boxes)
+    except (ValueTableCorruptError, ValueTableStaleError) as exc:
+        raise type(exc)(
+            f"{exc}; rebuild it with `gamenight solve wurfeltod --force` "
+            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+        ) from None
     if table is None:
         raise ValueTableMissingError(
             f"no Wurfeltod value table at {where}: run `gamenight solve wurfeltod` "
