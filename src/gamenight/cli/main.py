@@ -189,6 +189,8 @@ def _finish(session: Session, match: Any) -> None:
         console.print()
         if where is not None and not match.finished():
             console.print(f"Game saved. Resume it with: gamenight resume {where}")
+        elif where is None:
+            console.print("Game abandoned (no record was kept).")
         sys.exit(130)
     if session.record_path is not None:
         console.print(f"Record: {session.record_path}")

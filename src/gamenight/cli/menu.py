@@ -59,7 +59,10 @@ def main_menu(console: Console, prompter: Prompter) -> None:
     try:
         session.finish(match)
     except (KeyboardInterrupt, EOFError):
-        console.print(f"\nGame saved. Resume it with: gamenight resume {session.record_path}")
+        if session.record_path is None:
+            console.print("\nGame abandoned (no record was kept).")
+        else:
+            console.print(f"\nGame saved. Resume it with: gamenight resume {session.record_path}")
 
 
 def _pick(prompter: Prompter, prompt: str, count: int) -> int:

@@ -80,7 +80,15 @@ class Session:
             else:
                 agents.append(self.entry.bots[seat.bot](self.seed * 101 + index))
         if self.record_path is None and humans:
-            self.record_path = autosave_path(game.info.id)
+            if game.info.hidden_info:
+                # A record is the referee's log: its seed and actions reveal every secret,
+                # so a file the players could open mid-game would break T7. Opt-in only.
+                self.console.print(
+                    "[dim]No autosave: a record would reveal hidden choices to anyone who "
+                    "opens it. Use --record FILE to keep a referee's log.[/]"
+                )
+            else:
+                self.record_path = autosave_path(game.info.id)
         writer = None
         if self.record_path is not None:
             opener = RecordWriter.append_to if append else RecordWriter.create
