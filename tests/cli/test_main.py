@@ -38,3 +38,14 @@ def test_bad_setup_is_refused_before_the_game_starts(cli: CliRunner) -> None:
     assert code == 2
     assert out == ""
     assert err.startswith("gamenight: error: Kniffel Dice Duel takes 2 to 6 players, not 1")
+
+
+def test_sim_prints_win_shares_as_json(cli: CliRunner) -> None:
+    import json
+
+    code, out, _ = cli(["sim", "wurfeltod", "--bots", "greedy,bot:random", "--games", "3",
+                        "--json"])  # fmt: skip
+    assert code == 0
+    report = json.loads(out)
+    assert [seat["bot"] for seat in report["seats"]] == ["greedy", "random"]
+    assert report["games"] == 3

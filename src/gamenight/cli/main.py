@@ -96,16 +96,7 @@ def play(
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
     entry = _entry(game)
-    raw: dict[str, Any] = {}
-    for key, value in (("variant", variant), ("events", events), ("mode", mode), ("deck", deck)):
-        if value is not None:
-            raw[key] = value
-    for item in option:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
-        raw[key.strip()] = value.strip()
-    options = entry.game.parse_options(raw)
+    options = entry.game.parse_options(_raw_options(variant, events, mode, deck, option))
     seats = parse_players(players, list(entry.bots))
     entry.game.check_players(len(seats))
     _play(entry, seats, options, _seed(seed), record, watch)
@@ -162,6 +153,58 @@ def resume(path: Path) -> None:
 app.add_command(solve)
 
 
+@app.command()
+@click.argument("game")
+@click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
+@click.option("--games", type=int, default=1000, show_default=True, help="games to play")
+@click.option("--seed", type=int, default=0, show_default=True, help="dice seed of game 1")
+@click.option("--variant", default=None, help="variant, e.g. championship")
+@click.option("--events", default=None, help="Decathlon events, e.g. 100m,shot-put")
+@click.option("--mode", default=None, help="Dice Duel mode: multi or solo")
+@click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
+@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+def sim(
+    game: str,
+    bots: str,
+    games: int,
+    seed: int,
+    variant: str | None,
+    events: str | None,
+    mode: str | None,
+    option: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Play a seeded series of all-bot GAME games: win shares and mean scores."""
+    import dataclasses
+    import json
+
+    from gamenight.sim import run_series
+
+    entry = _entry(game)
+    raw = _raw_options(variant, events, mode, None, option)
+    names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
+    report = run_series(entry, names, games=games, seed=seed, options=entry.game.parse_options(raw))
+    if as_json:
+        click.echo(json.dumps(dataclasses.asdict(report), indent=1))
+        return
+    table = RichTable(
+        "seat",
+        "bot",
+        "win share",
+        "mean score",
+        title=f"{entry.name}: {games} games from seed {seed} ({report.seconds:.1f} s)",
+    )
+    for seat in report.seats:
+        table.add_row(
+            str(seat.seat + 1),
+            seat.bot,
+            f"{seat.win_share:.3f} ± {seat.win_share_se:.3f}",
+            f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
+        )
+    console.print(table)
+    console.print("[dim]± one standard error; a k-way shared win counts 1/k[/]")
+
+
 def _play(
     entry: registry.GameEntry,
     seats: list[SeatSpec],
@@ -194,6 +237,26 @@ def _finish(session: Session, match: Any) -> None:
         sys.exit(130)
     if session.record_path is not None:
         console.print(f"Record: {session.record_path}")
+
+
+def _raw_options(
+    variant: str | None,
+    events: str | None,
+    mode: str | None,
+    deck: str | None,
+    option: tuple[str, ...],
+) -> dict[str, Any]:
+    """Game options from the common flags and any ``-o KEY=VALUE``."""
+    raw: dict[str, Any] = {}
+    for key, value in (("variant", variant), ("events", events), ("mode", mode), ("deck", deck)):
+        if value is not None:
+            raw[key] = value
+    for item in option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
+        raw[key.strip()] = value.strip()
+    return raw
 
 
 def _entry(game: str) -> registry.GameEntry:
