@@ -1,7 +1,40 @@
 """gamenight: play, study and solve a shelf of tabletop games.
 
 The public kernel lives in :mod:`gamenight.core`; each game is a package under
-:mod:`gamenight.games`.
+:mod:`gamenight.games`, found through the registry. Every game is driven the
+same way: start from options and a dice source, ask who acts and what is
+legal, apply actions, and read views and results.
+
+>>> from gamenight.core import SeededDice, registry
+>>> game = registry.get("decathlon").game
+>>> options = game.parse_options({"events": "110m-hurdles"})
+>>> step = game.start(2, options, SeededDice(seed=1))
+>>> [event.kind for event in step.events]
+['starting-order', 'event-start', 'turn', 'roll']
+>>> (seat,) = game.to_act(step.state)
+>>> view = game.view(step.state, seat)
+>>> view.phase, view.thrown, view.rethrows_left
+('keep-or-rethrow', (6, 6, 2, 5, 4), 5)
+>>> game.legal_actions(step.state, seat)
+[Freeze(dice=(0, 1, 2, 3, 4)), Rethrow()]
+
+The exact solver values every legal action (here: the expected event score):
+
+>>> from gamenight.games.decathlon.advisor import option_values
+>>> {type(a).__name__: round(v, 3) for a, v in option_values(view, game.legal_actions(
+...     step.state, seat)).items()}
+{'Freeze': 23.0, 'Rethrow': 21.009}
+
+Actions are checked, and a refused action changes nothing:
+
+>>> from gamenight.games.decathlon.actions import Jump
+>>> game.apply(step.state, seat, Jump())
+Traceback (most recent call last):
+...
+gamenight.core.errors.IllegalActionError: in the 110 Metre Hurdles you may only freeze the set or rethrow it
+>>> after = game.apply(step.state, seat, game.legal_actions(step.state, seat)[0])
+>>> [event.kind for event in after.events][:2]
+['freeze', 'result']
 """
 
 __version__ = "0.1.0"
