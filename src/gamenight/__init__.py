@@ -28,10 +28,12 @@ The exact solver values every legal action (here: the expected event score):
 Actions are checked, and a refused action changes nothing:
 
 >>> from gamenight.games.decathlon.actions import Jump
->>> game.apply(step.state, seat, Jump())
-Traceback (most recent call last):
-...
-gamenight.core.errors.IllegalActionError: in the 110 Metre Hurdles you may only freeze the set or rethrow it
+>>> from gamenight.core import IllegalActionError
+>>> try:
+...     game.apply(step.state, seat, Jump())
+... except IllegalActionError as error:
+...     print(error)
+in the 110 Metre Hurdles you may only freeze the set or rethrow it
 >>> after = game.apply(step.state, seat, game.legal_actions(step.state, seat)[0])
 >>> [event.kind for event in after.events][:2]
 ['freeze', 'result']
