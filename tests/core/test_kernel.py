@@ -180,3 +180,12 @@ def test_tampered_results_name_the_differing_field() -> None:
     lines[-1] = json.dumps(row)
     with pytest.raises(RecordError, match=r"results differ at \$\.scores\[1\]"):
         replay(parse_record(lines))
+
+
+def test_a_cut_off_last_line_can_be_repaired_for_resuming() -> None:
+    lines = _recorded_game(8, 2).splitlines()[:-1]  # unfinished game
+    cut = [*lines[:-1], lines[-1][: len(lines[-1]) // 2]]
+    with pytest.raises(RecordError, match="invalid JSON"):
+        parse_record(cut)
+    repaired = parse_record(cut, repair_tail=True)
+    assert len(repaired.actions) == len(parse_record(lines).actions) - 1

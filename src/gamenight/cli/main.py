@@ -129,7 +129,7 @@ def resume(path: Path) -> None:
     from gamenight.core.record import replay as run_replay
 
     try:
-        record = read_record(path)
+        record = read_record(path, repair_tail=True)
         run_replay(record, str(path), require_finished=False)
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None

@@ -109,7 +109,7 @@ class RecordWriter:
         self._stream.flush()
 
 
-def read_record(path: Path) -> Record:
+def read_record(path: Path, *, repair_tail: bool = False) -> Record:
     """Parse a record file; malformed input raises :class:`RecordError` naming the line."""
     try:
         text = path.read_text(encoding="utf-8")
@@ -117,10 +117,16 @@ def read_record(path: Path) -> Record:
         raise RecordError(f"no such record file: {path}") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise RecordError(f"cannot read record {path}: {exc}") from None
-    return parse_record(text.splitlines(), str(path))
+    return parse_record(text.splitlines(), str(path), repair_tail=repair_tail)
 
 
-def parse_record(lines: Sequence[str], name: str = "record") -> Record:
+def parse_record(
+    lines: Sequence[str], name: str = "record", *, repair_tail: bool = False
+) -> Record:
+    """Parse record lines. ``repair_tail`` drops a cut-off last line (a crash mid-write),
+    so an interrupted game can still be resumed; replay never repairs."""
+    if repair_tail and lines and not lines[-1].rstrip().endswith("}"):
+        lines = lines[:-1]
     rows = list(_json_lines(lines, name))
     if not rows:
         raise RecordError(f"{name}: empty file, expected a gamenight record")
