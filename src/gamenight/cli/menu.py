@@ -9,7 +9,7 @@ from rich.table import Table as RichTable
 
 from gamenight.cli.players import parse_players
 from gamenight.cli.session import Session
-from gamenight.cli.ui import Prompter
+from gamenight.cli.ui import Prompter, is_number
 from gamenight.core import registry
 from gamenight.core.errors import OptionsError
 
@@ -53,7 +53,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
     seed_text = prompter.ask("Seed [random]: ")
     import secrets
 
-    seed = int(seed_text) if seed_text.isdigit() else secrets.randbelow(2**31)
+    seed = int(seed_text) if is_number(seed_text) else secrets.randbelow(2**31)
     session = Session(entry, seats, options, seed, console, prompter)
     match = session.build()
     try:
@@ -68,7 +68,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
 def _pick(prompter: Prompter, prompt: str, count: int) -> int:
     while True:
         text = prompter.ask(prompt)
-        if text.isdigit() and 1 <= int(text) <= count:
+        if is_number(text) and 1 <= int(text) <= count:
             return int(text)
         prompter.error(f"type a number from 1 to {count}")
 

@@ -49,6 +49,17 @@ T = TypeVar("T")
 HELP_WORDS = frozenset({"?", "h", "help"})
 
 
+def is_number(text: str) -> bool:
+    """Whether ``text`` is a plain number in ASCII digits.
+
+    ``str.isdigit`` also accepts '²' or '٣', which ``int`` then refuses.
+
+    >>> is_number("12"), is_number("²"), is_number("")
+    (True, False, False)
+    """
+    return text.isascii() and text.isdigit()
+
+
 def ask_until_parsed(
     prompter: Prompter,
     question: str,

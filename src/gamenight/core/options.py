@@ -16,6 +16,7 @@ gamenight.core.errors.OptionsError: option 'variant': 'golf' is not one of point
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -66,7 +67,7 @@ class OptionSpec:
                 raise OptionsError(f"{where}: expected a whole number, got {raw!r}")
             if isinstance(raw, int):
                 value = raw
-            elif isinstance(raw, str) and raw.strip().lstrip("-").isdigit():
+            elif isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
                 value = int(raw.strip())
             else:
                 raise OptionsError(f"{where}: expected a whole number, got {raw!r}")

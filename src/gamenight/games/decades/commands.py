@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from gamenight.cli.ui import is_number
 from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
@@ -119,13 +120,13 @@ def _card_id(word: str) -> str | None:
 
 def _keep(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
     words = text.replace(",", " ").split()
-    if len(words) == 1 and words[0].isdigit():
+    if len(words) == 1 and is_number(words[0]):
         words = list(words[0])
     count = len(view.dealt)
     chosen: list[str] = []
     used: set[int] = set()
     for word in words:
-        if word.isdigit():
+        if is_number(word):
             index = int(word) - 1
             if not 0 <= index < count:
                 return f"{word} is not a card number (your cards are 1-{count})"
@@ -181,7 +182,7 @@ def _card(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str
     if only is not None:
         return only
     held = [a.card for a in legal if isinstance(a, PlayCard)]
-    if text.isdigit():
+    if is_number(text):
         index = int(text) - 1
         if not 0 <= index < len(held):
             return f"{text} is not one of your cards (1-{len(held)})"
@@ -201,10 +202,10 @@ def _target(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | s
     if any(isinstance(a, RemoveToken) for a in legal):
         lengths = [a.length for a in legal if isinstance(a, RemoveToken)]
         head = text.split("@")[0].strip()
-        if head.isdigit() and int(head) in lengths:
+        if is_number(head) and int(head) in lengths:
             return RemoveToken(int(head))
         return "remove which token? type its length: " + ", ".join(map(str, lengths))
-    if text.isdigit() and 1 <= int(text) <= len(CATEGORIES):
+    if is_number(text) and 1 <= int(text) <= len(CATEGORIES):
         return CancelAnswer(CATEGORIES[int(text) - 1])
     word = text.lower()
     if word:

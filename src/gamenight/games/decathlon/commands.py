@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from gamenight.cli.ui import is_number
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -63,10 +64,10 @@ def parse_command(text: str, view: DecathlonView, legal: Sequence[Action]) -> Ac
     if phase in FREEZE_PHASES:
         return _freeze(raw, view, legal)
     if phase == "vault-dice":
-        if raw.isdigit():
+        if is_number(raw):
             return _legal(Vault(int(raw)), legal, view)
         return f"how many dice for this jump? type a number from 1 to {MAX_VAULT_DICE}"
-    if phase == "jump-or-skip" and raw.isdigit() and view.event == "pole-vault":
+    if phase == "jump-or-skip" and is_number(raw) and view.event == "pole-vault":
         return "first choose j to jump this height; then you pick the number of dice"
     return _word(raw, legal, view)
 
@@ -176,7 +177,7 @@ def _positions(raw: str) -> list[int] | None:
     """Digits separated by nothing, spaces or commas; ``None`` if anything else is typed."""
     if not re.fullmatch(r"[\d\s,]*", raw):
         return None
-    return [int(c) for c in raw if c.isdigit()]
+    return [int(c) for c in raw if is_number(c)]
 
 
 def _word(raw: str, legal: Sequence[Action], view: DecathlonView) -> Action | str:

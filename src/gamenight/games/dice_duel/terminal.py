@@ -20,7 +20,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.games.dice_duel.combinations import (
@@ -87,7 +87,7 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
                 return _roll(view, legal, dice)
             # ``r`` names the dice to roll; no dice named rolls all five.
             return _roll(view, legal, tuple(i for i in range(5) if dice and i not in dice))
-    if joined.isdigit():
+    if is_number(joined):
         dice = _dice(joined)
         return dice if isinstance(dice, str) else _roll(view, legal, dice)
     return f"unknown command {text.strip()!r} (? for help)"
