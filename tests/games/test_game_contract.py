@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamenight.core import registry
+from gamenight.core import OptionsError, SeededDice, registry
 from gamenight.core.testing import check_replay, check_round_trips, random_playout
 
 # Seat counts and options worth varying for each game (others stay at their defaults).
@@ -45,3 +45,25 @@ def test_random_play_keeps_the_contract(game_id: str, data: st.DataObject) -> No
     final, history = random_playout(game, seats, options, seed)
     check_round_trips(game, final, history)
     check_replay(game, seats, options, seed, history, final)
+
+
+OPTION_JUNK = st.one_of(
+    st.none(), st.booleans(), st.integers(-5, 500), st.text(max_size=12),
+    st.lists(st.text(max_size=8), max_size=3), st.just("100m,hurdles"), st.just("solo"),
+    st.just("championship"), st.just("B,A"), st.just("/nonexistent.csv"),
+)  # fmt: skip
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_any_options_are_accepted_or_refused_clearly(game_id: str, data: st.DataObject) -> None:
+    game = registry.get(game_id).game
+    names = [spec.name for spec in game.info.options] + ["colour"]
+    raw = data.draw(st.dictionaries(st.sampled_from(names), OPTION_JUNK, max_size=3))
+    seats = data.draw(st.integers(0, 9))
+    try:
+        options = game.parse_options(raw)
+        game.start(seats, options, SeededDice(seed=1))
+    except OptionsError as error:
+        assert str(error)  # a message that names the problem
