@@ -5,16 +5,19 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint typecheck pytest bench lock clean
+.PHONY: play test lint layers typecheck pytest bench lock clean
 
 play: $(STAMP)
 	$(BIN)/gamenight
 
-test: $(STAMP) lint typecheck pytest
+test: $(STAMP) lint layers typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+
+layers: $(STAMP)
+	$(BIN)/lint-imports --no-cache
 
 typecheck: $(STAMP)
 	$(BIN)/mypy

@@ -27,7 +27,7 @@ from gamenight.games.decades.tokens import legal_placements
 from gamenight.games.decades.view import DecadesView
 
 
-def make(name: str, seed: int) -> Agent:
+def make(name: str, seed: int) -> Agent[Any, Any]:
     return RandomAgent(seed) if name == "random" else BOTS[name](seed)
 
 
@@ -64,7 +64,7 @@ class Auditor(KnowledgeBot):
         self.losses: list[float] = []
         self.placements: list[int] = []
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[Any, Any]) -> Any:
         view: DecadesView = decision.view
         if view.phase == "answer":
             seat = decision.seat

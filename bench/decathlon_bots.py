@@ -11,6 +11,7 @@ import argparse
 import statistics
 import time
 from collections.abc import Callable
+from typing import Any
 
 from gamenight.core.agents import Agent, RandomAgent
 from gamenight.core.runner import play_match
@@ -19,7 +20,9 @@ from gamenight.games.decathlon.disciplines import EVENT_IDS, NAMES
 from gamenight.games.decathlon.game import GAME
 
 
-def run(make: Callable[[int], Agent], games: int, events: list[str]) -> tuple[list[float], float]:
+def run(
+    make: Callable[[int], Agent[Any, Any]], games: int, events: list[str]
+) -> tuple[list[float], float]:
     options = GAME.parse_options({"events": events})
     start = time.perf_counter()
     scores = [
@@ -32,7 +35,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     games = parser.parse_args().games
-    bots: dict[str, Callable[[int], Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+    bots: dict[str, Callable[[int], Agent[Any, Any]]] = {
+        "random": RandomAgent,
+        "greedy": GreedyAgent,
+    }
     print(f"| Event | {' | '.join(bots)} |")
     print("|---|" + "---:|" * len(bots))
     for event in EVENT_IDS:

@@ -23,6 +23,7 @@ import time
 from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
+from typing import Any
 
 from gamenight.core.agents import Agent
 from gamenight.core.runner import play_match
@@ -66,7 +67,7 @@ class Timed:
 def play(game: int, competitive: bool, variant: str) -> Outcome:
     seat = game % PLAYERS
     tested = Timed(CompetitiveAgent(game) if competitive else OptimalAgent(game))
-    agents: list[Agent] = [OptimalAgent(game) for _ in range(PLAYERS)]
+    agents: list[Agent[Any, Any]] = [OptimalAgent(game) for _ in range(PLAYERS)]
     agents[seat] = tested
     options = GAME.parse_options({"variant": variant})
     results, _ = play_match(GAME, agents, seed=game, options=options)

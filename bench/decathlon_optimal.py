@@ -13,6 +13,7 @@ from __future__ import annotations
 import argparse
 import math
 import time
+from typing import Any
 
 from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
@@ -63,7 +64,7 @@ def main() -> None:
         )
 
 
-def first_decision(event: str) -> Decision:
+def first_decision(event: str) -> Decision[Any, Any]:
     state = GAME.start(1, GAME.parse_options({"events": event}), SeededDice(seed=0)).state
     return Decision("decathlon", 0, GAME.view(state, 0), GAME.legal_actions(state, 0))
 

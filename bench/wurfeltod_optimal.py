@@ -47,7 +47,7 @@ class Timed:
         self.first_roll: list[tuple[float, float]] = []
         self.later: list[tuple[float, float]] = []
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[Any, Any]) -> Any:
         wall, cpu = time.perf_counter(), time.thread_time()
         action = self.agent.act(decision)
         taken = (time.perf_counter() - wall, time.thread_time() - cpu)

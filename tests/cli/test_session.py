@@ -11,9 +11,9 @@ from rich.console import Console
 
 from gamenight.cli.players import parse_players
 from gamenight.cli.session import Session, restore
-from gamenight.cli.ui import Prompter
 from gamenight.core import registry
 from gamenight.core.record import read_record, replay
+from gamenight.terminal.ui import Prompter
 
 # Wurfeltod: book one box per turn straight after the first roll.
 KEYS = [
@@ -101,8 +101,8 @@ class _StubUI:
 
 def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
     from gamenight.cli.session import HumanAgent
-    from gamenight.cli.ui import Table
     from gamenight.core import Decision
+    from gamenight.terminal.ui import Table
 
     prompts: list[str] = []
     console = Console(file=io.StringIO(), width=80)

@@ -126,7 +126,7 @@ def test_tampered_record_is_caught() -> None:
     for i, line in enumerate(lines):
         row = json.loads(line)
         if row["type"] == "action" and row["events"][0]["kind"] == "roll":
-            row["events"][0]["data"]["face"] = 7 - row["events"][0]["data"]["face"]
+            row["events"][0]["face"] = 7 - row["events"][0]["face"]
             lines[i] = json.dumps(row)
             break
     with pytest.raises(RecordError, match="event 1 differs"):

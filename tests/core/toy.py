@@ -23,6 +23,27 @@ from gamenight.core import (
 )
 
 
+class Started(Event, frozen=True, tag="start"):
+    players: int
+
+
+class Held(Event, frozen=True, tag="hold"):
+    player: int
+    points: int
+
+
+class Rolled(Event, frozen=True, tag="roll"):
+    player: int
+    face: int
+
+
+class Bust(Event, frozen=True, tag="bust"):
+    player: int
+
+
+ToyEvent = Started | Held | Rolled | Bust
+
+
 class Roll(msgspec.Struct, frozen=True, tag="roll"):
     pass
 
@@ -60,10 +81,11 @@ class ToyGame(Game[ToyState, ToyAction]):
     )
     state_type = ToyState
     action_type = ToyAction
+    event_type = ToyEvent
 
     def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[ToyState]:
         state = ToyState(dice=dice, scores=(0,) * players, target=options["target"])
-        return Transition(state, (Event("start", data={"players": players}),))
+        return Transition(state, (Started(players=players),))
 
     def to_act(self, state: ToyState) -> tuple[int, ...]:
         if max(state.scores) >= state.target:
@@ -83,12 +105,12 @@ class ToyGame(Game[ToyState, ToyAction]):
             scores = list(state.scores)
             scores[seat] += state.pot
             new = msgspec.structs.replace(state, scores=tuple(scores), pot=0, turn=(seat + 1) % n)
-            return Transition(new, (Event("hold", seat, {"points": state.pot}),))
+            return Transition(new, (Held(player=seat, points=state.pot),))
         (face,), dice = state.dice.roll(1)
-        roll = Event("roll", seat, {"face": face})
+        roll = Rolled(player=seat, face=face)
         if face == 1:
             new = msgspec.structs.replace(state, dice=dice, pot=0, turn=(seat + 1) % n)
-            return Transition(new, (roll, Event("bust", seat)))
+            return Transition(new, (roll, Bust(player=seat)))
         return Transition(msgspec.structs.replace(state, dice=dice, pot=state.pot + face), (roll,))
 
     def results(self, state: ToyState) -> Results:

@@ -18,9 +18,9 @@ from rich.table import Table as RichTable
 from gamenight.cli.players import SeatSpec, parse_players
 from gamenight.cli.session import Session, restore
 from gamenight.cli.solve import solve
-from gamenight.cli.ui import Prompter
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
+from gamenight.terminal.ui import Prompter
 
 console = Console()
 

@@ -9,9 +9,9 @@ from rich.table import Table as RichTable
 
 from gamenight.cli.players import parse_players
 from gamenight.cli.session import Session
-from gamenight.cli.ui import Prompter, is_number
 from gamenight.core import registry
 from gamenight.core.errors import OptionsError
+from gamenight.terminal.ui import Prompter, is_number
 
 
 def main_menu(console: Console, prompter: Prompter) -> None:

@@ -14,14 +14,16 @@ from rich.console import Console
 from rich.rule import Rule
 
 from gamenight.cli.players import SeatSpec
-from gamenight.cli.ui import Prompter, Table, TerminalUI
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event, visible_to
+from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.core.record import RecordWriter, SeatInfo
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
+from gamenight.core.seeds import derive
+from gamenight.terminal import ui_for
+from gamenight.terminal.ui import Prompter, Table, TerminalUI
 
 
 class HumanAgent:
@@ -32,7 +34,7 @@ class HumanAgent:
     def __init__(self, ui: TerminalUI, prompter: Prompter, table: Table, hidden: bool) -> None:
         self.ui, self.prompter, self.table, self.hidden = ui, prompter, table, hidden
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[Any, Any]) -> Any:
         console = self.prompter.console
         name = self.table.names[decision.seat]
         if self.hidden:
@@ -69,16 +71,16 @@ class Session:
 
     def build(self, *, append: bool = False) -> Match:
         game = self.entry.game
-        ui: TerminalUI = self.entry.terminal_ui()
+        ui: TerminalUI = ui_for(self.entry)
         humans = frozenset(i for i, s in enumerate(self.seats) if s.bot is None)
         table = Table([s.name for s in self.seats], humans)
         hidden = bool(game.info.hidden_info) and len(humans) > 1
-        agents: list[Agent] = []
+        agents: list[Agent[Any, Any]] = []
         for index, seat in enumerate(self.seats):
             if seat.bot is None:
                 agents.append(HumanAgent(ui, self.prompter, table, hidden))
             else:
-                agents.append(self.entry.bots[seat.bot](self.seed * 101 + index))
+                agents.append(self.entry.make_bot(seat.bot, derive(self.seed, "bot", index)))
         if self.record_path is None and humans:
             if game.info.hidden_info:
                 # A record is the referee's log: its seed and actions reveal every secret,
@@ -97,9 +99,7 @@ class Session:
         match = Match(game, self.options, self.seed, seat_infos, agents, record=writer)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:
-            match.observers.append(
-                lambda _state, events: ui.show_events(self.console, visible_to(events, None), table)
-            )
+            match.observers.append(lambda _seq, events: ui.show_events(self.console, events, table))
         self._ui, self._table = ui, table
         return match
 
@@ -127,14 +127,8 @@ def autosave_path(game_id: str) -> Path:
 
 def restore(match: Match, actions: Sequence[tuple[int, Any]]) -> None:
     """Re-apply already recorded actions (for resume), without re-recording them."""
-    writer, match.record = match.record, None
-    observers, match.observers = match.observers, []
     try:
-        match.begin()
-        for seat, raw in actions:
-            try:
-                match.play(seat, match.game.decode_action(raw))
-            except IllegalActionError as exc:  # pragma: no cover - replay checked first
-                raise IllegalActionError(f"cannot resume: {exc}") from None
-    finally:
-        match.record, match.observers = writer, observers
+        decoded = [(seat, match.game.decode_action(raw)) for seat, raw in actions]
+        match.begin(replayed=decoded)
+    except IllegalActionError as exc:  # pragma: no cover - replay checked first
+        raise IllegalActionError(f"cannot resume: {exc}") from None

@@ -2,6 +2,8 @@
 
 An agent never sees the state, only a :class:`Decision`: the seat's view and
 the legal actions. That makes bots unable to peek at hidden information.
+``Decision`` and ``Agent`` are generic over the game's view and action types,
+so mypy checks a bot against its game.
 """
 
 from __future__ import annotations
@@ -9,29 +11,32 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
-from gamenight.core.events import Event
+V = TypeVar("V", covariant=True)
+A = TypeVar("A", covariant=True)
+V_in = TypeVar("V_in", contravariant=True)
+A_any = TypeVar("A_any")
 
 
 @dataclass(frozen=True)
-class Decision:
+class Decision(Generic[V, A]):
     """What an agent is told when it must act."""
 
     game_id: str
     seat: int
-    view: Any
-    legal: Sequence[Any]
+    view: V
+    legal: Sequence[A]
 
 
-class Agent(Protocol):
+class Agent(Protocol[V_in, A_any]):
     """Chooses one of ``decision.legal``; may watch the events it is allowed to see."""
 
     label: str
 
-    def act(self, decision: Decision) -> Any: ...
+    def act(self, decision: Decision[V_in, A_any]) -> A_any: ...
 
-    def observe(self, seat: int, events: Sequence[Event]) -> None: ...
+    def observe(self, seat: int, events: Sequence[Any]) -> None: ...
 
 
 class RandomAgent:
@@ -42,8 +47,8 @@ class RandomAgent:
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[object, A_any]) -> A_any:
         return self._rng.choice(list(decision.legal))
 
-    def observe(self, seat: int, events: Sequence[Event]) -> None:
+    def observe(self, seat: int, events: Sequence[Any]) -> None:
         return None

@@ -35,3 +35,10 @@ class UnknownGameError(GamenightError, KeyError):
 
 class DiceExhaustedError(GamenightError, RuntimeError):
     """A scripted dice source ran out of values (a test scripted too few dice)."""
+
+
+class StaleActionError(IllegalActionError):
+    """An action sent for an older position (``expected_seq`` is not the table's seq).
+
+    A client that re-sends after a reconnect gets this instead of a double move.
+    """

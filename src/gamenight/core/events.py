@@ -1,24 +1,36 @@
-"""Events: what an action caused, in a form every front end can render.
+"""Events: what an action caused, typed, in a form every front end can render.
+
+Each game declares its events as frozen subclasses of :class:`Event`, one per
+kind, with a ``tag`` (the JSON ``"kind"``). The game's ``event_type`` is the
+union of them, so events round-trip exactly through JSON and a browser can
+switch on ``kind``.
 
 An event with ``audience=None`` is public. Otherwise only the listed seats may
 see it; spectators see only public events. Front ends must deliver events
-through :func:`visible_to`, never directly.
+through :func:`visible_to` (or the :class:`~gamenight.core.table.Table`), never
+directly.
+
+>>> class Rolled(Event, frozen=True, tag="rolled"):
+...     player: int
+...     dice: tuple[int, ...]
+>>> e = Rolled(player=0, dice=(6, 6))
+>>> to_json_bytes(e)
+b'{"kind":"rolled","player":0,"dice":[6,6]}'
+>>> Rolled(player=1, dice=(1,), audience=(1,)).visible_to(0)
+False
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, omit_defaults=True):
-    """Something that happened: dice rolled, attempt invalid, score recorded..."""
+class Event(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="kind"):
+    """Base of every game's events; subclasses add the fields of their kind."""
 
-    kind: str
-    player: int | None = None
-    data: dict[str, Any] = {}
     audience: tuple[int, ...] | None = None
 
     def visible_to(self, seat: int | None) -> bool:
@@ -26,6 +38,35 @@ class Event(msgspec.Struct, frozen=True, omit_defaults=True):
         return self.audience is None or (seat is not None and seat in self.audience)
 
 
-def visible_to(events: Iterable[Event], seat: int | None) -> list[Event]:
+class Audienced(Protocol):
+    """Anything with an audience (every event)."""
+
+    def visible_to(self, seat: int | None) -> bool: ...
+
+
+E = TypeVar("E", bound=Audienced)
+
+
+def visible_to(events: Iterable[E], seat: int | None) -> list[E]:
     """The events a seat (or a spectator, ``None``) may see."""
     return [e for e in events if e.visible_to(seat)]
+
+
+def to_json_bytes(value: Any) -> bytes:
+    return msgspec.json.encode(value)
+
+
+class LooseEvent(msgspec.Struct, frozen=True, omit_defaults=True):
+    """The untyped event of kernel v1 (``kind`` + ``data``).
+
+    Kept only while games move to typed :class:`Event` subclasses; new code
+    must not use it.
+    """
+
+    kind: str
+    player: int | None = None
+    data: dict[str, Any] = {}
+    audience: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.audience is None or (seat is not None and seat in self.audience)

@@ -27,7 +27,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent
 from gamenight.core.options import Options, OptionSpec, parse_options
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -47,13 +47,27 @@ class GameInfo:
     options: tuple[OptionSpec, ...] = ()
     seat_noun: str = "player"
     hidden_info: bool = False  # seats hold secrets: hot-seat play must hide entries
+    # Capabilities, named as "module:attribute" so nothing heavy is imported to list them.
+    bots: tuple[BotInfo, ...] = ()
+    advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
+    solver: str | None = None  # a gamenight.core.solver.Solver
+
+
+@dataclass(frozen=True)
+class BotInfo:
+    """A bot a game offers: its name, one line on what it does and how strong it is,
+    and where its factory ``(seed: int) -> Agent`` lives ("module:attribute")."""
+
+    name: str
+    summary: str
+    factory: str
 
 
 class Transition(msgspec.Struct, Generic[S], frozen=True):
     """The result of an action: the new state and what happened."""
 
     state: S
-    events: tuple[Event, ...]
+    events: tuple[Any, ...]  # the game's Event subclasses
 
 
 class Results(msgspec.Struct, frozen=True):
@@ -86,6 +100,7 @@ class Game(ABC, Generic[S, A]):
     info: ClassVar[GameInfo]
     state_type: ClassVar[type[msgspec.Struct]]
     action_type: ClassVar[Any]  # the union of the game's action structs
+    event_type: ClassVar[Any] = LooseEvent  # the union of the game's Event subclasses
 
     # ----- options -------------------------------------------------------
     def parse_options(self, raw: Mapping[str, object] | None = None) -> Options:
@@ -146,6 +161,19 @@ class Game(ABC, Generic[S, A]):
     @abstractmethod
     def view(self, state: S, seat: int | None) -> msgspec.Struct:
         """What ``seat`` may know (``None``: a spectator). Never holds the dice source."""
+
+    def public_action(self, state: S, seat: int, action: A) -> A:
+        """How ``seat``'s ``action`` looks to everyone else while ``state`` is current.
+
+        Override for secret actions (a hidden choice before its reveal); the
+        default says actions are public.
+        """
+        return action
+
+    def reversible(self, before: S, after: S) -> bool:
+        """Whether the move from ``before`` to ``after`` may be taken back (undo):
+        no dice were thrown. Games with reveals or draws say more."""
+        return getattr(before, "dice", None) == getattr(after, "dice", None)
 
     # ----- JSON ------------------------------------------------------------------
     def decode_action(self, raw: object) -> A:

@@ -21,7 +21,7 @@ from gamenight import __version__
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import GamenightError, IllegalActionError, OptionsError, RecordError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Game, Results, to_json
 
 FORMAT = "gamenight-record"
@@ -125,7 +125,7 @@ def parse_record(
 ) -> Record:
     """Parse record lines. ``repair_tail`` drops a cut-off last line (a crash mid-write),
     so an interrupted game can still be resumed; replay never repairs."""
-    if repair_tail and lines and not lines[-1].rstrip().endswith("}"):
+    if repair_tail and lines and not _parses(lines[-1]):
         lines = lines[:-1]
     rows = list(_json_lines(lines, name))
     if not rows:
@@ -256,6 +256,14 @@ def first_difference(mine: Any, theirs: Any, at: str = "$") -> tuple[str, Any, A
             if a != b:
                 return first_difference(a, b, f"{at}[{index}]")
     return at, mine, theirs
+
+
+def _parses(line: str) -> bool:
+    try:
+        json.loads(line)
+    except json.JSONDecodeError:
+        return False
+    return True
 
 
 def _json_lines(lines: Sequence[str], name: str) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -1,9 +1,13 @@
-"""The game registry: one line per game.
+"""The game registry: one line per game, and each game's capabilities.
 
-Each entry names a package under :mod:`gamenight.games` that provides, by
-convention, ``game.py`` (``GAME``), ``bots.py`` (``BOTS``) and ``terminal.py``
-(``UI``), plus the rules doc ``rules.md``. Packages are imported lazily, so
-listing the games stays fast.
+Each entry names a package under :mod:`gamenight.games` that provides
+``game.py`` (``GAME``) and the rules doc ``rules.md``. The game's
+:class:`~gamenight.core.game.GameInfo` declares its capabilities by name
+("module:attribute"): bots, an advisor and a solver. They are imported on first
+use, so listing the games imports no bot, solver or numpy.
+
+Front ends find their own per-game modules by the package's last name (e.g.
+``gamenight.terminal.dice_duel``); the registry knows nothing of them.
 """
 
 from __future__ import annotations
@@ -16,6 +20,19 @@ from importlib import resources
 from typing import Any
 
 from gamenight.core.errors import UnknownGameError
+from gamenight.core.game import BotInfo, Game
+
+RANDOM_BOT = BotInfo(
+    "random",
+    "picks uniformly among the legal moves: a baseline, not an opponent",
+    "gamenight.core.agents:RandomAgent",
+)
+
+
+def load(path: str) -> Any:
+    """The object at ``"package.module:attribute"``."""
+    module, _, attribute = path.partition(":")
+    return getattr(importlib.import_module(module), attribute)
 
 
 @dataclass(frozen=True)
@@ -24,24 +41,47 @@ class GameEntry:
     name: str
     package: str
 
+    @property
+    def module_name(self) -> str:
+        """The package's last name, which front ends use for their per-game modules."""
+        return self.package.rsplit(".", 1)[-1]
+
     @cached_property
-    def game(self) -> Any:
+    def game(self) -> Game[Any, Any]:
         """The game object (a :class:`gamenight.core.game.Game`)."""
-        return importlib.import_module(f"{self.package}.game").GAME
+        game: Game[Any, Any] = importlib.import_module(f"{self.package}.game").GAME
+        return game
 
     @cached_property
+    def bot_infos(self) -> Mapping[str, BotInfo]:
+        """Every bot by name, ``random`` first; nothing is imported to list them."""
+        return {b.name: b for b in (RANDOM_BOT, *self.game.info.bots)}
+
+    @property
     def bots(self) -> Mapping[str, Callable[[int], Any]]:
-        """Bot factories by name; each takes a seed and returns an agent."""
-        from gamenight.core.agents import RandomAgent
+        """Bot factories by name; each takes a seed and returns an agent (imported lazily)."""
+        return _LazyBots(self.bot_infos)
 
-        module = importlib.import_module(f"{self.package}.bots")
-        bots: dict[str, Callable[[int], Any]] = {"random": RandomAgent}
-        bots.update(module.BOTS)
-        return bots
+    def make_bot(self, name: str, seed: int) -> Any:
+        """A new bot ``name`` seeded with ``seed``; raises UnknownGameError for no such bot."""
+        info = self.bot_infos.get(name)
+        if info is None:
+            raise UnknownGameError(
+                f"{self.name} has no bot '{name}' (choose from {', '.join(self.bot_infos)})"
+            )
+        return load(info.factory)(seed)
 
-    def terminal_ui(self) -> Any:
-        """The game's terminal presentation (``terminal.UI``)."""
-        return importlib.import_module(f"{self.package}.terminal").UI()
+    @property
+    def advisor(self) -> Callable[..., Any] | None:
+        """``advise(view, seat, legal) -> Advice | None``, if the game can advise."""
+        path = self.game.info.advisor
+        return None if path is None else load(path)
+
+    @property
+    def solver(self) -> Any | None:
+        """The game's :class:`~gamenight.core.solver.Solver`, if it has one."""
+        path = self.game.info.solver
+        return None if path is None else load(path)
 
     def rules_text(self) -> str:
         """The game's rules doc (``docs/rules/<id>.md``, shipped as ``rules.md``)."""
@@ -49,6 +89,23 @@ class GameEntry:
             return resources.files(self.package).joinpath("rules.md").read_text(encoding="utf-8")
         except OSError:
             raise UnknownGameError(f"the rules of {self.name} are not installed") from None
+
+
+class _LazyBots(Mapping[str, Callable[[int], Any]]):
+    """Bot names map to factories that import their module only when called."""
+
+    def __init__(self, infos: Mapping[str, BotInfo]) -> None:
+        self._infos = infos
+
+    def __getitem__(self, name: str) -> Callable[[int], Any]:
+        info = self._infos[name]
+        return lambda seed: load(info.factory)(seed)
+
+    def __iter__(self) -> Any:
+        return iter(self._infos)
+
+    def __len__(self) -> int:
+        return len(self._infos)
 
 
 # One line per game. Order is the order `gamenight list` shows.

@@ -1,8 +1,10 @@
 """The match runner: plays a game to the end with any mix of agents.
 
-The runner is the only place where states, agents and records meet. Agents see
-only their seat's view; events reach each agent and observer filtered by
-audience; every action is written to the record as soon as it is applied.
+A :class:`Match` drives a :class:`~gamenight.core.table.Table`: it asks each
+seat's agent for a choice (agents see only their seat's view) and submits it.
+Events reach each agent through the table's per-seat filter, observers see the
+spectator's stream, and the record writer is the table's referee hook, so every
+action is written before the table moves on.
 """
 
 from __future__ import annotations
@@ -13,62 +15,101 @@ from typing import Any
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import DiceSource, SeededDice
-from gamenight.core.events import Event, visible_to
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo
+from gamenight.core.table import Table
 
-Observer = Callable[[Any, Sequence[Event]], None]  # (state, events) -> None
+Observer = Callable[[int, Sequence[Any]], None]  # (seq, spectator-visible events) -> None
 
 
 @dataclass
 class Match:
-    """A game in progress: the game, its state, the seats' agents and the history."""
+    """A game in progress: the game, its table, the seats' agents and the record."""
 
     game: Game[Any, Any]
     options: Options
     seed: int
     seats: list[SeatInfo]
-    agents: list[Agent]
-    state: Any = None
-    history: list[tuple[int, Any, tuple[Event, ...]]] = field(default_factory=list)
+    agents: list[Agent[Any, Any]]
     record: RecordWriter | None = None
     observers: list[Observer] = field(default_factory=list)
+    table: Table[Any, Any] | None = None
 
-    def begin(self, dice: DiceSource | None = None) -> None:
-        step = self.game.start(len(self.seats), self.options, dice or SeededDice(seed=self.seed))
-        self.state = step.state
-        if self.record:
+    @property
+    def state(self) -> Any:
+        """The full state (the referee's); ``None`` before :meth:`begin`."""
+        return None if self.table is None else self.table.state
+
+    @property
+    def history(self) -> list[tuple[int, Any, tuple[Any, ...]]]:
+        """(seat, action, events) of every action so far (the referee's view)."""
+        if self.table is None:
+            return []
+        events: dict[int, list[Any]] = {}
+        for stamped in self.table.log():
+            events.setdefault(stamped.seq, []).append(stamped.event)
+        return [
+            (seat, action, tuple(events.get(seq, ())))
+            for seq, (seat, action) in enumerate(self.table.moves(), start=1)
+        ]
+
+    def begin(self, dice: DiceSource | None = None, *, replayed: Sequence[Any] = ()) -> None:
+        """Deal the game; ``replayed`` (seat, action) pairs are re-applied unrecorded."""
+        table = Table.start(
+            self.game, len(self.seats), self.options, dice or SeededDice(seed=self.seed)
+        )
+        for seat, action in replayed:
+            table.submit(seat, action)
+        self.table = table
+        if self.record and not replayed:
             self.record.header(self.game, self.options, self.seed, self.seats)
-            self.record.start(step.events)
-        self._deliver(step.events)
+            self.record.start(table.start_events)
+        if self.record:
+            record = self.record
+
+            def write(_seq: int, seat: int, action: Any, events: tuple[Any, ...]) -> None:
+                record.action(seat, action, events)
+
+            table.on_commit(write)
+        for seat, agent in enumerate(self.agents):
+            table.watch(seat, _observer(seat, agent))
+        for observer in self.observers:
+            table.watch(None, observer)
+        if not replayed:
+            self._deliver_start(table)
+
+    def _deliver_start(self, table: Table[Any, Any]) -> None:
+        events = table.start_events
+        for seat, agent in enumerate(self.agents):
+            mine = [e for e in events if e.visible_to(seat)]
+            if mine:
+                agent.observe(seat, mine)
+        public = [e for e in events if e.visible_to(None)]
+        if public:
+            for observer in self.observers:
+                observer(0, public)
 
     def step(self) -> None:
-        """Ask each seat to act (in :meth:`Game.to_act` order) and apply its choice."""
-        for seat in self.game.to_act(self.state):
-            if seat not in self.game.to_act(self.state):
+        """Ask each seat to act (in :meth:`Game.to_act` order) and submit its choice."""
+        table = self._table()
+        for seat in table.to_act():
+            if seat not in table.to_act():
                 continue  # an earlier simultaneous choice this step resolved it
-            legal = self.game.legal_actions(self.state, seat)
-            decision = Decision(self.game.info.id, seat, self.game.view(self.state, seat), legal)
-            action = self.agents[seat].act(decision)
-            self.play(seat, action)
+            snap = table.snapshot(seat)
+            decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
+            self.play(seat, self.agents[seat].act(decision))
 
-    def play(self, seat: int, action: Any) -> tuple[Event, ...]:
+    def play(self, seat: int, action: Any) -> tuple[Any, ...]:
         """Apply one action (raises IllegalActionError, leaving the match unchanged)."""
-        step = self.game.apply(self.state, seat, action)
-        self.state = step.state
-        self.history.append((seat, action, step.events))
-        if self.record:
-            self.record.action(seat, action, step.events)
-        self._deliver(step.events)
-        return step.events
+        return self._table().submit(seat, action)
 
     def finished(self) -> bool:
-        return bool(self.game.is_terminal(self.state))
+        return self._table().finished
 
     def run(self, max_steps: int = 1_000_000) -> Results:
         """Play to the end and return the results (also written to the record)."""
-        if self.state is None:
+        if self.table is None:
             self.begin()
         for _ in range(max_steps):
             if self.finished():
@@ -81,18 +122,20 @@ class Match:
             self.record.results(results)
         return results
 
-    def _deliver(self, events: Sequence[Event]) -> None:
-        for seat, agent in enumerate(self.agents):
-            mine = visible_to(events, seat)
-            if mine:
-                agent.observe(seat, mine)
-        for observer in self.observers:
-            observer(self.state, events)
+    def _table(self) -> Table[Any, Any]:
+        if self.table is None:
+            self.begin()
+        assert self.table is not None
+        return self.table
+
+
+def _observer(seat: int, agent: Agent[Any, Any]) -> Callable[[int, Sequence[Any]], None]:
+    return lambda _seq, events: agent.observe(seat, events)
 
 
 def play_match(
     game: Game[Any, Any],
-    agents: Sequence[Agent],
+    agents: Sequence[Agent[Any, Any]],
     *,
     seed: int = 0,
     options: Options | None = None,

@@ -21,6 +21,7 @@ from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import play_match
+from gamenight.core.seeds import derive
 
 
 @dataclass(frozen=True)
@@ -67,7 +68,7 @@ def run_series(
     started = time.perf_counter()
     for i in range(games):
         dice_seed = seed + i
-        agents = [entry.bots[b](dice_seed * 101 + s) for s, b in enumerate(bots)]
+        agents = [entry.make_bot(b, derive(dice_seed, "bot", s)) for s, b in enumerate(bots)]
         results, _ = play_match(game, agents, seed=dice_seed, options=options)
         for s in range(len(bots)):
             scores[s][i] = float(results.scores[s])

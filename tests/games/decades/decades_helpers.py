@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decades import rules
 from gamenight.games.decades.cards import DEALT, action_deck
 from gamenight.games.decades.deck import CATEGORIES, Question, QuestionCard

@@ -20,10 +20,10 @@ import pytest
 from msgspec.structs import replace
 from rich.console import Console
 
-from gamenight.cli.ui import Table
 from gamenight.core.agents import Agent, Decision, RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
-from gamenight.core.events import Event, visible_to
+from gamenight.core.events import LooseEvent as Event
+from gamenight.core.events import visible_to
 from gamenight.core.game import to_json
 from gamenight.games.decades.bots import BOTS
 from gamenight.games.decades.cards import CARDS
@@ -39,6 +39,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.terminal import UI
 from gamenight.games.decades.tokens import legal_placements
+from gamenight.terminal.ui import Table
 
 TABLE = Table(["Red", "Blue"], frozenset({0, 1}))
 _NEXT_KIND = {
@@ -246,7 +247,7 @@ def check_step(state: DecadesState, seat: int, action: Action, after: DecadesSta
 # ----- whole games ------------------------------------------------------------------------
 
 
-def walk(agents: Sequence[Agent], seed: int) -> int:
+def walk(agents: Sequence[Agent[Any, Any]], seed: int) -> int:
     """Play a whole game, checking every position and every step; returns the steps."""
     step = GAME.start(2, GAME.parse_options(), SeededDice(seed=seed))
     state = step.state

@@ -9,7 +9,6 @@ from typing import Any
 from decades_helpers import answer_all, both, card, keep_all, play_cards, start, tokens
 from rich.console import Console
 
-from gamenight.cli.ui import Prompter, Table
 from gamenight.core.events import visible_to
 from gamenight.core.runner import play_match
 from gamenight.core.testing import random_playout
@@ -27,6 +26,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.terminal import UI, board_grid, narrate
 from gamenight.games.decades.tokens import Placement
+from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Red", "Blue"), humans=frozenset({0, 1}))
 CARDS = [card(f"c{i}", (1984, 1991, 2002, 2015, 1988, 2007)) for i in range(4)]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState

@@ -9,7 +9,6 @@ import pytest
 from decathlon_script import chain, kinds, new_game, play
 from rich.console import Console
 
-from gamenight.cli.ui import Table
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.games.decathlon.actions import (
@@ -27,6 +26,7 @@ from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.terminal import UI
+from gamenight.terminal.ui import Table
 
 TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
 

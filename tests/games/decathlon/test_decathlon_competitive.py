@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from decathlon_positions import shot_put_at_22
 from decathlon_script import chain, new_game, play
@@ -25,7 +27,9 @@ from gamenight.games.decathlon.solver import ExpectedScore, Target, Utility
 from gamenight.games.decathlon.view import DecathlonView
 
 
-def decide(agent: Agent, state: DecathlonState) -> tuple[DecathlonView, list[Action], Action]:
+def decide(
+    agent: Agent[Any, Any], state: DecathlonState
+) -> tuple[DecathlonView, list[Action], Action]:
     (seat,) = GAME.to_act(state)
     view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
     return view, legal, agent.act(Decision("decathlon", seat, view, legal))
@@ -135,7 +139,7 @@ def test_solver_bots_only_choose_legal_actions(
     variant = "championship" if championship else "points"
     options = GAME.parse_options({"events": events, "variant": variant})
     kinds = (CompetitiveAgent, OptimalAgent, GreedyAgent)
-    agents: list[Agent] = [kinds[(seed + s) % 3](seed) for s in range(players)]
+    agents: list[Agent[Any, Any]] = [kinds[(seed + s) % 3](seed) for s in range(players)]
     agents[seed % players] = CompetitiveAgent(seed)  # at least one competitive seat
     state = GAME.start(players, options, SeededDice(seed=seed)).state
     while not GAME.is_terminal(state):

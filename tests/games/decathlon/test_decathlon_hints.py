@@ -10,13 +10,13 @@ from decathlon_positions import shot_put_at_22
 from decathlon_script import chain, new_game, play
 from rich.console import Console
 
-from gamenight.cli.ui import Prompter, Table
 from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop, Throw
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.hints import build_hint
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.terminal import UI
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.ui import Prompter, Table
 
 NAMES = Table(["Ann", "Bob", "Cy"], frozenset({0, 1, 2}))
 

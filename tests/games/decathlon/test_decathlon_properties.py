@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError, RecordError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match

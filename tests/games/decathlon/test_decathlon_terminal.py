@@ -11,9 +11,8 @@ from decathlon_script import chain, new_game, play
 from rich.console import Console
 from rich.text import Text
 
-from gamenight.cli.ui import Prompter, Table
 from gamenight.core.dice import SeededDice
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -38,6 +37,7 @@ from gamenight.games.decathlon.terminal import (
     thrown_text,
 )
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
 

@@ -11,7 +11,7 @@ from typing import Any
 from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource, ScriptedDice, SeededDice
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import Action, DiceDuelState
 

@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from msgspec.structs import replace
 from rich.console import Console
 
-from gamenight.cli.ui import Table
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.dice_duel.bots import option_values, tables_for
 from gamenight.games.dice_duel.expectimax import HAND_INDEX
@@ -23,6 +22,7 @@ from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import Roll, Stop, Take
 from gamenight.games.dice_duel.scoring import score
 from gamenight.games.dice_duel.terminal import UI, parse_command
+from gamenight.terminal.ui import Table
 
 NOTHING = (1, 2, 4, 5, 6)  # makes no combination at all
 EMPTY = (0,) * 7

@@ -16,7 +16,7 @@ from msgspec.structs import replace
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import to_json
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match

@@ -11,13 +11,13 @@ from dice_duel_helpers import start
 from msgspec.structs import replace
 from rich.console import Console
 
-from gamenight.cli.ui import Prompter, Table
 from gamenight.core.agents import RandomAgent
 from gamenight.core.record import SeatInfo
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
 from gamenight.games.dice_duel.terminal import UI, parse_command
+from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
 

@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from gamenight.cli.ui import Prompter, Table
 from gamenight.core.dice import ScriptedDice
 from gamenight.games.wurfeltod import advisor
 from gamenight.games.wurfeltod.categories import Category
@@ -19,6 +18,7 @@ from gamenight.games.wurfeltod.rules import Book, SetAside, WurfeltodState
 from gamenight.games.wurfeltod.solver import TYPICAL_BUILD_SECONDS, ValueTable, default_table_path
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV
 from gamenight.games.wurfeltod.terminal import HINT_ROWS, UI, command_text
+from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
 FIRST_ROLL = (1, 1, 2, 3, 4, 4)

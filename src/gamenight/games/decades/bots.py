@@ -25,9 +25,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decades.boards import SIDES
 from gamenight.games.decades.cards import CARDS, KEPT, action_deck
 from gamenight.games.decades.knowledge import LEVELS, UNIFORM, Belief, belief, recall
@@ -89,7 +90,7 @@ class KnowledgeBot:
         return found
 
     # ----- decisions -------------------------------------------------------------
-    def act(self, decision: Decision) -> Action:
+    def act(self, decision: Decision[Any, Any]) -> Action:
         view: DecadesView = decision.view
         legal: Sequence[Action] = decision.legal
         action = self._choose(view, decision.seat, legal)
@@ -169,11 +170,13 @@ def _their_possible_cards(view: DecadesView, seat: int) -> Counter[str]:
     return pool
 
 
-def _factory(level: str) -> Callable[[int], Agent]:
-    def make(seed: int) -> Agent:
+def _factory(level: str) -> Callable[[int], Agent[Any, Any]]:
+    def make(seed: int) -> Agent[Any, Any]:
         return KnowledgeBot(level, seed)
 
     return make
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {level: _factory(level) for level in LEVELS}
+BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {level: _factory(level) for level in LEVELS}
+
+novice, casual, expert = (BOTS[level] for level in ("novice", "casual", "expert"))

@@ -23,7 +23,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gamenight.cli.ui import is_number
 from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
@@ -38,6 +37,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import Placement, canonical, placement_error
 from gamenight.games.decades.view import DecadesView
+from gamenight.terminal.ui import is_number
 
 HELP: dict[str, str] = {
     "keep": "Keep 4 of your 7 action cards: type their numbers (1 2 5 7) or names.",

@@ -16,7 +16,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
-from gamenight.core.game import Game, GameInfo, Results, Transition
+from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import rules
 from gamenight.games.decades.boards import parse_sides
@@ -51,6 +51,23 @@ class DecadesGame(Game[DecadesState, Action]):
         id="decades",
         name="The Decades",
         min_players=2,  # T1: two teams
+        bots=(
+            BotInfo(
+                "novice",
+                "remembers years loosely (sd 6 years); places tokens and cards exactly",
+                "gamenight.games.decades.bots:novice",
+            ),
+            BotInfo(
+                "casual",
+                "remembers years fairly well (sd 3 years)",
+                "gamenight.games.decades.bots:casual",
+            ),
+            BotInfo(
+                "expert",
+                "remembers years closely (sd 1.5 years); beat novice 999 times in 1,000",
+                "gamenight.games.decades.bots:expert",
+            ),
+        ),
         max_players=2,
         rules_version="1",
         summary=(

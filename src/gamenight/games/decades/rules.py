@@ -26,7 +26,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decades.boards import SIDES, YEARS, on_board
 from gamenight.games.decades.cards import CARDS, DEALT, KEPT, action_deck, card_order
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES, QuestionCard

@@ -17,8 +17,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.decades.boards import DECADES, SIDES
 from gamenight.games.decades.cards import CARDS
@@ -38,6 +37,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import Placement
 from gamenight.games.decades.view import DecadesView
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
 LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))

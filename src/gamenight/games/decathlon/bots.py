@@ -36,7 +36,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -175,7 +175,7 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[Any, Any]) -> Any:
         return greedy_action(decision.view, decision.legal)
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
@@ -195,7 +195,7 @@ class OptimalAgent:
         self.seed = seed  # the policy is deterministic
         self._warm = False
 
-    def act(self, decision: Decision) -> Any:
+    def act(self, decision: Decision[Any, Any]) -> Any:
         from gamenight.games.decathlon import advisor
 
         if not self._warm:
@@ -224,7 +224,7 @@ class CompetitiveAgent(OptimalAgent):
         return competitive_objective(view)
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {
+BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {
     "greedy": GreedyAgent,
     "optimal": OptimalAgent,
     "competitive": CompetitiveAgent,

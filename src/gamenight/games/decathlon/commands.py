@@ -20,7 +20,6 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gamenight.cli.ui import is_number
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -34,6 +33,7 @@ from gamenight.games.decathlon.actions import (
 )
 from gamenight.games.decathlon.disciplines import FREEZE_RULES, MAX_VAULT_DICE, NAMES
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.ui import is_number
 
 WORDS: dict[str, type[Action]] = {
     "r": Rethrow,

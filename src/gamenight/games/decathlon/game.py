@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.game import Game, GameInfo, Results, Transition
+from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decathlon import rules
 from gamenight.games.decathlon.actions import Action
@@ -43,6 +43,25 @@ class DecathlonGame(Game[DecathlonState, Action]):
         rules_version="1",
         summary="Ten athletics events played with eight dice: sprints, jumps and throws.",
         options=OPTIONS,
+        bots=(
+            BotInfo(
+                "greedy",
+                "simple rules of thumb per event; about 206 points a decathlon",
+                "gamenight.games.decathlon.bots:GreedyAgent",
+            ),
+            BotInfo(
+                "optimal",
+                "exact solver, maximises each event's expected result; about 220 points",
+                "gamenight.games.decathlon.bots:OptimalAgent",
+            ),
+            BotInfo(
+                "competitive",
+                "exact solver playing for the others' posted results; best in a Championship",
+                "gamenight.games.decathlon.bots:CompetitiveAgent",
+            ),
+        ),
+        advisor="gamenight.games.decathlon.advisor:advise",
+        solver="gamenight.games.decathlon.solver.capability:SOLVER",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action

@@ -35,7 +35,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.attempt import Finished

@@ -18,8 +18,7 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.commands import help_text, parse_command, prompt
@@ -34,6 +33,7 @@ from gamenight.games.decathlon.disciplines import (
 from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
@@ -98,7 +98,7 @@ def score_sheet(
 
 
 class UI:
-    """The Decathlon's :class:`gamenight.cli.ui.TerminalUI`."""
+    """The Decathlon's :class:`gamenight.terminal.ui.TerminalUI`."""
 
     # ----- rendering the table ----------------------------------------------------
     def show(self, console: Console, view: DecathlonView, seat: int | None, table: Table) -> None:

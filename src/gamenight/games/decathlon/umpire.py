@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 
 
 class Umpire:

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import lru_cache
+from typing import Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.dice_duel.combinations import INDEX, VALUES
 from gamenight.games.dice_duel.expectimax import KEEP_INDEX, ChipValues, TurnTables, turn_tables
 from gamenight.games.dice_duel.game import DiceDuelView
@@ -137,7 +138,7 @@ class TurnOptimalBot:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed  # the bot is deterministic; the seed is accepted for the contract
 
-    def act(self, decision: Decision) -> Action:
+    def act(self, decision: Decision[Any, Any]) -> Action:
         view: DiceDuelView = decision.view
         return best_action(view, decision.legal)
 
@@ -145,4 +146,4 @@ class TurnOptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {"turn-optimal": TurnOptimalBot}
+BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {"turn-optimal": TurnOptimalBot}

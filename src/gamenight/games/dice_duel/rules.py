@@ -24,7 +24,7 @@ from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Transition
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,

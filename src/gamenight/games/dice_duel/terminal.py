@@ -20,8 +20,7 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
@@ -33,6 +32,7 @@ from gamenight.games.dice_duel.combinations import (
 )
 from gamenight.games.dice_duel.game import DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
 
 KEY: dict[Combination, str] = {
     "two-pairs": "2p",

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
@@ -82,7 +82,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def act(self, decision: Decision) -> Action:
+    def act(self, decision: Decision[Any, Any]) -> Action:
         view = decision.view
         return greedy_action(view.aside, view.rolled, list(decision.legal))
 
@@ -139,7 +139,7 @@ class OptimalBot:
         option_values(self.table, {}, (), (1, 2, 3, 4, 5, 6), first_roll=True)
         _freeze_long_lived_objects()
 
-    def act(self, decision: Decision) -> Action:
+    def act(self, decision: Decision[Any, Any]) -> Action:
         action, _ = self._best_action(self.table, decision.view, decision.legal)
         return action
 
@@ -147,4 +147,4 @@ class OptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent]] = {"greedy": GreedyBot, "optimal": OptimalBot}
+BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {"greedy": GreedyBot, "optimal": OptimalBot}

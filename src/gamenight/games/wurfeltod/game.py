@@ -13,7 +13,7 @@ from typing import Any, ClassVar
 import msgspec
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.game import Game, GameInfo, Results, Transition
+from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options
 from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.rules import (
@@ -57,6 +57,20 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
             "Roll six dice, set some aside after every roll and book one of 20 boxes a turn; "
             "any die of the last roll left out of the booking costs a Wurfeltod (-250)."
         ),
+        bots=(
+            BotInfo(
+                "greedy",
+                "best booking for this turn only; about 8,500 points a solitaire game",
+                "gamenight.games.wurfeltod.bots:GreedyBot",
+            ),
+            BotInfo(
+                "optimal",
+                "exact solitaire solver (value table built once); about 9,070 points",
+                "gamenight.games.wurfeltod.bots:OptimalBot",
+            ),
+        ),
+        advisor="gamenight.games.wurfeltod.advisor:advise",
+        solver="gamenight.games.wurfeltod.solver.capability:SOLVER",
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
     action_type: ClassVar[Any] = Action

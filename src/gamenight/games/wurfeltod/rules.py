@@ -29,7 +29,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.games.wurfeltod.categories import (
     BOXES_PER_CATEGORY,
     CATEGORIES,

@@ -20,8 +20,7 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.wurfeltod.categories import (
     CATEGORY_LABELS,
@@ -32,6 +31,7 @@ from gamenight.games.wurfeltod.categories import (
 from gamenight.games.wurfeltod.commands import BOX_KEYS, HELP, parse_command
 from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import BOXES, Action, Book, Entry, Scratch, SetAside
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 if TYPE_CHECKING:
     from gamenight.games.wurfeltod.solver import ValueTable

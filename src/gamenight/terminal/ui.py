@@ -15,7 +15,7 @@ from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
 
-from gamenight.core.events import Event
+from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 
 
