@@ -1,0 +1,65 @@
+"""Render a game's :class:`~gamenight.core.advice.Advice` as a Rich table.
+
+One renderer for every game: a row per option, a column per objective, the
+leading objective's best option marked. Labels are data, never markup.
+"""
+
+from __future__ import annotations
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from gamenight.core.advice import Advice, Objective
+
+
+def format_value(value: float | None, objective: Objective) -> str:
+    """A value in its objective's unit.
+
+    >>> format_value(0.25, Objective(name="P(win)", unit="probability", best=0))
+    '25.0%'
+    >>> format_value(12.345, Objective(name="E", unit="points", best=0))
+    '12.35'
+    >>> format_value(None, Objective(name="E", unit="points", best=0))
+    '–'
+    """
+    if value is None:
+        return "–"
+    if objective.unit == "probability":
+        return f"{100 * value:.1f}%"
+    return f"{value:.2f}"
+
+
+def advice_table(advice: Advice, *, title: str = "Hint", limit: int | None = None) -> Table:
+    """The options best first; ``limit`` keeps the table short (the best always shows)."""
+    table = Table(title=Text(title), title_justify="left", box=None, pad_edge=False)
+    table.add_column("")
+    table.add_column("option")
+    for objective in advice.objectives:
+        table.add_column(Text(objective.name), justify="right")
+    leading = advice.objectives[0].best
+    shown = list(enumerate(advice.options))
+    if limit is not None and len(shown) > limit:
+        shown = shown[:limit] if leading < limit else [*shown[: limit - 1], shown[leading]]
+    for index, option in shown:
+        marks = "".join(
+            "★" if index == o.best and n == 0 else "☆" if index == o.best else ""
+            for n, o in enumerate(advice.objectives)
+        )
+        style = "bold green" if index == leading else None
+        cells = [format_value(v, o) for v, o in zip(option.values, advice.objectives, strict=True)]
+        table.add_row(Text(marks), Text(option.label), *map(Text, cells), style=style)
+    return table
+
+
+def show_advice(console: Console, advice: Advice | None, *, title: str = "Hint") -> None:
+    """Print the advice, or say that there is nothing to value here."""
+    if advice is None or not advice.options:
+        console.print(Text("No hint here: there is no choice to value."))
+        return
+    console.print(advice_table(advice, title=title))
+    for objective in advice.objectives:
+        if objective.note:
+            console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
+    if advice.note:
+        console.print(Text(advice.note, style="dim"))
