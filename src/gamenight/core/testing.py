@@ -189,7 +189,7 @@ def check_table(
     viewers: list[int | None] = [*range(seats), None]
     heard: dict[int | None, list[Any]] = {v: [] for v in viewers}
     for viewer in viewers:
-        table.watch(viewer, lambda _seq, events, v=viewer: heard[v].extend(events))
+        table.watch(viewer, _collector(heard[viewer]))
     expected: dict[int | None, list[Any]] = {v: [] for v in viewers}
     secret = str(seed)
 
@@ -235,6 +235,10 @@ def check_table(
                 assert move.action == game.public_action(table.state, actor, action)
     assert table.results() == game.results(table.state)
     return table
+
+
+def _collector(into: list[Any]) -> Callable[[int, tuple[Any, ...]], None]:
+    return lambda _seq, events: into.extend(events)
 
 
 def _check_refusals(table: Table[Any, Any], seat: int, legal: Sequence[Any], seats: int) -> None:
