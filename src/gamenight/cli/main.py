@@ -286,8 +286,8 @@ def _play(
         entry, seats, options, chosen, console, Prompter(console), record, watch,
         seed_public=seed is not None, force=force,
     )  # fmt: skip
-    console.print(
-        Text.assemble((entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats))
+    session.title = Text.assemble(
+        (entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats)
     )
     match = session.build()
     _finish(session, match)

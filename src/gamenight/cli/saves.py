@@ -63,7 +63,8 @@ def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
     if not saves:
         console.print("No saved unfinished games.")
         return
-    table = RichTable("game", "when", "players", "actions", "path", box=None)
+    table = RichTable("game", "when", "players", "actions", box=None)
+    table.add_column("path", overflow="fold")
     for save in saves:
         table.add_row(
             save.game,

@@ -86,6 +86,8 @@ class Session:
     seed_public: bool = False
     force: bool = False  # --force: an existing record at record_path may be replaced
     writer: RecordWriter | None = None
+    title: Text | None = None  # printed first by announce (the game and its seats)
+    autosave: bool = True  # keep a record in the saves folder when humans play
 
     @property
     def commitment(self) -> str:
@@ -125,6 +127,8 @@ class Session:
     def announce(self) -> None:
         """Say how the dice are fixed: the commitment's fingerprint (the seed stays
         secret until the end) or, for a chosen seed, that the game is not secret."""
+        if self.title is not None:
+            self.console.print(self.title)
         if self.seed_public:
             self.console.print(
                 Text(
@@ -152,7 +156,7 @@ class Session:
         if self.record_path is not None:
             lines.append(f"Check every die: gamenight replay {self.record_path}")
         for line in lines:
-            self.console.print(Text(line))
+            self.console.print(Text(line), soft_wrap=True)  # one line: easy to copy
 
     def finish(self, match: Match) -> Results:
         """Play ``match`` to the end, show the standings and reveal the seed."""
@@ -204,7 +208,8 @@ class Session:
             Text(
                 f"Game saved after {writer.actions_saved} actions in {writer.path}\n"
                 f"Resume it with: gamenight resume {writer.path}"
-            )
+            ),
+            soft_wrap=True,
         )
 
     # ----- the record -------------------------------------------------------------
@@ -214,7 +219,7 @@ class Session:
             return resume_record(self.record_path).writer
         if self.record_path is not None:  # --record FILE: its errors are the user's to see
             return RecordWriter.create(self.record_path, force=self.force)
-        if not humans:
+        if not humans or not self.autosave:
             return None
         # The autosave, for every game. For The Decades it holds the secrets (the seed
         # and every answer): a player would have to open it on purpose to peek, like

@@ -348,7 +348,7 @@ def _sync_folder(path: Path) -> None:
     except OSError:
         return
     try:
-        _fsync(fd)
+        os.fsync(fd)
     except OSError:
         pass
     finally:
@@ -400,9 +400,7 @@ def resume_record(path: Path) -> Resumed:
         except UnicodeDecodeError:
             raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
         record = parse_record(text.splitlines(), str(path))
-        report = replay(record, str(path), require_finished=False)
-        if record.finished:
-            raise RecordError(f"{path}: that game is already finished")
+        report = replay(record, str(path), require_finished=False, results_optional=True)
         backup = None
         if good != data:
             backup = path.with_name(path.name + ".bak")
@@ -415,12 +413,19 @@ def resume_record(path: Path) -> Resumed:
                 _fsync(fd)
             except OSError as exc:
                 raise RecordError(f"cannot repair {path}: {exc.strerror or exc}") from None
+        writer._size = len(good)
+        writer._lines = [line + b"\n" for line in good.split(b"\n")[:-1]]
+        writer.actions_saved = len(record.actions)
+        if report.finished:
+            if record.results is None:  # the game ended but its last line was lost
+                writer.results(report.results)
+                raise RecordError(
+                    f"{path}: that game is already finished (its results are now saved)"
+                )
+            raise RecordError(f"{path}: that game is already finished")
     except BaseException:
         writer.close()
         raise
-    writer._size = len(good)
-    writer._lines = [line + b"\n" for line in good.split(b"\n")[:-1]]
-    writer.actions_saved = len(record.actions)
     return Resumed(writer, record, report, backup)
 
 
@@ -591,10 +596,12 @@ def replay(
     *,
     require_finished: bool = True,
     on_step: Step | None = None,
+    results_optional: bool = False,
 ) -> ReplayReport:
     """Replay ``record`` through a :class:`Table`, checking the seed against the
     commitment, every event and the results. ``on_step`` sees the table after the
-    start and after each action.
+    start and after each action. ``results_optional``: a finished game may lack its
+    results line (the write of it failed).
 
     Raises :class:`RecordError` on the first difference, naming the action.
     """
@@ -652,9 +659,9 @@ def replay(
             game.info.id, len(record.actions), Results((), (), ()), state, False, committed, table
         )
     results = game.results(state)
-    if record.results is None:
+    if record.results is None and not results_optional:
         raise RecordError(f"{name}: the game is over but the record has no results line")
-    if to_json(results) != record.results:
+    if record.results is not None and to_json(results) != record.results:
         where, mine, theirs = first_difference(to_json(results), record.results)
         raise RecordError(
             f"{name}: results differ at {where}: replay gives {mine!r}, record says {theirs!r}"
