@@ -71,6 +71,7 @@ def test_interrupted_game_is_saved_and_resumes(tmp_path: Path) -> None:
 
     rest = iter(f"b {k}" for k in KEYS[5:])
     prompter = _reader(rest)
+    assert saved.seed is not None
     session = Session(entry, seats, options, saved.seed, prompter.console, prompter, path)
     match = session.build(append=True)
     restore(match, [(seat, action) for seat, action, _ in saved.actions])
