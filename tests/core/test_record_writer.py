@@ -235,3 +235,25 @@ def test_deeply_nested_json_is_refused_like_any_damage(tmp_path: Path, where: st
         resume_record(path)
     with pytest.raises(RecordError):
         replay(read_record(path), require_finished=False)
+
+
+def test_an_undo_can_cut_the_last_action_from_the_record(tmp_path: Path) -> None:
+    path = tmp_path / "game.jsonl"
+    match = _match(path)
+    match.begin()
+    for _ in range(3):
+        match.step()
+    writer = match.record
+    assert writer is not None
+    assert not writer.forget_last_action(seat=1)  # not that seat's line: nothing changes
+    assert writer.forget_last_action(seat=0)
+    assert writer.actions_saved == 2
+    assert len(read_record(path).actions) == 2
+    # A cut made by someone else (another helper's undo opens the file itself) is followed.
+    lines = path.read_bytes().splitlines(keepends=True)
+    path.write_bytes(b"".join(lines[:-1]))
+    match.table = None  # start again from the record: the writer must append after the cut
+    writer.action(0, {"type": "x"}, [])
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    assert [r["type"] for r in rows] == ["header", "start", "action", "action"]
+    writer.close()

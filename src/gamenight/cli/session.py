@@ -9,6 +9,7 @@ game without a record is abandoned.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -199,11 +200,15 @@ class Session:
     def say_saved(self, match: Match) -> None:
         """Where the game is saved (only what was synced) and how to go on."""
         writer = self.writer
-        if writer is None or writer.path is None or writer.lines_saved == 0:
-            self.console.print("The game was not saved.")
-            return
         if writer is not None:
             writer.close()
+        if writer is None or writer.path is None or writer.lines_saved == 0:
+            if writer is not None and writer.path is not None:
+                with contextlib.suppress(OSError):  # leave no empty record behind
+                    if writer.path.stat().st_size == 0:
+                        writer.path.unlink()
+            self.console.print("The game was not saved.")
+            return
         self.console.print(
             Text(
                 f"Game saved after {writer.actions_saved} actions in {writer.path}\n"
