@@ -14,6 +14,7 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from gamenight.cli.players import SeatSpec, parse_players
 from gamenight.cli.session import Session, restore
@@ -81,6 +82,7 @@ def rules(game: str) -> None:
     default=None,
     help="write the game record (JSON Lines)",
 )
+@click.option("--force", is_flag=True, help="replace an existing record file (records only)")
 @click.option("--watch/--quiet", default=None, help="narrate every event (default: with humans)")
 def play(
     game: str,
@@ -92,6 +94,7 @@ def play(
     deck: str | None,
     option: tuple[str, ...],
     record: Path | None,
+    force: bool,
     watch: bool | None,
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
@@ -99,55 +102,115 @@ def play(
     options = entry.game.parse_options(_raw_options(variant, events, mode, deck, option))
     seats = parse_players(players, list(entry.bots))
     entry.game.check_players(len(seats))
-    _play(entry, seats, options, _seed(seed), record, watch)
+    _play(entry, seats, options, seed, record, watch, force=force)
 
 
 @app.command()
 @click.argument("path", type=click.Path(path_type=Path))
-def replay(path: Path) -> None:
-    """Replay the record at PATH, verifying every event and the final result."""
+@click.option(
+    "--as",
+    "as_seat",
+    default=None,
+    metavar="SEAT",
+    help="print what one seat saw: its number (1, 2, ...), its name, or 'spectator'",
+)
+def replay(path: Path, as_seat: str | None) -> None:
+    """Replay the record at PATH: check the seed against the commitment made
+    before the game, then re-derive every die and card and verify every event
+    and the result."""
+    from gamenight.cli.saves import SeatView, resolve_seat, show_as
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
+    from gamenight.core.seeds import fingerprint
 
     try:
         record = read_record(path)
-        report = run_replay(record, str(path))
+        viewer = None if as_seat is None else resolve_seat(as_seat, record.seats)
+        seen = SeatView(viewer)
+        report = run_replay(
+            record,
+            str(path),
+            require_finished=False,
+            on_step=None if as_seat is None else seen.step,
+        )
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
+    if as_seat is not None:
+        show_as(console, _entry(record.game), record, seen)
+    if report.committed:
+        fair = f"the seed matches the commitment {fingerprint(record.commitment or '')}"
+    else:
+        fair = "a format 1 record: no commitment to check the seed against"
+    if not report.finished:
+        console.print(
+            Text(
+                f"✓ {path}: {report.game}, unfinished: {report.actions} actions verified, "
+                f"{fair}, every event so far matches. Resume it with: gamenight resume {path}"
+            )
+        )
+        return
     winners = ", ".join(record.seats[w].name for w in report.results.winners)
     console.print(
-        f"[green]✓[/] {path}: {report.game}, {report.actions} actions replayed, "
-        f"every event and the result match (won by {winners})"
+        Text.assemble(
+            ("✓", "green"),
+            f" {path}: {report.game}, {report.actions} actions replayed, {fair}, "
+            f"every event and the result match (won by {winners})",
+        )
     )
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path))
-def resume(path: Path) -> None:
-    """Resume the unfinished game saved at PATH."""
-    from gamenight.core.record import read_record
-    from gamenight.core.record import replay as run_replay
+@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
+def resume(path: Path | None, last: bool) -> None:
+    """Resume the unfinished game saved at PATH (or the newest with --last)."""
+    from gamenight.cli.saves import newest_unfinished
+    from gamenight.core.record import resume_record
 
+    if last == (path is not None):
+        raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
+    if path is None:
+        path = newest_unfinished()
+        if path is None:
+            raise UsageFailure("there is no saved unfinished game (gamenight saves lists them)")
     try:
-        record = read_record(path, repair_tail=True)
-        run_replay(record, str(path), require_finished=False)
+        resumed = resume_record(path)
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
-    if record.results is not None:
-        raise UsageFailure(f"{path}: that game is already finished")
+    record = resumed.record
     entry = _entry(record.game)
     seats = []
     for seat in record.seats:
         bot = seat.agent.removeprefix("bot:") if seat.agent.startswith("bot:") else None
         if bot is not None and bot not in entry.bots:
+            resumed.writer.close()
             raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
         seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
+    assert record.seed is not None  # replay checked it
     options = entry.game.parse_options(record.options)
-    session = Session(entry, seats, options, record.seed, console, Prompter(console), path)
-    match = session.build(append=True)
+    session = Session(
+        entry, seats, options, record.seed, console, Prompter(console), path,
+        writer=resumed.writer,
+    )  # fmt: skip
+    if resumed.backup is not None:
+        console.print(
+            Text(
+                f"The last line of {path} was cut off (a crash while saving); it is "
+                f"repaired and the original kept as {resumed.backup}."
+            )
+        )
+    match = session.build()
     restore(match, [(seat, action) for seat, action, _ in record.actions])
-    console.print(f"Resumed {entry.name} after {len(record.actions)} actions.")
+    console.print(Text(f"Resumed {entry.name} after {len(record.actions)} actions."))
     _finish(session, match)
+
+
+@app.command()
+def saves() -> None:
+    """List the saved unfinished games, newest first."""
+    from gamenight.cli.saves import list_saves, show_saves
+
+    show_saves(console, list_saves())
 
 
 app.add_command(solve)
@@ -209,34 +272,32 @@ def _play(
     entry: registry.GameEntry,
     seats: list[SeatSpec],
     options: dict[str, Any],
-    seed: int,
+    seed: int | None,
     record: Path | None,
     watch: bool | None,
+    *,
+    force: bool = False,
 ) -> None:
     from gamenight.core.dice import SeededDice
 
-    entry.game.start(len(seats), options, SeededDice(seed=seed))  # refuse a bad set-up first
-    session = Session(entry, seats, options, seed, console, Prompter(console), record, watch)
-    match = session.build()
-    console.print(
-        f"[bold]{entry.name}[/] · seed {seed} · " + ", ".join(s.describe() for s in seats)
+    chosen = _seed(seed)
+    entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
+    session = Session(
+        entry, seats, options, chosen, console, Prompter(console), record, watch,
+        seed_public=seed is not None, force=force,
+    )  # fmt: skip
+    session.title = Text.assemble(
+        (entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats)
     )
+    match = session.build()
     _finish(session, match)
 
 
 def _finish(session: Session, match: Any) -> None:
-    try:
-        session.finish(match)
-    except (KeyboardInterrupt, EOFError):
-        where = session.record_path
-        console.print()
-        if where is not None and not match.finished():
-            console.print(f"Game saved. Resume it with: gamenight resume {where}")
-        elif where is None:
-            console.print("Game abandoned (no record was kept).")
+    if session.play(match) is None:
         sys.exit(130)
     if session.record_path is not None:
-        console.print(f"Record: {session.record_path}")
+        console.print(Text(f"Record: {session.record_path}"))
 
 
 def _raw_options(
@@ -269,11 +330,14 @@ def _entry(game: str) -> registry.GameEntry:
 
 
 def _seed(seed: int | None) -> int:
+    """The player's seed, or a fresh secret 128-bit one."""
     if seed is not None:
+        if seed < 0:
+            raise UsageFailure("--seed must be a whole number, 0 or more")
         return seed
-    import secrets
+    from gamenight.core.seeds import draw_seed
 
-    return secrets.randbelow(2**31)
+    return draw_seed()
 
 
 def _fail(message: str, code: int) -> NoReturn:
