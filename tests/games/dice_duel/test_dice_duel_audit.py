@@ -17,6 +17,7 @@ from rich.console import Console
 
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.dice_duel.bots import option_values, tables_for
+from gamenight.games.dice_duel.events import TurnBegan
 from gamenight.games.dice_duel.expectimax import HAND_INDEX
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import Roll, Stop, Take
@@ -38,7 +39,7 @@ def test_kniffel_by_the_last_player_keeps_the_round_open_until_the_extra_turn_en
     assert state.current == 1 and "set-aside" not in kinds(events)
     state, events = act(state, Take("flush"))
     assert kinds(events) == ["take", "turn", "roll"]
-    assert events[1].player == 1 and events[1].data == {"round": 1, "extra": True}
+    assert events[1] == TurnBegan(player=1, round=1, extra=True)
     assert state.current == 1 and state.round == 1 and state.round_chip
     state, events = act(state, Stop())  # the extra turn ends: now the round is over
     assert kinds(events) == ["no-chip", "turn", "roll"]  # a chip was taken: nothing set aside
@@ -53,7 +54,8 @@ def test_solo_extra_turn_without_a_chip_sets_a_chip_aside() -> None:
     state, _ = start(1, 6, 6, 6, 6, 6, *NOTHING, *NOTHING, mode="solo")
     state, _ = act(state, Take("large-straight"))
     state, events = act(state, Take("four-of-a-kind"))  # the second Kniffel chip
-    assert kinds(events) == ["take", "turn", "roll"] and events[1].data["extra"]
+    assert kinds(events) == ["take", "turn", "roll"]
+    assert isinstance(events[1], TurnBegan) and events[1].extra
     state, events = act(state, Stop())
     # K7: the chipless extra turn is a turn like any other.
     assert kinds(events) == ["no-chip", "set-aside", "turn", "roll"]

@@ -20,7 +20,6 @@ from rich.console import Console, JustifyMethod
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
@@ -29,6 +28,16 @@ from gamenight.games.dice_duel.combinations import (
     VALUES,
     Combination,
     colour,
+)
+from gamenight.games.dice_duel.events import (
+    ChipTaken,
+    DiceDuelEvent,
+    GameOver,
+    NoChip,
+    Rolled,
+    SetAside,
+    StartPlayer,
+    TurnBegan,
 )
 from gamenight.games.dice_duel.game import DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
@@ -291,7 +300,7 @@ class UI:
                 console.print(f"The dice make: {made}")
         console.print(chips_table(view, table, console.width))
 
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+    def show_events(self, console: Console, events: Sequence[DiceDuelEvent], table: Table) -> None:
         for event in events:
             line = narrate(event, table)
             if line:
@@ -362,31 +371,31 @@ class UI:
             console.print(f"[bold green]{names} {verb}![/]")
 
 
-def narrate(event: Event, table: Table) -> str | None:
+def narrate(event: DiceDuelEvent, table: Table) -> str | None:
     """One line per event, or None for events the board already shows."""
-    who, data = _name(table, event.player), event.data
-    if event.kind == "start-player":
-        return f"{who} draws the start (die {data['draw']} of {data['players']})."
-    if event.kind == "turn":
-        return f"[bold]{who}[/] plays an extra turn." if data.get("extra") else None
-    if event.kind == "roll":
-        faces = " ".join(str(f) for f in data["dice"])
-        kept = f", keeping {len(data['kept'])}" if data["kept"] else ""
-        return f"{who} rolls ({data['roll']}/3{kept}): {faces}"
-    if event.kind == "take":
-        combination: Combination = data["combination"]
-        where = " from the set-aside pile" if data["source"] == "set-aside" else ""
-        kniffel = "Kniffel! " if data["kniffel"] else ""
-        value = CHIP_VALUE[combination]
-        return f"{kniffel}{who} takes a {LABEL[combination]} chip ({value}){where}."
-    if event.kind == "no-chip":
-        return f"{who} ends the turn without a chip."
-    if event.kind == "set-aside":
-        combination = data["combination"]
-        why = "no chip this round" if data["rule"] == "K5" else "a turn without a chip"
-        return f"After {why}, a {LABEL[combination]} chip ({data['value']}) is set aside."
-    if event.kind == "game-over":
-        last = data["last_chip"]
+    if isinstance(event, StartPlayer):
+        who = _name(table, event.player)
+        return f"{who} draws the start (die {event.draw} of {event.players})."
+    if isinstance(event, TurnBegan):
+        return (
+            f"[bold]{_name(table, event.player)}[/] plays an extra turn." if event.extra else None
+        )
+    if isinstance(event, Rolled):
+        faces = " ".join(str(f) for f in event.dice)
+        kept = f", keeping {len(event.kept)}" if event.kept else ""
+        return f"{_name(table, event.player)} rolls ({event.roll}/3{kept}): {faces}"
+    if isinstance(event, ChipTaken):
+        where = " from the set-aside pile" if event.source == "set-aside" else ""
+        kniffel = "Kniffel! " if event.kniffel else ""
+        label, value = LABEL[event.combination], CHIP_VALUE[event.combination]
+        return f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}."
+    if isinstance(event, NoChip):
+        return f"{_name(table, event.player)} ends the turn without a chip."
+    if isinstance(event, SetAside):
+        why = "no chip this round" if event.chipless == "round" else "a turn without a chip"
+        return f"After {why}, a {LABEL[event.combination]} chip ({event.value}) is set aside."
+    if isinstance(event, GameOver):
+        last = event.last_chip
         bonus = f" {_name(table, last)} took the last chip (+20)." if last is not None else ""
-        return f"[bold]Game over:[/] {data['reason']}.{bonus}"
+        return f"[bold]Game over:[/] {event.reason}.{bonus}"
     return None
