@@ -15,13 +15,13 @@ from msgspec.structs import replace
 from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
 from gamenight.games.dice_duel import expectimax
-from gamenight.games.dice_duel.bots import (
-    BOTS,
+from gamenight.games.dice_duel.advisor import (
     best_action,
     kniffel_award,
     option_values,
     tables_for,
 )
+from gamenight.games.dice_duel.bots import BOTS
 from gamenight.games.dice_duel.combinations import INDEX, is_kniffel, satisfied
 from gamenight.games.dice_duel.expectimax import FIRST, HANDS, KEEPS, ChipValues, turn_tables
 from gamenight.games.dice_duel.game import GAME

@@ -7,7 +7,11 @@ Commands (dice are numbered 1–5 on screen):
 * ``fh`` (a combination key) — take that chip and end the turn; after a Kniffel
   ``a fh`` takes it from the set-aside pile;
 * ``s`` — end the turn (with the only chip the dice earn, or with none);
-* ``?`` or ``h`` — help and the turn-optimal bot's value of each option.
+* ``?`` or ``h`` — help and the advisor's value of each option.
+
+Player names and typed text are always printed as text, never read as Rich
+markup. The hint's values come from :mod:`gamenight.games.dice_duel.advisor`,
+which needs numpy: it is imported on the first ``?``, not with this module.
 """
 
 from __future__ import annotations
@@ -15,11 +19,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any, cast
 
+from msgspec.structs import replace
 from rich import box
-from rich.console import Console, JustifyMethod
+from rich.console import Console, Group, JustifyMethod, RenderableType
+from rich.markup import escape
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from gamenight.core.advice import Advice
 from gamenight.core.game import Results
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
@@ -39,8 +46,9 @@ from gamenight.games.dice_duel.events import (
     StartPlayer,
     TurnBegan,
 )
-from gamenight.games.dice_duel.game import DiceDuelView
+from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
+from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
 
 KEY: dict[Combination, str] = {
@@ -60,6 +68,8 @@ _BY_NAME: dict[str, Combination] = {
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
 NAME_WIDTH = 16  # room for a bot's default name such as "Turn optimal 2"
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
+HINT_TITLE = "Expected chip value this turn (turn-optimal)"
+HINT_ROWS = 6
 
 HELP = """[bold]Commands[/] (dice are numbered 1–5)
   [cyan]134[/] or [cyan]k 1 3 4[/]  keep dice 1, 3, 4 and roll the others
@@ -165,7 +175,7 @@ def _take_keys(legal: Sequence[Action]) -> str:
 
 
 def describe(action: Action, view: DiceDuelView) -> str:
-    """A short human phrase for an action."""
+    """A short phrase for an action, with the keys that type it."""
     if isinstance(action, Roll):
         if not action.keep:
             return "roll all five"
@@ -178,29 +188,24 @@ def describe(action: Action, view: DiceDuelView) -> str:
     return "stop without a chip (s)"
 
 
-def hint_lines(view: DiceDuelView, legal: Sequence[Action], top: int = 6) -> list[str]:
-    """The best options, by the turn-optimal bot's expected chip value."""
-    from gamenight.games.dice_duel.bots import option_values  # numpy tables: load on demand
+def hint_advice(view: DiceDuelView, legal: Sequence[Action]) -> Advice | None:
+    """The advisor's values for every option, labelled with the keys that type them."""
+    from gamenight.games.dice_duel.advisor import advise  # numpy tables: load on demand
 
-    ranked = sorted(option_values(view, legal).items(), key=lambda item: -item[1])
-    lines: list[str] = []
-    seen: set[str] = set()
-    for action, value in ranked:
-        key = action_key(action, view)
-        if key in seen:
-            continue  # keeping the same faces from other positions is the same option
-        seen.add(key)
-        lines.append(f"{value:6.1f}  {describe(action, view)}")
-        if len(lines) == top:
-            break
-    return lines
+    advice = advise(view, view.seat, legal)
+    if advice is None:
+        return None
+    options = tuple(
+        replace(o, label=describe(GAME.decode_action(o.action), view)) for o in advice.options
+    )
+    return replace(advice, options=options)
 
 
-def action_key(action: Action, view: DiceDuelView) -> str:
-    """Actions that keep the same faces are the same option; group them for hints."""
-    if isinstance(action, Roll):
-        return "keep " + " ".join(str(f) for f in sorted(view.faces[i] for i in action.keep))
-    return describe(action, view)
+def hint_renderable(advice: Advice, rows: int = HINT_ROWS) -> RenderableType:
+    """The best ``rows`` options as a table, with the objective's note below it."""
+    parts: list[RenderableType] = [advice_table(advice, title=HINT_TITLE, limit=rows)]
+    parts += [Text(o.note, style="dim") for o in advice.objectives if o.note]
+    return Group(*parts)
 
 
 # ----- rendering ------------------------------------------------------------------
@@ -220,19 +225,31 @@ def dice_text(view: DiceDuelView) -> Text:
     return text
 
 
-def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RichTable:
+def _plate_cell(count: int) -> str:
+    return "●" * count + "·" * (4 - count) if count else "—"
+
+
+def _makes(view: DiceDuelView, combination: Combination) -> Text | str:
+    makes = view.kniffel or combination in view.satisfied
+    return Text("✓", style="bold green") if makes and view.faces else ""
+
+
+def wide_fits(view: DiceDuelView, names: Sequence[str], width: int) -> bool:
+    """Whether one sheet with a column per player fits in ``width``."""
+    return 52 + sum(min(len(n), NAME_WIDTH) + 3 for n in names) <= width
+
+
+def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RenderableType:
     """The plate, the set-aside pile and every player's chips, per combination.
 
-    When the players' columns would not fit in ``width``, the combination names
-    are left out (the keys remain) and long player names are cut.
+    When a column per player would not fit in ``width``, the sheet is split in
+    two (:func:`compact_tables`), so narrow terminals lose nothing.
     """
     names = [_name(table, p) for p in range(view.players)]
-    wide = 52 + sum(min(len(n), NAME_WIDTH) + 3 for n in names) <= width
-    titles = ("key", "combination", "pts", "dice", "plate", "aside")
-    fixed = titles if wide else ("key", "pts", "dice", "plate", "aside")
-    room = NAME_WIDTH if wide else max(3, (width - 34) // view.players - 3)
+    if not wide_fits(view, names, width):
+        return compact_tables(view, names)
     grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
-    for title in fixed:
+    for title in ("key", "combination", "pts", "dice", "plate", "aside"):
         justify: JustifyMethod = "right" if title in ("pts", "plate", "aside") else "left"
         grid.add_column(title, justify=justify, no_wrap=True)
     for p, name in enumerate(names):
@@ -242,25 +259,51 @@ def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RichTable
             justify="right",
             no_wrap=True,
             overflow="ellipsis",
-            max_width=max(room, len(str(view.scores[p].total))),
+            max_width=max(NAME_WIDTH, len(str(view.scores[p].total))),
         )
     for i, combination in enumerate(COMBINATIONS):
-        makes = view.kniffel or combination in view.satisfied
-        cells: list[str | Text] = [
+        grid.add_row(
             KEY[combination],
             LABEL[combination],
             str(VALUES[i]),
-            Text("✓", style="bold green") if makes and view.faces else "",
-            "●" * view.plate[i] + "·" * (4 - view.plate[i]) if view.plate[i] else "—",
+            _makes(view, combination),
+            _plate_cell(view.plate[i]),
             str(view.set_aside[i]) if view.set_aside[i] else "",
-        ]
-        if not wide:
-            del cells[1]
-        grid.add_row(*cells, *(str(chips[i]) if chips[i] else "" for chips in view.chips))
+            *(str(chips[i]) if chips[i] else "" for chips in view.chips),
+        )
     grid.add_section()
-    label = ["total + bonuses"] if wide else []
-    grid.add_row("", *label, "", "", "", "", *(str(s.total) for s in view.scores))
+    grid.add_row("", "total + bonuses", "", "", "", "", *(str(s.total) for s in view.scores))
     return grid
+
+
+def compact_tables(view: DiceDuelView, names: Sequence[str]) -> RenderableType:
+    """The sheet for narrow terminals: the combinations with the plate, then one row
+    per player (chips by key, total). Fits 40 columns for up to six players."""
+    plate = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
+    for title in ("chip", "pts", "dice", "plate", "aside"):
+        justify: JustifyMethod = "left" if title in ("chip", "dice") else "right"
+        plate.add_column(title, justify=justify, no_wrap=True)
+    for i, combination in enumerate(COMBINATIONS):
+        plate.add_row(
+            f"{KEY[combination]} {LABEL[combination]}",
+            str(VALUES[i]),
+            _makes(view, combination),
+            _plate_cell(view.plate[i]),
+            str(view.set_aside[i]) if view.set_aside[i] else "",
+        )
+    players = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
+    players.add_column("player", overflow="fold")
+    for combination in COMBINATIONS:
+        players.add_column(KEY[combination], justify="right", no_wrap=True)
+    players.add_column("total", justify="right", no_wrap=True)
+    for p, name in enumerate(names):
+        current = p == view.current and view.phase != "over"
+        players.add_row(
+            Text(("▸ " if current else "  ") + name, style="bold cyan" if current else ""),
+            *(str(n) if n else "·" for n in view.chips[p]),
+            str(view.scores[p].total),
+        )
+    return Group(plate, Text(""), players)
 
 
 def _name(table: Table, seat: int | None) -> str:
@@ -269,41 +312,43 @@ def _name(table: Table, seat: int | None) -> str:
     return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
 
 
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
 class UI:
     """The Dice Duel presentation for the terminal front end."""
 
     def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Table) -> None:
-        who = _name(table, view.current)
         if view.phase == "over":
-            console.print(f"[bold]Game over[/] — {view.end}")
+            console.print(Text.assemble(("Game over", "bold"), f" — {view.end}"))
         else:
             label = "Turn" if view.mode == "solo" else "Round"
             rolls = f"roll {view.rolls_used} of 3"
-            left = f"{view.rolls_left} roll{'s' if view.rolls_left != 1 else ''} left"
+            left = f"{_plural(view.rolls_left, 'roll')} left"
             # The pick phase follows a Kniffel or a third roll that earns several chips.
             chip = "Kniffel chip" if view.kniffel else "chip"
             extra = f" · choose your {chip}" if view.phase == "pick" else ""
-            console.print(
-                f"[bold]{label} {view.round}[/] · {who}'s turn · {rolls} · {left}{extra}",
-                highlight=False,
-            )
+            who = _name(table, view.current)
+            line = f" · {who}'s turn · {rolls} · {left}{extra}"
+            console.print(Text.assemble((f"{label} {view.round}", "bold"), line))
         if view.faces:
             console.print(dice_text(view))
             if view.kniffel:
                 picks = (2 if view.mode == "solo" else 1) - view.picks
                 console.print(
-                    f"[bold magenta]KNIFFEL![/] take any {picks} chip{'s' if picks > 1 else ''}, "
+                    f"[bold magenta]KNIFFEL![/] take any {_plural(picks, 'chip')}, "
                     "from the plate or the set-aside pile, and play again"
                 )
             else:
                 made = ", ".join(f"{LABEL[c]} ({KEY[c]})" for c in view.satisfied) or "nothing"
-                console.print(f"The dice make: {made}")
+                console.print(Text(f"The dice make: {made}"))
         console.print(chips_table(view, table, console.width))
 
     def show_events(self, console: Console, events: Sequence[DiceDuelEvent], table: Table) -> None:
         for event in events:
             line = narrate(event, table)
-            if line:
+            if line is not None:
                 console.print(line)
 
     def ask(
@@ -321,27 +366,19 @@ class UI:
             if word not in HELP_WORDS:
                 return False
             prompter.console.print(HELP)
-            hint = self.hint(view, legal)
-            if hint:
-                prompter.console.print(hint)
+            advice = self.hint(view, legal)
+            if advice is not None:
+                prompter.console.print(hint_renderable(advice))
             return True
 
+        # The prompt is read as markup by Rich: a player's name is escaped to stay text.
+        question = escape(f"{_name(table, seat)}> ")
         # mypy joins the union of action types to Struct when solving the TypeVar
-        return cast(
-            Action,
-            ask_until_parsed(
-                prompter,
-                f"{_name(table, seat)}> ",
-                parse,
-                on_help,
-            ),
-        )
+        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
 
-    def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> str | None:
-        lines = hint_lines(view, legal)
-        if not lines:
-            return None
-        return "[bold]Expected chip value this turn[/] (turn-optimal):\n" + "\n".join(lines)
+    def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> Advice | None:
+        """Every option's expected chip value this turn (``None``: nothing to choose)."""
+        return hint_advice(view, legal)
 
     def show_results(
         self, console: Console, results: Results, view: DiceDuelView, table: Table
@@ -359,7 +396,7 @@ class UI:
             s = view.scores[p]
             grid.add_row(
                 str(results.ranks[p]),
-                _name(table, p),
+                Text(_name(table, p)),
                 f"{s.chip_points} ({sum(s.chips)})",
                 *(str(v) if v else "–" for v in (s.gold, s.silver, s.full_stacks, s.last_chip)),
                 str(s.total),
@@ -368,34 +405,53 @@ class UI:
         names = " and ".join(_name(table, w) for w in results.winners)
         verb = "share the win" if len(results.winners) > 1 else "wins"
         if view.players > 1:
-            console.print(f"[bold green]{names} {verb}![/]")
+            console.print(Text(f"{names} {verb}!", style="bold green"))
 
 
-def narrate(event: DiceDuelEvent, table: Table) -> str | None:
-    """One line per event, or None for events the board already shows."""
+def narrate(event: DiceDuelEvent, table: Table) -> Text | None:
+    """One line per event (always plain text plus styles), or None for events the
+    board already shows."""
     if isinstance(event, StartPlayer):
         who = _name(table, event.player)
-        return f"{who} draws the start (die {event.draw} of {event.players})."
+        return Text(f"{who} draws the start (die {event.draw} of {event.players}).")
     if isinstance(event, TurnBegan):
-        return (
-            f"[bold]{_name(table, event.player)}[/] plays an extra turn." if event.extra else None
-        )
+        if not event.extra:
+            return None
+        return Text.assemble((_name(table, event.player), "bold"), " plays an extra turn.")
     if isinstance(event, Rolled):
-        faces = " ".join(str(f) for f in event.dice)
-        kept = f", keeping {len(event.kept)}" if event.kept else ""
-        return f"{_name(table, event.player)} rolls ({event.roll}/3{kept}): {faces}"
+        return Text(roll_line(event, _name(table, event.player)))
     if isinstance(event, ChipTaken):
         where = " from the set-aside pile" if event.source == "set-aside" else ""
         kniffel = "Kniffel! " if event.kniffel else ""
         label, value = LABEL[event.combination], CHIP_VALUE[event.combination]
-        return f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}."
+        return Text(f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}.")
     if isinstance(event, NoChip):
-        return f"{_name(table, event.player)} ends the turn without a chip."
+        return Text(f"{_name(table, event.player)} ends the turn without a chip.")
     if isinstance(event, SetAside):
         why = "no chip this round" if event.chipless == "round" else "a turn without a chip"
-        return f"After {why}, a {LABEL[event.combination]} chip ({event.value}) is set aside."
+        return Text(f"After {why}, a {LABEL[event.combination]} chip ({event.value}) is set aside.")
     if isinstance(event, GameOver):
         last = event.last_chip
         bonus = f" {_name(table, last)} took the last chip (+20)." if last is not None else ""
-        return f"[bold]Game over:[/] {event.reason}.{bonus}"
+        return Text.assemble(("Game over:", "bold"), f" {event.reason}.{bonus}")
     return None
+
+
+def roll_line(event: Rolled, who: str) -> str:
+    """A roll, saying which dice were kept (by their number on screen) and their faces.
+
+    >>> e = Rolled(player=0, roll=2, kept=(1, 2, 4), rolled=(1, 1), dice=(1, 6, 6, 1, 6), makes=())
+    >>> roll_line(e, "Ann")
+    'Ann rolls (2/3), keeping dice 2 3 5 (6 6 6): 1 6 6 1 6'
+    >>> roll_line(Rolled(player=0, roll=3, kept=(), rolled=(2,) * 5, dice=(2,) * 5,
+    ...     makes=("kniffel",)), "Ann")
+    'Ann rolls all five (3/3): 2 2 2 2 2'
+    """
+    faces = " ".join(str(f) for f in event.dice)
+    if event.kept:
+        dice = " ".join(str(i + 1) for i in event.kept)
+        kept = " ".join(str(event.dice[i]) for i in event.kept)
+        return f"{who} rolls ({event.roll}/3), keeping dice {dice} ({kept}): {faces}"
+    if event.roll == 1:
+        return f"{who} rolls (1/3): {faces}"
+    return f"{who} rolls all five ({event.roll}/3): {faces}"
