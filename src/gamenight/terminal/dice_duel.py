@@ -23,6 +23,7 @@ from msgspec.structs import replace
 from rich import box
 from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.markup import escape
+from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -71,13 +72,31 @@ DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
 HINT_TITLE = "Expected chip value this turn (turn-optimal)"
 HINT_ROWS = 6
 
-HELP = """[bold]Commands[/] (dice are numbered 1–5)
-  [cyan]134[/] or [cyan]k 1 3 4[/]  keep dice 1, 3, 4 and roll the others
-  [cyan]r[/]               roll all five;  [cyan]r 2 5[/] rolls only dice 2 and 5
-  [cyan]2p 3k ss fl fh 4k ls[/]  take that chip and end the turn
-  [cyan]a fh[/]            after a Kniffel: take the chip from the set-aside pile
-  [cyan]s[/]               end the turn (taking the only chip the dice earn, if any)
-  [cyan]?[/] / [cyan]h[/]          this help, with the turn-optimal value of each option"""
+HELP_ROWS = (
+    ("134 or k 1 3 4", "keep dice 1, 3, 4 and roll the others"),
+    ("r", "roll all five; r 2 5 rolls only dice 2 and 5"),
+    ("2p 3k ss fl fh 4k ls", "take that chip and end the turn"),
+    ("a fh", "after a Kniffel: take the chip from the set-aside pile"),
+    ("s", "end the turn (taking the only chip the dice earn, if any)"),
+    ("? / h", "this help, with the turn-optimal value of each option"),
+)
+NARROW = 60  # below this width the hint's value column gets a short name
+
+
+def help_table() -> RichTable:
+    """The commands, keys on the left; descriptions wrap in their own column."""
+    grid = RichTable(
+        title=Text.assemble(("Commands", "bold"), " (dice are numbered 1–5)"),
+        title_justify="left",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+    )
+    grid.add_column(style="cyan", max_width=14)  # "134 or k 1 3 4"; the chip keys wrap
+    grid.add_column()
+    for keys, text in HELP_ROWS:
+        grid.add_row(keys, text)
+    return grid
 
 
 # ----- input ---------------------------------------------------------------------
@@ -201,8 +220,15 @@ def hint_advice(view: DiceDuelView, legal: Sequence[Action]) -> Advice | None:
     return replace(advice, options=options)
 
 
-def hint_renderable(advice: Advice, rows: int = HINT_ROWS) -> RenderableType:
-    """The best ``rows`` options as a table, with the objective's note below it."""
+def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> RenderableType:
+    """The best ``rows`` options as a table, with the objective's note below it.
+
+    On a narrow terminal the value column is just called "value" (the title says
+    which value), which leaves the options room.
+    """
+    if width < NARROW:
+        objectives = tuple(replace(o, name="value") for o in advice.objectives)
+        advice = replace(advice, objectives=objectives)
     parts: list[RenderableType] = [advice_table(advice, title=HINT_TITLE, limit=rows)]
     parts += [Text(o.note, style="dim") for o in advice.objectives if o.note]
     return Group(*parts)
@@ -365,10 +391,11 @@ class UI:
         def on_help(word: str) -> bool:
             if word not in HELP_WORDS:
                 return False
-            prompter.console.print(HELP)
+            console = prompter.console
+            console.print(help_table())
             advice = self.hint(view, legal)
             if advice is not None:
-                prompter.console.print(hint_renderable(advice))
+                console.print(hint_renderable(advice, console.width))
             return True
 
         # The prompt is read as markup by Rich: a player's name is escaped to stay text.
@@ -383,29 +410,74 @@ class UI:
     def show_results(
         self, console: Console, results: Results, view: DiceDuelView, table: Table
     ) -> None:
-        grid = RichTable(title="Final scores", header_style="bold")
-        for title in ("#", "player", "chips", "gold", "silver", "full stacks", "last chip"):
-            grid.add_column(
-                title,
-                justify="left" if title == "player" else "right",
-                no_wrap=title == "player",
-            )
-        grid.add_column("total", justify="right", style="bold")
         order = sorted(range(view.players), key=lambda p: (results.ranks[p], p))
-        for p in order:
-            s = view.scores[p]
-            grid.add_row(
-                str(results.ranks[p]),
-                Text(_name(table, p)),
-                f"{s.chip_points} ({sum(s.chips)})",
-                *(str(v) if v else "–" for v in (s.gold, s.silver, s.full_stacks, s.last_chip)),
-                str(s.total),
-            )
-        console.print(grid)
+        grid = results_table(results, view, table, order)
+        unbounded = console.options.update_width(10_000)
+        if Measurement.get(console, unbounded, grid).minimum > console.width:
+            console.print(results_lines(results, view, table, order, console.width))
+        else:
+            console.print(grid)
         names = " and ".join(_name(table, w) for w in results.winners)
         verb = "share the win" if len(results.winners) > 1 else "wins"
         if view.players > 1:
             console.print(Text(f"{names} {verb}!", style="bold green"))
+
+
+RESULT_COLUMNS = ("gold", "silver", "full stacks", "last chip")
+
+
+def _bonuses(view: DiceDuelView, p: int) -> tuple[int, ...]:
+    s = view.scores[p]
+    return (s.gold, s.silver, s.full_stacks, s.last_chip)
+
+
+def results_table(
+    results: Results, view: DiceDuelView, table: Table, order: Sequence[int]
+) -> RichTable:
+    """The final scores, a row per player, best first."""
+    grid = RichTable(title="Final scores", header_style="bold")
+    for title in ("#", "player", "chips", *RESULT_COLUMNS):
+        grid.add_column(
+            title,
+            justify="left" if title == "player" else "right",
+            no_wrap=title == "player",
+        )
+    grid.add_column("total", justify="right", style="bold")
+    for p in order:
+        s = view.scores[p]
+        grid.add_row(
+            str(results.ranks[p]),
+            Text(_name(table, p)),
+            f"{s.chip_points} ({sum(s.chips)})",
+            *(str(v) if v else "–" for v in _bonuses(view, p)),
+            str(s.total),
+        )
+    return grid
+
+
+def results_lines(
+    results: Results, view: DiceDuelView, table: Table, order: Sequence[int], width: int = 40
+) -> Text:
+    """The final scores for a narrow terminal: the same figures, a few lines per player
+    (each figure stays whole on its line)."""
+    text = Text.assemble(("Final scores", "bold"))
+    for p in order:
+        s = view.scores[p]
+        text.append(f"\n{results.ranks[p]}. ")
+        text.append(_name(table, p), style="bold")
+        text.append(f" · total {s.total}", style="bold")
+        parts = [f"chips {s.chip_points} ({sum(s.chips)})"]
+        parts += [
+            f"{t} {v if v else '–'}" for t, v in zip(RESULT_COLUMNS, _bonuses(view, p), strict=True)
+        ]
+        lines = [parts[0]]
+        for part in parts[1:]:
+            if len(lines[-1]) + 3 + len(part) <= width - 3:
+                lines[-1] += " · " + part
+            else:
+                lines.append(part)
+        text.append("".join("\n   " + line for line in lines))
+    return text
 
 
 def narrate(event: DiceDuelEvent, table: Table) -> Text | None:
