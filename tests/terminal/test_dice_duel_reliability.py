@@ -309,3 +309,13 @@ def test_no_ruling_ids_in_anything_a_player_reads() -> None:
     shown.append(out.getvalue())
     found = [m for text in shown for m in RULING.findall(text)]
     assert not found, found
+
+
+@pytest.mark.parametrize("width", [40, 80, 120])
+def test_long_names_are_never_cut(width: int) -> None:
+    names = ("Christopher Robin the Third", "Bob")
+    console, out = _console(width)
+    UI().show(console, _sheet_position(2), 0, Table(names, frozenset({0})))
+    assert "…" not in out.getvalue()
+    flat = re.sub(r"\s+", " ", out.getvalue())
+    assert names[0] in flat

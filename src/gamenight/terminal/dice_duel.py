@@ -67,7 +67,6 @@ _BY_NAME: dict[str, Combination] = {
     **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
 }
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
-NAME_WIDTH = 16  # room for a bot's default name such as "Turn optimal 2"
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
 HINT_TITLE = "Expected chip value this turn (turn-optimal)"
 HINT_ROWS = 6
@@ -260,19 +259,19 @@ def _makes(view: DiceDuelView, combination: Combination) -> Text | str:
     return Text("✓", style="bold green") if makes and view.faces else ""
 
 
-def wide_fits(view: DiceDuelView, names: Sequence[str], width: int) -> bool:
-    """Whether one sheet with a column per player fits in ``width``."""
-    return 52 + sum(min(len(n), NAME_WIDTH) + 3 for n in names) <= width
+def wide_fits(names: Sequence[str], width: int) -> bool:
+    """Whether one sheet with a column per player, names in full, fits in ``width``."""
+    return 52 + sum(max(len(n), 4) + 3 for n in names) <= width
 
 
 def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RenderableType:
     """The plate, the set-aside pile and every player's chips, per combination.
 
-    When a column per player would not fit in ``width``, the sheet is split in
-    two (:func:`compact_tables`), so narrow terminals lose nothing.
+    When a column per player (names in full) would not fit in ``width``, the sheet
+    is split in two (:func:`compact_tables`), so narrow terminals lose nothing.
     """
     names = [_name(table, p) for p in range(view.players)]
-    if not wide_fits(view, names, width):
+    if not wide_fits(names, width):
         return compact_tables(view, names)
     grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
     for title in ("key", "combination", "pts", "dice", "plate", "aside"):
@@ -284,8 +283,6 @@ def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> Renderabl
             Text(name, style=style),
             justify="right",
             no_wrap=True,
-            overflow="ellipsis",
-            max_width=max(NAME_WIDTH, len(str(view.scores[p].total))),
         )
     for i, combination in enumerate(COMBINATIONS):
         grid.add_row(
