@@ -15,7 +15,7 @@ from gamenight.core import SeededDice, registry
 
 PARSERS = {
     "decathlon": "gamenight.games.decathlon.commands",
-    "dice-duel": "gamenight.games.dice_duel.terminal",
+    "dice-duel": "gamenight.terminal.dice_duel",
     "wurfeltod": "gamenight.games.wurfeltod.commands",
     "decades": "gamenight.games.decades.commands",
 }

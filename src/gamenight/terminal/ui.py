@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
+from rich.text import Text
 
 from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
@@ -41,7 +42,8 @@ class Prompter:
         return self.console.input(prompt).strip()
 
     def error(self, message: str) -> None:
-        self.console.print(f"[bold red]✗[/] {message}")
+        """Say what was wrong; the message (it may quote typed text) is never markup."""
+        self.console.print(Text.assemble(("✗", "bold red"), " ", message))
 
 
 T = TypeVar("T")
