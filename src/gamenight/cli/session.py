@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import itertools
+import json
+import os
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -12,6 +14,7 @@ from typing import Any
 import platformdirs
 from rich.console import Console
 from rich.rule import Rule
+from rich.text import Text
 
 from gamenight.cli.players import SeatSpec
 from gamenight.core.agents import Agent, Decision
@@ -23,39 +26,134 @@ from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
 from gamenight.core.seeds import derive
 from gamenight.terminal import ui_for
-from gamenight.terminal.ui import Prompter, Table, TerminalUI
+from gamenight.terminal.ui import (
+    Prompter,
+    Table,
+    TerminalUI,
+    UndoRequested,
+    clear_screen,
+    plain,
+)
 
 
 class HumanAgent:
-    """A human at this terminal; the game's UI turns keystrokes into actions."""
+    """A human at this terminal; the game's UI turns keystrokes into actions.
+
+    ``hidden``: another human shares the terminal and the game has secrets, so the
+    terminal is handed over between turns with the screen *and* scrollback
+    cleared, and secret entries are not echoed (T7). Against bots nothing is
+    hidden. When :func:`attach_undo` gave it the match, the human may take back
+    their last action with ``u`` (see :meth:`may_undo`).
+    """
 
     label = "human"
 
     def __init__(self, ui: TerminalUI, prompter: Prompter, table: Table, hidden: bool) -> None:
         self.ui, self.prompter, self.table, self.hidden = ui, prompter, table, hidden
+        self.match: Match | None = None
+        self.record_path: Path | None = None
 
     def act(self, decision: Decision[Any, Any]) -> Any:
         console = self.prompter.console
-        name = self.table.names[decision.seat]
+        seat = decision.seat
+        name = self.table.names[seat]
         if self.hidden:
             # Hot seat with secrets: clear, hand over, and clear again afterwards.
-            console.clear()
+            clear_screen(console)
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
-        console.print(Rule(f"{name} to act"))
-        self.ui.show(console, decision.view, decision.seat, self.table)
+        view, legal = decision.view, decision.legal
         while True:
-            action = self.ui.ask(
-                self.prompter, decision.view, decision.legal, decision.seat, self.table
-            )
-            if action in decision.legal:
-                break
-            self.prompter.error("that is not a legal choice here; try again")
+            console.print(Rule(Text(f"{name} to act")))
+            self.ui.show(console, view, seat, self.table)
+            prompter = replace(self.prompter, hide_secrets=self.hidden, undo=self.may_undo(seat))
+            if prompter.undo:
+                prompter.say(plain("u takes back your last move", "dim"))
+            try:
+                action = self._ask(prompter, view, legal, seat)
+            except UndoRequested:
+                view, legal = self._undo(seat, view, legal)
+                continue
+            break
         if self.hidden:
-            console.clear()
+            clear_screen(console)
         return action
+
+    def _ask(self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int) -> Any:
+        while True:
+            action = self.ui.ask(prompter, view, legal, seat, self.table)
+            if action in legal:
+                return action
+            prompter.error("that is not a legal choice here; try again")
+
+    def may_undo(self, seat: int) -> bool:
+        """Undo is offered when every opponent is a bot and the game calls the last
+        action, which was this seat's, reversible (no dice thrown, nothing revealed
+        since: Game.reversible)."""
+        table = None if self.match is None else self.match.table
+        return (
+            table is not None
+            and not self.hidden
+            and len(self.table.humans) == 1
+            and table.can_undo(seat)
+        )
+
+    def _undo(self, seat: int, view: Any, legal: Sequence[Any]) -> tuple[Any, Sequence[Any]]:
+        """Take back ``seat``'s last action (table and record); the new view and legal."""
+        assert self.match is not None and self.match.table is not None
+        table = self.match.table
+        if self.record_path is not None and not forget_last_action(self.record_path, seat):
+            self.prompter.error("the record cannot forget that move, so it stays")
+            return view, legal
+        table.undo(seat)
+        self.prompter.say(plain("Your last move is taken back.", "bold"))
+        snap = table.snapshot(seat)
+        return snap.view, snap.legal
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None
+
+
+def attach_undo(match: Match, record_path: Path | None) -> None:
+    """Let the match's human agents offer undo (they need its table and record)."""
+    for agent in match.agents:
+        if isinstance(agent, HumanAgent):
+            agent.match, agent.record_path = match, record_path
+
+
+def forget_last_action(path: Path, seat: int) -> bool:
+    """Cut the record's last line if it is an action of ``seat``: an undo leaves the
+    record as if the action had never been made (so replay and resume agree with the
+    table). Returns False, changing nothing, when the last line is anything else.
+
+    >>> import json, tempfile
+    >>> rows = [{"type": "header"}, {"type": "action", "seat": 0}]
+    >>> with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
+    ...     _ = f.write("".join(json.dumps(r) + "\\n" for r in rows))
+    >>> forget_last_action(Path(f.name), 1), forget_last_action(Path(f.name), 0)
+    (False, True)
+    >>> Path(f.name).read_text()
+    '{"type": "header"}\\n'
+    >>> forget_last_action(Path(f.name), 0)
+    False
+    """
+    try:
+        with path.open("rb+") as file:
+            data = file.read()
+            if not data.endswith(b"\n"):
+                return False
+            cut = data.rfind(b"\n", 0, len(data) - 1) + 1
+            try:
+                row = json.loads(data[cut:])
+            except ValueError:
+                return False
+            if not isinstance(row, dict) or row.get("type") != "action" or row.get("seat") != seat:
+                return False
+            file.truncate(cut)
+            file.flush()
+            os.fsync(file.fileno())
+    except OSError:
+        return False
+    return True
 
 
 @dataclass
@@ -97,6 +195,7 @@ class Session:
             writer = opener(self.record_path)
         seat_infos = [SeatInfo(s.name, s.agent) for s in self.seats]
         match = Match(game, self.options, self.seed, seat_infos, agents, record=writer)
+        attach_undo(match, self.record_path)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:
             match.observers.append(lambda _seq, events: ui.show_events(self.console, events, table))
