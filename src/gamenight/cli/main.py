@@ -25,7 +25,7 @@ from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
 from gamenight.core.game import GameInfo
-from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.ui import Prompter, plain, say
 
 console = Console()
 
@@ -299,8 +299,11 @@ def _play(
     entry.game.start(len(seats), options, SeededDice(seed=seed))  # refuse a bad set-up first
     session = Session(entry, seats, options, seed, console, Prompter(console), record, watch)
     match = session.build()
-    console.print(
-        f"[bold]{entry.name}[/] · seed {seed} · " + ", ".join(s.describe() for s in seats)
+    say(
+        console,
+        plain(entry.name, "bold"),
+        f" · seed {seed} · ",
+        ", ".join(s.describe() for s in seats),
     )
     _finish(session, match)
 
