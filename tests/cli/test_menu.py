@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import io
 import json
 import os
@@ -29,10 +30,8 @@ def run_menu(monkeypatch: pytest.MonkeyPatch, *keys: str) -> str:
     monkeypatch.setattr("sys.stdin", io.StringIO("".join(k + "\n" for k in keys)))
     out = io.StringIO()
     console = Console(file=out, width=120, color_system=None)
-    try:
+    with contextlib.suppress(EOFError):
         main_menu(console, Prompter(console))
-    except EOFError:
-        pass
     return out.getvalue()
 
 

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 from pathlib import Path
-from typing import Any
+from typing import IO, Any
 
 import platformdirs
 from rich.console import Console
@@ -95,15 +95,18 @@ class HumanAgent:
             and not self.hidden
             and len(self.table.humans) == 1
             and table.can_undo(seat)
+            and (self.record_path is None or _record_stream(self.match) is not None)
         )
 
     def _undo(self, seat: int, view: Any, legal: Sequence[Any]) -> tuple[Any, Sequence[Any]]:
         """Take back ``seat``'s last action (table and record); the new view and legal."""
         assert self.match is not None and self.match.table is not None
         table = self.match.table
-        if self.record_path is not None and not forget_last_action(self.record_path, seat):
-            self.prompter.error("the record cannot forget that move, so it stays")
-            return view, legal
+        if self.record_path is not None:
+            stream = _record_stream(self.match)
+            if stream is None or not forget_last_action(self.record_path, seat, stream):
+                self.prompter.error("the record cannot forget that move, so it stays")
+                return view, legal
         table.undo(seat)
         self.prompter.say(plain("Your last move is taken back.", "bold"))
         snap = table.snapshot(seat)
@@ -120,10 +123,18 @@ def attach_undo(match: Match, record_path: Path | None) -> None:
             agent.match, agent.record_path = match, record_path
 
 
-def forget_last_action(path: Path, seat: int) -> bool:
+def _record_stream(match: Match | None) -> IO[str] | None:
+    """The open record file of ``match``, if it can be cut back (for undo)."""
+    stream = getattr(match.record, "_stream", None) if match is not None else None
+    return stream if stream is not None and stream.seekable() else None
+
+
+def forget_last_action(path: Path, seat: int, stream: IO[str] | None = None) -> bool:
     """Cut the record's last line if it is an action of ``seat``: an undo leaves the
     record as if the action had never been made (so replay and resume agree with the
     table). Returns False, changing nothing, when the last line is anything else.
+    ``stream``, the writer's open file, is flushed first and then moved to the new
+    end, so the next line follows the cut (not a hole where the old line was).
 
     >>> import json, tempfile
     >>> rows = [{"type": "header"}, {"type": "action", "seat": 0}]
@@ -137,6 +148,8 @@ def forget_last_action(path: Path, seat: int) -> bool:
     False
     """
     try:
+        if stream is not None:
+            stream.flush()
         with path.open("rb+") as file:
             data = file.read()
             if not data.endswith(b"\n"):
@@ -151,6 +164,8 @@ def forget_last_action(path: Path, seat: int) -> bool:
             file.truncate(cut)
             file.flush()
             os.fsync(file.fileno())
+        if stream is not None:
+            stream.seek(0, os.SEEK_END)
     except OSError:
         return False
     return True
