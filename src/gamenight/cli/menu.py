@@ -62,7 +62,8 @@ def main_menu(console: Console, prompter: Prompter) -> None:
         if is_number(text) and 1 <= int(text) <= len(entries):
             setup = set_up(console, prompter, entries[int(text) - 1])
             while True:
-                play_game(console, prompter, setup)
+                while not play_game(console, prompter, setup):
+                    setup.seats = ask_players(console, prompter, setup.entry)
                 after = _after_game(prompter)
                 if after == "q":
                     return
@@ -106,7 +107,12 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
                 continue
             raw[spec.name] = text
             break
-    options = game.parse_options(raw)
+    return SetUp(entry, game.parse_options(raw), ask_players(console, prompter, entry))
+
+
+def ask_players(console: Console, prompter: Prompter, entry: registry.GameEntry) -> list[SeatSpec]:
+    """Show the bots, then ask who plays until the answer is a valid line-up."""
+    game = entry.game
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
         table.add_row(plain(f"bot:{name}", "bold"), plain(info.summary))
@@ -119,7 +125,7 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
         try:
             seats = parse_players(text, list(entry.bots), teams=is_team_game(game.info))
             game.check_players(len(seats))
-            return SetUp(entry, options, seats)
+            return seats
         except OptionsError as exc:
             prompter.error(str(exc))
 
@@ -135,17 +141,18 @@ def ask_seed(prompter: Prompter) -> int:
         prompter.error(f"{text!r} is not a whole number; type one, or press Enter")
 
 
-def play_game(console: Console, prompter: Prompter, setup: SetUp) -> None:
-    """Play one game from ``setup``; an interrupted game is saved (or said lost)."""
+def play_game(console: Console, prompter: Prompter, setup: SetUp) -> bool:
+    """Play one game from ``setup``; an interrupted game is saved (or said lost).
+    False when the game could not start with these players (they are asked again)."""
     seed = ask_seed(prompter)
     session = Session(setup.entry, setup.seats, setup.options, seed, console, prompter)
     try:
         match = build_with_solver(console, prompter, session)
     except GamenightError as exc:
         prompter.error(str(exc))
-        return
+        return False
     if match is None:
-        return
+        return False
     try:
         session.finish(match)
     except (KeyboardInterrupt, EOFError):
@@ -154,6 +161,7 @@ def play_game(console: Console, prompter: Prompter, setup: SetUp) -> None:
             prompter.say("Game abandoned (no record was kept).")
         else:
             prompter.say(f"Game saved. Resume it with: gamenight resume {session.record_path}")
+    return True
 
 
 def build_with_solver(console: Console, prompter: Prompter, session: Session) -> Any:
