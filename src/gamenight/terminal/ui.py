@@ -124,15 +124,19 @@ T = TypeVar("T")
 HELP_WORDS = frozenset({"?", "h", "help"})
 
 
+MAX_NUMBER_DIGITS = 40  # a 128-bit seed has 39 digits; no count or year is longer
+
+
 def is_number(text: str) -> bool:
-    """Whether ``text`` is a plain number in ASCII digits.
+    """Whether ``text`` is a plain number in ASCII digits that ``int`` can read.
 
-    ``str.isdigit`` also accepts '²' or '٣', which ``int`` then refuses.
+    ``str.isdigit`` also accepts '²' or '٣', which ``int`` then refuses, and
+    ``int`` refuses more than 4,300 digits: a line that long is not a number.
 
-    >>> is_number("12"), is_number("²"), is_number("")
-    (True, False, False)
+    >>> is_number("12"), is_number("²"), is_number(""), is_number("9" * 5000)
+    (True, False, False, False)
     """
-    return text.isascii() and text.isdigit()
+    return len(text) <= MAX_NUMBER_DIGITS and text.isascii() and text.isdigit()
 
 
 def ask_until_parsed(
