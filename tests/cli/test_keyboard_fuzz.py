@@ -113,7 +113,8 @@ NAMED_IN_MARKUP = Table(["[/]", "[bold red]Ann[/]"], frozenset({0, 1}))
 @given(text=st.one_of(TEXT, MARKUP, CONTROL), index=st.integers(min_value=0))
 def test_the_whole_ui_survives_any_line(game_id: str, text: str, index: int) -> None:
     """One line of anything at the game's question: a legal action, or a message and
-    the question again; never a crash, and never markup read from what was typed."""
+    the question again; never a crash, never markup read from what was typed, and
+    never a typed control sequence sent to the terminal."""
     seat, view, legal = POSITIONS[game_id][index % len(POSITIONS[game_id])]
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
@@ -134,3 +135,4 @@ def test_the_whole_ui_survives_any_line(game_id: str, text: str, index: int) -> 
     else:
         assert action in legal
     assert NAMED_IN_MARKUP.names[seat] in prompts[0]
+    assert "\x1b" not in out.getvalue()  # typed controls are shown (^[), never sent

@@ -60,6 +60,12 @@ def test_styles_are_kept_but_never_read_from_user_text() -> None:
     assert "\x1b[1;31m✗" in shown  # the cross is styled by the prompter itself
 
 
+def test_typed_control_characters_are_shown_not_sent() -> None:
+    console, out = _console()
+    Prompter(console).error("no such card: \x1b[2J\x1b]0;pwned\x07\r\x00\x7f\x9b")
+    assert out.getvalue() == "✗ no such card: ^[[2J^[]0;pwned^G^M^@^?\ufffd\n"
+
+
 def test_clear_screen_erases_the_scrollback_on_a_terminal() -> None:
     console, out = _console(terminal=True)
     clear_screen(console)

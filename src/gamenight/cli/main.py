@@ -69,14 +69,15 @@ def list_games(show_bots: bool, show_options: bool) -> None:
 
 
 def options_table(entry: registry.GameEntry) -> RichTable:
-    """One line per game option: how to give it, its default and what it does."""
+    """One line per game option: its flag, its default and what it sets."""
     table = RichTable("option", "default", "what it sets", title=f"{entry.name} options", box=None)
     for spec in entry.game.info.options:
-        value = f"{'|'.join(spec.choices)}" if spec.choices else spec.kind
-        default = (
-            ",".join(map(str, spec.default)) if isinstance(spec.default, list) else spec.default
-        )
-        table.add_row(plain(f"--{spec.name} {value}"), plain(str(default)), plain(spec.help))
+        default = spec.default
+        shown = ",".join(map(str, default)) if isinstance(default, list) else str(default)
+        if spec.kind == "multi" and list(default) == list(spec.choices):
+            shown = "all"
+        choices = f" (one of: {', '.join(spec.choices)})" if spec.choices else ""
+        table.add_row(plain(f"--{spec.name}"), plain(shown or '""'), plain(spec.help + choices))
     return table
 
 

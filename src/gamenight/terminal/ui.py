@@ -25,18 +25,29 @@ from gamenight.core.game import Results
 CLEAR_SCROLLBACK = "\x1b[3J"
 
 
+# Control characters shown the way terminals echo them (ESC as ^[), so typed text can
+# never move the cursor, clear the screen or retitle the window when it is echoed.
+_VISIBLE_CONTROLS = {
+    **{c: f"^{chr(c + 64)}" for c in range(32) if chr(c) not in "\n\t"},
+    0x7F: "^?",
+    **{c: "\ufffd" for c in range(0x80, 0xA0)},
+}
+
+
 def plain(text: object, style: str = "") -> Text:
-    """``text`` as Rich text that is never read as markup.
+    """``text`` as Rich text that is never read as markup or as terminal controls.
 
     Everything a user typed or named (player names, typed input, file names)
     must reach the console through this (or :class:`rich.text.Text`), never
     inside an f-string of markup: ``[/]`` as markup is an error, and
-    ``[bold red]Ann[/]`` would be styled.
+    ``[bold red]Ann[/]`` would be styled. Control characters are shown, not sent.
 
     >>> plain("[bold red]Ann[/]").plain
     '[bold red]Ann[/]'
+    >>> plain("\x1b[2J").plain
+    '^[[2J'
     """
-    return Text(str(text), style=style)
+    return Text(str(text).translate(_VISIBLE_CONTROLS), style=style)
 
 
 def say(console: Console, *parts: str | Text) -> None:
