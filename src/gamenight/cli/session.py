@@ -14,7 +14,6 @@ from typing import IO, Any
 import platformdirs
 from rich.console import Console
 from rich.rule import Rule
-from rich.text import Text
 
 from gamenight.cli.players import SeatSpec
 from gamenight.core.agents import Agent, Decision
@@ -63,7 +62,7 @@ class HumanAgent:
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
         view, legal = decision.view, decision.legal
         while True:
-            console.print(Rule(Text(f"{name} to act")))
+            console.print(Rule(plain(f"{name} to act")))
             self.ui.show(console, view, seat, self.table)
             prompter = replace(self.prompter, hide_secrets=self.hidden, undo=self.may_undo(seat))
             if prompter.undo:
