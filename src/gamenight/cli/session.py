@@ -6,7 +6,7 @@ import itertools
 import json
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 from typing import IO, Any
@@ -64,7 +64,9 @@ class HumanAgent:
         while True:
             console.print(Rule(plain(f"{name} to act")))
             self.ui.show(console, view, seat, self.table)
-            prompter = replace(self.prompter, hide_secrets=self.hidden, undo=self.may_undo(seat))
+            prompter = self.prompter
+            saved = prompter.hide_secrets, prompter.undo
+            prompter.hide_secrets, prompter.undo = self.hidden, self.may_undo(seat)
             if prompter.undo:
                 prompter.say(plain("u takes back your last move", "dim"))
             try:
@@ -72,6 +74,8 @@ class HumanAgent:
             except UndoRequested:
                 view, legal = self._undo(seat, view, legal)
                 continue
+            finally:
+                prompter.hide_secrets, prompter.undo = saved
             break
         if self.hidden:
             clear_screen(console)
