@@ -170,11 +170,12 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
     it now and go on. None if the user declines."""
     try:
         return session.build()
-    except GamenightError as exc:
+    except GamenightError:
         build = solver_builder(session.entry)
-        if build is None or all(seat.bot is None for seat in session.seats):
+        reason = _bot_failure(session)
+        if build is None or reason is None:
             raise
-        prompter.error(str(exc))
+        prompter.error(reason)
     answer = prompter.ask("Build it now? It takes about 10 seconds [Y/n]: ").lower()
     if answer not in {"", "y", "yes"}:
         prompter.say("Choose other players, then.")
@@ -183,6 +184,16 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
     build(console)
     prompter.say(f"Built in {time.perf_counter() - started:.0f} s.")
     return session.build()
+
+
+def _bot_failure(session: Session) -> str | None:
+    """Why one of the session's bots cannot start, or None if they all can."""
+    for name in dict.fromkeys(seat.bot for seat in session.seats if seat.bot is not None):
+        try:
+            session.entry.make_bot(name, 0)
+        except GamenightError as exc:
+            return str(exc)
+    return None
 
 
 def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | None:
