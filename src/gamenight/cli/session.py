@@ -32,39 +32,103 @@ from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
 from gamenight.core.seeds import commitment, derive, fingerprint
 from gamenight.terminal import ui_for
-from gamenight.terminal.ui import Prompter, Table, TerminalUI
+from gamenight.terminal.ui import (
+    Prompter,
+    Table,
+    TerminalUI,
+    UndoRequested,
+    clear_screen,
+    plain,
+)
 
 
 class HumanAgent:
-    """A human at this terminal; the game's UI turns keystrokes into actions."""
+    """A human at this terminal; the game's UI turns keystrokes into actions.
+
+    ``hidden``: another human shares the terminal and the game has secrets, so the
+    terminal is handed over between turns with the screen *and* scrollback
+    cleared, and secret entries are not echoed (T7). Against bots nothing is
+    hidden. When :func:`attach_undo` gave it the match, the human may take back
+    their last action with ``u`` (see :meth:`may_undo`).
+    """
 
     label = "human"
 
     def __init__(self, ui: TerminalUI, prompter: Prompter, table: Table, hidden: bool) -> None:
         self.ui, self.prompter, self.table, self.hidden = ui, prompter, table, hidden
+        self.match: Match | None = None
+        self.record_path: Path | None = None
 
     def act(self, decision: Decision[Any, Any]) -> Any:
         console = self.prompter.console
-        name = self.table.names[decision.seat]
+        seat = decision.seat
+        name = self.table.names[seat]
         if self.hidden:
             # Hot seat with secrets: clear, hand over, and clear again afterwards.
-            console.clear()
+            clear_screen(console)
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
-        console.print(Rule(f"{name} to act"))
-        self.ui.show(console, decision.view, decision.seat, self.table)
+        view, legal = decision.view, decision.legal
         while True:
-            action = self.ui.ask(
-                self.prompter, decision.view, decision.legal, decision.seat, self.table
-            )
-            if action in decision.legal:
-                break
-            self.prompter.error("that is not a legal choice here; try again")
+            console.print(Rule(plain(f"{name} to act")))
+            self.ui.show(console, view, seat, self.table)
+            prompter = self.prompter
+            saved = prompter.hide_secrets, prompter.undo
+            prompter.hide_secrets, prompter.undo = self.hidden, self.may_undo(seat)
+            if prompter.undo:
+                prompter.say(plain("u takes back your last move", "dim"))
+            try:
+                action = self._ask(prompter, view, legal, seat)
+            except UndoRequested:
+                view, legal = self._undo(seat, view, legal)
+                continue
+            finally:
+                prompter.hide_secrets, prompter.undo = saved
+            break
         if self.hidden:
-            console.clear()
+            clear_screen(console)
         return action
+
+    def _ask(self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int) -> Any:
+        while True:
+            action = self.ui.ask(prompter, view, legal, seat, self.table)
+            if action in legal:
+                return action
+            prompter.error("that is not a legal choice here; try again")
+
+    def may_undo(self, seat: int) -> bool:
+        """Undo is offered when every opponent is a bot and the game calls the last
+        action, which was this seat's, reversible (no dice thrown, nothing revealed
+        since: Game.reversible)."""
+        table = None if self.match is None else self.match.table
+        return (
+            table is not None
+            and not self.hidden
+            and len(self.table.humans) == 1
+            and table.can_undo(seat)
+        )
+
+    def _undo(self, seat: int, view: Any, legal: Sequence[Any]) -> tuple[Any, Sequence[Any]]:
+        """Take back ``seat``'s last action (table and record); the new view and legal."""
+        assert self.match is not None and self.match.table is not None
+        table = self.match.table
+        writer = self.match.record
+        if writer is not None and not writer.forget_last_action(seat):
+            self.prompter.error("the record cannot forget that move, so it stays")
+            return view, legal
+        table.undo(seat)
+        self.prompter.say(plain("Your last move is taken back.", "bold"))
+        snap = table.snapshot(seat)
+        return snap.view, snap.legal
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None
+
+
+def attach_undo(match: Match, record_path: Path | None) -> None:
+    """Let the match's human agents offer undo (they need its table and record)."""
+    for agent in match.agents:
+        if isinstance(agent, HumanAgent):
+            agent.match, agent.record_path = match, record_path
 
 
 @dataclass
@@ -118,6 +182,7 @@ class Session:
             self.writer.on_failure = self._write_failed
         seat_infos = [SeatInfo(s.name, s.agent) for s in self.seats]
         match = Match(game, self.options, self.seed, seat_infos, agents, record=self.writer)
+        attach_undo(match, self.record_path)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:
             match.observers.append(lambda _seq, events: ui.show_events(self.console, events, table))

@@ -22,7 +22,6 @@ from typing import Any, cast
 from msgspec.structs import replace
 from rich import box
 from rich.console import Console, Group, JustifyMethod, RenderableType
-from rich.markup import escape
 from rich.measure import Measurement
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -395,8 +394,7 @@ class UI:
                 console.print(hint_renderable(advice, console.width))
             return True
 
-        # The prompt is read as markup by Rich: a player's name is escaped to stay text.
-        question = escape(f"{_name(table, seat)}> ")
+        question = f"{_name(table, seat)}> "  # prompts are plain text (Prompter.ask)
         # mypy joins the union of action types to Struct when solving the TypeVar
         return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
 
