@@ -28,9 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
+from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
 
 if TYPE_CHECKING:

@@ -20,17 +20,28 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.wurfeltod.categories import (
     CATEGORY_LABELS,
     WURFELTOD_PENALTY,
-    Category,
     evaluate,
 )
 from gamenight.games.wurfeltod.commands import BOX_KEYS, HELP, parse_command
 from gamenight.games.wurfeltod.game import WurfeltodView
-from gamenight.games.wurfeltod.rules import BOXES, Action, Book, Entry, Scratch, SetAside
+from gamenight.games.wurfeltod.rules import (
+    BOXES,
+    Action,
+    Book,
+    DiceSetAside,
+    Entry,
+    GameOver,
+    Rolled,
+    Scratch,
+    Scratched,
+    SetAside,
+    TurnBegan,
+)
+from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 if TYPE_CHECKING:
@@ -96,6 +107,7 @@ def _entry_cell(entry: Entry | None) -> Text:
 def command_text(action: Action) -> str:
     """What to type for ``action``: ``a 1 2 5 6``, ``b pp`` or ``x 6k``.
 
+    >>> from gamenight.games.wurfeltod.categories import Category
     >>> command_text(SetAside((0, 1, 4, 5))), command_text(Scratch(Category.SIX_OF_A_KIND))
     ('a 1 2 5 6', 'x 6k')
     """
@@ -107,6 +119,7 @@ def command_text(action: Action) -> str:
 def describe(action: Action, view: WurfeltodView) -> Text:
     """``action`` in words; a booking says what it scores now and warns of a Wurfeltod (W3).
 
+    >>> from gamenight.games.wurfeltod.categories import Category
     >>> from gamenight.games.wurfeltod.game import GAME
     >>> from gamenight.core.dice import ScriptedDice
     >>> state = GAME.start(1, GAME.parse_options(), ScriptedDice((1, 1, 4, 4, 4, 3))).state
@@ -220,23 +233,20 @@ class UI:
                 console.print(line)
 
     def _narrate(self, event: Event, table: Table) -> str | None:
-        name = table.names[event.player] if event.player is not None else ""
-        data = event.data
-        if event.kind == "turn":
-            return f"[bold]— Turn {data['turn']}: {name} —[/]"
-        if event.kind == "roll":
-            return f"{name} rolls [bold green]{_dice(data['dice'])}[/]"
-        if event.kind == "set-aside":
-            return f"{name} sets aside [bold]{_dice(data['dice'])}[/]"
-        if event.kind in ("book", "scratch"):
-            label = CATEGORY_LABELS[Category(data["category"])]
-            if event.kind == "scratch":
-                return f"{name} scratches {label}: 0, no Wurfeltod (total {data['total']})"
-            penalty = f" and a Wurfeltod [bold red]{SKULL} -250[/]" if data["wurfeltod"] else ""
-            return f"{name} books {label}: {data['points']}{penalty} (total {data['total']})"
-        if event.kind == "game-over":
+        if isinstance(event, GameOver):
             return "[bold]Every player has taken 20 turns: the game is over.[/]"
-        return None
+        name = table.names[event.player]
+        if isinstance(event, TurnBegan):
+            return f"[bold]— Turn {event.turn}: {name} —[/]"
+        if isinstance(event, Rolled):
+            return f"{name} rolls [bold green]{_dice(event.dice)}[/]"
+        if isinstance(event, DiceSetAside):
+            return f"{name} sets aside [bold]{_dice(event.dice)}[/]"
+        label = CATEGORY_LABELS[event.category]
+        if isinstance(event, Scratched):
+            return f"{name} scratches {label}: 0, no Wurfeltod (total {event.total})"
+        penalty = f" and a Wurfeltod [bold red]{SKULL} -250[/]" if event.wurfeltod else ""
+        return f"{name} books {label}: {event.points}{penalty} (total {event.total})"
 
     def ask(
         self,
