@@ -16,7 +16,7 @@ from gamenight.core import SeededDice, registry
 PARSERS = {
     "decathlon": "gamenight.games.decathlon.commands",
     "dice-duel": "gamenight.games.dice_duel.terminal",
-    "wurfeltod": "gamenight.games.wurfeltod.commands",
+    "wurfeltod": "gamenight.terminal.wurfeltod",
     "decades": "gamenight.games.decades.commands",
 }
 
