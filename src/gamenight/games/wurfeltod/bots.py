@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
+from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
@@ -79,7 +80,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def act(self, decision: Decision[Any, Any]) -> Action:
+    def act(self, decision: Decision[WurfeltodView, Action]) -> Action:
         view = decision.view
         return greedy_action(view.aside, view.rolled, list(decision.legal))
 
@@ -105,7 +106,7 @@ class OptimalBot:
         # tables (about 0.2 s): pay it now, so that every decision is fast.
         option_values(self.table, {}, (), (1, 2, 3, 4, 5, 6), first_roll=True)
 
-    def act(self, decision: Decision[Any, Any]) -> Action:
+    def act(self, decision: Decision[WurfeltodView, Action]) -> Action:
         action, _ = self._best_action(self.table, decision.view, decision.legal)
         return action
 
@@ -113,4 +114,7 @@ class OptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {"greedy": GreedyBot, "optimal": OptimalBot}
+BOTS: dict[str, Callable[[int], Agent[WurfeltodView, Action]]] = {
+    "greedy": GreedyBot,
+    "optimal": OptimalBot,
+}
