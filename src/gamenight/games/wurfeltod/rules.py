@@ -274,9 +274,9 @@ def apply(state: WurfeltodState, action: Action) -> Transition[WurfeltodState]:
         booking = evaluate(state.aside, state.rolled)[category]
         state = _book(umpire, state, box, category, booking, scratch=False)
     elif isinstance(action, Scratch):
-        if state.roll != 1:
+        if state.roll != 1:  # W2
             raise IllegalActionError(
-                "a scratch is only allowed right after the first roll (W2); "
+                "a scratch is only allowed right after the first roll; "
                 f"this is roll {state.roll}: book a box instead"
             )
         box, category = _open_box(state, action.category)
@@ -292,14 +292,15 @@ def _done(umpire: Ump, state: WurfeltodState) -> Transition[WurfeltodState]:
 
 def _set_aside(umpire: Ump, state: WurfeltodState, positions: Sequence[int]) -> WurfeltodState:
     rolled = state.rolled
+    # W2: set aside a proper, non-empty subset of the dice just rolled.
     if len(rolled) == 1:
         raise IllegalActionError(
-            "only one die was rolled and nothing would be left to roll: book a box now (W2)"
+            "only one die was rolled and nothing would be left to roll: book a box now"
         )
     if not isinstance(positions, tuple | list):
         raise IllegalActionError(f"name the dice to set aside by position, not {positions!r}")
     if not positions:
-        raise IllegalActionError("set aside at least one of the dice just rolled (W2)")
+        raise IllegalActionError("set aside at least one of the dice just rolled")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(rolled):
             raise IllegalActionError(
@@ -311,9 +312,7 @@ def _set_aside(umpire: Ump, state: WurfeltodState, positions: Sequence[int]) -> 
             f"list the dice to set aside once each, in increasing order, not {list(positions)}"
         )
     if len(positions) == len(rolled):
-        raise IllegalActionError(
-            "leave at least one die to roll (W2); to stop here, book a box instead"
-        )
+        raise IllegalActionError("leave at least one die to roll; to stop here, book a box instead")
     chosen = tuple(rolled[p] for p in positions)
     state = msgspec.structs.replace(state, aside=state.aside + chosen)
     umpire.announce(DiceSetAside(player=state.current, positions=tuple(positions), dice=chosen))
@@ -327,7 +326,7 @@ def _open_box(state: WurfeltodState, category: object) -> tuple[int, Category]:
     category = Category(category)
     box = state.cards[state.current].next_box(category)
     if box is None:
-        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked (W1)")
+        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked")  # W1
     return box, category
 
 
