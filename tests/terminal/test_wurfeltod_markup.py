@@ -133,7 +133,7 @@ def test_no_ruling_ids_in_refusals() -> None:
     last = first
     for _ in range(5):
         last = GAME.apply(last, 0, SetAside((0,))).state
-    cases = [
+    cases: list[tuple[WurfeltodState, Action]] = [
         (later, Scratch(Category.ANY_PAIR)),
         (last, SetAside((0,))),
         (first, SetAside(())),
