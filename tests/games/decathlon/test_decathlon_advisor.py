@@ -141,8 +141,8 @@ def test_freezes_of_equal_values_are_worth_the_same() -> None:
 
 def test_pole_vault_dice_at_the_top_bar_by_hand() -> None:
     view = DecathlonView(
-        seat=0, players=1, variant="points", events=("pole-vault",), event="pole-vault",
-        event_no=0, order=(0,), to_act=0, phase="vault-dice", height=48, jumps_at_height=2,
+        seat=0, players=1, variant="points", disciplines=("pole-vault",), discipline="pole-vault",
+        discipline_no=0, order=(0,), to_act=0, phase="vault-dice", height=48, jumps_at_height=2,
         best=(46,),
     )  # fmt: skip
     legal: list[Action] = [Vault(n) for n in range(1, 9)]

@@ -6,7 +6,7 @@ import io
 
 import msgspec
 import pytest
-from decathlon_script import chain, kinds, new_game, play
+from decathlon_script import chain, data, kind, kinds, new_game, play
 from rich.console import Console
 
 from gamenight.core.dice import SeededDice
@@ -48,8 +48,8 @@ def test_clearing_the_top_high_jump_height_on_the_last_jump_scores_30() -> None:
     state, _ = play(state, *[Skip()] * 9, Jump())
     assert GAME.view(state, 0).best == (28,)
     state, events = play(state, Jump())
-    assert kinds(events, "clear")[0].data == {"height": 30, "jump": 1, "total": 30}
-    assert kinds(events, "event-end")[0].data["results"] == [30]
+    assert data(kinds(events, "clear")[0]) == {"height": 30, "jump": 1, "total": 30}
+    assert list(kinds(events, "discipline-end")[0].results) == [30]
     assert GAME.results(state).scores == (30,)
 
 
@@ -61,14 +61,14 @@ def test_the_last_vaulter_clearing_48_keeps_it_and_the_others_keep_theirs() -> N
     assert GAME.view(state, 0).height == 48
     state, _ = play(state, Jump(), Vault(1), Vault(1), Vault(1))  # Ann: out at 48
     state, events = play(state, Jump(), Vault(2), Vault(8))  # Bob: miss, then clear
-    assert [e.kind for e in events if e.kind in ("miss", "clear")] == ["miss", "clear"]
+    assert [kind(e) for e in events if kind(e) in ("miss", "clear")] == ["miss", "clear"]
     assert GAME.results(state).detail["sheet"] == {"pole-vault": [None, 48]}
 
 
 def test_everyone_retiring_at_the_first_height_ends_the_event_without_a_result() -> None:
     state, _ = new_game([], players=3, events="high", variant="championship")
     state, events = play(state, Retire(), Retire(), Retire())
-    assert [e.kind for e in events] == ["retire"] * 3 + ["event-end", "game-over"]
+    assert [kind(e) for e in events] == ["retire"] * 3 + ["discipline-end", "game-over"]
     results = GAME.results(state)
     assert results.detail["sheet"] == {"high-jump": [None, None, None]}
     assert results.detail["honours"] == {"high-jump": [0, 0, 0]}  # no valid result (D11)
@@ -90,7 +90,7 @@ def test_a_committed_high_jumper_is_never_asked_between_jumps() -> None:
     state, _ = new_game(chain([1] * 5, [2] * 5, [3, 3, 3, 3, 1]), events="high")
     state, _ = play(state, Skip(), Skip())
     state, events = play(state, Jump())
-    assert [e.data["jump"] for e in kinds(events, "miss")] == [1, 2, 3]
+    assert [e.jump for e in kinds(events, "miss")] == [1, 2, 3]
     assert GAME.is_terminal(state) and GAME.results(state).detail["sheet"] == {"high-jump": [None]}
 
 
@@ -105,16 +105,16 @@ def test_the_jump_phase_must_freeze_at_least_one_die_and_cannot_stop() -> None:
     for action in (Stop(), Jump(), Rethrow()):
         refused(state, action, "must first freeze")
     state, events = play(state, Freeze((1,)))  # the 3 is rethrown by itself
-    assert kinds(events, "roll")[0].data["dice"] == [1]
-    assert kinds(events, "result")[0].data["result"] == 5
+    assert list(kinds(events, "roll")[0].dice) == [1]
+    assert kinds(events, "result")[0].result == 5
 
 
 def test_rethrowing_with_a_run_up_of_8_always_steps_over() -> None:
     state, _ = new_game(chain([4, 4, 5, 5, 5], [1, 1, 1]) + [1] * 40, events="long")
     state, _ = play(state, Freeze((0, 1)))
     state, events = play(state, Rethrow())
-    assert "stepped over" in kinds(events, "invalid")[0].data["reason"]
-    assert kinds(events, "result")[0].data["result"] is None
+    assert "stepped over" in kinds(events, "invalid")[0].reason
+    assert kinds(events, "result")[0].result is None
 
 
 # ----- scoring and order (D2, D11) --------------------------------------------------------------
@@ -141,8 +141,8 @@ def test_negative_totals_order_the_next_event_and_ties_keep_the_order() -> None:
     state, _ = new_game(dice, players=3, events="100m,hurdles")
     keep = Freeze((0, 1, 2, 3))
     state, events = play(state, *[keep] * 6)
-    assert kinds(events, "event-end")[0].data["totals"] == [-20, -20, 8]
-    assert kinds(events, "event-start")[0].data["order"] == [2, 0, 1]
+    assert list(kinds(events, "discipline-end")[0].totals) == [-20, -20, 8]
+    assert list(kinds(events, "discipline-start")[0].order) == [2, 0, 1]
 
 
 # ----- bad options --------------------------------------------------------------------------

@@ -12,7 +12,6 @@ from rich.console import Console
 from rich.text import Text
 
 from gamenight.core.dice import SeededDice
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -25,6 +24,7 @@ from gamenight.games.decathlon.actions import (
     Vault,
 )
 from gamenight.games.decathlon.commands import parse_command
+from gamenight.games.decathlon.events import DecathlonEvent as Event
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.terminal import (

@@ -76,7 +76,7 @@ def situation(view: DecathlonView) -> Situation:
 
     Raises :class:`NoDecisionError` when the view awaits no decision (game over).
     """
-    event, seat, phase = view.event, view.to_act, view.phase
+    event, seat, phase = view.discipline, view.to_act, view.phase
     if event is None or seat is None:
         raise NoDecisionError("the decathlon is over: nothing to decide")
     mine = view.best[seat] if view.best else None
@@ -123,7 +123,7 @@ def option_values(
     view: DecathlonView, legal: Sequence[Action], objective: AnyObjective = EXPECTED
 ) -> dict[Action, float]:
     """The value of every legal action under ``objective`` (optimal play afterwards)."""
-    values = _solver_values(view.event or "", situation(view), objective)
+    values = _solver_values(view.discipline or "", situation(view), objective)
     out: dict[Action, float] = {}
     for action in legal:
         key = option_key(view, action)
@@ -151,7 +151,7 @@ def best_action(
         tied = [a for a in tied if points[a] >= most - TIE_EPS]
     if len(tied) == 1:
         return tied[0]
-    order = list(_solver_values(view.event or "", situation(view), objective))
+    order = list(_solver_values(view.discipline or "", situation(view), objective))
     return min(tied, key=lambda a: order.index(option_key(view, a)))
 
 

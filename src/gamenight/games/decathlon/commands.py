@@ -5,8 +5,8 @@ Dice are named by their position on screen, counted from 1: ``13``, ``1 3`` or
 digit is one position). ``a`` freezes every die that may be frozen.
 
 >>> from gamenight.games.decathlon.actions import Freeze, Rethrow
->>> view = DecathlonView(seat=0, players=1, variant="points", events=("discus",),
-...     event="discus", event_no=0, order=(0,), to_act=0, phase="freeze",
+>>> view = DecathlonView(seat=0, players=1, variant="points", disciplines=("discus",),
+...     discipline="discus", discipline_no=0, order=(0,), to_act=0, phase="freeze",
 ...     thrown=(6, 3, 2), freezable=(0, 2))
 >>> legal = [Freeze((0,)), Freeze((2,)), Freeze((0, 2))]
 >>> parse_command("1 3", view, legal)
@@ -67,7 +67,7 @@ def parse_command(text: str, view: DecathlonView, legal: Sequence[Action]) -> Ac
         if is_number(raw):
             return _legal(Vault(int(raw)), legal, view)
         return f"how many dice for this jump? type a number from 1 to {MAX_VAULT_DICE}"
-    if phase == "jump-or-skip" and is_number(raw) and view.event == "pole-vault":
+    if phase == "jump-or-skip" and is_number(raw) and view.discipline == "pole-vault":
         return "first choose j to jump this height; then you pick the number of dice"
     return _word(raw, legal, view)
 
@@ -89,8 +89,8 @@ def prompt(view: DecathlonView) -> str:
 
 def help_text(view: DecathlonView) -> str:
     """What every key means at this decision, and the rule behind it."""
-    name = NAMES.get(view.event or "", "")
-    event = view.event or ""
+    name = NAMES.get(view.discipline or "", "")
+    event = view.discipline or ""
     lines = {
         "keep-or-rethrow": [
             "f or Enter: freeze this set (keep the throw) and go on.",
@@ -164,7 +164,7 @@ def _freeze(raw: str, view: DecathlonView, legal: Sequence[Action]) -> Action | 
         return "each die can be frozen only once"
     for p in positions:
         if p - 1 not in view.freezable:
-            event = view.event or ""
+            event = view.discipline or ""
             word = FREEZE_RULES[event].word if event in FREEZE_RULES else "allowed"
             return (
                 f"die {p} shows {view.thrown[p - 1]}: "

@@ -10,7 +10,7 @@ jumps used at it) are always on screen while they apply.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import cast
 
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
@@ -18,7 +18,6 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.commands import help_text, parse_command, prompt
@@ -29,6 +28,25 @@ from gamenight.games.decathlon.disciplines import (
     RUN_UP_LIMIT,
     SHOT_PUT_DICE,
     sprint_score,
+)
+from gamenight.games.decathlon.events import (
+    AttemptResult,
+    Bar,
+    Cleared,
+    DecathlonEvent,
+    DisciplineEnd,
+    DisciplineStart,
+    Froze,
+    GameOver,
+    Invalid,
+    Jumped,
+    Missed,
+    Out,
+    Retired,
+    Rolled,
+    Skipped,
+    StartingOrder,
+    Turn,
 )
 from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
 from gamenight.games.decathlon.scoring import honours
@@ -102,11 +120,11 @@ class UI:
 
     # ----- rendering the table ----------------------------------------------------
     def show(self, console: Console, view: DecathlonView, seat: int | None, table: Table) -> None:
-        if view.event is None:
+        if view.discipline is None:
             console.print(Text("The decathlon is over.", style="bold"))
             return
         title = (
-            f"{NAMES[view.event]} · event {view.event_no + 1} of {len(view.events)}"
+            f"{NAMES[view.discipline]} · event {view.discipline_no + 1} of {len(view.disciplines)}"
             f" · {'Championship' if view.variant == 'championship' else 'points game'}"
         )
         parts: list[RenderableType] = [self._counters(view, table)]
@@ -135,14 +153,14 @@ class UI:
         if view.height is not None:
             counters.append(f"bar {view.height}")
             counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
-        if view.event == "long-jump":
+        if view.discipline == "long-jump":
             if view.phase == "jump-freeze":
                 counters.append(f"jump with {len(view.run_up)} dice")
                 if view.frozen:
                     counters.append(f"jump so far {sum(view.frozen)}")
             else:
                 counters.append(f"run-up total {sum(view.frozen)} of at most {RUN_UP_LIMIT}")
-        if view.event in ("discus", "javelin") and view.frozen:
+        if view.discipline in ("discus", "javelin") and view.frozen:
             counters.append(f"frozen total {sum(view.frozen)}")
         if view.shot:
             counters.append(f"die {len(view.shot)} of {SHOT_PUT_DICE}, total {sum(view.shot)}")
@@ -164,7 +182,7 @@ class UI:
         if view.shot:
             parts.append(dice_text(view.shot, FROZEN, "shot"))
         if view.thrown:
-            barred = view.freezable if view.event in ("discus", "javelin") else None
+            barred = view.freezable if view.discipline in ("discus", "javelin") else None
             parts.append(thrown_text(view.thrown, barred))
         if view.last_jump:
             parts.append(dice_text(view.last_jump, "dim", "last"))
@@ -192,81 +210,80 @@ class UI:
         return field
 
     # ----- narrating what happened ------------------------------------------------
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
-        final = any(e.kind == "game-over" for e in events)
+    def show_events(self, console: Console, events: Sequence[DecathlonEvent], table: Table) -> None:
+        final = any(isinstance(e, GameOver) for e in events)
         for event in events:
-            if final and event.kind == "event-end":
+            if final and isinstance(event, DisciplineEnd):
                 continue  # the final standings show the whole sheet right after
             line = self._narrate(event, table)
             if line is not None:
                 console.print(line)
 
-    def _narrate(self, event: Event, table: Table) -> RenderableType | None:
-        d, kind = event.data, event.kind
-        who = table.names[event.player] if event.player is not None else ""
-        if kind == "starting-order":
-            return Text("Starting order (drawn): " + ", ".join(table.names[s] for s in d["order"]))
-        if kind == "event-start":
-            order = ", ".join(table.names[s] for s in d["order"])
-            return Rule(f"{NAMES[d['event']]} — order: {order}")
-        if kind == "turn":
-            if d["attempts"] > 1:
-                return Text(f"{who} — attempt {d['attempt']} of {d['attempts']}", style="bold")
-            return Text(f"{who} is up", style="bold")
-        if kind == "roll":
-            return self._roll(who, d)
-        if kind == "freeze":
-            text = Text(f"  {who} freezes ")
-            text.append_text(dice_text(d["dice"], FROZEN))
-            if "frozen" in d and d["what"] != "set":
-                text.append(f"  (frozen {sum(d['frozen'])})")
-            if d.get("auto"):
-                text.append("  automatically", style="dim")
-            return text
-        if kind == "jump":
-            if "height" in d:
-                return Text(f"  {who} goes for {d['height']}")
-            auto = " (all five frozen)" if d.get("auto") else ""
-            return Text(f"  {who} jumps with {d['dice']} dice{auto}")
-        if kind == "invalid":
-            return Text(f"  ✗ {who}: invalid attempt — {d['reason']}", style="red")
-        if kind == "result":
-            result = "no valid result" if d["result"] is None else f"{d['result']}"
-            return Text(f"  {who}: {result} (best {result_text(d['best'])})", style="green")
-        if kind == "bar":
-            return Text(f"The bar is at {d['height']}", style="bold magenta")
-        if kind == "skip":
-            return Text(f"  {who} skips {d['height']}")
-        if kind == "retire":
-            return Text(f"  {who} retires")
-        if kind == "clear":
-            return Text(f"  ✓ {who} clears {d['height']} (jump {d['jump']})", style="green")
-        if kind == "miss":
-            return Text(f"  ✗ {who} misses {d['height']}: {d['reason']}", style="red")
-        if kind == "out":
-            return Text(f"  {who} is out at {d['height']}", style="red")
-        if kind == "event-end":
-            variant = "championship" if "honours" in d else "points"
-            sheet: dict[str, list[int | None]] = d["sheet"]
-            return score_sheet(list(sheet), list(sheet.values()), table.names, variant)
-        if kind == "game-over":
-            return Rule("The decathlon is over")
+    def _narrate(self, event: DecathlonEvent, table: Table) -> RenderableType | None:
+        names = table.names
+        match event:
+            case StartingOrder(order=order):
+                return Text("Starting order (drawn): " + ", ".join(names[s] for s in order))
+            case DisciplineStart(discipline=discipline, order=order):
+                title = f"{NAMES[discipline]} — order: {', '.join(names[s] for s in order)}"
+                return Rule(Text(title))
+            case Turn(player=p, attempt=attempt, attempts=attempts):
+                if attempts > 1:
+                    return Text(f"{names[p]} — attempt {attempt} of {attempts}", style="bold")
+                return Text(f"{names[p]} is up", style="bold")
+            case Rolled():
+                return self._roll(names[event.player], event)
+            case Froze(player=p, what=what, dice=dice, frozen=frozen, auto=auto):
+                text = Text(f"  {names[p]} freezes ")
+                text.append_text(dice_text(dice, FROZEN))
+                if what != "set":
+                    text.append(f"  (frozen {sum(frozen)})")
+                if auto:
+                    text.append("  automatically", style="dim")
+                return text
+            case Jumped(player=p, dice=dice, height=height, auto=auto):
+                if height is not None:
+                    return Text(f"  {names[p]} goes for {height}")
+                why = " (all five frozen)" if auto else ""
+                return Text(f"  {names[p]} jumps with {dice} dice{why}")
+            case Invalid(player=p, reason=reason):
+                return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
+            case AttemptResult(player=p, result=result, best=best):
+                shown = "no valid result" if result is None else f"{result}"
+                return Text(f"  {names[p]}: {shown} (best {result_text(best)})", style="green")
+            case Bar(height=height):
+                return Text(f"The bar is at {height}", style="bold magenta")
+            case Skipped(player=p, height=height):
+                return Text(f"  {names[p]} skips {height}")
+            case Retired(player=p):
+                return Text(f"  {names[p]} retires")
+            case Cleared(player=p, height=height, jump=jump):
+                return Text(f"  ✓ {names[p]} clears {height} (jump {jump})", style="green")
+            case Missed(player=p, height=height, reason=reason):
+                return Text(f"  ✗ {names[p]} misses {height}: {reason}", style="red")
+            case Out(player=p, height=height):
+                return Text(f"  {names[p]} is out at {height}", style="red")
+            case DisciplineEnd(sheet=sheet, honours=medals):
+                variant = "championship" if medals is not None else "points"
+                return score_sheet(list(sheet), list(sheet.values()), names, variant)
+            case GameOver():
+                return Rule("The decathlon is over")
         return None
 
-    def _roll(self, who: str, d: dict[str, Any]) -> Text:
-        what = d.get("what")
+    def _roll(self, who: str, event: Rolled) -> Text:
+        what = event.what
         if what == "set":
-            note = f"set {d['set']}" + (
-                f", rethrow — {d['rethrows_left']} left" if d.get("rethrow") else ""
+            note = f"set {event.set_no}" + (
+                f", rethrow — {event.rethrows_left} left" if event.rethrow else ""
             )
         elif what == "height":
-            note = f"jump {d['jump']} at {d['height']}, total {sum(d['dice'])}"
+            note = f"jump {event.jump} at {event.height}, total {sum(event.dice)}"
         elif what == "shot":
-            note = f"die {d['die']}"
+            note = f"die {event.die}"
         else:
-            note = str(what) + (", rethrow" if d.get("rethrow") else "")
+            note = what + (", rethrow" if event.rethrow else "")
         text = Text(f"  {who} throws ")
-        text.append_text(dice_text(d["dice"], THROWN))
+        text.append_text(dice_text(event.dice, THROWN))
         text.append(f"  ({note})", style="dim")
         return text
 
@@ -327,5 +344,5 @@ class UI:
             if champ:
                 cells.append(str(view.totals[seat]))
             standings.add_row(*cells)
-        console.print(score_sheet(view.events, view.sheet, table.names, view.variant))
+        console.print(score_sheet(view.disciplines, view.sheet, table.names, view.variant))
         console.print(standings)
