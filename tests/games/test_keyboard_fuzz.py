@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from gamenight.core import SeededDice, registry
 
 PARSERS = {
-    "decathlon": "gamenight.games.decathlon.commands",
+    "decathlon": "gamenight.terminal.decathlon_keys",
     "dice-duel": "gamenight.games.dice_duel.terminal",
     "wurfeltod": "gamenight.games.wurfeltod.commands",
     "decades": "gamenight.games.decades.commands",

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
+from rich.text import Text
 
 from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
@@ -32,16 +33,20 @@ class Prompter:
     secret_reader: Callable[[str], str] = field(default=getpass.getpass)
 
     def ask(self, prompt: str, *, secret: bool = False) -> str:
-        """Read one line; raises EOFError / KeyboardInterrupt as the terminal does."""
+        """Read one line; raises EOFError / KeyboardInterrupt as the terminal does.
+
+        The prompt is shown as text, never as Rich markup: it may hold player names.
+        """
         if self.reader is not None:
             return self.reader(prompt).strip()
         if secret:
-            self.console.print(prompt, end="")
+            self.console.print(Text(prompt), end="")
             return self.secret_reader("").strip()
-        return self.console.input(prompt).strip()
+        return self.console.input(Text(prompt)).strip()
 
     def error(self, message: str) -> None:
-        self.console.print(f"[bold red]✗[/] {message}")
+        """Show ``message`` as text: it may quote what the user typed."""
+        self.console.print(Text.assemble(("✗", "bold red"), " ", message))
 
 
 T = TypeVar("T")

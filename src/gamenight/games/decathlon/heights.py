@@ -91,7 +91,7 @@ def act(
     if stage.committed:
         if not isinstance(action, Vault):
             raise IllegalActionError(
-                f"you chose to jump {stage.height} in the {name}: there is no bail-out (D9); "
+                f"you chose to jump {stage.height} in the {name}: there is no bail-out; "  # D9
                 f"choose how many dice to throw, 1 to {MAX_VAULT_DICE}"
             )
         if not 1 <= action.dice <= MAX_VAULT_DICE:

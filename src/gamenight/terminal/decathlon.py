@@ -1,5 +1,9 @@
 """The Decathlon at the terminal: dice as faces, counters, score sheet, keyboard input.
 
+Keys are parsed in :mod:`.decathlon_keys`; the ``?`` hint renders the game's
+:func:`~gamenight.games.decathlon.advisor.advise` with :mod:`gamenight.terminal.advice`.
+Player names and typed text are always printed as text, never as Rich markup.
+
 Thrown dice are yellow with their positions above them (the numbers a player
 types to freeze); frozen dice are cyan on a dark background and labelled
 "frozen"; dice that may not be frozen (odd in the Discus, even in the Javelin)
@@ -12,15 +16,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
+import msgspec
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from gamenight.core.advice import Advice
 from gamenight.core.game import Results
-from gamenight.games.decathlon.actions import Action
-from gamenight.games.decathlon.commands import help_text, parse_command, prompt
+from gamenight.games.decathlon.actions import Action, Freeze, Retire
+from gamenight.games.decathlon.advisor import Recommendation, recommend
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
     NAMES,
@@ -48,9 +54,10 @@ from gamenight.games.decathlon.events import (
     StartingOrder,
     Turn,
 )
-from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.advice import advice_table
+from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 FACES = "⚀⚁⚂⚃⚄⚅"
@@ -103,7 +110,7 @@ def score_sheet(
             medals[seat] += h
     for seat, name in enumerate(names):
         footer = str(points[seat]) + (f" / {medals[seat]}" if champ else "")
-        sheet.add_column(name, justify="right", footer=footer)
+        sheet.add_column(Text(name), justify="right", footer=footer)
     for event, row in zip(events, rows, strict=False):
         cells = [result_text(v) for v in row]
         if champ:
@@ -206,7 +213,7 @@ class UI:
                 tries = view.tries[seat] if view.tries else ()
                 detail = "  ".join("✗" if t is None else str(t) for t in tries)
             best = view.best[seat] if view.best else None
-            field.add_row(marker, table.names[seat], detail, result_text(best))
+            field.add_row(marker, Text(table.names[seat]), Text(detail), result_text(best))
         return field
 
     # ----- narrating what happened ------------------------------------------------
@@ -302,27 +309,37 @@ class UI:
         def on_help(word: str) -> bool:
             if word not in HELP_WORDS:
                 return False
-            prompter.console.print(help_text(view))
+            prompter.console.print(Text(help_text(view)))
             self._print_hint(prompter.console, view, legal, table)
             return True
 
         question = f"{table.names[seat]}: {prompt(view)} (? help) > "
-        # mypy joins the union of action types to Struct when solving the TypeVar
-        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+        while True:
+            # mypy joins the union of action types to Struct when solving the TypeVar
+            action = cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+            warning = confirmation(action, view)
+            if warning is None or _confirmed(prompter, warning):
+                return action
 
     def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
-        """The optimal action in one sentence (the exact solver's; :mod:`.hints`)."""
-        found = build_hint(view, legal)
+        """The optimal action in one sentence (the exact solver's; see the advisor)."""
+        found = recommend(view, legal)
         return None if found is None else hint_line(found, view)
 
     def _print_hint(
         self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Table
     ) -> None:
         """Every option's value as a small table, then the recommendation."""
-        found = build_hint(view, legal)
+        found = recommend(view, legal, table.names)
         if found is None:
             return
-        console.print(hint_table(found, view, table.names))
+        advice = hint_advice(found, view)
+        console.print(Text("Hint: value of each option (exact solver)", style="bold"))
+        console.print(advice_table(advice, title=""))
+        console.print(Text("★ optimal (expected result) · ☆ best for that column", style="dim"))
+        for objective in advice.objectives:
+            if objective.note:
+                console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
         console.print(Text(hint_line(found, view), style="italic"))
 
     # ----- the end ---------------------------------------------------------------------
@@ -340,9 +357,56 @@ class UI:
         for seat in by_rank:
             score = f"{results.scores[seat]:g}"
             trophy = " 🏆" if seat in results.winners else ""
-            cells = [str(results.ranks[seat]), table.names[seat] + trophy, score]
+            cells: list[str | Text] = [str(results.ranks[seat]), Text(table.names[seat] + trophy)]
+            cells.append(score)
             if champ:
                 cells.append(str(view.totals[seat]))
             standings.add_row(*cells)
         console.print(score_sheet(view.disciplines, view.sheet, table.names, view.variant))
         console.print(standings)
+
+
+# ----- hints and confirmations ---------------------------------------------------------
+def hint_advice(found: Recommendation, view: DecathlonView) -> Advice:
+    """The advice with each option labelled as a player types it (e.g. "rethrow (r)")."""
+    options = tuple(
+        msgspec.structs.replace(option, label=describe(action, view))
+        for option, action in zip(found.advice.options, found.actions, strict=True)
+    )
+    return msgspec.structs.replace(found.advice, options=options)
+
+
+def hint_line(found: Recommendation, view: DecathlonView) -> str:
+    """One sentence: the optimal action, and the competitive one where it differs."""
+    best = found.advice.options[found.optimal]
+    label = describe(found.actions[found.optimal], view)
+    text = f"Hint: the optimal play is to {label}: expected result {best.values[0]:.2f}."
+    if found.goal:
+        text += f" To play for {found.goal}: {describe(found.actions[found.competitive], view)}."
+    return text
+
+
+def confirmation(action: Action, view: DecathlonView) -> str | None:
+    """The question to ask before an action that cannot be taken back, if any.
+
+    Retiring leaves the height discipline for good; a Long Jump run-up freeze over
+    the limit makes the attempt invalid at once.
+    """
+    name = NAMES.get(view.discipline or "", "")
+    if isinstance(action, Retire):
+        kept = view.best[view.to_act] if view.best and view.to_act is not None else None
+        keeps = f"you keep {kept}" if kept is not None else "you have cleared no height yet"
+        return f"Retire from the {name} for good ({keeps})? y/n"
+    if isinstance(action, Freeze) and view.phase == "run-up-freeze":
+        total = sum(view.frozen) + sum(view.thrown[i] for i in action.dice)
+        if total > RUN_UP_LIMIT:
+            return (
+                f"That takes the run-up to {total}, more than {RUN_UP_LIMIT}: you step over "
+                "and the attempt is invalid. Freeze anyway? y/n"
+            )
+    return None
+
+
+def _confirmed(prompter: Prompter, question: str) -> bool:
+    answer = prompter.ask(f"{question} > ").strip().lower()
+    return answer in ("y", "yes")

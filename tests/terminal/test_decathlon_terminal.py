@@ -7,7 +7,7 @@ import random
 from collections.abc import Iterator
 
 import pytest
-from decathlon_script import chain, new_game, play
+from decathlon_table import chain, new_game, play
 from rich.console import Console
 from rich.text import Text
 
@@ -23,11 +23,11 @@ from gamenight.games.decathlon.actions import (
     Throw,
     Vault,
 )
-from gamenight.games.decathlon.commands import parse_command
 from gamenight.games.decathlon.events import DecathlonEvent as Event
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
-from gamenight.games.decathlon.terminal import (
+from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.decathlon import (
     BARRED,
     FROZEN,
     THROWN,
@@ -36,7 +36,7 @@ from gamenight.games.decathlon.terminal import (
     face,
     thrown_text,
 )
-from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.decathlon_keys import parse_command
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
