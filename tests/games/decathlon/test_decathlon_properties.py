@@ -222,3 +222,14 @@ def test_a_tampered_record_is_caught() -> None:
     roll["dice"][0] = 7 - roll["dice"][0]
     with pytest.raises(RecordError, match=r"start of game: event \d+ differs"):
         replay(record)
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_the_sheet_summaries_kept_on_the_state_match_the_sheet(setup: Setup) -> None:
+    from gamenight.games.decathlon.rules import summaries
+
+    for state, _, _ in positions(setup):
+        assert (state.honours, state.totals, state.honour_totals) == summaries(
+            state.sheet, state.players
+        )

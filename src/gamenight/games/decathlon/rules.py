@@ -39,14 +39,7 @@ from gamenight.games.decathlon.events import (
 )
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
-from gamenight.games.decathlon.scoring import (
-    Row,
-    honour_totals,
-    honours,
-    next_order,
-    standings,
-    totals,
-)
+from gamenight.games.decathlon.scoring import Row, honours, next_order, totals
 from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt
@@ -75,6 +68,9 @@ class DecathlonState(msgspec.Struct, frozen=True):
     """The whole game. ``sheet`` has one row per finished discipline (results by seat).
 
     ``disciplines`` are the ones chosen (the ``events`` option), in D1 order.
+    The sheet's summaries (``honours`` per row, running ``totals`` and
+    ``honour_totals``) are computed once when a discipline ends, not at every
+    view; :func:`summaries` derives them from a sheet.
     """
 
     dice: DiceSource
@@ -85,6 +81,9 @@ class DecathlonState(msgspec.Struct, frozen=True):
     order: tuple[int, ...]
     sheet: tuple[Row, ...]
     stage: Stage | None  # None: the game is over
+    honours: tuple[tuple[int, ...], ...] = ()  # by finished discipline, by seat (D11)
+    totals: tuple[int, ...] = ()  # running points by seat
+    honour_totals: tuple[int, ...] = ()  # running honours by seat
 
     @property
     def discipline(self) -> str | None:
@@ -99,7 +98,10 @@ def start(
 ) -> tuple[DecathlonState, tuple[DecathlonEvent, ...]]:
     ump = Ump(dice)
     order = _draw_order(players, ump)
-    state = DecathlonState(dice, players, variant, tuple(disciplines), 0, order, (), None)
+    zeros = (0,) * players
+    state = DecathlonState(
+        dice, players, variant, tuple(disciplines), 0, order, (), None, (), zeros, zeros
+    )
     state = _begin_discipline(state, ump)
     return msgspec.structs.replace(state, dice=ump.dice), ump.events
 
@@ -219,28 +221,46 @@ def _record(
     return tuple(mine if i == seat else t for i, t in enumerate(tries))
 
 
+def summaries(
+    sheet: Sequence[Row], players: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """The honours of every row, the points totals and the honour totals of ``sheet``."""
+    medals = tuple(honours(row) for row in sheet)
+    return (
+        medals,
+        totals(sheet, players),
+        tuple(sum(row[seat] for row in medals) for seat in range(players)),
+    )
+
+
 def _finish_discipline(state: DecathlonState, results: Row, ump: Ump) -> DecathlonState:
     discipline = state.disciplines[state.discipline_no]
     sheet = (*state.sheet, results)
     champ = state.variant == "championship"
+    row_honours = honours(results)
+    points = tuple(t + (r or 0) for t, r in zip(state.totals, results, strict=True))
+    medals = tuple(t + h for t, h in zip(state.honour_totals, row_honours, strict=True))
     ump.announce(
         DisciplineEnd(
             discipline=discipline,
             results=results,
             # the whole sheet so far, so a front end joining late (or resuming) can draw it
             sheet=dict(zip(state.disciplines, sheet, strict=False)),
-            totals=totals(sheet, state.players),
-            honours=honours(results) if champ else None,
-            honour_totals=honour_totals(sheet, state.players) if champ else None,
+            totals=points,
+            honours=row_honours if champ else None,
+            honour_totals=medals if champ else None,
         )
     )
-    standing = standings(state.variant, sheet, state.players)
+    standing = medals if champ else points
     state = msgspec.structs.replace(
         state,
         sheet=sheet,
         discipline_no=state.discipline_no + 1,
         order=next_order(state.order, standing),
         stage=None,
+        honours=(*state.honours, row_honours),
+        totals=points,
+        honour_totals=medals,
     )
     if state.discipline_no == len(state.disciplines):
         ump.announce(GameOver(scores=standing))

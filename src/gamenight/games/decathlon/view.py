@@ -23,7 +23,6 @@ from gamenight.games.decathlon.disciplines import SET_RULES, attempts
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
 from gamenight.games.decathlon.rules import DecathlonState, best, to_act
-from gamenight.games.decathlon.scoring import honour_totals, honours, totals
 from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt, allowed_positions
@@ -83,9 +82,9 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         to_act=acting[0] if acting else None,
         phase="game-over",
         sheet=state.sheet,
-        honours=tuple(honours(row) for row in state.sheet),
-        totals=totals(state.sheet, state.players),
-        honour_totals=honour_totals(state.sheet, state.players),
+        honours=state.honours,  # kept on the state: computed once per discipline
+        totals=state.totals,
+        honour_totals=state.honour_totals,
     )
     stage, discipline = state.stage, state.discipline
     if stage is None or discipline is None:
