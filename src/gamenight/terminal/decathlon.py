@@ -14,7 +14,7 @@ jumps used at it) are always on screen while they apply.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import TYPE_CHECKING, cast
 
 import msgspec
 from rich.console import Console, Group, RenderableType
@@ -26,7 +26,6 @@ from rich.text import Text
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results
 from gamenight.games.decathlon.actions import Action, Freeze, Retire
-from gamenight.games.decathlon.advisor import Recommendation, recommend
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
     NAMES,
@@ -59,6 +58,9 @@ from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+
+if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
+    from gamenight.games.decathlon.advisor import Recommendation
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
@@ -323,6 +325,8 @@ class UI:
 
     def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
         """The optimal action in one sentence (the exact solver's; see the advisor)."""
+        from gamenight.games.decathlon.advisor import recommend
+
         found = recommend(view, legal)
         return None if found is None else hint_line(found, view)
 
@@ -330,6 +334,8 @@ class UI:
         self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Table
     ) -> None:
         """Every option's value as a small table, then the recommendation."""
+        from gamenight.games.decathlon.advisor import recommend
+
         found = recommend(view, legal, table.names)
         if found is None:
             return
