@@ -9,8 +9,8 @@ legal, apply actions, and read views and results.
 >>> game = registry.get("decathlon").game
 >>> options = game.parse_options({"events": "110m-hurdles"})
 >>> step = game.start(2, options, SeededDice(seed=1))
->>> [event.kind for event in step.events]
-['starting-order', 'event-start', 'turn', 'roll']
+>>> [type(event).__name__ for event in step.events]
+['StartingOrder', 'DisciplineStart', 'Turn', 'Rolled']
 >>> (seat,) = game.to_act(step.state)
 >>> view = game.view(step.state, seat)
 >>> view.phase, view.thrown, view.rethrows_left
@@ -35,8 +35,8 @@ Actions are checked, and a refused action changes nothing:
 ...     print(error)
 in the 110 Metre Hurdles you may only freeze the set or rethrow it
 >>> after = game.apply(step.state, seat, game.legal_actions(step.state, seat)[0])
->>> [event.kind for event in after.events][:2]
-['freeze', 'result']
+>>> [type(event).__name__ for event in after.events][:2]
+['Froze', 'AttemptResult']
 """
 
 __version__ = "0.1.0"

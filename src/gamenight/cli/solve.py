@@ -1,122 +1,91 @@
-"""``gamenight solve``: the one entry point for the exact solvers (presentation only)."""
+"""``gamenight solve GAME``: any game's exact solver, through the registry (presentation only).
+
+The command knows no game: it asks ``registry.get(GAME).solver`` (a
+:class:`gamenight.core.solver.Solver`) to build or load its solution, then prints
+the solution's table, or its JSON with ``--json``. Solver options are given as
+``-o KEY=VALUE``; ``--event X`` (repeatable) is shorthand for ``-o events=X,...``
+and works for any solver that declares an ``events`` option (the Decathlon's).
+``--rebuild`` (alias ``--force``) solves again even if a cached solution exists.
+"""
 
 from __future__ import annotations
 
 import json
 import sys
 import time
+from typing import Any
 
 import click
 from rich.console import Console
+from rich.progress import Progress
 from rich.table import Table
+from rich.text import Text
+
+from gamenight.core import registry
+from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.options import parse_options
 
 
-@click.group()
-def solve() -> None:
-    """Solve a game exactly and print the headline figures."""
-
-
-@solve.command("decathlon")
+@click.command()
+@click.argument("game")
+@click.option("--option", "-o", "option", multiple=True, help="a solver option as KEY=VALUE")
 @click.option(
     "--event",
     "events",
     multiple=True,
-    help="an event id (repeatable), e.g. 110m-hurdles; default: all ten",
+    help="shorthand for -o events=X (repeatable), for solvers with an 'events' option",
 )
+@click.option("--json", "as_json", is_flag=True, help="print the whole solution as JSON")
 @click.option(
-    "--json",
-    "as_json",
-    is_flag=True,
-    help="write JSON with the full score distributions and target probabilities",
+    "--rebuild", "--force", "rebuild", is_flag=True, help="solve again even if a cached one exists"
 )
-def decathlon(events: tuple[str, ...], as_json: bool) -> None:
-    """Expected-score policy of each Decathlon event: EV, SD, range, P(no valid result)."""
-    from gamenight.games.decathlon.game import GAME
-    from gamenight.games.decathlon.solver import (
-        EVENTS,
-        solution_table_rows,
-        solve_event,
-        target_probabilities,
-    )
-
-    spec = next(o for o in GAME.info.options if o.name == "events")
-    chosen = list(spec.parse(",".join(events))) if events else list(EVENTS)
+def solve(
+    game: str, option: tuple[str, ...], events: tuple[str, ...], as_json: bool, rebuild: bool
+) -> None:
+    """Solve GAME exactly and print the headline figures (or all of them with --json)."""
+    entry = registry.get(game)
+    try:
+        solver = entry.solver
+    except ModuleNotFoundError:
+        raise GamenightError(f"the {entry.name} solver is not installed") from None
+    if solver is None:
+        raise GamenightError(f"{entry.name} has no exact solver")
+    raw = _raw(option, events, {spec.name for spec in solver.options}, entry.id)
+    options = parse_options(solver.options, raw, f"the {entry.id} solver")
+    console = Console()
     started = time.perf_counter()
-    solutions = [solve_event(e) for e in chosen]
     if as_json:
-        out = []
-        for solution in solutions:
-            data = solution.to_json()
-            data["p_at_least"] = {
-                str(t): p for t, p in target_probabilities(solution.event).items()
-            }
-            data["p_more_than"] = {
-                str(t): p for t, p in target_probabilities(solution.event, strict=True).items()
-            }
-            out.append(data)
-        json.dump(
-            {"game": "decathlon", "objective": "expected-score", "events": out},
-            sys.stdout,
-            indent=1,
-        )
+        solution = solver.solve(options, rebuild=rebuild)
+        json.dump(solution.to_json(), sys.stdout, indent=1)
         sys.stdout.write("\n")
         return
-    table = Table(
-        "event",
-        "EV",
-        "SD",
-        "min",
-        "max",
-        "P(no valid result)",
-        title="Decathlon: optimal expected-score play (exact)",
-    )
-    for row in solution_table_rows(chosen):
-        table.add_row(
-            row["name"],
-            f"{row['ev']:.4f}",
-            f"{row['sd']:.4f}",
-            _opt(row["min"]),
-            _opt(row["max"]),
-            f"{row['p_invalid']:.6f}",
-        )
-    console = Console()
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("solving", total=None)
+
+        def progress(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        solution = solver.solve(options, rebuild=rebuild, progress=progress)
+    table = Table(title=Text(solution.title))
+    for column in solution.columns():
+        table.add_column(Text(column))
+    for row in solution.rows():
+        table.add_row(*(Text(cell) for cell in row))
     console.print(table)
-    if len(chosen) == len(EVENTS):
-        total = sum(s.ev for s in solutions)
-        console.print(f"Expected decathlon total under optimal play: [bold]{total:.4f}[/]")
-    console.print(f"[dim]solved in {time.perf_counter() - started:.2f} s[/]")
+    console.print(Text(f"solved in {time.perf_counter() - started:.2f} s", style="dim"))
 
 
-@solve.command("wurfeltod")
-@click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-@click.option("--force", is_flag=True, help="rebuild the value table even if a valid one exists")
-def wurfeltod(as_json: bool, force: bool) -> None:
-    """Optimal solitaire Wurfeltod: build (or reuse) the value table, print a new game's EV."""
-    from gamenight.games.wurfeltod.solver import build_table, expected_score, require_table
-
-    started = time.perf_counter()
-    path = build_table(force=force, progress=not as_json)
-    table = require_table(path)
-    ev = expected_score(table)
-    seconds = time.perf_counter() - started
-    if as_json:
-        json.dump(
-            {
-                "game": "wurfeltod",
-                "objective": "expected-final-score",
-                "expected_score": ev,
-                "table": str(path),
-                "seconds": round(seconds, 3),
-            },
-            sys.stdout,
-            indent=1,
-        )
-        sys.stdout.write("\n")
-        return
-    console = Console()
-    console.print(f"Expected score of a new solitaire game under optimal play: [bold]{ev:.4f}[/]")
-    console.print(f"[dim]value table: {path} ({seconds:.1f} s)[/]")
-
-
-def _opt(value: int | None) -> str:
-    return "—" if value is None else str(value)
+def _raw(
+    option: tuple[str, ...], events: tuple[str, ...], known: set[str], game: str
+) -> dict[str, Any]:
+    raw: dict[str, Any] = {}
+    for item in option:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise OptionsError(f"--option {item!r}: expected KEY=VALUE")
+        raw[key.strip()] = value.strip()
+    if events:
+        if "events" not in known:
+            raise OptionsError(f"the {game} solver takes no --event (it has no 'events' option)")
+        raw["events"] = ",".join(events)
+    return raw

@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.game import to_json
 from gamenight.games.decathlon.actions import Action
+from gamenight.games.decathlon.events import DecathlonEvent as Event
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 
@@ -49,5 +51,18 @@ def play(state: DecathlonState, *actions: Action) -> tuple[DecathlonState, list[
     return state, events
 
 
-def kinds(events: Sequence[Event], kind: str) -> list[Event]:
-    return [e for e in events if e.kind == kind]
+def kind(event: Event) -> str:
+    """An event's kind (its JSON tag), e.g. ``"roll"``."""
+    tag: str = type(event).__struct_config__.tag  # type: ignore[assignment]
+    return tag
+
+
+def kinds(events: Sequence[Event], which: str) -> list[Any]:
+    """The events of one kind (typed loosely: tests read their fields)."""
+    return [e for e in events if kind(e) == which]
+
+
+def data(event: Event) -> dict[str, Any]:
+    """An event's fields as JSON, without its kind, player and audience."""
+    fields: dict[str, Any] = to_json(event)
+    return {k: v for k, v in fields.items() if k not in ("kind", "player", "audience")}

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 from fractions import Fraction
 
 import msgspec
@@ -11,6 +12,7 @@ from decathlon_script import chain, new_game, play
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
 from gamenight.games.decathlon import advisor
 from gamenight.games.decathlon.actions import (
@@ -141,8 +143,8 @@ def test_freezes_of_equal_values_are_worth_the_same() -> None:
 
 def test_pole_vault_dice_at_the_top_bar_by_hand() -> None:
     view = DecathlonView(
-        seat=0, players=1, variant="points", events=("pole-vault",), event="pole-vault",
-        event_no=0, order=(0,), to_act=0, phase="vault-dice", height=48, jumps_at_height=2,
+        seat=0, players=1, variant="points", disciplines=("pole-vault",), discipline="pole-vault",
+        discipline_no=0, order=(0,), to_act=0, phase="vault-dice", height=48, jumps_at_height=2,
         best=(46,),
     )  # fmt: skip
     legal: list[Action] = [Vault(n) for n in range(1, 9)]
@@ -220,3 +222,36 @@ def test_every_legal_action_is_valued_and_the_best_matches_the_solver(
         state = GAME.apply(state, view.to_act or 0, pick).state
         steps += 1
         assert msgspec.json.encode(view)  # views stay plain data
+
+
+# ----- advise: the hint as data -----------------------------------------------------------
+@pytest.mark.parametrize("seed", range(4))
+def test_advice_best_is_the_optimal_bots_choice_and_round_trips(seed: int) -> None:
+    from gamenight.core.advice import Advice
+    from gamenight.games.decathlon.bots import CompetitiveAgent, OptimalAgent
+
+    rng = random.Random(seed)
+    variant = "championship" if seed % 2 else "points"
+    options = GAME.parse_options({"variant": variant})
+    state = GAME.start(1 + seed % 3, options, SeededDice(seed=seed)).state
+    optimal, competitive = OptimalAgent(seed), CompetitiveAgent(seed)
+    checked = 0
+    while not GAME.is_terminal(state):
+        (seat,) = GAME.to_act(state)
+        view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+        advice = advisor.advise(view, seat, legal)
+        found = advisor.recommend(view, legal)
+        assert (advice is None) == (found is None) == (len(legal) < 2)
+        if advice is not None and found is not None and rng.random() < 0.3:
+            decision = Decision("decathlon", seat, view, legal)
+            assert GAME.decode_action(advice.best_option.action) == optimal.act(decision)
+            wanted = competitive.act(decision)
+            assert found.actions[found.competitive] == wanted or (
+                advisor.option_key(view, found.actions[found.competitive])
+                == advisor.option_key(view, wanted)
+            )
+            assert msgspec.json.decode(msgspec.json.encode(advice), type=Advice) == advice
+            assert advisor.advise(view, seat + 1, legal) is None  # not that seat's decision
+            checked += 1
+        state = GAME.apply(state, seat, rng.choice(legal)).state
+    assert checked > 0

@@ -27,8 +27,8 @@ from gamenight.games.decathlon.view import DecathlonView
 
 def _view(**fields: object) -> DecathlonView:
     base: dict[str, object] = dict(
-        seat=0, players=1, variant="points", events=("100m",), event="100m", event_no=0,
-        order=(0,), to_act=0, phase="keep-or-rethrow", best=(None,),
+        seat=0, players=1, variant="points", disciplines=("100m",), discipline="100m",
+        discipline_no=0, order=(0,), to_act=0, phase="keep-or-rethrow", best=(None,),
     )  # fmt: skip
     base.update(fields)
     return DecathlonView(**base)  # type: ignore[arg-type]
@@ -85,23 +85,25 @@ def test_greedy_thresholds_on_hand_made_views() -> None:
         == Rethrow()
     )
     # run-up: freeze the lowest die plus every 1 and 2 that fits under 8
-    lj = _view(event="long-jump", phase="run-up-freeze", thrown=(4, 1, 2, 6, 2))
+    lj = _view(discipline="long-jump", phase="run-up-freeze", thrown=(4, 1, 2, 6, 2))
     assert greedy_action(lj, [Freeze((1, 2, 4))]) == Freeze((1, 2, 4))
     # jump: freeze every 5 and 6, else the highest die
-    jump = _view(event="long-jump", phase="jump-freeze", thrown=(3, 4, 2))
+    jump = _view(discipline="long-jump", phase="jump-freeze", thrown=(3, 4, 2))
     assert greedy_action(jump, [Freeze((1,))]) == Freeze((1,))
     # shot put: stop at 26, but never stop below the best so far
     shot: list[Action] = [Throw(), Stop()]
     assert (
-        greedy_action(_view(event="shot-put", phase="throw-or-stop", shot=(6, 6, 6, 6, 2)), shot)
+        greedy_action(
+            _view(discipline="shot-put", phase="throw-or-stop", shot=(6, 6, 6, 6, 2)), shot
+        )
         == Stop()
     )
-    behind = _view(event="shot-put", phase="throw-or-stop", shot=(6, 6, 6, 6, 2), best=(30,))
+    behind = _view(discipline="shot-put", phase="throw-or-stop", shot=(6, 6, 6, 6, 2), best=(30,))
     assert greedy_action(behind, shot) == Throw()
     # pole vault: open at 12, and throw the number of dice most likely to clear
-    pv = _view(event="pole-vault", phase="jump-or-skip", height=10)
+    pv = _view(discipline="pole-vault", phase="jump-or-skip", height=10)
     assert greedy_action(pv, [Jump(), Skip()]) == Skip()
-    vault = _view(event="pole-vault", phase="vault-dice", height=16)
+    vault = _view(discipline="pole-vault", phase="vault-dice", height=16)
     assert greedy_action(vault, [Vault(n) for n in range(1, 9)]) == Vault(5)
 
 

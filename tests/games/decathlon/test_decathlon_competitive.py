@@ -82,8 +82,8 @@ def test_championship_stops_on_a_certain_gold_where_optimal_throws_on() -> None:
 
 def view_of(**fields: object) -> DecathlonView:
     base: dict[str, object] = dict(
-        seat=1, players=3, variant="points", events=("shot-put",), event="shot-put",
-        event_no=0, order=(0, 1, 2), to_act=1, phase="throw-or-stop", attempt=2, attempts=3,
+        seat=1, players=3, variant="points", disciplines=("shot-put",), discipline="shot-put",
+        discipline_no=0, order=(0, 1, 2), to_act=1, phase="throw-or-stop", attempt=2, attempts=3,
         shot=(5,), best=(18, 15, 24),
     )  # fmt: skip
     base.update(fields)
@@ -97,18 +97,18 @@ def test_objective_follows_the_variant_the_event_and_the_posted_results() -> Non
     assert competitive_objective(view_of(best=(None, 15, None))) == ExpectedScore()
     assert competitive_objective(view_of(players=1, best=(15,), to_act=0)) == ExpectedScore()
     # a single-event game is its own last event: every event family plays the target
-    sprint = view_of(event="400m", events=("400m",), phase="keep-or-rethrow")
+    sprint = view_of(discipline="400m", disciplines=("400m",), phase="keep-or-rethrow")
     assert competitive_objective(sprint) == Target(24)
     # points game, not the last event: the total decides, so play for points
-    early = view_of(events=("shot-put", "high-jump"), totals=(0, 0, 0))
+    early = view_of(disciplines=("shot-put", "high-jump"), totals=(0, 0, 0))
     assert competitive_objective(early) == ExpectedScore()
     # last event: reach the best posted total (seat 2: 40 + 24), from my 50
-    last = view_of(events=("long-jump", "shot-put"), event_no=1, totals=(30, 50, 40))
+    last = view_of(disciplines=("long-jump", "shot-put"), discipline_no=1, totals=(30, 50, 40))
     assert competitive_objective(last) == Target(14)
     # already level with every posted total: bank the expected score
-    ahead = view_of(events=("long-jump", "shot-put"), event_no=1, totals=(0, 70, 0))
+    ahead = view_of(disciplines=("long-jump", "shot-put"), discipline_no=1, totals=(0, 70, 0))
     assert competitive_objective(ahead) == ExpectedScore()
-    high = view_of(event="high-jump", events=("high-jump",), phase="jump-or-skip")
+    high = view_of(discipline="high-jump", disciplines=("high-jump",), phase="jump-or-skip")
     assert competitive_objective(high) == Target(24)
     # Championship: honours against every posted result, in every event
     champ = competitive_objective(view_of(variant="championship"))
@@ -116,7 +116,7 @@ def test_objective_follows_the_variant_the_event_and_the_posted_results() -> Non
     assert isinstance(champ, Utility)
     assert [champ(r) for r in (None, 10, 18, 23, 24)] == [0.0, 1.0, 2.0, 2.0, 3.0]
     champ_sprint = competitive_objective(
-        view_of(variant="championship", event="100m", phase="keep-or-rethrow")
+        view_of(variant="championship", discipline="100m", phase="keep-or-rethrow")
     )
     assert champ_sprint == honours_utility([24, 18])
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from decathlon_script import chain, kinds, new_game, play
+from decathlon_script import chain, data, kind, kinds, new_game, play
 
 from gamenight.games.decathlon.actions import Freeze, Jump, Rethrow, Skip, Stop, Vault
 from gamenight.games.decathlon.game import GAME
@@ -17,7 +17,7 @@ def test_100m_with_three_rethrows_scores_25() -> None:
     assert GAME.is_terminal(state)
     assert GAME.results(state).scores == (25,)
     rolls = kinds(events, "roll")
-    assert rolls[-1].data["rethrows_left"] == 2  # three of five rethrows spent
+    assert rolls[-1].rethrows_left == 2  # three of five rethrows spent
 
 
 def test_long_jump_run_up_of_7_with_four_dice_jumps_18() -> None:
@@ -33,12 +33,12 @@ def test_long_jump_run_up_of_7_with_four_dice_jumps_18() -> None:
     view = GAME.view(state, 0)
     assert view.phase == "rethrow-or-jump" and view.frozen == (1, 1, 3, 2) and sum(view.frozen) == 7
     state, events = play(state, Jump(), F2, F1)  # the last die is frozen automatically
-    assert kinds(events, "result")[0].data == {"attempt": 1, "result": 18, "best": 18}
-    assert kinds(events, "freeze")[-1].data["auto"] is True
+    assert data(kinds(events, "result")[0]) == {"attempt": 1, "result": 18, "best": 18}
+    assert kinds(events, "freeze")[-1].auto is True
     state, events = play(state, F2)  # attempt 2: 5 + 5 = 10 > 8
-    assert "stepped over" in kinds(events, "invalid")[0].data["reason"]
+    assert "stepped over" in kinds(events, "invalid")[0].reason
     state, events = play(state, F1, Rethrow())  # attempt 3: 6 + 6 > 8 whatever is frozen
-    assert "stepped over" in kinds(events, "invalid")[0].data["reason"]
+    assert "stepped over" in kinds(events, "invalid")[0].reason
     assert GAME.results(state).scores == (18,)
     assert GAME.results(state).detail["sheet"] == {"long-jump": [18]}
 
@@ -48,11 +48,11 @@ def test_shot_put_15_and_an_invalid_attempt() -> None:
 
     state, _ = new_game(chain([2, 4, 3, 6], [6, 2, 3, 1], [1]), events="shot-put")
     state, events = play(state, Throw(), Throw(), Throw(), Stop())
-    assert kinds(events, "result")[0].data["result"] == 15
+    assert kinds(events, "result")[0].result == 15
     state, events = play(state, Throw(), Throw(), Throw())
-    assert kinds(events, "invalid")[0].data["reason"] == "die 4 shows a 1"
+    assert kinds(events, "invalid")[0].reason == "die 4 shows a 1"
     # attempt 3 fouls on its first (automatic) die, which ends the event
-    assert [e.data["result"] for e in kinds(events, "result")] == [None, None]
+    assert [e.result for e in kinds(events, "result")] == [None, None]
     assert GAME.results(state).scores == (15,)
 
 
@@ -65,9 +65,9 @@ def test_high_jump_clears_14_skips_16_fails_18() -> None:
     view = GAME.view(state, 0)
     assert view.height == 14 and view.phase == "jump-or-skip"
     state, events = play(state, Jump())  # a miss (13), then automatically a clear (19)
-    assert [e.kind for e in events if e.kind in ("miss", "clear")] == ["miss", "clear"]
+    assert [kind(e) for e in events if kind(e) in ("miss", "clear")] == ["miss", "clear"]
     state, events = play(state, Skip(), Jump())  # skip 16; three misses at 18
-    assert [e.kind for e in events if e.kind in ("miss", "out")] == ["miss"] * 3 + ["out"]
+    assert [kind(e) for e in events if kind(e) in ("miss", "out")] == ["miss"] * 3 + ["out"]
     assert GAME.results(state).scores == (14,)
 
 
@@ -77,9 +77,9 @@ def test_400m_with_five_rethrows_scores_19() -> None:
     )
     state, events = play(state, Rethrow(), F2, F2, Rethrow(), Rethrow(), F2, Rethrow(), Rethrow())
     # the fifth rethrow leaves none, so the 6-3 is frozen automatically (D4)
-    assert kinds(events, "freeze")[-1].data == {
+    assert data(kinds(events, "freeze")[-1]) == {
         "what": "set",
-        "set": 4,
+        "set_no": 4,
         "dice": [6, 3],
         "auto": True,
     }
@@ -98,10 +98,10 @@ def test_discus_freezes_6_6_4_2_for_18() -> None:
         events="discus",
     )
     state, events = play(state, F1, Rethrow())  # the lone 6 of 6-5-3-1 freezes itself
-    assert kinds(events, "freeze")[-1].data["auto"] is True
+    assert kinds(events, "freeze")[-1].auto is True
     state, events = play(state, Rethrow(), F2, Stop())
-    assert kinds(events, "result")[0].data["result"] == 18
-    assert [e.data["result"] for e in kinds(events, "result")] == [18, None, None]
+    assert kinds(events, "result")[0].result == 18
+    assert [e.result for e in kinds(events, "result")] == [18, None, None]
     assert GAME.results(state).scores == (18,)
 
 
@@ -112,11 +112,11 @@ def test_pole_vault_clears_12_and_fails_16() -> None:
     state, _ = play(state, Skip(), Jump())
     assert GAME.view(state, 0).phase == "vault-dice"
     state, events = play(state, Vault(4), Skip(), Jump(), Vault(4))
-    assert kinds(events, "clear")[0].data["height"] == 12
+    assert kinds(events, "clear")[0].height == 12
     view = GAME.view(state, 0)
     assert (view.height, view.jumps_at_height, view.phase) == (16, 1, "vault-dice")
     state, events = play(state, Vault(5), Vault(5))
-    assert [e.data["reason"] for e in kinds(events, "miss")] == [
+    assert [e.reason for e in kinds(events, "miss")] == [
         "total 15 < 16 and a 1 shows",
         "a 1 shows (total 18)",
     ]
@@ -128,7 +128,7 @@ def test_javelin_freezes_3_5_5_5_1_for_19() -> None:
         [3, 6, 6, 2, 2, 1, 5, 5, 6, 3, 1, 5, 1, 6] + [2] * 6 + [4] * 6, events="javelin"
     )
     state, events = play(state, F1, Rethrow(), F2, Rethrow(), F2, Stop())
-    assert kinds(events, "result")[0].data["result"] == 19
+    assert kinds(events, "result")[0].result == 19
     assert GAME.results(state).scores == (19,)
 
 
@@ -138,7 +138,7 @@ def test_1500m_scores_22_per_the_d4_erratum() -> None:
     state, events = play(
         state, Rethrow(), k, k, Rethrow(), k, k, Rethrow(), Rethrow(), k, k, k, Rethrow()
     )
-    frozen = [d for e in kinds(events, "freeze") for d in e.data["dice"]]
+    frozen = [d for e in kinds(events, "freeze") for d in e.dice]
     assert frozen == [5, 5, 3, 5, 4, 2, 4, 6]
     assert GAME.results(state).scores == (22,)  # the Polish text prints 21 (D4 erratum)
 

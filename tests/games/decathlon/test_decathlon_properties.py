@@ -15,7 +15,6 @@ from hypothesis import strategies as st
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError, RecordError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match
@@ -31,6 +30,7 @@ from gamenight.games.decathlon.actions import (
     Vault,
 )
 from gamenight.games.decathlon.disciplines import EVENT_IDS
+from gamenight.games.decathlon.events import DecathlonEvent as Event
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.scoring import honours
@@ -100,7 +100,7 @@ def test_random_play_terminates_with_a_valid_result_for_everyone(setup: Setup) -
         assert GAME.view(state, seat).to_act == seat
     assert steps < 5000
     results = GAME.results(state)
-    players, events = state.players, list(state.events)
+    players, events = state.players, list(state.disciplines)
     assert len(results.scores) == players and results.winners
     assert list(results.detail["sheet"]) == events
     for event, row in results.detail["sheet"].items():
@@ -219,6 +219,17 @@ def test_a_tampered_record_is_caught() -> None:
     record = parse_record(stream.getvalue().splitlines())
     assert replay(record).actions == len(record.actions)
     (roll,) = [e for e in record.start_events if e["kind"] == "roll"]
-    roll["data"]["dice"][0] = 7 - roll["data"]["dice"][0]
+    roll["dice"][0] = 7 - roll["dice"][0]
     with pytest.raises(RecordError, match=r"start of game: event \d+ differs"):
         replay(record)
+
+
+@settings(max_examples=15, deadline=None)
+@given(games)
+def test_the_sheet_summaries_kept_on_the_state_match_the_sheet(setup: Setup) -> None:
+    from gamenight.games.decathlon.rules import summaries
+
+    for state, _, _ in positions(setup):
+        assert (state.honours, state.totals, state.honour_totals) == summaries(
+            state.sheet, state.players
+        )

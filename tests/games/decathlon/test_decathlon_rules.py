@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from decathlon_script import chain, kinds, new_game, play
+from decathlon_script import chain, data, kind, kinds, new_game, play
 
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError, OptionsError
@@ -44,7 +44,7 @@ def test_unknown_event_and_player_counts_are_refused() -> None:
 def test_starting_order_is_drawn_with_the_engines_dice() -> None:
     # Fisher-Yates: a 1 of 3 swaps seats 2 and 0, then a 2 of 2 keeps the rest.
     state, events = new_game([1, 1, 1, 1] * 3, players=3, events="100m", draws=(1, 2))
-    assert kinds(events, "starting-order")[0].data == {"order": [2, 1, 0], "draws": [1, 2]}
+    assert data(kinds(events, "starting-order")[0]) == {"order": [2, 1, 0], "draws": [1, 2]}
     assert state.order == (2, 1, 0)
     assert GAME.to_act(state) == (2,)
 
@@ -62,8 +62,8 @@ def test_each_event_starts_by_running_total_and_ties_keep_the_previous_order() -
     dice = _sprint(10) + _sprint(20) + _sprint(10) + [1] * 15
     state, _ = new_game(dice, players=3, events="100m,hurdles", draws=(1, 2))
     state, events = play(state, *[KEEP4] * 6)
-    (start,) = kinds(events, "event-start")
-    assert start.data == {"event": "110m-hurdles", "order": [1, 2, 0]}
+    (start,) = kinds(events, "discipline-start")
+    assert data(start) == {"discipline": "110m-hurdles", "order": [1, 2, 0]}
     assert GAME.view(state, None).order == (1, 2, 0)
 
 
@@ -75,17 +75,17 @@ def test_championship_orders_by_honours_not_points() -> None:
     state, _ = new_game(dice, players=3, events="100m,hurdles,1500", variant="championship")
     keep5 = Freeze((0, 1, 2, 3, 4))
     state, events = play(state, *[KEEP4] * 6, keep5, keep5, keep5)
-    ends = kinds(events, "event-end")
-    assert ends[1].data["honour_totals"] == [5, 5, 3]
-    assert ends[1].data["totals"] == [26, 40, 15]
-    assert kinds(events, "event-start")[-1].data["order"] == [0, 1, 2]
+    ends = kinds(events, "discipline-end")
+    assert list(ends[1].honour_totals) == [5, 5, 3]
+    assert list(ends[1].totals) == [26, 40, 15]
+    assert list(kinds(events, "discipline-start")[-1].order) == [0, 1, 2]
 
 
 # ----- interleaved attempts and no valid result (D3) --------------------------------------
 def test_attempts_are_interleaved_and_all_fouls_leave_no_valid_result() -> None:
     # Every Shot Put attempt fouls on its first, automatic die: no decision at all.
     state, events = new_game([1] * 6, players=2, events="shot-put")
-    turns = [(e.player, e.data["attempt"]) for e in kinds(events, "turn")]
+    turns = [(e.player, e.attempt) for e in kinds(events, "turn")]
     assert turns == [(0, 1), (1, 1), (0, 2), (1, 2), (0, 3), (1, 3)]
     assert GAME.is_terminal(state)
     results = GAME.results(state)
@@ -115,7 +115,7 @@ def test_sprint_sixes_count_minus_six_and_no_rethrow_left_freezes_everything() -
     state, _ = new_game([6] * 32, events="100m")
     assert GAME.legal_actions(state, 0) == [KEEP4, Rethrow()]
     state, events = play(state, *[Rethrow()] * 5)
-    assert [e.data["auto"] for e in kinds(events, "freeze")] == [True, True]
+    assert [e.auto for e in kinds(events, "freeze")] == [True, True]
     assert GAME.results(state).scores == (-48,)
 
 
@@ -141,7 +141,7 @@ def test_hurdles_keep_the_last_of_six_throws() -> None:
     dice = [1] * 25 + [2, 2, 2, 2, 2]
     state, _ = new_game(dice, events="hurdles")
     state, events = play(state, *[Rethrow()] * 5)
-    assert len(kinds(events, "roll")) == 5 and kinds(events, "freeze")[0].data["auto"]
+    assert len(kinds(events, "roll")) == 5 and kinds(events, "freeze")[0].auto
     assert GAME.results(state).scores == (10,)
 
 
@@ -150,11 +150,11 @@ def test_all_five_frozen_in_the_run_up_jump_automatically() -> None:
     dice = [1, 1, 1, 1, 1] + [6, 6, 6, 6, 6] + [1] * 10
     state, _ = new_game(dice, events="long-jump")
     state, events = play(state, Freeze((0, 1, 2, 3, 4)))
-    assert kinds(events, "jump")[0].data == {"dice": 5, "auto": True}
+    assert data(kinds(events, "jump")[0]) == {"dice": 5, "auto": True}
     view = GAME.view(state, 0)
     assert view.phase == "jump-freeze" and view.run_up == (1,) * 5 and view.thrown == (6,) * 5
     state, events = play(state, Freeze((0, 1, 2, 3, 4)))
-    assert kinds(events, "result")[0].data["result"] == 30
+    assert kinds(events, "result")[0].result == 30
 
 
 def test_run_up_choices_are_rethrow_or_jump_after_a_freeze() -> None:
@@ -171,14 +171,14 @@ def test_run_up_choices_are_rethrow_or_jump_after_a_freeze() -> None:
     with pytest.raises(IllegalActionError, match="rethrow the unfrozen dice or jump"):
         GAME.apply(state, 0, Freeze((0,)))
     state, events = play(state, Jump())  # a jump with one die: frozen automatically
-    assert kinds(events, "result")[0].data["result"] == 1
+    assert kinds(events, "result")[0].result == 1
 
 
 # ----- shot put (D7) ----------------------------------------------------------------------
 def test_shot_put_ends_by_itself_after_eight_dice() -> None:
     state, _ = new_game([2] * 8 + [1, 1], events="shot-put")
     state, events = play(state, *[Throw()] * 7)
-    assert kinds(events, "result")[0].data["result"] == 16
+    assert kinds(events, "result")[0].result == 16
     assert GAME.is_terminal(state)
 
 
@@ -195,7 +195,7 @@ def test_javelin_ends_by_itself_when_every_die_is_frozen() -> None:
     state, _ = new_game([5, 5, 5, 5, 5, 5] + [2] * 12, events="javelin")
     state, events = play(state, Freeze((0, 1, 2, 3, 4, 5)))
     # attempt 1 ends at 30 without a stop; attempts 2 and 3 show no odd die
-    assert [e.data["result"] for e in kinds(events, "result")] == [30, None, None]
+    assert [e.result for e in kinds(events, "result")] == [30, None, None]
     assert GAME.is_terminal(state)
 
 
@@ -206,7 +206,7 @@ def test_discus_stop_and_rethrow_after_a_freeze() -> None:
     with pytest.raises(IllegalActionError, match="stop or rethrow"):
         GAME.apply(state, 0, Freeze((0,)))
     state, events = play(state, Rethrow())
-    assert "no even die among 3, 3, 3" in kinds(events, "invalid")[0].data["reason"]
+    assert "no even die among 3, 3, 3" in kinds(events, "invalid")[0].reason
 
 
 # ----- heights (D8, D9) -----------------------------------------------------------------------
@@ -215,14 +215,14 @@ def test_high_jump_round_by_round_with_skip_retire_and_elimination() -> None:
     state, _ = new_game(dice, players=2, events="high-jump")
     assert GAME.legal_actions(state, 0) == [Jump(), Skip(), Retire()]
     state, events = play(state, Jump())  # seat 0 clears 10 with 10
-    assert kinds(events, "clear")[0].data == {"height": 10, "jump": 1, "total": 10}
+    assert data(kinds(events, "clear")[0]) == {"height": 10, "jump": 1, "total": 10}
     state, events = play(state, Skip())  # seat 1 skips 10; the bar rises
-    assert kinds(events, "bar")[0].data == {"height": 12}
+    assert data(kinds(events, "bar")[0]) == {"height": 12}
     state, _ = play(state, Retire())  # seat 0 retires, keeping 10
     view = GAME.view(state, 1)
     assert view.to_act == 1 and view.status == ("retired", "in")
     state, events = play(state, Jump())  # seat 1: three misses at 12
-    assert [e.kind for e in events if e.kind in ("miss", "out")] == ["miss"] * 3 + ["out"]
+    assert [kind(e) for e in events if kind(e) in ("miss", "out")] == ["miss"] * 3 + ["out"]
     assert GAME.results(state).detail["sheet"] == {"high-jump": [10, None]}
     assert GAME.view(state, None).sheet == ((10, None),)
 
@@ -240,7 +240,7 @@ def test_pole_vault_has_no_bail_out_and_one_to_eight_dice() -> None:
     state, _ = play(state, Jump())
     assert GAME.legal_actions(state, 0) == [Vault(n) for n in range(1, 9)]
     state, events = play(state, Vault(3))
-    assert kinds(events, "miss")[0].data["reason"] == "a 1 shows (total 13)"
+    assert kinds(events, "miss")[0].reason == "a 1 shows (total 13)"
     view = GAME.view(state, 0)
     assert (view.phase, view.jumps_at_height, view.last_jump) == ("vault-dice", 1, (1, 6, 6))
     for bad in (Skip(), Retire(), Jump()):
@@ -250,7 +250,7 @@ def test_pole_vault_has_no_bail_out_and_one_to_eight_dice() -> None:
         with pytest.raises(IllegalActionError, match="1 to 8 dice"):
             GAME.apply(state, 0, Vault(count))
     state, events = play(state, Vault(2))
-    assert kinds(events, "clear")[0].data["height"] == 10
+    assert kinds(events, "clear")[0].height == 10
 
 
 # ----- turns, the end, results ---------------------------------------------------------------

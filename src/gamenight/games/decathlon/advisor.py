@@ -22,13 +22,37 @@ How the engine's decisions map onto the solver (see ``docs/solvers-decathlon.md`
 
 Values are exact (backward induction over each event, :mod:`.solver`); a
 decision costs a table look-up once the event is solved (``solve_all`` ~0.13 s).
+
+:func:`advise` (the game's registered advisor) turns these values into an
+:class:`~gamenight.core.advice.Advice`, the terminal's ``?`` hint as data. One
+option per distinct choice (freezes of equal values are one option; it names the
+first such choice of positions), best expected result first, with the columns:
+
+* **expected result** -- this discipline's expected final result with optimal
+  play afterwards (no valid result counts 0, D3/D11): what ``optimal`` maximises;
+* **P(result >= t)** -- once another player has posted a valid result in this
+  discipline: the chance to reach the best posted result ``t`` (the note names
+  whose it is), with target-optimal play afterwards. In the last discipline of a
+  points game ``t`` is instead the result that ties the best total posted so
+  far (the others' running totals plus their best here), which is what
+  ``competitive`` maximises there (:mod:`.competition`);
+* **E[honours]** -- Championship only, once someone has posted: the expected
+  honours against the posted results (D11), what ``competitive`` maximises there.
+
+The first objective's ``best`` is the ``optimal`` bot's choice; the objective
+``competitive`` plays for (named in the advice's note) has its choice as ``best``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from functools import cache, lru_cache
 
+from gamenight.core.advice import Advice
+from gamenight.core.advice import Objective as Column
+from gamenight.core.advice import Option as Row
+from gamenight.core.game import to_json
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -39,6 +63,11 @@ from gamenight.games.decathlon.actions import (
     Stop,
     Throw,
     Vault,
+)
+from gamenight.games.decathlon.competition import (
+    competitive_objective,
+    honours_utility,
+    posted_results,
 )
 from gamenight.games.decathlon.disciplines import sprint_score
 from gamenight.games.decathlon.solver import (
@@ -53,6 +82,7 @@ from gamenight.games.decathlon.solver import (
     ShotPutSituation,
     Situation,
     SprintSituation,
+    Target,
     solve_all,
 )
 from gamenight.games.decathlon.solver import option_values as solver_values
@@ -76,7 +106,7 @@ def situation(view: DecathlonView) -> Situation:
 
     Raises :class:`NoDecisionError` when the view awaits no decision (game over).
     """
-    event, seat, phase = view.event, view.to_act, view.phase
+    event, seat, phase = view.discipline, view.to_act, view.phase
     if event is None or seat is None:
         raise NoDecisionError("the decathlon is over: nothing to decide")
     mine = view.best[seat] if view.best else None
@@ -123,7 +153,7 @@ def option_values(
     view: DecathlonView, legal: Sequence[Action], objective: AnyObjective = EXPECTED
 ) -> dict[Action, float]:
     """The value of every legal action under ``objective`` (optimal play afterwards)."""
-    values = _solver_values(view.event or "", situation(view), objective)
+    values = _solver_values(view.discipline or "", situation(view), objective)
     out: dict[Action, float] = {}
     for action in legal:
         key = option_key(view, action)
@@ -151,7 +181,7 @@ def best_action(
         tied = [a for a in tied if points[a] >= most - TIE_EPS]
     if len(tied) == 1:
         return tied[0]
-    order = list(_solver_values(view.event or "", situation(view), objective))
+    order = list(_solver_values(view.discipline or "", situation(view), objective))
     return min(tied, key=lambda a: order.index(option_key(view, a)))
 
 
@@ -165,3 +195,138 @@ def warm() -> None:
 def _solver_values(event: str, where: Situation, objective: AnyObjective) -> dict[Option, float]:
     # Positions repeat a lot over many games; the solver's answer is a pure function.
     return solver_values(event, where, objective)
+
+
+# ----- advice: the hint as data --------------------------------------------------------
+@dataclass(frozen=True)
+class Recommendation:
+    """The advice and the two bots' choices in it (indices into ``advice.options``)."""
+
+    advice: Advice
+    actions: tuple[Action, ...]  # the action of each option, in the same order
+    optimal: int
+    competitive: int
+    goal: str  # what competitive plays for, in words ("" when it plays like optimal)
+
+
+def advise(
+    view: DecathlonView,
+    seat: int,
+    legal: Sequence[Action],
+    names: Sequence[str] | None = None,
+) -> Advice | None:
+    """The value of every legal option at ``seat``'s decision; ``None`` with no choice.
+
+    ``names`` (seat names) only word the note on whose result a target is.
+    """
+    if seat != view.to_act:
+        return None
+    found = recommend(view, legal, names)
+    return None if found is None else found.advice
+
+
+def recommend(
+    view: DecathlonView, legal: Sequence[Action], names: Sequence[str] | None = None
+) -> Recommendation | None:
+    """:func:`advise` with the ``optimal`` and ``competitive`` recommendations."""
+    if len(legal) < 2 or view.to_act is None:
+        return None
+    try:
+        return _recommend(view, legal, names)
+    except (NoDecisionError, ValueError):
+        return None  # a decision the solver cannot value gives no hint rather than an error
+
+
+def _recommend(
+    view: DecathlonView, legal: Sequence[Action], names: Sequence[str] | None
+) -> Recommendation:
+    expected = option_values(view, legal, EXPECTED)
+    posted = posted_results(view) if view.players > 1 else []
+    objective = competitive_objective(view)
+    # The last discipline of a points game is played for the result that reaches the
+    # best posted *total*, not the best posted result: show that target then.
+    goal = objective if isinstance(objective, Target) else None
+    target = goal.threshold if goal is not None else posted[0] if posted else None
+    first: dict[Option, Action] = {}
+    for action in legal:
+        first.setdefault(option_key(view, action), action)  # equal values: one option
+    actions = sorted(first.values(), key=lambda a: -expected[a])
+    columns: list[tuple[Column, dict[Action, float]]] = []
+
+    def column(name: str, unit: str, note: str, objective: AnyObjective) -> None:
+        values = expected if objective == EXPECTED else option_values(view, legal, objective)
+        choice = best_action(view, legal, objective)
+        index = actions.index(first[option_key(view, choice)])
+        columns.append((Column(name=name, unit=unit, best=index, note=note), values))
+
+    column("expected result", "points", "", EXPECTED)
+    if target is not None:
+        whose = _whose(view, target, goal, names)
+        column(f"P(result ≥ {target})", "probability", whose, goal or Target(target))
+    if posted and view.variant == "championship":
+        medals = honours_utility(posted)
+        column("E[honours]", "honours", "against the results posted so far", medals)
+    optimal = columns[0][0].best
+    competitive, plays_for, words = optimal, "the expected result", ""
+    if isinstance(objective, Target):
+        competitive, plays_for = columns[1][0].best, columns[1][0].name
+        words = f"a result of at least {target}"
+    elif not isinstance(objective, ExpectedScore):
+        competitive, plays_for, words = columns[-1][0].best, "E[honours]", "medals"
+    rows = tuple(
+        Row(
+            action=to_json(action),
+            label=label(action, view),
+            values=tuple(values[action] for _, values in columns),
+        )
+        for action in actions
+    )
+    note = f"optimal plays for the expected result; competitive for {plays_for}"
+    advice = Advice(objectives=tuple(c for c, _ in columns), options=rows, note=note)
+    if competitive == optimal:
+        words = ""
+    return Recommendation(advice, tuple(actions), optimal, competitive, words)
+
+
+def label(action: Action, view: DecathlonView) -> str:
+    """Plain words for an action at this decision (front ends may add their keys).
+
+    >>> view = DecathlonView(seat=0, players=1, variant="points", disciplines=("discus",),
+    ...     discipline="discus", discipline_no=0, order=(0,), to_act=0, phase="freeze",
+    ...     thrown=(6, 3, 2), freezable=(0, 2))
+    >>> label(Freeze((0, 2)), view), label(Rethrow(), view)
+    ('freeze dice 1 3 (showing 6 2)', 'rethrow')
+    """
+    if isinstance(action, Freeze):
+        if view.phase == "keep-or-rethrow":
+            return "freeze"
+        positions = " ".join(str(i + 1) for i in action.dice)
+        values = " ".join(str(view.thrown[i]) for i in action.dice if i < len(view.thrown))
+        return f"freeze dice {positions} (showing {values})"
+    if isinstance(action, Vault):
+        return f"jump with {action.dice} dice"
+    return WORDS[type(action)]
+
+
+def _whose(
+    view: DecathlonView, target: int, goal: Target | None, names: Sequence[str] | None
+) -> str:
+    """Whose posted result (or total) the target ``target`` is."""
+    me = view.to_act
+    assert me is not None
+
+    def name(seat: int) -> str:
+        return names[seat] if names is not None else f"seat {seat + 1}"
+
+    if goal is not None:
+        totals = view.totals or (0,) * view.players
+        seat = next(
+            s
+            for s, total in enumerate(totals)
+            if s != me and total + (view.best[s] or 0) - totals[me] == target
+        )
+        if view.sheet:  # no earlier discipline: the total is the best result
+            return f"the result that ties {name(seat)}'s total"
+    else:
+        seat = next(s for s, r in enumerate(view.best) if s != me and r == target)
+    return f"{name(seat)}'s best result so far"

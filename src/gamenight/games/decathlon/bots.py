@@ -33,10 +33,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from functools import cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -48,6 +47,7 @@ from gamenight.games.decathlon.actions import (
     Vault,
 )
 from gamenight.games.decathlon.disciplines import FREEZE_RULES, RUN_UP_LIMIT, SET_RULES
+from gamenight.games.decathlon.events import DecathlonEvent
 from gamenight.games.decathlon.view import DecathlonView
 
 if TYPE_CHECKING:  # the solver pulls in numpy: imported on a bot's first decision
@@ -70,7 +70,7 @@ def greedy_action(view: DecathlonView, legal: Sequence[Action]) -> Action:
 
 
 def _choose(view: DecathlonView, legal: Sequence[Action]) -> Action:
-    phase, event = view.phase, view.event or ""
+    phase, event = view.phase, view.discipline or ""
     if phase == "keep-or-rethrow":
         return Freeze(tuple(range(len(view.thrown)))) if _keep_set(view) else Rethrow()
     if phase == "run-up-freeze":
@@ -106,7 +106,7 @@ def _go_for(view: DecathlonView, event: str) -> bool:
 
 
 def _keep_set(view: DecathlonView) -> bool:
-    event = view.event or ""
+    event = view.discipline or ""
     value = sum(-6 if d == 6 else d for d in view.thrown)
     left = view.rethrows_left or 0
     if not SET_RULES[event].sixes_count_minus:  # the hurdles: plain sum, one set
@@ -140,7 +140,7 @@ def _top_picks(thrown: Sequence[int], allowed: Sequence[int], *, top: int) -> tu
 
 
 def _throw_again(view: DecathlonView) -> bool:
-    event = view.event or ""
+    event = view.discipline or ""
     total, left = sum(view.frozen), FREEZE_RULES[event].dice - len(view.frozen)
     if not _beats_best(view, total):
         return True
@@ -175,10 +175,10 @@ class GreedyAgent:
     def __init__(self, seed: int | None = None) -> None:
         self.seed = seed
 
-    def act(self, decision: Decision[Any, Any]) -> Any:
+    def act(self, decision: Decision[DecathlonView, Action]) -> Action:
         return greedy_action(decision.view, decision.legal)
 
-    def observe(self, seat: int, events: Sequence[Event]) -> None:
+    def observe(self, seat: int, events: Sequence[DecathlonEvent]) -> None:
         return None
 
 
@@ -195,7 +195,7 @@ class OptimalAgent:
         self.seed = seed  # the policy is deterministic
         self._warm = False
 
-    def act(self, decision: Decision[Any, Any]) -> Any:
+    def act(self, decision: Decision[DecathlonView, Action]) -> Action:
         from gamenight.games.decathlon import advisor
 
         if not self._warm:
@@ -209,7 +209,7 @@ class OptimalAgent:
 
         return ExpectedScore()
 
-    def observe(self, seat: int, events: Sequence[Event]) -> None:
+    def observe(self, seat: int, events: Sequence[DecathlonEvent]) -> None:
         return None
 
 
@@ -224,7 +224,7 @@ class CompetitiveAgent(OptimalAgent):
         return competitive_objective(view)
 
 
-BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {
+BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action]]] = {
     "greedy": GreedyAgent,
     "optimal": OptimalAgent,
     "competitive": CompetitiveAgent,

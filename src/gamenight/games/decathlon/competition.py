@@ -58,11 +58,11 @@ def honours_utility(posted: Sequence[int]) -> Utility:
 def competitive_objective(view: DecathlonView) -> AnyObjective:
     """The objective ``competitive`` plays at this decision (see the module text)."""
     posted = posted_results(view)
-    if view.players < 2 or not posted or view.event is None:
+    if view.players < 2 or not posted or view.discipline is None:
         return ExpectedScore()
     if view.variant == "championship":
         return honours_utility(posted)
-    if view.event_no != len(view.events) - 1:
+    if view.discipline_no != len(view.disciplines) - 1:
         return ExpectedScore()
     return _points_target(view)
 

@@ -10,6 +10,7 @@ from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decathlon import rules
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS
+from gamenight.games.decathlon.events import DecathlonEvent
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.scoring import honours, points, standings, totals
 from gamenight.games.decathlon.view import DecathlonView, build
@@ -18,7 +19,7 @@ OPTIONS = (
     OptionSpec(
         "variant",
         "choice",
-        "points: the highest total wins; championship: medals per event, most honours wins (D11)",
+        "points: the highest total wins; championship: medals per event, most honours wins",
         default="points",
         choices=("points", "championship"),
         aliases={"champ": "championship", "honours": "championship", "point": "points"},
@@ -26,7 +27,7 @@ OPTIONS = (
     OptionSpec(
         "events",
         "multi",
-        "the events to play, comma-separated, always in the decathlon's order (D1)",
+        "the events to play, comma-separated, always in the decathlon's order",
         default=list(EVENT_IDS),
         choices=EVENT_IDS,
         aliases=ALIASES,
@@ -65,10 +66,12 @@ class DecathlonGame(Game[DecathlonState, Action]):
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action
+    event_type: ClassVar[Any] = DecathlonEvent
 
     def _start(
         self, players: int, options: Options, dice: DiceSource
     ) -> Transition[DecathlonState]:
+        # the ``events`` option names the disciplines to play (see .events)
         state, events = rules.start(players, options["variant"], options["events"], dice)
         return Transition(state, events)
 
@@ -89,16 +92,16 @@ class DecathlonGame(Game[DecathlonState, Action]):
             raise ValueError("the Decathlon is not over yet")
         detail: dict[str, Any] = {
             "variant": state.variant,
-            "events": list(state.events),
-            "sheet": {e: list(row) for e, row in zip(state.events, state.sheet, strict=True)},
+            "events": list(state.disciplines),
+            "sheet": {d: list(row) for d, row in zip(state.disciplines, state.sheet, strict=True)},
             "points": {
-                e: list(points(row)) for e, row in zip(state.events, state.sheet, strict=True)
+                d: list(points(row)) for d, row in zip(state.disciplines, state.sheet, strict=True)
             },
             "totals": list(totals(state.sheet, state.players)),
         }
         if state.variant == "championship":
             detail["honours"] = {
-                e: list(honours(row)) for e, row in zip(state.events, state.sheet, strict=True)
+                d: list(honours(row)) for d, row in zip(state.disciplines, state.sheet, strict=True)
             }
         return Results.from_scores(standings(state.variant, state.sheet, state.players), detail)
 

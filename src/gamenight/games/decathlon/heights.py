@@ -24,7 +24,17 @@ from gamenight.games.decathlon.disciplines import (
     MAX_VAULT_DICE,
     NAMES,
 )
-from gamenight.games.decathlon.umpire import Umpire
+from gamenight.games.decathlon.events import (
+    Bar,
+    Cleared,
+    Jumped,
+    Missed,
+    Out,
+    Retired,
+    Rolled,
+    Skipped,
+    Ump,
+)
 
 Status = Literal["in", "out", "retired"]
 T = TypeVar("T")
@@ -60,93 +70,94 @@ class Over:
     cleared: tuple[int | None, ...]
 
 
-def begin(event: str, players: int, ump: Umpire) -> HeightsStage:
-    first = HEIGHT_RULES[event].first
+def begin(discipline: str, players: int, ump: Ump) -> HeightsStage:
+    first = HEIGHT_RULES[discipline].first
     everyone_in: tuple[Status, ...] = tuple("in" for _ in range(players))
-    ump.announce("bar", height=first)
+    ump.announce(Bar(height=first))
     return HeightsStage(first, 0, everyone_in, (None,) * players, marks=((),) * players)
 
 
-def legal(event: str, stage: HeightsStage) -> list[Action]:
+def legal(discipline: str, stage: HeightsStage) -> list[Action]:
     if stage.committed:  # only a pole vaulter waits here, to choose the dice
         return [Vault(n) for n in range(1, MAX_VAULT_DICE + 1)]
     return [Jump(), Skip(), Retire()]
 
 
 def act(
-    event: str, order: Sequence[int], stage: HeightsStage, action: Action, ump: Umpire
+    discipline: str, order: Sequence[int], stage: HeightsStage, action: Action, ump: Ump
 ) -> HeightsStage | Over:
     """The stage after ``action`` by the acting player, or :class:`Over` with the results."""
-    seat, rule, name = order[stage.turn], HEIGHT_RULES[event], NAMES[event]
+    seat, rule, name = order[stage.turn], HEIGHT_RULES[discipline], NAMES[discipline]
     if stage.committed:
         if not isinstance(action, Vault):
             raise IllegalActionError(
-                f"you chose to jump {stage.height} in the {name}: there is no bail-out (D9); "
+                f"you chose to jump {stage.height} in the {name}: there is no bail-out; "  # D9
                 f"choose how many dice to throw, 1 to {MAX_VAULT_DICE}"
             )
         if not 1 <= action.dice <= MAX_VAULT_DICE:
             raise IllegalActionError(
                 f"a pole vaulter throws 1 to {MAX_VAULT_DICE} dice, not {action.dice}"
             )
-        return _jump(event, order, stage, action.dice, ump)
+        return _jump(discipline, order, stage, action.dice, ump)
     if isinstance(action, Skip):
-        ump.announce("skip", seat, height=stage.height)
-        return _next(event, order, _mark(stage, seat, "-"), ump)
+        ump.announce(Skipped(player=seat, height=stage.height))
+        return _next(discipline, order, _mark(stage, seat, "-"), ump)
     if isinstance(action, Retire):
-        ump.announce("retire", seat, height=stage.height)
+        ump.announce(Retired(player=seat, height=stage.height))
         status = _set(stage.status, seat, "retired")
         return _next(
-            event, order, msgspec.structs.replace(_mark(stage, seat, "r"), status=status), ump
+            discipline, order, msgspec.structs.replace(_mark(stage, seat, "r"), status=status), ump
         )
     if isinstance(action, Jump):
-        ump.announce("jump", seat, height=stage.height)
+        ump.announce(Jumped(player=seat, height=stage.height))
         stage = msgspec.structs.replace(stage, committed=True)
         if rule.fixed_dice is None:
             return stage  # D9: the vaulter now chooses the dice for the first jump
-        return _jump(event, order, stage, rule.fixed_dice, ump)
+        return _jump(discipline, order, stage, rule.fixed_dice, ump)
     raise IllegalActionError(f"at height {stage.height} in the {name} you may jump, skip or retire")
 
 
 def _jump(
-    event: str, order: Sequence[int], stage: HeightsStage, dice: int, ump: Umpire
+    discipline: str, order: Sequence[int], stage: HeightsStage, dice: int, ump: Ump
 ) -> HeightsStage | Over:
-    rule, seat, height = HEIGHT_RULES[event], order[stage.turn], stage.height
+    rule, seat, height = HEIGHT_RULES[discipline], order[stage.turn], stage.height
     jump = stage.jumps + 1
-    faces = ump.throw(seat, dice, what="height", height=height, jump=jump)
+    faces = ump.roll(dice)
+    ump.announce(Rolled(player=seat, dice=faces, what="height", height=height, jump=jump))
     total = sum(faces)
     stage = msgspec.structs.replace(stage, jumps=jump, last=faces)
     faults = [f"total {total} < {height}"] if total < height else []
     if rule.ones_fail and 1 in faces:  # D9: any 1 fails the jump
         faults.append(f"a 1 shows (total {total})" if not faults else "a 1 shows")
     if faults:
-        ump.announce("miss", seat, height=height, jump=jump, reason=" and ".join(faults))
+        ump.announce(Missed(player=seat, height=height, jump=jump, reason=" and ".join(faults)))
     else:
-        ump.announce("clear", seat, height=height, jump=jump, total=total)
+        ump.announce(Cleared(player=seat, height=height, jump=jump, total=total))
         cleared = _set(stage.cleared, seat, height)
         stage = _mark(msgspec.structs.replace(stage, cleared=cleared), seat, "x" * (jump - 1) + "o")
-        return _next(event, order, stage, ump)
+        return _next(discipline, order, stage, ump)
     if jump == JUMPS_PER_HEIGHT:  # D8: three failures end this player's event
-        ump.announce("out", seat, height=height, best=stage.cleared[seat])
+        ump.announce(Out(player=seat, height=height, best=stage.cleared[seat]))
         status = _set(stage.status, seat, "out")
         stage = _mark(msgspec.structs.replace(stage, status=status), seat, "xxx")
-        return _next(event, order, stage, ump)
+        return _next(discipline, order, stage, ump)
     if rule.fixed_dice is None:
         return stage  # D9: the vaulter chooses the dice for the next jump
-    return _jump(event, order, stage, rule.fixed_dice, ump)  # D8: no bail-out after a miss
+    return _jump(discipline, order, stage, rule.fixed_dice, ump)  # D8: no bail-out after a miss
 
 
 def _next(
-    event: str, order: Sequence[int], stage: HeightsStage, ump: Umpire
+    discipline: str, order: Sequence[int], stage: HeightsStage, ump: Ump
 ) -> HeightsStage | Over:
     """Hand the bar to the next player still in, raising it after the last one."""
-    rule = HEIGHT_RULES[event]
+    rule = HEIGHT_RULES[discipline]
     height, pos = stage.height, stage.turn + 1
     while "in" in stage.status:
         if pos == len(order):
             height, pos = height + rule.step, 0
             if height > rule.top:
                 return Over(stage.cleared)  # D8/D9: the bar has passed its top height
-            ump.announce("bar", height=height)
+            ump.announce(Bar(height=height))
         if stage.status[order[pos]] == "in":
             return msgspec.structs.replace(
                 stage, height=height, turn=pos, jumps=0, committed=False, last=()

@@ -21,7 +21,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Jump, Rethrow
 from gamenight.games.decathlon.attempt import Finished, checked_positions, freeze_options, values_at
 from gamenight.games.decathlon.disciplines import LONG_JUMP_DICE, RUN_UP_LIMIT
-from gamenight.games.decathlon.umpire import Umpire
+from gamenight.games.decathlon.events import Froze, Invalid, Jumped, Rolled, Ump
 
 Phase = Literal["run-up-freeze", "rethrow-or-jump", "jump-freeze"]
 
@@ -35,8 +35,9 @@ class LongJumpAttempt(msgspec.Struct, frozen=True, tag="long-jump"):
     thrown: tuple[int, ...]
 
 
-def begin(seat: int, ump: Umpire) -> LongJumpAttempt | Finished:
-    thrown = ump.throw(seat, LONG_JUMP_DICE, what="run-up", rethrow=False)
+def begin(seat: int, ump: Ump) -> LongJumpAttempt | Finished:
+    thrown = ump.roll(LONG_JUMP_DICE)
+    ump.announce(Rolled(player=seat, dice=thrown, what="run-up"))
     return _settle(seat, LongJumpAttempt("run-up-freeze", (), (), thrown), ump)
 
 
@@ -47,17 +48,18 @@ def legal(attempt: LongJumpAttempt) -> list[Action]:
 
 
 def act(
-    seat: int, attempt: LongJumpAttempt, action: Action, ump: Umpire
+    seat: int, attempt: LongJumpAttempt, action: Action, ump: Ump
 ) -> LongJumpAttempt | Finished:
     if attempt.phase == "rethrow-or-jump":
         if isinstance(action, Rethrow):
             left = LONG_JUMP_DICE - len(attempt.run_up)
-            thrown = ump.throw(seat, left, what="run-up", rethrow=True)
+            thrown = ump.roll(left)
+            ump.announce(Rolled(player=seat, dice=thrown, what="run-up", rethrow=True))
             return _settle(
                 seat, msgspec.structs.replace(attempt, phase="run-up-freeze", thrown=thrown), ump
             )
         if isinstance(action, Jump):
-            ump.announce("jump", seat, dice=len(attempt.run_up), auto=False)
+            ump.announce(Jumped(player=seat, dice=len(attempt.run_up)))
             return _begin_jump(seat, attempt.run_up, ump)
         raise IllegalActionError(
             "after freezing in the Long Jump run-up you rethrow the unfrozen dice or jump"
@@ -74,7 +76,7 @@ def act(
     return _freeze_jump(seat, attempt, picks, ump, auto=False)
 
 
-def _settle(seat: int, attempt: LongJumpAttempt, ump: Umpire) -> LongJumpAttempt | Finished:
+def _settle(seat: int, attempt: LongJumpAttempt, ump: Ump) -> LongJumpAttempt | Finished:
     """Take the automatic steps after a throw; stop where the player must choose."""
     if attempt.phase == "run-up-freeze":
         if sum(attempt.run_up) + min(attempt.thrown) > RUN_UP_LIMIT:
@@ -91,37 +93,39 @@ def _settle(seat: int, attempt: LongJumpAttempt, ump: Umpire) -> LongJumpAttempt
 
 
 def _freeze_run_up(
-    seat: int, attempt: LongJumpAttempt, picks: tuple[int, ...], ump: Umpire, *, auto: bool
+    seat: int, attempt: LongJumpAttempt, picks: tuple[int, ...], ump: Ump, *, auto: bool
 ) -> LongJumpAttempt | Finished:
     values = values_at(attempt.thrown, picks)
     run_up = attempt.run_up + values
-    ump.announce("freeze", seat, what="run-up", dice=list(values), frozen=list(run_up), auto=auto)
+    ump.announce(Froze(player=seat, what="run-up", dice=values, frozen=run_up, auto=auto))
     if sum(run_up) > RUN_UP_LIMIT:
         return _step_over(seat, f"the frozen run-up dice total {sum(run_up)}", ump)
     if len(run_up) == LONG_JUMP_DICE:  # D6: all five frozen, the player must jump
-        ump.announce("jump", seat, dice=len(run_up), auto=True)
+        ump.announce(Jumped(player=seat, dice=len(run_up), auto=True))
         return _begin_jump(seat, run_up, ump)
     return LongJumpAttempt("rethrow-or-jump", run_up, (), ())
 
 
-def _begin_jump(seat: int, run_up: tuple[int, ...], ump: Umpire) -> LongJumpAttempt | Finished:
-    thrown = ump.throw(seat, len(run_up), what="jump")
+def _begin_jump(seat: int, run_up: tuple[int, ...], ump: Ump) -> LongJumpAttempt | Finished:
+    thrown = ump.roll(len(run_up))
+    ump.announce(Rolled(player=seat, dice=thrown, what="jump"))
     return _settle(seat, LongJumpAttempt("jump-freeze", run_up, (), thrown), ump)
 
 
 def _freeze_jump(
-    seat: int, attempt: LongJumpAttempt, picks: tuple[int, ...], ump: Umpire, *, auto: bool
+    seat: int, attempt: LongJumpAttempt, picks: tuple[int, ...], ump: Ump, *, auto: bool
 ) -> LongJumpAttempt | Finished:
     values = values_at(attempt.thrown, picks)
     jump = attempt.jump + values
-    ump.announce("freeze", seat, what="jump", dice=list(values), frozen=list(jump), auto=auto)
+    ump.announce(Froze(player=seat, what="jump", dice=values, frozen=jump, auto=auto))
     left = len(attempt.thrown) - len(picks)
     if left == 0:
         return Finished(sum(jump))
-    thrown = ump.throw(seat, left, what="jump")  # D6: the rest are rethrown, no stopping early
+    thrown = ump.roll(left)  # D6: the rest are rethrown, no stopping early
+    ump.announce(Rolled(player=seat, dice=thrown, what="jump"))
     return _settle(seat, LongJumpAttempt("jump-freeze", attempt.run_up, jump, thrown), ump)
 
 
-def _step_over(seat: int, why: str, ump: Umpire) -> Finished:
-    ump.announce("invalid", seat, reason=f"stepped over: {why}, more than {RUN_UP_LIMIT}")
+def _step_over(seat: int, why: str, ump: Ump) -> Finished:
+    ump.announce(Invalid(player=seat, reason=f"stepped over: {why}, more than {RUN_UP_LIMIT}"))
     return Finished(None)

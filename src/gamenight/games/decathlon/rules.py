@@ -1,30 +1,18 @@
-"""The Decathlon state machine: events in order, player order, interleaved attempts.
+"""The Decathlon state machine: disciplines in order, player order, interleaved attempts.
 
 :func:`start`, :func:`legal` and :func:`apply` are pure: they take a
 :class:`DecathlonState` and return a new one with the events it caused. Each
-event family lives in its own module (:mod:`.sets`, :mod:`.long_jump`,
+discipline family lives in its own module (:mod:`.sets`, :mod:`.long_jump`,
 :mod:`.shot_put`, :mod:`.throws`, :mod:`.heights`); this module runs the
-events in D1 order, orders the players (D2), interleaves the three attempts
-(D3) and writes each event's results on the score sheet (D11).
+disciplines in D1 order, orders the players (D2), interleaves the three attempts
+(D3) and writes each discipline's results on the score sheet (D11).
 
 After every action the machine takes all automatic steps (frozen throws with
 no rethrow left, invalid attempts, the next player's first throw, the next
-event...) and stops where a player has a real choice, or at the end.
+discipline...) and stops where a player has a real choice, or at the end.
 
-Events reported (``Event.kind``: data):
-
-* ``starting-order``: order, draws -- D2, drawn before the first event;
-* ``event-start``: event, order; ``turn`` (player): event, attempt, attempts;
-* ``roll`` (player): dice, what ("set", "run-up", "jump", "shot", "throw",
-  "height") and details (set, rethrow, rethrows_left, die, height, jump);
-* ``freeze`` (player): what, dice, frozen (all frozen so far), auto;
-* ``jump`` (player): dice (Long Jump) or height (High Jump, Pole Vault);
-* ``invalid`` (player): reason; ``result`` (player): attempt, result, best;
-* ``bar``: height; ``skip``/``retire`` (player): height;
-  ``clear``/``miss`` (player): height, jump, total/reason; ``out`` (player): height, best;
-* ``event-end``: event, results, sheet (every finished event's results), totals,
-  and in the Championship honours and honour_totals;
-* ``game-over``: scores.
+The events each call reports are the typed structs of :mod:`.events` (a
+*discipline* is one of the ten contests; an *event* is something that happened).
 """
 
 from __future__ import annotations
@@ -35,33 +23,34 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.attempt import Finished
 from gamenight.games.decathlon.disciplines import NAMES, attempts, family
+from gamenight.games.decathlon.events import (
+    AttemptResult,
+    DecathlonEvent,
+    DisciplineEnd,
+    DisciplineStart,
+    GameOver,
+    StartingOrder,
+    Turn,
+    Ump,
+)
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
-from gamenight.games.decathlon.scoring import (
-    Row,
-    honour_totals,
-    honours,
-    next_order,
-    standings,
-    totals,
-)
+from gamenight.games.decathlon.scoring import Row, honours, next_order, totals
 from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt
-from gamenight.games.decathlon.umpire import Umpire
 
 Attempt = SetsAttempt | LongJumpAttempt | ShotPutAttempt | ThrowAttempt
 
 
 class AttemptsStage(msgspec.Struct, frozen=True, tag="attempts"):
-    """An attempt event in progress (all but the heights).
+    """An attempt discipline in progress (all but the heights).
 
-    ``round`` is the attempt number (1..3, D3; always 1 for the set events),
+    ``round`` is the attempt number (1..3, D3; always 1 for the set disciplines),
     ``turn`` indexes the player order, ``tries`` holds each seat's attempt
     results so far (``None``: invalid) and ``attempt`` the acting player's.
     """
@@ -76,31 +65,45 @@ Stage = AttemptsStage | HeightsStage
 
 
 class DecathlonState(msgspec.Struct, frozen=True):
-    """The whole game. ``sheet`` has one row per finished event (results by seat)."""
+    """The whole game. ``sheet`` has one row per finished discipline (results by seat).
+
+    ``disciplines`` are the ones chosen (the ``events`` option), in D1 order.
+    The sheet's summaries (``honours`` per row, running ``totals`` and
+    ``honour_totals``) are computed once when a discipline ends, not at every
+    view; :func:`summaries` derives them from a sheet.
+    """
 
     dice: DiceSource
     players: int
     variant: str
-    events: tuple[str, ...]
-    event_no: int
+    disciplines: tuple[str, ...]
+    discipline_no: int
     order: tuple[int, ...]
     sheet: tuple[Row, ...]
     stage: Stage | None  # None: the game is over
+    honours: tuple[tuple[int, ...], ...] = ()  # by finished discipline, by seat (D11)
+    totals: tuple[int, ...] = ()  # running points by seat
+    honour_totals: tuple[int, ...] = ()  # running honours by seat
 
     @property
-    def event(self) -> str | None:
-        return self.events[self.event_no] if self.event_no < len(self.events) else None
+    def discipline(self) -> str | None:
+        if self.discipline_no < len(self.disciplines):
+            return self.disciplines[self.discipline_no]
+        return None
 
 
 # ----- the public machine ------------------------------------------------------------
 def start(
-    players: int, variant: str, events: Sequence[str], dice: DiceSource
-) -> tuple[DecathlonState, tuple[Event, ...]]:
-    ump = Umpire(dice)
+    players: int, variant: str, disciplines: Sequence[str], dice: DiceSource
+) -> tuple[DecathlonState, tuple[DecathlonEvent, ...]]:
+    ump = Ump(dice)
     order = _draw_order(players, ump)
-    state = DecathlonState(dice, players, variant, tuple(events), 0, order, (), None)
-    state = _begin_event(state, ump)
-    return msgspec.structs.replace(state, dice=ump.dice), tuple(ump.events)
+    zeros = (0,) * players
+    state = DecathlonState(
+        dice, players, variant, tuple(disciplines), 0, order, (), None, (), zeros, zeros
+    )
+    state = _begin_discipline(state, ump)
+    return msgspec.structs.replace(state, dice=ump.dice), ump.events
 
 
 def to_act(state: DecathlonState) -> tuple[int, ...]:
@@ -110,11 +113,11 @@ def to_act(state: DecathlonState) -> tuple[int, ...]:
 
 
 def legal(state: DecathlonState, seat: int) -> list[Action]:
-    stage, event = state.stage, state.event
-    if stage is None or event is None or seat not in to_act(state):
+    stage, discipline = state.stage, state.discipline
+    if stage is None or discipline is None or seat not in to_act(state):
         return []
     if isinstance(stage, HeightsStage):
-        return heights.legal(event, stage)
+        return heights.legal(discipline, stage)
     attempt = stage.attempt
     if isinstance(attempt, SetsAttempt):
         return sets.legal(attempt)
@@ -122,27 +125,27 @@ def legal(state: DecathlonState, seat: int) -> list[Action]:
         return long_jump.legal(attempt)
     if isinstance(attempt, ShotPutAttempt):
         return shot_put.legal(attempt)
-    return throws.legal(event, attempt)
+    return throws.legal(discipline, attempt)
 
 
 def apply(
     state: DecathlonState, seat: int, action: Action
-) -> tuple[DecathlonState, tuple[Event, ...]]:
+) -> tuple[DecathlonState, tuple[DecathlonEvent, ...]]:
     """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing."""
-    stage, event = state.stage, state.event
-    if stage is None or event is None:
+    stage, discipline = state.stage, state.discipline
+    if stage is None or discipline is None:
         raise IllegalActionError("the game is over; no more actions")
     if seat not in to_act(state):
         raise IllegalActionError(f"it is seat {to_act(state)[0]}'s turn, not seat {seat}'s")
-    ump = Umpire(state.dice)
+    ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
-        after = heights.act(event, state.order, stage, action, ump)
+        after = heights.act(discipline, state.order, stage, action, ump)
         if isinstance(after, heights.Over):
-            state = _finish_event(state, after.cleared, ump)  # D8/D9: highest cleared
+            state = _finish_discipline(state, after.cleared, ump)  # D8/D9: highest cleared
         else:
             state = msgspec.structs.replace(state, stage=after)
     else:
-        outcome = _act_attempt(event, seat, stage.attempt, action, ump)
+        outcome = _act_attempt(discipline, seat, stage.attempt, action, ump)
         if isinstance(outcome, Finished):
             tries = _record(stage.tries, seat, stage.round, outcome.result, ump)
             state = _next_attempt(state, stage.round, stage.turn + 1, tries, ump)
@@ -150,7 +153,7 @@ def apply(
             state = msgspec.structs.replace(
                 state, stage=msgspec.structs.replace(stage, attempt=outcome)
             )
-    return msgspec.structs.replace(state, dice=ump.dice), tuple(ump.events)
+    return msgspec.structs.replace(state, dice=ump.dice), ump.events
 
 
 def best(tries: Sequence[int | None]) -> int | None:
@@ -159,23 +162,23 @@ def best(tries: Sequence[int | None]) -> int | None:
     return max(valid) if valid else None
 
 
-# ----- event flow ----------------------------------------------------------------------
-def _draw_order(players: int, ump: Umpire) -> tuple[int, ...]:
+# ----- discipline flow ------------------------------------------------------------------
+def _draw_order(players: int, ump: Ump) -> tuple[int, ...]:
     """D2: the starting order is drawn at random (a Fisher-Yates shuffle with the dice)."""
     seats, draws = list(range(players)), []
     for i in range(players - 1, 0, -1):
-        draw = ump.draw(i + 1)
+        (draw,) = ump.roll(1, sides=i + 1)
         draws.append(draw)
         seats[i], seats[draw - 1] = seats[draw - 1], seats[i]
-    ump.announce("starting-order", order=seats, draws=draws)
+    ump.announce(StartingOrder(order=tuple(seats), draws=tuple(draws)))
     return tuple(seats)
 
 
-def _begin_event(state: DecathlonState, ump: Umpire) -> DecathlonState:
-    event = state.events[state.event_no]
-    ump.announce("event-start", event=event, order=list(state.order))
-    if family(event) == "heights":
-        return msgspec.structs.replace(state, stage=heights.begin(event, state.players, ump))
+def _begin_discipline(state: DecathlonState, ump: Ump) -> DecathlonState:
+    discipline = state.disciplines[state.discipline_no]
+    ump.announce(DisciplineStart(discipline=discipline, order=state.order))
+    if family(discipline) == "heights":
+        return msgspec.structs.replace(state, stage=heights.begin(discipline, state.players, ump))
     return _next_attempt(state, 1, 0, ((),) * state.players, ump)
 
 
@@ -184,20 +187,20 @@ def _next_attempt(
     round_no: int,
     turn: int,
     tries: tuple[tuple[int | None, ...], ...],
-    ump: Umpire,
+    ump: Ump,
 ) -> DecathlonState:
     """Start attempts in order (D3: all first attempts, then all second...) until one
-    needs a decision, or finish the event."""
-    event = state.events[state.event_no]
-    rounds = attempts(event)
+    needs a decision, or finish the discipline."""
+    discipline = state.disciplines[state.discipline_no]
+    rounds = attempts(discipline)
     while True:
         if turn == len(state.order):
             round_no, turn = round_no + 1, 0
         if round_no > rounds:
-            return _finish_event(state, tuple(best(t) for t in tries), ump)
+            return _finish_discipline(state, tuple(best(t) for t in tries), ump)
         seat = state.order[turn]
-        ump.announce("turn", seat, event=event, attempt=round_no, attempts=rounds)
-        outcome = _begin_attempt(event, seat, ump)
+        ump.announce(Turn(player=seat, discipline=discipline, attempt=round_no, attempts=rounds))
+        outcome = _begin_attempt(discipline, seat, ump)
         if not isinstance(outcome, Finished):
             return msgspec.structs.replace(
                 state, stage=AttemptsStage(round_no, turn, tries, outcome)
@@ -211,62 +214,81 @@ def _record(
     seat: int,
     round_no: int,
     result: int | None,
-    ump: Umpire,
+    ump: Ump,
 ) -> tuple[tuple[int | None, ...], ...]:
     mine = (*tries[seat], result)
-    ump.announce("result", seat, attempt=round_no, result=result, best=best(mine))
+    ump.announce(AttemptResult(player=seat, attempt=round_no, result=result, best=best(mine)))
     return tuple(mine if i == seat else t for i, t in enumerate(tries))
 
 
-def _finish_event(state: DecathlonState, results: Row, ump: Umpire) -> DecathlonState:
-    event = state.events[state.event_no]
+def summaries(
+    sheet: Sequence[Row], players: int
+) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]:
+    """The honours of every row, the points totals and the honour totals of ``sheet``."""
+    medals = tuple(honours(row) for row in sheet)
+    return (
+        medals,
+        totals(sheet, players),
+        tuple(sum(row[seat] for row in medals) for seat in range(players)),
+    )
+
+
+def _finish_discipline(state: DecathlonState, results: Row, ump: Ump) -> DecathlonState:
+    discipline = state.disciplines[state.discipline_no]
     sheet = (*state.sheet, results)
-    data: dict[str, object] = {
-        "event": event,
-        "results": list(results),
-        # the whole sheet so far, so a front end joining late (or resuming) can draw it
-        "sheet": {e: list(row) for e, row in zip(state.events, sheet, strict=False)},
-    }
-    if state.variant == "championship":
-        data["honours"] = list(honours(results))
-        data["honour_totals"] = list(honour_totals(sheet, state.players))
-    data["totals"] = list(totals(sheet, state.players))
-    ump.announce("event-end", **data)
-    standing = standings(state.variant, sheet, state.players)
+    champ = state.variant == "championship"
+    row_honours = honours(results)
+    points = tuple(t + (r or 0) for t, r in zip(state.totals, results, strict=True))
+    medals = tuple(t + h for t, h in zip(state.honour_totals, row_honours, strict=True))
+    ump.announce(
+        DisciplineEnd(
+            discipline=discipline,
+            results=results,
+            # the whole sheet so far, so a front end joining late (or resuming) can draw it
+            sheet=dict(zip(state.disciplines, sheet, strict=False)),
+            totals=points,
+            honours=row_honours if champ else None,
+            honour_totals=medals if champ else None,
+        )
+    )
+    standing = medals if champ else points
     state = msgspec.structs.replace(
         state,
         sheet=sheet,
-        event_no=state.event_no + 1,
+        discipline_no=state.discipline_no + 1,
         order=next_order(state.order, standing),
         stage=None,
+        honours=(*state.honours, row_honours),
+        totals=points,
+        honour_totals=medals,
     )
-    if state.event_no == len(state.events):
-        ump.announce("game-over", scores=list(standing))
+    if state.discipline_no == len(state.disciplines):
+        ump.announce(GameOver(scores=standing))
         return state
-    return _begin_event(state, ump)
+    return _begin_discipline(state, ump)
 
 
-# ----- dispatch to the event families -----------------------------------------------
-def _begin_attempt(event: str, seat: int, ump: Umpire) -> Attempt | Finished:
-    kind = family(event)
+# ----- dispatch to the discipline families --------------------------------------------
+def _begin_attempt(discipline: str, seat: int, ump: Ump) -> Attempt | Finished:
+    kind = family(discipline)
     if kind == "sets":
-        return sets.begin(event, seat, ump)
+        return sets.begin(discipline, seat, ump)
     if kind == "long-jump":
         return long_jump.begin(seat, ump)
     if kind == "shot-put":
         return shot_put.begin(seat, ump)
     if kind == "freeze":
-        return throws.begin(event, seat, ump)
-    raise ValueError(f"{NAMES[event]} has no attempts")  # heights are run by their stage
+        return throws.begin(discipline, seat, ump)
+    raise ValueError(f"{NAMES[discipline]} has no attempts")  # heights are run by their stage
 
 
 def _act_attempt(
-    event: str, seat: int, attempt: Attempt, action: Action, ump: Umpire
+    discipline: str, seat: int, attempt: Attempt, action: Action, ump: Ump
 ) -> Attempt | Finished:
     if isinstance(attempt, SetsAttempt):
-        return sets.act(event, seat, attempt, action, ump)
+        return sets.act(discipline, seat, attempt, action, ump)
     if isinstance(attempt, LongJumpAttempt):
         return long_jump.act(seat, attempt, action, ump)
     if isinstance(attempt, ShotPutAttempt):
         return shot_put.act(seat, attempt, action, ump)
-    return throws.act(event, seat, attempt, action, ump)
+    return throws.act(discipline, seat, attempt, action, ump)

@@ -14,7 +14,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Rethrow
 from gamenight.games.decathlon.attempt import Finished
 from gamenight.games.decathlon.disciplines import NAMES, RETHROWS, SET_RULES, set_score
-from gamenight.games.decathlon.umpire import Umpire
+from gamenight.games.decathlon.events import Froze, Rolled, Ump
 
 
 class SetsAttempt(msgspec.Struct, frozen=True, tag="sets"):
@@ -30,10 +30,11 @@ class SetsAttempt(msgspec.Struct, frozen=True, tag="sets"):
         return len(self.frozen_sets) + 1
 
 
-def begin(event: str, seat: int, ump: Umpire) -> SetsAttempt | Finished:
-    rule = SET_RULES[event]
-    thrown = ump.throw(seat, rule.set_size, what="set", set=1, rethrow=False)
-    return _settle(event, seat, SetsAttempt(RETHROWS, (), thrown), ump)
+def begin(discipline: str, seat: int, ump: Ump) -> SetsAttempt | Finished:
+    rule = SET_RULES[discipline]
+    thrown = ump.roll(rule.set_size)
+    ump.announce(Rolled(player=seat, dice=thrown, what="set", set_no=1))
+    return _settle(discipline, seat, SetsAttempt(RETHROWS, (), thrown), ump)
 
 
 def legal(attempt: SetsAttempt) -> list[Action]:
@@ -42,50 +43,57 @@ def legal(attempt: SetsAttempt) -> list[Action]:
 
 
 def act(
-    event: str, seat: int, attempt: SetsAttempt, action: Action, ump: Umpire
+    discipline: str, seat: int, attempt: SetsAttempt, action: Action, ump: Ump
 ) -> SetsAttempt | Finished:
-    name = NAMES[event]
+    name = NAMES[discipline]
     if isinstance(action, Freeze):
         if sorted(action.dice) != list(range(len(attempt.thrown))):
             raise IllegalActionError(
                 f"in the {name} a set is frozen whole: freeze positions "
                 f"{tuple(range(len(attempt.thrown)))} or rethrow the set"
             )
-        return _freeze(event, seat, attempt, ump, auto=False)
+        return _freeze(discipline, seat, attempt, ump, auto=False)
     if isinstance(action, Rethrow):
         if attempt.rethrows_left == 0:  # unreachable: _settle freezes first
             raise IllegalActionError(f"no rethrows are left in the {name}")
         left = attempt.rethrows_left - 1
-        thrown = ump.throw(
-            seat,
-            len(attempt.thrown),
-            what="set",
-            set=attempt.set_no,
-            rethrow=True,
-            rethrows_left=left,
+        thrown = ump.roll(len(attempt.thrown))
+        ump.announce(
+            Rolled(
+                player=seat,
+                dice=thrown,
+                what="set",
+                set_no=attempt.set_no,
+                rethrow=True,
+                rethrows_left=left,
+            )
         )
         return _settle(
-            event, seat, msgspec.structs.replace(attempt, rethrows_left=left, thrown=thrown), ump
+            discipline,
+            seat,
+            msgspec.structs.replace(attempt, rethrows_left=left, thrown=thrown),
+            ump,
         )
     raise IllegalActionError(f"in the {name} you may only freeze the set or rethrow it")
 
 
 def _freeze(
-    event: str, seat: int, attempt: SetsAttempt, ump: Umpire, *, auto: bool
+    discipline: str, seat: int, attempt: SetsAttempt, ump: Ump, *, auto: bool
 ) -> SetsAttempt | Finished:
-    rule = SET_RULES[event]
+    rule = SET_RULES[discipline]
     frozen_sets = (*attempt.frozen_sets, attempt.thrown)
     ump.announce(
-        "freeze", seat, what="set", set=attempt.set_no, dice=list(attempt.thrown), auto=auto
+        Froze(player=seat, what="set", set_no=attempt.set_no, dice=attempt.thrown, auto=auto)
     )
     if len(frozen_sets) == rule.sets:
-        return Finished(set_score(event, [d for s in frozen_sets for d in s]))
-    thrown = ump.throw(seat, rule.set_size, what="set", set=len(frozen_sets) + 1, rethrow=False)
-    return _settle(event, seat, SetsAttempt(attempt.rethrows_left, frozen_sets, thrown), ump)
+        return Finished(set_score(discipline, [d for s in frozen_sets for d in s]))
+    thrown = ump.roll(rule.set_size)
+    ump.announce(Rolled(player=seat, dice=thrown, what="set", set_no=len(frozen_sets) + 1))
+    return _settle(discipline, seat, SetsAttempt(attempt.rethrows_left, frozen_sets, thrown), ump)
 
 
-def _settle(event: str, seat: int, attempt: SetsAttempt, ump: Umpire) -> SetsAttempt | Finished:
+def _settle(discipline: str, seat: int, attempt: SetsAttempt, ump: Ump) -> SetsAttempt | Finished:
     # D4/D5: once no rethrows are left, every later throw is frozen automatically.
     if attempt.rethrows_left == 0:
-        return _freeze(event, seat, attempt, ump, auto=True)
+        return _freeze(discipline, seat, attempt, ump, auto=True)
     return attempt

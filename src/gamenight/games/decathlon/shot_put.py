@@ -13,7 +13,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Stop, Throw
 from gamenight.games.decathlon.attempt import Finished
 from gamenight.games.decathlon.disciplines import SHOT_PUT_DICE
-from gamenight.games.decathlon.umpire import Umpire
+from gamenight.games.decathlon.events import Invalid, Rolled, Ump
 
 
 class ShotPutAttempt(msgspec.Struct, frozen=True, tag="shot-put"):
@@ -22,7 +22,7 @@ class ShotPutAttempt(msgspec.Struct, frozen=True, tag="shot-put"):
     dice: tuple[int, ...]
 
 
-def begin(seat: int, ump: Umpire) -> ShotPutAttempt | Finished:
+def begin(seat: int, ump: Ump) -> ShotPutAttempt | Finished:
     return _throw_next(seat, ShotPutAttempt(()), ump)
 
 
@@ -30,9 +30,7 @@ def legal(attempt: ShotPutAttempt) -> list[Action]:
     return [Throw(), Stop()]
 
 
-def act(
-    seat: int, attempt: ShotPutAttempt, action: Action, ump: Umpire
-) -> ShotPutAttempt | Finished:
+def act(seat: int, attempt: ShotPutAttempt, action: Action, ump: Ump) -> ShotPutAttempt | Finished:
     if isinstance(action, Throw):
         return _throw_next(seat, attempt, ump)
     if isinstance(action, Stop):
@@ -40,11 +38,12 @@ def act(
     raise IllegalActionError("in the Shot Put you may only throw the next die or stop")
 
 
-def _throw_next(seat: int, attempt: ShotPutAttempt, ump: Umpire) -> ShotPutAttempt | Finished:
-    (value,) = ump.throw(seat, 1, what="shot", die=len(attempt.dice) + 1)
-    dice = (*attempt.dice, value)
-    if value == 1:
-        ump.announce("invalid", seat, reason=f"die {len(dice)} shows a 1")
+def _throw_next(seat: int, attempt: ShotPutAttempt, ump: Ump) -> ShotPutAttempt | Finished:
+    faces = ump.roll(1)
+    ump.announce(Rolled(player=seat, dice=faces, what="shot", die=len(attempt.dice) + 1))
+    dice = (*attempt.dice, *faces)
+    if faces[0] == 1:
+        ump.announce(Invalid(player=seat, reason=f"die {len(dice)} shows a 1"))
         return Finished(None)
     if len(dice) == SHOT_PUT_DICE:
         return Finished(sum(dice))

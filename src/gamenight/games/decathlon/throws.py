@@ -17,7 +17,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop
 from gamenight.games.decathlon.attempt import Finished, checked_positions, freeze_options, values_at
 from gamenight.games.decathlon.disciplines import FREEZE_RULES, NAMES
-from gamenight.games.decathlon.umpire import Umpire
+from gamenight.games.decathlon.events import Froze, Invalid, Rolled, Ump
 
 Phase = Literal["freeze", "rethrow-or-stop"]
 
@@ -30,34 +30,36 @@ class ThrowAttempt(msgspec.Struct, frozen=True, tag="throw"):
     thrown: tuple[int, ...]
 
 
-def allowed_positions(event: str, thrown: tuple[int, ...]) -> tuple[int, ...]:
+def allowed_positions(discipline: str, thrown: tuple[int, ...]) -> tuple[int, ...]:
     """Positions of the dice just thrown that may be frozen (D10 parity)."""
-    parity = FREEZE_RULES[event].parity
+    parity = FREEZE_RULES[discipline].parity
     return tuple(i for i, v in enumerate(thrown) if v % 2 == parity)
 
 
-def begin(event: str, seat: int, ump: Umpire) -> ThrowAttempt | Finished:
-    thrown = ump.throw(seat, FREEZE_RULES[event].dice, what="throw", rethrow=False)
-    return _settle(event, seat, ThrowAttempt("freeze", (), thrown), ump)
+def begin(discipline: str, seat: int, ump: Ump) -> ThrowAttempt | Finished:
+    thrown = ump.roll(FREEZE_RULES[discipline].dice)
+    ump.announce(Rolled(player=seat, dice=thrown, what="throw"))
+    return _settle(discipline, seat, ThrowAttempt("freeze", (), thrown), ump)
 
 
-def legal(event: str, attempt: ThrowAttempt) -> list[Action]:
+def legal(discipline: str, attempt: ThrowAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-stop":
         return [Rethrow(), Stop()]
-    return list(freeze_options(allowed_positions(event, attempt.thrown)))
+    return list(freeze_options(allowed_positions(discipline, attempt.thrown)))
 
 
 def act(
-    event: str, seat: int, attempt: ThrowAttempt, action: Action, ump: Umpire
+    discipline: str, seat: int, attempt: ThrowAttempt, action: Action, ump: Ump
 ) -> ThrowAttempt | Finished:
-    rule, name = FREEZE_RULES[event], NAMES[event]
+    rule, name = FREEZE_RULES[discipline], NAMES[discipline]
     if attempt.phase == "rethrow-or-stop":
         if isinstance(action, Stop):
             return Finished(sum(attempt.frozen))
         if isinstance(action, Rethrow):
             left = rule.dice - len(attempt.frozen)
-            thrown = ump.throw(seat, left, what="throw", rethrow=True)
-            return _settle(event, seat, ThrowAttempt("freeze", attempt.frozen, thrown), ump)
+            thrown = ump.roll(left)
+            ump.announce(Rolled(player=seat, dice=thrown, what="throw", rethrow=True))
+            return _settle(discipline, seat, ThrowAttempt("freeze", attempt.frozen, thrown), ump)
         raise IllegalActionError(f"in the {name} you may stop or rethrow the unfrozen dice now")
     if not isinstance(action, Freeze):
         raise IllegalActionError(
@@ -70,33 +72,34 @@ def act(
                 f"the die at position {i} shows {attempt.thrown[i]}: "
                 f"only {rule.word} dice may be frozen in the {name}"
             )
-    return _freeze(event, seat, attempt, picks, ump, auto=False)
+    return _freeze(discipline, seat, attempt, picks, ump, auto=False)
 
 
-def _settle(event: str, seat: int, attempt: ThrowAttempt, ump: Umpire) -> ThrowAttempt | Finished:
-    allowed = allowed_positions(event, attempt.thrown)
+def _settle(discipline: str, seat: int, attempt: ThrowAttempt, ump: Ump) -> ThrowAttempt | Finished:
+    allowed = allowed_positions(discipline, attempt.thrown)
     if not allowed:
-        word = FREEZE_RULES[event].word
+        word = FREEZE_RULES[discipline].word
         shown = ", ".join(map(str, attempt.thrown))
-        ump.announce("invalid", seat, reason=f"no {word} die among {shown}: nothing may be frozen")
+        reason = f"no {word} die among {shown}: nothing may be frozen"
+        ump.announce(Invalid(player=seat, reason=reason))
         return Finished(None)
     if len(allowed) == 1:
-        return _freeze(event, seat, attempt, allowed, ump, auto=True)
+        return _freeze(discipline, seat, attempt, allowed, ump, auto=True)
     return attempt
 
 
 def _freeze(
-    event: str,
+    discipline: str,
     seat: int,
     attempt: ThrowAttempt,
     picks: tuple[int, ...],
-    ump: Umpire,
+    ump: Ump,
     *,
     auto: bool,
 ) -> ThrowAttempt | Finished:
     values = values_at(attempt.thrown, picks)
     frozen = attempt.frozen + values
-    ump.announce("freeze", seat, what="throw", dice=list(values), frozen=list(frozen), auto=auto)
-    if len(frozen) == FREEZE_RULES[event].dice:
+    ump.announce(Froze(player=seat, what="throw", dice=values, frozen=frozen, auto=auto))
+    if len(frozen) == FREEZE_RULES[discipline].dice:
         return Finished(sum(frozen))
     return ThrowAttempt("rethrow-or-stop", frozen, ())

@@ -1,4 +1,4 @@
-"""What a player sees at the table: the current event, dice, counters and score sheet.
+"""What a player sees at the table: the current discipline, dice, counters and score sheet.
 
 Everything in the Decathlon is public, so every seat (and a spectator) sees the
 same facts; ``seat`` only records whose view it is. The dice source is never
@@ -23,7 +23,6 @@ from gamenight.games.decathlon.disciplines import SET_RULES, attempts
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
 from gamenight.games.decathlon.rules import DecathlonState, best, to_act
-from gamenight.games.decathlon.scoring import honour_totals, honours, totals
 from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt, allowed_positions
@@ -35,10 +34,10 @@ class DecathlonView(msgspec.Struct, frozen=True):
     seat: int | None
     players: int
     variant: str
-    events: tuple[str, ...]  # this game's events in D1 order
-    event: str | None  # the current event; None once the game is over
-    event_no: int  # index of the current event in ``events``
-    order: tuple[int, ...]  # seats in acting order for this event (D2)
+    disciplines: tuple[str, ...]  # this game's disciplines (the ``events`` option), D1 order
+    discipline: str | None  # the current discipline; None once the game is over
+    discipline_no: int  # index of the current discipline in ``disciplines``
+    order: tuple[int, ...]  # seats in acting order for this discipline (D2)
     to_act: int | None
     phase: str
     attempt: int = 0  # attempt number, 1..attempts (D3); 0 in the height events
@@ -76,19 +75,19 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         seat=seat,
         players=state.players,
         variant=state.variant,
-        events=state.events,
-        event=state.event,
-        event_no=state.event_no,
+        disciplines=state.disciplines,
+        discipline=state.discipline,
+        discipline_no=state.discipline_no,
         order=state.order,
         to_act=acting[0] if acting else None,
         phase="game-over",
         sheet=state.sheet,
-        honours=tuple(honours(row) for row in state.sheet),
-        totals=totals(state.sheet, state.players),
-        honour_totals=honour_totals(state.sheet, state.players),
+        honours=state.honours,  # kept on the state: computed once per discipline
+        totals=state.totals,
+        honour_totals=state.honour_totals,
     )
-    stage, event = state.stage, state.event
-    if stage is None or event is None:
+    stage, discipline = state.stage, state.discipline
+    if stage is None or discipline is None:
         return base
     if isinstance(stage, HeightsStage):
         return msgspec.structs.replace(
@@ -104,13 +103,13 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
     view = msgspec.structs.replace(
         base,
         attempt=stage.round,
-        attempts=attempts(event),
+        attempts=attempts(discipline),
         tries=stage.tries,
         best=tuple(best(t) for t in stage.tries),
     )
     attempt = stage.attempt
     if isinstance(attempt, SetsAttempt):
-        rule = SET_RULES[event]
+        rule = SET_RULES[discipline]
         return msgspec.structs.replace(
             view,
             phase="keep-or-rethrow",
@@ -139,6 +138,6 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         view,
         phase=attempt.phase,
         thrown=attempt.thrown,
-        freezable=allowed_positions(event, attempt.thrown),
+        freezable=allowed_positions(discipline, attempt.thrown),
         frozen=attempt.frozen,
     )

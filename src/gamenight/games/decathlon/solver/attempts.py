@@ -24,8 +24,8 @@ on first use (a few ms) and keeps the most recent ones.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Generic, Protocol, TypeVar
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
 
@@ -38,7 +38,10 @@ from gamenight.games.decathlon.solver.common import (
 from gamenight.games.decathlon.solver.events import EventSpec
 from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Utility
 
-UTILITY_CACHE = 256  # utilities kept per event (each is a few hundred KB of tables)
+# Utilities kept per event, least recently used first out. Each keeps only the value
+# tables option values read (about 0.5-0.9 MB): the competitive bot meets a few new
+# ones per Championship game, and most recur.
+UTILITY_CACHE = 64
 
 PassT = TypeVar("PassT")
 
@@ -104,12 +107,12 @@ class AttemptTables(Generic[PassT]):
 
     def utility_passes(self, utility: Utility) -> dict[int, AttemptPass[PassT]]:
         """The passes of the utility chain (column ``b`` = best so far), cached."""
-        passes = self._utilities.get(utility)
+        passes = self._utilities.pop(utility, None)  # re-inserted last: an LRU order
         if passes is None:
             if len(self._utilities) >= UTILITY_CACHE:
-                del self._utilities[next(iter(self._utilities))]  # the oldest goes first
+                del self._utilities[next(iter(self._utilities))]  # least recently used
             passes = solve_utility(self.model, self.spec, self.attempts, utility)
-            self._utilities[utility] = passes
+        self._utilities[utility] = passes
         return passes
 
     def value(
@@ -216,8 +219,36 @@ def solve_utility(
         columns = bests if attempt > 1 else bests[:1]
         reward = np.vstack((after[np.maximum(scores[:, None], columns[None, :])], after[columns]))
         solved = model.backward(reward, reward)
-        passes[attempt] = AttemptPass(solved, reward)
         root = model.root(solved)
+        passes[attempt] = AttemptPass(compact(solved), reward)
         after = np.zeros(top + 1)
         after[columns] = root[: len(columns)]
     return passes
+
+
+_NO_INDEX = np.zeros(0, dtype=np.int8)
+
+
+def compact(solved: PassT) -> PassT:
+    """A utility pass cut down to what option values read: the ``*_p`` value tables.
+
+    A utility is solved with equal primary and secondary rewards, so every
+    ``*_e`` table equals its ``*_p`` twin and is shared instead of kept; the
+    policy (``settle``, ``choice``, ``dead``) only serves the forward pass that
+    distributions need, which utility passes never run. Nested passes (the Long
+    Jump's run-up and jump) are cut down alike.
+    """
+    if not is_dataclass(solved) or isinstance(solved, type):
+        return solved
+    changes: dict[str, Any] = {}
+    for f in fields(solved):
+        value = getattr(solved, f.name)
+        if f.name.endswith("_e") and hasattr(solved, f.name[:-2] + "_p"):
+            changes[f.name] = getattr(solved, f.name[:-2] + "_p")
+        elif f.name == "settle":
+            changes[f.name] = _NO_INDEX
+        elif f.name in ("choice", "dead"):
+            changes[f.name] = (None,) * len(value)
+        elif is_dataclass(value):
+            changes[f.name] = compact(value)
+    return replace(solved, **changes)

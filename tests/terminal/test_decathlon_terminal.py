@@ -4,15 +4,15 @@ from __future__ import annotations
 
 import io
 import random
+import re
 from collections.abc import Iterator
 
 import pytest
-from decathlon_script import chain, new_game, play
+from decathlon_table import chain, new_game, play
 from rich.console import Console
 from rich.text import Text
 
 from gamenight.core.dice import SeededDice
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -24,10 +24,11 @@ from gamenight.games.decathlon.actions import (
     Throw,
     Vault,
 )
-from gamenight.games.decathlon.commands import parse_command
+from gamenight.games.decathlon.events import DecathlonEvent as Event
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
-from gamenight.games.decathlon.terminal import (
+from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.decathlon import (
     BARRED,
     FROZEN,
     THROWN,
@@ -36,7 +37,7 @@ from gamenight.games.decathlon.terminal import (
     face,
     thrown_text,
 )
-from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.decathlon_keys import help_text, parse_command, prompt
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
@@ -235,3 +236,93 @@ def test_frozen_thrown_and_barred_dice_are_styled_apart() -> None:
     row = group.renderables[1]
     assert isinstance(row, Text)
     assert [s.style for s in row.spans] == [THROWN, BARRED]
+
+
+# ----- issue 10: markup, confirmations, no ruling ids ------------------------------------------
+def _ask_keys(
+    state: DecathlonState, typed: list[str], names: list[str] | None = None
+) -> tuple[Action, str, list[str]]:
+    """The UI's ask loop on scripted keys: the action, the screen and the prompts."""
+    view, legal = _at(state)
+    console, out = _console()
+    keys, prompts = iter(typed), []
+
+    def reader(prompt: str) -> str:
+        prompts.append(prompt)
+        return next(keys)
+
+    table = Table(names or ["Ann", "Bob", "Cy"], frozenset({0}))
+    (seat,) = GAME.to_act(state)
+    action = UI().ask(Prompter(console=console, reader=reader), view, legal, seat, table)
+    return action, out.getvalue(), prompts
+
+
+@pytest.mark.parametrize("markup", ["[/]", "[red]x[/blue]", "[bold]", "[link=x]"])
+def test_markup_typed_at_the_f_r_and_j_k_x_prompts_is_shown_as_text(markup: str) -> None:
+    sprint, _ = new_game([1, 2, 3, 4] * 4, events="100m")
+    action, text, _ = _ask_keys(sprint, [markup, "r"])
+    assert action == Rethrow()
+    assert f"'{markup}' is not a choice here" in text
+    high, _ = new_game([], events="high")
+    action, text, _ = _ask_keys(high, [markup, "k"])
+    assert action == Skip() and f"'{markup}' is not a choice here" in text
+
+
+def test_a_player_named_in_markup_is_printed_as_text() -> None:
+    names = ["[/]", "[bold red]Bob[/]"]
+    state, _ = new_game([1, 2, 3, 4] * 8, players=2, events="100m")
+    action, _, prompts = _ask_keys(state, ["?", "f"], names)
+    assert action == Freeze((0, 1, 2, 3)) and prompts[0].startswith("[/]: f/Enter")
+    console, out = _console()
+    table = Table(names, frozenset({0, 1}))
+    UI().show(console, GAME.view(state, 0), 0, table)
+    state, events = play(state, *[Freeze((0, 1, 2, 3))] * 4)
+    UI().show_events(console, events, table)
+    UI().show_results(console, GAME.results(state), GAME.view(state, None), table)
+    text = out.getvalue()
+    assert "[bold red]Bob[/]" in text and "[/]" in text
+
+
+def test_x_asks_before_retiring_from_the_high_jump() -> None:
+    state, _ = new_game([], events="high")
+    action, _, prompts = _ask_keys(state, ["x", "n", "x", "y"])
+    assert action == Retire()
+    assert prompts[1].startswith("Retire from the High Jump for good")
+    assert len(prompts) == 4  # asked again after "n"
+    action, _, _ = _ask_keys(state, ["x", "", "k"])  # anything but yes keeps you in
+    assert action == Skip()
+
+
+def test_freezing_over_the_run_up_limit_warns_and_needs_a_yes() -> None:
+    state, _ = new_game([4, 1, 2, 6, 2] + [1] * 20, events="long-jump")
+    action, _, prompts = _ask_keys(state, ["14", "n", "2"])  # 4 + 6 = 10 > 8
+    assert action == Freeze((1,))
+    assert "takes the run-up to 10, more than 8" in prompts[1]
+    action, _, prompts = _ask_keys(state, ["14", "yes"])
+    assert action == Freeze((0, 3)) and len(prompts) == 2
+    action, _, prompts = _ask_keys(state, ["13"])  # 4 + 2 = 6: no question
+    assert action == Freeze((0, 2)) and len(prompts) == 1
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_no_ruling_ids_in_any_player_facing_text(seed: int) -> None:
+    console, out = _console()
+    ui = UI()
+    variant = "championship" if seed % 2 else "points"
+    step = GAME.start(2, GAME.parse_options({"variant": variant}), SeededDice(seed=seed))
+    ui.show_events(console, step.events, TABLE)
+    state = step.state
+    rng = random.Random(seed)
+    while not GAME.is_terminal(state):
+        (seat,) = GAME.to_act(state)
+        view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
+        ui.show(console, view, seat, TABLE)
+        console.print(help_text(view))
+        console.print(prompt(view))
+        step = GAME.apply(state, seat, rng.choice(legal))
+        ui.show_events(console, step.events, TABLE)
+        state = step.state
+    ui.show_results(console, GAME.results(state), GAME.view(state, None), TABLE)
+    for spec in GAME.info.options:
+        console.print(spec.help)
+    assert not re.search(r"\b[DKTW]\d+\b", out.getvalue())

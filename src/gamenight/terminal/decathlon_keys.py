@@ -1,12 +1,15 @@
 """Keyboard input for the Decathlon, as pure functions of the text, view and legal actions.
 
+Presentation only (the terminal front end): what keys mean, prompts, help and
+the words for each action. Rulings ids stay in comments: help is player-facing.
+
 Dice are named by their position on screen, counted from 1: ``13``, ``1 3`` or
 ``1,3`` freeze the first and third dice just thrown (up to 8 dice, so every
 digit is one position). ``a`` freezes every die that may be frozen.
 
 >>> from gamenight.games.decathlon.actions import Freeze, Rethrow
->>> view = DecathlonView(seat=0, players=1, variant="points", events=("discus",),
-...     event="discus", event_no=0, order=(0,), to_act=0, phase="freeze",
+>>> view = DecathlonView(seat=0, players=1, variant="points", disciplines=("discus",),
+...     discipline="discus", discipline_no=0, order=(0,), to_act=0, phase="freeze",
 ...     thrown=(6, 3, 2), freezable=(0, 2))
 >>> legal = [Freeze((0,)), Freeze((2,)), Freeze((0, 2))]
 >>> parse_command("1 3", view, legal)
@@ -67,7 +70,7 @@ def parse_command(text: str, view: DecathlonView, legal: Sequence[Action]) -> Ac
         if is_number(raw):
             return _legal(Vault(int(raw)), legal, view)
         return f"how many dice for this jump? type a number from 1 to {MAX_VAULT_DICE}"
-    if phase == "jump-or-skip" and is_number(raw) and view.event == "pole-vault":
+    if phase == "jump-or-skip" and is_number(raw) and view.discipline == "pole-vault":
         return "first choose j to jump this height; then you pick the number of dice"
     return _word(raw, legal, view)
 
@@ -89,53 +92,53 @@ def prompt(view: DecathlonView) -> str:
 
 def help_text(view: DecathlonView) -> str:
     """What every key means at this decision, and the rule behind it."""
-    name = NAMES.get(view.event or "", "")
-    event = view.event or ""
+    name = NAMES.get(view.discipline or "", "")
+    event = view.discipline or ""
     lines = {
         "keep-or-rethrow": [
             "f or Enter: freeze this set (keep the throw) and go on.",
-            "r: rethrow the whole set; it costs one of the 5 shared rethrows (D4, D5).",
+            "r: rethrow the whole set; it costs one of the 5 shared rethrows.",
             "With no rethrow left every throw is frozen automatically.",
         ],
         "run-up-freeze": [
             "Type the positions of the dice to freeze, e.g. 13 or 1 3; a freezes all.",
-            "At least one die; if the frozen run-up dice total more than 8 you step over (D6).",
+            "At least one die; if the frozen run-up dice total more than 8 you step over.",
         ],
         "rethrow-or-jump": [
             "r: rethrow the unfrozen dice (you must then freeze at least one more).",
-            "j: jump, throwing as many dice as you froze in the run-up (D6).",
+            "j: jump, throwing as many dice as you froze in the run-up.",
         ],
         "jump-freeze": [
             "Type the positions of the dice to freeze, e.g. 13 or 1 3; a freezes all.",
-            "At least one; the rest are rethrown until all are frozen (D6).",
+            "At least one; the rest are rethrown until all are frozen.",
         ],
         "throw-or-stop": [
-            "t: throw the next die (a 1 fouls the attempt); s: stop and keep the total (D7).",
+            "t: throw the next die (a 1 fouls the attempt); s: stop and keep the total.",
         ],
         "freeze": [
             "Type the positions of the dice to freeze, e.g. 13 or 1 3; a freezes every "
             f"{FREEZE_RULES[event].word if event in FREEZE_RULES else ''} die.",
             f"In the {name} only {FREEZE_RULES[event].word if event in FREEZE_RULES else ''} "
-            "dice may be frozen, at least one per throw (D10).",
+            "dice may be frozen, at least one per throw.",
         ],
         "rethrow-or-stop": [
             "r: rethrow the unfrozen dice (with no allowed die the attempt is invalid).",
-            "s: stop; the frozen dice are your result (D10).",
+            "s: stop; the frozen dice are your result.",
         ],
         "jump-or-skip": [
-            "j: go for this height: up to 3 jumps, no bail-out after a miss (D8).",
+            "j: go for this height: up to 3 jumps, no bail-out after a miss.",
             "k: skip this height; x: retire from the event (keeping what you cleared).",
         ],
         "vault-dice": [
             f"Type how many dice to throw, 1 to {MAX_VAULT_DICE}: the jump clears if "
-            "they total at least the bar and none shows a 1 (D9).",
+            "they total at least the bar and none shows a 1.",
         ],
     }.get(view.phase, [])
     return "\n".join([*lines, "?: this help, with the value of every option (exact solver)."])
 
 
 def describe(action: Action, view: DecathlonView) -> str:
-    """Short words for an action, as a player would say it (used by hints)."""
+    """Short words for an action with its key, as a player would say it (hints)."""
     if isinstance(action, Freeze):
         if view.phase == "keep-or-rethrow":
             return "freeze (f)"
@@ -164,7 +167,7 @@ def _freeze(raw: str, view: DecathlonView, legal: Sequence[Action]) -> Action | 
         return "each die can be frozen only once"
     for p in positions:
         if p - 1 not in view.freezable:
-            event = view.event or ""
+            event = view.discipline or ""
             word = FREEZE_RULES[event].word if event in FREEZE_RULES else "allowed"
             return (
                 f"die {p} shows {view.thrown[p - 1]}: "

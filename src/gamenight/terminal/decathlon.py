@@ -1,5 +1,9 @@
 """The Decathlon at the terminal: dice as faces, counters, score sheet, keyboard input.
 
+Keys are parsed in :mod:`.decathlon_keys`; the ``?`` hint renders the game's
+:func:`~gamenight.games.decathlon.advisor.advise` with :mod:`gamenight.terminal.advice`.
+Player names and typed text are always printed as text, never as Rich markup.
+
 Thrown dice are yellow with their positions above them (the numbers a player
 types to freeze); frozen dice are cyan on a dark background and labelled
 "frozen"; dice that may not be frozen (odd in the Discus, even in the Javelin)
@@ -10,18 +14,18 @@ jumps used at it) are always on screen while they apply.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
+from typing import TYPE_CHECKING, cast
 
+import msgspec
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.advice import Advice
 from gamenight.core.game import Results
-from gamenight.games.decathlon.actions import Action
-from gamenight.games.decathlon.commands import help_text, parse_command, prompt
+from gamenight.games.decathlon.actions import Action, Freeze, Retire
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
     NAMES,
@@ -30,10 +34,33 @@ from gamenight.games.decathlon.disciplines import (
     SHOT_PUT_DICE,
     sprint_score,
 )
-from gamenight.games.decathlon.hints import build_hint, hint_line, hint_table
+from gamenight.games.decathlon.events import (
+    AttemptResult,
+    Bar,
+    Cleared,
+    DecathlonEvent,
+    DisciplineEnd,
+    DisciplineStart,
+    Froze,
+    GameOver,
+    Invalid,
+    Jumped,
+    Missed,
+    Out,
+    Retired,
+    Rolled,
+    Skipped,
+    StartingOrder,
+    Turn,
+)
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal.advice import advice_table
+from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+
+if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
+    from gamenight.games.decathlon.advisor import Recommendation
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
@@ -85,7 +112,7 @@ def score_sheet(
             medals[seat] += h
     for seat, name in enumerate(names):
         footer = str(points[seat]) + (f" / {medals[seat]}" if champ else "")
-        sheet.add_column(name, justify="right", footer=footer)
+        sheet.add_column(Text(name), justify="right", footer=footer)
     for event, row in zip(events, rows, strict=False):
         cells = [result_text(v) for v in row]
         if champ:
@@ -102,11 +129,11 @@ class UI:
 
     # ----- rendering the table ----------------------------------------------------
     def show(self, console: Console, view: DecathlonView, seat: int | None, table: Table) -> None:
-        if view.event is None:
+        if view.discipline is None:
             console.print(Text("The decathlon is over.", style="bold"))
             return
         title = (
-            f"{NAMES[view.event]} · event {view.event_no + 1} of {len(view.events)}"
+            f"{NAMES[view.discipline]} · event {view.discipline_no + 1} of {len(view.disciplines)}"
             f" · {'Championship' if view.variant == 'championship' else 'points game'}"
         )
         parts: list[RenderableType] = [self._counters(view, table)]
@@ -135,14 +162,14 @@ class UI:
         if view.height is not None:
             counters.append(f"bar {view.height}")
             counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
-        if view.event == "long-jump":
+        if view.discipline == "long-jump":
             if view.phase == "jump-freeze":
                 counters.append(f"jump with {len(view.run_up)} dice")
                 if view.frozen:
                     counters.append(f"jump so far {sum(view.frozen)}")
             else:
                 counters.append(f"run-up total {sum(view.frozen)} of at most {RUN_UP_LIMIT}")
-        if view.event in ("discus", "javelin") and view.frozen:
+        if view.discipline in ("discus", "javelin") and view.frozen:
             counters.append(f"frozen total {sum(view.frozen)}")
         if view.shot:
             counters.append(f"die {len(view.shot)} of {SHOT_PUT_DICE}, total {sum(view.shot)}")
@@ -164,7 +191,7 @@ class UI:
         if view.shot:
             parts.append(dice_text(view.shot, FROZEN, "shot"))
         if view.thrown:
-            barred = view.freezable if view.event in ("discus", "javelin") else None
+            barred = view.freezable if view.discipline in ("discus", "javelin") else None
             parts.append(thrown_text(view.thrown, barred))
         if view.last_jump:
             parts.append(dice_text(view.last_jump, "dim", "last"))
@@ -188,85 +215,84 @@ class UI:
                 tries = view.tries[seat] if view.tries else ()
                 detail = "  ".join("✗" if t is None else str(t) for t in tries)
             best = view.best[seat] if view.best else None
-            field.add_row(marker, table.names[seat], detail, result_text(best))
+            field.add_row(marker, Text(table.names[seat]), Text(detail), result_text(best))
         return field
 
     # ----- narrating what happened ------------------------------------------------
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
-        final = any(e.kind == "game-over" for e in events)
+    def show_events(self, console: Console, events: Sequence[DecathlonEvent], table: Table) -> None:
+        final = any(isinstance(e, GameOver) for e in events)
         for event in events:
-            if final and event.kind == "event-end":
+            if final and isinstance(event, DisciplineEnd):
                 continue  # the final standings show the whole sheet right after
             line = self._narrate(event, table)
             if line is not None:
                 console.print(line)
 
-    def _narrate(self, event: Event, table: Table) -> RenderableType | None:
-        d, kind = event.data, event.kind
-        who = table.names[event.player] if event.player is not None else ""
-        if kind == "starting-order":
-            return Text("Starting order (drawn): " + ", ".join(table.names[s] for s in d["order"]))
-        if kind == "event-start":
-            order = ", ".join(table.names[s] for s in d["order"])
-            return Rule(f"{NAMES[d['event']]} — order: {order}")
-        if kind == "turn":
-            if d["attempts"] > 1:
-                return Text(f"{who} — attempt {d['attempt']} of {d['attempts']}", style="bold")
-            return Text(f"{who} is up", style="bold")
-        if kind == "roll":
-            return self._roll(who, d)
-        if kind == "freeze":
-            text = Text(f"  {who} freezes ")
-            text.append_text(dice_text(d["dice"], FROZEN))
-            if "frozen" in d and d["what"] != "set":
-                text.append(f"  (frozen {sum(d['frozen'])})")
-            if d.get("auto"):
-                text.append("  automatically", style="dim")
-            return text
-        if kind == "jump":
-            if "height" in d:
-                return Text(f"  {who} goes for {d['height']}")
-            auto = " (all five frozen)" if d.get("auto") else ""
-            return Text(f"  {who} jumps with {d['dice']} dice{auto}")
-        if kind == "invalid":
-            return Text(f"  ✗ {who}: invalid attempt — {d['reason']}", style="red")
-        if kind == "result":
-            result = "no valid result" if d["result"] is None else f"{d['result']}"
-            return Text(f"  {who}: {result} (best {result_text(d['best'])})", style="green")
-        if kind == "bar":
-            return Text(f"The bar is at {d['height']}", style="bold magenta")
-        if kind == "skip":
-            return Text(f"  {who} skips {d['height']}")
-        if kind == "retire":
-            return Text(f"  {who} retires")
-        if kind == "clear":
-            return Text(f"  ✓ {who} clears {d['height']} (jump {d['jump']})", style="green")
-        if kind == "miss":
-            return Text(f"  ✗ {who} misses {d['height']}: {d['reason']}", style="red")
-        if kind == "out":
-            return Text(f"  {who} is out at {d['height']}", style="red")
-        if kind == "event-end":
-            variant = "championship" if "honours" in d else "points"
-            sheet: dict[str, list[int | None]] = d["sheet"]
-            return score_sheet(list(sheet), list(sheet.values()), table.names, variant)
-        if kind == "game-over":
-            return Rule("The decathlon is over")
+    def _narrate(self, event: DecathlonEvent, table: Table) -> RenderableType | None:
+        names = table.names
+        match event:
+            case StartingOrder(order=order):
+                return Text("Starting order (drawn): " + ", ".join(names[s] for s in order))
+            case DisciplineStart(discipline=discipline, order=order):
+                title = f"{NAMES[discipline]} — order: {', '.join(names[s] for s in order)}"
+                return Rule(Text(title))
+            case Turn(player=p, attempt=attempt, attempts=attempts):
+                if attempts > 1:
+                    return Text(f"{names[p]} — attempt {attempt} of {attempts}", style="bold")
+                return Text(f"{names[p]} is up", style="bold")
+            case Rolled():
+                return self._roll(names[event.player], event)
+            case Froze(player=p, what=what, dice=dice, frozen=frozen, auto=auto):
+                text = Text(f"  {names[p]} freezes ")
+                text.append_text(dice_text(dice, FROZEN))
+                if what != "set":
+                    text.append(f"  (frozen {sum(frozen)})")
+                if auto:
+                    text.append("  automatically", style="dim")
+                return text
+            case Jumped(player=p, dice=dice, height=height, auto=auto):
+                if height is not None:
+                    return Text(f"  {names[p]} goes for {height}")
+                why = " (all five frozen)" if auto else ""
+                return Text(f"  {names[p]} jumps with {dice} dice{why}")
+            case Invalid(player=p, reason=reason):
+                return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
+            case AttemptResult(player=p, result=result, best=best):
+                shown = "no valid result" if result is None else f"{result}"
+                return Text(f"  {names[p]}: {shown} (best {result_text(best)})", style="green")
+            case Bar(height=height):
+                return Text(f"The bar is at {height}", style="bold magenta")
+            case Skipped(player=p, height=height):
+                return Text(f"  {names[p]} skips {height}")
+            case Retired(player=p):
+                return Text(f"  {names[p]} retires")
+            case Cleared(player=p, height=height, jump=jump):
+                return Text(f"  ✓ {names[p]} clears {height} (jump {jump})", style="green")
+            case Missed(player=p, height=height, reason=reason):
+                return Text(f"  ✗ {names[p]} misses {height}: {reason}", style="red")
+            case Out(player=p, height=height):
+                return Text(f"  {names[p]} is out at {height}", style="red")
+            case DisciplineEnd(sheet=sheet, honours=medals):
+                variant = "championship" if medals is not None else "points"
+                return score_sheet(list(sheet), list(sheet.values()), names, variant)
+            case GameOver():
+                return Rule("The decathlon is over")
         return None
 
-    def _roll(self, who: str, d: dict[str, Any]) -> Text:
-        what = d.get("what")
+    def _roll(self, who: str, event: Rolled) -> Text:
+        what = event.what
         if what == "set":
-            note = f"set {d['set']}" + (
-                f", rethrow — {d['rethrows_left']} left" if d.get("rethrow") else ""
+            note = f"set {event.set_no}" + (
+                f", rethrow — {event.rethrows_left} left" if event.rethrow else ""
             )
         elif what == "height":
-            note = f"jump {d['jump']} at {d['height']}, total {sum(d['dice'])}"
+            note = f"jump {event.jump} at {event.height}, total {sum(event.dice)}"
         elif what == "shot":
-            note = f"die {d['die']}"
+            note = f"die {event.die}"
         else:
-            note = str(what) + (", rethrow" if d.get("rethrow") else "")
+            note = what + (", rethrow" if event.rethrow else "")
         text = Text(f"  {who} throws ")
-        text.append_text(dice_text(d["dice"], THROWN))
+        text.append_text(dice_text(event.dice, THROWN))
         text.append(f"  ({note})", style="dim")
         return text
 
@@ -285,27 +311,41 @@ class UI:
         def on_help(word: str) -> bool:
             if word not in HELP_WORDS:
                 return False
-            prompter.console.print(help_text(view))
+            prompter.console.print(Text(help_text(view)))
             self._print_hint(prompter.console, view, legal, table)
             return True
 
         question = f"{table.names[seat]}: {prompt(view)} (? help) > "
-        # mypy joins the union of action types to Struct when solving the TypeVar
-        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+        while True:
+            # mypy joins the union of action types to Struct when solving the TypeVar
+            action = cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+            warning = confirmation(action, view)
+            if warning is None or _confirmed(prompter, warning):
+                return action
 
     def hint(self, view: DecathlonView, legal: Sequence[Action]) -> str | None:
-        """The optimal action in one sentence (the exact solver's; :mod:`.hints`)."""
-        found = build_hint(view, legal)
+        """The optimal action in one sentence (the exact solver's; see the advisor)."""
+        from gamenight.games.decathlon.advisor import recommend
+
+        found = recommend(view, legal)
         return None if found is None else hint_line(found, view)
 
     def _print_hint(
         self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Table
     ) -> None:
         """Every option's value as a small table, then the recommendation."""
-        found = build_hint(view, legal)
+        from gamenight.games.decathlon.advisor import recommend
+
+        found = recommend(view, legal, table.names)
         if found is None:
             return
-        console.print(hint_table(found, view, table.names))
+        advice = hint_advice(found, view)
+        console.print(Text("Hint: value of each option (exact solver)", style="bold"))
+        console.print(advice_table(advice, title=""))
+        console.print(Text("★ optimal (expected result) · ☆ best for that column", style="dim"))
+        for objective in advice.objectives:
+            if objective.note:
+                console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
         console.print(Text(hint_line(found, view), style="italic"))
 
     # ----- the end ---------------------------------------------------------------------
@@ -323,9 +363,56 @@ class UI:
         for seat in by_rank:
             score = f"{results.scores[seat]:g}"
             trophy = " 🏆" if seat in results.winners else ""
-            cells = [str(results.ranks[seat]), table.names[seat] + trophy, score]
+            cells: list[str | Text] = [str(results.ranks[seat]), Text(table.names[seat] + trophy)]
+            cells.append(score)
             if champ:
                 cells.append(str(view.totals[seat]))
             standings.add_row(*cells)
-        console.print(score_sheet(view.events, view.sheet, table.names, view.variant))
+        console.print(score_sheet(view.disciplines, view.sheet, table.names, view.variant))
         console.print(standings)
+
+
+# ----- hints and confirmations ---------------------------------------------------------
+def hint_advice(found: Recommendation, view: DecathlonView) -> Advice:
+    """The advice with each option labelled as a player types it (e.g. "rethrow (r)")."""
+    options = tuple(
+        msgspec.structs.replace(option, label=describe(action, view))
+        for option, action in zip(found.advice.options, found.actions, strict=True)
+    )
+    return msgspec.structs.replace(found.advice, options=options)
+
+
+def hint_line(found: Recommendation, view: DecathlonView) -> str:
+    """One sentence: the optimal action, and the competitive one where it differs."""
+    best = found.advice.options[found.optimal]
+    label = describe(found.actions[found.optimal], view)
+    text = f"Hint: the optimal play is to {label}: expected result {best.values[0]:.2f}."
+    if found.goal:
+        text += f" To play for {found.goal}: {describe(found.actions[found.competitive], view)}."
+    return text
+
+
+def confirmation(action: Action, view: DecathlonView) -> str | None:
+    """The question to ask before an action that cannot be taken back, if any.
+
+    Retiring leaves the height discipline for good; a Long Jump run-up freeze over
+    the limit makes the attempt invalid at once.
+    """
+    name = NAMES.get(view.discipline or "", "")
+    if isinstance(action, Retire):
+        kept = view.best[view.to_act] if view.best and view.to_act is not None else None
+        keeps = f"you keep {kept}" if kept is not None else "you have cleared no height yet"
+        return f"Retire from the {name} for good ({keeps})? y/n"
+    if isinstance(action, Freeze) and view.phase == "run-up-freeze":
+        total = sum(view.frozen) + sum(view.thrown[i] for i in action.dice)
+        if total > RUN_UP_LIMIT:
+            return (
+                f"That takes the run-up to {total}, more than {RUN_UP_LIMIT}: you step over "
+                "and the attempt is invalid. Freeze anyway? y/n"
+            )
+    return None
+
+
+def _confirmed(prompter: Prompter, question: str) -> bool:
+    answer = prompter.ask(f"{question} > ").strip().lower()
+    return answer in ("y", "yes")
