@@ -213,13 +213,6 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
                 solver.solve(defaults, progress=progress)
 
         return run
-    if entry.id == "wurfeltod":  # until the solver capability is merged (GameInfo.solver)
-        from gamenight.games.wurfeltod.solver import build_table
-
-        def run_build(_console: Console) -> None:
-            build_table(progress=True)
-
-        return run_build
     return None
 
 

@@ -122,14 +122,13 @@ def build_table(
     path: str | os.PathLike[str] | None = None,
     *,
     force: bool = False,
-    progress: Progress | bool | None = None,
+    progress: Progress | None = None,
 ) -> Path:
     """Solve the full game and save its value table; returns the table's path.
 
     ``path`` defaults to :func:`~.table.default_table_path`. A valid table
     already there is kept unless ``force``; a corrupt or stale one is rebuilt.
-    ``progress(done, total)`` follows the solve. (A bool is accepted and draws
-    nothing: transitional, for callers of the former ``progress=True`` flag.)
+    ``progress(done, total)`` follows the solve.
     """
     target = Path(path) if path is not None else default_table_path()
     if not force:
@@ -140,7 +139,7 @@ def build_table(
             pass  # unusable: rebuild below
     prepare_table_dir(target)  # fail now, not after the solve
     started = time.perf_counter()
-    values = solve_values(FULL_GAME, progress=None if isinstance(progress, bool) else progress)
+    values = solve_values(FULL_GAME, progress=progress)
     info = {
         "build_seconds": round(time.perf_counter() - started, 2),
         "expected_score": float(values[0]),
