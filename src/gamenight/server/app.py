@@ -373,16 +373,20 @@ async def _writer(socket: WebSocket[Any, Any, Any], conn: Conn) -> None:
 async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, conn: Conn) -> None:
     while not conn.closed:
         raw = await socket.receive_data(mode="text")
-        if not conn.messages.take():
-            conn.strikes += 1
-            conn.send(p.Error(code="rate_limited", message="too many messages; slow down"))
-            if conn.strikes >= hub.config.abuse_limit:
-                conn.close()
-            continue
         try:
             message = p.decode_client(raw)
         except p.ProtocolError as exc:
-            conn.send(p.Error(code=exc.code, message=exc.message))
+            message = None
+            refusal = p.Error(code=exc.code, message=exc.message)
+        if not conn.messages.take():
+            conn.strikes += 1
+            request = getattr(message, "id", None)
+            conn.send(p.Error(code="rate_limited", message="too many messages", id=request))
+            if conn.strikes >= hub.config.abuse_limit:
+                conn.close()  # a persistent abuser
+            continue
+        if message is None:
+            conn.send(refusal)
             continue
         reply: p.Message | None
         try:

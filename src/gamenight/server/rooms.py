@@ -41,7 +41,7 @@ from gamenight.core.errors import (
     OptionsError,
     StaleActionError,
 )
-from gamenight.core.game import to_json
+from gamenight.core.game import Game, to_json
 from gamenight.core.record import RecordWriter
 from gamenight.core.record import SeatInfo as RecordSeat
 from gamenight.core.table import Table
@@ -644,7 +644,7 @@ class Hub:
         for other, agent in room.agents.items():
             _observe(agent, other, events)
         game = room.entry.game
-        public = to_json(game.public_action(table.state, seat, action))
+        public = public_action(game, table.state, seat, action)
         mine = to_json(action)
         for conn in list(room.conns):
             snap = table.snapshot(conn.seat)
@@ -993,6 +993,18 @@ class Hub:
         assert results is not None
         writer.results(results)
         return out.getvalue()
+
+
+def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+    """How ``seat``'s action is shown to the other sockets (JSON), or None.
+
+    A game with hidden information that does not say how its actions look to
+    others (no :meth:`Game.public_action` of its own) gets nothing sent: its
+    events say what is public.
+    """
+    if game.info.hidden_info and type(game).public_action is Game.public_action:
+        return None
+    return to_json(game.public_action(state, seat, action))
 
 
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
