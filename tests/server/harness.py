@@ -183,7 +183,9 @@ class PgCluster:
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
         )
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start")
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start"
+        )
         return self
 
     def stop(self) -> None:
@@ -241,7 +243,9 @@ class Client:
         headers = {"Origin": origin} if origin else None
         self.ws = await websockets.connect(self.ws_url, additional_headers=headers)
         self.reader = asyncio.create_task(self._read())
-        await self.send({"type": "hello", "protocol": protocol, "token": self.token, "last_seq": last_seq})
+        await self.send(
+            {"type": "hello", "protocol": protocol, "token": self.token, "last_seq": last_seq}
+        )
         return await self.expect("snapshot", "error")
 
     async def _read(self) -> None:

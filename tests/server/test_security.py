@@ -67,7 +67,12 @@ def test_acting_for_another_seat_is_refused(server: ThreadServer) -> None:
         reply = await waiter.act(mover.state["legal"][0])
         assert reply["type"] == "error" and reply["code"] == "illegal"
         await waiter.send(
-            {"type": "act", "action": mover.state["legal"][0], "expected_seq": 0, "seat": mover.seat}
+            {
+                "type": "act",
+                "action": mover.state["legal"][0],
+                "expected_seq": 0,
+                "seat": mover.seat,
+            }
         )
         forged = await waiter.expect("error")
         assert forged["code"] == "bad_message"  # there is no seat field to forge

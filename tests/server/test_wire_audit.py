@@ -49,7 +49,9 @@ def _dicts(value: Any) -> Iterator[dict[str, Any]]:
 
 
 @pytest.mark.parametrize(("game_id", "options"), GAMES, ids=[g for g, _ in GAMES])
-def test_no_frame_carries_a_secret(server: ThreadServer, game_id: str, options: dict[str, Any]) -> None:
+def test_no_frame_carries_a_secret(
+    server: ThreadServer, game_id: str, options: dict[str, Any]
+) -> None:
     code = create_room(server.url, game_id, ["human", "human"], options=options)["code"]
     tokens = [claim(server.url, code, s, f"Team {s}") for s in (0, 1)]
     clients: list[Client] = []
@@ -75,8 +77,8 @@ def test_no_frame_carries_a_secret(server: ThreadServer, game_id: str, options: 
     game = entry.game
     table = Table.start(game, 2, game.parse_options(record.options), SeededDice(seed=seed))
     states = [table.state]
-    for seat, raw, _events in record.actions:
-        table.submit(seat, game.decode_action(raw))
+    for actor, action, _events in record.actions:
+        table.submit(actor, game.decode_action(action))
         states.append(table.state)
     final = len(states) - 1
     assert final == info["seq"]

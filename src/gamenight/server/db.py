@@ -43,6 +43,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     event,
@@ -121,10 +122,10 @@ class ChatModel(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
-ROOMS = RoomModel.__table__
-SEATS = SeatModel.__table__
-ACTIONS = ActionModel.__table__
-CHAT = ChatModel.__table__
+ROOMS: Table = RoomModel.__table__  # type: ignore[assignment]
+SEATS: Table = SeatModel.__table__  # type: ignore[assignment]
+ACTIONS: Table = ActionModel.__table__  # type: ignore[assignment]
+CHAT: Table = ChatModel.__table__  # type: ignore[assignment]
 
 
 def token_hash(token: str) -> str:
@@ -162,10 +163,10 @@ def sync_url(url: str) -> str:
 
 def migrate(url: str) -> None:
     """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``)."""
+    import logging
+
     from alembic import command
     from alembic.config import Config
-
-    import logging
 
     logging.getLogger("alembic").setLevel(logging.WARNING)
     target = sync_url(url)
