@@ -430,23 +430,32 @@ class Store:
     ) -> None:
         """Append action ``seq`` (one more than the log holds) and commit.
 
-        The room's row is locked for the transaction (``SELECT ... FOR UPDATE`` on
-        PostgreSQL; SQLite has one writer anyway), so two processes cannot both
-        append ``seq``. Raises :class:`Behind` if the log already holds ``seq``.
+        The room's row is updated first, compare-and-set on its seq: on PostgreSQL
+        that row lock holds until the commit, so two processes cannot both append
+        ``seq`` (SQLite has one writer anyway; the (room, seq) key is the last
+        guard). Raises :class:`Behind` if the log already holds ``seq``.
         Returns only after the commit: the caller may then acknowledge.
         """
         now = time.time()
+        values: dict[str, Any] = {"seq": seq, "updated_at": now}
+        if finished_results is not None:
+            values["status"] = "finished"
+            values["results"] = json.dumps(finished_results)
         try:
             async with self.engine.begin() as conn:
-                row = (
-                    await conn.execute(
-                        select(ROOMS.c.seq, ROOMS.c.status)
-                        .where(ROOMS.c.id == room_id)
-                        .with_for_update()
+                # Compare-and-set on the room's row: it row-locks the room on PostgreSQL
+                # until the commit (a concurrent writer waits, then finds seq moved on).
+                moved = await conn.execute(
+                    update(ROOMS)
+                    .where(
+                        ROOMS.c.id == room_id,
+                        ROOMS.c.seq == seq - 1,
+                        ROOMS.c.status == "playing",
                     )
-                ).one()
-                if row.seq != seq - 1 or row.status != "playing":
-                    raise Behind(row.seq)
+                    .values(**values)
+                )
+                if moved.rowcount != 1:
+                    raise Behind(seq - 1)
                 await conn.execute(
                     insert(ACTIONS),
                     {
@@ -458,11 +467,6 @@ class Store:
                         "at": now,
                     },
                 )
-                values: dict[str, Any] = {"seq": seq, "updated_at": now}
-                if finished_results is not None:
-                    values["status"] = "finished"
-                    values["results"] = json.dumps(finished_results)
-                await conn.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(**values))
                 if notify is not None and self.is_postgres:
                     await conn.execute(
                         text("SELECT pg_notify(:channel, :payload)"),
