@@ -40,9 +40,8 @@ def test_store_round_trip(db_url: str) -> None:
             assert await store.start_room(room_id, {})
             assert not await store.start_room(room_id, {})
             await store.append_action(room_id, 1, 0, {"type": "roll"}, "human")
-            with pytest.raises(Behind) as behind:
+            with pytest.raises(Behind):
                 await store.append_action(room_id, 1, 1, {"type": "roll"}, "bot")
-            assert behind.value.seq == 1
             await store.append_action(room_id, 2, 1, {"type": "x", "n": [1, 2]}, "bot")
             rows = await store.actions_after(room_id, 0)
             assert [(r.seq, r.seat, r.action, r.by) for r in rows] == [

@@ -184,7 +184,7 @@ class Behind(Exception):
     """The database holds more actions than the caller's table: catch up and retry."""
 
     def __init__(self, seq: int) -> None:
-        super().__init__(f"the room's log is at {seq}")
+        super().__init__(f"the room's log is past {seq}")
         self.seq = seq
 
 
