@@ -57,9 +57,13 @@ async def make_rooms(base: str, n: int) -> list[tuple[str, str]]:
 
         async def one() -> tuple[str, str]:
             async with sem:
-                created = await http.post("/api/rooms", json={"game": "wurfeltod", "seats": ["human"]})
+                created = await http.post(
+                    "/api/rooms", json={"game": "wurfeltod", "seats": ["human"]}
+                )
                 code = created.json()["code"]
-                claimed = await http.post(f"/api/rooms/{code}/seats/0/claim", json={"name": "bench"})
+                claimed = await http.post(
+                    f"/api/rooms/{code}/seats/0/claim", json={"name": "bench"}
+                )
                 return code, claimed.json()["token"]
 
         return list(await asyncio.gather(*(one() for _ in range(n))))
@@ -79,7 +83,9 @@ async def player(
                 break
             action = rng.choice(state["legal"])
             sent = time.perf_counter()
-            await ws.send(json.dumps({"type": "act", "action": action, "expected_seq": state["seq"], "id": 1}))
+            await ws.send(
+                json.dumps({"type": "act", "action": action, "expected_seq": state["seq"], "id": 1})
+            )
             while True:
                 frame = json.loads(await ws.recv())
                 if frame["type"] == "events":
