@@ -138,6 +138,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, nargs="+", default=[100])
     parser.add_argument("--db", nargs="+", default=["sqlite"], choices=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play per run")
+    parser.add_argument(
+        "--setup-limit", type=float, default=240.0, help="seconds allowed for set-up and checks"
+    )
     args = parser.parse_args()
     rows = []
     for db in args.db:
@@ -152,7 +155,11 @@ def main() -> None:
             server = ProcessServer(url).start()
             try:
                 assert server.proc is not None
-                row = asyncio.run(run_load(server.url, server.proc.pid, rooms, args.seconds))
+                bounded = asyncio.wait_for(
+                    run_load(server.url, server.proc.pid, rooms, args.seconds),
+                    args.seconds + args.setup_limit,
+                )
+                row = asyncio.run(bounded)
             finally:
                 server.stop()
                 if cluster is not None:
