@@ -602,24 +602,36 @@ class _SqliteLog:
         finally:
             self.writing = False
 
+    # The hot path in plain SQL: the same statements as Store.append_action, without
+    # building and compiling statements for every action.
+    _MOVE = (
+        "UPDATE rooms SET seq = ?, updated_at = ? WHERE id = ? AND seq = ? AND status = 'playing'"
+    )
+    _FINISH = (
+        "UPDATE rooms SET seq = ?, updated_at = ?, status = 'finished', results = ? "
+        "WHERE id = ? AND seq = ? AND status = 'playing'"
+    )
+    _INSERT = 'INSERT INTO actions (room_id, seq, seat, action, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+
     def _write(
         self, batch: list[tuple[int, int, dict[str, Any], dict[str, Any], Any]]
     ) -> list[bool]:
         outcome = []
         with self.engine.begin() as conn:
             for room_id, seq, values, row, _done in batch:
-                moved = conn.execute(
-                    update(ROOMS)
-                    .where(
-                        ROOMS.c.id == room_id,
-                        ROOMS.c.seq == seq - 1,
-                        ROOMS.c.status == "playing",
+                if "results" in values:
+                    finish = (seq, values["updated_at"], values["results"], room_id, seq - 1)
+                    moved = conn.exec_driver_sql(self._FINISH, finish)
+                else:
+                    move = (seq, values["updated_at"], room_id, seq - 1)
+                    moved = conn.exec_driver_sql(self._MOVE, move)
+                ok = moved.rowcount == 1
+                if ok:
+                    conn.exec_driver_sql(
+                        self._INSERT,
+                        (row["room_id"], seq, row["seat"], row["action"], row["by"], row["at"]),
                     )
-                    .values(**values)
-                )
-                if moved.rowcount == 1:
-                    conn.execute(insert(ACTIONS), row)
-                outcome.append(moved.rowcount == 1)
+                outcome.append(ok)
         return outcome
 
     def close(self) -> None:
