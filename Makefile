@@ -1,16 +1,22 @@
-# gamenight — `make play` plays, `make test` checks everything.
-# Both create .venv from the pinned lock file when it is missing.
+# gamenight — `make serve` plays online, `make play` in the terminal, `make test` checks everything.
+# Each creates .venv from the pinned lock file when it is missing.
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint layers typecheck pytest bench lock clean ensure-tmux
+.PHONY: play serve test lint layers typecheck pytest system-deps bench lock clean
 
 play: $(STAMP)
 	$(BIN)/gamenight
 
-test: $(STAMP) ensure-tmux lint layers typecheck pytest
+# The online server on the embedded default (SQLite in the user data directory).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(STAMP)
+	$(BIN)/gamenight serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP) system-deps lint layers typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -22,21 +28,30 @@ layers: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-# The hot-seat test drives a real terminal (tmux). Installed when missing if we are
-# root on Debian/Ubuntu; otherwise `make test` stops and says so.
-ensure-tmux:
-	@command -v tmux >/dev/null 2>&1 || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
-	    echo "installing tmux (needed by the hot-seat terminal test)"; \
-	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null 2>&1 || \
-	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }; \
-	  else \
-	    echo "make test needs tmux for the hot-seat terminal test: install it (e.g. sudo apt-get install tmux)" >&2; \
-	    exit 1; \
-	  fi; }
-
-pytest: $(STAMP)
+pytest: $(STAMP) system-deps
 	$(BIN)/pytest -n 2
+
+# System packages the tests drive for real: tmux (hot-seat terminal test), PostgreSQL
+# (server storage tests) and Chromium (browser tests). Installed with apt-get when
+# missing and running as root on Debian; otherwise `make test` says what to install
+# and fails. It never skips.
+system-deps:
+	@missing=""; \
+	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
+	{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
+	  || missing="$$missing postgresql"; \
+	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	    echo "installing system packages for the tests:$$missing"; \
+	    apt-get update -q >/dev/null && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing >/dev/null || exit 1; \
+	  else \
+	    echo "make test needs these system packages:$$missing"; \
+	    echo "  on Debian/Ubuntu: sudo apt-get install$$missing"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

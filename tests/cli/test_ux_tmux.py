@@ -56,7 +56,7 @@ class Tmux:
 @pytest.fixture
 def tmux(tmp_path: Path) -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
-        pytest.fail("tmux is missing: `make ensure-tmux` installs it (the hot-seat test needs it)")
+        pytest.fail("tmux is missing: `make system-deps` installs it (the hot-seat test needs it)")
     session = Tmux(f"gamenight-test-{os.getpid()}")
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
     command = " ".join(

@@ -251,6 +251,7 @@ def saves() -> None:
 
 
 app.add_command(solve)
+app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the online server
 
 
 # A series shorter than this shows no progress bar.
