@@ -9,10 +9,11 @@ from collections.abc import Sequence
 from typing import Any
 
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.game import to_json
 from gamenight.games.decades import rules
 from gamenight.games.decades.cards import DEALT, action_deck
 from gamenight.games.decades.deck import CATEGORIES, Question, QuestionCard
+from gamenight.games.decades.events import DecadesEvent as Event
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Action,
@@ -118,9 +119,24 @@ def play_cards(state: DecadesState, card0: str, card1: str) -> Step:
     return both(state, PlayCard(card0), PlayCard(card1))
 
 
+def kind(event: Event) -> str:
+    """An event's kind: its JSON tag."""
+    tag = type(event).__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+def data(event: Event) -> dict[str, Any]:
+    """An event's fields as JSON builtins (without its kind and audience)."""
+    raw: dict[str, Any] = to_json(event)
+    raw.pop("kind")
+    raw.pop("audience", None)
+    return raw
+
+
 def kinds(events: Sequence[Event]) -> list[str]:
-    return [e.kind for e in events]
+    return [kind(e) for e in events]
 
 
 def scores_of(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == "score"]
+    return [data(e) for e in events if kind(e) == "score"]

@@ -248,7 +248,8 @@ def test_a_whole_game_narrates_and_ends_with_standings() -> None:
     con, out = console()
     ui = UI()
     for _, _, events in history:
-        ui.show_events(con, visible_to(events, None), TABLE)
+        typed: tuple[Any, ...] = events
+        ui.show_events(con, visible_to(typed, None), TABLE)
     results = GAME.results(final)
     ui.show_results(con, results, GAME.view(final, None), TABLE)
     text = out.getvalue()

@@ -77,10 +77,15 @@ class QuestionCard(msgspec.Struct, frozen=True):
 
 
 class Deck(msgspec.Struct, frozen=True):
-    """A named pile of question cards."""
+    """A named pile of question cards.
+
+    ``apart`` lists pairs of questions (``"c01.1"``: card ``c01``, question 1)
+    that answer each other: their cards are never dealt in one game.
+    """
 
     name: str
     cards: tuple[QuestionCard, ...]
+    apart: tuple[tuple[str, str], ...] = ()
 
 
 class DeckReport(TypedDict):

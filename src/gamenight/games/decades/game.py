@@ -19,9 +19,11 @@ from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import rules
+from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
 from gamenight.games.decades.boards import parse_sides
 from gamenight.games.decades.deck import Deck, DeckError, default_deck, load_deck
-from gamenight.games.decades.rules import Action, DecadesState
+from gamenight.games.decades.events import DecadesEvent
+from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
 from gamenight.games.decades.view import DecadesView, view
 
 __all__ = ["GAME", "DecadesGame", "deck_for"]
@@ -86,6 +88,7 @@ class DecadesGame(Game[DecadesState, Action]):
     )
     state_type: ClassVar[type[msgspec.Struct]] = DecadesState
     action_type: ClassVar[Any] = Action
+    event_type: ClassVar[Any] = DecadesEvent
 
     def check_options(self, options: Options) -> None:
         try:
@@ -106,6 +109,7 @@ class DecadesGame(Game[DecadesState, Action]):
             track=options["track"],
             sides=parse_sides(options["sides"]),
             dice=dice,
+            apart=deck.apart,
         )
         return Transition(state, tuple(events))
 
@@ -129,6 +133,40 @@ class DecadesGame(Game[DecadesState, Action]):
 
     def view(self, state: DecadesState, seat: int | None) -> DecadesView:
         return view(state, seat)
+
+    def public_action(self, state: DecadesState, seat: int, action: Action) -> Action:
+        """How ``seat``'s action looks to the other team and spectators now (T7).
+
+        * Kept cards stay :class:`Hidden` until every one of them has been played.
+        * While ``seat`` has a choice waiting for the reveal, *all* its actions of
+          that step show as :class:`Hidden`. Redacting only the waiting one is not
+          possible from the action alone, and redacting only actions equal to it
+          would tell which year (tokens, card) it is.
+        * Everything else is public: revealed choices and targets.
+
+        >>> from gamenight.core.dice import SeededDice
+        >>> state = GAME.start(2, GAME.parse_options(), SeededDice(seed=1)).state
+        >>> keep = GAME.legal_actions(state, 0)[0]
+        >>> GAME.public_action(state, 0, keep)
+        Hidden(step='keep')
+        """
+        if isinstance(action, Keep):
+            done = state.phase != "keep" and not state.hands[seat]
+            return action if done else Hidden("keep")
+        if isinstance(action, Answer | Extend | PlayCard):
+            step = SECRET_STEPS[STEP_OF[type(action)]]
+            if state.pending[seat] is not None and state.phase == step:
+                return Hidden(step)
+        return action
+
+    def reversible(self, before: DecadesState, after: DecadesState) -> bool:
+        """Undo is allowed only when the action changed nothing but the acting team's
+        own waiting choice or its open target: no reveal, no new question, no scoring,
+        no dice (BGA's rule: never across a reveal or a draw)."""
+        if before.dice != after.dice:
+            return False
+        unrevealed = msgspec.structs.replace(after, pending=before.pending, targets=before.targets)
+        return unrevealed == before
 
 
 GAME = DecadesGame()

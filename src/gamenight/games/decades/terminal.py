@@ -11,24 +11,40 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-import msgspec
 from rich.console import Console
 from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
 from gamenight.games.decades.boards import DECADES, SIDES
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.commands import HELP, parse_command
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
+from gamenight.games.decades.events import (
+    AnswersRevealed,
+    Asked,
+    BoardsRevealed,
+    CardsRevealed,
+    Chosen,
+    DecadesEvent,
+    ExtendStep,
+    GameOver,
+    Hand,
+    KeepStep,
+    Kept,
+    Ready,
+    RoundBegins,
+    Scored,
+    Setup,
+    TargetChosen,
+)
 from gamenight.games.decades.rules import (
     Action,
     Answer,
     CancelAnswer,
-    Choice,
     Extend,
+    Hidden,
     Keep,
     PlayCard,
     RemoveToken,
@@ -199,7 +215,7 @@ class UI:
         if view.pending is not None and view.phase != "answer":
             console.print(f"Your choice, hidden until the reveal: {_choice_text(view.pending)}")
 
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+    def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Table) -> None:
         for event in events:
             text = narrate(event, table)
             if text is not None:
@@ -324,79 +340,83 @@ def _choice_text(choice: Action) -> str:
         return _tokens_text(choice.tokens)
     if isinstance(choice, PlayCard):
         return CARDS[choice.card].name
+    if isinstance(choice, Hidden):
+        return "hidden"
     return str(choice)
 
 
-def narrate(event: Event, table: Table) -> str | None:
+CARD_NOTES = {
+    "both-blocked": "both teams played Blocked: neither card does anything",
+    "blocked": "blocked by the other team's Blocked card",
+    "blocks": "stops the other team's card this round",
+    "no-token": "the other team placed no extension token: no effect",
+    "target": "choose a target",
+}
+
+
+def narrate(event: DecadesEvent, table: Table) -> str | None:
     """One line for an event (None for events with nothing to say)."""
-    data = event.data
-    who = _name(table, event.player)
-    kind = event.kind
-    if kind == "setup":
-        sides = "/".join(data["sides"])
+    if isinstance(event, Setup):
+        sides = "/".join(event.sides)
         return (
-            f"The Decades: {data['rounds']} rounds, score track to {data['track']}, "
-            f"board sides {sides}, deck {data['deck']!r} ({data['deck_cards']} cards)."
+            f"The Decades: {event.rounds} rounds, score track to {event.track}, "
+            f"board sides {sides}, deck {event.deck!r} ({event.deck_cards} cards)."
         )
-    if kind == "keep":
-        return f"Each team draws {data['dealt']} action cards and keeps {data['keep']}."
-    if kind == "hand":
-        return f"{who} drew: " + ", ".join(CARDS[c].name for c in data["cards"])
-    if kind == "ready":
-        return f"[dim]{who} has chosen.[/]"
-    if kind == "chosen":  # the team's own secret choice, sent to that team only (T7)
-        choice = msgspec.convert(data["choice"], Choice)
-        return f"[dim]{who} chose (hidden from the other team): {_choice_text(choice)}[/]"
-    if kind == "kept":
-        return "Both teams have kept their action cards."
-    if kind == "round":
-        return f"[bold]— Round {data['round']} of {data['rounds']} —[/]"
-    if kind == "question":
-        return f"[bold]{data['name']}:[/] {data['text']}"
-    if kind == "answers":
-        years = data["years"]
+    if isinstance(event, KeepStep):
+        return f"Each team draws {event.dealt} action cards and keeps {event.keep}."
+    if isinstance(event, Hand):
+        return f"{_name(table, event.team)} drew: " + ", ".join(CARDS[c].name for c in event.cards)
+    if isinstance(event, Ready):
+        return f"[dim]{_name(table, event.team)} has chosen.[/]"
+    if isinstance(event, Chosen):  # the team's own secret choice, sent to that team only (T7)
         return (
-            f"  {CATEGORY_NAMES[data['category']]}: {_name(table, 0)} {years[0]}, "
+            f"[dim]{_name(table, event.team)} chose (hidden from the other team): "
+            f"{_choice_text(event.choice)}[/]"
+        )
+    if isinstance(event, Kept):
+        return "Both teams have kept their action cards."
+    if isinstance(event, RoundBegins):
+        return f"[bold]— Round {event.round} of {event.rounds} —[/]"
+    if isinstance(event, Asked):
+        return f"[bold]{event.name}:[/] {event.text}"
+    if isinstance(event, AnswersRevealed):
+        years = event.years
+        return (
+            f"  {CATEGORY_NAMES[event.category]}: {_name(table, 0)} {years[0]}, "
             f"{_name(table, 1)} {years[1]}"
         )
-    if kind == "extend":
+    if isinstance(event, ExtendStep):
         return "Both teams place their extension tokens."
-    if kind == "boards":
-        parts = []
-        for s, tokens in enumerate(data["tokens"]):
-            placed = [Placement(t["length"], t["start"]) for t in tokens]
-            parts.append(f"{_name(table, s)}: {_tokens_text(placed)}")
+    if isinstance(event, BoardsRevealed):
+        parts = [f"{_name(table, s)}: {_tokens_text(t)}" for s, t in enumerate(event.tokens)]
         return "Boards revealed. Tokens — " + "; ".join(parts)
-    if kind == "cards":
+    if isinstance(event, CardsRevealed):
         return "Cards revealed — " + "; ".join(
-            f"{_name(table, s)}: {CARDS[card].name} ({note})"
-            for s, (card, note) in enumerate(zip(data["cards"], data["notes"], strict=True))
+            f"{_name(table, s)}: {CARDS[card].name} ({CARD_NOTES[note]})"
+            for s, (card, note) in enumerate(zip(event.cards, event.notes, strict=True))
         )
-    if kind == "target":
-        victim = 1 - event.player if event.player is not None else None
-        target: Target = (
-            RemoveToken(data["length"]) if "length" in data else CancelAnswer(data["category"])
-        )
-        return f"{who} chooses: {_target_text(target, victim, table)}"
-    if kind == "score":
-        parts = []
-        for s, score in enumerate(data["scores"]):
-            bonus = f"+{score['bonus']}" if score["bonus"] else ""
-            points = score["base"] + score["bonus"]
-            parts.append(
-                f"{_name(table, s)} {score['answer']} {OUTCOME_TEXT[score['outcome']]} "
-                f"{_signed(points)}{' (incl. bonus ' + bonus + ')' if bonus else ''}"
-            )
-        totals = data["totals"]
+    if isinstance(event, TargetChosen):
         return (
-            f"  {CATEGORY_NAMES[data['category']]} — it was [bold]{data['year']}[/] "
-            f"[dim]({data['source']})[/]: " + "; ".join(parts) + f"  → {totals[0]}:{totals[1]}"
+            f"{_name(table, event.team)} chooses: "
+            f"{_target_text(event.target, 1 - event.team, table)}"
         )
-    if kind == "end":
-        winners = data["winners"]
-        how = " (end of the track reached)" if data["early_win"] else ""
-        if len(winners) == 1:
-            high, low = max(data["scores"]), min(data["scores"])
-            return f"[bold]{_name(table, winners[0])} wins {high} to {low}{how}.[/]"
-        return f"[bold]Draw at {data['scores'][0]}{how}.[/]"
+    if isinstance(event, Scored):
+        parts = []
+        for s, score in enumerate(event.scores):
+            bonus = f" (incl. bonus +{score.bonus})" if score.bonus else ""
+            parts.append(
+                f"{_name(table, s)} {score.answer} {OUTCOME_TEXT[score.outcome]} "
+                f"{_signed(score.points)}{bonus}"
+            )
+        totals = event.totals
+        return (
+            f"  {CATEGORY_NAMES[event.category]} — it was [bold]{event.year}[/] "
+            f"[dim]({event.source})[/]: " + "; ".join(parts) + f"  → {totals[0]}:{totals[1]}"
+        )
+    if isinstance(event, GameOver):
+        how = " (end of the track reached)" if event.early_win else ""
+        if len(event.winners) == 1:
+            high, low = max(event.scores), min(event.scores)
+            return f"[bold]{_name(table, event.winners[0])} wins {high} to {low}{how}.[/]"
+        return f"[bold]Draw at {event.scores[0]}{how}.[/]"
     return None
