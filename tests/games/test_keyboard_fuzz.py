@@ -17,7 +17,7 @@ PARSERS = {
     "decathlon": "gamenight.games.decathlon.commands",
     "dice-duel": "gamenight.games.dice_duel.terminal",
     "wurfeltod": "gamenight.games.wurfeltod.commands",
-    "decades": "gamenight.games.decades.commands",
+    "decades": "gamenight.terminal.decades_keys",
 }
 
 

@@ -21,8 +21,8 @@ from gamenight.games.decades.boards import SIDES
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import CancelAnswer, DecadesState, Keep, RemoveToken
 from gamenight.games.decades.scoring import score_answer
-from gamenight.games.decades.terminal import narrate
 from gamenight.games.decades.tokens import Placement
+from gamenight.terminal.decades import narrate
 from gamenight.terminal.ui import Table
 
 A = SIDES["A"]  # +5 on 1988 and 2002; +3 on 1983, 1991, 2007, 2015

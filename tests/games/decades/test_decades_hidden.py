@@ -38,8 +38,8 @@ from gamenight.games.decades.rules import (
     Keep,
     PlayCard,
 )
-from gamenight.games.decades.terminal import UI
 from gamenight.games.decades.tokens import legal_placements
+from gamenight.terminal.decades import UI
 from gamenight.terminal.ui import Table
 
 TABLE = Table(["Red", "Blue"], frozenset({0, 1}))

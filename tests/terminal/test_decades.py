@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import io
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from decades_helpers import answer_all, both, card, keep_all, play_cards, start, tokens
 from rich.console import Console
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "decades"))
+from decades_helpers import answer_all, both, card, keep_all, play_cards, start, tokens
 
 from gamenight.core.events import visible_to
 from gamenight.core.runner import play_match
 from gamenight.core.testing import random_playout
 from gamenight.games.decades.bots import BOTS
-from gamenight.games.decades.commands import parse_command, parse_placements, parse_year
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Answer,
@@ -24,8 +27,9 @@ from gamenight.games.decades.rules import (
     PlayCard,
     RemoveToken,
 )
-from gamenight.games.decades.terminal import UI, board_grid, narrate
 from gamenight.games.decades.tokens import Placement
+from gamenight.terminal.decades import UI, board_grid, narrate
+from gamenight.terminal.decades_keys import parse_command, parse_placements, parse_year
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Red", "Blue"), humans=frozenset({0, 1}))

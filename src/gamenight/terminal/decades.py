@@ -3,7 +3,7 @@
 Entries that are secrets until the reveal (kept cards, years, tokens, the card
 played) are read with ``secret=True``, so hot-seat play does not echo them; the
 CLI clears the screen and asks for the terminal to be passed between teams
-(``GameInfo.hidden_info``). Parsing lives in :mod:`commands`.
+(``GameInfo.hidden_info``). Parsing lives in :mod:`gamenight.terminal.decades_keys`.
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from rich.text import Text
 from gamenight.core.game import Results
 from gamenight.games.decades.boards import DECADES, SIDES
 from gamenight.games.decades.cards import CARDS
-from gamenight.games.decades.commands import HELP, parse_command
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
 from gamenight.games.decades.events import (
     AnswersRevealed,
@@ -53,6 +52,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import Placement
 from gamenight.games.decades.view import DecadesView
+from gamenight.terminal.decades_keys import HELP, parse_command
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
