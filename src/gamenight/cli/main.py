@@ -15,6 +15,7 @@ from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
 
+from gamenight.cli.decks import decks
 from gamenight.cli.players import SeatSpec, parse_players
 from gamenight.cli.session import Session, restore
 from gamenight.cli.solve import solve
@@ -151,6 +152,7 @@ def resume(path: Path) -> None:
 
 
 app.add_command(solve)
+app.add_command(decks)
 
 
 @app.command()

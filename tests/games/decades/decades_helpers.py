@@ -5,12 +5,16 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from gamenight.core.dice import ScriptedDice
 from gamenight.core.game import to_json
-from gamenight.games.decades import rules
+from gamenight.games.decades import library, rules
 from gamenight.games.decades.cards import DEALT, action_deck
 from gamenight.games.decades.deck import CATEGORIES, Question, QuestionCard
 from gamenight.games.decades.events import DecadesEvent as Event
@@ -140,3 +144,14 @@ def kinds(events: Sequence[Event]) -> list[str]:
 
 def scores_of(events: Sequence[Event]) -> list[dict[str, Any]]:
     return [data(e) for e in events if kind(e) == "score"]
+
+
+@contextmanager
+def deck_library(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Iterator[Path]:
+    """A fresh deck library under ``data_dir`` (a "machine"), forgotten afterwards."""
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda *_args, **_kw: str(data_dir))
+    library.forget()
+    try:
+        yield data_dir / "decks"
+    finally:
+        library.forget()

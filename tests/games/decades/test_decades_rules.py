@@ -13,6 +13,7 @@ from decades_helpers import (
     both,
     card,
     data,
+    deck_library,
     keep_all,
     kind,
     kinds,
@@ -25,7 +26,7 @@ from decades_helpers import (
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.core.umpire import Umpire
-from gamenight.games.decades import rules
+from gamenight.games.decades import library, rules
 from gamenight.games.decades.deck import Deck, deck_to_json, default_deck
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
@@ -192,21 +193,28 @@ def test_options() -> None:
         GAME.parse_options({"sides": "A"})
     with pytest.raises(OptionsError, match="below the minimum"):
         GAME.parse_options({"track": 0})
-    with pytest.raises(OptionsError, match=r"option 'deck'.*no such deck file"):
+    with pytest.raises(OptionsError, match=r"option 'deck'.*is a file; import it first"):
         GAME.parse_options({"deck": "/nonexistent/deck.json"})
+    with pytest.raises(OptionsError, match=r"option 'deck'.*is a file; import it first"):
+        GAME.parse_options({"deck": "mine.csv"})
+    with pytest.raises(OptionsError, match=r"option 'deck': 'cafe' is not a deck id"):
+        GAME.parse_options({"deck": "cafe"})
+    assert GAME.parse_options({"deck": "default"})["deck"] == ""
     with pytest.raises(OptionsError, match="takes 2 teams"):
         GAME.start(3, GAME.parse_options(), SeededDice(seed=1))
 
 
-def test_a_user_deck_is_played(tmp_path: Path) -> None:
+def test_a_user_deck_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "mine.json"
     path.write_text(deck_to_json(Deck("mine", tuple(CARDS))), encoding="utf-8")
-    options = GAME.parse_options({"deck": str(path)})
-    step = GAME.start(2, options, SeededDice(seed=3))
+    with deck_library(monkeypatch, tmp_path / "data"):
+        info = library.import_deck(path)
+        options = GAME.parse_options({"deck": info.id[:10]})
+        step = GAME.start(2, options, SeededDice(seed=3))
     assert {c.id for c in step.state.questions} <= {c.id for c in CARDS}
     assert len({c.id for c in step.state.questions}) == 4
     assert data(step.events[0])["deck"] == "mine" and data(step.events[0])["deck_cards"] == 5
-    assert step.state.deck == str(path)
+    assert step.state.deck == info.id
 
 
 def test_the_shipped_deck_is_the_default() -> None:
