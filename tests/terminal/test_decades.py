@@ -274,5 +274,6 @@ def test_narration_of_private_events_names_the_team() -> None:
     state = _state("keep")
     events = GAME.apply(state, 0, Keep(KEEP)).events
     lines = [narrate(e, TABLE) for e in events]
-    assert lines[0] == "[dim]Red has chosen.[/]"
-    assert lines[1] is not None and "Red chose (hidden from the other team): " in lines[1]
+    assert lines[0] is not None and lines[0].plain == "Red has chosen."
+    assert lines[0].style == "" and {span.style for span in lines[0].spans} == {"dim"}
+    assert lines[1] is not None and "Red chose (hidden from the other team): " in lines[1].plain

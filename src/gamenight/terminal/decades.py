@@ -8,7 +8,7 @@ CLI clears the screen and asks for the terminal to be passed between teams
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
@@ -69,14 +69,31 @@ OUTCOME_TEXT = {
 }
 
 
+NARROW = 78  # consoles narrower than this get the compact layout
+
+
 def _name(table: Table, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     return table.names[seat] if seat < len(table.names) else f"team {seat + 1}"
 
 
+def _who(table: Table, seat: int | None, style: str = "") -> Text:
+    """A team's name as text: names are user text, never markup."""
+    return Text(_name(table, seat), style=style)
+
+
 def _signed(points: int) -> str:
     return f"{points:+d}"
+
+
+def _line(*parts: str | Text | tuple[str, str]) -> Text:
+    """One line from plain strings, (string, style) pairs and Text; no markup anywhere."""
+    return Text.assemble(*parts)
+
+
+def _narrow(console: Console) -> bool:
+    return console.width < NARROW
 
 
 # ----- boards ---------------------------------------------------------------------
@@ -86,32 +103,55 @@ def board_grid(
     side: str,
     answers: Sequence[tuple[str, int]],
     tokens: Sequence[Placement],
-    title: str,
+    title: str | Text,
+    *,
+    compact: bool = False,
 ) -> Text:
     """A 4x10 grid: one row per decade, bonus spaces marked, answers as category letters.
 
-    Years under an extension token are shaded (one colour per token length).
+    Years under an extension token are shaded (one colour per token length). The
+    ``compact`` grid (narrow terminals) splits each decade into two rows of 5 years
+    and fits 40 columns.
     """
     bonus = SIDES[side].bonus_map
-    grid = Text(title + "\n", style="bold")
-    grid.append("      " + "".join(f"x{unit}".ljust(CELL) for unit in range(10)) + "\n", "dim")
+    grid = Text(style="")
+    grid.append_text(title if isinstance(title, Text) else Text(title))
+    grid.stylize("bold")
+    grid.append("\n")
+    if not compact:
+        grid.append("      " + "".join(f"x{unit}".ljust(CELL) for unit in range(10)) + "\n", "dim")
+    halves = ((0, 5), (5, 10)) if compact else ((0, 10),)
     for decade in DECADES:
-        grid.append(f"{decade}s ", style="bold")
-        for year in range(decade, decade + 10):
-            cell = Text(f"{year % 100:02d}")
-            if year in bonus:
-                cell.append(f"+{bonus[year]}", style="bold yellow")
-            letters = "".join(LETTERS.get(c, "?") for c, y in answers if y == year)
-            if letters:
-                cell.append(letters, style="bold cyan")
-            cell.pad_right(CELL - 1 - len(cell))
-            for token in tokens:
-                if token.spans(year):
-                    cell.stylize(TOKEN_STYLES.get(token.length, "reverse"))
-            grid.append_text(cell)
-            grid.append(" ")
-        grid.append("\n")
+        for first, last in halves:
+            if compact:
+                label = f"{decade % 100:02d}s " if first == 0 else "    "
+            else:
+                label = f"{decade}s "
+            grid.append(label, style="bold")
+            for year in range(decade + first, decade + last):
+                grid.append_text(_cell(year, bonus, answers, tokens))
+                grid.append(" ")
+            grid.append("\n")
     return grid
+
+
+def _cell(
+    year: int,
+    bonus: Mapping[int, int],
+    answers: Sequence[tuple[str, int]],
+    tokens: Sequence[Placement],
+) -> Text:
+    cell = Text(f"{year % 100:02d}")
+    if year in bonus:
+        cell.append(f"+{bonus[year]}", style="bold yellow")
+    letters = "".join(LETTERS.get(c, "?") for c, y in answers if y == year)
+    if letters:
+        cell.append(letters, style="bold cyan")
+    cell.pad_right(CELL - 1 - len(cell))
+    for token in tokens:
+        if token.spans(year):
+            cell.stylize(TOKEN_STYLES.get(token.length, "reverse"))
+    return cell
 
 
 def _tokens_text(tokens: Sequence[Placement] | None) -> str:
@@ -140,22 +180,61 @@ def _team_tokens(view: DecadesView, seat: int) -> tuple[Placement, ...] | None:
 # ----- the UI -------------------------------------------------------------------------
 
 
+STEP_TEXT = {
+    "keep": "choosing action cards",
+    "extend": "placing extension tokens",
+    "card": "playing action cards",
+    "target": "choosing targets",
+    "over": "game over",
+}
+PROMPTS = {
+    "keep": "Keep which 4 cards? ",
+    "answer": "Year? ",
+    "extend": "Tokens (e.g. 4@1987 2@01, or none)? ",
+    "card": "Play which card? ",
+    "target": "Target? ",
+}
+OUTCOME_SHORT = {  # narrow terminals: "85 decade -5" fits a 40-column table
+    "hit": "hit",
+    "near": "1 off",
+    "far": "2+ off",
+    "other-decade": "decade",
+    "cancelled": "cancel",
+}
+SHORT_CATEGORY = {
+    "births-deaths": "Births",
+    "screen": "Screen",
+    "music": "Music",
+    "technology": "Tech",
+    "sport": "Sport",
+    "news": "News",
+}
+
+
 class UI:
-    """Rich rendering and keyboard input for The Decades."""
+    """Rich rendering and keyboard input for The Decades.
+
+    Everything that comes from users (team names, the deck's names and texts) is
+    printed as :class:`~rich.text.Text`, never inside markup. Consoles narrower
+    than :data:`NARROW` columns get a compact board and score tables.
+    """
 
     def show(self, console: Console, view: DecadesView, seat: int | None, table: Table) -> None:
-        scores = "   ".join(f"{_name(table, s)} [bold]{view.teams[s].score}[/]" for s in range(2))
-        step = {
-            "keep": "choosing action cards",
-            "answer": f"question {view.category + 1} of {len(CATEGORIES)}",
-            "extend": "placing extension tokens",
-            "card": "playing action cards",
-            "target": "choosing targets",
-            "over": "game over",
-        }[view.phase]
-        round_text = f"Round {view.round} of {view.rounds}" if view.round else "Setup"
+        compact = _narrow(console)
+        of = "/" if compact else " of "
+        step = STEP_TEXT.get(view.phase, f"question {view.category + 1}{of}{len(CATEGORIES)}")
+        round_text = f"Round {view.round}{of}{view.rounds}" if view.round else "Setup"
+        if compact and view.phase in ("keep", "extend", "card", "target"):
+            step = step.split()[0]
         console.print(Rule(f"The Decades · {round_text} · {step}"))
-        console.print(f"Scores: {scores}   (the track ends at {view.track})")
+        scores = Text("Scores: ")
+        for s in range(2):
+            scores.append_text(_line(_who(table, s), " ", (str(view.teams[s].score), "bold")))
+            scores.append("   " if s == 0 else "")
+        scores.append(
+            f"  (track ends at {view.track})" if compact else f"   (the track ends at {view.track})"
+        )
+        console.print(scores)
         if view.log and view.phase in ("answer", "over") and view.category == 0:
             show_breakdown(console, view.log[-1], table)
         if view.phase != "keep":
@@ -163,19 +242,25 @@ class UI:
             for s in order:
                 team = view.teams[s]
                 owner = "your board" if s == seat else "board"
-                title = f"{_name(table, s)} — {owner} (side {team.side})"
+                title = _line(_who(table, s), f" — {owner} (side {team.side})")
                 console.print(
                     board_grid(
-                        team.side, _team_answers(view, s), _team_tokens(view, s) or (), title
+                        team.side,
+                        _team_answers(view, s),
+                        _team_tokens(view, s) or (),
+                        title,
+                        compact=compact,
                     )
                 )
                 if view.phase != "answer":
-                    console.print(f"  extension tokens: {_tokens_text(_team_tokens(view, s))}")
-            console.print(
-                "  [dim]letters: "
-                + ", ".join(f"{LETTERS[c]} {CATEGORY_NAMES[c]}" for c in CATEGORIES)
-                + "; +5/+3 bonus spaces[/]"
-            )
+                    console.print(
+                        Text(f"  extension tokens: {_tokens_text(_team_tokens(view, s))}")
+                    )
+            if compact:
+                legend = " ".join(f"{LETTERS[c]} {SHORT_CATEGORY[c]}" for c in CATEGORIES)
+            else:
+                legend = ", ".join(f"{LETTERS[c]} {CATEGORY_NAMES[c]}" for c in CATEGORIES)
+            console.print(Text(f"  letters: {legend}; +5/+3 bonus spaces", style="dim"))
         self._show_questions(console, view, table)
         self._show_cards(console, view, seat, table)
 
@@ -186,34 +271,47 @@ class UI:
                 for s in range(2)
             ]
             current = view.phase == "answer" and index == view.category
-            marker = "[bold]→[/]" if current else " "
-            line = f"{marker} {question.name}: {question.text}"
+            line = _line(("→" if current else " ", "bold"), f" {question.name}: ", question.text)
             if not current:
-                line += f"  [dim]({_name(table, 0)} {years[0]}, {_name(table, 1)} {years[1]})[/]"
+                line.append_text(
+                    _line(
+                        ("  (", "dim"),
+                        _who(table, 0, "dim"),
+                        (f" {years[0]}, ", "dim"),
+                        _who(table, 1, "dim"),
+                        (f" {years[1]})", "dim"),
+                    )
+                )
             console.print(line)
         if view.phase == "answer" and isinstance(view.pending, Answer):
-            console.print(f"  your answer, still hidden from the other team: {view.pending.year}")
+            console.print(
+                Text(f"  your answer, still hidden from the other team: {view.pending.year}")
+            )
 
     def _show_cards(
         self, console: Console, view: DecadesView, seat: int | None, table: Table
     ) -> None:
         if seat is not None and view.phase == "keep":
-            console.print("Your 7 action cards (keep 4):")
+            console.print(Text("Your 7 action cards (keep 4):"))
             for i, card in enumerate(view.dealt, start=1):
-                console.print(f"  {i}. {CARDS[card].name} — {CARDS[card].text}")
+                console.print(Text(f"  {i}. {CARDS[card].name} — {CARDS[card].text}"))
         elif seat is not None and view.hand:
             held = list(dict.fromkeys(view.hand))
             listing = ", ".join(
                 f"{i}. {CARDS[c].name} ×{view.hand.count(c)}" for i, c in enumerate(held, 1)
             )
-            console.print(f"Your action cards: {listing}")
+            console.print(Text(f"Your action cards: {listing}"))
         for s in range(2):
             team = view.teams[s]
             if team.card:
-                effect = "" if team.effective else " [dim](no effect)[/]"
-                console.print(f"{_name(table, s)} played {CARDS[team.card].name}{effect}")
+                line = _line(_who(table, s), f" played {CARDS[team.card].name}")
+                if not team.effective:
+                    line.append(" (no effect)", style="dim")
+                console.print(line)
         if view.pending is not None and view.phase != "answer":
-            console.print(f"Your choice, hidden until the reveal: {_choice_text(view.pending)}")
+            console.print(
+                Text(f"Your choice, hidden until the reveal: {_choice_text(view.pending)}")
+            )
 
     def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Table) -> None:
         for event in events:
@@ -225,13 +323,7 @@ class UI:
         self, prompter: Prompter, view: DecadesView, legal: Sequence[Any], seat: int, table: Table
     ) -> Any:
         secret = view.phase in SECRET_STEPS
-        prompt = {
-            "keep": "Keep which 4 cards? ",
-            "answer": "Year? ",
-            "extend": "Tokens (e.g. 4@1987 2@01, or none)? ",
-            "card": "Play which card? ",
-            "target": "Target? ",
-        }.get(view.phase, "> ")
+        prompt = PROMPTS.get(view.phase, "> ")
 
         def parse(text: str) -> Action | str:
             return parse_command(text, view, legal)
@@ -239,15 +331,15 @@ class UI:
         def on_help(word: str) -> bool:
             if word not in HELP_WORDS:
                 return False
-            prompter.console.print(HELP.get(view.phase, ""))
+            prompter.console.print(Text(HELP.get(view.phase, "")))
             tip = self.hint(view, legal)
             if tip:
-                prompter.console.print(tip)
+                prompter.console.print(Text(tip))
             return True
 
         return ask_until_parsed(
             prompter,
-            f"{_name(table, seat)} · {prompt}",
+            f"{_name(table, seat)} · {prompt}",  # the prompter prints prompts as text
             parse,
             on_help,
             secret=secret,
@@ -276,29 +368,43 @@ class UI:
     ) -> None:
         if view.log:
             show_breakdown(console, view.log[-1], table)
-        rounds = RichTable(title="Points per round")
+        rounds = _table(console, "Points per round")
         rounds.add_column("Round")
         for s in range(2):
-            rounds.add_column(_name(table, s), justify="right")
+            rounds.add_column(_who(table, s), justify="right")
         for past in view.log:
             points = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
             rounds.add_row(str(past.round), *(_signed(p) for p in points))
-        rounds.add_row("Total", *(str(view.teams[s].score) for s in range(2)))
+        rounds.add_row(
+            Text("Final score", style="bold"),
+            *(Text(str(view.teams[s].score), style="bold") for s in range(2)),
+        )
         console.print(rounds)
         how = "reached the end of the track" if view.early_win else "after round 4"
         if len(results.winners) == 1:
-            console.print(f"[bold]{_name(table, results.winners[0])} wins[/] ({how}).")
+            console.print(
+                _line(_who(table, results.winners[0], "bold"), (" wins", "bold"), f" ({how}).")
+            )
         else:
-            console.print(f"[bold]A draw[/] at {view.teams[0].score} ({how}).")
+            console.print(_line(("A draw", "bold"), f" at {view.teams[0].score} ({how})."))
+
+
+def _table(console: Console, title: str) -> RichTable:
+    """A score table; narrow consoles get one without borders."""
+    if _narrow(console):
+        return RichTable(title=title, box=None, padding=(0, 1), pad_edge=False)
+    return RichTable(title=title)
 
 
 def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
-    """Round ``past``'s scoring, category by category (T5)."""
-    grid = RichTable(title=f"Round {past.round} scoring")
-    grid.add_column("Category")
+    """Round ``past``'s scoring, category by category (T5), then the round's score and
+    the running total after it (T6), each labelled as such."""
+    compact = _narrow(console)
+    grid = _table(console, f"Round {past.round} scoring")
+    grid.add_column("" if compact else "Category")
     grid.add_column("Year", justify="right")
     for s in range(2):
-        grid.add_column(_name(table, s))
+        grid.add_column(_who(table, s))
     for line in past.categories:
         cells = []
         for s in range(2):
@@ -309,17 +415,43 @@ def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
                 else f"{score.answer} ({score.low}-{score.high})"
             )
             bonus = f" +{score.bonus} bonus" if score.bonus else ""
-            cells.append(f"{covered}: {OUTCOME_TEXT[score.outcome]} {_signed(score.base)}{bonus}")
-        grid.add_row(CATEGORY_NAMES[line.category], str(line.year), *cells)
-    grid.add_row("Total", "", *(str(t) for t in past.categories[-1].totals))
+            if compact:
+                cells.append(
+                    f"{score.answer % 100:02d} {OUTCOME_SHORT[score.outcome]} "
+                    f"{_signed(score.points)}"
+                )
+            else:
+                cells.append(
+                    f"{covered}: {OUTCOME_TEXT[score.outcome]} {_signed(score.base)}{bonus}"
+                )
+        name = SHORT_CATEGORY[line.category] if compact else CATEGORY_NAMES[line.category]
+        grid.add_row(name, str(line.year), *cells)
+    gained = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
+    grid.add_row(
+        "Round" if compact else f"Round {past.round} score",
+        "",
+        *(_signed(g) for g in gained),
+        style="bold",
+    )
+    grid.add_row(
+        "Total" if compact else f"Total after round {past.round}",
+        "",
+        *(str(t) for t in past.categories[-1].totals),
+        style="bold",
+    )
     console.print(grid)
-    cards = [
-        f"{_name(table, s)}: {CARDS[past.cards[s]].name}"
-        + ("" if past.effective[s] else " (no effect)")
-        + (f" → {_target_text(past.targets[s], 1 - s, table)}" if past.targets[s] else "")
-        for s in range(2)
-    ]
-    console.print("  cards: " + "; ".join(cards))
+    cards = Text("  cards: ")
+    for s in range(2):
+        cards.append_text(_who(table, s))
+        cards.append(f": {CARDS[past.cards[s]].name}")
+        if not past.effective[s]:
+            cards.append(" (no effect)")
+        target = past.targets[s]
+        if target:
+            cards.append(f" → {_target_text(target, 1 - s, table)}")
+        if s == 0:
+            cards.append("; ")
+    console.print(cards)
 
 
 def _target_text(target: Target | Any, victim: int | None, table: Table) -> str:
@@ -354,69 +486,85 @@ CARD_NOTES = {
 }
 
 
-def narrate(event: DecadesEvent, table: Table) -> str | None:
-    """One line for an event (None for events with nothing to say)."""
+def narrate(event: DecadesEvent, table: Table) -> Text | None:
+    """One line for an event (None for events with nothing to say); plain text with
+    styles, so names and deck texts are never read as markup."""
     if isinstance(event, Setup):
         sides = "/".join(event.sides)
-        return (
+        return _line(
             f"The Decades: {event.rounds} rounds, score track to {event.track}, "
             f"board sides {sides}, deck {event.deck!r} ({event.deck_cards} cards)."
         )
     if isinstance(event, KeepStep):
-        return f"Each team draws {event.dealt} action cards and keeps {event.keep}."
+        return _line(f"Each team draws {event.dealt} action cards and keeps {event.keep}.")
     if isinstance(event, Hand):
-        return f"{_name(table, event.team)} drew: " + ", ".join(CARDS[c].name for c in event.cards)
+        return _line(
+            _who(table, event.team), " drew: " + ", ".join(CARDS[c].name for c in event.cards)
+        )
     if isinstance(event, Ready):
-        return f"[dim]{_name(table, event.team)} has chosen.[/]"
+        return _line(_who(table, event.team, "dim"), (" has chosen.", "dim"))
     if isinstance(event, Chosen):  # the team's own secret choice, sent to that team only (T7)
-        return (
-            f"[dim]{_name(table, event.team)} chose (hidden from the other team): "
-            f"{_choice_text(event.choice)}[/]"
+        return _line(
+            _who(table, event.team, "dim"),
+            (f" chose (hidden from the other team): {_choice_text(event.choice)}", "dim"),
         )
     if isinstance(event, Kept):
-        return "Both teams have kept their action cards."
+        return _line("Both teams have kept their action cards.")
     if isinstance(event, RoundBegins):
-        return f"[bold]— Round {event.round} of {event.rounds} —[/]"
+        return _line((f"— Round {event.round} of {event.rounds} —", "bold"))
     if isinstance(event, Asked):
-        return f"[bold]{event.name}:[/] {event.text}"
+        return _line((f"{event.name}:", "bold"), " ", event.text)
     if isinstance(event, AnswersRevealed):
         years = event.years
-        return (
-            f"  {CATEGORY_NAMES[event.category]}: {_name(table, 0)} {years[0]}, "
-            f"{_name(table, 1)} {years[1]}"
+        return _line(
+            f"  {CATEGORY_NAMES[event.category]}: ",
+            _who(table, 0),
+            f" {years[0]}, ",
+            _who(table, 1),
+            f" {years[1]}",
         )
     if isinstance(event, ExtendStep):
-        return "Both teams place their extension tokens."
+        return _line("Both teams place their extension tokens.")
     if isinstance(event, BoardsRevealed):
-        parts = [f"{_name(table, s)}: {_tokens_text(t)}" for s, t in enumerate(event.tokens)]
-        return "Boards revealed. Tokens — " + "; ".join(parts)
+        line = Text("Boards revealed. Tokens — ")
+        for s, tokens in enumerate(event.tokens):
+            line.append_text(_line(_who(table, s), f": {_tokens_text(tokens)}"))
+            line.append("; " if s == 0 else "")
+        return line
     if isinstance(event, CardsRevealed):
-        return "Cards revealed — " + "; ".join(
-            f"{_name(table, s)}: {CARDS[card].name} ({CARD_NOTES[note]})"
-            for s, (card, note) in enumerate(zip(event.cards, event.notes, strict=True))
-        )
+        line = Text("Cards revealed — ")
+        for s, (card, note) in enumerate(zip(event.cards, event.notes, strict=True)):
+            line.append_text(_line(_who(table, s), f": {CARDS[card].name} ({CARD_NOTES[note]})"))
+            line.append("; " if s == 0 else "")
+        return line
     if isinstance(event, TargetChosen):
-        return (
-            f"{_name(table, event.team)} chooses: "
-            f"{_target_text(event.target, 1 - event.team, table)}"
+        return _line(
+            _who(table, event.team),
+            f" chooses: {_target_text(event.target, 1 - event.team, table)}",
         )
     if isinstance(event, Scored):
-        parts = []
+        line = _line(
+            f"  {CATEGORY_NAMES[event.category]} — it was ",
+            (str(event.year), "bold"),
+            " ",
+            (f"({event.source})", "dim"),
+            ": ",
+        )
         for s, score in enumerate(event.scores):
             bonus = f" (incl. bonus +{score.bonus})" if score.bonus else ""
-            parts.append(
-                f"{_name(table, s)} {score.answer} {OUTCOME_TEXT[score.outcome]} "
-                f"{_signed(score.points)}{bonus}"
+            line.append_text(_who(table, s))
+            line.append(
+                f" {score.answer} {OUTCOME_TEXT[score.outcome]} {_signed(score.points)}{bonus}"
             )
-        totals = event.totals
-        return (
-            f"  {CATEGORY_NAMES[event.category]} — it was [bold]{event.year}[/] "
-            f"[dim]({event.source})[/]: " + "; ".join(parts) + f"  → {totals[0]}:{totals[1]}"
-        )
+            line.append("; " if s == 0 else "")
+        line.append(f"  → {event.totals[0]}:{event.totals[1]}")
+        return line
     if isinstance(event, GameOver):
         how = " (end of the track reached)" if event.early_win else ""
         if len(event.winners) == 1:
             high, low = max(event.scores), min(event.scores)
-            return f"[bold]{_name(table, event.winners[0])} wins {high} to {low}{how}.[/]"
-        return f"[bold]Draw at {event.scores[0]}{how}.[/]"
+            return _line(
+                _who(table, event.winners[0], "bold"), (f" wins {high} to {low}{how}.", "bold")
+            )
+        return _line((f"Draw at {event.scores[0]}{how}.", "bold"))
     return None
