@@ -28,8 +28,9 @@ from gamenight.games.decades.rules import (
     RemoveToken,
 )
 from gamenight.games.decades.tokens import Placement
-from gamenight.terminal.decades import UI, board_grid, narrate
+from gamenight.terminal.decades import UI, board_grid
 from gamenight.terminal.decades_keys import parse_command, parse_placements, parse_year
+from gamenight.terminal.decades_text import narrate
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Red", "Blue"), humans=frozenset({0, 1}))

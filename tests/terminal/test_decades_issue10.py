@@ -21,8 +21,9 @@ from gamenight.games.decades.bots import BOTS
 from gamenight.games.decades.deck import Question, QuestionCard
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import DecadesState, Keep
-from gamenight.terminal.decades import UI, narrate, show_breakdown
+from gamenight.terminal.decades import UI, show_breakdown
 from gamenight.terminal.decades_keys import HELP, parse_command
+from gamenight.terminal.decades_text import narrate
 from gamenight.terminal.ui import Prompter, Table
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "decades"))

@@ -21,38 +21,29 @@ from gamenight.games.decades.boards import DECADES, SIDES
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
 from gamenight.games.decades.events import (
-    AnswersRevealed,
-    Asked,
-    BoardsRevealed,
-    CardsRevealed,
-    Chosen,
     DecadesEvent,
-    ExtendStep,
-    GameOver,
-    Hand,
-    KeepStep,
-    Kept,
-    Ready,
-    RoundBegins,
-    Scored,
-    Setup,
-    TargetChosen,
 )
 from gamenight.games.decades.rules import (
     Action,
     Answer,
-    CancelAnswer,
     Extend,
-    Hidden,
-    Keep,
     PlayCard,
-    RemoveToken,
     RoundLog,
-    Target,
 )
 from gamenight.games.decades.tokens import Placement
 from gamenight.games.decades.view import DecadesView
 from gamenight.terminal.decades_keys import HELP, parse_command
+from gamenight.terminal.decades_text import (
+    OUTCOME_TEXT,
+    choice_text,
+    line_of,
+    name_of,
+    narrate,
+    signed,
+    target_text,
+    tokens_text,
+    who,
+)
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
@@ -60,36 +51,7 @@ LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
 CELL = 7  # characters per year on the grid (10 years + the row label fit in 80 columns)
 SECRET_STEPS = ("keep", "answer", "extend", "card")
 TOKEN_STYLES = {2: "on dark_blue", 3: "on dark_green", 4: "on dark_magenta"}
-OUTCOME_TEXT = {
-    "hit": "hit",
-    "near": "1 off",
-    "far": "2+ off",
-    "other-decade": "wrong decade",
-    "cancelled": "cancelled",
-}
-
-
 NARROW = 78  # consoles narrower than this get the compact layout
-
-
-def _name(table: Table, seat: int | None) -> str:
-    if seat is None:
-        return "nobody"
-    return table.names[seat] if seat < len(table.names) else f"team {seat + 1}"
-
-
-def _who(table: Table, seat: int | None, style: str = "") -> Text:
-    """A team's name as text: names are user text, never markup."""
-    return Text(_name(table, seat), style=style)
-
-
-def _signed(points: int) -> str:
-    return f"{points:+d}"
-
-
-def _line(*parts: str | Text | tuple[str, str]) -> Text:
-    """One line from plain strings, (string, style) pairs and Text; no markup anywhere."""
-    return Text.assemble(*parts)
 
 
 def _narrow(console: Console) -> bool:
@@ -152,14 +114,6 @@ def _cell(
         if token.spans(year):
             cell.stylize(TOKEN_STYLES.get(token.length, "reverse"))
     return cell
-
-
-def _tokens_text(tokens: Sequence[Placement] | None) -> str:
-    if tokens is None:
-        return "hidden until the reveal"
-    if not tokens:
-        return "none"
-    return ", ".join(f"{t.length} years {t.start}-{t.end}" for t in tokens)
 
 
 def _team_answers(view: DecadesView, seat: int) -> list[tuple[str, int]]:
@@ -229,7 +183,7 @@ class UI:
         console.print(Rule(f"The Decades · {round_text} · {step}"))
         scores = Text("Scores: ")
         for s in range(2):
-            scores.append_text(_line(_who(table, s), " ", (str(view.teams[s].score), "bold")))
+            scores.append_text(line_of(who(table, s), " ", (str(view.teams[s].score), "bold")))
             scores.append("   " if s == 0 else "")
         scores.append(
             f"  (track ends at {view.track})" if compact else f"   (the track ends at {view.track})"
@@ -242,7 +196,7 @@ class UI:
             for s in order:
                 team = view.teams[s]
                 owner = "your board" if s == seat else "board"
-                title = _line(_who(table, s), f" — {owner} (side {team.side})")
+                title = line_of(who(table, s), f" — {owner} (side {team.side})")
                 console.print(
                     board_grid(
                         team.side,
@@ -253,9 +207,7 @@ class UI:
                     )
                 )
                 if view.phase != "answer":
-                    console.print(
-                        Text(f"  extension tokens: {_tokens_text(_team_tokens(view, s))}")
-                    )
+                    console.print(Text(f"  extension tokens: {tokens_text(_team_tokens(view, s))}"))
             if compact:
                 legend = " ".join(f"{LETTERS[c]} {SHORT_CATEGORY[c]}" for c in CATEGORIES)
             else:
@@ -271,14 +223,14 @@ class UI:
                 for s in range(2)
             ]
             current = view.phase == "answer" and index == view.category
-            line = _line(("→" if current else " ", "bold"), f" {question.name}: ", question.text)
+            line = line_of(("→" if current else " ", "bold"), f" {question.name}: ", question.text)
             if not current:
                 line.append_text(
-                    _line(
+                    line_of(
                         ("  (", "dim"),
-                        _who(table, 0, "dim"),
+                        who(table, 0, "dim"),
                         (f" {years[0]}, ", "dim"),
-                        _who(table, 1, "dim"),
+                        who(table, 1, "dim"),
                         (f" {years[1]})", "dim"),
                     )
                 )
@@ -304,13 +256,13 @@ class UI:
         for s in range(2):
             team = view.teams[s]
             if team.card:
-                line = _line(_who(table, s), f" played {CARDS[team.card].name}")
+                line = line_of(who(table, s), f" played {CARDS[team.card].name}")
                 if not team.effective:
                     line.append(" (no effect)", style="dim")
                 console.print(line)
         if view.pending is not None and view.phase != "answer":
             console.print(
-                Text(f"Your choice, hidden until the reveal: {_choice_text(view.pending)}")
+                Text(f"Your choice, hidden until the reveal: {choice_text(view.pending)}")
             )
 
     def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Table) -> None:
@@ -339,7 +291,7 @@ class UI:
 
         return ask_until_parsed(
             prompter,
-            f"{_name(table, seat)} · {prompt}",  # the prompter prints prompts as text
+            f"{name_of(table, seat)} · {prompt}",  # the prompter prints prompts as text
             parse,
             on_help,
             secret=secret,
@@ -359,7 +311,7 @@ class UI:
             )
         if view.phase == "target":
             return "Choose from: " + ", ".join(
-                _target_text(a, None, Table([], frozenset())) for a in legal
+                target_text(a, None, Table([], frozenset())) for a in legal
             )
         return None
 
@@ -371,10 +323,10 @@ class UI:
         rounds = _table(console, "Points per round")
         rounds.add_column("Round")
         for s in range(2):
-            rounds.add_column(_who(table, s), justify="right")
+            rounds.add_column(who(table, s), justify="right")
         for past in view.log:
             points = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
-            rounds.add_row(str(past.round), *(_signed(p) for p in points))
+            rounds.add_row(str(past.round), *(signed(p) for p in points))
         rounds.add_row(
             Text("Final score", style="bold"),
             *(Text(str(view.teams[s].score), style="bold") for s in range(2)),
@@ -383,10 +335,10 @@ class UI:
         how = "reached the end of the track" if view.early_win else "after round 4"
         if len(results.winners) == 1:
             console.print(
-                _line(_who(table, results.winners[0], "bold"), (" wins", "bold"), f" ({how}).")
+                line_of(who(table, results.winners[0], "bold"), (" wins", "bold"), f" ({how}).")
             )
         else:
-            console.print(_line(("A draw", "bold"), f" at {view.teams[0].score} ({how})."))
+            console.print(line_of(("A draw", "bold"), f" at {view.teams[0].score} ({how})."))
 
 
 def _table(console: Console, title: str) -> RichTable:
@@ -404,7 +356,7 @@ def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
     grid.add_column("" if compact else "Category")
     grid.add_column("Year", justify="right")
     for s in range(2):
-        grid.add_column(_who(table, s))
+        grid.add_column(who(table, s))
     for line in past.categories:
         cells = []
         for s in range(2):
@@ -418,11 +370,11 @@ def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
             if compact:
                 cells.append(
                     f"{score.answer % 100:02d} {OUTCOME_SHORT[score.outcome]} "
-                    f"{_signed(score.points)}"
+                    f"{signed(score.points)}"
                 )
             else:
                 cells.append(
-                    f"{covered}: {OUTCOME_TEXT[score.outcome]} {_signed(score.base)}{bonus}"
+                    f"{covered}: {OUTCOME_TEXT[score.outcome]} {signed(score.base)}{bonus}"
                 )
         name = SHORT_CATEGORY[line.category] if compact else CATEGORY_NAMES[line.category]
         grid.add_row(name, str(line.year), *cells)
@@ -430,7 +382,7 @@ def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
     grid.add_row(
         "Round" if compact else f"Round {past.round} score",
         "",
-        *(_signed(g) for g in gained),
+        *(signed(g) for g in gained),
         style="bold",
     )
     grid.add_row(
@@ -442,129 +394,13 @@ def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
     console.print(grid)
     cards = Text("  cards: ")
     for s in range(2):
-        cards.append_text(_who(table, s))
+        cards.append_text(who(table, s))
         cards.append(f": {CARDS[past.cards[s]].name}")
         if not past.effective[s]:
             cards.append(" (no effect)")
         target = past.targets[s]
         if target:
-            cards.append(f" → {_target_text(target, 1 - s, table)}")
+            cards.append(f" → {target_text(target, 1 - s, table)}")
         if s == 0:
             cards.append("; ")
     console.print(cards)
-
-
-def _target_text(target: Target | Any, victim: int | None, table: Table) -> str:
-    whose = f"{_name(table, victim)}'s " if victim is not None else ""
-    if isinstance(target, RemoveToken):
-        return f"remove {whose}{target.length}-year token"
-    if isinstance(target, CancelAnswer):
-        return f"cancel {whose}{CATEGORY_NAMES[target.category]} answer"
-    return str(target)
-
-
-def _choice_text(choice: Action) -> str:
-    if isinstance(choice, Keep):
-        return ", ".join(CARDS[c].name for c in choice.cards)
-    if isinstance(choice, Answer):
-        return str(choice.year)
-    if isinstance(choice, Extend):
-        return _tokens_text(choice.tokens)
-    if isinstance(choice, PlayCard):
-        return CARDS[choice.card].name
-    if isinstance(choice, Hidden):
-        return "hidden"
-    return str(choice)
-
-
-CARD_NOTES = {
-    "both-blocked": "both teams played Blocked: neither card does anything",
-    "blocked": "blocked by the other team's Blocked card",
-    "blocks": "stops the other team's card this round",
-    "no-token": "the other team placed no extension token: no effect",
-    "target": "choose a target",
-}
-
-
-def narrate(event: DecadesEvent, table: Table) -> Text | None:
-    """One line for an event (None for events with nothing to say); plain text with
-    styles, so names and deck texts are never read as markup."""
-    if isinstance(event, Setup):
-        sides = "/".join(event.sides)
-        return _line(
-            f"The Decades: {event.rounds} rounds, score track to {event.track}, "
-            f"board sides {sides}, deck {event.deck!r} ({event.deck_cards} cards)."
-        )
-    if isinstance(event, KeepStep):
-        return _line(f"Each team draws {event.dealt} action cards and keeps {event.keep}.")
-    if isinstance(event, Hand):
-        return _line(
-            _who(table, event.team), " drew: " + ", ".join(CARDS[c].name for c in event.cards)
-        )
-    if isinstance(event, Ready):
-        return _line(_who(table, event.team, "dim"), (" has chosen.", "dim"))
-    if isinstance(event, Chosen):  # the team's own secret choice, sent to that team only (T7)
-        return _line(
-            _who(table, event.team, "dim"),
-            (f" chose (hidden from the other team): {_choice_text(event.choice)}", "dim"),
-        )
-    if isinstance(event, Kept):
-        return _line("Both teams have kept their action cards.")
-    if isinstance(event, RoundBegins):
-        return _line((f"— Round {event.round} of {event.rounds} —", "bold"))
-    if isinstance(event, Asked):
-        return _line((f"{event.name}:", "bold"), " ", event.text)
-    if isinstance(event, AnswersRevealed):
-        years = event.years
-        return _line(
-            f"  {CATEGORY_NAMES[event.category]}: ",
-            _who(table, 0),
-            f" {years[0]}, ",
-            _who(table, 1),
-            f" {years[1]}",
-        )
-    if isinstance(event, ExtendStep):
-        return _line("Both teams place their extension tokens.")
-    if isinstance(event, BoardsRevealed):
-        line = Text("Boards revealed. Tokens — ")
-        for s, tokens in enumerate(event.tokens):
-            line.append_text(_line(_who(table, s), f": {_tokens_text(tokens)}"))
-            line.append("; " if s == 0 else "")
-        return line
-    if isinstance(event, CardsRevealed):
-        line = Text("Cards revealed — ")
-        for s, (card, note) in enumerate(zip(event.cards, event.notes, strict=True)):
-            line.append_text(_line(_who(table, s), f": {CARDS[card].name} ({CARD_NOTES[note]})"))
-            line.append("; " if s == 0 else "")
-        return line
-    if isinstance(event, TargetChosen):
-        return _line(
-            _who(table, event.team),
-            f" chooses: {_target_text(event.target, 1 - event.team, table)}",
-        )
-    if isinstance(event, Scored):
-        line = _line(
-            f"  {CATEGORY_NAMES[event.category]} — it was ",
-            (str(event.year), "bold"),
-            " ",
-            (f"({event.source})", "dim"),
-            ": ",
-        )
-        for s, score in enumerate(event.scores):
-            bonus = f" (incl. bonus +{score.bonus})" if score.bonus else ""
-            line.append_text(_who(table, s))
-            line.append(
-                f" {score.answer} {OUTCOME_TEXT[score.outcome]} {_signed(score.points)}{bonus}"
-            )
-            line.append("; " if s == 0 else "")
-        line.append(f"  → {event.totals[0]}:{event.totals[1]}")
-        return line
-    if isinstance(event, GameOver):
-        how = " (end of the track reached)" if event.early_win else ""
-        if len(event.winners) == 1:
-            high, low = max(event.scores), min(event.scores)
-            return _line(
-                _who(table, event.winners[0], "bold"), (f" wins {high} to {low}{how}.", "bold")
-            )
-        return _line((f"Draw at {event.scores[0]}{how}.", "bold"))
-    return None

@@ -22,7 +22,7 @@ from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import CancelAnswer, DecadesState, Keep, RemoveToken
 from gamenight.games.decades.scoring import score_answer
 from gamenight.games.decades.tokens import Placement
-from gamenight.terminal.decades import narrate
+from gamenight.terminal.decades_text import narrate
 from gamenight.terminal.ui import Table
 
 A = SIDES["A"]  # +5 on 1988 and 2002; +3 on 1983, 1991, 2007, 2015
