@@ -125,7 +125,7 @@ class RoundLog(msgspec.Struct, frozen=True):
 
 class DecadesState(msgspec.Struct, frozen=True):
     dice: DiceSource
-    deck: str  # the deck option ("" = shipped deck); public
+    deck: str  # the deck id in the library ("" = shipped deck); public
     track: int  # T6: last space of the score track
     sides: tuple[str, str]  # T1: board side per team
     questions: tuple[QuestionCard, ...]  # T2: the 4 dealt cards, round order; secret (T7)
