@@ -93,3 +93,22 @@ def test_apart_pairs_are_checked_when_a_deck_is_loaded(tmp_path: Path) -> None:
     path.write_text(deck_to_json(bad), encoding="utf-8")
     with pytest.raises(DeckError, match=r"pair 1 of 'apart', field 'apart': 'k9.1' names no"):
         load_deck(path)
+
+
+def test_pairs_that_could_leave_too_few_cards_to_deal_are_refused(tmp_path: Path) -> None:
+    cards = tuple(card(f"k{i}", (1981 + i, 1992, 2003, 2014, 1985, 2016)) for i in range(5))
+    # drawing k0 first takes k1, k2 and k3 out: only 2 cards could be dealt
+    crowded = Deck("crowded", cards, apart=(("k0.1", "k1.1"), ("k0.2", "k2.2"), ("k0.3", "k3.3")))
+    path = tmp_path / "crowded.json"
+    path.write_text(deck_to_json(crowded), encoding="utf-8")
+    with pytest.raises(DeckError, match=r"field 'apart': with these pairs kept apart, 5 cards"):
+        load_deck(path)
+    roomy = Deck("roomy", cards, apart=(("k0.1", "k1.1"),))
+    path.write_text(deck_to_json(roomy), encoding="utf-8")
+    deck = load_deck(path)
+    for seed in range(200):  # and it always deals
+        state, _ = rules.start(
+            deck.cards, deck="", deck_name="roomy", track=100, sides=("A", "B"),
+            dice=SeededDice(seed=seed), apart=deck.apart,
+        )  # fmt: skip
+        assert len(state.questions) == 4

@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import combinations
 from pathlib import Path
 from typing import Annotated, Any, Final, Literal, NoReturn, TypedDict
 
@@ -388,8 +389,39 @@ def _check(
                 places.fail(
                     ("apart", k), "apart", f"{ref!r} names no question (write card.number: c01.1)"
                 )
+    if apart:
+        _check_dealable(cards, apart, places)
     if require_balance:
         _check_balance(cards, places, first_year=first_year, last_year=last_year)
+
+
+def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places) -> None:
+    """Whatever is drawn first, 4 cards can still be dealt: each draw takes its card and
+    the cards paired with it out of the pool, so the pool must outlast the worst case."""
+    paired: dict[str, set[str]] = {}
+    for first, second in apart:
+        a, b = first.rpartition(".")[0], second.rpartition(".")[0]
+        if a != b:
+            paired.setdefault(a, set()).add(b)
+            paired.setdefault(b, set()).add(a)
+    worst = sorted((len(others) for others in paired.values()), reverse=True)
+    if len(cards) - (CARDS_PER_GAME - 1) - sum(worst[: CARDS_PER_GAME - 1]) >= 1:
+        return  # even the worst draws leave a card: the common case, checked cheaply
+    # Exactly: the deal fails iff up to 3 cards, no two paired, take every card out.
+    ids = [card.id for card in cards]
+    stuck = any(
+        all(b not in paired.get(a, ()) for a, b in combinations(drawn, 2))
+        and set(ids) <= set(drawn).union(*(paired.get(a, set()) for a in drawn))
+        for size in range(1, CARDS_PER_GAME)
+        for drawn in combinations(ids, size)
+    )
+    if stuck:
+        places.fail(
+            (),
+            "apart",
+            f"with these pairs kept apart, {len(cards)} cards may not deal {CARDS_PER_GAME}; "
+            "add cards or drop pairs",
+        )
 
 
 def _check_balance(
