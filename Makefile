@@ -5,12 +5,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint layers typecheck pytest bench lock clean
+.PHONY: play test lint layers typecheck pytest bench lock clean ensure-tmux
 
 play: $(STAMP)
 	$(BIN)/gamenight
 
-test: $(STAMP) lint layers typecheck pytest
+test: $(STAMP) ensure-tmux lint layers typecheck pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests bench
@@ -21,6 +21,19 @@ layers: $(STAMP)
 
 typecheck: $(STAMP)
 	$(BIN)/mypy
+
+# The hot-seat test drives a real terminal (tmux). Installed when missing if we are
+# root on Debian/Ubuntu; otherwise `make test` stops and says so.
+ensure-tmux:
+	@command -v tmux >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    echo "installing tmux (needed by the hot-seat terminal test)"; \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux >/dev/null 2>&1 || \
+	    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux; }; \
+	  else \
+	    echo "make test needs tmux for the hot-seat terminal test: install it (e.g. sudo apt-get install tmux)" >&2; \
+	    exit 1; \
+	  fi; }
 
 pytest: $(STAMP)
 	$(BIN)/pytest -n 2

@@ -16,7 +16,8 @@ import time
 
 from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
-from gamenight.games.dice_duel.bots import TurnOptimalBot, kniffel_award
+from gamenight.games.dice_duel.advisor import kniffel_award
+from gamenight.games.dice_duel.bots import TurnOptimalBot
 from gamenight.games.dice_duel.expectimax import turn_tables
 from gamenight.games.dice_duel.game import GAME
 

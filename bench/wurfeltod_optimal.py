@@ -154,7 +154,7 @@ def main() -> None:
         path = args.table
         if path is None:
             started = time.perf_counter()
-            path = build_table(Path(tmp) / "wurfeltod-values.bin", progress=False)
+            path = build_table(Path(tmp) / "wurfeltod-values.bin")
             print(f"built the value table in {time.perf_counter() - started:.1f} s")
         table = require_table(path)
     started = time.perf_counter()

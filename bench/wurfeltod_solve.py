@@ -18,6 +18,7 @@ from pathlib import Path  # noqa: E402
 
 import numba  # noqa: E402
 import numpy as np  # noqa: E402
+from rich.console import Console  # noqa: E402
 
 from gamenight.games.wurfeltod.categories import Category, evaluate  # noqa: E402
 from gamenight.games.wurfeltod.solver import (  # noqa: E402
@@ -30,6 +31,7 @@ from gamenight.games.wurfeltod.solver import (  # noqa: E402
     expected_score,
     require_table,
 )
+from gamenight.terminal.wurfeltod import solve_progress  # noqa: E402
 
 
 def play_one_game(table: ValueTable, rng: np.random.Generator) -> int:
@@ -64,7 +66,12 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         path = args.path or Path(tmp) / "wurfeltod-values.bin"
         imported = time.perf_counter()
-        build_table(path, force=True, progress=not args.quiet)
+        if args.quiet:
+            build_table(path, force=True)
+        else:
+            bar, progress = solve_progress(Console(stderr=True))
+            with bar:
+                build_table(path, force=True, progress=progress)
         built = time.perf_counter()
         peak_mib = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 

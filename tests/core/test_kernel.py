@@ -138,8 +138,9 @@ def test_tampered_record_is_caught() -> None:
     [
         ([], "empty file"),
         (["{not json"], "line 1: invalid JSON"),
-        (['{"type": "header"}'], "not a gamenight record header"),
-        (["[1, 2]"], "expected a JSON object"),
+        (['{"type": "header"}'], "not a gamenight record"),
+        (["[1, 2]"], "not a gamenight record"),  # not "empty file" (issue 10, item 16)
+        (["[1,2,3]", ""], "not a gamenight record"),
     ],
 )
 def test_malformed_records_name_the_problem(lines: list[str], message: str) -> None:

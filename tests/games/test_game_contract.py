@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from gamenight.core import OptionsError, SeededDice, registry
-from gamenight.core.testing import check_replay, check_round_trips, random_playout
+from gamenight.core.testing import check_replay, check_round_trips, check_table, random_playout
 
 # Seat counts and options worth varying for each game (others stay at their defaults).
 SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
@@ -45,6 +45,18 @@ def test_random_play_keeps_the_contract(game_id: str, data: st.DataObject) -> No
     final, history = random_playout(game, seats, options, seed)
     check_round_trips(game, final, history)
     check_replay(game, seats, options, seed, history, final)
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@settings(max_examples=4, deadline=None)
+@given(data=st.data())
+def test_the_table_keeps_its_promises(game_id: str, data: st.DataObject) -> None:
+    """Seq, snapshots, refusals, per-seat streams and redaction (core.table)."""
+    game = registry.get(game_id).game
+    seats, raw = data.draw(st.sampled_from(SETUPS[game_id]))
+    # A 128-bit seed, as drawn for real games, so finding it in a stream is no coincidence.
+    seed = data.draw(st.integers(2**100, 2**128 - 1))
+    check_table(game, seats, game.parse_options(raw), seed)
 
 
 OPTION_JUNK = st.one_of(

@@ -7,6 +7,9 @@ command shows a traceback for bad input.
 from __future__ import annotations
 
 import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -14,14 +17,17 @@ import click
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
+from rich.text import Text
 
+from gamenight import __version__
 from gamenight.cli.decks import decks
-from gamenight.cli.players import SeatSpec, parse_players
+from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.session import Session, restore
 from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
-from gamenight.terminal.ui import Prompter
+from gamenight.core.game import GameInfo
+from gamenight.terminal.ui import Prompter, plain
 
 console = Console()
 
@@ -34,7 +40,8 @@ class CheckFailure(Exception):
     """A failed verification (exit 1)."""
 
 
-@click.group(invoke_without_command=True)
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="gamenight")
 @click.pass_context
 def app(ctx: click.Context) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
@@ -45,18 +52,43 @@ def app(ctx: click.Context) -> None:
 
 
 @app.command("list")
-def list_games() -> None:
-    """List the games: id and name."""
+@click.option("--bots", "show_bots", is_flag=True, help="say what each bot does and how strong")
+@click.option("--options", "show_options", is_flag=True, help="each game's options")
+def list_games(show_bots: bool, show_options: bool) -> None:
+    """List the games: id, name, seats and bots (imports no bot and no solver)."""
     table = RichTable("id", "game", "players", "bots", box=None)
     for entry in registry.available():
         info = entry.game.info
-        span = (
-            f"{info.min_players}"
-            if info.min_players == info.max_players
-            else (f"{info.min_players}-{info.max_players}")
-        )
-        table.add_row(entry.id, entry.name, f"{span} {info.seat_noun}s", ", ".join(entry.bots))
+        table.add_row(entry.id, entry.name, seats_text(info), ", ".join(entry.bot_infos))
     console.print(table)
+    for entry in registry.available() if show_bots or show_options else ():
+        if show_bots:
+            console.print()
+            console.print(bots_table(entry))
+        if show_options and entry.game.info.options:
+            console.print()
+            console.print(options_table(entry))
+
+
+def options_table(entry: registry.GameEntry) -> RichTable:
+    """One line per game option: its flag, its default and what it sets."""
+    table = RichTable("option", "default", "what it sets", title=f"{entry.name} options", box=None)
+    for spec in entry.game.info.options:
+        default = spec.default
+        shown = ",".join(map(str, default)) if isinstance(default, list) else str(default)
+        if spec.kind == "multi" and list(default) == list(spec.choices):
+            shown = "all"
+        choices = f" (one of: {', '.join(spec.choices)})" if spec.choices else ""
+        table.add_row(plain(f"--{spec.name}"), plain(shown or '""'), plain(spec.help + choices))
+    return table
+
+
+def bots_table(entry: registry.GameEntry) -> RichTable:
+    """One line per bot of ``entry``: its name, what it does and how strong it is."""
+    table = RichTable("bot", "what it does and how strong", title=entry.name, box=None)
+    for name, info in entry.bot_infos.items():
+        table.add_row(plain(name, "bold"), plain(info.summary))
+    return table
 
 
 @app.command()
@@ -67,14 +99,21 @@ def rules(game: str) -> None:
     console.print(Markdown(entry.rules_text()))
 
 
-@app.command()
+GAME_OPTIONS_HELP = (
+    "Any option of the game is given as --NAME VALUE or -o NAME=VALUE "
+    "(e.g. --variant championship, --events 100m,shot-put, --mode solo); "
+    "`gamenight list --options` shows each game's options."
+)
+TAKES_GAME_OPTIONS: dict[str, Any] = {
+    "context_settings": {"ignore_unknown_options": True},
+    "epilog": GAME_OPTIONS_HELP,
+}
+
+
+@app.command(**TAKES_GAME_OPTIONS)
 @click.argument("game")
 @click.option("--players", required=True, help="seats, e.g. 'Ann,Bob,bot:greedy'")
 @click.option("--seed", type=int, default=None, help="dice seed (random if omitted)")
-@click.option("--variant", default=None, help="variant, e.g. championship")
-@click.option("--events", default=None, help="Decathlon events, e.g. 100m,shot-put")
-@click.option("--mode", default=None, help="Dice Duel mode: multi or solo")
-@click.option("--deck", default=None, help="The Decades: question deck file (CSV or JSON)")
 @click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
 @click.option(
     "--record",
@@ -82,99 +121,160 @@ def rules(game: str) -> None:
     default=None,
     help="write the game record (JSON Lines)",
 )
+@click.option("--force", is_flag=True, help="replace an existing record file (records only)")
 @click.option("--watch/--quiet", default=None, help="narrate every event (default: with humans)")
+@click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
 def play(
     game: str,
     players: str,
     seed: int | None,
-    variant: str | None,
-    events: str | None,
-    mode: str | None,
-    deck: str | None,
     option: tuple[str, ...],
     record: Path | None,
+    force: bool,
     watch: bool | None,
+    game_options: tuple[str, ...],
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
     entry = _entry(game)
-    options = entry.game.parse_options(_raw_options(variant, events, mode, deck, option))
-    seats = parse_players(players, list(entry.bots))
+    options = entry.game.parse_options(_raw_options(entry.game.info, game_options, option))
+    info = entry.game.info
+    seats = parse_players(players, list(entry.bots), teams=is_team_game(info))
     entry.game.check_players(len(seats))
-    _play(entry, seats, options, _seed(seed), record, watch)
+    _play(entry, seats, options, seed, record, watch, force=force)
 
 
 @app.command()
 @click.argument("path", type=click.Path(path_type=Path))
-def replay(path: Path) -> None:
-    """Replay the record at PATH, verifying every event and the final result."""
+@click.option(
+    "--as",
+    "as_seat",
+    default=None,
+    metavar="SEAT",
+    help="print what one seat saw: its number (1, 2, ...), its name, or 'spectator'",
+)
+def replay(path: Path, as_seat: str | None) -> None:
+    """Replay the record at PATH: check the seed against the commitment made
+    before the game, then re-derive every die and card and verify every event
+    and the result."""
+    from gamenight.cli.saves import SeatView, resolve_seat, show_as
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
+    from gamenight.core.seeds import fingerprint
 
     try:
         record = read_record(path)
-        report = run_replay(record, str(path))
+        viewer = None if as_seat is None else resolve_seat(as_seat, record.seats)
+        seen = SeatView(viewer)
+        report = run_replay(
+            record,
+            str(path),
+            require_finished=False,
+            on_step=None if as_seat is None else seen.step,
+        )
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
+    if as_seat is not None:
+        show_as(console, _entry(record.game), record, seen)
+    if report.committed:
+        fair = f"the seed matches the commitment {fingerprint(record.commitment or '')}"
+    else:
+        fair = "a format 1 record: no commitment to check the seed against"
+    if not report.finished:
+        console.print(
+            Text(
+                f"✓ {path}: {report.game}, unfinished: {report.actions} actions verified, "
+                f"{fair}, every event so far matches. Resume it with: gamenight resume {path}"
+            )
+        )
+        return
     winners = ", ".join(record.seats[w].name for w in report.results.winners)
     console.print(
-        f"[green]✓[/] {path}: {report.game}, {report.actions} actions replayed, "
-        f"every event and the result match (won by {winners})"
+        Text.assemble(
+            ("✓", "green"),
+            f" {path}: {report.game}, {report.actions} actions replayed, {fair}, "
+            f"every event and the result match (won by {winners})",
+        )
     )
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path))
-def resume(path: Path) -> None:
-    """Resume the unfinished game saved at PATH."""
-    from gamenight.core.record import read_record
-    from gamenight.core.record import replay as run_replay
+@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
+def resume(path: Path | None, last: bool) -> None:
+    """Resume the unfinished game saved at PATH (or the newest with --last)."""
+    from gamenight.cli.saves import newest_unfinished
+    from gamenight.core.record import resume_record
 
+    if last == (path is not None):
+        raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
+    if path is None:
+        path = newest_unfinished()
+        if path is None:
+            raise UsageFailure("there is no saved unfinished game (gamenight saves lists them)")
     try:
-        record = read_record(path, repair_tail=True)
-        run_replay(record, str(path), require_finished=False)
+        resumed = resume_record(path)
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
-    if record.results is not None:
-        raise UsageFailure(f"{path}: that game is already finished")
+    record = resumed.record
     entry = _entry(record.game)
     seats = []
     for seat in record.seats:
         bot = seat.agent.removeprefix("bot:") if seat.agent.startswith("bot:") else None
         if bot is not None and bot not in entry.bots:
+            resumed.writer.close()
             raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
         seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
+    assert record.seed is not None  # replay checked it
     options = entry.game.parse_options(record.options)
-    session = Session(entry, seats, options, record.seed, console, Prompter(console), path)
-    match = session.build(append=True)
+    session = Session(
+        entry, seats, options, record.seed, console, Prompter(console), path,
+        writer=resumed.writer,
+    )  # fmt: skip
+    if resumed.backup is not None:
+        console.print(
+            Text(
+                f"The last line of {path} was cut off (a crash while saving); it is "
+                f"repaired and the original kept as {resumed.backup}."
+            )
+        )
+    match = session.build()
     restore(match, [(seat, action) for seat, action, _ in record.actions])
-    console.print(f"Resumed {entry.name} after {len(record.actions)} actions.")
+    console.print(Text(f"Resumed {entry.name} after {len(record.actions)} actions."))
     _finish(session, match)
+
+
+@app.command()
+def saves() -> None:
+    """List the saved unfinished games, newest first."""
+    from gamenight.cli.saves import list_saves, show_saves
+
+    show_saves(console, list_saves())
 
 
 app.add_command(solve)
 app.add_command(decks)
 
 
-@app.command()
+# A series shorter than this shows no progress bar.
+PROGRESS_AFTER_SECONDS = 1.0
+
+
+@app.command(**TAKES_GAME_OPTIONS)
 @click.argument("game")
 @click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
 @click.option("--games", type=int, default=1000, show_default=True, help="games to play")
 @click.option("--seed", type=int, default=0, show_default=True, help="dice seed of game 1")
-@click.option("--variant", default=None, help="variant, e.g. championship")
-@click.option("--events", default=None, help="Decathlon events, e.g. 100m,shot-put")
-@click.option("--mode", default=None, help="Dice Duel mode: multi or solo")
 @click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
 @click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
+@click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
 def sim(
     game: str,
     bots: str,
     games: int,
     seed: int,
-    variant: str | None,
-    events: str | None,
-    mode: str | None,
     option: tuple[str, ...],
     as_json: bool,
+    game_options: tuple[str, ...],
 ) -> None:
     """Play a seeded series of all-bot GAME games: win shares and mean scores."""
     import dataclasses
@@ -183,9 +283,13 @@ def sim(
     from gamenight.sim import run_series
 
     entry = _entry(game)
-    raw = _raw_options(variant, events, mode, None, option)
+    raw = _raw_options(entry.game.info, game_options, option)
     names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
-    report = run_series(entry, names, games=games, seed=seed, options=entry.game.parse_options(raw))
+    options = entry.game.parse_options(raw)
+    with _progress_bar(f"{entry.name}: playing {games} games") as progress:
+        report = run_series(
+            entry, names, games=games, seed=seed, options=options, progress=progress
+        )
     if as_json:
         click.echo(json.dumps(dataclasses.asdict(report), indent=1))
         return
@@ -207,57 +311,124 @@ def sim(
     console.print("[dim]± one standard error; a k-way shared win counts 1/k[/]")
 
 
+@contextmanager
+def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
+    """A ``(done, total)`` callback that shows a progress bar on stderr once the work
+    has taken longer than :data:`PROGRESS_AFTER_SECONDS` (short runs stay quiet)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    started = time.perf_counter()
+    bar: Progress | None = None
+    task = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:
+            if time.perf_counter() - started < PROGRESS_AFTER_SECONDS:
+                return
+            bar = Progress(
+                TextColumn(title, markup=False),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            bar.start()
+            task = bar.add_task("games", total=total)
+        assert task is not None
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if bar is not None:
+            bar.stop()
+
+
 def _play(
     entry: registry.GameEntry,
     seats: list[SeatSpec],
     options: dict[str, Any],
-    seed: int,
+    seed: int | None,
     record: Path | None,
     watch: bool | None,
+    *,
+    force: bool = False,
 ) -> None:
     from gamenight.core.dice import SeededDice
 
-    entry.game.start(len(seats), options, SeededDice(seed=seed))  # refuse a bad set-up first
-    session = Session(entry, seats, options, seed, console, Prompter(console), record, watch)
-    match = session.build()
-    console.print(
-        f"[bold]{entry.name}[/] · seed {seed} · " + ", ".join(s.describe() for s in seats)
+    chosen = _seed(seed)
+    entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
+    session = Session(
+        entry, seats, options, chosen, console, Prompter(console), record, watch,
+        seed_public=seed is not None, force=force,
+    )  # fmt: skip
+    session.title = Text.assemble(
+        (entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats)
     )
+    match = session.build()
     _finish(session, match)
 
 
 def _finish(session: Session, match: Any) -> None:
-    try:
-        session.finish(match)
-    except (KeyboardInterrupt, EOFError):
-        where = session.record_path
-        console.print()
-        if where is not None and not match.finished():
-            console.print(f"Game saved. Resume it with: gamenight resume {where}")
-        elif where is None:
-            console.print("Game abandoned (no record was kept).")
+    if session.play(match) is None:
         sys.exit(130)
     if session.record_path is not None:
-        console.print(f"Record: {session.record_path}")
+        console.print(Text(f"Record: {session.record_path}"))
 
 
-def _raw_options(
-    variant: str | None,
-    events: str | None,
-    mode: str | None,
-    deck: str | None,
-    option: tuple[str, ...],
-) -> dict[str, Any]:
-    """Game options from the common flags and any ``-o KEY=VALUE``."""
+def _raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ()) -> dict[str, Any]:
+    """Game options from ``--NAME VALUE`` / ``--NAME=VALUE`` arguments and ``-o NAME=VALUE``,
+    checked against the game's own option list (no per-game code here).
+
+    >>> from gamenight.core import registry
+    >>> info = registry.get("decathlon").game.info
+    >>> _raw_options(info, ["--variant", "championship", "--events=100m"], ["variant=points"])
+    {'variant': 'points', 'events': '100m'}
+    >>> _raw_options(info, ["--mode", "solo"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamenight.cli.main.UsageFailure: Reiner Knizia's Decathlon has no option --mode (its ...
+    """
+    specs = {spec.name: spec for spec in info.options}
+
+    def known(name: str, shown: str) -> str:
+        key = name.strip().lower()
+        if key in specs:
+            return key
+        if key.replace("-", "_") in specs:
+            return key.replace("-", "_")
+        names = ", ".join(f"--{n}" for n in specs) or "none"
+        raise UsageFailure(f"{info.name} has no option {shown} (its options: {names})")
+
     raw: dict[str, Any] = {}
-    for key, value in (("variant", variant), ("events", events), ("mode", mode), ("deck", deck)):
-        if value is not None:
-            raw[key] = value
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if not arg.startswith("--") or arg == "--":
+            raise UsageFailure(f"unexpected argument {arg!r} (game options are --NAME VALUE)")
+        name, sep, value = arg[2:].partition("=")
+        key = known(name, f"--{name}")
+        if not sep:
+            if rest and not rest[0].startswith("--"):
+                value = rest.pop(0)
+            elif specs[key].kind == "bool":
+                value = "yes"
+            else:
+                raise UsageFailure(f"option --{name} needs a value")
+        raw[key] = value
     for item in option:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
             raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
-        raw[key.strip()] = value.strip()
+        raw[known(name, repr(name.strip()))] = value.strip()
     return raw
 
 
@@ -271,11 +442,14 @@ def _entry(game: str) -> registry.GameEntry:
 
 
 def _seed(seed: int | None) -> int:
+    """The player's seed, or a fresh secret 128-bit one."""
     if seed is not None:
+        if seed < 0:
+            raise UsageFailure("--seed must be a whole number, 0 or more")
         return seed
-    import secrets
+    from gamenight.core.seeds import draw_seed
 
-    return secrets.randbelow(2**31)
+    return draw_seed()
 
 
 def _fail(message: str, code: int) -> NoReturn:

@@ -7,6 +7,13 @@ Syntax: seats separated by commas. A seat is ``[Label:]who`` where ``who`` is
 ['Ann (human)', 'Greedy 2 (bot:greedy)']
 >>> [s.describe() for s in parse_players("Red:Ann+Bob,Blue:bot:expert", ["expert"])]
 ['Red (human: Ann+Bob)', 'Blue (bot:expert)']
+
+Labels and ``+`` name a team's players, so games without teams refuse them:
+
+>>> parse_players("Ann:Bob", ["greedy"], teams=False)  # doctest: +ELLIPSIS
+Traceback (most recent call last):
+...
+gamenight.core.errors.OptionsError: --players: 'Ann:Bob' names a team, and this game has no ...
 """
 
 from __future__ import annotations
@@ -15,6 +22,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
+from gamenight.core.game import GameInfo
 
 
 @dataclass(frozen=True)
@@ -35,12 +43,40 @@ class SeatSpec:
         return f"{self.name} (human)"
 
 
-def parse_players(spec: str, bots: Sequence[str]) -> list[SeatSpec]:
-    """Parse a players list; raises :class:`OptionsError` naming the bad entry."""
+def seats_text(info: GameInfo) -> str:
+    """How many seats a game takes, in words.
+
+    >>> from gamenight.core import registry
+    >>> [seats_text(registry.get(g).game.info) for g in ("decades", "decathlon")]
+    ['2 teams', '1-8 players']
+    """
+    lo, hi = info.min_players, info.max_players
+    return f"{lo if lo == hi else f'{lo}-{hi}'} {info.seat_noun}{'' if hi == 1 else 's'}"
+
+
+def is_team_game(info: GameInfo) -> bool:
+    """Whether a seat may hold several humans (``Label:Ann+Bob``)."""
+    return info.seat_noun == "team"
+
+
+def parse_players(spec: str, bots: Sequence[str], *, teams: bool = True) -> list[SeatSpec]:
+    """Parse a players list; raises :class:`OptionsError` naming the bad entry.
+
+    ``teams=False`` (a game without teams, see :func:`is_team_game`) refuses a
+    label on a human seat and several humans at one seat.
+    """
     entries = [part.strip() for part in spec.split(",")]
     if not spec.strip() or any(not e for e in entries):
         raise OptionsError(f"--players: empty seat in {spec!r} (example: 'Ann,bot:greedy')")
     seats = [_seat(entry, index, bots) for index, entry in enumerate(entries, start=1)]
+    if not teams:
+        for entry, seat in zip(entries, seats, strict=True):
+            if seat.bot is None and seat.members != (seat.name,):
+                example = seat.members[-1]
+                raise OptionsError(
+                    f"--players: {entry!r} names a team, and this game has no teams "
+                    f"(write one name per seat, e.g. {example!r})"
+                )
     names = [s.name.lower() for s in seats]
     for name in names:
         if names.count(name) > 1:

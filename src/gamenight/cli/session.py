@@ -1,7 +1,15 @@
-"""A terminal game session: agents for humans, narration, saving and resuming."""
+"""A terminal game session: agents for humans, narration, saving and resuming.
+
+Saving never loses a game: every action is written and synced to the record
+before it takes effect (:class:`~gamenight.core.record.RecordWriter`). When a
+write fails the player is told what is saved and where, and may retry, save
+the whole game elsewhere, or stop (and resume later). Ctrl-C asks before a
+game without a record is abandoned.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -12,54 +20,126 @@ from typing import Any
 import platformdirs
 from rich.console import Console
 from rich.rule import Rule
+from rich.text import Text
 
 from gamenight.cli.players import SeatSpec
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteError
 from gamenight.core.events import Event
-from gamenight.core.game import Results
-from gamenight.core.record import RecordWriter, SeatInfo
+from gamenight.core.game import Results, to_json
+from gamenight.core.record import RecordWriter, SeatInfo, resume_record
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
-from gamenight.core.seeds import derive
+from gamenight.core.seeds import commitment, derive, fingerprint
 from gamenight.terminal import ui_for
-from gamenight.terminal.ui import Prompter, Table, TerminalUI
+from gamenight.terminal.ui import (
+    Prompter,
+    Table,
+    TerminalUI,
+    UndoRequested,
+    clear_screen,
+    plain,
+)
 
 
 class HumanAgent:
-    """A human at this terminal; the game's UI turns keystrokes into actions."""
+    """A human at this terminal; the game's UI turns keystrokes into actions.
+
+    ``hidden``: another human shares the terminal and the game has secrets, so the
+    terminal is handed over between turns with the screen *and* scrollback
+    cleared, and secret entries are not echoed (T7). Against bots nothing is
+    hidden. When :func:`attach_undo` gave it the match, the human may take back
+    their last action with ``u`` (see :meth:`may_undo`).
+    """
 
     label = "human"
 
     def __init__(self, ui: TerminalUI, prompter: Prompter, table: Table, hidden: bool) -> None:
         self.ui, self.prompter, self.table, self.hidden = ui, prompter, table, hidden
+        self.match: Match | None = None
+        self.record_path: Path | None = None
 
     def act(self, decision: Decision[Any, Any]) -> Any:
         console = self.prompter.console
-        name = self.table.names[decision.seat]
+        seat = decision.seat
+        name = self.table.names[seat]
         if self.hidden:
             # Hot seat with secrets: clear, hand over, and clear again afterwards.
-            console.clear()
+            clear_screen(console)
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
-        console.print(Rule(f"{name} to act"))
-        self.ui.show(console, decision.view, decision.seat, self.table)
+        view, legal = decision.view, decision.legal
         while True:
-            action = self.ui.ask(
-                self.prompter, decision.view, decision.legal, decision.seat, self.table
-            )
-            if action in decision.legal:
-                break
-            self.prompter.error("that is not a legal choice here; try again")
+            console.print(Rule(plain(f"{name} to act")))
+            self.ui.show(console, view, seat, self.table)
+            prompter = self.prompter
+            saved = prompter.hide_secrets, prompter.undo
+            prompter.hide_secrets, prompter.undo = self.hidden, self.may_undo(seat)
+            if prompter.undo:
+                prompter.say(plain("u takes back your last move", "dim"))
+            try:
+                action = self._ask(prompter, view, legal, seat)
+            except UndoRequested:
+                view, legal = self._undo(seat, view, legal)
+                continue
+            finally:
+                prompter.hide_secrets, prompter.undo = saved
+            break
         if self.hidden:
-            console.clear()
+            clear_screen(console)
         return action
+
+    def _ask(self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int) -> Any:
+        while True:
+            action = self.ui.ask(prompter, view, legal, seat, self.table)
+            if action in legal:
+                return action
+            prompter.error("that is not a legal choice here; try again")
+
+    def may_undo(self, seat: int) -> bool:
+        """Undo is offered when every opponent is a bot and the game calls the last
+        action, which was this seat's, reversible (no dice thrown, nothing revealed
+        since: Game.reversible)."""
+        table = None if self.match is None else self.match.table
+        return (
+            table is not None
+            and not self.hidden
+            and len(self.table.humans) == 1
+            and table.can_undo(seat)
+        )
+
+    def _undo(self, seat: int, view: Any, legal: Sequence[Any]) -> tuple[Any, Sequence[Any]]:
+        """Take back ``seat``'s last action (table and record); the new view and legal."""
+        assert self.match is not None and self.match.table is not None
+        table = self.match.table
+        writer = self.match.record
+        if writer is not None and not writer.forget_last_action(seat):
+            self.prompter.error("the record cannot forget that move, so it stays")
+            return view, legal
+        table.undo(seat)
+        self.prompter.say(plain("Your last move is taken back.", "bold"))
+        snap = table.snapshot(seat)
+        return snap.view, snap.legal
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None
 
 
+def attach_undo(match: Match, record_path: Path | None) -> None:
+    """Let the match's human agents offer undo (they need its table and record)."""
+    for agent in match.agents:
+        if isinstance(agent, HumanAgent):
+            agent.match, agent.record_path = match, record_path
+
+
 @dataclass
 class Session:
+    """One game at this terminal.
+
+    ``seed_public``: the seed was chosen by the player (``--seed``), so the game is
+    reproducible and not secret; otherwise only the commitment's fingerprint is
+    shown until the end. ``writer``: an already opened record (resume).
+    """
+
     entry: GameEntry
     seats: list[SeatSpec]
     options: dict[str, Any]
@@ -68,8 +148,22 @@ class Session:
     prompter: Prompter
     record_path: Path | None = None
     narrate: bool | None = None  # default: narrate when a human plays
+    seed_public: bool = False
+    force: bool = False  # --force: an existing record at record_path may be replaced
+    writer: RecordWriter | None = None
+    title: Text | None = None  # printed first by announce (the game and its seats)
+    autosave: bool = True  # keep a record in the saves folder when humans play
+
+    @property
+    def commitment(self) -> str:
+        game = self.entry.game
+        return commitment(self.seed, game.info.id, game.info.rules_version, to_json(self.options))
 
     def build(self, *, append: bool = False) -> Match:
+        """The match, its agents and its record (an autosave when humans play).
+
+        ``append``: go on with the record at ``record_path`` (resume).
+        """
         game = self.entry.game
         ui: TerminalUI = ui_for(self.entry)
         humans = frozenset(i for i, s in enumerate(self.seats) if s.bot is None)
@@ -81,41 +175,194 @@ class Session:
                 agents.append(HumanAgent(ui, self.prompter, table, hidden))
             else:
                 agents.append(self.entry.make_bot(seat.bot, derive(self.seed, "bot", index)))
-        if self.record_path is None and humans:
-            if game.info.hidden_info:
-                # A record is the referee's log: its seed and actions reveal every secret,
-                # so a file the players could open mid-game would break T7. Opt-in only.
-                self.console.print(
-                    "[dim]No autosave: a record would reveal hidden choices to anyone who "
-                    "opens it. Use --record FILE to keep a referee's log.[/]"
-                )
-            else:
-                self.record_path = autosave_path(game.info.id)
-        writer = None
-        if self.record_path is not None:
-            opener = RecordWriter.append_to if append else RecordWriter.create
-            writer = opener(self.record_path)
+        if self.writer is None:
+            self.writer = self._open_record(bool(humans), append)
+        if self.writer is not None:
+            self.record_path = self.writer.path or self.record_path
+            self.writer.on_failure = self._write_failed
         seat_infos = [SeatInfo(s.name, s.agent) for s in self.seats]
-        match = Match(game, self.options, self.seed, seat_infos, agents, record=writer)
+        match = Match(game, self.options, self.seed, seat_infos, agents, record=self.writer)
+        attach_undo(match, self.record_path)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:
             match.observers.append(lambda _seq, events: ui.show_events(self.console, events, table))
         self._ui, self._table = ui, table
+        self.announce()
         return match
 
+    def announce(self) -> None:
+        """Say how the dice are fixed: the commitment's fingerprint (the seed stays
+        secret until the end) or, for a chosen seed, that the game is not secret."""
+        if self.title is not None:
+            self.console.print(self.title)
+        if self.seed_public:
+            self.console.print(
+                Text(
+                    f"Seed {self.seed} was chosen with --seed: this game is reproducible, "
+                    "not secret.",
+                    style="dim",
+                )
+            )
+        else:
+            self.console.print(
+                Text(
+                    f"Dice fixed before play: commitment {fingerprint(self.commitment)} "
+                    "(the seed is revealed at the end).",
+                    style="dim",
+                )
+            )
+
+    def reveal(self) -> None:
+        """At the end: the seed and the full commitment, so anyone can check them."""
+        lines = [f"Seed: {self.seed}", f"Commitment (sha256): {self.commitment}"]
+        if not self.seed_public:
+            lines[0] = f"Seed revealed: {self.seed}"
+            shown = fingerprint(self.commitment)
+            lines.append(f"It begins with {shown}, the fingerprint shown at the start.")
+        if self.record_path is not None:
+            lines.append(f"Check every die: gamenight replay {self.record_path}")
+        for line in lines:
+            self.console.print(Text(line), soft_wrap=True)  # one line: easy to copy
+
     def finish(self, match: Match) -> Results:
-        """Play ``match`` to the end and show the standings."""
-        if match.state is None:
-            match.begin()
-        results = match.run()
+        """Play ``match`` to the end, show the standings and reveal the seed."""
+        try:
+            if match.state is None:
+                match.begin()
+            results = match.run()
+        finally:  # a game that stops here stays saved; the record is free to resume
+            if self.writer is not None:
+                self.writer.close()
         view = match.game.view(match.state, None)
         self.console.print(Rule("Final standings"))
         self._ui.show_results(self.console, results, view, self._table)
+        self.reveal()
         return results
+
+    def play(self, match: Match) -> Results | None:
+        """:meth:`finish`, but Ctrl-C (or the end of input) never loses the game
+        silently: with a record it says where it is saved and how to resume;
+        without one it asks before abandoning. ``None``: the game was left."""
+        while True:
+            try:
+                return self.finish(match)
+            except Suspended:
+                self.say_saved(match)
+                return None
+            except (KeyboardInterrupt, EOFError):
+                self.console.print()
+                if self.writer is not None:
+                    self.say_saved(match)
+                    return None
+                try:
+                    answer = self.prompter.ask("Abandon this game? [y/N] ")
+                except (KeyboardInterrupt, EOFError):
+                    answer = "y"
+                if answer.strip().lower() in {"y", "yes"}:
+                    self.console.print("Game abandoned (no record was kept).")
+                    return None
+
+    def say_saved(self, match: Match) -> None:
+        """Where the game is saved (only what was synced) and how to go on."""
+        writer = self.writer
+        if writer is not None:
+            writer.close()
+        if writer is None or writer.path is None or writer.lines_saved == 0:
+            if writer is not None and writer.path is not None:
+                with contextlib.suppress(OSError):  # leave no empty record behind
+                    if writer.path.stat().st_size == 0:
+                        writer.path.unlink()
+            self.console.print("The game was not saved.")
+            return
+        self.console.print(
+            Text(
+                f"Game saved after {writer.actions_saved} actions in {writer.path}\n"
+                f"Resume it with: gamenight resume {writer.path}"
+            ),
+            soft_wrap=True,
+        )
+
+    # ----- the record -------------------------------------------------------------
+    def _open_record(self, humans: bool, append: bool) -> RecordWriter | None:
+        game = self.entry.game
+        if append and self.record_path is not None:
+            return resume_record(self.record_path).writer
+        if self.record_path is not None:  # --record FILE: its errors are the user's to see
+            return RecordWriter.create(self.record_path, force=self.force)
+        if not humans or not self.autosave:
+            return None
+        # The autosave, for every game. For The Decades it holds the secrets (the seed
+        # and every answer): a player would have to open it on purpose to peek, like
+        # a physical deck, and a lost game is worse (docs/fairness.md, T7).
+        folder = saves_folder()
+        try:
+            return RecordWriter.create(autosave_path(game.info.id))
+        except (OSError, RecordError) as exc:
+            reason = getattr(exc, "strerror", None) or str(exc)
+            self.console.print(Text(f"Cannot save games in {folder}: {reason}"))
+        try:
+            answer = self.prompter.ask(
+                "Play without saving? [y/N] (or quit and use --record FILE) "
+            )
+        except (KeyboardInterrupt, EOFError):
+            answer = ""
+        if answer.strip().lower() in {"y", "yes"}:
+            return None
+        raise RecordWriteError("no place to save this game; play with --record FILE to choose one")
+
+    def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
+        """A record line could not be saved: say what is safe, then retry, save the
+        whole game elsewhere, or stop (raising :class:`Suspended`)."""
+        say = self.console.print
+        say(Text(f"✗ {error}", style="bold red"))
+        if writer.lines_saved:
+            say(
+                Text(
+                    f"Saved so far: {writer.actions_saved} actions in {writer.path} "
+                    f"(resume them with: gamenight resume {writer.path}). "
+                    "The game is still here; nothing is lost yet."
+                )
+            )
+        while True:
+            try:
+                choice = self.prompter.ask("Retry (r), save elsewhere (s) or stop (q)? ")
+            except (KeyboardInterrupt, EOFError):
+                choice = "q"
+            choice = choice.strip().lower()[:1]
+            if choice == "r":
+                return
+            if choice == "q":
+                raise Suspended
+            if choice == "s":
+                try:
+                    where = self.prompter.ask("Save the game to which file? ").strip()
+                except (KeyboardInterrupt, EOFError):
+                    continue
+                if not where:
+                    continue
+                try:
+                    writer.relocate(Path(where).expanduser())
+                except (RecordError, RecordWriteError) as exc:
+                    say(Text(f"✗ {exc}", style="bold red"))
+                    continue
+                self.record_path = writer.path
+                say(Text(f"The whole game so far is saved in {writer.path}; going on there."))
+                return
+            say(Text("Type r, s or q."))
+
+
+class Suspended(Exception):
+    """The player stopped the game after a failed save (it stays saved up to there)."""
+
+
+def saves_folder() -> Path:
+    """Where autosaves live (the user data folder)."""
+    return Path(platformdirs.user_data_dir("gamenight")) / "saves"
 
 
 def autosave_path(game_id: str) -> Path:
-    folder = Path(platformdirs.user_data_dir("gamenight")) / "saves"
+    """A fresh autosave file name; raises OSError if the folder cannot be made."""
+    folder = saves_folder()
     folder.mkdir(parents=True, exist_ok=True)
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
     for n in itertools.count():

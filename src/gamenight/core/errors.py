@@ -42,3 +42,14 @@ class StaleActionError(IllegalActionError):
 
     A client that re-sends after a reconnect gets this instead of a double move.
     """
+
+
+class RecordWriteError(GamenightError):
+    """A record line could not be written and synced (disk full, I/O error, read-only).
+
+    The action it was for has not taken effect; everything written before is safe.
+    """
+
+
+class RecordBusyError(RecordError):
+    """A record that another gamenight has open (it holds the record's lock)."""

@@ -175,6 +175,17 @@ class Game(ABC, Generic[S, A]):
         no dice were thrown. Games with reveals or draws say more."""
         return getattr(before, "dice", None) == getattr(after, "dice", None)
 
+    # ----- content a record carries ---------------------------------------------
+    def attachments(self, options: Options) -> dict[str, Any]:
+        """Content these ``options`` name that another machine may not have (e.g. a
+        user deck named by its id), so a record replays anywhere. Default: none."""
+        return {}
+
+    def attach(self, attachments: dict[str, Any]) -> None:
+        """Make a record's :meth:`attachments` available before the game starts
+        (replay, resume). Must refuse bad content with :class:`OptionsError`.
+        Default: nothing to attach."""
+
     # ----- JSON ------------------------------------------------------------------
     def decode_action(self, raw: object) -> A:
         """An action from JSON builtins; malformed input raises IllegalActionError."""

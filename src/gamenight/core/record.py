@@ -1,31 +1,64 @@
-"""Game records in JSON Lines: save, load, replay and verify.
+"""Game records in JSON Lines: write durably, load, replay and verify.
 
-Line 1 is a header (game id, rules version, options, seed, seats); line 2 the
-events of the start; then one line per action with the events it caused; a
-finished game ends with its results. Lines are flushed as they are written, so
-an interrupted game loses nothing and can be resumed.
+Format version 2 (``docs/fairness.md`` says why it looks like this):
 
-A record replays exactly because dice come from the seed: replaying re-derives
-every roll and compares every event with the recorded one.
+1. a header: game id, rules version, options, ``attachments`` (content the
+   options name, e.g. a user deck, so the record replays on any machine), the
+   seats, the ``commitment`` (:func:`gamenight.core.seeds.commitment` over the
+   seed, the game, its rules version and the options) and, in a local record,
+   the ``seed`` itself (decimal string) so the game can be resumed;
+2. the events of the start;
+3. one line per action with the events it caused;
+4. a finished game's ``results``;
+5. optionally a last ``{"type": "reveal", "seed": "..."}`` line: a record written
+   by a server keeps the seed out of the header and reveals it only here.
+
+A record replays exactly because dice come from the seed: :func:`replay` checks
+that the seed matches the commitment, re-derives every roll and card, and
+compares every event with the recorded one. Version 1 records (seed in the
+header, no commitment) still replay, without the commitment check.
+
+The :class:`RecordWriter` writes each line with ``os.write`` and ``fsync`` before
+the action it records takes effect (it is the table's commit hook), so an
+acknowledged action is on disk. It holds an exclusive lock on the file while the
+game is open; a failed write leaves the file as it was before the line.
 """
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+import io
 import json
-from collections.abc import Iterator, Sequence
+import os
+import re
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
 from gamenight import __version__
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
-from gamenight.core.errors import GamenightError, IllegalActionError, OptionsError, RecordError
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.errors import (
+    GamenightError,
+    IllegalActionError,
+    OptionsError,
+    RecordBusyError,
+    RecordError,
+    RecordWriteError,
+)
 from gamenight.core.game import Game, Results, to_json
+from gamenight.core.seeds import commitment, fingerprint
+from gamenight.core.table import Table
 
 FORMAT = "gamenight-record"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
+SUPPORTED_VERSIONS = (1, 2)
+MAX_DEPTH = 64  # deeper JSON is damage, not a record (and would exhaust the stack)
+_DIGITS = re.compile(r"[0-9]{1,80}")
+_HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
@@ -36,59 +69,138 @@ class SeatInfo:
 
 @dataclass
 class Record:
-    """A parsed record; ``actions`` holds ``(seat, action JSON, events JSON)``."""
+    """A parsed record; ``actions`` holds ``(seat, action JSON, events JSON)``.
+
+    ``seed`` is ``None`` while it is secret (a server record before its reveal).
+    """
 
     game: str
     rules_version: str
     options: dict[str, Any]
-    seed: int
+    seed: int | None
     seats: list[SeatInfo]
+    commitment: str | None = None
+    attachments: dict[str, Any] = field(default_factory=dict)
+    format_version: int = FORMAT_VERSION
+    started: str | None = None
     start_events: list[Any] = field(default_factory=list)
     actions: list[tuple[int, Any, list[Any]]] = field(default_factory=list)
     results: Any = None
 
+    @property
+    def finished(self) -> bool:
+        return self.results is not None
+
+
+FailureHandler = Callable[["RecordWriter", RecordWriteError], None]
+
+
+def _write(fd: int, data: bytes | memoryview) -> int:
+    """``os.write`` (one place, so tests can inject faults)."""
+    return os.write(fd, data)
+
+
+def _fsync(fd: int) -> None:
+    """``os.fsync`` (one place, so tests can inject faults)."""
+    os.fsync(fd)
+
 
 class RecordWriter:
-    """Appends a game to a JSON Lines file as it is played."""
+    """Appends a game to a JSON Lines record as it is played.
 
-    def __init__(self, stream: IO[str]) -> None:
+    Open a file with :meth:`create` or :func:`resume_record` (both lock it), or
+    wrap any text stream (tests, in-memory records). Each line is written and
+    synced before the method returns; a failure raises :class:`RecordWriteError`
+    after putting the file back as it was, unless ``on_failure`` is set: it is
+    called with the error and may :meth:`relocate` the record; when it returns
+    the line is tried again, when it raises the error goes up.
+    """
+
+    def __init__(self, stream: IO[str] | None = None) -> None:
         self._stream = stream
+        self._fd: int | None = None
+        self.path: Path | None = None
+        self._size = 0  # bytes known to be on disk
+        self._dirty = False  # bytes after _size may be on disk (a failed line)
+        self._lines: list[bytes] = []
+        self.actions_saved = 0
+        self.on_failure: FailureHandler | None = None
+
+    # ----- opening ------------------------------------------------------------
+    @classmethod
+    def create(cls, path: Path, *, force: bool = False) -> RecordWriter:
+        """A new record at ``path``, locked. An existing file is refused unless
+        ``force``, and only an existing gamenight record (or an empty file) is
+        ever overwritten."""
+        if path.exists() or path.is_symlink():
+            if not force:
+                raise RecordError(
+                    f"{path} already exists; choose another file or add --force to replace it"
+                )
+            if not path.is_file() or not _looks_like_record(path):
+                raise RecordError(
+                    f"{path} is not a gamenight record; refusing to overwrite it, even with --force"
+                )
+            fd = _open(path, os.O_RDWR | os.O_APPEND)
+            writer = cls._locked(fd, path)
+            try:
+                os.ftruncate(fd, 0)
+                _fsync(fd)
+            except OSError as exc:
+                writer.close()
+                raise RecordError(f"cannot write record {path}: {exc.strerror}") from None
+            return writer
+        fd = _open(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL)
+        _sync_folder(path)
+        return cls._locked(fd, path)
 
     @classmethod
-    def create(cls, path: Path) -> RecordWriter:
+    def _locked(cls, fd: int, path: Path, size: int = 0) -> RecordWriter:
         try:
-            return cls(path.open("w", encoding="utf-8"))
-        except OSError as exc:
-            raise RecordError(f"cannot write record {path}: {exc.strerror}") from None
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            raise RecordBusyError(
+                f"{path}: this game is open in another gamenight; finish or quit it there first"
+            ) from None
+        writer = cls()
+        writer._fd, writer.path, writer._size = fd, path, size
+        return writer
 
-    @classmethod
-    def append_to(cls, path: Path) -> RecordWriter:
-        try:
-            return cls(path.open("a", encoding="utf-8"))
-        except OSError as exc:
-            raise RecordError(f"cannot append to record {path}: {exc.strerror}") from None
-
+    # ----- the lines --------------------------------------------------------------
     def header(
-        self, game: Game[Any, Any], options: dict[str, Any], seed: int, seats: Sequence[SeatInfo]
+        self,
+        game: Game[Any, Any],
+        options: dict[str, Any],
+        seed: int,
+        seats: Sequence[SeatInfo],
+        *,
+        seed_in_header: bool = True,
     ) -> None:
-        self._line(
-            {
-                "type": "header",
-                "format": FORMAT,
-                "format_version": FORMAT_VERSION,
-                "game": game.info.id,
-                "rules_version": game.info.rules_version,
-                "gamenight": __version__,
-                "options": options,
-                "seed": seed,
-                "seats": [{"name": s.name, "agent": s.agent} for s in seats],
-            }
-        )
+        """The header line. ``seed_in_header=False`` keeps the seed secret (write it
+        with :meth:`reveal` at the end); local records keep it so they can resume."""
+        plain = to_json(options)
+        row: dict[str, Any] = {
+            "type": "header",
+            "format": FORMAT,
+            "format_version": FORMAT_VERSION,
+            "game": game.info.id,
+            "rules_version": game.info.rules_version,
+            "gamenight": __version__,
+            "started": datetime.now(UTC).isoformat(timespec="seconds"),
+            "options": plain,
+            "attachments": to_json(game.attachments(options)),
+            "commitment": commitment(seed, game.info.id, game.info.rules_version, plain),
+            "seats": [{"name": s.name, "agent": s.agent} for s in seats],
+        }
+        if seed_in_header:
+            row["seed"] = str(seed)
+        self._line(row)
 
-    def start(self, events: Sequence[Event]) -> None:
+    def start(self, events: Sequence[Any]) -> None:
         self._line({"type": "start", "events": [to_json(e) for e in events]})
 
-    def action(self, seat: int, action: Any, events: Sequence[Event]) -> None:
+    def action(self, seat: int, action: Any, events: Sequence[Any]) -> None:
         self._line(
             {
                 "type": "action",
@@ -97,60 +209,313 @@ class RecordWriter:
                 "events": [to_json(e) for e in events],
             }
         )
+        self.actions_saved += 1
 
     def results(self, results: Results) -> None:
         self._line({"type": "results", "results": to_json(results)})
 
+    def reveal(self, seed: int) -> None:
+        """The last line of a record whose header keeps the seed secret."""
+        self._line({"type": "reveal", "seed": str(seed)})
+
+    # ----- moving and closing ---------------------------------------------------------
+    def relocate(self, path: Path, *, force: bool = False) -> None:
+        """Write everything saved so far to a new file ``path`` and go on there."""
+        new = RecordWriter.create(path, force=force)
+        try:
+            new._append(b"".join(self._lines))
+        except RecordWriteError:
+            new.close()
+            with contextlib.suppress(OSError):
+                path.unlink()
+            raise
+        new._lines = list(self._lines)
+        new.actions_saved, new.on_failure = self.actions_saved, self.on_failure
+        self.close()
+        self.__dict__.update(new.__dict__)
+
+    def forget_last_action(self, seat: int) -> bool:
+        """Cut the last line if it is an action of ``seat`` (an undo), so the record
+        reads as if it had never been made. False, changing nothing, otherwise."""
+        if not self._lines:
+            return False
+        try:
+            row = json.loads(self._lines[-1])
+        except ValueError:
+            return False
+        if row.get("type") != "action" or row.get("seat") != seat:
+            return False
+        size = self._size - len(self._lines[-1])
+        if self._fd is not None:
+            try:
+                os.ftruncate(self._fd, size)
+                _fsync(self._fd)
+            except OSError:
+                return False
+        elif self._stream is not None:
+            return False
+        self._lines.pop()
+        self._size = size
+        self.actions_saved -= 1
+        return True
+
+    def _reload(self) -> None:
+        assert self._fd is not None
+        data = _read_all(self._fd, self.path or Path("record"))
+        keep = data.rfind(b"\n") + 1
+        os.ftruncate(self._fd, keep)
+        self._lines = [line + b"\n" for line in data[:keep].split(b"\n")[:-1]]
+        self._size = keep
+        self.actions_saved = sum(b'"type":"action"' in line for line in self._lines)
+
     def close(self) -> None:
-        self._stream.close()
+        """Close the file (releasing its lock)."""
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+        elif self._stream is not None:
+            self._stream.close()
+
+    @property
+    def lines_saved(self) -> int:
+        return len(self._lines)
 
     def _line(self, obj: dict[str, Any]) -> None:
-        self._stream.write(json.dumps(obj, separators=(",", ":")) + "\n")
-        self._stream.flush()
+        data = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+        while True:
+            try:
+                self._append(data)
+                break
+            except RecordWriteError as exc:
+                if self.on_failure is None:
+                    raise
+                self.on_failure(self, exc)
+        self._lines.append(data)
+
+    def _append(self, data: bytes) -> None:
+        if self._fd is None:
+            self._append_stream(data)
+            return
+        fd = self._fd
+        try:
+            if self._dirty:
+                os.ftruncate(fd, self._size)
+                self._dirty = False
+            elif os.fstat(fd).st_size != self._size:
+                self._reload()  # someone cut the file (an undo): follow it
+            view = memoryview(data)
+            self._dirty = True
+            while view:
+                view = view[_write(fd, view) :]
+            _fsync(fd)
+        except OSError as exc:
+            with contextlib.suppress(OSError):
+                os.ftruncate(fd, self._size)  # put the file back as it was, if we can
+                self._dirty = False
+            reason = exc.strerror or str(exc) or type(exc).__name__
+            raise RecordWriteError(f"cannot save to {self.path}: {reason}") from None
+        self._size += len(data)
+        self._dirty = False
+
+    def _append_stream(self, data: bytes) -> None:
+        assert self._stream is not None
+        try:
+            self._stream.write(data.decode())
+            self._stream.flush()
+            with contextlib.suppress(AttributeError, io.UnsupportedOperation):
+                _fsync(self._stream.fileno())
+        except OSError as exc:
+            raise RecordWriteError(f"cannot save the record: {exc.strerror or exc}") from None
 
 
+def _open(path: Path, flags: int) -> int:
+    try:
+        return os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
+    except FileNotFoundError:
+        if flags & os.O_CREAT:
+            raise RecordError(f"cannot write record {path}: no such folder") from None
+        raise RecordError(f"no such record file: {path}") from None
+    except FileExistsError:
+        raise RecordError(f"{path} already exists; choose another file") from None
+    except OSError as exc:
+        raise RecordError(f"cannot open record {path}: {exc.strerror or exc}") from None
+
+
+def _sync_folder(path: Path) -> None:
+    """Make a new file's name durable too (best effort)."""
+    try:
+        fd = os.open(path.parent or Path("."), os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def _looks_like_record(path: Path) -> bool:
+    """Whether ``path`` is empty or starts with a gamenight record header."""
+    try:
+        with path.open("rb") as stream:
+            first = stream.readline(1 << 20)
+    except OSError:
+        return False
+    if not first.strip():
+        return path.stat().st_size == 0
+    try:
+        head = json.loads(first)
+    except (ValueError, RecursionError):
+        return False
+    return isinstance(head, dict) and head.get("format") == FORMAT
+
+
+# ----- resuming ---------------------------------------------------------------------------
+@dataclass
+class Resumed:
+    """An unfinished record opened for more play: locked, verified and repaired."""
+
+    writer: RecordWriter
+    record: Record
+    report: ReplayReport
+    backup: Path | None  # where the damaged original was kept, if the tail was repaired
+
+
+def resume_record(path: Path) -> Resumed:
+    """Open the unfinished game at ``path`` to go on playing it.
+
+    Takes the record's lock (:class:`RecordBusyError` if another gamenight has
+    it), replays it (:class:`RecordError` if damaged or finished), and repairs a
+    cut-off last line ON DISK before anything is appended: the original is kept
+    as ``FILE.bak`` and the file truncated to its last complete line.
+    """
+    fd = _open(path, os.O_RDWR | os.O_APPEND)
+    writer = RecordWriter._locked(fd, path)
+    try:
+        data = _read_all(fd, path)
+        good = _complete_lines(data)
+        try:
+            text = good.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
+        record = parse_record(text.splitlines(), str(path))
+        report = replay(record, str(path), require_finished=False, results_optional=True)
+        backup = None
+        if good != data:
+            backup = path.with_name(path.name + ".bak")
+            _keep_backup(backup, data)
+            keep = data.rfind(b"\n") + 1
+            try:
+                os.ftruncate(fd, keep)
+                if len(good) > keep:
+                    _write(fd, good[keep:])
+                _fsync(fd)
+            except OSError as exc:
+                raise RecordError(f"cannot repair {path}: {exc.strerror or exc}") from None
+        writer._size = len(good)
+        writer._lines = [line + b"\n" for line in good.split(b"\n")[:-1]]
+        writer.actions_saved = len(record.actions)
+        if report.finished:
+            if record.results is None:  # the game ended but its last line was lost
+                writer.results(report.results)
+                raise RecordError(
+                    f"{path}: that game is already finished (its results are now saved)"
+                )
+            raise RecordError(f"{path}: that game is already finished")
+    except BaseException:
+        writer.close()
+        raise
+    return Resumed(writer, record, report, backup)
+
+
+def _read_all(fd: int, path: Path) -> bytes:
+    chunks = []
+    offset = 0
+    try:
+        while chunk := os.pread(fd, 1 << 20, offset):
+            chunks.append(chunk)
+            offset += len(chunk)
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    return b"".join(chunks)
+
+
+def _complete_lines(data: bytes) -> bytes:
+    """``data`` up to its last complete line. A last line without its newline is
+    kept (with one added) only if it is a whole JSON object, else dropped.
+
+    >>> _complete_lines(b'{"a":1}\\n{"b":')
+    b'{"a":1}\\n'
+    >>> _complete_lines(b'{"a":1}\\n{"b":2}')
+    b'{"a":1}\\n{"b":2}\\n'
+    """
+    keep = data.rfind(b"\n") + 1
+    tail = data[keep:]
+    if tail.strip() and _parses(tail):
+        return data + b"\n"
+    return data[:keep]
+
+
+def _keep_backup(backup: Path, data: bytes) -> None:
+    try:
+        with backup.open("wb") as stream:
+            stream.write(data)
+            stream.flush()
+            _fsync(stream.fileno())
+    except OSError as exc:
+        raise RecordError(
+            f"cannot keep a backup {backup} before repairing: {exc.strerror or exc}"
+        ) from None
+
+
+# ----- reading ---------------------------------------------------------------------------
 def read_record(path: Path, *, repair_tail: bool = False) -> Record:
     """Parse a record file; malformed input raises :class:`RecordError` naming the line."""
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise RecordError(f"no such record file: {path}") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"cannot read record {path}: {exc}") from None
+    except IsADirectoryError:
+        raise RecordError(f"{path} is a folder, not a gamenight record") from None
+    except UnicodeDecodeError:
+        raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
+    except OSError as exc:
+        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
     return parse_record(text.splitlines(), str(path), repair_tail=repair_tail)
 
 
 def parse_record(
     lines: Sequence[str], name: str = "record", *, repair_tail: bool = False
 ) -> Record:
-    """Parse record lines. ``repair_tail`` drops a cut-off last line (a crash mid-write),
-    so an interrupted game can still be resumed; replay never repairs."""
+    """Parse record lines. ``repair_tail`` drops a cut-off last line (a crash mid-write)
+    in memory; :func:`resume_record` repairs the file itself. Replay never repairs."""
     if repair_tail and lines and not _parses(lines[-1]):
         lines = lines[:-1]
-    rows = list(_json_lines(lines, name))
-    if not rows:
-        raise RecordError(f"{name}: empty file, expected a gamenight record")
-    lineno, head = rows[0]
+    if not any(line.strip() for line in lines):
+        raise RecordError(f"{name}: empty file, not a gamenight record")
+    rows = _json_lines(lines, name)
+    lineno, head = next(rows, (0, {}))
     if head.get("type") != "header" or head.get("format") != FORMAT:
-        raise RecordError(f"{name} line {lineno}: not a gamenight record header")
-    if head.get("format_version") != FORMAT_VERSION:
+        raise RecordError(f"{name}: not a gamenight record (line {lineno} is no record header)")
+    version = head.get("format_version")
+    if version not in SUPPORTED_VERSIONS or isinstance(version, bool):
         raise RecordError(
-            f"{name} line {lineno}: record format version {head.get('format_version')!r} "
-            f"is not supported (expected {FORMAT_VERSION})"
+            f"{name} line {lineno}: record format version {version!r} is not supported "
+            f"(this gamenight reads {', '.join(map(str, SUPPORTED_VERSIONS))})"
         )
-    try:
-        seats = [SeatInfo(str(s["name"]), str(s["agent"])) for s in head["seats"]]
-        record = Record(
-            game=_field(head, "game", str, name, lineno),
-            rules_version=_field(head, "rules_version", str, name, lineno),
-            options=_field(head, "options", dict, name, lineno),
-            seed=_field(head, "seed", int, name, lineno),
-            seats=seats,
-        )
-    except (KeyError, TypeError) as exc:
-        raise RecordError(f"{name} line {lineno}: bad header field {exc}") from None
-    for lineno, row in rows[1:]:
+    record = _header(head, version, name, lineno)
+    revealed = False
+    for lineno, row in rows:
         kind = row.get("type")
+        if revealed:
+            raise RecordError(f"{name} line {lineno}: data after the reveal line")
+        if kind == "reveal" and version >= 2:
+            seed = _seed(row.get("seed"), name, lineno)
+            if record.seed is not None and record.seed != seed:
+                raise RecordError(f"{name} line {lineno}: the revealed seed is not the header's")
+            record.seed, revealed = seed, True
+            continue
         if record.results is not None:
             raise RecordError(f"{name} line {lineno}: data after the results line")
         if kind == "start":
@@ -163,69 +528,148 @@ def parse_record(
             record.actions.append((seat, row["action"], events))
         elif kind == "results":
             record.results = row.get("results")
+            if record.results is None:
+                raise RecordError(f"{name} line {lineno}: results line without results")
         else:
             raise RecordError(f"{name} line {lineno}: unknown line type {kind!r}")
     return record
 
 
+def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Record:
+    try:
+        seats = [SeatInfo(str(s["name"]), str(s["agent"])) for s in head["seats"]]
+    except (KeyError, TypeError) as exc:
+        raise RecordError(f"{name} line {lineno}: bad header field {exc}") from None
+    record = Record(
+        game=_field(head, "game", str, name, lineno),
+        rules_version=_field(head, "rules_version", str, name, lineno),
+        options=_field(head, "options", dict, name, lineno),
+        seed=None,
+        seats=seats,
+        format_version=version,
+    )
+    if version == 1:
+        record.seed = _field(head, "seed", int, name, lineno)
+        if record.seed < 0:
+            raise RecordError(f"{name} line {lineno}: field 'seed' must be a non-negative integer")
+        return record
+    digest = head.get("commitment")
+    if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
+        raise RecordError(f"{name} line {lineno}: field 'commitment' must be 64 hex digits")
+    record.commitment = digest
+    record.attachments = head.get("attachments", {})
+    if not isinstance(record.attachments, dict):
+        raise RecordError(f"{name} line {lineno}: field 'attachments' must be dict")
+    if "seed" in head:
+        record.seed = _seed(head["seed"], name, lineno)
+    started = head.get("started")
+    record.started = started if isinstance(started, str) else None
+    return record
+
+
+def _seed(value: Any, name: str, lineno: int) -> int:
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
+        return value
+    if isinstance(value, str) and _DIGITS.fullmatch(value):
+        return int(value)
+    raise RecordError(f"{name} line {lineno}: the seed must be a non-negative whole number")
+
+
+# ----- replaying --------------------------------------------------------------------------
 @dataclass
 class ReplayReport:
     game: str
     actions: int
     results: Results
     final_state: Any
+    finished: bool = True
+    committed: bool = False  # the seed was checked against the header's commitment
+    table: Table[Any, Any] | None = None
 
 
-def replay(record: Record, name: str = "record", *, require_finished: bool = True) -> ReplayReport:
-    """Replay ``record`` through the engine, checking every event and the results.
+Step = Callable[[Table[Any, Any]], None]
+
+
+def replay(
+    record: Record,
+    name: str = "record",
+    *,
+    require_finished: bool = True,
+    on_step: Step | None = None,
+    results_optional: bool = False,
+) -> ReplayReport:
+    """Replay ``record`` through a :class:`Table`, checking the seed against the
+    commitment, every event and the results. ``on_step`` sees the table after the
+    start and after each action. ``results_optional``: a finished game may lack its
+    results line (the write of it failed).
 
     Raises :class:`RecordError` on the first difference, naming the action.
     """
     try:
         entry = registry.get(record.game)
-    except GamenightError as exc:
+        game: Game[Any, Any] = entry.game
+    except (GamenightError, ModuleNotFoundError) as exc:
         raise RecordError(f"{name}: {exc}") from None
-    game: Game[Any, Any] = entry.game
     if record.rules_version != game.info.rules_version:
         raise RecordError(
             f"{name}: recorded with {game.info.id} rules version {record.rules_version}, "
             f"this gamenight has {game.info.rules_version}"
         )
+    if record.seed is None:
+        raise RecordError(
+            f"{name}: the seed is not revealed yet (the game is still secret), "
+            "so its dice cannot be checked"
+        )
+    committed = record.commitment is not None
+    if committed and record.commitment != commitment(
+        record.seed, record.game, record.rules_version, record.options
+    ):
+        short = fingerprint(record.commitment or "")
+        raise RecordError(
+            f"{name}: the seed does not match the commitment {short} made before the game; "
+            "this record's dice were changed"
+        )
     try:
+        game.attach(record.attachments)
         options = game.parse_options(record.options)
-        step = game.start(len(record.seats), options, SeededDice(seed=record.seed))
-    except OptionsError as exc:
+        table: Table[Any, Any] = Table.start(
+            game, len(record.seats), options, SeededDice(seed=record.seed)
+        )
+    except (OptionsError, ValueError, TypeError) as exc:
         raise RecordError(f"{name}: header: {exc}") from None
-    _compare(step.events, record.start_events, f"{name}: start of game")
-    state = step.state
+    _compare(table.start_events, record.start_events, f"{name}: start of game")
+    if on_step:
+        on_step(table)
     for index, (seat, raw_action, raw_events) in enumerate(record.actions, start=1):
         where = f"{name}: action {index}"
         try:
-            action = game.decode_action(raw_action)
-            step = game.apply(state, seat, action)
+            events = table.submit(seat, game.decode_action(raw_action))
         except IllegalActionError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        _compare(step.events, raw_events, where)
-        state = step.state
-    finished = game.is_terminal(state)
-    if not finished:
+        _compare(events, raw_events, where)
+        if on_step:
+            on_step(table)
+    state = table.state
+    if not table.finished:
         if require_finished or record.results is not None:
             raise RecordError(
                 f"{name}: the game is not finished after {len(record.actions)} actions"
             )
-        return ReplayReport(game.info.id, len(record.actions), Results((), (), ()), state)
+        return ReplayReport(
+            game.info.id, len(record.actions), Results((), (), ()), state, False, committed, table
+        )
     results = game.results(state)
-    if record.results is None:
+    if record.results is None and not results_optional:
         raise RecordError(f"{name}: the game is over but the record has no results line")
-    if to_json(results) != record.results:
+    if record.results is not None and to_json(results) != record.results:
         where, mine, theirs = first_difference(to_json(results), record.results)
         raise RecordError(
             f"{name}: results differ at {where}: replay gives {mine!r}, record says {theirs!r}"
         )
-    return ReplayReport(game.info.id, len(record.actions), results, state)
+    return ReplayReport(game.info.id, len(record.actions), results, state, True, committed, table)
 
 
-def _compare(events: Sequence[Event], recorded: list[Any], where: str) -> None:
+def _compare(events: Sequence[Any], recorded: list[Any], where: str) -> None:
     produced = [to_json(e) for e in events]
     if produced == recorded:
         return
@@ -258,12 +702,28 @@ def first_difference(mine: Any, theirs: Any, at: str = "$") -> tuple[str, Any, A
     return at, mine, theirs
 
 
-def _parses(line: str) -> bool:
+def _parses(line: str | bytes) -> bool:
     try:
-        json.loads(line)
-    except json.JSONDecodeError:
+        obj = json.loads(line)
+    except (ValueError, RecursionError):
         return False
-    return True
+    return isinstance(obj, dict)
+
+
+def _depth(value: Any) -> int:
+    """How deeply ``value`` nests (without recursion)."""
+    deepest = 0
+    stack = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, dict):
+            item = list(item.values())
+        if isinstance(item, list):
+            deepest = max(deepest, depth)
+            if depth > MAX_DEPTH:
+                break
+            stack.extend((child, depth + 1) for child in item)
+    return deepest
 
 
 def _json_lines(lines: Sequence[str], name: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -274,8 +734,14 @@ def _json_lines(lines: Sequence[str], name: str) -> Iterator[tuple[int, dict[str
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{name} line {lineno}: invalid JSON ({exc.msg})") from None
+        except RecursionError:
+            raise RecordError(f"{name} line {lineno}: JSON nested too deeply") from None
         if not isinstance(obj, dict):
+            if lineno == 1 or not any(ln.strip() for ln in lines[: lineno - 1]):
+                raise RecordError(f"{name}: not a gamenight record (line {lineno} is no header)")
             raise RecordError(f"{name} line {lineno}: expected a JSON object")
+        if _depth(obj) > MAX_DEPTH:
+            raise RecordError(f"{name} line {lineno}: JSON nested too deeply")
         yield lineno, obj
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 import json
 import random
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
@@ -21,6 +21,7 @@ from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay
+from gamenight.core.table import Table
 
 
 def random_playout(
@@ -169,3 +170,91 @@ def check_replay(
     writer.results(game.results(final))
     report = replay(parse_record(buffer.getvalue().splitlines()))
     assert report.final_state == final, "replayed final state differs"
+
+
+def check_table(
+    game: Game[Any, Any], seats: int, options: Options, seed: int, *, max_steps: int = 100_000
+) -> Table[Any, Any]:
+    """Play a random game through a :class:`Table`, checking its promises at every step.
+
+    * snapshots give each seat its view, its legal actions (only when it is to
+      act) and the seq; a spectator's has no legal actions;
+    * a stale ``expected_seq`` and an illegal action are refused and change nothing;
+    * ``events_since`` and watchers give each seat exactly the events it may see;
+    * ``history`` shows a seat its own actions and others' in their public form;
+    * no snapshot, event or history entry any seat or spectator receives holds the seed.
+    """
+    rng = random.Random(seed)
+    table = Table.start(game, seats, options, SeededDice(seed=seed))
+    viewers: list[int | None] = [*range(seats), None]
+    heard: dict[int | None, list[Any]] = {v: [] for v in viewers}
+    for viewer in viewers:
+        table.watch(viewer, _collector(heard[viewer]))
+    expected: dict[int | None, list[Any]] = {v: [] for v in viewers}
+    secret = str(seed)
+
+    def audit(viewer: int | None, *sent: Any) -> None:
+        stream = msgspec.json.encode(list(sent)).decode()
+        assert secret not in stream, f"seat {viewer}'s stream holds the seed"
+
+    for viewer in viewers:
+        audit(viewer, table.events_since(viewer, -1))
+    for _ in range(max_steps):
+        if table.finished:
+            break
+        acting = table.to_act()
+        for viewer in viewers:
+            snap = table.snapshot(viewer)
+            assert snap.seq == table.seq and snap.to_act == acting
+            if viewer in acting:
+                assert list(snap.legal) == game.legal_actions(table.state, viewer)
+            else:
+                assert snap.legal == (), f"seat {viewer} got legal actions out of turn"
+            audit(viewer, snap, table.events_since(viewer, table.seq - 1))
+        seat = rng.choice(acting)
+        legal = table.snapshot(seat).legal
+        _check_refusals(table, seat, legal, seats)
+        action = rng.choice(legal)
+        events = table.submit(seat, action, expected_seq=table.seq)
+        for viewer in viewers:
+            expected[viewer] += [e for e in events if e.visible_to(viewer)]
+    else:
+        raise AssertionError(f"{game.info.id} did not end within {max_steps} actions")
+    for viewer in viewers:
+        since_start = [s.event for s in table.events_since(viewer, 0)]
+        assert since_start == expected[viewer] == heard[viewer], f"seat {viewer}'s events"
+        mine = table.history(viewer)
+        audit(viewer, mine)
+        moves = table.moves()
+        assert len(mine) == len(moves) == table.seq
+        for move, (actor, action) in zip(mine, moves, strict=True):
+            assert move.seat == actor
+            if actor == viewer:
+                assert move.action == action
+            else:
+                assert move.action == game.public_action(table.state, actor, action)
+    assert table.results() == game.results(table.state)
+    return table
+
+
+def _collector(into: list[Any]) -> Callable[[int, tuple[Any, ...]], None]:
+    return lambda _seq, events: into.extend(events)
+
+
+def _check_refusals(table: Table[Any, Any], seat: int, legal: Sequence[Any], seats: int) -> None:
+    """A stale seq and a seat out of turn are refused, and change nothing."""
+    before = (table.seq, msgspec.json.encode(table.state))
+    if table.seq > 0:
+        _refused(lambda: table.submit(seat, legal[0], expected_seq=table.seq - 1))
+    outsiders = [s for s in range(seats) if s not in table.to_act()]
+    if outsiders:
+        _refused(lambda: table.submit(outsiders[0], legal[0]))
+    assert (table.seq, msgspec.json.encode(table.state)) == before, "a refusal changed it"
+
+
+def _refused(attempt: Callable[[], object]) -> None:
+    try:
+        attempt()
+    except IllegalActionError:
+        return
+    raise AssertionError("an action that must be refused was accepted")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
@@ -51,8 +51,12 @@ def run_series(
     games: int,
     seed: int = 0,
     options: Options | None = None,
+    progress: Callable[[int, int], None] | None = None,
 ) -> SeriesReport:
-    """Play ``games`` seeded games with one bot per seat and summarise them."""
+    """Play ``games`` seeded games with one bot per seat and summarise them.
+
+    ``progress(done, total)`` is called after each game (front ends draw a bar).
+    """
     if games < 1:
         raise OptionsError("--games: play at least one game")
     unknown = [b for b in bots if b not in entry.bots]
@@ -74,6 +78,8 @@ def run_series(
             scores[s][i] = float(results.scores[s])
             if s in results.winners:
                 shares[s][i] = 1 / len(results.winners)
+        if progress is not None:
+            progress(i + 1, games)
     seats = [
         SeatReport(s, b, *_mean_se(shares[s]), *_mean_se(scores[s])) for s, b in enumerate(bots)
     ]

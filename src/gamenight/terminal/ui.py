@@ -1,7 +1,7 @@
 """The contract between the terminal front end and each game's presentation.
 
-Each game package ships ``terminal.py`` with a class ``UI`` implementing
-:class:`TerminalUI`. It renders views and events with Rich and turns short
+Each game has ``gamenight/terminal/<package>.py`` with a class ``UI``
+implementing :class:`TerminalUI`. It renders views and events with Rich and turns short
 keyboard input into actions. It never decides a rule: legality comes from the
 engine's legal action list, and illegal input is re-asked, never applied.
 """
@@ -9,39 +9,125 @@ engine's legal action list, and illegal input is re-asked, never applied.
 from __future__ import annotations
 
 import getpass
+import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol, TypeVar
 
 from rich.console import Console
+from rich.text import Text
 
 from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Results
+
+# The terminal's "erase the scrollback" (xterm's E3). ``Console.clear`` sends only
+# ESC[2J (erase the screen), which leaves every earlier line in the scrollback (T7).
+CLEAR_SCROLLBACK = "\x1b[3J"
+
+
+# Control characters shown the way terminals echo them (ESC as ^[), so typed text can
+# never move the cursor, clear the screen or retitle the window when it is echoed.
+_VISIBLE_CONTROLS = {
+    **{c: f"^{chr(c + 64)}" for c in range(32) if chr(c) not in "\n\t"},
+    0x7F: "^?",
+    **{c: "\ufffd" for c in range(0x80, 0xA0)},
+}
+
+
+def plain(text: object, style: str = "") -> Text:
+    """``text`` as Rich text that is never read as markup or as terminal controls.
+
+    Everything a user typed or named (player names, typed input, file names)
+    must reach the console through this (or :class:`rich.text.Text`), never
+    inside an f-string of markup: ``[/]`` as markup is an error, and
+    ``[bold red]Ann[/]`` would be styled. Control characters are shown, not sent.
+
+    >>> plain("[bold red]Ann[/]").plain
+    '[bold red]Ann[/]'
+    >>> plain("\x1b[2J").plain
+    '^[[2J'
+    """
+    return Text(str(text).translate(_VISIBLE_CONTROLS), style=style)
+
+
+def say(console: Console, *parts: str | Text) -> None:
+    """Print ``parts`` on one line; plain strings are text, never markup.
+
+    >>> import io
+    >>> console = Console(file=io.StringIO(), width=40)
+    >>> say(console, "Seed [random]: ", plain("[/]", "bold"))
+    >>> console.file.getvalue()
+    'Seed [random]: [/]\\n'
+    """
+    console.print(Text.assemble(*(plain(p) if isinstance(p, str) else p for p in parts)))
+
+
+def clear_screen(console: Console) -> None:
+    """Clear the screen *and* the scrollback, so nothing shown before can be scrolled
+    back to (hot-seat hand-overs, T7)."""
+    console.clear()
+    if console.is_terminal:
+        console.file.write(CLEAR_SCROLLBACK)
+        console.file.flush()
+
+
+def _read_hidden(prompt: str) -> str:
+    """A line read without echo on a terminal; piped input is read as it is (it is not
+    on screen anyway), without getpass's "Password input may be echoed" warning."""
+    if sys.stdin is not None and sys.stdin.isatty():
+        return getpass.getpass(prompt)
+    line = sys.stdin.readline() if sys.stdin is not None else ""
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+class UndoRequested(Exception):
+    """The human asked to take back their last action (raised out of a UI's ``ask``)."""
+
+
+UNDO_WORDS = frozenset({"u", "undo"})
 
 
 @dataclass
 class Prompter:
     """Line input for one human at the terminal.
 
-    ``reader`` is injectable so tests can script the keyboard; ``secret`` input
-    is not echoed (hot-seat hidden entry).
+    ``reader`` is injectable so tests can script the keyboard. Prompts and
+    messages are plain text (a message may be a :class:`~rich.text.Text` with
+    styles), so a player's name or typed text is never read as markup. ``secret`` input is
+    not echoed when ``hide_secrets`` is set, i.e. when another human shares the
+    terminal (hot-seat hidden entry); against bots it is read normally.
+    ``undo`` is set while the human may take back their last action: typing
+    ``u`` at any question then raises :class:`UndoRequested`.
     """
 
     console: Console
     reader: Callable[[str], str] | None = None
-    secret_reader: Callable[[str], str] = field(default=getpass.getpass)
+    secret_reader: Callable[[str], str] = field(default=_read_hidden)
+    hide_secrets: bool = True
+    undo: bool = False
 
     def ask(self, prompt: str, *, secret: bool = False) -> str:
-        """Read one line; raises EOFError / KeyboardInterrupt as the terminal does."""
+        """Read one line; raises EOFError / KeyboardInterrupt as the terminal does.
+
+        ``prompt`` is plain text, shown as typed (never read as markup).
+        """
         if self.reader is not None:
             return self.reader(prompt).strip()
-        if secret:
-            self.console.print(prompt, end="")
+        text = plain(prompt)
+        if secret and self.hide_secrets:
+            self.console.print(text, end="")
             return self.secret_reader("").strip()
-        return self.console.input(prompt).strip()
+        return self.console.input(text).strip()
 
-    def error(self, message: str) -> None:
-        self.console.print(f"[bold red]✗[/] {message}")
+    def error(self, message: str | Text) -> None:
+        """Say what was wrong, on one line; ``message`` is text, never markup."""
+        say(self.console, plain("✗ ", "bold red"), message)
+
+    def say(self, *parts: str | Text) -> None:
+        """Print ``parts`` on one line as text (see :func:`say`)."""
+        say(self.console, *parts)
 
 
 T = TypeVar("T")
@@ -49,15 +135,19 @@ T = TypeVar("T")
 HELP_WORDS = frozenset({"?", "h", "help"})
 
 
+MAX_NUMBER_DIGITS = 40  # a 128-bit seed has 39 digits; no count or year is longer
+
+
 def is_number(text: str) -> bool:
-    """Whether ``text`` is a plain number in ASCII digits.
+    """Whether ``text`` is a plain number in ASCII digits that ``int`` can read.
 
-    ``str.isdigit`` also accepts '²' or '٣', which ``int`` then refuses.
+    ``str.isdigit`` also accepts '²' or '٣', which ``int`` then refuses, and
+    ``int`` refuses more than 4,300 digits: a line that long is not a number.
 
-    >>> is_number("12"), is_number("²"), is_number("")
-    (True, False, False)
+    >>> is_number("12"), is_number("²"), is_number(""), is_number("9" * 5000)
+    (True, False, False, False)
     """
-    return text.isascii() and text.isdigit()
+    return len(text) <= MAX_NUMBER_DIGITS and text.isascii() and text.isdigit()
 
 
 def ask_until_parsed(
@@ -73,10 +163,17 @@ def ask_until_parsed(
     ``parse`` returns the action or a message saying what was wrong, which is
     shown before asking again. ``on_help`` sees the lower-cased answer first and
     returns True when it handled it (help, hints), so the question is asked again.
+    While the prompter offers undo, ``u`` raises :class:`UndoRequested` (every
+    game's questions share the key; no game uses it).
     """
     while True:
         text = prompter.ask(question, secret=secret)
-        if on_help(text.strip().lower()):
+        word = text.strip().lower()
+        if prompter.undo and word in UNDO_WORDS:
+            raise UndoRequested
+        if on_help(word):
+            if prompter.undo:
+                prompter.say(plain("u: take back your last move", "dim"))
             continue
         parsed = parse(text)
         if isinstance(parsed, str):

@@ -11,11 +11,11 @@ from typing import Any
 from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource, ScriptedDice, SeededDice
-from gamenight.core.events import LooseEvent as Event
+from gamenight.games.dice_duel.events import DiceDuelEvent
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import Action, DiceDuelState
 
-Step = tuple[DiceDuelState, tuple[Event, ...]]
+Step = tuple[DiceDuelState, tuple[DiceDuelEvent, ...]]
 
 
 def start(players: int, *dice: int, mode: str = "multi") -> Step:
@@ -35,8 +35,13 @@ def position(state: DiceDuelState, *dice: int, **fields: Any) -> DiceDuelState:
     return replace(state, dice=ScriptedDice(values=dice), **fields)
 
 
-def kinds(events: tuple[Event, ...]) -> list[str]:
-    return [e.kind for e in events]
+def kind(event: DiceDuelEvent) -> str:
+    """The event's JSON ``"kind"`` (its tag)."""
+    return str(event.__struct_config__.tag)
+
+
+def kinds(events: tuple[DiceDuelEvent, ...]) -> list[str]:
+    return [kind(e) for e in events]
 
 
 def playout(

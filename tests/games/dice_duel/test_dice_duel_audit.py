@@ -1,9 +1,9 @@
 """Audit tests: rounds with extra turns (K5), solo turns (K7), bonuses (K6), malformed
-actions, the pick-phase prompt and the turn-optimal bot's Kniffel values."""
+actions and the turn-optimal bot's Kniffel values (the terminal's audit tests are in
+tests/terminal/test_dice_duel_terminal.py)."""
 
 from __future__ import annotations
 
-import io
 from itertools import pairwise
 from typing import Any
 
@@ -13,16 +13,14 @@ from dice_duel_helpers import act, kinds, playout, start
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
-from rich.console import Console
 
 from gamenight.core.errors import IllegalActionError
-from gamenight.games.dice_duel.bots import option_values, tables_for
+from gamenight.games.dice_duel.advisor import option_values, tables_for
+from gamenight.games.dice_duel.events import TurnBegan
 from gamenight.games.dice_duel.expectimax import HAND_INDEX
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import Roll, Stop, Take
 from gamenight.games.dice_duel.scoring import score
-from gamenight.games.dice_duel.terminal import UI, parse_command
-from gamenight.terminal.ui import Table
 
 NOTHING = (1, 2, 4, 5, 6)  # makes no combination at all
 EMPTY = (0,) * 7
@@ -38,7 +36,7 @@ def test_kniffel_by_the_last_player_keeps_the_round_open_until_the_extra_turn_en
     assert state.current == 1 and "set-aside" not in kinds(events)
     state, events = act(state, Take("flush"))
     assert kinds(events) == ["take", "turn", "roll"]
-    assert events[1].player == 1 and events[1].data == {"round": 1, "extra": True}
+    assert events[1] == TurnBegan(player=1, round=1, extra=True)
     assert state.current == 1 and state.round == 1 and state.round_chip
     state, events = act(state, Stop())  # the extra turn ends: now the round is over
     assert kinds(events) == ["no-chip", "turn", "roll"]  # a chip was taken: nothing set aside
@@ -53,7 +51,8 @@ def test_solo_extra_turn_without_a_chip_sets_a_chip_aside() -> None:
     state, _ = start(1, 6, 6, 6, 6, 6, *NOTHING, *NOTHING, mode="solo")
     state, _ = act(state, Take("large-straight"))
     state, events = act(state, Take("four-of-a-kind"))  # the second Kniffel chip
-    assert kinds(events) == ["take", "turn", "roll"] and events[1].data["extra"]
+    assert kinds(events) == ["take", "turn", "roll"]
+    assert isinstance(events[1], TurnBegan) and events[1].extra
     state, events = act(state, Stop())
     # K7: the chipless extra turn is a turn like any other.
     assert kinds(events) == ["no-chip", "set-aside", "turn", "roll"]
@@ -154,24 +153,6 @@ def test_malformed_actions_are_refused_without_change(action: Any) -> None:
     assert msgspec.json.encode(state) == before
 
 
-# ----- the pick-phase prompt ----------------------------------------------------------------------
-
-
-def _render(faces: tuple[int, ...]) -> str:
-    state, _ = start(2, 1, *NOTHING)
-    view = GAME.view(replace(state, faces=faces, rolls_used=3, phase="pick"), 0)
-    out = io.StringIO()
-    table = Table(names=("Ann", "Bob"), humans=frozenset({0}))
-    UI().show(Console(file=out, width=120, color_system=None), view, 0, table)
-    return out.getvalue()
-
-
-def test_pick_after_a_third_roll_is_not_called_a_kniffel() -> None:
-    text = _render((3, 3, 3, 5, 5))
-    assert "choose your chip" in text and "Kniffel" not in text
-    assert "choose your Kniffel chip" in _render((5,) * 5)
-
-
 # ----- the turn-optimal bot's Kniffel values ------------------------------------------------------
 
 
@@ -208,22 +189,3 @@ def test_multi_kniffel_prefers_an_extra_turn_when_it_is_worth_more() -> None:
     assert values[Take("two-pairs")] == pytest.approx(25.0)  # ends the game
     assert values[Take("large-straight", "set-aside")] == pytest.approx(50 + x)
     assert x > 0
-
-
-def test_bad_die_number_names_the_culprit() -> None:
-    state, _ = start(2, 1, *NOTHING)
-    view = GAME.view(state, 0)
-    assert parse_command("126", view, view.legal()) == (
-        "dice are numbered 1 to 5: there is no die '6' in '126'"
-    )
-    message = parse_command("k 1x", view, view.legal())
-    assert isinstance(message, str) and "no die 'x'" in message
-
-
-def test_a_bot_default_name_fits_the_wide_table() -> None:
-    state, _ = start(2, 1, *NOTHING)
-    out = io.StringIO()
-    table = Table(names=("Ann", "Turn optimal 2"), humans=frozenset({0}))
-    UI().show(Console(file=out, width=120, color_system=None), GAME.view(state, 0), 0, table)
-    header = next(line for line in out.getvalue().splitlines() if line.startswith("key"))
-    assert "Turn optimal 2" in header and "combination" in header

@@ -12,20 +12,20 @@ import pytest
 from dice_duel_helpers import start
 from msgspec.structs import replace
 
-from gamenight.core.agents import Decision
+from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import SeededDice
 from gamenight.games.dice_duel import expectimax
-from gamenight.games.dice_duel.bots import (
-    BOTS,
+from gamenight.games.dice_duel.advisor import (
     best_action,
     kniffel_award,
     option_values,
     tables_for,
 )
+from gamenight.games.dice_duel.bots import BOTS, TurnOptimalBot
 from gamenight.games.dice_duel.combinations import INDEX, is_kniffel, satisfied
 from gamenight.games.dice_duel.expectimax import FIRST, HANDS, KEEPS, ChipValues, turn_tables
-from gamenight.games.dice_duel.game import GAME
-from gamenight.games.dice_duel.rules import DiceDuelState, Roll, Take
+from gamenight.games.dice_duel.game import GAME, DiceDuelView
+from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Take
 
 NONE = float("-inf")
 
@@ -153,6 +153,14 @@ def test_option_values_cover_every_legal_action() -> None:
     values = option_values(GAME.view(state, 0), legal)
     assert list(values) == legal
     assert option_values(GAME.view(state, 0)) == values
+
+
+def test_bot_is_typed_against_the_game() -> None:
+    # mypy checks this assignment: the bot takes Dice Duel views and returns its actions.
+    bot: Agent[DiceDuelView, Action] = TurnOptimalBot(7)
+    state = _position((2, 3, 4, 5, 6), rolls_used=1)
+    decision = Decision("dice-duel", 0, GAME.view(state, 0), GAME.legal_actions(state, 0))
+    assert bot.act(decision) == Take("large-straight")
 
 
 def test_bot_is_registered_and_picks_legal_actions() -> None:

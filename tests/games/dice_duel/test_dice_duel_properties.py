@@ -16,12 +16,12 @@ from msgspec.structs import replace
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import to_json
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match
 from gamenight.games.dice_duel.bots import TurnOptimalBot
 from gamenight.games.dice_duel.combinations import COMBINATIONS
+from gamenight.games.dice_duel.events import Rolled
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import ALL_ROLLS, Action, DiceDuelState, Roll, Stop, Take
 from gamenight.games.dice_duel.scoring import score
@@ -43,7 +43,14 @@ EVERY_ACTION: list[Any] = [
     Take("kniffel"),  # type: ignore[arg-type]
     Take("flush", "box"),  # type: ignore[arg-type]
 ]
-GARBAGE: list[Any] = [None, 3, "roll", {"type": "roll"}, ("take", "flush"), Event("roll")]
+GARBAGE: list[Any] = [
+    None,
+    3,
+    "roll",
+    {"type": "roll"},
+    ("take", "flush"),
+    Rolled(player=0, roll=1, kept=(), rolled=(1,) * 5, dice=(1,) * 5, makes=()),
+]
 
 
 def _chips_in_play(state: DiceDuelState) -> int:
@@ -114,7 +121,7 @@ def test_state_actions_and_events_round_trip_through_json(
         seat = GAME.to_act(state)[0]
         step = GAME.apply(state, seat, rng.choice(GAME.legal_actions(state, seat)))
         for event in step.events:
-            assert msgspec.json.decode(msgspec.json.encode(event), type=Event) == event
+            assert msgspec.json.decode(msgspec.json.encode(event), type=GAME.event_type) == event
             assert msgspec.json.decode(msgspec.json.encode(event)) == to_json(event)
         state = step.state
     results = GAME.results(state)

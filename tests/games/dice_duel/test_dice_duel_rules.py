@@ -8,6 +8,14 @@ from dice_duel_helpers import act, kinds, position, start
 
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.games.dice_duel.combinations import Combination
+from gamenight.games.dice_duel.events import (
+    ChipTaken,
+    GameOver,
+    Rolled,
+    SetAside,
+    StartPlayer,
+    TurnBegan,
+)
 from gamenight.games.dice_duel.game import GAME
 from gamenight.games.dice_duel.rules import ALL_ROLLS, DiceDuelState, Roll, Stop, Take
 
@@ -22,8 +30,8 @@ def test_starting_player_is_drawn_with_the_engine_dice() -> None:
     state, events = start(3, 3, *NOTHING)
     assert state.starter == state.current == 2
     assert kinds(events) == ["start-player", "turn", "roll"]
-    assert events[0].data == {"draw": 3, "players": 3}
-    assert events[2].data["dice"] == list(NOTHING)
+    assert events[0] == StartPlayer(player=2, draw=3, players=3)
+    assert isinstance(events[2], Rolled) and events[2].dice == NOTHING
     assert state.plate == (4,) * 7 and state.set_aside == EMPTY
 
 
@@ -32,7 +40,7 @@ def test_keep_then_take_kept_dice_back() -> None:
     assert state.rolls_used == 1 and state.kept == (False,) * 5
     state, events = act(state, Roll(keep=(0, 1)))
     assert state.faces == (1, 2, 3, 3, 3) and state.kept == (True, True, False, False, False)
-    assert events[0].data["rolled"] == [3, 3, 3]
+    assert isinstance(events[0], Rolled) and events[0].rolled == (3, 3, 3)
     # K4: the earlier-kept 1 and 2 go back into the roll.
     state, events = act(state, Roll(keep=(2, 3, 4)))
     assert state.faces == (6, 6, 3, 3, 3)
@@ -76,7 +84,8 @@ def test_third_roll_with_one_possible_chip_takes_it() -> None:
     state, _ = act(state, Roll(keep=(0, 1, 2, 3)))
     state, events = act(state, Roll(keep=(0, 1, 2, 3)))  # rolls a 2: small straight only
     assert kinds(events) == ["roll", "take", "turn", "roll"]
-    assert events[1].data["combination"] == "small-straight" and events[1].data["auto"]
+    assert isinstance(events[1], ChipTaken)
+    assert events[1].combination == "small-straight" and events[1].auto
     assert state.chips[0][2] == 1 and state.current == 1
 
 
@@ -90,7 +99,7 @@ def test_round_without_a_chip_sets_the_best_chip_aside() -> None:
     assert state.set_aside == EMPTY
     state, events = act(state, Stop())
     assert kinds(events) == ["no-chip", "set-aside", "turn", "roll"]
-    assert events[1].data == {"combination": "large-straight", "value": 50, "rule": "K5"}
+    assert events[1] == SetAside(combination="large-straight", value=50, chipless="round")
     assert state.plate == (4, 4, 4, 4, 4, 4, 3) and state.set_aside == (0, 0, 0, 0, 0, 0, 1)
     assert state.round == 2 and state.current == 0
     # Another empty round: the next large straight goes too.
@@ -132,8 +141,9 @@ def test_kniffel_takes_a_set_aside_chip_then_plays_again() -> None:
     assert Take("small-straight", "plate") in legal  # any chip, not just what the dice make
     state, events = act(state, Take("large-straight", "set-aside"))
     assert kinds(events) == ["take", "turn", "roll"]
-    assert events[0].data["kniffel"] and events[0].data["source"] == "set-aside"
-    assert events[1].player == 0 and events[1].data == {"round": 2, "extra": True}
+    assert isinstance(events[0], ChipTaken)
+    assert events[0].kniffel and events[0].source == "set-aside"
+    assert events[1] == TurnBegan(player=0, round=2, extra=True)
     assert state.set_aside == EMPTY and state.chips[0][6] == 1 and state.plate[6] == 3
     assert state.current == 0 and state.rolls_used == 1 and state.faces == (1, 2, 3, 4, 5)
     # The extra turn is an ordinary turn; then play passes on within the same round.
@@ -178,7 +188,7 @@ def test_game_ends_the_moment_the_plate_empties() -> None:
     state, events = act(_last_chip_position(), Take("two-pairs"))
     # Seat 1 has not played this round, yet the game is over at once.
     assert kinds(events) == ["take", "game-over"]
-    assert events[1].data["last_chip"] == 0
+    assert isinstance(events[1], GameOver) and events[1].last_chip == 0
     assert GAME.is_terminal(state) and GAME.to_act(state) == ()
     assert GAME.legal_actions(state, 1) == []
     with pytest.raises(IllegalActionError, match="over"):
@@ -233,7 +243,8 @@ def test_solo_has_no_draw_and_sets_aside_after_every_chipless_turn() -> None:
     assert kinds(events) == ["turn", "roll"] and state.current == 0
     state, events = act(state, Stop())
     assert kinds(events) == ["no-chip", "set-aside", "turn", "roll"]
-    assert events[1].data["rule"] == "K7" and state.set_aside == (0, 0, 0, 0, 0, 0, 1)
+    assert isinstance(events[1], SetAside) and events[1].chipless == "turn"
+    assert state.set_aside == (0, 0, 0, 0, 0, 0, 1)
     assert state.round == 2
 
 
@@ -248,7 +259,8 @@ def test_solo_kniffel_takes_two_chips_then_plays_again() -> None:
     assert Take("large-straight") in legal and Take("two-pairs") in legal and len(legal) == 7
     assert not any(isinstance(a, Roll | Stop) for a in legal)
     state, events = act(state, Take("large-straight"))
-    assert kinds(events) == ["take", "turn", "roll"] and events[1].data["extra"]
+    assert kinds(events) == ["take", "turn", "roll"]
+    assert isinstance(events[1], TurnBegan) and events[1].extra
     assert state.chips[0][6] == 2 and state.plate[6] == 2 and state.set_aside == EMPTY
 
 
@@ -262,7 +274,8 @@ def test_solo_kniffel_second_chip_may_come_from_the_set_aside_pile_after_the_pla
     state, events = act(state, Take("large-straight"))
     # One chip left anywhere: the second pick is taken automatically, then the game ends.
     assert kinds(events) == ["take", "take", "game-over"]
-    assert events[1].data["source"] == "set-aside" and events[1].data["auto"]
+    assert isinstance(events[1], ChipTaken)
+    assert events[1].source == "set-aside" and events[1].auto
     assert state.chips[0] == (1, 0, 0, 0, 0, 0, 1) and state.last_chip == 0
 
 

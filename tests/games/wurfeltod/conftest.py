@@ -8,6 +8,7 @@ its own session; the workers share one build through a file lock.
 from __future__ import annotations
 
 import fcntl
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -28,15 +29,18 @@ def empty_cache_dir(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
 
 
 @pytest.fixture(scope="session")
-def full_table_path(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> Path:
+def full_table_path(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A directory holding the solved full-game table (``wurfeltod-values.bin``)."""
     base = tmp_path_factory.getbasetemp()
-    shared = base if worker_id == "master" else base.parent  # the parent is per run
+    # Under xdist the parent is per run and shared by the workers.
+    shared = base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base
     where = shared / "wurfeltod-full-table"
     where.mkdir(exist_ok=True)
     with (shared / "wurfeltod-full-table.lock").open("w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        build_table(where / "wurfeltod-values.bin", progress=False)  # keeps a valid one
+        build_table(
+            where / "wurfeltod-values.bin",
+        )  # keeps a valid one
     return where
 
 

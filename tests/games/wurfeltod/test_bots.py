@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
 
 from gamenight.core import registry
-from gamenight.core.agents import Decision, RandomAgent
+from gamenight.core.agents import Agent, Decision, RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.runner import play_match
 from gamenight.games.wurfeltod.bots import BOTS, GreedyBot, greedy_action
 from gamenight.games.wurfeltod.categories import Category
-from gamenight.games.wurfeltod.game import GAME
+from gamenight.games.wurfeltod.game import GAME, WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch, SetAside, WurfeltodState
 from gamenight.games.wurfeltod.turn_plan import turn_plan
 
@@ -108,3 +109,15 @@ def test_greedy_books_a_clean_six_straight_on_the_first_roll() -> None:
     state: WurfeltodState = GAME.start(1, GAME.parse_options(), dice).state
     legal = GAME.legal_actions(state, 0)
     assert greedy_action(state.aside, state.rolled, legal) == Book(Category.SIX_STRAIGHT)
+
+
+def test_bots_are_typed_agents_of_wurfeltod() -> None:
+    # mypy checks these assignments against the game's view and action types.
+    greedy: Agent[WurfeltodView, Action] = GreedyBot(0)
+    factories: dict[str, Callable[[int], Agent[WurfeltodView, Action]]] = BOTS
+    state: WurfeltodState = GAME.start(1, GAME.parse_options(), SeededDice(seed=4)).state
+    decision: Decision[WurfeltodView, Action] = Decision(
+        "wurfeltod", 0, GAME.view(state, 0), GAME.legal_actions(state, 0)
+    )
+    assert greedy.act(decision) in decision.legal
+    assert set(factories) == {"greedy", "optimal"}

@@ -14,14 +14,23 @@ from hypothesis import strategies as st
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import to_json
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match
 from gamenight.games.wurfeltod.bots import GreedyBot
 from gamenight.games.wurfeltod.categories import Category, evaluate
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
-from gamenight.games.wurfeltod.rules import BOXES, TURNS, Action, Book, Scratch, SetAside
+from gamenight.games.wurfeltod.rules import (
+    BOXES,
+    TURNS,
+    Action,
+    Book,
+    Booked,
+    Scratch,
+    Scratched,
+    SetAside,
+)
+from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.games.wurfeltod.rules import WurfeltodState as State
 
 seeds = st.integers(min_value=0, max_value=2**32)
@@ -49,7 +58,7 @@ def test_random_play_ends_with_every_box_booked_once(seed: int, players: int) ->
     steps = random_game(seed, players)
     final = steps[-1][0]
     assert final.finished and GAME.to_act(final) == ()
-    bookings = [e for _, _, events in steps for e in events if e.kind in ("book", "scratch")]
+    bookings = [e for _, _, events in steps for e in events if isinstance(e, Booked | Scratched)]
     assert len(bookings) == TURNS * players
     for seat, card in enumerate(final.cards):
         # W1: every player books exactly 20 boxes, each box once.
@@ -146,6 +155,8 @@ def test_states_actions_events_and_views_round_trip_through_json(seed: int, play
         for event in events:
             encoded = msgspec.json.encode(event)
             assert msgspec.json.decode(encoded, type=Event) == event
+            assert msgspec.json.decode(encoded, type=GAME.event_type) == event
+            assert msgspec.json.encode(msgspec.json.decode(encoded, type=Event)) == encoded
             assert msgspec.json.decode(encoded) == to_json(event)
         view = GAME.view(state, state.current)
         assert msgspec.json.decode(msgspec.json.encode(view), type=WurfeltodView) == view

@@ -8,12 +8,16 @@ import pytest
 
 from gamenight.core.dice import ScriptedDice
 from gamenight.core.errors import IllegalActionError, OptionsError
+from gamenight.core.game import to_json
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.game import GAME
 from gamenight.games.wurfeltod.rules import (
     BOXES,
     Action,
     Book,
+    Booked,
+    DiceSetAside,
+    Rolled,
     Scratch,
     SetAside,
     WurfeltodState,
@@ -27,6 +31,11 @@ def begin(values: Sequence[int], players: int = 1) -> WurfeltodState:
         players, GAME.parse_options(), ScriptedDice(tuple(values))
     ).state
     return state
+
+
+def kinds(events: Sequence[object]) -> list[str]:
+    """The JSON ``kind`` of each event."""
+    return [to_json(e)["kind"] for e in events]
 
 
 def play(state: WurfeltodState, *actions: Action) -> WurfeltodState:
@@ -63,8 +72,8 @@ def test_worked_example_satisfied_bookings_bring_a_wurfeltod(
     card = step.state.cards[0]
     assert (card.points, card.wurfeltods, card.total) == (points, 1, points - 250)
     book = step.events[0]
-    assert book.kind == "book"
-    assert book.data["points"] == points and book.data["wurfeltod"] is True
+    assert isinstance(book, Booked) and kinds([book]) == ["book"]
+    assert book.points == points and book.wurfeltod is True and book.total == points - 250
 
 
 def test_worked_example_face_value_scores_170_without_a_wurfeltod() -> None:
@@ -113,7 +122,7 @@ def test_first_roll_scratch_scores_zero_without_a_wurfeltod() -> None:
     assert entry is not None
     assert (entry.points, entry.wurfeltod, entry.scratch) == (0, False, True)
     assert step.state.cards[0].total == 0
-    assert [e.kind for e in step.events] == ["scratch", "turn", "roll"]
+    assert kinds(step.events) == ["scratch", "turn", "roll"]
 
 
 def test_scratch_is_refused_after_the_second_roll() -> None:
@@ -150,9 +159,16 @@ def test_set_aside_keeps_dice_aside_and_rolls_the_rest() -> None:
     step = GAME.apply(state, 0, SetAside((0, 2)))
     assert step.state.aside == (6, 6)
     assert step.state.rolled == (5, 5, 1, 2)
-    assert [e.kind for e in step.events] == ["set-aside", "roll"]
-    assert step.events[0].data == {"positions": [0, 2], "dice": [6, 6]}
-    assert step.events[1].data == {"roll": 2, "dice": [5, 5, 1, 2], "aside": [6, 6]}
+    assert kinds(step.events) == ["set-aside", "roll"]
+    assert step.events[0] == DiceSetAside(player=0, positions=(0, 2), dice=(6, 6))
+    assert step.events[1] == Rolled(player=0, roll=2, dice=(5, 5, 1, 2), aside=(6, 6))
+    assert to_json(step.events[1]) == {
+        "kind": "roll",
+        "player": 0,
+        "roll": 2,
+        "dice": [5, 5, 1, 2],
+        "aside": [6, 6],
+    }
     later = GAME.apply(step.state, 0, SetAside((0, 1, 3))).state
     assert later.aside == (6, 6, 5, 5, 2) and later.rolled == (6,)
 
@@ -282,7 +298,7 @@ def test_forced_booking_after_the_single_last_die_when_nothing_is_satisfied() ->
     step = GAME.apply(state, 0, Book(Category.SIX_OF_A_KIND))
     entry = step.state.cards[0].boxes[BOXES.index(Category.SIX_OF_A_KIND)]
     assert entry is not None and (entry.points, entry.wurfeltod) == (0, True)
-    assert step.state.finished and [e.kind for e in step.events] == ["book", "game-over"]
+    assert step.state.finished and kinds(step.events) == ["book", "game-over"]
     assert GAME.results(step.state).scores == (-250,)  # W5: scores go negative
 
 

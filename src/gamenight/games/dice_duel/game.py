@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -17,6 +17,7 @@ from gamenight.games.dice_duel.combinations import (
     is_kniffel,
     satisfied,
 )
+from gamenight.games.dice_duel.events import DiceDuelEvent
 from gamenight.games.dice_duel.rules import (
     ROLLS_PER_TURN,
     Action,
@@ -82,7 +83,7 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
             OptionSpec(
                 "mode",
                 "choice",
-                "multi: 2–6 players; solo: one player chasing 1000 points (K7)",
+                "multi: 2–6 players; solo: one player chasing 1000 points",  # K7
                 default="multi",
                 choices=("multi", "solo"),
             ),
@@ -98,6 +99,7 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
     )
     state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
     action_type: ClassVar[object] = Action
+    event_type: ClassVar[Any] = DiceDuelEvent
 
     def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
         mode: Mode = options["mode"]

@@ -24,8 +24,8 @@ from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import Transition
+from gamenight.core.umpire import Umpire
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
     CHIPS_PER_COMBINATION,
@@ -38,11 +38,21 @@ from gamenight.games.dice_duel.combinations import (
     is_kniffel,
     satisfied,
 )
+from gamenight.games.dice_duel.events import (
+    ChipTaken,
+    DiceDuelEvent,
+    GameOver,
+    NoChip,
+    Rolled,
+    SetAside,
+    Source,
+    StartPlayer,
+    TurnBegan,
+)
 from gamenight.games.dice_duel.scoring import Score, score
 
 Mode = Literal["multi", "solo"]
 Phase = Literal["roll", "pick", "over"]
-Source = Literal["plate", "set-aside"]
 ROLLS_PER_TURN = 3  # K4
 SOURCES: tuple[Source, ...] = ("plate", "set-aside")
 
@@ -131,15 +141,17 @@ def scores(state: DiceDuelState) -> tuple[Score, ...]:
 
 # ----- starting ------------------------------------------------------------------
 
+Referee = Umpire[DiceDuelEvent]
+
 
 def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDuelState]:
     """Fill the plate, draw the starting player (K7) and play the first roll."""
-    events: list[Event] = []
+    umpire: Referee = Umpire(dice)
     starter = 0
     if mode == "multi":
-        draw, dice = dice.roll(1, sides=players)
-        starter = draw[0] - 1
-        events.append(Event("start-player", starter, {"draw": draw[0], "players": players}))
+        draw = umpire.roll(1, sides=players)[0]
+        starter = draw - 1
+        umpire.announce(StartPlayer(player=starter, draw=draw, players=players))
     state = DiceDuelState(
         mode=mode,
         players=players,
@@ -152,7 +164,8 @@ def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDu
         chips=((0,) * len(COMBINATIONS),) * players,
         phase="roll",
     )
-    return Transition(_start_turn(state, events, starter, extra=False), tuple(events))
+    state = _start_turn(state, umpire, starter, extra=False)
+    return Transition(replace(state, dice=umpire.dice), umpire.events)
 
 
 # ----- applying an action ----------------------------------------------------------
@@ -160,18 +173,21 @@ def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDu
 
 def apply_action(state: DiceDuelState, action: Action) -> Transition[DiceDuelState]:
     """Validate ``action`` for the player to act and apply it (the seat is checked already)."""
-    events: list[Event] = []
     if isinstance(action, Roll):
         _check_roll(state, action)
-        new = _roll(state, action.keep, events)
     elif isinstance(action, Take):
         _check_take(state, action)
-        new = _take(state, action, events, auto=False)
     else:
         _check_stop(state)
-        events.append(Event("no-chip", state.current, {"reason": "stopped"}))
-        new = _end_turn(state, events)
-    return Transition(new, tuple(events))
+    umpire: Referee = Umpire(state.dice)
+    if isinstance(action, Roll):
+        new = _roll(state, action.keep, umpire)
+    elif isinstance(action, Take):
+        new = _take(state, action, umpire, auto=False)
+    else:
+        umpire.announce(NoChip(player=state.current, reason="stopped"))
+        new = _end_turn(state, umpire)
+    return Transition(replace(new, dice=umpire.dice), umpire.events)
 
 
 def _check_roll(state: DiceDuelState, action: Roll) -> None:
@@ -201,7 +217,8 @@ def _check_take(state: DiceDuelState, action: Take) -> None:
     label, pile = LABEL[combination], "plate" if source == "plate" else "set-aside pile"
     if not is_kniffel(state.faces):
         if source == "set-aside":
-            raise IllegalActionError("set-aside chips can only be taken with a Kniffel (K5)")
+            # K5: set-aside chips are won with a Kniffel only.
+            raise IllegalActionError("set-aside chips can only be taken with a Kniffel")
         if combination not in satisfied(state.faces):
             raise IllegalActionError(f"the dice {_faces(state.faces)} do not make a {label}")
     held = state.plate if source == "plate" else state.set_aside
@@ -212,63 +229,63 @@ def _check_take(state: DiceDuelState, action: Take) -> None:
 def _check_stop(state: DiceDuelState) -> None:
     takes = take_options(state.faces, state.plate, state.set_aside)
     if state.phase != "roll" or takes:
+        # K4: a turn ends empty-handed only when the dice earn nothing.
         names = ", ".join(sorted({LABEL[t.combination] for t in takes}))
-        raise IllegalActionError(f"the dice earn a chip, so take one (K4): {names}")
+        raise IllegalActionError(f"the dice earn a chip, so take one: {names}")
 
 
-# ----- transitions (pure: each returns a new state, appending events) ------------------
+# ----- transitions (pure: each returns a new state; the umpire throws and narrates) ---------
+#
+# Inside one call the umpire holds the dice; ``state.dice`` is stale until the
+# call puts the umpire's dice back (start_state, apply_action).
 
 
 def _start_turn(
-    state: DiceDuelState, events: list[Event], player: int, *, extra: bool
+    state: DiceDuelState, umpire: Referee, player: int, *, extra: bool
 ) -> DiceDuelState:
     state = replace(state, current=player, phase="roll", faces=(), kept=(), rolls_used=0, picks=0)
-    events.append(Event("turn", player, {"round": state.round, "extra": extra}))
-    return _roll(state, (), events)
+    umpire.announce(TurnBegan(player=player, round=state.round, extra=extra))
+    return _roll(state, (), umpire)
 
 
-def _roll(state: DiceDuelState, keep: Sequence[int], events: list[Event]) -> DiceDuelState:
-    rolled, dice = state.dice.roll(DICE - len(keep))
+def _roll(state: DiceDuelState, keep: Sequence[int], umpire: Referee) -> DiceDuelState:
+    rolled = umpire.roll(DICE - len(keep))
     fresh = iter(rolled)
     faces = tuple(state.faces[i] if i in keep else next(fresh) for i in range(DICE))
     state = replace(
         state,
-        dice=dice,
         faces=faces,
         kept=tuple(i in keep for i in range(DICE)),
         rolls_used=state.rolls_used + 1,
     )
-    makes: list[str] = list(satisfied(faces)) + (["kniffel"] if is_kniffel(faces) else [])
-    events.append(
-        Event(
-            "roll",
-            state.current,
-            {
-                "roll": state.rolls_used,
-                "kept": list(keep),
-                "rolled": list(rolled),
-                "dice": list(faces),
-                "makes": makes,
-            },
+    makes = (*satisfied(faces), *(("kniffel",) if is_kniffel(faces) else ()))
+    umpire.announce(
+        Rolled(
+            player=state.current,
+            roll=state.rolls_used,
+            kept=tuple(keep),
+            rolled=rolled,
+            dice=faces,
+            makes=makes,
         )
     )
     if state.rolls_used == ROLLS_PER_TURN:
-        return _settle(state, events)
+        return _settle(state, umpire)
     return state
 
 
-def _settle(state: DiceDuelState, events: list[Event]) -> DiceDuelState:
+def _settle(state: DiceDuelState, umpire: Referee) -> DiceDuelState:
     """Rolling is over: take the only possible chip, end empty-handed, or ask."""
     takes = take_options(state.faces, state.plate, state.set_aside)
     if not takes:
-        events.append(Event("no-chip", state.current, {"reason": "no chip for these dice"}))
-        return _end_turn(state, events)
+        umpire.announce(NoChip(player=state.current, reason="no chip for these dice"))
+        return _end_turn(state, umpire)
     if len(takes) == 1:
-        return _take(state, takes[0], events, auto=True)
+        return _take(state, takes[0], umpire, auto=True)
     return replace(state, phase="pick")
 
 
-def _take(state: DiceDuelState, take: Take, events: list[Event], *, auto: bool) -> DiceDuelState:
+def _take(state: DiceDuelState, take: Take, umpire: Referee, *, auto: bool) -> DiceDuelState:
     i, player = INDEX[take.combination], state.current
     plate, set_aside = list(state.plate), list(state.set_aside)
     (plate if take.source == "plate" else set_aside)[i] -= 1
@@ -277,17 +294,14 @@ def _take(state: DiceDuelState, take: Take, events: list[Event], *, auto: bool) 
     chips = tuple(tuple(held) if p == player else c for p, c in enumerate(state.chips))
     emptied = take.source == "plate" and not any(plate)
     kniffel = is_kniffel(state.faces)
-    events.append(
-        Event(
-            "take",
-            player,
-            {
-                "combination": take.combination,
-                "source": take.source,
-                "value": CHIP_VALUE[take.combination],
-                "kniffel": kniffel,
-                "auto": auto,
-            },
+    umpire.announce(
+        ChipTaken(
+            player=player,
+            combination=take.combination,
+            source=take.source,
+            value=CHIP_VALUE[take.combination],
+            kniffel=kniffel,
+            auto=auto,
         )
     )
     state = replace(
@@ -304,52 +318,50 @@ def _take(state: DiceDuelState, take: Take, events: list[Event], *, auto: bool) 
         # second may still come from the set-aside pile before the game ends.
         wanted = 2 if state.mode == "solo" else 1
         if state.picks < wanted and (any(state.plate) or any(state.set_aside)):
-            return _settle(replace(state, phase="pick"), events)
+            return _settle(replace(state, phase="pick"), umpire)
     if not any(state.plate):
-        return _finish(state, events, "the plate is empty")  # K6: at once
+        return _finish(state, umpire, "the plate is empty")  # K6: at once
     if kniffel:
-        return _start_turn(state, events, player, extra=True)  # K2: another turn
-    return _end_turn(state, events)
+        return _start_turn(state, umpire, player, extra=True)  # K2: another turn
+    return _end_turn(state, umpire)
 
 
-def _end_turn(state: DiceDuelState, events: list[Event]) -> DiceDuelState:
+def _end_turn(state: DiceDuelState, umpire: Referee) -> DiceDuelState:
     if state.mode == "solo":
         # K7: every turn without a chip sets aside the highest chip on the plate.
         if not state.picks:
-            state = _set_aside(state, events, "K7")
+            state = _set_aside(state, umpire, "turn")
             if not any(state.plate):
-                return _finish(state, events, "the last chip on the plate was set aside")
+                return _finish(state, umpire, "the last chip on the plate was set aside")
         # Each solo turn is a round of its own, so the round's chip flag starts afresh.
         state = replace(state, round=state.round + 1, round_chip=False)
-        return _start_turn(state, events, 0, extra=False)
+        return _start_turn(state, umpire, 0, extra=False)
     following = (state.current + 1) % state.players
     if following == state.starter:
         # K5: a round without any chip taken sets aside the highest chip on the plate.
         if not state.round_chip:
-            state = _set_aside(state, events, "K5")
+            state = _set_aside(state, umpire, "round")
             if not any(state.plate):
-                return _finish(state, events, "the last chip on the plate was set aside")
+                return _finish(state, umpire, "the last chip on the plate was set aside")
         state = replace(state, round=state.round + 1, round_chip=False)
-    return _start_turn(state, events, following, extra=False)
+    return _start_turn(state, umpire, following, extra=False)
 
 
-def _set_aside(state: DiceDuelState, events: list[Event], rule: str) -> DiceDuelState:
+def _set_aside(
+    state: DiceDuelState, umpire: Referee, chipless: Literal["round", "turn"]
+) -> DiceDuelState:
     i = max(j for j, n in enumerate(state.plate) if n)  # chips ascend in value
     plate, set_aside = list(state.plate), list(state.set_aside)
     plate[i] -= 1
     set_aside[i] += 1
-    events.append(
-        Event("set-aside", None, {"combination": COMBINATIONS[i], "value": VALUES[i], "rule": rule})
-    )
+    umpire.announce(SetAside(combination=COMBINATIONS[i], value=VALUES[i], chipless=chipless))
     return replace(state, plate=tuple(plate), set_aside=tuple(set_aside))
 
 
-def _finish(state: DiceDuelState, events: list[Event], reason: str) -> DiceDuelState:
+def _finish(state: DiceDuelState, umpire: Referee, reason: str) -> DiceDuelState:
     state = replace(state, phase="over", end=reason)
-    totals = [s.total for s in scores(state)]
-    events.append(
-        Event("game-over", None, {"reason": reason, "last_chip": state.last_chip, "totals": totals})
-    )
+    totals = tuple(s.total for s in scores(state))
+    umpire.announce(GameOver(reason=reason, last_chip=state.last_chip, totals=totals))
     return state
 
 

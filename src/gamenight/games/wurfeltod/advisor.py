@@ -1,4 +1,4 @@
-"""What every legal engine action is worth under optimal solitaire play.
+"""What every legal engine action is worth under optimal solitaire play, as data.
 
 The bridge between the engine and the exact solver: it reads a seat's view
 (the card of the player to act, the dice aside, the dice just rolled), asks the
@@ -13,6 +13,11 @@ come if they take the action and play optimally afterwards. The table
 maximises a single player's own score, which is optimal for solitaire and a
 strong heuristic in a multiplayer game, where winning is what counts.
 
+:func:`advise` (the game's registered advisor) packs all of it into an
+:class:`~gamenight.core.advice.Advice` any front end can render: one option per
+distinct choice, best first, with its expected final score, its gap to the best,
+and for bookings what they score now and whether they bring a Wurfeltod (W3).
+
 >>> from gamenight.games.wurfeltod.categories import Category
 >>> used_boxes(ScoreCard())
 {}
@@ -24,11 +29,21 @@ Book(category=<Category.SUM_25: 'sum-25'>)
 
 from __future__ import annotations
 
+import functools
 import os
 from collections import Counter
 from collections.abc import Sequence
+from pathlib import Path
 
-from gamenight.games.wurfeltod.categories import Category
+from gamenight.core.advice import Advice, Objective
+from gamenight.core.advice import Option as AdviceOption
+from gamenight.core.game import to_json
+from gamenight.games.wurfeltod.categories import (
+    CATEGORY_LABELS,
+    WURFELTOD_PENALTY,
+    Category,
+    evaluate,
+)
 from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, ScoreCard, Scratch, SetAside
 from gamenight.games.wurfeltod.solver import (
@@ -37,7 +52,9 @@ from gamenight.games.wurfeltod.solver import (
     ValueTable,
     ValueTableError,
     ValueTableMissingError,
+    default_table_path,
     load_table,
+    require_table,
 )
 from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import Scratch as SolverScratch
@@ -46,9 +63,13 @@ from gamenight.games.wurfeltod.solver import option_values as solver_option_valu
 
 __all__ = [
     "BUILD_ADVICE",
+    "OBJECTIVES",
+    "advise",
     "best_action",
+    "label",
     "option_values",
     "ranked_options",
+    "shared_table",
     "solver_option",
     "table_or_reason",
     "used_boxes",
@@ -135,3 +156,124 @@ def table_or_reason(path: str | os.PathLike[str] | None = None) -> ValueTable | 
     if table is None:
         return f"no optimal-play value table yet: {BUILD_ADVICE}"
     return table
+
+
+def shared_table() -> ValueTable:
+    """The full-game value table at the default path, loaded once per process while the
+    file is unchanged; raises ValueTableMissingError saying how to build it."""
+    path = default_table_path()
+    try:
+        stat = path.stat()
+        stamp = (stat.st_mtime_ns, stat.st_size)
+    except OSError:
+        stamp = None  # require_table reports the missing file
+    return _load_table(path, stamp)
+
+
+@functools.lru_cache(maxsize=2)
+def _load_table(path: Path, stamp: tuple[int, int] | None) -> ValueTable:
+    return require_table(path)
+
+
+def _advice_table() -> ValueTable:
+    """The shared table, or a ValueTableError whose message is the hint's one line."""
+    try:
+        return shared_table()
+    except ValueTableMissingError:
+        raise ValueTableMissingError(f"no optimal-play value table yet: {BUILD_ADVICE}") from None
+    except ValueTableError:
+        found = table_or_reason()  # the reason without the rebuild hint of require_table
+        if isinstance(found, str):
+            raise ValueTableError(found) from None
+        return found
+
+
+OBJECTIVES = (
+    "expected final score",
+    "vs best",
+    "points now",
+    "Wurfeltod now",
+)
+"""The advice's columns: the leading value, its gap to the best option, and for a
+booking what it scores now and its Wurfeltod penalty (``-250`` or ``0``; W3)."""
+
+
+def label(action: Action, rolled: Sequence[int]) -> str:
+    """``action`` in words, for people (the numbers are in the advice's columns).
+
+    >>> label(SetAside((2, 3, 4)), rolled=(1, 1, 4, 4, 4, 3)), label(Book(Category.SUM_25), ())
+    ('set aside 4 4 4', 'book Sum Total 25+')
+    """
+    if isinstance(action, SetAside):
+        return "set aside " + " ".join(str(v) for v in sorted(rolled[i] for i in action.dice))
+    verb = "book" if isinstance(action, Book) else "scratch"
+    return f"{verb} {CATEGORY_LABELS[action.category]}"
+
+
+def advise(view: WurfeltodView, seat: int | None, legal: Sequence[Action]) -> Advice | None:
+    """Every distinct legal option valued by optimal solitaire play, best first.
+
+    ``None`` when there is nothing to value (the game is over, or no legal
+    action). Without a usable value table it raises a
+    :class:`~gamenight.games.wurfeltod.solver.ValueTableError` whose one-line
+    message says how to build one (``gamenight solve wurfeltod``).
+
+    Columns (:data:`OBJECTIVES`): the expected final score of the player to act
+    (what they have booked plus the expected rest of the game), its difference
+    to the best option, and for a booking the points it scores now and its
+    Wurfeltod penalty now (``-250`` when a die of the last roll is left out of
+    the booking, W3); ``None`` where a column does not apply. A scratch scores
+    0 with no Wurfeltod (W2).
+    """
+    if view.finished or not view.rolled or not legal:
+        return None
+    table = _advice_table()
+    ranked = ranked_options(table, view, legal)
+    best = ranked[0][1]
+    bookings = evaluate(view.aside, view.rolled)
+    options = []
+    for action, value in ranked:
+        points: float | None = None
+        penalty: float | None = None
+        if isinstance(action, Book):
+            booking = bookings[action.category]
+            points = float(booking.points)
+            penalty = -float(WURFELTOD_PENALTY) if booking.wurfeltod else 0.0
+        elif isinstance(action, Scratch):
+            points, penalty = 0.0, 0.0
+        options.append(
+            AdviceOption(
+                action=to_json(action),
+                label=label(action, view.rolled),
+                values=(value, value - best, points, penalty),
+            )
+        )
+    books = [i for i, o in enumerate(options) if o.values[2] is not None]
+    best_now = max(books, key=lambda i: _now(options[i]), default=0)
+    player = view.cards[view.current]
+    objectives = (
+        Objective(
+            name=OBJECTIVES[0],
+            unit="points",
+            best=0,
+            note=(
+                f"booked so far {player.total:,} plus the expected rest of the game under "
+                "optimal solitaire play (points minus 250 per Wurfeltod)"
+            ),
+        ),
+        Objective(name=OBJECTIVES[1], unit="points", best=0),
+        Objective(name=OBJECTIVES[2], unit="points", best=best_now),
+        Objective(name=OBJECTIVES[3], unit="points", best=best_now),
+    )
+    wurfeltods = [CATEGORY_LABELS[c] for c in view.open_boxes if bookings[c].wurfeltod]
+    note = (
+        "Booking now brings a Wurfeltod (-250) in: " + ", ".join(wurfeltods) + "."
+        if wurfeltods
+        else "No open box brings a Wurfeltod if booked now."
+    )
+    return Advice(objectives=objectives, options=tuple(options), note=note)
+
+
+def _now(option: AdviceOption) -> float:
+    points, penalty = option.values[2], option.values[3]
+    return (points or 0.0) + (penalty or 0.0)

@@ -21,22 +21,20 @@ factory raises :class:`~gamenight.games.wurfeltod.solver.ValueTableMissingError`
 
 from __future__ import annotations
 
-import functools
-import gc
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
+from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
+from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
 
 if TYPE_CHECKING:
     from gamenight.games.wurfeltod.solver import ValueTable
 
-__all__ = ["BOTS", "GreedyBot", "OptimalBot", "greedy_action", "shared_table"]
+__all__ = ["BOTS", "GreedyBot", "OptimalBot", "greedy_action"]
 
 TOLERANCE = 1e-9
 FACE_VALUE_TOP = 360  # six sixes x 10: Face Value Total's nominal points for tie-breaks
@@ -82,43 +80,12 @@ class GreedyBot:
     def __init__(self, seed: int = 0) -> None:
         self.seed = seed
 
-    def act(self, decision: Decision[Any, Any]) -> Action:
+    def act(self, decision: Decision[WurfeltodView, Action]) -> Action:
         view = decision.view
         return greedy_action(view.aside, view.rolled, list(decision.legal))
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None
-
-
-def shared_table() -> ValueTable:
-    """The full-game value table at the default path, loaded once per process while the
-    file is unchanged; raises ValueTableMissingError saying how to build it."""
-    # The solver is imported here, not at the top: listing the bots must stay cheap.
-    from gamenight.games.wurfeltod.solver import default_table_path
-
-    path = default_table_path()
-    try:
-        stat = path.stat()
-        stamp = (stat.st_mtime_ns, stat.st_size)
-    except OSError:
-        stamp = None  # require_table reports the missing file
-    return _load_table(path, stamp)
-
-
-@functools.lru_cache(maxsize=2)
-def _load_table(path: Path, stamp: tuple[int, int] | None) -> ValueTable:
-    from gamenight.games.wurfeltod.solver import require_table
-
-    return require_table(path)
-
-
-@functools.cache
-def _freeze_long_lived_objects() -> None:
-    """Exempt what is loaded by now (numba's compiler and types, about 100k objects) from
-    later full garbage collections: rescanning them takes about 35 ms, a pause that
-    would otherwise land in some decision now and then. Once per process."""
-    gc.collect()
-    gc.freeze()
 
 
 class OptimalBot:
@@ -128,18 +95,18 @@ class OptimalBot:
     label = "optimal"
 
     def __init__(self, seed: int = 0, table: ValueTable | None = None) -> None:
+        # The solver is imported here, not at the top: importing the bots must stay cheap.
         from gamenight.games.wurfeltod import advisor
         from gamenight.games.wurfeltod.solver import option_values
 
         self.seed = seed
-        self.table = shared_table() if table is None else table
+        self.table = advisor.shared_table() if table is None else table
         self._best_action = advisor.best_action
         # The first query of a process loads the compiled turn kernel and the booking
         # tables (about 0.2 s): pay it now, so that every decision is fast.
         option_values(self.table, {}, (), (1, 2, 3, 4, 5, 6), first_roll=True)
-        _freeze_long_lived_objects()
 
-    def act(self, decision: Decision[Any, Any]) -> Action:
+    def act(self, decision: Decision[WurfeltodView, Action]) -> Action:
         action, _ = self._best_action(self.table, decision.view, decision.legal)
         return action
 
@@ -147,4 +114,7 @@ class OptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {"greedy": GreedyBot, "optimal": OptimalBot}
+BOTS: dict[str, Callable[[int], Agent[WurfeltodView, Action]]] = {
+    "greedy": GreedyBot,
+    "optimal": OptimalBot,
+}

@@ -20,6 +20,7 @@ from gamenight.games.wurfeltod.rules import (
     TURNS,
     Action,
     ScoreCard,
+    WurfeltodEvent,
     WurfeltodState,
     apply,
     legal_actions,
@@ -74,12 +75,12 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
     action_type: ClassVar[Any] = Action
+    event_type: ClassVar[Any] = WurfeltodEvent
 
     def _start(
         self, players: int, options: Options, dice: DiceSource
     ) -> Transition[WurfeltodState]:
-        state, events = start(players, dice)
-        return Transition(state, tuple(events))
+        return start(players, dice)
 
     def to_act(self, state: WurfeltodState) -> tuple[int, ...]:
         return () if state.finished else (state.current,)
@@ -92,8 +93,7 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
     def _apply(
         self, state: WurfeltodState, seat: int, action: Action
     ) -> Transition[WurfeltodState]:
-        new, events = apply(state, action)
-        return Transition(new, tuple(events))
+        return apply(state, action)
 
     def results(self, state: WurfeltodState) -> Results:
         if not state.finished:

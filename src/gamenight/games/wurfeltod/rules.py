@@ -11,13 +11,19 @@ Whether a booking scores and whether it brings a Wurfeltod is judged by
 :func:`gamenight.games.wurfeltod.categories.evaluate` from the dice set aside
 and the dice of the final roll.
 
+Every rules call runs one :class:`~gamenight.core.umpire.Umpire`: it throws the
+dice and collects the typed events (:data:`WurfeltodEvent`) the call returns in
+its :class:`~gamenight.core.game.Transition`.
+
 >>> from gamenight.core.dice import ScriptedDice
->>> state, events = start(1, ScriptedDice(values=(1, 1, 2, 3, 4, 4, 4, 5, 3)))
->>> state.rolled, [e.kind for e in events]
-((1, 1, 2, 3, 4, 4), ['turn', 'roll'])
->>> state, _ = apply(state, SetAside(dice=(0, 1, 4, 5)))
->>> state.aside, state.rolled
+>>> step = start(1, ScriptedDice(values=(1, 1, 2, 3, 4, 4, 4, 5, 3)))
+>>> step.state.rolled, [type(e).__name__ for e in step.events]
+((1, 1, 2, 3, 4, 4), ['TurnBegan', 'Rolled'])
+>>> step = apply(step.state, SetAside(dice=(0, 1, 4, 5)))
+>>> step.state.aside, step.state.rolled
 ((1, 1, 4, 4), (4, 5))
+>>> step.events[0]
+DiceSetAside(player=0, positions=(0, 1, 4, 5), dice=(1, 1, 4, 4), audience=None)
 """
 
 from __future__ import annotations
@@ -29,7 +35,9 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.events import Event
+from gamenight.core.game import Transition
+from gamenight.core.umpire import Umpire
 from gamenight.games.wurfeltod.categories import (
     BOXES_PER_CATEGORY,
     CATEGORIES,
@@ -47,10 +55,17 @@ __all__ = [
     "TURNS",
     "Action",
     "Book",
+    "Booked",
+    "DiceSetAside",
     "Entry",
+    "GameOver",
+    "Rolled",
     "ScoreCard",
     "Scratch",
+    "Scratched",
     "SetAside",
+    "TurnBegan",
+    "WurfeltodEvent",
     "WurfeltodState",
     "apply",
     "legal_actions",
@@ -90,6 +105,69 @@ class Scratch(msgspec.Struct, frozen=True, tag="scratch"):
 
 
 Action = SetAside | Book | Scratch
+
+
+# ----- events -----------------------------------------------------------------------------------
+
+
+class TurnBegan(Event, frozen=True, tag="turn"):
+    """``player`` begins their turn of round ``turn`` (W1)."""
+
+    player: int
+    turn: int
+
+
+class Rolled(Event, frozen=True, tag="roll"):
+    """The engine rolled ``dice`` for ``player``: roll number ``roll`` of the turn, with
+    ``aside`` already set aside."""
+
+    player: int
+    roll: int
+    dice: tuple[int, ...]
+    aside: tuple[int, ...]
+
+
+class DiceSetAside(Event, frozen=True, tag="set-aside"):
+    """``player`` set aside the dice at ``positions`` of the roll (values ``dice``)."""
+
+    player: int
+    positions: tuple[int, ...]
+    dice: tuple[int, ...]
+
+
+class Booked(Event, frozen=True, tag="book"):
+    """``player`` booked box ``box`` (W3): its points, whether it brought a Wurfeltod,
+    the dice it was judged on and the player's new total (W5)."""
+
+    player: int
+    box: int
+    category: Category
+    points: int
+    wurfeltod: bool
+    aside: tuple[int, ...]
+    final_roll: tuple[int, ...]
+    total: int
+
+
+class Scratched(Event, frozen=True, tag="scratch"):
+    """``player`` scratched box ``box`` on the first roll: 0 points, no Wurfeltod (W2)."""
+
+    player: int
+    box: int
+    category: Category
+    aside: tuple[int, ...]
+    final_roll: tuple[int, ...]
+    total: int
+
+
+class GameOver(Event, frozen=True, tag="game-over"):
+    """Every player has taken 20 turns (W5); ``totals`` by seat."""
+
+    totals: tuple[int, ...]
+
+
+WurfeltodEvent = TurnBegan | Rolled | DiceSetAside | Booked | Scratched | GameOver
+"""Every event a Wurfeltod rules call announces (JSON ``"kind"``: the tag)."""
 
 
 # ----- score cards ----------------------------------------------------------------------------
@@ -158,11 +236,15 @@ class WurfeltodState(msgspec.Struct, frozen=True):
 
 # ----- transitions ------------------------------------------------------------------------------
 
+Ump = Umpire[WurfeltodEvent]
 
-def start(players: int, dice: DiceSource) -> tuple[WurfeltodState, list[Event]]:
+
+def start(players: int, dice: DiceSource) -> Transition[WurfeltodState]:
     """A new game with the first player's first roll made."""
+    umpire: Ump = Umpire(dice)
     state = WurfeltodState(dice=dice, cards=tuple(ScoreCard() for _ in range(players)))
-    return _begin_turn(state, 0, 1)
+    state = _begin_turn(umpire, state, 0, 1)
+    return _done(umpire, state)
 
 
 def legal_actions(state: WurfeltodState) -> list[Action]:
@@ -180,39 +262,45 @@ def legal_actions(state: WurfeltodState) -> list[Action]:
     return actions
 
 
-def apply(state: WurfeltodState, action: Action) -> tuple[WurfeltodState, list[Event]]:
+def apply(state: WurfeltodState, action: Action) -> Transition[WurfeltodState]:
     """The current player's ``action``; raises IllegalActionError saying what was wrong."""
     if state.finished:
         raise IllegalActionError("the game is over; no more actions")
+    umpire: Ump = Umpire(state.dice)
     if isinstance(action, SetAside):
-        return _set_aside(state, action.dice)
-    if isinstance(action, Book):
+        state = _set_aside(umpire, state, action.dice)
+    elif isinstance(action, Book):
         box, category = _open_box(state, action.category)
         booking = evaluate(state.aside, state.rolled)[category]
-        return _book(state, box, category, booking, scratch=False)
-    if isinstance(action, Scratch):
-        if state.roll != 1:
+        state = _book(umpire, state, box, category, booking, scratch=False)
+    elif isinstance(action, Scratch):
+        if state.roll != 1:  # W2
             raise IllegalActionError(
-                "a scratch is only allowed right after the first roll (W2); "
+                "a scratch is only allowed right after the first roll; "
                 f"this is roll {state.roll}: book a box instead"
             )
         box, category = _open_box(state, action.category)
-        return _book(state, box, category, SCRATCH, scratch=True)
-    raise IllegalActionError(f"{action!r} is not a Wurfeltod action")
+        state = _book(umpire, state, box, category, SCRATCH, scratch=True)
+    else:
+        raise IllegalActionError(f"{action!r} is not a Wurfeltod action")
+    return _done(umpire, state)
 
 
-def _set_aside(
-    state: WurfeltodState, positions: Sequence[int]
-) -> tuple[WurfeltodState, list[Event]]:
+def _done(umpire: Ump, state: WurfeltodState) -> Transition[WurfeltodState]:
+    return Transition(msgspec.structs.replace(state, dice=umpire.dice), umpire.events)
+
+
+def _set_aside(umpire: Ump, state: WurfeltodState, positions: Sequence[int]) -> WurfeltodState:
     rolled = state.rolled
+    # W2: set aside a proper, non-empty subset of the dice just rolled.
     if len(rolled) == 1:
         raise IllegalActionError(
-            "only one die was rolled and nothing would be left to roll: book a box now (W2)"
+            "only one die was rolled and nothing would be left to roll: book a box now"
         )
     if not isinstance(positions, tuple | list):
         raise IllegalActionError(f"name the dice to set aside by position, not {positions!r}")
     if not positions:
-        raise IllegalActionError("set aside at least one of the dice just rolled (W2)")
+        raise IllegalActionError("set aside at least one of the dice just rolled")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(rolled):
             raise IllegalActionError(
@@ -224,14 +312,11 @@ def _set_aside(
             f"list the dice to set aside once each, in increasing order, not {list(positions)}"
         )
     if len(positions) == len(rolled):
-        raise IllegalActionError(
-            "leave at least one die to roll (W2); to stop here, book a box instead"
-        )
+        raise IllegalActionError("leave at least one die to roll; to stop here, book a box instead")
     chosen = tuple(rolled[p] for p in positions)
     state = msgspec.structs.replace(state, aside=state.aside + chosen)
-    event = Event("set-aside", state.current, {"positions": list(positions), "dice": list(chosen)})
-    state, roll_event = _roll(state, len(rolled) - len(positions), state.roll + 1)
-    return state, [event, roll_event]
+    umpire.announce(DiceSetAside(player=state.current, positions=tuple(positions), dice=chosen))
+    return _roll(umpire, state, len(rolled) - len(positions), state.roll + 1)
 
 
 def _open_box(state: WurfeltodState, category: object) -> tuple[int, Category]:
@@ -241,13 +326,19 @@ def _open_box(state: WurfeltodState, category: object) -> tuple[int, Category]:
     category = Category(category)
     box = state.cards[state.current].next_box(category)
     if box is None:
-        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked (W1)")
+        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked")  # W1
     return box, category
 
 
 def _book(
-    state: WurfeltodState, box: int, category: Category, booking: Booking, *, scratch: bool
-) -> tuple[WurfeltodState, list[Event]]:
+    umpire: Ump,
+    state: WurfeltodState,
+    box: int,
+    category: Category,
+    booking: Booking,
+    *,
+    scratch: bool,
+) -> WurfeltodState:
     seat = state.current
     entry = Entry(
         category=category,
@@ -261,37 +352,46 @@ def _book(
     card = state.cards[seat].with_entry(box, entry)
     cards = (*state.cards[:seat], card, *state.cards[seat + 1 :])
     state = msgspec.structs.replace(state, cards=cards)
-    event = Event(
-        "scratch" if scratch else "book",
-        seat,
-        {
-            "box": box,
-            "category": category.value,
-            "points": entry.points,
-            "wurfeltod": entry.wurfeltod,
-            "aside": list(entry.aside),
-            "final_roll": list(entry.final_roll),
-            "total": card.total,
-        },
-    )
+    if scratch:
+        umpire.announce(
+            Scratched(
+                player=seat,
+                box=box,
+                category=category,
+                aside=entry.aside,
+                final_roll=entry.final_roll,
+                total=card.total,
+            )
+        )
+    else:
+        umpire.announce(
+            Booked(
+                player=seat,
+                box=box,
+                category=category,
+                points=entry.points,
+                wurfeltod=entry.wurfeltod,
+                aside=entry.aside,
+                final_roll=entry.final_roll,
+                total=card.total,
+            )
+        )
     nxt = (seat + 1) % state.players
     turn = state.turn + (nxt == 0)
     if turn > TURNS:  # W5: every player has taken 20 turns
-        done = msgspec.structs.replace(state, aside=(), rolled=(), roll=0, finished=True)
-        over = Event("game-over", None, {"totals": [c.total for c in cards]})
-        return done, [event, over]
-    state, events = _begin_turn(state, nxt, turn)
-    return state, [event, *events]
+        umpire.announce(GameOver(totals=tuple(c.total for c in cards)))
+        return msgspec.structs.replace(state, aside=(), rolled=(), roll=0, finished=True)
+    return _begin_turn(umpire, state, nxt, turn)
 
 
-def _begin_turn(state: WurfeltodState, seat: int, turn: int) -> tuple[WurfeltodState, list[Event]]:
+def _begin_turn(umpire: Ump, state: WurfeltodState, seat: int, turn: int) -> WurfeltodState:
     state = msgspec.structs.replace(state, current=seat, turn=turn, aside=())
-    state, roll_event = _roll(state, DICE, 1)
-    return state, [Event("turn", seat, {"turn": turn}), roll_event]
+    umpire.announce(TurnBegan(player=seat, turn=turn))
+    return _roll(umpire, state, DICE, 1)
 
 
-def _roll(state: WurfeltodState, n: int, roll: int) -> tuple[WurfeltodState, Event]:
-    faces, dice = state.dice.roll(n)
-    state = msgspec.structs.replace(state, dice=dice, rolled=faces, roll=roll)
-    data = {"roll": roll, "dice": list(faces), "aside": list(state.aside)}
-    return state, Event("roll", state.current, data)
+def _roll(umpire: Ump, state: WurfeltodState, n: int, roll: int) -> WurfeltodState:
+    faces = umpire.roll(n)
+    state = msgspec.structs.replace(state, rolled=faces, roll=roll)
+    umpire.announce(Rolled(player=state.current, roll=roll, dice=faces, aside=state.aside))
+    return state

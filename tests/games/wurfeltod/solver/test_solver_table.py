@@ -9,6 +9,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.solver import (
     FULL_GAME,
@@ -23,6 +24,7 @@ from gamenight.games.wurfeltod.solver import (
     require_table,
 )
 from gamenight.games.wurfeltod.solver import build as build_module
+from gamenight.games.wurfeltod.solver.build import solve_values
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV, read_table, write_table
 
 SMALL = BoxSet(singles=(Category.ANY_PAIR, Category.SIX_STRAIGHT), face_value_boxes=1)
@@ -115,24 +117,33 @@ def test_cache_location(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None
     assert "gamenight" in str(default_table_path())
 
 
-def fake_solve(boxes: BoxSet = FULL_GAME, *, progress: bool = False) -> npt.NDArray[np.float64]:
+def fake_solve(
+    boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None
+) -> npt.NDArray[np.float64]:
     return np.arange(boxes.state_count, dtype=np.float64)
 
 
 def test_build_table_keeps_a_valid_table(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.setattr(build_module, "solve_values", fake_solve)
-    path = build_table(tmp_path / "values.bin", progress=False)
+    path = build_table(
+        tmp_path / "values.bin",
+    )
     table = load_table(path)
     assert table is not None
     assert table.values[5] == 5.0
     assert table.info["expected_score"] == 0.0
 
-    def must_not_run(boxes: BoxSet = FULL_GAME, *, progress: bool = False) -> None:
+    def must_not_run(boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None) -> None:
         raise AssertionError("a valid table must not be rebuilt")
 
     monkeypatch.setattr(build_module, "solve_values", must_not_run)
     before = path.read_bytes()
-    assert build_table(path, progress=False) == path
+    assert (
+        build_table(
+            path,
+        )
+        == path
+    )
     assert path.read_bytes() == before
 
 
@@ -140,18 +151,27 @@ def test_build_table_replaces_bad_or_forced_tables(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     calls: list[bool] = []
+    seen: list[tuple[int, int]] = []
 
     def counting_solve(
-        boxes: BoxSet = FULL_GAME, *, progress: bool = False
+        boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None
     ) -> npt.NDArray[np.float64]:
-        calls.append(progress)
+        calls.append(progress is not None)
         return fake_solve(boxes)
 
     monkeypatch.setattr(build_module, "solve_values", counting_solve)
     monkeypatch.setenv(CACHE_ENV, str(tmp_path))
     default_table_path().write_bytes(b"corrupt")
-    path = build_table(progress=False)
+    path = build_table()
     assert path == tmp_path / "wurfeltod-values.bin"
     assert load_table() is not None
-    build_table(force=True, progress=True)
+    build_table(force=True, progress=lambda done, total: seen.append((done, total)))
     assert calls == [False, True]
+
+
+def test_solve_reports_progress_through_a_callback() -> None:
+    calls: list[tuple[int, int]] = []
+    solve_values(SMALL, progress=lambda done, total: calls.append((done, total)))
+    total = SMALL.state_count - 1  # every state but the finished game
+    assert calls[0] == (0, total) and calls[-1] == (total, total)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)

@@ -5,6 +5,9 @@ per Wurfeltod, W5) from the start of a turn in state ``s`` under optimal play.
 States are solved from the end backwards, one count of used boxes at a time,
 since booking always uses one more box (W1); states with the same count are
 independent and are spread over the CPU cores.
+
+Progress is reported through a :data:`gamenight.core.solver.Progress` callback
+``(done, total)`` in states; front ends draw it (the terminal as a bar).
 """
 
 from __future__ import annotations
@@ -16,16 +19,8 @@ from pathlib import Path
 import numba
 import numpy as np
 import numpy.typing as npt
-from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
+from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
@@ -91,25 +86,13 @@ def structure_args(s: TurnStructure) -> tuple[npt.NDArray[np.generic], ...]:
     )
 
 
-def _progress_bar() -> Progress:
-    return Progress(
-        TextColumn("[bold]Solving Wurfeltod[/]"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("states"),
-        TimeElapsedColumn(),
-        TextColumn("ETA"),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        transient=False,
-    )
-
-
-def solve_values(boxes: BoxSet = FULL_GAME, *, progress: bool = False) -> npt.NDArray[np.float64]:
+def solve_values(
+    boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None
+) -> npt.NDArray[np.float64]:
     """The value of every state of ``boxes`` (see :mod:`.boxes` for the numbering).
 
-    The full game takes seconds on two cores; ``progress`` shows a bar with an ETA
-    on stderr.
+    The full game takes seconds on two cores; ``progress(done, total)`` is called
+    with the states solved so far, once before the first and after every chunk.
     """
     if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
         raise ValueError("Face Value Total cannot be a single box")
@@ -119,33 +102,34 @@ def solve_values(boxes: BoxSet = FULL_GAME, *, progress: bool = False) -> npt.ND
     values = np.zeros(boxes.state_count, dtype=np.float64)
     levels = states_by_used_count(boxes)
     to_solve = sum(len(levels[u]) for u in range(boxes.turns))
-    bar = _progress_bar() if progress else None
-    task = bar.add_task("solve", total=to_solve) if bar else None
-    if bar:
-        bar.start()
-    try:
-        for used in range(boxes.turns - 1, -1, -1):
-            states = levels[used]
-            for start in range(0, len(states), CHUNK):
-                chunk = states[start : start + CHUNK]
-                kernel.solve_states(
-                    chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, threads, *args
-                )
-                if bar is not None and task is not None:
-                    bar.advance(task, len(chunk))
-    finally:
-        if bar:
-            bar.stop()
+    done = 0
+    if progress is not None:
+        progress(done, to_solve)
+    for used in range(boxes.turns - 1, -1, -1):
+        states = levels[used]
+        for start in range(0, len(states), CHUNK):
+            chunk = states[start : start + CHUNK]
+            kernel.solve_states(
+                chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, threads, *args
+            )
+            done += len(chunk)
+            if progress is not None:
+                progress(done, to_solve)
     return values
 
 
 def build_table(
-    path: str | os.PathLike[str] | None = None, *, force: bool = False, progress: bool = True
+    path: str | os.PathLike[str] | None = None,
+    *,
+    force: bool = False,
+    progress: Progress | bool | None = None,
 ) -> Path:
     """Solve the full game and save its value table; returns the table's path.
 
     ``path`` defaults to :func:`~.table.default_table_path`. A valid table
     already there is kept unless ``force``; a corrupt or stale one is rebuilt.
+    ``progress(done, total)`` follows the solve. (A bool is accepted and draws
+    nothing: transitional, for callers of the former ``progress=True`` flag.)
     """
     target = Path(path) if path is not None else default_table_path()
     if not force:
@@ -156,7 +140,7 @@ def build_table(
             pass  # unusable: rebuild below
     prepare_table_dir(target)  # fail now, not after the solve
     started = time.perf_counter()
-    values = solve_values(FULL_GAME, progress=progress)
+    values = solve_values(FULL_GAME, progress=None if isinstance(progress, bool) else progress)
     info = {
         "build_seconds": round(time.perf_counter() - started, 2),
         "expected_score": float(values[0]),

@@ -12,19 +12,28 @@ open box (W3), or sets aside ``A < A' < A + R`` and rolls the rest; after the
 first roll they may also scratch. ``best_even``/``best_odd`` hold, for each pair
 of the current and the previous level, the best aside value reachable from it,
 so a whole level of keep choices costs one max per distinct rolled value.
+
+Compiled code is cached in gamenight's cache directory (``<cache>/numba``, see
+:func:`~.table.cache_root`), never next to the installed sources, so a
+read-only install works. The directory is given to numba for these functions
+only: ``numba.config.CACHE_DIR`` is set while they are decorated (numba picks
+each function's cache locator then) and restored at once.
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable
 from typing import Any, TypeVar, cast
 
+import numba
 import numpy as np
 from numba import njit, prange
 
 from gamenight.games.wurfeltod.categories import CATEGORIES, WURFELTOD_PENALTY, Category
+from gamenight.games.wurfeltod.solver.table import cache_root
 
-__all__ = ["CLOSED", "LANES", "solve_states", "turn_values"]
+__all__ = ["CLOSED", "LANES", "numba_cache_dir", "solve_states", "turn_values"]
 
 LANES = 64
 CLOSED = -1.0e18  # value of a closed box; finite, so fastmath may assume no infinities
@@ -37,13 +46,28 @@ Array = Any  # numba arrays are untyped for mypy
 F = TypeVar("F", bound=Callable[..., None])
 
 
+def numba_cache_dir() -> str:
+    """Where the compiled kernels are cached: ``<gamenight cache>/numba``."""
+    return os.path.join(cache_root(), "numba")
+
+
 def _jit(
     *, cache: bool, fastmath: bool = False, nogil: bool = False, parallel: bool = False
 ) -> Callable[[F], F]:
-    """``numba.njit`` that keeps the Python signature visible to mypy."""
-    return cast(
-        Callable[[F], F], njit(cache=cache, fastmath=fastmath, nogil=nogil, parallel=parallel)
-    )
+    """``numba.njit`` that keeps the Python signature visible to mypy and caches the
+    compiled code in :func:`numba_cache_dir` (for this function only)."""
+    decorate = njit(cache=cache, fastmath=fastmath, nogil=nogil, parallel=parallel)
+
+    def jit(function: F) -> F:
+        config: Any = numba.config
+        before = config.CACHE_DIR
+        config.CACHE_DIR = numba_cache_dir()
+        try:  # numba chooses the function's cache locator now, from CACHE_DIR
+            return cast(F, decorate(function))
+        finally:
+            config.CACHE_DIR = before
+
+    return jit
 
 
 @_jit(cache=True, fastmath=True, nogil=True)

@@ -43,6 +43,7 @@ __all__ = [
     "ValueTableError",
     "ValueTableMissingError",
     "ValueTableStaleError",
+    "cache_root",
     "default_table_path",
     "load_table",
     "read_table",
@@ -96,12 +97,15 @@ class ValueTable:
             )
 
 
+def cache_root() -> Path:
+    """gamenight's cache directory: $GAMENIGHT_CACHE_DIR, else the user cache directory."""
+    return Path(os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("gamenight"))
+
+
 def default_table_path(cache_dir: str | os.PathLike[str] | None = None) -> Path:
     """Where the full-game table lives: ``cache_dir``, else $GAMENIGHT_CACHE_DIR, else
     the user cache directory of gamenight."""
-    if cache_dir is None:
-        cache_dir = os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("gamenight")
-    return Path(cache_dir) / TABLE_FILENAME
+    return (cache_root() if cache_dir is None else Path(cache_dir)) / TABLE_FILENAME
 
 
 @functools.cache

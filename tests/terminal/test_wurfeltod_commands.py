@@ -6,9 +6,9 @@ import pytest
 
 from gamenight.core.dice import ScriptedDice
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
-from gamenight.games.wurfeltod.commands import BOX_KEYS, find_category, parse_command
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch, SetAside, WurfeltodState
+from gamenight.terminal.wurfeltod import BOX_KEYS, find_category, parse_command
 
 DICE = (1, 1, 2, 3, 4, 4, 4, 5, 3, 6, 6, 6, 6, 6, 6)
 

@@ -1,4 +1,4 @@
-"""The terminal presentation: command parsing, prompting, hints and rendering."""
+"""The Dice Duel terminal presentation: command parsing, prompting, hints and rendering."""
 
 from __future__ import annotations
 
@@ -7,19 +7,26 @@ import re
 from collections.abc import Iterator
 
 import pytest
-from dice_duel_helpers import start
 from msgspec.structs import replace
 from rich.console import Console
 
 from gamenight.core.agents import RandomAgent
+from gamenight.core.dice import ScriptedDice
 from gamenight.core.record import SeatInfo
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
-from gamenight.games.dice_duel.terminal import UI, parse_command
+from gamenight.terminal.dice_duel import UI, parse_command
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+NOTHING = (1, 2, 4, 5, 6)  # makes no combination at all
+
+
+def start(players: int, *dice: int) -> tuple[DiceDuelState, object]:
+    """A new game whose dice come out as scripted (the first value draws the starter)."""
+    step = GAME.start(players, GAME.parse_options(), ScriptedDice(values=dice))
+    return step.state, step.events
 
 
 def _view(faces: tuple[int, ...], rolls_used: int = 1, **fields: object) -> DiceDuelView:
@@ -117,8 +124,7 @@ def test_ask_reprompts_and_offers_help_with_hints() -> None:
     assert action == Roll(keep=(0, 1, 3, 4))
     text = out.getvalue()
     assert "Commands" in text and "Expected chip value" in text
-    lines = text.splitlines()
-    best = lines[next(i for i, line in enumerate(lines) if "Expected chip value" in line) + 1]
+    best = next(line for line in text.splitlines() if "★" in line)
     assert "keep 6 6 6 6 (1245) and roll" in best
     assert "numbered 1 to 5" in text
 
@@ -127,8 +133,9 @@ def test_hint_ranks_options() -> None:
     view = _view((2, 3, 4, 5, 6), rolls_used=2)
     hint = UI().hint(view, view.legal())
     assert hint is not None
-    first = hint.splitlines()[1]
-    assert "50.0" in first and "take Large straight (ls)" in first
+    first = hint.options[0]
+    assert first.values == (50.0,) and first.label == "take Large straight (ls)"
+    assert hint.best_option == first
 
 
 def _render(view: DiceDuelView) -> str:
@@ -167,6 +174,8 @@ def test_show_renders_dice_plate_pile_chips_and_totals() -> None:
 
 
 def test_many_players_get_a_compact_table() -> None:
+    # Six columns of players do not fit 80 columns: the sheet splits in two and
+    # loses nothing (every combination's name, every player's full name).
     state, _ = start(6, 1, 1, 2, 4, 5, 6)
     names = ("Ann", "Bob", "Carla", "Turn optimal 4", "Random 5", "Dieter")
     out = io.StringIO()
@@ -174,9 +183,14 @@ def test_many_players_get_a_compact_table() -> None:
     UI().show(console, GAME.view(state, 0), 0, Table(names=names, humans=frozenset({0})))
     lines = out.getvalue().splitlines()
     assert all(len(line) <= 80 for line in lines)
-    header = next(line for line in lines if line.startswith("key"))
-    assert "combination" not in header and "Ann" in header and "Tur…" in header
-    assert any(re.split(r"\s{2,}", line.strip()) == ["ls", "50", "●●●●"] for line in lines)
+    assert any(
+        re.split(r"\s{2,}", line.strip()) == ["ls Large straight", "50", "●●●●"] for line in lines
+    )
+    header = next(line for line in lines if line.startswith("player"))
+    assert header.split() == ["player", "2p", "3k", "ss", "fl", "fh", "4k", "ls", "total"]
+    for name in names:
+        assert any(line.strip().lstrip("▸ ").startswith(name) for line in lines), name
+    assert any(line.startswith("▸ Ann ") for line in lines)  # to act
 
 
 def test_dice_colours_follow_parity() -> None:
@@ -216,3 +230,40 @@ def test_events_results_and_a_whole_game_render() -> None:
     for p, name in enumerate(TABLE.names):
         row = next(line for line in text.splitlines() if f" {name} " in line and "│" in line)
         assert str(results.scores[p]) in row
+
+
+# ----- from the audit ---------------------------------------------------------------------------
+
+
+def _render_pick(faces: tuple[int, ...]) -> str:
+    state, _ = start(2, 1, *NOTHING)
+    view = GAME.view(replace(state, faces=faces, rolls_used=3, phase="pick"), 0)
+    out = io.StringIO()
+    table = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+    UI().show(Console(file=out, width=120, color_system=None), view, 0, table)
+    return out.getvalue()
+
+
+def test_pick_after_a_third_roll_is_not_called_a_kniffel() -> None:
+    text = _render_pick((3, 3, 3, 5, 5))
+    assert "choose your chip" in text and "Kniffel" not in text
+    assert "choose your Kniffel chip" in _render_pick((5,) * 5)
+
+
+def test_bad_die_number_names_the_culprit() -> None:
+    state, _ = start(2, 1, *NOTHING)
+    view = GAME.view(state, 0)
+    assert parse_command("126", view, view.legal()) == (
+        "dice are numbered 1 to 5: there is no die '6' in '126'"
+    )
+    message = parse_command("k 1x", view, view.legal())
+    assert isinstance(message, str) and "no die 'x'" in message
+
+
+def test_a_bot_default_name_fits_the_wide_table() -> None:
+    state, _ = start(2, 1, *NOTHING)
+    out = io.StringIO()
+    table = Table(names=("Ann", "Turn optimal 2"), humans=frozenset({0}))
+    UI().show(Console(file=out, width=120, color_system=None), GAME.view(state, 0), 0, table)
+    header = next(line for line in out.getvalue().splitlines() if line.startswith("key"))
+    assert "Turn optimal 2" in header and "combination" in header

@@ -1,0 +1,146 @@
+"""Saved games (``gamenight saves``, ``resume --last``) and ``replay --as SEAT``."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.rule import Rule
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.cli.session import saves_folder
+from gamenight.core.errors import RecordError
+from gamenight.core.game import to_json
+from gamenight.core.record import Record, SeatInfo, read_record
+from gamenight.core.registry import GameEntry
+from gamenight.core.table import Move, Table
+from gamenight.terminal import ui_for
+from gamenight.terminal.ui import Table as Seating
+
+
+@dataclass(frozen=True)
+class SavedGame:
+    path: Path
+    game: str
+    when: datetime  # last written
+    players: tuple[str, ...]
+    actions: int
+
+
+def list_saves(folder: Path | None = None) -> list[SavedGame]:
+    """The unfinished games in the saves folder, newest first (damaged files skipped)."""
+    folder = saves_folder() if folder is None else folder
+    found = []
+    try:
+        paths = list(folder.glob("*.jsonl"))
+    except OSError:
+        return []
+    for path in paths:
+        try:
+            record = read_record(path, repair_tail=True)
+            when = datetime.fromtimestamp(path.stat().st_mtime)
+        except (RecordError, OSError):
+            continue
+        if record.finished:
+            continue
+        names = tuple(s.name for s in record.seats)
+        found.append(SavedGame(path, record.game, when, names, len(record.actions)))
+    return sorted(found, key=lambda s: (s.when, s.path.name), reverse=True)
+
+
+def newest_unfinished(folder: Path | None = None) -> Path | None:
+    saves = list_saves(folder)
+    return saves[0].path if saves else None
+
+
+def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
+    if not saves:
+        console.print("No saved unfinished games.")
+        return
+    table = RichTable("game", "when", "players", "actions", box=None)
+    table.add_column("path", overflow="fold")
+    for save in saves:
+        table.add_row(
+            save.game,
+            save.when.strftime("%Y-%m-%d %H:%M"),
+            Text(", ".join(save.players)),
+            str(save.actions),
+            Text(str(save.path)),
+        )
+    console.print(table)
+    console.print(Text("Resume one with: gamenight resume PATH (the newest: --last)", style="dim"))
+
+
+# ----- replay --as SEAT -----------------------------------------------------------------
+def resolve_seat(text: str, seats: Sequence[SeatInfo]) -> int | None:
+    """A seat by number (from 1) or name; ``spectator`` is ``None``.
+
+    >>> seats = [SeatInfo("Ann", "human"), SeatInfo("Bob", "bot:greedy")]
+    >>> resolve_seat("2", seats), resolve_seat("ann", seats), resolve_seat("spectator", seats)
+    (1, 0, None)
+    """
+    wanted = text.strip()
+    if wanted.isascii() and wanted.isdigit() and 1 <= int(wanted) <= len(seats):
+        return int(wanted) - 1
+    for index, seat in enumerate(seats):
+        if seat.name.casefold() == wanted.casefold():
+            return index
+    if wanted.lower() == "spectator":
+        return None
+    names = ", ".join(s.name for s in seats)
+    raise RecordError(
+        f"--as {text!r}: no such seat (give 1 to {len(seats)}, a name ({names}) or spectator)"
+    )
+
+
+@dataclass
+class SeatView:
+    """Collects what one seat saw while a record is replayed (``Table`` by ``Table``):
+    its events and every action in the form it had for that seat at the time."""
+
+    viewer: int | None
+    steps: list[tuple[Move | None, list[Any]]] = field(default_factory=list)
+
+    def step(self, table: Table[Any, Any]) -> None:
+        seq = table.seq
+        events = [s.event for s in table.events_since(self.viewer, seq - 1 if seq else -1)]
+        move = table.history(self.viewer)[-1] if seq else None
+        self.steps.append((move, events))
+
+
+def show_as(console: Console, entry: GameEntry, record: Record, seen: SeatView) -> None:
+    """Print the game as ``seen.viewer`` saw it, with the game's own narration."""
+    ui = ui_for(entry)
+    names = [s.name for s in record.seats]
+    seating = Seating(names, frozenset(i for i, s in enumerate(record.seats) if s.agent == "human"))
+    who = "a spectator" if seen.viewer is None else names[seen.viewer]
+    console.print(Rule(Text(f"What {who} saw")))
+    for move, events in seen.steps:
+        if move is not None:
+            console.print(Text(f"{move.seq}. {names[move.seat]}: {describe(move.action)}", "dim"))
+        if events:
+            ui.show_events(console, events, seating)
+    console.print(Rule())
+
+
+def describe(action: Any) -> str:
+    """An action in one line: its kind and its fields.
+
+    >>> import msgspec
+    >>> class Keep(msgspec.Struct, tag="keep"):
+    ...     dice: tuple[int, ...]
+    >>> describe(Keep((1, 6)))
+    'keep dice=[1, 6]'
+    """
+    raw = to_json(action)
+    if not isinstance(raw, dict):
+        return json.dumps(raw)
+    kind = raw.pop("type", None) or type(action).__name__
+    rest = " ".join(f"{key}={json.dumps(value)}" for key, value in raw.items())
+    return f"{kind} {rest}".strip()

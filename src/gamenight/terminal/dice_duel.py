@@ -1,0 +1,524 @@
+"""Kniffel Dice Duel in the terminal: Rich rendering and short keyboard commands.
+
+Commands (dice are numbered 1–5 on screen):
+
+* ``134`` or ``k 1 3 4`` — keep dice 1, 3 and 4 and roll the others;
+  ``r`` rolls all five, ``r 2 5`` rolls just dice 2 and 5;
+* ``fh`` (a combination key) — take that chip and end the turn; after a Kniffel
+  ``a fh`` takes it from the set-aside pile;
+* ``s`` — end the turn (with the only chip the dice earn, or with none);
+* ``?`` or ``h`` — help and the advisor's value of each option.
+
+Player names and typed text are always printed as text, never read as Rich
+markup. The hint's values come from :mod:`gamenight.games.dice_duel.advisor`,
+which needs numpy: it is imported on the first ``?``, not with this module.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from msgspec.structs import replace
+from rich import box
+from rich.console import Console, Group, JustifyMethod, RenderableType
+from rich.measure import Measurement
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.core.advice import Advice
+from gamenight.core.game import Results
+from gamenight.games.dice_duel.combinations import (
+    CHIP_VALUE,
+    COMBINATIONS,
+    LABEL,
+    VALUES,
+    Combination,
+    colour,
+)
+from gamenight.games.dice_duel.events import (
+    ChipTaken,
+    DiceDuelEvent,
+    GameOver,
+    NoChip,
+    Rolled,
+    SetAside,
+    StartPlayer,
+    TurnBegan,
+)
+from gamenight.games.dice_duel.game import GAME, DiceDuelView
+from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
+from gamenight.terminal.advice import advice_table
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
+
+KEY: dict[Combination, str] = {
+    "two-pairs": "2p",
+    "three-of-a-kind": "3k",
+    "small-straight": "ss",
+    "flush": "fl",
+    "full-house": "fh",
+    "four-of-a-kind": "4k",
+    "large-straight": "ls",
+}
+_BY_NAME: dict[str, Combination] = {
+    **{k: c for c, k in KEY.items()},
+    **{c: c for c in COMBINATIONS},
+    **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
+}
+_SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
+DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
+HINT_TITLE = "Expected chip value this turn (turn-optimal)"
+HINT_ROWS = 6
+
+HELP_ROWS = (
+    ("134 or k 1 3 4", "keep dice 1, 3, 4 and roll the others"),
+    ("r", "roll all five; r 2 5 rolls only dice 2 and 5"),
+    ("2p 3k ss fl fh 4k ls", "take that chip and end the turn"),
+    ("a fh", "after a Kniffel: take the chip from the set-aside pile"),
+    ("s", "end the turn (taking the only chip the dice earn, if any)"),
+    ("? / h", "this help, with the turn-optimal value of each option"),
+)
+NARROW = 60  # below this width the hint's value column gets a short name
+
+
+def help_table() -> RichTable:
+    """The commands, keys on the left; descriptions wrap in their own column."""
+    grid = RichTable(
+        title=Text.assemble(("Commands", "bold"), " (dice are numbered 1–5)"),
+        title_justify="left",
+        box=None,
+        show_header=False,
+        pad_edge=False,
+    )
+    grid.add_column(style="cyan", max_width=14)  # "134 or k 1 3 4"; the chip keys wrap
+    grid.add_column()
+    for keys, text in HELP_ROWS:
+        grid.add_row(keys, text)
+    return grid
+
+
+# ----- input ---------------------------------------------------------------------
+
+
+def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Action | str:
+    """Turn one line of input into one of ``legal``, or an error message to show."""
+    words = text.strip().lower().replace(",", " ").split()
+    if not words:
+        return "type a command (? for help)"
+    joined = "".join(words)
+    if joined in _BY_NAME:
+        return _take(view, legal, _BY_NAME[joined], None)
+    if words[0] in _SET_ASIDE_WORDS and "".join(words[1:]) in _BY_NAME:
+        return _take(view, legal, _BY_NAME["".join(words[1:])], "set-aside")
+    if words[-1] in _SET_ASIDE_WORDS and "".join(words[:-1]) in _BY_NAME:
+        return _take(view, legal, _BY_NAME["".join(words[:-1])], "set-aside")
+    if joined in {"s", "stop"}:
+        return _stop(legal)
+    for verb in ("keep", "roll", "k", "r"):
+        if joined.startswith(verb):
+            dice = _dice(joined[len(verb) :])
+            if isinstance(dice, str):
+                return dice
+            if verb[0] == "k":
+                return _roll(view, legal, dice)
+            # ``r`` names the dice to roll; no dice named rolls all five.
+            return _roll(view, legal, tuple(i for i in range(5) if dice and i not in dice))
+    if is_number(joined):
+        dice = _dice(joined)
+        return dice if isinstance(dice, str) else _roll(view, legal, dice)
+    return f"unknown command {text.strip()!r} (? for help)"
+
+
+def _dice(digits: str) -> tuple[int, ...] | str:
+    """Dice numbers 1–5 typed on screen -> positions 0–4."""
+    wrong = [d for d in digits if d not in "12345"]
+    if wrong:
+        return f"dice are numbered 1 to 5: there is no die {wrong[0]!r} in {digits!r}"
+    if len(set(digits)) != len(digits):
+        return f"name each die once, got {digits!r}"
+    return tuple(sorted(int(d) - 1 for d in digits))
+
+
+def _roll(view: DiceDuelView, legal: Sequence[Action], keep: tuple[int, ...]) -> Action | str:
+    action = Roll(keep=keep)
+    if action in legal:
+        return action
+    if not any(isinstance(a, Roll) for a in legal):
+        return "no rolls left this turn: take a chip (" + _take_keys(legal) + ")"
+    return "keeping all five dice rolls nothing: take a chip or stop (s)"
+
+
+def _stop(legal: Sequence[Action]) -> Action | str:
+    if Stop() in legal:
+        return Stop()
+    takes = [a for a in legal if isinstance(a, Take)]
+    if len(takes) == 1:
+        return takes[0]
+    return "the dice earn a chip, so take one: " + _take_keys(legal)
+
+
+def _take(
+    view: DiceDuelView, legal: Sequence[Action], combination: Combination, source: str | None
+) -> Action | str:
+    sources = [source] if source else ["plate", "set-aside"]
+    for where in sources:
+        for action in legal:
+            if (
+                isinstance(action, Take)
+                and action.combination == combination
+                and action.source == where
+            ):
+                return action
+    label = LABEL[combination]
+    if source == "set-aside" and not view.kniffel:
+        return "set-aside chips can only be taken with a Kniffel"
+    if not view.kniffel and combination not in view.satisfied:
+        made = ", ".join(KEY[c] for c in view.satisfied) or "nothing"
+        return f"the dice do not make a {label} (they make: {made})"
+    pile = "set-aside pile" if source == "set-aside" else "plate"
+    return f"no {label} chip is left on the {pile}"
+
+
+def _take_keys(legal: Sequence[Action]) -> str:
+    keys = [
+        ("a " if a.source == "set-aside" else "") + KEY[a.combination]
+        for a in legal
+        if isinstance(a, Take)
+    ]
+    return ", ".join(keys) or "none"
+
+
+# ----- describing options ------------------------------------------------------------
+
+
+def describe(action: Action, view: DiceDuelView) -> str:
+    """A short phrase for an action, with the keys that type it."""
+    if isinstance(action, Roll):
+        if not action.keep:
+            return "roll all five"
+        kept = " ".join(str(view.faces[i]) for i in action.keep)
+        dice = "".join(str(i + 1) for i in action.keep)
+        return f"keep {kept} ({dice}) and roll"
+    if isinstance(action, Take):
+        where = " from the set-aside pile" if action.source == "set-aside" else ""
+        return f"take {LABEL[action.combination]} ({KEY[action.combination]}){where}"
+    return "stop without a chip (s)"
+
+
+def hint_advice(view: DiceDuelView, legal: Sequence[Action]) -> Advice | None:
+    """The advisor's values for every option, labelled with the keys that type them."""
+    from gamenight.games.dice_duel.advisor import advise  # numpy tables: load on demand
+
+    advice = advise(view, view.seat, legal)
+    if advice is None:
+        return None
+    options = tuple(
+        replace(o, label=describe(GAME.decode_action(o.action), view)) for o in advice.options
+    )
+    return replace(advice, options=options)
+
+
+def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> RenderableType:
+    """The best ``rows`` options as a table, with the objective's note below it.
+
+    On a narrow terminal the value column is just called "value" (the title says
+    which value), which leaves the options room.
+    """
+    if width < NARROW:
+        objectives = tuple(replace(o, name="value") for o in advice.objectives)
+        advice = replace(advice, objectives=objectives)
+    parts: list[RenderableType] = [advice_table(advice, title=HINT_TITLE, limit=rows)]
+    parts += [Text(o.note, style="dim") for o in advice.objectives if o.note]
+    return Group(*parts)
+
+
+# ----- rendering ------------------------------------------------------------------
+
+
+def dice_text(view: DiceDuelView) -> Text:
+    """The five dice in their colours (K1), numbered, with the kept ones marked."""
+    text = Text()
+    for face in view.faces:
+        text.append(f" {face} ", style=DIE_STYLE[colour(face)])
+        text.append("  ")
+    text.append("\n")
+    for i, kept in enumerate(view.kept or (False,) * len(view.faces)):
+        text.append(f" {i + 1}", style="dim")
+        text.append("▲ " if kept else "  ", style="bold yellow")
+        text.append(" ")
+    return text
+
+
+def _plate_cell(count: int) -> str:
+    return "●" * count + "·" * (4 - count) if count else "—"
+
+
+def _makes(view: DiceDuelView, combination: Combination) -> Text | str:
+    makes = view.kniffel or combination in view.satisfied
+    return Text("✓", style="bold green") if makes and view.faces else ""
+
+
+def wide_fits(names: Sequence[str], width: int) -> bool:
+    """Whether one sheet with a column per player, names in full, fits in ``width``."""
+    return 52 + sum(max(len(n), 4) + 3 for n in names) <= width
+
+
+def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RenderableType:
+    """The plate, the set-aside pile and every player's chips, per combination.
+
+    When a column per player (names in full) would not fit in ``width``, the sheet
+    is split in two (:func:`compact_tables`), so narrow terminals lose nothing.
+    """
+    names = [_name(table, p) for p in range(view.players)]
+    if not wide_fits(names, width):
+        return compact_tables(view, names)
+    grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
+    for title in ("key", "combination", "pts", "dice", "plate", "aside"):
+        justify: JustifyMethod = "right" if title in ("pts", "plate", "aside") else "left"
+        grid.add_column(title, justify=justify, no_wrap=True)
+    for p, name in enumerate(names):
+        style = "bold cyan" if p == view.current and view.phase != "over" else ""
+        grid.add_column(
+            Text(name, style=style),
+            justify="right",
+            no_wrap=True,
+        )
+    for i, combination in enumerate(COMBINATIONS):
+        grid.add_row(
+            KEY[combination],
+            LABEL[combination],
+            str(VALUES[i]),
+            _makes(view, combination),
+            _plate_cell(view.plate[i]),
+            str(view.set_aside[i]) if view.set_aside[i] else "",
+            *(str(chips[i]) if chips[i] else "" for chips in view.chips),
+        )
+    grid.add_section()
+    grid.add_row("", "total + bonuses", "", "", "", "", *(str(s.total) for s in view.scores))
+    return grid
+
+
+def compact_tables(view: DiceDuelView, names: Sequence[str]) -> RenderableType:
+    """The sheet for narrow terminals: the combinations with the plate, then one row
+    per player (chips by key, total). Fits 40 columns for up to six players."""
+    plate = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
+    for title in ("chip", "pts", "dice", "plate", "aside"):
+        justify: JustifyMethod = "left" if title in ("chip", "dice") else "right"
+        plate.add_column(title, justify=justify, no_wrap=True)
+    for i, combination in enumerate(COMBINATIONS):
+        plate.add_row(
+            f"{KEY[combination]} {LABEL[combination]}",
+            str(VALUES[i]),
+            _makes(view, combination),
+            _plate_cell(view.plate[i]),
+            str(view.set_aside[i]) if view.set_aside[i] else "",
+        )
+    players = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
+    players.add_column("player", overflow="fold")
+    for combination in COMBINATIONS:
+        players.add_column(KEY[combination], justify="right", no_wrap=True)
+    players.add_column("total", justify="right", no_wrap=True)
+    for p, name in enumerate(names):
+        current = p == view.current and view.phase != "over"
+        players.add_row(
+            Text(("▸ " if current else "  ") + name, style="bold cyan" if current else ""),
+            *(str(n) if n else "·" for n in view.chips[p]),
+            str(view.scores[p].total),
+        )
+    return Group(plate, Text(""), players)
+
+
+def _name(table: Table, seat: int | None) -> str:
+    if seat is None:
+        return "nobody"
+    return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
+
+
+def _plural(n: int, word: str) -> str:
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+class UI:
+    """The Dice Duel presentation for the terminal front end."""
+
+    def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Table) -> None:
+        if view.phase == "over":
+            console.print(Text.assemble(("Game over", "bold"), f" — {view.end}"))
+        else:
+            label = "Turn" if view.mode == "solo" else "Round"
+            rolls = f"roll {view.rolls_used} of 3"
+            left = f"{_plural(view.rolls_left, 'roll')} left"
+            # The pick phase follows a Kniffel or a third roll that earns several chips.
+            chip = "Kniffel chip" if view.kniffel else "chip"
+            extra = f" · choose your {chip}" if view.phase == "pick" else ""
+            who = _name(table, view.current)
+            line = f" · {who}'s turn · {rolls} · {left}{extra}"
+            console.print(Text.assemble((f"{label} {view.round}", "bold"), line))
+        if view.faces:
+            console.print(dice_text(view))
+            if view.kniffel:
+                picks = (2 if view.mode == "solo" else 1) - view.picks
+                console.print(
+                    f"[bold magenta]KNIFFEL![/] take any {_plural(picks, 'chip')}, "
+                    "from the plate or the set-aside pile, and play again"
+                )
+            else:
+                made = ", ".join(f"{LABEL[c]} ({KEY[c]})" for c in view.satisfied) or "nothing"
+                console.print(Text(f"The dice make: {made}"))
+        console.print(chips_table(view, table, console.width))
+
+    def show_events(self, console: Console, events: Sequence[DiceDuelEvent], table: Table) -> None:
+        for event in events:
+            line = narrate(event, table)
+            if line is not None:
+                console.print(line)
+
+    def ask(
+        self,
+        prompter: Prompter,
+        view: DiceDuelView,
+        legal: Sequence[Any],
+        seat: int,
+        table: Table,
+    ) -> Action:
+        def parse(text: str) -> Action | str:
+            return parse_command(text, view, legal)
+
+        def on_help(word: str) -> bool:
+            if word not in HELP_WORDS:
+                return False
+            console = prompter.console
+            console.print(help_table())
+            advice = self.hint(view, legal)
+            if advice is not None:
+                console.print(hint_renderable(advice, console.width))
+            return True
+
+        question = f"{_name(table, seat)}> "  # prompts are plain text (Prompter.ask)
+        # mypy joins the union of action types to Struct when solving the TypeVar
+        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+
+    def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> Advice | None:
+        """Every option's expected chip value this turn (``None``: nothing to choose)."""
+        return hint_advice(view, legal)
+
+    def show_results(
+        self, console: Console, results: Results, view: DiceDuelView, table: Table
+    ) -> None:
+        order = sorted(range(view.players), key=lambda p: (results.ranks[p], p))
+        grid = results_table(results, view, table, order)
+        unbounded = console.options.update_width(10_000)
+        if Measurement.get(console, unbounded, grid).minimum > console.width:
+            console.print(results_lines(results, view, table, order, console.width))
+        else:
+            console.print(grid)
+        names = " and ".join(_name(table, w) for w in results.winners)
+        verb = "share the win" if len(results.winners) > 1 else "wins"
+        if view.players > 1:
+            console.print(Text(f"{names} {verb}!", style="bold green"))
+
+
+RESULT_COLUMNS = ("gold", "silver", "full stacks", "last chip")
+
+
+def _bonuses(view: DiceDuelView, p: int) -> tuple[int, ...]:
+    s = view.scores[p]
+    return (s.gold, s.silver, s.full_stacks, s.last_chip)
+
+
+def results_table(
+    results: Results, view: DiceDuelView, table: Table, order: Sequence[int]
+) -> RichTable:
+    """The final scores, a row per player, best first."""
+    grid = RichTable(title="Final scores", header_style="bold")
+    for title in ("#", "player", "chips", *RESULT_COLUMNS):
+        grid.add_column(
+            title,
+            justify="left" if title == "player" else "right",
+            no_wrap=title == "player",
+        )
+    grid.add_column("total", justify="right", style="bold")
+    for p in order:
+        s = view.scores[p]
+        grid.add_row(
+            str(results.ranks[p]),
+            Text(_name(table, p)),
+            f"{s.chip_points} ({sum(s.chips)})",
+            *(str(v) if v else "–" for v in _bonuses(view, p)),
+            str(s.total),
+        )
+    return grid
+
+
+def results_lines(
+    results: Results, view: DiceDuelView, table: Table, order: Sequence[int], width: int = 40
+) -> Text:
+    """The final scores for a narrow terminal: the same figures, a few lines per player
+    (each figure stays whole on its line)."""
+    text = Text.assemble(("Final scores", "bold"))
+    for p in order:
+        s = view.scores[p]
+        text.append(f"\n{results.ranks[p]}. ")
+        text.append(_name(table, p), style="bold")
+        text.append(f" · total {s.total}", style="bold")
+        parts = [f"chips {s.chip_points} ({sum(s.chips)})"]
+        parts += [
+            f"{t} {v if v else '–'}" for t, v in zip(RESULT_COLUMNS, _bonuses(view, p), strict=True)
+        ]
+        lines = [parts[0]]
+        for part in parts[1:]:
+            if len(lines[-1]) + 3 + len(part) <= width - 3:
+                lines[-1] += " · " + part
+            else:
+                lines.append(part)
+        text.append("".join("\n   " + line for line in lines))
+    return text
+
+
+def narrate(event: DiceDuelEvent, table: Table) -> Text | None:
+    """One line per event (always plain text plus styles), or None for events the
+    board already shows."""
+    if isinstance(event, StartPlayer):
+        who = _name(table, event.player)
+        return Text(f"{who} draws the start (die {event.draw} of {event.players}).")
+    if isinstance(event, TurnBegan):
+        if not event.extra:
+            return None
+        return Text.assemble((_name(table, event.player), "bold"), " plays an extra turn.")
+    if isinstance(event, Rolled):
+        return Text(roll_line(event, _name(table, event.player)))
+    if isinstance(event, ChipTaken):
+        where = " from the set-aside pile" if event.source == "set-aside" else ""
+        kniffel = "Kniffel! " if event.kniffel else ""
+        label, value = LABEL[event.combination], CHIP_VALUE[event.combination]
+        return Text(f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}.")
+    if isinstance(event, NoChip):
+        return Text(f"{_name(table, event.player)} ends the turn without a chip.")
+    if isinstance(event, SetAside):
+        why = "no chip this round" if event.chipless == "round" else "a turn without a chip"
+        return Text(f"After {why}, a {LABEL[event.combination]} chip ({event.value}) is set aside.")
+    if isinstance(event, GameOver):
+        last = event.last_chip
+        bonus = f" {_name(table, last)} took the last chip (+20)." if last is not None else ""
+        return Text.assemble(("Game over:", "bold"), f" {event.reason}.{bonus}")
+    return None
+
+
+def roll_line(event: Rolled, who: str) -> str:
+    """A roll, saying which dice were kept (by their number on screen) and their faces.
+
+    >>> e = Rolled(player=0, roll=2, kept=(1, 2, 4), rolled=(1, 1), dice=(1, 6, 6, 1, 6), makes=())
+    >>> roll_line(e, "Ann")
+    'Ann rolls (2/3), keeping dice 2 3 5 (6 6 6): 1 6 6 1 6'
+    >>> roll_line(Rolled(player=0, roll=3, kept=(), rolled=(2,) * 5, dice=(2,) * 5,
+    ...     makes=("kniffel",)), "Ann")
+    'Ann rolls all five (3/3): 2 2 2 2 2'
+    """
+    faces = " ".join(str(f) for f in event.dice)
+    if event.kept:
+        dice = " ".join(str(i + 1) for i in event.kept)
+        kept = " ".join(str(event.dice[i]) for i in event.kept)
+        return f"{who} rolls ({event.roll}/3), keeping dice {dice} ({kept}): {faces}"
+    if event.roll == 1:
+        return f"{who} rolls (1/3): {faces}"
+    return f"{who} rolls all five ({event.roll}/3): {faces}"

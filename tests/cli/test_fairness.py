@@ -1,0 +1,164 @@
+"""Issue 9 §1: secret seeds, the commitment, its check by replay, and replay --as."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
+
+SECRET = 0xC0FFEE_1234_5678_9ABC_DEF0_1357_9BDF  # a 128-bit seed to look for
+BOTS = {
+    "decathlon": "bot:greedy,bot:random",
+    "dice-duel": "bot:turn-optimal,bot:random",
+    "wurfeltod": "bot:greedy,bot:random",
+    "decades": "Red:bot:expert,Blue:bot:novice",
+}
+# Wurfeltod for one human: book one box per turn straight after the first roll.
+BOOKINGS = ["p", "pp", "1", "2", "3", "4", "5", "6", "s", "4k", "3p", "tt", "4p", "5k"]
+BOOKINGS += ["5s", "sp", "6k", "6s", "f", "f"]
+
+
+@pytest.fixture
+def secret_seed(monkeypatch: pytest.MonkeyPatch) -> int:
+    monkeypatch.setattr("gamenight.core.seeds.draw_seed", lambda: SECRET)
+    return SECRET
+
+
+def _split_at_end(out: str) -> tuple[str, str]:
+    during, sep, after = out.partition("Final standings")
+    assert sep, out[-2000:]
+    return during, after
+
+
+@pytest.mark.parametrize("game", sorted(BOTS))
+def test_the_seed_is_never_shown_during_a_game(
+    game: str, secret_seed: int, tmp_path: Path, cli: CliRunner
+) -> None:
+    record = tmp_path / "g.jsonl"
+    code, out, err = cli(
+        ["play", game, "--players", BOTS[game], "--watch", "--record", str(record)]
+    )
+    assert code == 0, err
+    during, after = _split_at_end(" ".join(out.split()))
+    assert str(secret_seed) not in during and f"{secret_seed:x}" not in during
+    head = json.loads(record.read_text().splitlines()[0])
+    assert f"commitment {head['commitment'][:12]}" in during  # the fingerprint, up front
+    assert str(secret_seed) in after and head["commitment"] in after  # revealed at the end
+    assert "not secret" not in out
+
+
+def test_a_human_game_shows_no_seed_until_the_end(
+    secret_seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner
+) -> None:
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda *_a: str(tmp_path))
+    monkeypatch.setattr("sys.stdin", io.StringIO("".join(f"b {k}\n" for k in BOOKINGS)))
+    code, out, err = cli(["play", "wurfeltod", "--players", "Ann"])
+    assert code == 0, err
+    during, after = _split_at_end(" ".join(out.split()))
+    assert "Ann>" in during or "Ann" in during
+    assert str(secret_seed) not in during
+    assert f"Seed revealed: {secret_seed}" in after
+
+
+def test_a_chosen_seed_says_the_game_is_not_secret(cli: CliRunner) -> None:
+    code, out, _ = cli(["play", "wurfeltod", "--players", "bot:greedy", "--seed", "42"])
+    assert code == 0
+    assert "Seed 42 was chosen with --seed: this game is reproducible, not secret." in out
+
+
+def _record(tmp_path: Path, cli: CliRunner, game: str = "dice-duel") -> Path:
+    path = tmp_path / "g.jsonl"
+    code, _, err = cli(["play", game, "--players", BOTS[game], "--record", str(path), "--quiet"])
+    assert code == 0, err
+    return path
+
+
+def _rewrite(path: Path, change: Callable[[list[dict[str, object]]], None]) -> Path:
+    rows = [json.loads(line) for line in path.read_text().splitlines()]
+    change(rows)
+    out = path.with_name("changed.jsonl")
+    out.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    return out
+
+
+def test_replay_checks_the_commitment(tmp_path: Path, cli: CliRunner) -> None:
+    path = _record(tmp_path, cli)
+    code, out, err = cli(["replay", str(path)])
+    assert code == 0, err
+    assert "the seed matches the commitment" in " ".join(out.split())
+
+    def other_seed(rows: list[dict[str, object]]) -> None:
+        rows[0]["seed"] = str(int(str(rows[0]["seed"])) + 1)
+
+    code, _, err = cli(["replay", str(_rewrite(path, other_seed))])
+    assert code == 1
+    assert "does not match the commitment" in err and len(err.strip().splitlines()) == 1
+
+    def other_commitment(rows: list[dict[str, object]]) -> None:
+        rows[0]["commitment"] = "0" * 64
+
+    code, _, err = cli(["replay", str(_rewrite(path, other_commitment))])
+    assert code == 1 and "does not match the commitment" in err
+
+
+def test_a_seed_revealed_only_in_the_last_line_replays(tmp_path: Path, cli: CliRunner) -> None:
+    path = _record(tmp_path, cli)
+
+    def server_style(rows: list[dict[str, object]]) -> None:
+        seed = rows[0].pop("seed")
+        rows.append({"type": "reveal", "seed": seed})
+
+    code, out, err = cli(["replay", str(_rewrite(path, server_style))])
+    assert code == 0, err and "matches the commitment" in out
+
+    def not_yet(rows: list[dict[str, object]]) -> None:
+        rows[0].pop("seed")
+
+    code, _, err = cli(["replay", str(_rewrite(path, not_yet))])
+    assert code == 1 and "not revealed yet" in err
+
+    def revealed_wrong(rows: list[dict[str, object]]) -> None:
+        seed = rows[0].pop("seed")
+        rows.append({"type": "reveal", "seed": str(int(str(seed)) ^ 1)})
+
+    code, _, err = cli(["replay", str(_rewrite(path, revealed_wrong))])
+    assert code == 1 and "does not match the commitment" in err
+
+
+def test_a_format_1_record_replays_without_the_commitment_check(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    path = _record(tmp_path, cli)
+
+    def version_1(rows: list[dict[str, object]]) -> None:
+        head = rows[0]
+        head["format_version"] = 1
+        head["seed"] = int(str(head["seed"]))
+        for key in ("commitment", "attachments", "started"):
+            head.pop(key)
+
+    code, out, err = cli(["replay", str(_rewrite(path, version_1))])
+    assert code == 0, err
+    assert "format 1 record: no commitment" in " ".join(out.split())
+
+
+def test_replay_as_a_seat_prints_what_that_seat_saw(tmp_path: Path, cli: CliRunner) -> None:
+    path = _record(tmp_path, cli, "decades")
+    outputs = {}
+    for who in ("1", "Blue", "spectator"):
+        code, out, err = cli(["replay", str(path), "--as", who])
+        assert code == 0, err
+        outputs[who] = out
+    assert "What Red saw" in outputs["1"]
+    assert "What Blue saw" in outputs["Blue"]
+    assert "What a spectator saw" in outputs["spectator"]
+    assert "1. Red:" in outputs["1"] and "1. Red:" in outputs["spectator"]
+    # Each seat sees its own secrets and no one else's (T7): the three differ.
+    assert len({o.split("✓")[0] for o in outputs.values()}) == 3
+    code, _, err = cli(["replay", str(path), "--as", "Green"])
+    assert code == 1 and "no such seat" in err
