@@ -20,6 +20,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight import __version__
+from gamenight.cli.decks import decks
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.session import Session, restore
 from gamenight.cli.solve import solve
@@ -252,6 +253,7 @@ def saves() -> None:
 
 app.add_command(solve)
 app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the online server
+app.add_command(decks)
 
 
 # A series shorter than this shows no progress bar.

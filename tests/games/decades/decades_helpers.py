@@ -5,14 +5,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
+import pytest
+
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.events import LooseEvent as Event
-from gamenight.games.decades import rules
+from gamenight.core.game import to_json
+from gamenight.games.decades import library, rules
 from gamenight.games.decades.cards import DEALT, action_deck
 from gamenight.games.decades.deck import CATEGORIES, Question, QuestionCard
+from gamenight.games.decades.events import DecadesEvent as Event
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Action,
@@ -118,9 +123,35 @@ def play_cards(state: DecadesState, card0: str, card1: str) -> Step:
     return both(state, PlayCard(card0), PlayCard(card1))
 
 
+def kind(event: Event) -> str:
+    """An event's kind: its JSON tag."""
+    tag = type(event).__struct_config__.tag
+    assert isinstance(tag, str)
+    return tag
+
+
+def data(event: Event) -> dict[str, Any]:
+    """An event's fields as JSON builtins (without its kind and audience)."""
+    raw: dict[str, Any] = to_json(event)
+    raw.pop("kind")
+    raw.pop("audience", None)
+    return raw
+
+
 def kinds(events: Sequence[Event]) -> list[str]:
-    return [e.kind for e in events]
+    return [kind(e) for e in events]
 
 
 def scores_of(events: Sequence[Event]) -> list[dict[str, Any]]:
-    return [e.data for e in events if e.kind == "score"]
+    return [data(e) for e in events if kind(e) == "score"]
+
+
+@contextmanager
+def deck_library(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Iterator[Path]:
+    """A fresh deck library under ``data_dir`` (a "machine"), forgotten afterwards."""
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda *_args, **_kw: str(data_dir))
+    library.forget()
+    try:
+        yield data_dir / "decks"
+    finally:
+        library.forget()

@@ -7,7 +7,9 @@ from decades_helpers import (
     act,
     answer_all,
     card,
+    data,
     keep_all,
+    kind,
     play_cards,
     round_until_cards,
     scores_of,
@@ -19,8 +21,8 @@ from gamenight.games.decades.boards import SIDES
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import CancelAnswer, DecadesState, Keep, RemoveToken
 from gamenight.games.decades.scoring import score_answer
-from gamenight.games.decades.terminal import narrate
 from gamenight.games.decades.tokens import Placement
+from gamenight.terminal.decades_text import narrate
 from gamenight.terminal.ui import Table
 
 A = SIDES["A"]  # +5 on 1988 and 2002; +3 on 1983, 1991, 2007, 2015
@@ -73,7 +75,7 @@ def test_one_team_reaching_the_end_wins_at_once_with_the_other_negative() -> Non
     assert state.finished and state.early_win
     assert state.scores == (35, -20)  # scores go below 0 (T6)
     assert GAME.results(state).winners == (0,)
-    assert [e.data["winners"] for e in events if e.kind == "end"] == [[0]]
+    assert [data(e)["winners"] for e in events if kind(e) == "end"] == [[0]]
 
 
 def test_cancel_takes_away_a_penalty_too() -> None:
@@ -115,16 +117,18 @@ def test_a_teams_own_choice_is_narrated_readably() -> None:
     table = Table(["Red", "Blue"], frozenset({0, 1}))
     state, _ = start(CARDS)
     state, events = act(state, 0, Keep(KEEP0))
-    chosen = next(e for e in events if e.kind == "chosen")
+    chosen = next(e for e in events if kind(e) == "chosen")
     assert chosen.audience == (0,)
-    assert narrate(chosen, table) == (
-        "[dim]Red chose (hidden from the other team): Remove the Year Extension token, "
-        "Cancel the answer, Blocked, Blocked[/]"
+    line = narrate(chosen, table)
+    assert line is not None and line.plain == (
+        "Red chose (hidden from the other team): Remove the Year Extension token, "
+        "Cancel the answer, Blocked, Blocked"
     )
     state, _ = act(state, 1, Keep(KEEP1))
     state, _ = answer_all(state, YEARS, YEARS)
     _, events = act(state, 1, tokens((4, 1985)))
-    chosen = next(e for e in events if e.kind == "chosen")
-    assert narrate(chosen, table) == (
-        "[dim]Blue chose (hidden from the other team): 4 years 1985-1988[/]"
+    chosen = next(e for e in events if kind(e) == "chosen")
+    line = narrate(chosen, table)
+    assert line is not None and line.plain == (
+        "Blue chose (hidden from the other team): 4 years 1985-1988"
     )

@@ -22,12 +22,13 @@ from rich.console import Console
 
 from gamenight.core.agents import Agent, Decision, RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.events import visible_to
 from gamenight.core.game import to_json
 from gamenight.games.decades.bots import BOTS
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import Question, QuestionCard, default_deck
+from gamenight.games.decades.events import Dealt, Hand
+from gamenight.games.decades.events import DecadesEvent as Event
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Action,
@@ -37,8 +38,8 @@ from gamenight.games.decades.rules import (
     Keep,
     PlayCard,
 )
-from gamenight.games.decades.terminal import UI
 from gamenight.games.decades.tokens import legal_placements
+from gamenight.terminal.decades import UI
 from gamenight.terminal.ui import Table
 
 TABLE = Table(["Red", "Blue"], frozenset({0, 1}))
@@ -287,9 +288,9 @@ def test_start_events_show_each_team_only_its_own_hand() -> None:
         # other question cards are drawn, yet nobody can tell from what they are sent
         assert public_to(first, seat) == public_to(second, seat)
         for event in visible_to(first, seat):
-            assert "faces" not in event.data
-            if event.kind == "hand":
-                assert event.player == seat
+            assert not isinstance(event, Dealt)  # the faces name the cards drawn
+            if isinstance(event, Hand):
+                assert event.team == seat
     assert len(default_deck().cards) > 9
 
 

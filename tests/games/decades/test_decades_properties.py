@@ -15,7 +15,6 @@ from msgspec.structs import replace
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
 from gamenight.core.game import to_json
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match
@@ -26,6 +25,7 @@ from gamenight.core.testing import (
     random_playout,
 )
 from gamenight.games.decades.bots import BOTS
+from gamenight.games.decades.events import Ready
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Answer,
@@ -64,7 +64,13 @@ EVERY_KIND: list[Any] = [
     CancelAnswer("music"),
     CancelAnswer("weather"),
 ]
-GARBAGE: list[Any] = [None, 3, "answer", {"type": "answer", "year": 1990}, Event("answer")]
+GARBAGE: list[Any] = [
+    None,
+    3,
+    "answer",
+    {"type": "answer", "year": 1990},
+    Ready(team=0, step="answer"),
+]
 
 
 def _states(seed: int, options: dict[str, Any]) -> list[DecadesState]:
@@ -151,9 +157,8 @@ def test_state_actions_and_events_round_trip_through_json(seed: int) -> None:
     _, history = random_playout(GAME, 2, GAME.parse_options(), seed, probe=False)
     for _, _, events in history:
         for event in events:
-            assert msgspec.json.decode(msgspec.json.encode(event), type=Event) == event
-            # event data is plain JSON: lists, not tuples
-            assert msgspec.json.decode(msgspec.json.encode(event.data)) == event.data
+            # typed events round-trip exactly through the game's event union
+            assert msgspec.json.decode(msgspec.json.encode(event), type=GAME.event_type) == event
 
 
 def test_malformed_actions_do_not_decode() -> None:
@@ -206,3 +211,19 @@ def test_all_bot_game_through_the_runner() -> None:
         results, final = play_match(GAME, agents, seed=21)
         assert GAME.is_terminal(final) and len(results.scores) == 2
         assert results.winners
+
+
+def test_every_event_kind_is_typed_and_round_trips_exactly() -> None:
+    """Events are typed structs of the game's union; a few games meet every kind."""
+    members = set(GAME.event_type.__args__)
+    met: set[type] = set()
+    for seed in range(6):
+        step = GAME.start(2, GAME.parse_options({"track": 60}), SeededDice(seed=seed))
+        _, history = random_playout(GAME, 2, GAME.parse_options({"track": 60}), seed, probe=False)
+        for event in [*step.events, *(e for _, _, events in history for e in events)]:
+            assert type(event) in members
+            met.add(type(event))
+            raw = msgspec.json.encode(event)
+            assert msgspec.json.decode(raw, type=GAME.event_type) == event
+            assert msgspec.json.encode(msgspec.json.decode(raw, type=GAME.event_type)) == raw
+    assert met == members

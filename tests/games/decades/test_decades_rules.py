@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from decades_helpers import (
@@ -11,7 +12,10 @@ from decades_helpers import (
     answer_all,
     both,
     card,
+    data,
+    deck_library,
     keep_all,
+    kind,
     kinds,
     play_cards,
     round_until_cards,
@@ -19,9 +23,10 @@ from decades_helpers import (
     tokens,
 )
 
-from gamenight.core.dice import DiceSource, ScriptedDice, SeededDice
+from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError, OptionsError
-from gamenight.games.decades import rules
+from gamenight.core.umpire import Umpire
+from gamenight.games.decades import library, rules
 from gamenight.games.decades.deck import Deck, deck_to_json, default_deck
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
@@ -76,9 +81,9 @@ def test_keeping_four_of_seven() -> None:
     state, events = act(state, 1, Keep(KEEP_1))
     assert state.hands == (KEEP_0, KEEP_1)
     assert kinds(events)[-3:] == ["kept", "round", "question"]
-    assert events[-1].data["category"] == "births-deaths"
-    assert events[-1].data["text"] == CARDS[0].questions[0].text
-    assert "year" not in events[-1].data
+    assert data(events[-1])["category"] == "births-deaths"
+    assert data(events[-1])["text"] == CARDS[0].questions[0].text
+    assert "year" not in data(events[-1])
 
 
 def test_answers_are_revealed_together_after_each_category() -> None:
@@ -91,9 +96,9 @@ def test_answers_are_revealed_together_after_each_category() -> None:
     state, events = act(state, 1, Answer(1999))
     assert GAME.to_act(state) == (0,) and state.answers == ((), ())
     state, events = act(state, 0, Answer(1981))
-    reveal = next(e for e in events if e.kind == "answers")
-    assert reveal.data == {"category": "births-deaths", "years": [1981, 1999]}
-    assert events[-1].kind == "question" and events[-1].data["category"] == "screen"
+    reveal = next(e for e in events if kind(e) == "answers")
+    assert data(reveal) == {"category": "births-deaths", "years": [1981, 1999]}
+    assert kind(events[-1]) == "question" and data(events[-1])["category"] == "screen"
     state, events = answer_all(state, (1991,) * 5, (1992,) * 5)
     assert state.phase == "extend" and kinds(events)[-1] == "extend"
     assert state.answers[0] == (1981, 1991, 1991, 1991, 1991, 1991)
@@ -106,14 +111,14 @@ def test_boards_and_cards_are_revealed_together() -> None:
     state, events = act(state, 0, tokens((4, 1981)))
     assert state.tokens is None
     state, events = act(state, 1, Extend(()))
-    boards = next(e for e in events if e.kind == "boards")
-    assert boards.data["tokens"] == [[{"length": 4, "start": 1981}], []]
+    boards = next(e for e in events if kind(e) == "boards")
+    assert data(boards)["tokens"] == [[{"length": 4, "start": 1981}], []]
     assert state.phase == "card"
     with pytest.raises(IllegalActionError, match="you hold no 'joker' card"):
         GAME.apply(state, 0, PlayCard("joker"))
     state, events = play_cards(state, "cancel-answer", "remove-token")
-    cards = next(e for e in events if e.kind == "cards")
-    assert cards.data["cards"] == ["cancel-answer", "remove-token"]
+    cards = next(e for e in events if kind(e) == "cards")
+    assert data(cards)["cards"] == ["cancel-answer", "remove-token"]
     assert state.hands == (("remove-token", "blocked", "blocked"), KEEP_1[1:])
     # both cards work; targets are chosen in the open, in any order
     assert GAME.to_act(state) == (0, 1)
@@ -123,10 +128,10 @@ def test_boards_and_cards_are_revealed_together() -> None:
     with pytest.raises(IllegalActionError, match="your card cancels an answer"):
         GAME.apply(state, 0, RemoveToken(4))
     state, events = act(state, 1, RemoveToken(4))
-    assert events[0].audience is None and events[0].data == {
+    assert events[0].audience is None and data(events[0]) == {
+        "team": 1,
         "card": "remove-token",
-        "type": "remove-token",
-        "length": 4,
+        "target": {"type": "remove-token", "length": 4},
     }
     state, events = act(state, 0, CancelAnswer("music"))
     assert state.round == 2 and len(state.log) == 1
@@ -188,38 +193,47 @@ def test_options() -> None:
         GAME.parse_options({"sides": "A"})
     with pytest.raises(OptionsError, match="below the minimum"):
         GAME.parse_options({"track": 0})
-    with pytest.raises(OptionsError, match=r"option 'deck'.*no such deck file"):
+    with pytest.raises(OptionsError, match=r"option 'deck'.*is a file; import it first"):
         GAME.parse_options({"deck": "/nonexistent/deck.json"})
+    with pytest.raises(OptionsError, match=r"option 'deck'.*is a file; import it first"):
+        GAME.parse_options({"deck": "mine.csv"})
+    with pytest.raises(OptionsError, match=r"option 'deck': 'cafe' is not a deck id"):
+        GAME.parse_options({"deck": "cafe"})
+    assert GAME.parse_options({"deck": "default"})["deck"] == ""
     with pytest.raises(OptionsError, match="takes 2 teams"):
         GAME.start(3, GAME.parse_options(), SeededDice(seed=1))
 
 
-def test_a_user_deck_is_played(tmp_path: Path) -> None:
+def test_a_user_deck_is_played(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     path = tmp_path / "mine.json"
     path.write_text(deck_to_json(Deck("mine", tuple(CARDS))), encoding="utf-8")
-    options = GAME.parse_options({"deck": str(path)})
-    step = GAME.start(2, options, SeededDice(seed=3))
+    with deck_library(monkeypatch, tmp_path / "data"):
+        info = library.import_deck(path)
+        options = GAME.parse_options({"deck": info.id[:10]})
+        step = GAME.start(2, options, SeededDice(seed=3))
     assert {c.id for c in step.state.questions} <= {c.id for c in CARDS}
     assert len({c.id for c in step.state.questions}) == 4
-    assert step.events[0].data["deck"] == "mine" and step.events[0].data["deck_cards"] == 5
-    assert step.state.deck == str(path)
+    assert data(step.events[0])["deck"] == "mine" and data(step.events[0])["deck_cards"] == 5
+    assert step.state.deck == info.id
 
 
 def test_the_shipped_deck_is_the_default() -> None:
     step = GAME.start(2, GAME.parse_options(), SeededDice(seed=5))
     ids = {c.id for c in default_deck().cards}
     assert {c.id for c in step.state.questions} <= ids
-    assert step.events[0].data["deck_cards"] == len(ids)
+    assert data(step.events[0])["deck_cards"] == len(ids)
 
 
 def test_draw_index_for_large_decks_is_uniform_and_in_range() -> None:
-    dice: DiceSource = SeededDice(seed=9)
+    umpire: Umpire[Any] = Umpire(SeededDice(seed=9))
     seen = []
     for _ in range(600):
-        index, faces, dice = draw_index(dice, 300)
+        index, faces = draw_index(umpire, 300)
         assert 0 <= index < 300 and len(faces) % 2 == 0
         seen.append(index)
     assert len(set(seen)) > 250  # spread over the whole deck
-    index, faces, _ = draw_index(ScriptedDice((256, 256, 1, 2)), 300)
+    scripted: Umpire[Any] = Umpire(ScriptedDice((256, 256, 1, 2)))
+    index, faces = draw_index(scripted, 300)
     # 65535 is rejected (>= 65400, the largest multiple of 300), then 0*256 + 1 = 1
     assert (index, faces) == (1, (256, 256, 1, 2))
+    assert scripted.dice == ScriptedDice((256, 256, 1, 2), position=4)

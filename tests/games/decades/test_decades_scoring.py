@@ -6,7 +6,9 @@ import pytest
 from decades_helpers import (
     act,
     card,
+    data,
     keep_all,
+    kind,
     kinds,
     play_cards,
     round_until_cards,
@@ -125,9 +127,9 @@ def test_plain_round_scores_every_category_in_order() -> None:
     state = _round_one()
     # Both play Blocked: neither card does anything, no target is asked (T3).
     state, events = play_cards(state, "blocked", "blocked")
-    cards_event = next(e for e in events if e.kind == "cards")
-    assert cards_event.data["effective"] == [False, False]
-    assert "both teams played Blocked" in cards_event.data["notes"][0]
+    cards_event = next(e for e in events if kind(e) == "cards")
+    assert data(cards_event)["effective"] == [False, False]
+    assert data(cards_event)["notes"] == ["both-blocked", "both-blocked"]
     lines = scores_of(events)
     assert [line["category"] for line in lines] == [
         "births-deaths",
@@ -155,7 +157,7 @@ def test_cancel_the_answer_scores_the_target_0() -> None:
     state, events = play_cards(state, "cancel-answer", "cancel-answer")
     assert state.phase == "target" and set(state.effective) == {True}
     state, events = act(state, 0, CancelAnswer("sport"))  # team 1's +8
-    assert events[0].kind == "target" and events[0].data["category"] == "sport"
+    assert kind(events[0]) == "target" and data(events[0])["target"]["category"] == "sport"
     state, events = act(state, 1, CancelAnswer("news"))  # team 0's 13
     lines = scores_of(events)
     assert lines[4]["scores"][1]["outcome"] == "cancelled"
@@ -188,9 +190,9 @@ def test_remove_the_extension_token_for_this_round() -> None:
 def test_blocked_stops_the_other_card_but_not_itself() -> None:
     state = _round_one()
     state, events = play_cards(state, "blocked", "cancel-answer")
-    data = next(e for e in events if e.kind == "cards").data
-    assert data["effective"] == [True, False]
-    assert "blocked" in data["notes"][1]
+    revealed = data(next(e for e in events if kind(e) == "cards"))
+    assert revealed["effective"] == [True, False]
+    assert revealed["notes"] == ["blocks", "blocked"]
     assert state.scores == (61, 18)  # nothing cancelled, nothing asked
 
 
@@ -202,7 +204,7 @@ def test_remove_without_any_token_has_no_effect() -> None:
     state = _round_one(extend1=tokens())
     state, events = play_cards(state, "remove-token", "cancel-answer")
     assert state.effective == (False, True)
-    assert "no extension token" in next(e for e in events if e.kind == "cards").data["notes"][0]
+    assert data(next(e for e in events if kind(e) == "cards"))["notes"][0] == "no-token"
     assert state.phase == "target"
     assert GAME.to_act(state) == (1,)
 
@@ -222,8 +224,8 @@ def test_early_win_stops_scoring_mid_round(track: int) -> None:
     expected = {20: 3, 30: 4}[track]
     assert len(lines) == expected
     assert state.finished and state.early_win
-    end = next(e for e in events if e.kind == "end")
+    end = next(e for e in events if kind(e) == "end")
     if track == 20:
-        assert end.data["winners"] == [0, 1]  # both reach 24 together: a draw
+        assert data(end)["winners"] == [0, 1]  # both reach 24 together: a draw
     else:
-        assert end.data["winners"] == [0]  # 35 beats 32 on the same category
+        assert data(end)["winners"] == [0]  # 35 beats 32 on the same category

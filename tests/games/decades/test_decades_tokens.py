@@ -7,7 +7,7 @@ from itertools import product
 
 import msgspec
 import pytest
-from decades_helpers import act, answer_all, card, keep_all, start, tokens
+from decades_helpers import act, answer_all, card, data, keep_all, kind, start, tokens
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -77,8 +77,8 @@ def test_legal_placements_are_accepted_in_any_order_and_stored_canonically() -> 
     state = _extend_step()
     state, events = act(state, 0, tokens((4, 1995), (2, 1984), (3, 1986)))
     assert state.pending[0] == Extend((Placement(2, 1984), Placement(3, 1986), Placement(4, 1995)))
-    assert [e.kind for e in events] == ["ready", "chosen"]
-    assert events[0].audience is None and "choice" not in events[0].data
+    assert [kind(e) for e in events] == ["ready", "chosen"]
+    assert events[0].audience is None and "choice" not in data(events[0])
     assert events[1].audience == (0,)
 
 

@@ -280,13 +280,14 @@ BAD_FILES: list[tuple[str, str, str, str]] = [
      "card 2 (id 'ex2'), question 2, field 'category': 'films' is not a category"),
     ("json-duplicate-question", "deck.json", _edit_json(_json_duplicate_text),
      "card 4 (id 'ex4'), question 1, field 'text': duplicate question "
-     "(same text at card 1 (id 'ex1'), question 1)"),
+     "(same text at line 9, card 1 (id 'ex1'), question 1)"),
     ("json-card-with-5-questions", "deck.json", _edit_json(_five_questions),
      "card 2 (id 'ex2'), field 'questions': card 'ex2' has 5 questions, needs 6"),
     ("json-empty-text", "deck.json", _edit_json(_q(3, 5, "text", "")),
      "card 4 (id 'ex4'), question 6, field 'text': the question text is empty"),
     ("json-duplicate-card-id", "deck.json", _edit_json(_duplicate_card_id),
-     "card 2 (id 'ex1'), field 'id': duplicate card id 'ex1' (first at card 1 (id 'ex1'))"),
+     "line 48, card 2 (id 'ex1'), field 'id': duplicate card id 'ex1' "
+     "(first at line 6, card 1 (id 'ex1'))"),
     ("json-unknown-field", "deck.json", _edit_json(_q(0, 0, "yaer", 1997)),
      "card 1 (id 'ex1'), question 1, field 'yaer': unknown field"),
     ("json-wrong-version", "deck.json", _edit_json(_wrong_version),
@@ -312,6 +313,27 @@ def test_bad_deck_is_refused_naming_file_place_and_field(
     message = str(caught.value)
     assert message.startswith(str(path)), message
     assert expected in message, message
+
+
+@pytest.mark.parametrize(
+    ("content", "expected"),
+    [pytest.param(c, e, id=case) for case, n, c, e in BAD_FILES if n.endswith(".json")],
+)
+def test_json_errors_name_the_line_of_the_bad_field(
+    tmp_path: Path, content: str, expected: str
+) -> None:
+    path = tmp_path / "deck.json"
+    path.write_text(content, encoding="utf-8")
+    with pytest.raises(DeckError) as caught:
+        load_deck(path)
+    message = str(caught.value)
+    found = re.match(rf"{re.escape(str(path))} line (\d+)", message)
+    field = re.search(r"field '(\w+)': (\w+)", message)
+    if field is None or found is None:  # a whole-file problem, or malformed JSON
+        return
+    line = content.splitlines()[int(found.group(1)) - 1]
+    if field.group(2) != "missing":
+        assert f'"{field.group(1)}"' in line, (message, line)
 
 
 def test_bad_year_message_reads_as_documented(tmp_path: Path) -> None:

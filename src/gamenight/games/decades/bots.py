@@ -25,12 +25,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from typing import Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.events import LooseEvent as Event
 from gamenight.games.decades.boards import SIDES
 from gamenight.games.decades.cards import CARDS, KEPT, action_deck
+from gamenight.games.decades.events import DecadesEvent
 from gamenight.games.decades.knowledge import LEVELS, UNIFORM, Belief, belief, recall
 from gamenight.games.decades.planner import Valuer, best_placement, choose_year
 from gamenight.games.decades.rules import (
@@ -90,9 +89,9 @@ class KnowledgeBot:
         return found
 
     # ----- decisions -------------------------------------------------------------
-    def act(self, decision: Decision[Any, Any]) -> Action:
-        view: DecadesView = decision.view
-        legal: Sequence[Action] = decision.legal
+    def act(self, decision: Decision[DecadesView, Action]) -> Action:
+        view = decision.view
+        legal = decision.legal
         action = self._choose(view, decision.seat, legal)
         return action if action in legal else legal[0]
 
@@ -139,7 +138,7 @@ class KnowledgeBot:
         best = max(range(len(values)), key=values.__getitem__)
         return CancelAnswer(view.questions[best].category)
 
-    def observe(self, seat: int, events: Sequence[Event]) -> None:
+    def observe(self, seat: int, events: Sequence[DecadesEvent]) -> None:
         return None
 
 
@@ -170,13 +169,15 @@ def _their_possible_cards(view: DecadesView, seat: int) -> Counter[str]:
     return pool
 
 
-def _factory(level: str) -> Callable[[int], Agent[Any, Any]]:
-    def make(seed: int) -> Agent[Any, Any]:
+def _factory(level: str) -> Callable[[int], Agent[DecadesView, Action]]:
+    def make(seed: int) -> Agent[DecadesView, Action]:
         return KnowledgeBot(level, seed)
 
     return make
 
 
-BOTS: dict[str, Callable[[int], Agent[Any, Any]]] = {level: _factory(level) for level in LEVELS}
+BOTS: dict[str, Callable[[int], Agent[DecadesView, Action]]] = {
+    level: _factory(level) for level in LEVELS
+}
 
 novice, casual, expert = (BOTS[level] for level in ("novice", "casual", "expert"))

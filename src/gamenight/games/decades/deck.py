@@ -2,9 +2,15 @@
 
 A deck is a pile of question cards. Each card holds six questions, one per category,
 and every answer is a year on the board (T1: 1980-2019). The project ships its own deck
-(``data/questions.json``); users may load their own from JSON or CSV (T2). A deck that
-cannot be used is refused with a :class:`DeckError` whose message names the file, the
-row or card, and the field. This module is pure: it never prints and knows no UI.
+(``data/questions.json``); users may load their own from JSON or CSV (T2).
+
+Files are validated by the msgspec types below (:class:`DeckFile` for JSON,
+:class:`CsvRow` for each CSV row): types, required and unknown fields, empty text
+and years on the board. What types cannot say (one question per category, no
+duplicates, enough cards, balance) is checked afterwards. A deck that cannot be
+used is refused with a :class:`DeckError` whose message names the file, the line
+(JSON) or row (CSV), the card and question, and the first bad field. This module
+is pure: it never prints and knows no UI.
 """
 
 from __future__ import annotations
@@ -14,12 +20,16 @@ import functools
 import io
 import json
 import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from importlib import resources
+from itertools import combinations
 from pathlib import Path
-from typing import Any, Final, NoReturn, TypedDict
+from typing import Annotated, Any, Final, Literal, NoReturn, TypedDict
 
 import msgspec
+
+from gamenight.core.errors import GamenightError
 
 # T2: the six categories, in the order a card asks them.
 CATEGORIES: Final[tuple[str, ...]] = (
@@ -47,40 +57,70 @@ CARDS_PER_GAME: Final = 4  # T2: a game deals 4 cards without replacement
 SHIPPED_MIN_CARDS: Final = 43  # T2: the shipped deck holds at least 43 x 6 = 258 questions
 CSV_COLUMNS: Final[tuple[str, ...]] = ("card", "category", "year", "question", "source")
 
-_QUESTION_KEYS: Final = frozenset({"category", "text", "year", "source"})
-_CARD_KEYS: Final = frozenset({"id", "questions"})
-_DECK_KEYS: Final = frozenset({"format", "version", "name", "cards"})
 
-
-class DeckError(ValueError):
+class DeckError(GamenightError, ValueError):
     """A deck that cannot be used.
 
-    The message names the file, the row (CSV) or card (JSON), and the field, e.g.
-    ``deck.csv row 14, field 'year': '19x7' is not a year``.
+    The message names the file, the row (CSV) or line and card (JSON), and the
+    field, e.g. ``deck.csv row 14, field 'year': '19x7' is not a year``.
     """
 
 
-class Question(msgspec.Struct, frozen=True):
+# ----- the types every deck passes through (msgspec validates them) ----------------
+
+NonEmpty = Annotated[str, msgspec.Meta(pattern=r"\S")]  # not empty, not only spaces
+BoardYear = Annotated[int, msgspec.Meta(ge=FIRST_YEAR, le=LAST_YEAR)]  # T1
+
+
+class Question(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """One question; the answer is the year."""
 
-    category: str
-    text: str
-    year: int
-    source: str
+    category: NonEmpty
+    text: NonEmpty
+    year: BoardYear
+    source: NonEmpty
 
 
-class QuestionCard(msgspec.Struct, frozen=True):
+class QuestionCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     """Six questions, one per category, in :data:`CATEGORIES` order (T2)."""
 
-    id: str
+    id: NonEmpty
     questions: tuple[Question, ...]
 
 
-class Deck(msgspec.Struct, frozen=True):
-    """A named pile of question cards."""
+Apart = tuple[tuple[NonEmpty, NonEmpty], ...]
 
-    name: str
+
+class Deck(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A named pile of question cards.
+
+    ``apart`` lists pairs of questions (``"c01.1"``: card ``c01``, question 1)
+    that answer each other: their cards are never dealt in one game.
+    """
+
+    name: NonEmpty
     cards: tuple[QuestionCard, ...]
+    apart: Apart = ()
+
+
+class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """A deck file in JSON (``deck_to_json`` writes it)."""
+
+    format: Literal["gamenight-decades-deck"]
+    version: Literal[1]
+    cards: tuple[QuestionCard, ...]
+    name: NonEmpty | None = None  # default: the file name
+    apart: Apart = ()
+
+
+class CsvRow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One row of a CSV deck (one question)."""
+
+    card: NonEmpty
+    category: NonEmpty
+    year: BoardYear
+    question: NonEmpty
+    source: NonEmpty
 
 
 class DeckReport(TypedDict):
@@ -92,42 +132,179 @@ class DeckReport(TypedDict):
     per_category: dict[str, dict[str, int]]
 
 
-# --------------------------------------------------------------------------- places
+# ----- where a problem is ----------------------------------------------------------
+
+Path_ = tuple[str | int, ...]  # a JSON path: ("cards", 0, "questions", 2, "year")
+_EMPTY: Final[dict[str, str]] = {
+    "text": "the question text is empty",
+    "question": "the question text is empty",
+    "source": "the source note is empty",
+    "id": "the card id is empty",
+    "card": "the card id is empty",
+    "name": "the deck name is empty",
+    "category": "the category is empty",
+}
 
 
-@dataclass(frozen=True)
+@dataclass
 class _Places:
-    """Where each card and question came from, so a message can point the user at it."""
+    """Words the place of a problem for one file (or a deck built in memory)."""
 
     file: str
-    cards: list[str]
-    questions: list[list[str]]  # per card, per question in the card's stored order
-    # How the file spells our logical fields (CSV says 'question' where JSON says 'text').
-    fields: dict[str, str] = field(default_factory=dict)
+    card_at: Callable[[int], str]  # "card 2 (id 'x')" / "rows 8-13 (card 'x')"
+    question_at: Callable[[int, int], str]  # "..., question 3" / "row 14"
+    fields: dict[str, str] = field(default_factory=dict)  # our field -> the file's word
+    line_of: Callable[[Path_], int | None] = lambda _path: None
+    show: Callable[[object], str] = json.dumps  # how a bad value is quoted
 
-    def fail(self, where: str, fld: str | None, problem: str) -> NoReturn:
+    def where(self, path: Path_, fld: str | None = None) -> str:
+        parts: list[str] = []
+        line = self.line_of((*path, fld)) if fld is not None else None
+        if line is None:
+            line = self.line_of(path)
+        if line is not None:
+            parts.append(f"line {line}")
+        if len(path) >= 4 and path[0] == "cards" and path[2] == "questions":
+            assert isinstance(path[1], int) and isinstance(path[3], int)
+            parts.append(self.question_at(path[1], path[3]))
+        elif len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int):
+            parts.append(self.card_at(path[1]))
+        elif len(path) >= 2 and path[0] == "apart" and isinstance(path[1], int):
+            parts.append(f"pair {path[1] + 1} of 'apart'")
+        return ", ".join(parts)
+
+    def fail(self, path: Path_, fld: str | None, problem: str) -> NoReturn:
+        where = self.where(path, fld)
         head = self.file if not where else f"{self.file} {where}"
         if fld is not None:
             head += f", field {self.fields.get(fld, fld)!r}"
         raise DeckError(f"{head}: {problem}")
 
+    def refuse(self, error: msgspec.ValidationError, tree: object) -> NoReturn:
+        """Word msgspec's first complaint about ``tree`` (the decoded builtins)."""
+        message, path = _split_error(str(error))
+        fld: str | None = None
+        missing = re.match(r"Object (missing required|contains unknown) field `(.+)`", message)
+        if missing:
+            fld = missing.group(2)
+            known = missing.group(1) == "missing required"
+            self.fail(path, fld, "missing" if known else "unknown field")
+        if path and isinstance(path[-1], str):
+            fld = path[-1]
+            path = path[:-1]
+        elif len(path) >= 2 and path[0] == "apart":
+            fld = "apart"
+        value = _at(tree, (*path, fld) if fld is not None else path)
+        self.fail(path, fld, _problem(message, fld, value, self.show))
 
-def _bare_places(deck: Deck) -> _Places:
-    cards: list[str] = []
-    questions: list[list[str]] = []
-    all_cards = getattr(deck, "cards", ())
-    for i, card in enumerate(all_cards if isinstance(all_cards, tuple | list) else ()):
-        ident = getattr(card, "id", None)
-        where = f"card {i + 1} (id {ident!r})" if isinstance(ident, str) else f"card {i + 1}"
-        cards.append(where)
-        qs = getattr(card, "questions", ())
-        count = len(qs) if isinstance(qs, tuple | list) else 0
-        questions.append([f"{where}, question {j + 1}" for j in range(count)])
-    name = getattr(deck, "name", None)
-    return _Places(f"deck {name!r}" if isinstance(name, str) else "deck", cards, questions)
+
+def _split_error(message: str) -> tuple[str, Path_]:
+    """msgspec's "Expected `int`, got `str` - at `$.cards[0].year`" -> (text, path)."""
+    text, _, where = message.partition(" - at `$")
+    steps: list[str | int] = []
+    for key, index in re.findall(r"\.([^.\[`]+)|\[(\d+)\]", where.rstrip("`")):
+        steps.append(int(index) if index else key)
+    return text, tuple(steps)
 
 
-# --------------------------------------------------------------------------- validation
+def _at(tree: object, path: Path_) -> object:
+    for step in path:
+        if isinstance(tree, dict) and step in tree:
+            tree = tree[step]
+            continue
+        if isinstance(step, int) and isinstance(tree, list | tuple) and step < len(tree):
+            tree = tree[step]
+            continue
+        return None
+    return tree
+
+
+def _problem(message: str, fld: str | None, value: object, show: Callable[[object], str]) -> str:
+    if fld == "year" and "Expected `int`, got" in message:
+        return f"{show(value)} is not a year"
+    if fld == "year" and re.search(r"Expected `int` [<>]=", message):
+        return f"{value} is off the board ({FIRST_YEAR}-{LAST_YEAR})"
+    if "matching regex" in message:
+        return _EMPTY.get(fld or "", "empty")
+    if fld == "format":
+        return f"expected {json.dumps(FORMAT)}, got {json.dumps(value)}"
+    if fld == "version":
+        return f"unsupported version {json.dumps(value)} (expected {FORMAT_VERSION})"
+    if fld is None and message.startswith("Expected `object`"):
+        return f'expected a JSON object with "format": {json.dumps(FORMAT)}'
+    return message[:1].lower() + message[1:].replace("`", "")
+
+
+def _json_offset(text: str, path: Path_) -> int | None:
+    """Where ``path`` starts in the JSON ``text`` (None if it cannot be found)."""
+    decoder = json.JSONDecoder()
+    space = re.compile(r"[ \t\n\r]*")
+
+    def skip(at: int) -> int:
+        match = space.match(text, at)
+        return match.end() if match else at
+
+    at = skip(0)
+    try:
+        for step in path:
+            if isinstance(step, str):
+                if text[at] != "{":
+                    return None
+                at = skip(at + 1)
+                while text[at] == '"':
+                    key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
+                    at = skip(skip(at) + 1)  # the colon
+                    if key == step:
+                        break
+                    at = skip(decoder.raw_decode(text, at)[1])
+                    if text[at] == ",":
+                        at = skip(at + 1)
+                else:
+                    return None
+            else:
+                if text[at] != "[":
+                    return None
+                at = skip(at + 1)
+                for _ in range(step):
+                    at = skip(decoder.raw_decode(text, at)[1])
+                    if text[at] != ",":
+                        return None
+                    at = skip(at + 1)
+    except (ValueError, IndexError):
+        return None
+    return at
+
+
+def _json_places(text: str, file: str, tree: object) -> _Places:
+    def card_at(i: int) -> str:
+        ident = _at(tree, ("cards", i, "id"))
+        return f"card {i + 1} (id {ident!r})" if isinstance(ident, str) else f"card {i + 1}"
+
+    def line_of(path: Path_) -> int | None:
+        offset = _json_offset(text, path)
+        return None if offset is None else text.count("\n", 0, offset) + 1
+
+    return _Places(
+        file,
+        card_at,
+        lambda i, j: f"{card_at(i)}, question {j + 1}",
+        line_of=line_of,
+    )
+
+
+def _memory_places(deck: object) -> _Places:
+    tree = msgspec.to_builtins(deck)
+
+    def card_at(i: int) -> str:
+        ident = _at(tree, ("cards", i, "id"))
+        return f"card {i + 1} (id {ident!r})" if isinstance(ident, str) else f"card {i + 1}"
+
+    name = _at(tree, ("name",))
+    label = f"deck {name!r}" if isinstance(name, str) else "deck"
+    return _Places(label, card_at, lambda i, j: f"{card_at(i)}, question {j + 1}")
+
+
+# ----- checks the types cannot make ---------------------------------------------------
 
 
 def _decade_label(year: int) -> str:
@@ -140,7 +317,8 @@ def _normal_text(text: str) -> str:
 
 
 def _check(
-    deck: Deck,
+    cards: Sequence[QuestionCard],
+    apart: Apart,
     places: _Places,
     *,
     first_year: int,
@@ -151,97 +329,116 @@ def _check(
     """Raise DeckError on the first problem found; ``places`` words the message."""
     if first_year > last_year:
         raise ValueError(f"first_year {first_year} is after last_year {last_year}")
-    if not isinstance(deck, Deck):
-        places.fail("", None, f"expected a Deck, got {type(deck).__name__}")
-    if not isinstance(deck.name, str) or not deck.name.strip():
-        places.fail("", "name", "the deck needs a non-empty name")
-    if not isinstance(deck.cards, tuple):
-        places.fail("", "cards", "expected a tuple of cards")
-
     seen_ids: dict[str, str] = {}
     seen_texts: dict[str, str] = {}
-    for i, card in enumerate(deck.cards):
-        card_at = places.cards[i]
-        if not isinstance(card, QuestionCard):
-            places.fail(card_at, None, f"expected a QuestionCard, got {type(card).__name__}")
-        if not isinstance(card.id, str) or not card.id.strip():
-            places.fail(card_at, "id", "the card needs a non-empty id")
+    for i, card in enumerate(cards):
+        card_path: Path_ = ("cards", i)
         if card.id in seen_ids:
             places.fail(
-                card_at, "id", f"duplicate card id {card.id!r} (first at {seen_ids[card.id]})"
+                card_path, "id", f"duplicate card id {card.id!r} (first at {seen_ids[card.id]})"
             )
-        seen_ids[card.id] = card_at
-        if not isinstance(card.questions, tuple):
-            places.fail(card_at, "questions", "expected a tuple of questions")
-
+        seen_ids[card.id] = places.where(card_path)
         card_categories: dict[str, str] = {}
         for j, question in enumerate(card.questions):
-            at = places.questions[i][j]
-            _check_question(question, at, places, first_year=first_year, last_year=last_year)
-            if question.category in card_categories:
+            at: Path_ = ("cards", i, "questions", j)
+            category = _category_id(question.category)
+            if category not in CATEGORIES:
+                places.fail(
+                    at, "category", f"{question.category!r} is not a category ({_category_help()})"
+                )
+            if not first_year <= question.year <= last_year:
+                places.fail(
+                    at, "year", f"{question.year} is off the board ({first_year}-{last_year})"
+                )
+            if category in card_categories:
                 places.fail(
                     at,
                     "category",
-                    f"card {card.id!r} already has a {question.category!r} question "
-                    f"(at {card_categories[question.category]})",
+                    f"card {card.id!r} already has a {category!r} question "
+                    f"(at {card_categories[category]})",
                 )
-            card_categories[question.category] = at
+            card_categories[category] = places.where(at)
             key = _normal_text(question.text)
             if key in seen_texts:
                 places.fail(at, "text", f"duplicate question (same text at {seen_texts[key]})")
-            seen_texts[key] = at
+            seen_texts[key] = places.where(at)
 
         # T2: one question per category, six per card.
         missing = [c for c in CATEGORIES if c not in card_categories]
         if missing:
             places.fail(
-                card_at,
+                card_path,
                 "questions",
                 f"card {card.id!r} has {len(card.questions)} questions, needs 6 "
                 f"(one per category); missing {', '.join(map(repr, missing))}",
             )
         if require_order and tuple(q.category for q in card.questions) != CATEGORIES:
-            places.fail(card_at, "questions", f"questions must be in order {', '.join(CATEGORIES)}")
+            places.fail(
+                card_path, "questions", f"questions must be in order {', '.join(CATEGORIES)}"
+            )
 
     minimum = SHIPPED_MIN_CARDS if require_balance else CARDS_PER_GAME
-    if len(deck.cards) < minimum:
+    if len(cards) < minimum:
         why = "the shipped deck needs" if require_balance else "a game deals"
-        places.fail("", "cards", f"the deck has {len(deck.cards)} cards; {why} {minimum} (T2)")
+        places.fail((), "cards", f"the deck has {len(cards)} cards; {why} {minimum}")
+    sizes = {card.id: len(card.questions) for card in cards}
+    for k, pair in enumerate(apart):
+        for ref in pair:
+            ident, _, number = ref.rpartition(".")
+            if ident not in sizes or not number.isdigit() or not 1 <= int(number) <= sizes[ident]:
+                places.fail(
+                    ("apart", k), "apart", f"{ref!r} names no question (write card.number: c01.1)"
+                )
+    if apart:
+        _check_dealable(cards, apart, places)
     if require_balance:
-        _check_balance(deck, places, first_year=first_year, last_year=last_year)
+        _check_balance(cards, places, first_year=first_year, last_year=last_year)
 
 
-def _check_question(
-    question: object, at: str, places: _Places, *, first_year: int, last_year: int
+def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places) -> None:
+    """Whatever is drawn first, 4 cards can still be dealt: each draw takes its card and
+    the cards paired with it out of the pool, so the pool must outlast the worst case."""
+    paired: dict[str, set[str]] = {}
+    for first, second in apart:
+        a, b = first.rpartition(".")[0], second.rpartition(".")[0]
+        if a != b:
+            paired.setdefault(a, set()).add(b)
+            paired.setdefault(b, set()).add(a)
+    worst = sorted((len(others) for others in paired.values()), reverse=True)
+    if len(cards) - (CARDS_PER_GAME - 1) - sum(worst[: CARDS_PER_GAME - 1]) >= 1:
+        return  # even the worst draws leave a card: the common case, checked cheaply
+    # Exactly: the deal fails iff up to 3 cards, no two paired, take every card out.
+    ids = [card.id for card in cards]
+    stuck = any(
+        all(b not in paired.get(a, ()) for a, b in combinations(drawn, 2))
+        and set(ids) <= set(drawn).union(*(paired.get(a, set()) for a in drawn))
+        for size in range(1, CARDS_PER_GAME)
+        for drawn in combinations(ids, size)
+    )
+    if stuck:
+        places.fail(
+            (),
+            "apart",
+            f"with these pairs kept apart, {len(cards)} cards may not deal {CARDS_PER_GAME}; "
+            "add cards or drop pairs",
+        )
+
+
+def _check_balance(
+    cards: Sequence[QuestionCard], places: _Places, *, first_year: int, last_year: int
 ) -> None:
-    if not isinstance(question, Question):
-        places.fail(at, None, f"expected a Question, got {type(question).__name__}")
-    if question.category not in CATEGORIES:
-        places.fail(at, "category", f"{question.category!r} is not a category ({_category_help()})")
-    if not isinstance(question.text, str) or not question.text.strip():
-        places.fail(at, "text", "the question text is empty")
-    if not isinstance(question.source, str) or not question.source.strip():
-        places.fail(at, "source", "the source note is empty")
-    year = question.year
-    if isinstance(year, bool) or not isinstance(year, int):
-        places.fail(at, "year", f"{year!r} is not a year")
-    if not first_year <= year <= last_year:
-        places.fail(at, "year", f"{year} is off the board ({first_year}-{last_year})")
-
-
-def _check_balance(deck: Deck, places: _Places, *, first_year: int, last_year: int) -> None:
     # T2: answers spread evenly over the decades. Per category, the board's decades may
     # differ by at most one answer.
     decades = [_decade_label(y) for y in range(first_year // 10 * 10, last_year + 1, 10)]
     for category in CATEGORIES:
         counts = dict.fromkeys(decades, 0)
-        for card in deck.cards:
+        for card in cards:
             for question in card.questions:
                 if question.category == category:
                     counts[_decade_label(question.year)] += 1
         if max(counts.values()) - min(counts.values()) > 1:
             spread = ", ".join(f"{d}: {n}" for d, n in counts.items())
-            places.fail("", "year", f"category {category!r} is unbalanced over decades ({spread})")
+            places.fail((), "year", f"category {category!r} is unbalanced over decades ({spread})")
 
 
 def validate_deck(
@@ -253,15 +450,23 @@ def validate_deck(
 ) -> None:
     """Raise DeckError unless ``deck`` is playable on a board of ``first_year``-``last_year``.
 
-    Checks types, non-empty text and source, years on the board, six questions per card
-    in :data:`CATEGORIES` order (one per category), no duplicate question text (ignoring
-    case and spacing), no duplicate card ids and at least 4 cards (T2). With
-    ``require_balance`` (the shipped deck) it also wants >= 43 cards and, per category,
-    decade counts that differ by at most one.
+    The deck's types go through msgspec (fields, non-empty text and source, years
+    on the T1 board); then six questions per card in :data:`CATEGORIES` order (one
+    per category), no duplicate question text (ignoring case and spacing), no
+    duplicate card ids, at least 4 cards (T2) and ``apart`` naming real questions.
+    With ``require_balance`` (the shipped deck) it also wants >= 43 cards and, per
+    category, decade counts that differ by at most one.
     """
+    places = _memory_places(deck)
+    tree = msgspec.to_builtins(deck)
+    try:
+        typed = msgspec.convert(tree, Deck)
+    except msgspec.ValidationError as error:
+        places.refuse(error, tree)
     _check(
-        deck,
-        _bare_places(deck),
+        typed.cards,
+        typed.apart,
+        places,
         first_year=first_year,
         last_year=last_year,
         require_balance=require_balance,
@@ -292,7 +497,7 @@ def deck_report(deck: Deck) -> DeckReport:
     )
 
 
-# --------------------------------------------------------------------------- parsing
+# ----- parsing ----------------------------------------------------------------------
 
 
 def _category_help() -> str:
@@ -312,164 +517,165 @@ def _category_id(value: str) -> str:
 
 def _ordered(card: QuestionCard) -> QuestionCard:
     rank = {c: k for k, c in enumerate(CATEGORIES)}
-    questions = tuple(sorted(card.questions, key=lambda q: rank[q.category]))
+    questions = tuple(
+        sorted(
+            (msgspec.structs.replace(q, category=_category_id(q.category)) for q in card.questions),
+            key=lambda q: rank[q.category],
+        )
+    )
     return QuestionCard(id=card.id, questions=questions)
 
 
 def _finish(
-    deck: Deck, places: _Places, *, first_year: int, last_year: int, require_balance: bool
+    name: str,
+    cards: Sequence[QuestionCard],
+    apart: Apart,
+    places: _Places,
+    *,
+    first_year: int,
+    last_year: int,
+    require_balance: bool,
 ) -> Deck:
     # Files may list a card's questions in any order; the loaded card follows CATEGORIES.
     _check(
-        deck,
+        cards,
+        apart,
         places,
         first_year=first_year,
         last_year=last_year,
         require_balance=require_balance,
         require_order=False,
     )
-    return Deck(name=deck.name, cards=tuple(_ordered(card) for card in deck.cards))
+    return Deck(name=name, cards=tuple(_ordered(card) for card in cards), apart=apart)
 
 
-_DIGITS: Final = re.compile(r"[0-9]+")
+def _trim(card: QuestionCard) -> QuestionCard:
+    """Cells and strings are trimmed of surrounding spaces."""
+    return QuestionCard(
+        id=card.id.strip(),
+        questions=tuple(
+            Question(q.category.strip(), q.text.strip(), q.year, q.source.strip())
+            for q in card.questions
+        ),
+    )
 
 
-def _parse_csv(text: str, file: str, default_name: str) -> tuple[Deck, _Places]:
+def _parse_csv(text: str, file: str, default_name: str, *, first_year: int, last_year: int) -> Deck:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
-    places = _Places(file, [], [], {"text": "question", "id": "card", "questions": "category"})
+    rows_of_card: list[list[int]] = []
+    cards: list[QuestionCard] = []
+
+    def card_at(i: int) -> str:
+        rows = rows_of_card[i]
+        return f"rows {rows[0]}-{rows[-1]} (card {cards[i].id!r})"
+
+    places = _Places(
+        file,
+        card_at,
+        lambda i, j: f"row {rows_of_card[i][j]}",
+        {"text": "question", "id": "card", "questions": "category"},
+        show=repr,
+    )
     records: list[list[str]] = []
     try:
         records.extend(reader)
     except csv.Error as err:
-        places.fail(f"row {len(records) + 1}", None, f"malformed CSV ({err})")
+        raise DeckError(f"{file} row {len(records) + 1}: malformed CSV ({err})") from None
     if not records or not any(cell.strip() for cell in records[0]):
-        places.fail("row 1", None, f"missing header row ({','.join(CSV_COLUMNS)})")
+        raise DeckError(f"{file} row 1: missing header row ({','.join(CSV_COLUMNS)})")
 
     header = [cell.strip().casefold() for cell in records[0]]
     while not header[-1]:
         header.pop()  # spreadsheets may export empty trailing columns
     for name in header:
         if name not in CSV_COLUMNS:
-            places.fail("row 1", None, f"unknown column {name!r}; expected {','.join(CSV_COLUMNS)}")
+            raise DeckError(
+                f"{file} row 1: unknown column {name!r}; expected {','.join(CSV_COLUMNS)}"
+            )
     for name in CSV_COLUMNS:
         if header.count(name) != 1:
             problem = "missing from the header" if name not in header else "repeated in the header"
-            places.fail("row 1", name, f"column {problem}")
-    column = {name: header.index(name) for name in CSV_COLUMNS}
+            raise DeckError(f"{file} row 1, field {name!r}: column {problem}")
 
-    cards: list[QuestionCard] = []
-    rows_of_card: list[list[int]] = []
     card_index: dict[str, int] = {}
     for row_no, cells in enumerate(records[1:], start=2):
         if not any(cell.strip() for cell in cells):
             continue  # blank rows are allowed (and still counted)
-        at = f"row {row_no}"
-        if len(cells) < len(header):
-            places.fail(at, header[len(cells)], f"missing (row has {len(cells)} of 5 fields)")
+        at = f"{file} row {row_no}"
         if any(cell.strip() for cell in cells[len(header) :]):
-            places.fail(at, None, f"{len(cells)} fields, but the header has {len(header)}")
-        value = {name: cells[column[name]].strip() for name in CSV_COLUMNS}
-
-        ident = value["card"]
-        if not ident:
-            places.fail(at, "card", "the card id is empty")
-        if not _DIGITS.fullmatch(value["year"]):
-            places.fail(at, "year", f"{value['year']!r} is not a year")
-        question = Question(
-            category=_category_id(value["category"]),
-            text=value["question"],
-            year=int(value["year"]),
-            source=value["source"],
-        )
-        if ident not in card_index:
-            card_index[ident] = len(cards)
-            cards.append(QuestionCard(id=ident, questions=()))
+            raise DeckError(f"{at}: {len(cells)} fields, but the header has {len(header)}")
+        raw = {name: cell.strip() for name, cell in zip(header, cells, strict=False)}
+        try:
+            row = msgspec.convert(raw, CsvRow, strict=False)
+        except msgspec.ValidationError as error:
+            row_places = _Places(at, lambda i: "", lambda i, j: "", places.fields, show=repr)
+            row_places.refuse(error, raw)
+        question = Question(row.category, row.question, row.year, row.source)
+        if row.card not in card_index:
+            card_index[row.card] = len(cards)
+            cards.append(QuestionCard(id=row.card, questions=()))
             rows_of_card.append([])
-        k = card_index[ident]
+        k = card_index[row.card]
         if k != len(cards) - 1:
-            places.fail(
-                at,
-                "card",
-                f"card {ident!r} continues here but its rows ended at row "
-                f"{rows_of_card[k][-1]}; keep a card's rows together",
+            raise DeckError(
+                f"{at}, field 'card': card {row.card!r} continues here but its rows ended "
+                f"at row {rows_of_card[k][-1]}; keep a card's rows together"
             )
-        cards[k] = QuestionCard(id=ident, questions=(*cards[k].questions, question))
+        cards[k] = QuestionCard(id=row.card, questions=(*cards[k].questions, question))
         rows_of_card[k].append(row_no)
-
-    for card, rows in zip(cards, rows_of_card, strict=True):
-        places.cards.append(f"rows {rows[0]}-{rows[-1]} (card {card.id!r})")
-        places.questions.append([f"row {r}" for r in rows])
-    return Deck(name=default_name, cards=tuple(cards)), places
-
-
-def _require_keys(obj: dict[str, Any], keys: frozenset[str], at: str, places: _Places) -> None:
-    for key in obj:
-        if key not in keys:
-            places.fail(at, key, f"unknown field (expected {', '.join(sorted(keys))})")
+    return _finish(
+        default_name,
+        cards,
+        (),
+        places,
+        first_year=first_year,
+        last_year=last_year,
+        require_balance=False,
+    )
 
 
-def _json_str(obj: dict[str, Any], key: str, at: str, places: _Places) -> str:
-    if key not in obj:
-        places.fail(at, key, "missing")
-    value = obj[key]
-    if not isinstance(value, str):
-        places.fail(at, key, f"expected a string, got {json.dumps(value)}")
-    return value.strip()
-
-
-def _parse_json(text: str, file: str, default_name: str) -> tuple[Deck, _Places]:
-    places = _Places(file, [], [])
+def parse_deck_json(
+    text: str,
+    file: str,
+    default_name: str,
+    *,
+    first_year: int = FIRST_YEAR,
+    last_year: int = LAST_YEAR,
+    require_balance: bool = False,
+) -> Deck:
+    """A deck from the JSON text of a deck file; ``file`` names it in messages."""
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as err:
-        places.fail(f"line {err.lineno}, column {err.colno}", None, f"malformed JSON ({err.msg})")
-    if not isinstance(data, dict):
-        places.fail("", None, f'expected a JSON object with "format": {json.dumps(FORMAT)}')
-    _require_keys(data, _DECK_KEYS, "", places)
-    if "format" not in data:
-        places.fail("", "format", f'missing (a deck file says "format": {json.dumps(FORMAT)})')
-    if data["format"] != FORMAT:
-        places.fail(
-            "", "format", f"expected {json.dumps(FORMAT)}, got {json.dumps(data['format'])}"
-        )
-    version = data.get("version")
-    if isinstance(version, bool) or version != FORMAT_VERSION:
-        places.fail("", "version", f"unsupported version {json.dumps(version)} (expected 1)")
-    name = _json_str(data, "name", "", places) if "name" in data else default_name
-    raw_cards = data.get("cards")
-    if not isinstance(raw_cards, list):
-        places.fail("", "cards", "expected a list of cards")
+        typed = msgspec.json.decode(text, type=DeckFile)
+    except msgspec.ValidationError as error:
+        tree = msgspec.json.decode(text)
+        _json_places(text, file, tree).refuse(error, tree)
+    except msgspec.DecodeError as error:
+        raise DeckError(f"{file} {_malformed(text, str(error))}") from None
+    cards = tuple(_trim(card) for card in typed.cards)
+    places = _json_places(text, file, msgspec.json.decode(text))
+    return _finish(
+        (typed.name or default_name).strip(),
+        cards,
+        typed.apart,
+        places,
+        first_year=first_year,
+        last_year=last_year,
+        require_balance=require_balance,
+    )
 
-    cards: list[QuestionCard] = []
-    for i, raw_card in enumerate(raw_cards):
-        card_at = f"card {i + 1}"
-        if not isinstance(raw_card, dict):
-            places.fail(card_at, None, "expected a JSON object with 'id' and 'questions'")
-        _require_keys(raw_card, _CARD_KEYS, card_at, places)
-        ident = _json_str(raw_card, "id", card_at, places)
-        card_at = f"card {i + 1} (id {ident!r})"
-        raw_questions = raw_card.get("questions")
-        if not isinstance(raw_questions, list):
-            places.fail(card_at, "questions", "expected a list of questions")
-        questions: list[Question] = []
-        for j, raw in enumerate(raw_questions):
-            at = f"{card_at}, question {j + 1}"
-            if not isinstance(raw, dict):
-                places.fail(at, None, "expected a JSON object")
-            _require_keys(raw, _QUESTION_KEYS, at, places)
-            category = _json_str(raw, "category", at, places)
-            question_text = _json_str(raw, "text", at, places)
-            if "year" not in raw:
-                places.fail(at, "year", "missing")
-            year = raw["year"]
-            if isinstance(year, bool) or not isinstance(year, int):
-                places.fail(at, "year", f"{json.dumps(year)} is not a year (use a whole number)")
-            source = _json_str(raw, "source", at, places)
-            questions.append(Question(_category_id(category), question_text, year, source))
-        cards.append(QuestionCard(id=ident, questions=tuple(questions)))
-        places.cards.append(card_at)
-        places.questions.append([f"{card_at}, question {j + 1}" for j in range(len(questions))])
-    return Deck(name=name, cards=tuple(cards)), places
+
+def _malformed(text: str, message: str) -> str:
+    """'line 3, column 16: malformed JSON (...)' from msgspec's byte offset."""
+    reason = message.removeprefix("JSON is malformed: ")
+    found = re.search(r"\(byte (\d+)\)$", reason)
+    if not found:
+        return f"malformed JSON ({reason[:1].lower() + reason[1:]})"
+    data = text.encode("utf-8")
+    offset = int(found.group(1))
+    line = data.count(b"\n", 0, offset) + 1
+    column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
+    reason = reason[: found.start()].strip()
+    return f"line {line}, column {column}: malformed JSON ({reason})"
 
 
 # --------------------------------------------------------------------------- public I/O
@@ -498,22 +704,25 @@ def load_deck(
         raise DeckError(f"{p}: not UTF-8 text (bad byte at offset {err.start})") from None
     except OSError as err:
         raise DeckError(f"{p}: cannot read deck file ({err.strerror})") from None
-    parse = _parse_json if suffix == ".json" else _parse_csv
-    deck, places = parse(text, str(p), p.stem)
-    return _finish(deck, places, first_year=first_year, last_year=last_year, require_balance=False)
+    if suffix == ".json":
+        return parse_deck_json(text, str(p), p.stem, first_year=first_year, last_year=last_year)
+    return _parse_csv(text, str(p), p.stem, first_year=first_year, last_year=last_year)
 
 
 @functools.cache
 def default_deck() -> Deck:
     """The shipped deck (48 cards), validated with balance; loaded once and cached."""
     resource = resources.files("gamenight.games.decades") / "data" / "questions.json"
-    deck, places = _parse_json(resource.read_text(encoding="utf-8"), "questions.json", "shipped")
-    return _finish(deck, places, first_year=FIRST_YEAR, last_year=LAST_YEAR, require_balance=True)
+    text = resource.read_text(encoding="utf-8")
+    return parse_deck_json(text, "questions.json", "shipped", require_balance=True)
 
 
 def deck_to_json(deck: Deck) -> str:
-    """The deck in the versioned JSON format that :func:`load_deck` reads."""
-    data = {
+    """The deck in the versioned JSON format that :func:`load_deck` reads.
+
+    The text is canonical (same deck, same bytes), so its sha256 can name the deck.
+    """
+    data: dict[str, Any] = {
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "name": deck.name,
@@ -522,6 +731,8 @@ def deck_to_json(deck: Deck) -> str:
             for card in deck.cards
         ],
     }
+    if deck.apart:
+        data["apart"] = [list(pair) for pair in deck.apart]
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 

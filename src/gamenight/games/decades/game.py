@@ -8,8 +8,6 @@
 
 from __future__ import annotations
 
-import os
-from functools import lru_cache
 from typing import Any, ClassVar
 
 import msgspec
@@ -18,32 +16,44 @@ from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
-from gamenight.games.decades import rules
+from gamenight.games.decades import library, rules
+from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
 from gamenight.games.decades.boards import parse_sides
-from gamenight.games.decades.deck import Deck, DeckError, default_deck, load_deck
-from gamenight.games.decades.rules import Action, DecadesState
+from gamenight.games.decades.deck import Deck, DeckError, default_deck
+from gamenight.games.decades.events import DecadesEvent
+from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
 from gamenight.games.decades.view import DecadesView, view
 
 __all__ = ["GAME", "DecadesGame", "deck_for"]
 
 
 def deck_for(option: str) -> Deck:
-    """The deck an option names: "" is the shipped deck, anything else a .json/.csv path.
+    """The deck an option names: "" or "default" is the shipped deck, anything else a
+    deck id in the library (or attached by a record).
 
-    Raises :class:`DeckError` with the file, row and field of the first problem.
+    Raises :class:`DeckError` saying what is wrong in one line.
     """
-    if not option:
+    if option.strip().lower() in library.DEFAULT_NAMES:
         return default_deck()
-    try:
-        stat = os.stat(option)
-    except OSError:
-        return load_deck(option)  # load_deck words the error
-    return _load(option, stat.st_mtime_ns, stat.st_size)
+    return library.load_deck_by_id(option)
 
 
-@lru_cache(maxsize=16)
-def _load(path: str, mtime: int, size: int) -> Deck:
-    return load_deck(path)
+def deck_option(raw: str) -> str:
+    """The canonical ``deck`` option: "" for the shipped deck, else the full id.
+
+    A file path is refused: a game never opens an outside file.
+    """
+    text = raw.strip()
+    if text.lower() in library.DEFAULT_NAMES:
+        return ""
+    if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
+        raise DeckError(
+            f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
+            "then name the deck by its id"
+        )
+    ident = library.resolve_id(text)
+    library.load_deck_by_id(ident)  # it must load
+    return ident
 
 
 class DecadesGame(Game[DecadesState, Action]):
@@ -76,16 +86,20 @@ class DecadesGame(Game[DecadesState, Action]):
         ),
         options=(
             OptionSpec(
-                "deck", "str", "question deck file (.json or .csv); empty: shipped deck", ""
+                "deck",
+                "str",
+                "question deck id from `gamenight decks list`; empty: the shipped deck",
+                "",
             ),
-            OptionSpec("track", "int", "length of the score track (T6)", 100, minimum=1),
-            OptionSpec("sides", "str", "board side per team, like A,B (T1)", "A,B"),
+            OptionSpec("track", "int", "length of the score track", 100, minimum=1),  # T6
+            OptionSpec("sides", "str", "board side per team, like A,B", "A,B"),  # T1
         ),
         seat_noun="team",
         hidden_info=True,  # T7: hot-seat play must hide each team's entries
     )
     state_type: ClassVar[type[msgspec.Struct]] = DecadesState
     action_type: ClassVar[Any] = Action
+    event_type: ClassVar[Any] = DecadesEvent
 
     def check_options(self, options: Options) -> None:
         try:
@@ -93,7 +107,7 @@ class DecadesGame(Game[DecadesState, Action]):
         except ValueError as exc:
             raise OptionsError(f"option 'sides': {exc}") from None
         try:
-            deck_for(options["deck"])
+            options["deck"] = deck_option(str(options["deck"]))
         except DeckError as exc:
             raise OptionsError(f"option 'deck': {exc}") from None
 
@@ -106,6 +120,7 @@ class DecadesGame(Game[DecadesState, Action]):
             track=options["track"],
             sides=parse_sides(options["sides"]),
             dice=dice,
+            apart=deck.apart,
         )
         return Transition(state, tuple(events))
 
@@ -129,6 +144,64 @@ class DecadesGame(Game[DecadesState, Action]):
 
     def view(self, state: DecadesState, seat: int | None) -> DecadesView:
         return view(state, seat)
+
+    # ----- content a record carries -------------------------------------------------
+    def attachments(self, options: Options) -> dict[str, Any]:
+        """A user deck travels with the record (its id and canonical content), so a
+        replay works on a machine without it. The shipped deck needs nothing."""
+        option = deck_option(str(options.get("deck", "")))
+        if not option:
+            return {}
+        ident, content = library.deck_content(option)
+        return {"deck": {"id": ident, "content": content}}
+
+    def attach(self, attachments: dict[str, Any]) -> None:
+        """Make a record's deck loadable by its id for this process; the content must
+        hash to the id. Raises :class:`OptionsError` for anything else."""
+        if not attachments:
+            return
+        entry = attachments.get("deck")
+        unknown = sorted(set(attachments) - {"deck"})
+        if unknown or not isinstance(entry, dict):
+            raise OptionsError(f"{self.info.name} records carry only a deck, not {unknown}")
+        try:
+            library.attach_deck(entry.get("id"), entry.get("content"))  # type: ignore[arg-type]
+        except DeckError as exc:
+            raise OptionsError(str(exc)) from None
+
+    def public_action(self, state: DecadesState, seat: int, action: Action) -> Action:
+        """How ``seat``'s action looks to the other team and spectators now (T7).
+
+        * Kept cards stay :class:`Hidden` until every one of them has been played.
+        * While ``seat`` has a choice waiting for the reveal, *all* its actions of
+          that step show as :class:`Hidden`. Redacting only the waiting one is not
+          possible from the action alone, and redacting only actions equal to it
+          would tell which year (tokens, card) it is.
+        * Everything else is public: revealed choices and targets.
+
+        >>> from gamenight.core.dice import SeededDice
+        >>> state = GAME.start(2, GAME.parse_options(), SeededDice(seed=1)).state
+        >>> keep = GAME.legal_actions(state, 0)[0]
+        >>> GAME.public_action(state, 0, keep)
+        Hidden(step='keep')
+        """
+        if isinstance(action, Keep):
+            done = state.phase != "keep" and not state.hands[seat]
+            return action if done else Hidden("keep")
+        if isinstance(action, Answer | Extend | PlayCard):
+            step = SECRET_STEPS[STEP_OF[type(action)]]
+            if state.pending[seat] is not None and state.phase == step:
+                return Hidden(step)
+        return action
+
+    def reversible(self, before: DecadesState, after: DecadesState) -> bool:
+        """Undo is allowed only when the action changed nothing but the acting team's
+        own waiting choice or its open target: no reveal, no new question, no scoring,
+        no dice (BGA's rule: never across a reveal or a draw)."""
+        if before.dice != after.dice:
+            return False
+        unrevealed = msgspec.structs.replace(after, pending=before.pending, targets=before.targets)
+        return unrevealed == before
 
 
 GAME = DecadesGame()

@@ -20,16 +20,49 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from itertools import combinations
-from typing import Any, Literal, TypeVar
+from typing import Literal, TypeVar
 
 import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.umpire import Umpire
+from gamenight.games.decades.actions import (
+    Action,
+    Answer,
+    CancelAnswer,
+    Choice,
+    Extend,
+    Hidden,
+    Keep,
+    PlayCard,
+    RemoveToken,
+    SecretStep,
+    Target,
+)
 from gamenight.games.decades.boards import SIDES, YEARS, on_board
 from gamenight.games.decades.cards import CARDS, DEALT, KEPT, action_deck, card_order
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES, QuestionCard
+from gamenight.games.decades.events import (
+    AnswersRevealed,
+    Asked,
+    BoardsRevealed,
+    CardNote,
+    CardsRevealed,
+    Chosen,
+    Dealt,
+    DecadesEvent,
+    ExtendStep,
+    GameOver,
+    Hand,
+    KeepStep,
+    Kept,
+    Ready,
+    RoundBegins,
+    Scored,
+    Setup,
+    TargetChosen,
+)
 from gamenight.games.decades.scoring import AnswerScore, score_answer
 from gamenight.games.decades.tokens import (
     Placement,
@@ -46,48 +79,21 @@ T = TypeVar("T")
 Phase = Literal["keep", "answer", "extend", "card", "target", "over"]
 
 
-# ----- actions ------------------------------------------------------------------
+# ----- actions (in actions.py, re-exported here) -----------------------------------
 
-
-class Keep(msgspec.Struct, frozen=True, tag="keep"):
-    """Keep these 4 of the 7 dealt action cards (card ids; order does not matter)."""
-
-    cards: tuple[str, ...]
-
-
-class Answer(msgspec.Struct, frozen=True, tag="answer"):
-    """Bet on a year for the current category."""
-
-    year: int
-
-
-class Extend(msgspec.Struct, frozen=True, tag="extend"):
-    """Place extension tokens (each optional; an empty tuple places none)."""
-
-    tokens: tuple[Placement, ...] = ()
-
-
-class PlayCard(msgspec.Struct, frozen=True, tag="play"):
-    """Play one action card (by id) this round."""
-
-    card: str
-
-
-class RemoveToken(msgspec.Struct, frozen=True, tag="remove-token"):
-    """Target of *Remove the Year Extension token*: the opponent's token of this length."""
-
-    length: int
-
-
-class CancelAnswer(msgspec.Struct, frozen=True, tag="cancel-answer"):
-    """Target of *Cancel the answer*: the opponent's answer in this category."""
-
-    category: str
-
-
-Choice = Keep | Answer | Extend | PlayCard  # secret until both teams chose
-Target = RemoveToken | CancelAnswer  # chosen in the open, after the reveal
-Action = Keep | Answer | Extend | PlayCard | RemoveToken | CancelAnswer
+__all__ = [
+    "Action",
+    "Answer",
+    "CancelAnswer",
+    "Choice",
+    "Extend",
+    "Hidden",
+    "Keep",
+    "PlayCard",
+    "RemoveToken",
+    "SecretStep",
+    "Target",
+]
 
 
 # ----- state --------------------------------------------------------------------
@@ -119,7 +125,7 @@ class RoundLog(msgspec.Struct, frozen=True):
 
 class DecadesState(msgspec.Struct, frozen=True):
     dice: DiceSource
-    deck: str  # the deck option ("" = shipped deck); public
+    deck: str  # the deck id in the library ("" = shipped deck); public
     track: int  # T6: last space of the score track
     sides: tuple[str, str]  # T1: board side per team
     questions: tuple[QuestionCard, ...]  # T2: the 4 dealt cards, round order; secret (T7)
@@ -147,9 +153,7 @@ class DecadesState(msgspec.Struct, frozen=True):
         return self.questions[self.round - 1]
 
 
-def _plain(value: object) -> Any:
-    """JSON builtins (lists, not tuples) for event data."""
-    return msgspec.json.decode(msgspec.json.encode(value))
+Referee = Umpire[DecadesEvent]
 
 
 def other(seat: int) -> int:
@@ -161,31 +165,48 @@ def _with(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
+def _done(state: DecadesState, umpire: Referee) -> tuple[DecadesState, list[DecadesEvent]]:
+    """The end of a rules call: the umpire's dice go back into the state."""
+    return msgspec.structs.replace(state, dice=umpire.dice), list(umpire.events)
+
+
 # ----- dealing ---------------------------------------------------------------------
 
 
-def draw_index(dice: DiceSource, n: int) -> tuple[int, tuple[int, ...], DiceSource]:
-    """A uniform index below ``n`` from the dice, with the faces used.
+def draw_index(umpire: Referee, n: int) -> tuple[int, tuple[int, ...]]:
+    """A uniform index below ``n`` from the umpire's dice, with the faces used.
 
     Decks of up to 256 cards take one ``n``-sided die; larger decks combine
     256-sided dice with rejection, so every card stays equally likely.
     """
     if n <= 256:
-        faces, dice = dice.roll(1, n)
-        return faces[0] - 1, faces, dice
+        faces = umpire.roll(1, n)
+        return faces[0] - 1, faces
     digits = 1
     while 256**digits < n:
         digits += 1
     limit = 256**digits - 256**digits % n
     used: list[int] = []
     while True:
-        faces, dice = dice.roll(digits, 256)
+        faces = umpire.roll(digits, 256)
         used += faces
         value = 0
         for face in faces:
             value = value * 256 + face - 1
         if value < limit:
-            return value % n, tuple(used), dice
+            return value % n, tuple(used)
+
+
+def apart_cards(apart: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
+    """Card id -> the cards that must not be dealt with it (pairs of question refs
+    like ``"c01.1"``, or plain card ids; see ``Deck.apart``)."""
+    found: dict[str, set[str]] = {}
+    for first, second in apart:
+        a, b = (ref.rpartition(".")[0] or ref for ref in (first, second))
+        if a != b:
+            found.setdefault(a, set()).add(b)
+            found.setdefault(b, set()).add(a)
+    return {card: frozenset(others) for card, others in found.items()}
 
 
 def start(
@@ -196,20 +217,33 @@ def start(
     track: int,
     sides: tuple[str, str],
     dice: DiceSource,
-) -> tuple[DecadesState, list[Event]]:
-    """Deal 4 question cards and 7 action cards per team (T2, T3)."""
+    apart: Sequence[tuple[str, str]] = (),
+) -> tuple[DecadesState, list[DecadesEvent]]:
+    """Deal 4 question cards and 7 action cards per team (T2, T3).
+
+    Cards that would answer each other (``apart``) are never dealt together:
+    after each draw, the cards paired with it leave the pool. The deal stays a
+    pure function of the dice.
+    """
+    umpire: Referee = Umpire(dice)
     pool = list(cards)
+    avoid = apart_cards(apart)
     drawn: list[QuestionCard] = []
     question_faces: list[int] = []
     for _ in range(QUESTION_CARDS):
-        index, faces, dice = draw_index(dice, len(pool))
-        drawn.append(pool.pop(index))
+        if not pool:
+            raise ValueError("the deck has too few cards that may be dealt together")
+        index, faces = draw_index(umpire, len(pool))
+        card = pool.pop(index)
+        drawn.append(card)
         question_faces += faces
+        banned = avoid.get(card.id, frozenset())
+        pool = [c for c in pool if c.id not in banned]
     actions = list(action_deck())
     first: list[str] = []
     card_faces: list[int] = []
     for _ in range(DEALT):
-        index, faces, dice = draw_index(dice, len(actions))
+        index, faces = draw_index(umpire, len(actions))
         first.append(actions.pop(index))
         card_faces += faces
     dealt = (_sorted_hand(first), _sorted_hand(actions))  # T3: 14 cards, 7 each
@@ -222,27 +256,16 @@ def start(
         dealt=dealt,
         hands=dealt,
     )
-    events = [
-        Event(
-            "setup",
-            data={
-                "deck": deck_name,
-                "deck_cards": len(cards),
-                "rounds": ROUNDS,
-                "track": track,
-                "sides": list(sides),
-            },
-        ),
-        # The faces name the cards drawn, so nobody may see them (T7); the record keeps them.
-        Event("deal", data={"what": "questions", "faces": question_faces}, audience=()),
-        Event("deal", data={"what": "action cards", "faces": card_faces}, audience=()),
-        *(
-            Event("hand", seat, {"cards": list(dealt[seat])}, audience=(seat,))
-            for seat in range(TEAMS)
-        ),
-        Event("keep", data={"dealt": DEALT, "keep": KEPT}),
-    ]
-    return state, events
+    umpire.announce(
+        Setup(deck=deck_name, deck_cards=len(cards), rounds=ROUNDS, track=track, sides=sides)
+    )
+    # The faces name the cards drawn, so nobody may see them (T7); the record keeps them.
+    umpire.announce(Dealt(what="questions", faces=tuple(question_faces), audience=()))
+    umpire.announce(Dealt(what="action cards", faces=tuple(card_faces), audience=()))
+    for seat in range(TEAMS):
+        umpire.announce(Hand(team=seat, cards=dealt[seat], audience=(seat,)))
+    umpire.announce(KeepStep(dealt=DEALT, keep=KEPT))
+    return _done(state, umpire)
 
 
 def _sorted_hand(cards: Sequence[str]) -> tuple[str, ...]:
@@ -300,7 +323,13 @@ _EXPECTED: dict[str, str] = {
     "card": "play an action card",
     "target": "choose a target for your card",
 }
-_STEP_OF: dict[type, str] = {
+SECRET_STEPS: dict[str, SecretStep] = {
+    "keep": "keep",
+    "answer": "answer",
+    "extend": "extend",
+    "card": "card",
+}
+STEP_OF: dict[type, str] = {
     Keep: "keep",
     Answer: "answer",
     Extend: "extend",
@@ -310,22 +339,30 @@ _STEP_OF: dict[type, str] = {
 }
 
 
-def apply(state: DecadesState, seat: int, action: Action) -> tuple[DecadesState, list[Event]]:
+def apply(
+    state: DecadesState, seat: int, action: Action
+) -> tuple[DecadesState, list[DecadesEvent]]:
     """Apply ``action`` by ``seat`` (who is to act); raises IllegalActionError."""
+    if isinstance(action, Hidden):
+        raise IllegalActionError("a hidden choice is how others see a secret move; not a move")
     phase = state.phase
-    if _STEP_OF[type(action)] != phase:
+    if STEP_OF[type(action)] != phase:
         raise IllegalActionError(f"this is the {phase} step: {_EXPECTED[phase]}")
+    umpire: Referee = Umpire(state.dice)
     if isinstance(action, RemoveToken | CancelAnswer):
-        return _apply_target(state, seat, action)
+        return _done(_apply_target(state, seat, action, umpire), umpire)
+    step = _secret_step(state)
     choice = _checked_choice(state, seat, action)
     state = msgspec.structs.replace(state, pending=_with(state.pending, seat, choice))
-    events = [
-        Event("ready", seat, {"step": phase}),  # public: only that the team has chosen
-        Event("chosen", seat, {"step": phase, "choice": _plain(choice)}, (seat,)),
-    ]
-    if any(p is None for p in state.pending):
-        return state, events
-    return _reveal(state, events)
+    umpire.announce(Ready(team=seat, step=step))  # public: only that the team has chosen
+    umpire.announce(Chosen(team=seat, step=step, choice=choice, audience=(seat,)))
+    if all(p is not None for p in state.pending):
+        state = _reveal(state, umpire)
+    return _done(state, umpire)
+
+
+def _secret_step(state: DecadesState) -> SecretStep:
+    return SECRET_STEPS[state.phase]
 
 
 def _checked_choice(state: DecadesState, seat: int, action: Action) -> Choice:
@@ -364,36 +401,26 @@ def _checked_keep(dealt: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, 
     return _sorted_hand(cards)
 
 
-def _reveal(state: DecadesState, events: list[Event]) -> tuple[DecadesState, list[Event]]:
+def _reveal(state: DecadesState, umpire: Referee) -> DecadesState:
     """Both teams have chosen: make both choices public and move on."""
     a, b = state.pending
     cleared = msgspec.structs.replace(state, pending=(None, None))
     if isinstance(a, Keep) and isinstance(b, Keep):
         state = msgspec.structs.replace(cleared, hands=(a.cards, b.cards))
-        events.append(Event("kept", data={"cards": KEPT}))
-        return _begin_round(state, 1, events)
+        umpire.announce(Kept(cards=KEPT))
+        return _begin_round(state, 1, umpire)
     if isinstance(a, Answer) and isinstance(b, Answer):
-        return _reveal_answers(cleared, (a.year, b.year), events)
+        return _reveal_answers(cleared, (a.year, b.year), umpire)
     if isinstance(a, Extend) and isinstance(b, Extend):
         tokens = (a.tokens, b.tokens)
         state = msgspec.structs.replace(cleared, tokens=tokens, phase="card")
-        events.append(
-            Event(
-                "boards",
-                data={
-                    "answers": [list(x) for x in state.answers],
-                    "tokens": [[_plain(t) for t in team] for team in tokens],
-                },
-            )
-        )
-        return state, events
+        umpire.announce(BoardsRevealed(answers=state.answers, tokens=tokens))
+        return state
     assert isinstance(a, PlayCard) and isinstance(b, PlayCard)
-    return _reveal_cards(cleared, (a.card, b.card), events)
+    return _reveal_cards(cleared, (a.card, b.card), umpire)
 
 
-def _begin_round(
-    state: DecadesState, number: int, events: list[Event]
-) -> tuple[DecadesState, list[Event]]:
+def _begin_round(state: DecadesState, number: int, umpire: Referee) -> DecadesState:
     state = msgspec.structs.replace(
         state,
         phase="answer",
@@ -405,60 +432,53 @@ def _begin_round(
         effective=(False, False),
         targets=(None, None),
     )
-    events.append(Event("round", data={"round": number, "rounds": ROUNDS}))
-    events.append(_question_event(state))
-    return state, events
+    umpire.announce(RoundBegins(round=number, rounds=ROUNDS))
+    umpire.announce(_question_event(state))
+    return state
 
 
-def _question_event(state: DecadesState) -> Event:
+def _question_event(state: DecadesState) -> Asked:
     question = state.card().questions[state.category]
-    return Event(
-        "question",
-        data={
-            "round": state.round,
-            "category": question.category,
-            "name": CATEGORY_NAMES[question.category],
-            "text": question.text,
-        },
+    return Asked(
+        round=state.round,
+        category=question.category,
+        name=CATEGORY_NAMES[question.category],
+        text=question.text,
     )
 
 
-def _reveal_answers(
-    state: DecadesState, years: tuple[int, int], events: list[Event]
-) -> tuple[DecadesState, list[Event]]:
+def _reveal_answers(state: DecadesState, years: tuple[int, int], umpire: Referee) -> DecadesState:
     answers = (state.answers[0] + (years[0],), state.answers[1] + (years[1],))
-    category = CATEGORIES[state.category]
-    events.append(Event("answers", data={"category": category, "years": list(years)}))
+    umpire.announce(AnswersRevealed(category=CATEGORIES[state.category], years=years))
     if state.category + 1 < len(CATEGORIES):
         state = msgspec.structs.replace(state, answers=answers, category=state.category + 1)
-        events.append(_question_event(state))
-        return state, events
+        umpire.announce(_question_event(state))
+        return state
     state = msgspec.structs.replace(state, answers=answers, phase="extend")
-    events.append(Event("extend", data={"round": state.round}))
-    return state, events
+    umpire.announce(ExtendStep(round=state.round))
+    return state
 
 
-def _reveal_cards(
-    state: DecadesState, played: tuple[str, str], events: list[Event]
-) -> tuple[DecadesState, list[Event]]:
+def _reveal_cards(state: DecadesState, played: tuple[str, str], umpire: Referee) -> DecadesState:
     """T3: cards leave the hands; Blocked stops the other card; targets come next."""
     assert state.tokens is not None
     hands = tuple(_without(state.hands[s], played[s]) for s in range(TEAMS))
     blocks = tuple(CARDS[c].effect == "block" for c in played)
-    notes: list[str] = []
+    notes: list[CardNote] = []
     effective: list[bool] = []
     for seat in range(TEAMS):
         card = CARDS[played[seat]]
+        note: CardNote
         if blocks[seat] and blocks[other(seat)]:
-            works, note = False, "both teams played Blocked: neither card does anything"
+            works, note = False, "both-blocked"
         elif blocks[other(seat)]:
-            works, note = False, "blocked by the other team's Blocked card"
+            works, note = False, "blocked"
         elif blocks[seat]:
-            works, note = True, "stops the other team's card this round"
+            works, note = True, "blocks"
         elif card.effect == "remove-token" and not state.tokens[other(seat)]:
-            works, note = False, "the other team placed no extension token: no effect"
+            works, note = False, "no-token"
         else:
-            works, note = True, "choose a target"
+            works, note = True, "target"
         effective.append(works)
         notes.append(note)
     state = msgspec.structs.replace(
@@ -468,12 +488,16 @@ def _reveal_cards(
         effective=(effective[0], effective[1]),
         phase="target",
     )
-    events.append(
-        Event("cards", data={"cards": list(played), "effective": effective, "notes": notes})
+    umpire.announce(
+        CardsRevealed(
+            cards=played,
+            effective=(effective[0], effective[1]),
+            notes=(notes[0], notes[1]),
+        )
     )
     if to_act(state):
-        return state, events
-    return _score_round(state, events)
+        return state
+    return _score_round(state, umpire)
 
 
 def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
@@ -482,8 +506,8 @@ def _without(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
 
 
 def _apply_target(
-    state: DecadesState, seat: int, action: RemoveToken | CancelAnswer
-) -> tuple[DecadesState, list[Event]]:
+    state: DecadesState, seat: int, action: RemoveToken | CancelAnswer, umpire: Referee
+) -> DecadesState:
     assert state.played is not None and state.tokens is not None
     card = state.played[seat]
     effect = CARDS[card].effect
@@ -504,16 +528,16 @@ def _apply_target(
                 f"there is no category {action.category!r} (categories: {', '.join(CATEGORIES)})"
             )
     state = msgspec.structs.replace(state, targets=_with(state.targets, seat, action))
-    events = [Event("target", seat, {"card": card, **_plain(action)})]
+    umpire.announce(TargetChosen(team=seat, card=card, target=action))
     if to_act(state):
-        return state, events
-    return _score_round(state, events)
+        return state
+    return _score_round(state, umpire)
 
 
 # ----- scoring ----------------------------------------------------------------------------
 
 
-def _score_round(state: DecadesState, events: list[Event]) -> tuple[DecadesState, list[Event]]:
+def _score_round(state: DecadesState, umpire: Referee) -> DecadesState:
     """T5 per answer, added category by category with the early win (T6)."""
     assert state.played is not None and state.tokens is not None
     counting: list[tuple[Placement, ...]] = []
@@ -550,7 +574,17 @@ def _score_round(state: DecadesState, events: list[Event]) -> tuple[DecadesState
             (scores[0], scores[1]),
         )
         scored.append(line)
-        events.append(Event("score", data={"round": state.round, **_plain(line)}))
+        umpire.announce(
+            Scored(
+                round=state.round,
+                category=line.category,
+                text=line.text,
+                year=line.year,
+                source=line.source,
+                scores=line.scores,
+                totals=line.totals,
+            )
+        )
         if max(scores) >= state.track:  # T6: the early win, checked after every category
             early = True
             break
@@ -569,18 +603,9 @@ def _score_round(state: DecadesState, events: list[Event]) -> tuple[DecadesState
     )
     if early or state.round == ROUNDS:
         state = msgspec.structs.replace(state, phase="over")
-        events.append(
-            Event(
-                "end",
-                data={
-                    "scores": list(state.scores),
-                    "early_win": early,
-                    "winners": list(winners(state)),
-                },
-            )
-        )
-        return state, events
-    return _begin_round(state, state.round + 1, events)
+        umpire.announce(GameOver(scores=state.scores, early_win=early, winners=winners(state)))
+        return state
+    return _begin_round(state, state.round + 1, umpire)
 
 
 def winners(state: DecadesState) -> tuple[int, ...]:

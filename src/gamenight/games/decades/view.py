@@ -54,7 +54,7 @@ class DecadesView(msgspec.Struct, frozen=True):
     rounds: int
     category: int  # index of the question being answered (answer step)
     track: int
-    deck: str  # the deck option ("" = the shipped deck)
+    deck: str  # the deck id ("" = the shipped deck)
     questions: tuple[AskedQuestion, ...]  # this round's questions read out so far
     teams: tuple[TeamView, TeamView]
     dealt: tuple[str, ...]  # own 7 dealt action cards (empty for a spectator)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import io
+import sys
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
-from decades_helpers import answer_all, both, card, keep_all, play_cards, start, tokens
 from rich.console import Console
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "decades"))
+from decades_helpers import answer_all, both, card, keep_all, play_cards, start, tokens
 
 from gamenight.core.events import visible_to
 from gamenight.core.runner import play_match
 from gamenight.core.testing import random_playout
 from gamenight.games.decades.bots import BOTS
-from gamenight.games.decades.commands import parse_command, parse_placements, parse_year
 from gamenight.games.decades.game import GAME
 from gamenight.games.decades.rules import (
     Answer,
@@ -24,8 +27,10 @@ from gamenight.games.decades.rules import (
     PlayCard,
     RemoveToken,
 )
-from gamenight.games.decades.terminal import UI, board_grid, narrate
 from gamenight.games.decades.tokens import Placement
+from gamenight.terminal.decades import UI, board_grid
+from gamenight.terminal.decades_keys import parse_command, parse_placements, parse_year
+from gamenight.terminal.decades_text import narrate
 from gamenight.terminal.ui import Prompter, Table
 
 TABLE = Table(names=("Red", "Blue"), humans=frozenset({0, 1}))
@@ -248,7 +253,8 @@ def test_a_whole_game_narrates_and_ends_with_standings() -> None:
     con, out = console()
     ui = UI()
     for _, _, events in history:
-        ui.show_events(con, visible_to(events, None), TABLE)
+        typed: tuple[Any, ...] = events
+        ui.show_events(con, visible_to(typed, None), TABLE)
     results = GAME.results(final)
     ui.show_results(con, results, GAME.view(final, None), TABLE)
     text = out.getvalue()
@@ -269,5 +275,6 @@ def test_narration_of_private_events_names_the_team() -> None:
     state = _state("keep")
     events = GAME.apply(state, 0, Keep(KEEP)).events
     lines = [narrate(e, TABLE) for e in events]
-    assert lines[0] == "[dim]Red has chosen.[/]"
-    assert lines[1] is not None and "Red chose (hidden from the other team): " in lines[1]
+    assert lines[0] is not None and lines[0].plain == "Red has chosen."
+    assert lines[0].style == "" and {span.style for span in lines[0].spans} == {"dim"}
+    assert lines[1] is not None and "Red chose (hidden from the other team): " in lines[1].plain

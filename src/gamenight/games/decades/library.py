@@ -1,0 +1,187 @@
+"""The deck library: user decks imported once, then named by id (issue 9 §5).
+
+A game never opens an outside file. ``gamenight decks import FILE`` validates a
+deck file and stores it, in the canonical JSON of :func:`deck_to_json`, as
+``<id>.json`` in ``platformdirs.user_data_dir("gamenight")/decks``. The id is the
+sha256 of that content, so the same deck always gets the same id and a stored
+deck cannot change under its name. The game option ``deck`` then names the deck
+by its id (or an unambiguous prefix of 8 or more characters).
+
+A record carries the deck's content and id (``DecadesGame.attachments``); on
+another machine :func:`attach_deck` checks the content against the id and makes
+the deck loadable by id for this process, without touching the library.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import tempfile
+from pathlib import Path
+from typing import Final
+
+import msgspec
+import platformdirs
+
+from gamenight.games.decades.deck import Deck, DeckError, deck_to_json, load_deck, parse_deck_json
+
+DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck
+MIN_PREFIX: Final = 8
+_ID = re.compile(r"^[0-9a-f]{64}$")
+_PREFIX = re.compile(r"^[0-9a-f]+$")
+
+_attached: dict[str, Deck] = {}  # decks a record brought along (this process only)
+_loaded: dict[str, Deck] = {}  # decks read from the library (content never changes)
+
+
+class DeckInfo(msgspec.Struct, frozen=True):
+    """One deck in the library."""
+
+    id: str  # sha256 of the canonical JSON content
+    name: str
+    cards: int
+    questions: int
+
+    @property
+    def short_id(self) -> str:
+        return self.id[:12]
+
+
+def library_dir() -> Path:
+    """Where imported decks live."""
+    return Path(platformdirs.user_data_dir("gamenight")) / "decks"
+
+
+def deck_id(content: str) -> str:
+    """The id of a deck's canonical JSON content.
+
+    >>> deck_id("x")[:12]
+    '2d711642b726'
+    """
+    return hashlib.sha256(content.encode("utf-8")).hexdigest()
+
+
+def canonical(deck: Deck) -> tuple[str, str]:
+    """The deck's canonical content and its id."""
+    content = deck_to_json(deck)
+    return content, deck_id(content)
+
+
+def _info(ident: str, deck: Deck) -> DeckInfo:
+    questions = sum(len(card.questions) for card in deck.cards)
+    return DeckInfo(id=ident, name=deck.name, cards=len(deck.cards), questions=questions)
+
+
+def import_deck(path: str | Path) -> DeckInfo:
+    """Validate the deck file at ``path`` (.json or .csv) and store it in the library.
+
+    Importing the same deck twice is harmless: it has the same id. Raises
+    :class:`DeckError` for a bad file or an unwritable library.
+    """
+    deck = load_deck(path)
+    content, ident = canonical(deck)
+    folder = library_dir()
+    target = folder / f"{ident}.json"
+    if not target.exists():
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            with tempfile.NamedTemporaryFile(
+                "w", encoding="utf-8", dir=folder, suffix=".tmp", delete=False
+            ) as handle:
+                handle.write(content)
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(handle.name, target)
+        except OSError as err:
+            raise DeckError(f"cannot store the deck in {folder}: {err.strerror or err}") from None
+    _loaded[ident] = deck
+    return _info(ident, deck)
+
+
+def _stored_ids() -> list[str]:
+    try:
+        names = os.listdir(library_dir())
+    except OSError:
+        return []
+    return sorted(n[:-5] for n in names if n.endswith(".json") and _ID.match(n[:-5]))
+
+
+def list_decks() -> list[DeckInfo]:
+    """The decks in the library, by name. Damaged files (content that no longer
+    matches its id, or no longer loads) are left out."""
+    found = []
+    for ident in _stored_ids():
+        try:
+            found.append(_info(ident, load_deck_by_id(ident)))
+        except DeckError:
+            continue
+    return sorted(found, key=lambda info: (info.name.casefold(), info.id))
+
+
+def resolve_id(text: str) -> str:
+    """The full id that ``text`` names: an id or an unambiguous prefix (>= 8 characters)."""
+    wanted = text.strip().lower()
+    if _ID.match(wanted):
+        return wanted
+    if len(wanted) < MIN_PREFIX or not _PREFIX.match(wanted):
+        raise DeckError(
+            f"{text!r} is not a deck id (see `gamenight decks list`; to play a deck file, "
+            "import it first with `gamenight decks import FILE`)"
+        )
+    matches = sorted({i for i in (*_attached, *_stored_ids()) if i.startswith(wanted)})
+    if not matches:
+        raise DeckError(f"no deck {text!r} in the library (see `gamenight decks list`)")
+    if len(matches) > 1:
+        raise DeckError(f"deck id {text!r} is ambiguous: give more of it")
+    return matches[0]
+
+
+def load_deck_by_id(text: str) -> Deck:
+    """The deck an id (or prefix) names: attached by a record, or in the library."""
+    ident = resolve_id(text)
+    if ident in _attached:
+        return _attached[ident]
+    if ident in _loaded:
+        return _loaded[ident]
+    path = library_dir() / f"{ident}.json"
+    try:
+        content = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise DeckError(
+            f"no deck {ident[:12]} in the library (see `gamenight decks list`)"
+        ) from None
+    except (OSError, UnicodeDecodeError) as err:
+        raise DeckError(f"{path}: cannot read the stored deck ({err})") from None
+    if deck_id(content) != ident:
+        raise DeckError(f"{path}: the stored deck was changed (its content no longer has this id)")
+    deck = parse_deck_json(content, str(path), "imported")
+    _loaded[ident] = deck
+    return deck
+
+
+def deck_content(text: str) -> tuple[str, str]:
+    """(id, canonical content) of the deck an id names, for a record to carry."""
+    deck = load_deck_by_id(text)
+    content, ident = canonical(deck)
+    return ident, content
+
+
+def attach_deck(ident: str, content: str) -> Deck:
+    """Make a record's deck loadable by ``ident`` in this process (not stored).
+
+    Raises :class:`DeckError` if ``content`` is not the deck that ``ident`` names.
+    """
+    if not isinstance(ident, str) or not _ID.match(ident):
+        raise DeckError(f"the record names no valid deck id ({ident!r})")
+    if not isinstance(content, str) or deck_id(content) != ident:
+        raise DeckError(f"the deck in the record does not match its id {ident[:12]}")
+    deck = parse_deck_json(content, f"deck {ident[:12]} in the record", "attached")
+    _attached[ident] = deck
+    return deck
+
+
+def forget() -> None:
+    """Drop attached and cached decks (tests; a new "machine")."""
+    _attached.clear()
+    _loaded.clear()
