@@ -31,11 +31,6 @@ MARKUP_NAMES = {
 
 
 # ----- 1. user text is data ---------------------------------------------------------------
-@pytest.mark.xfail(
-    strict=False,
-    reason="each game's narration and results still put names into markup; the per-game "
-    "branches print them as text (issue 10 item 1): drop this marker once merged",
-)
 @pytest.mark.parametrize("game", sorted(MARKUP_NAMES))
 def test_markup_player_names_show_literally(game: str, cli: CliRunner) -> None:
     code, out, err = cli(["play", game, *MARKUP_NAMES[game], "--seed", "3", "--watch"])

@@ -54,19 +54,3 @@ def visible_to(events: Iterable[E], seat: int | None) -> list[E]:
 
 def to_json_bytes(value: Any) -> bytes:
     return msgspec.json.encode(value)
-
-
-class LooseEvent(msgspec.Struct, frozen=True, omit_defaults=True):
-    """The untyped event of kernel v1 (``kind`` + ``data``).
-
-    Kept only while games move to typed :class:`Event` subclasses; new code
-    must not use it.
-    """
-
-    kind: str
-    player: int | None = None
-    data: dict[str, Any] = {}
-    audience: tuple[int, ...] | None = None
-
-    def visible_to(self, seat: int | None) -> bool:
-        return self.audience is None or (seat is not None and seat in self.audience)

@@ -27,7 +27,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
-from gamenight.core.events import LooseEvent
+from gamenight.core.events import Event
 from gamenight.core.options import Options, OptionSpec, parse_options
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -100,7 +100,7 @@ class Game(ABC, Generic[S, A]):
     info: ClassVar[GameInfo]
     state_type: ClassVar[type[msgspec.Struct]]
     action_type: ClassVar[Any]  # the union of the game's action structs
-    event_type: ClassVar[Any] = LooseEvent  # the union of the game's Event subclasses
+    event_type: ClassVar[Any] = Event  # the union of the game's Event subclasses
 
     # ----- options -------------------------------------------------------
     def parse_options(self, raw: Mapping[str, object] | None = None) -> Options:

@@ -17,7 +17,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource, SeededDice
 from gamenight.core.errors import IllegalActionError
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.events import Event
 from gamenight.core.game import Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay

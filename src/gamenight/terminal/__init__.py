@@ -16,8 +16,5 @@ from gamenight.core.registry import GameEntry
 
 def ui_for(entry: GameEntry) -> Any:
     """A new terminal UI for ``entry``'s game."""
-    try:
-        module = importlib.import_module(f"gamenight.terminal.{entry.module_name}")
-    except ModuleNotFoundError:  # transitional: a game not yet moved out of its package
-        module = importlib.import_module(f"{entry.package}.terminal")
+    module = importlib.import_module(f"gamenight.terminal.{entry.module_name}")
     return module.UI()

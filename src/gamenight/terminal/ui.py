@@ -17,7 +17,7 @@ from typing import Any, Protocol, TypeVar
 from rich.console import Console
 from rich.text import Text
 
-from gamenight.core.events import LooseEvent as Event
+from gamenight.core.events import Event
 from gamenight.core.game import Results
 
 # The terminal's "erase the scrollback" (xterm's E3). ``Console.clear`` sends only
