@@ -1,0 +1,101 @@
+"""Environment steps per second with random masked actions, one process (issue 14).
+
+Run: ``.venv/bin/python bench/env_throughput.py [seconds per env]``. The goal is at
+least 20,000 steps/s for ``gamenight/Decathlon-v0``; figures go in bench/RESULTS.md.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+
+import gamenight.envs as envs
+
+
+def gym_rate(env_id: str, seconds: float, **options: Any) -> float:
+    env = gym.make(env_id, disable_env_checker=True, **options).unwrapped
+    rng = np.random.default_rng(0)
+    _, info = env.reset(seed=0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while True:
+        legal = np.flatnonzero(info["action_mask"])
+        _, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
+        steps += 1
+        if done:
+            episode += 1
+            _, info = env.reset(seed=episode)
+            if time.perf_counter() - start > seconds:
+                break
+    return steps / (time.perf_counter() - start)
+
+
+def aec_rate(game_id: str, seconds: float) -> float:
+    env = envs.aec_env(game_id)
+    rng = np.random.default_rng(0)
+    env.reset(seed=0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while True:
+        for agent in env.agent_iter():
+            obs, _, term, trunc, _ = env.last()
+            if term or trunc:
+                action = None
+            else:
+                legal = np.flatnonzero(obs["action_mask"])
+                action = int(legal[rng.integers(len(legal))])
+            env.step(action)
+            steps += 1
+        episode += 1
+        env.reset(seed=episode)
+        if time.perf_counter() - start > seconds:
+            break
+    return steps / (time.perf_counter() - start)
+
+
+def parallel_rate(seconds: float) -> float:
+    env = envs.parallel_env("decades")
+    rng = np.random.default_rng(0)
+    obs, _ = env.reset(seed=0)
+    steps, episode = 0, 0
+    start = time.perf_counter()
+    while True:
+        actions = {}
+        for agent, o in obs.items():
+            legal = np.flatnonzero(o["action_mask"])
+            actions[agent] = int(legal[rng.integers(len(legal))])
+        obs, _, term, _, _ = env.step(actions)
+        steps += 1
+        if all(term.values()):
+            episode += 1
+            obs, _ = env.reset(seed=episode)
+            if time.perf_counter() - start > seconds:
+                break
+    return steps / (time.perf_counter() - start)
+
+
+def main() -> None:
+    seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
+    runs: list[tuple[str, Callable[[], float]]] = [
+        ("gamenight/Decathlon-v0 (all ten events)", lambda: gym_rate("gamenight/Decathlon-v0", seconds)),
+        (
+            "gamenight/Decathlon-v0 (events=110m-hurdles)",
+            lambda: gym_rate("gamenight/Decathlon-v0", seconds, events="110m-hurdles"),
+        ),
+        ("gamenight/Wurfeltod-v0", lambda: gym_rate("gamenight/Wurfeltod-v0", seconds)),
+        ("gamenight/DiceDuelSolo-v0", lambda: gym_rate("gamenight/DiceDuelSolo-v0", seconds)),
+    ]
+    runs += [(f"aec_env({g!r}), 2 seats", lambda g=g: aec_rate(g, seconds)) for g in envs.GAME_IDS]
+    runs.append(("parallel_env('decades')", lambda: parallel_rate(seconds)))
+    print(f"{'environment':48} {'steps/s':>10}")
+    for name, run in runs:
+        print(f"{name:48} {run():10,.0f}")
+
+
+if __name__ == "__main__":
+    main()
