@@ -60,6 +60,14 @@ class Codec:
         """Write ``seat``'s ``view`` into ``out`` (length :meth:`obs_size`), zeros first."""
         raise NotImplementedError
 
+    # A fast path may encode straight from the public fields of a state; it must give
+    # exactly ``encode(game.view(state, seat))`` (tests/envs check it on many positions).
+    fast = False
+
+    def encode_state(self, state: Any, seat: int, out: Obs) -> float:
+        """Encode ``seat``'s view of ``state`` into ``out``; returns its running score."""
+        raise NotImplementedError
+
 
 def _fill(out: Obs, at: int, values: Sequence[int | float | None], width: int) -> None:
     """Copy up to ``width`` values into ``out[at:]`` (None becomes -1)."""
@@ -118,6 +126,19 @@ class DecathlonCodec(Codec):
         self._event = {e: i for i, e in enumerate(EVENT_IDS)}
         self._phase = {p: i for i, p in enumerate(self.PHASES)}
         self._status = {s: i for i, s in enumerate(self.STATUS)}
+        self._sheets: dict[Any, Any] = {}
+        self._last_sheet: tuple[Any, int, str, Any] = (None, -1, "", None)
+        self._zeros = {p: [0.0] * self.obs_size(p) for p in range(1, 9)}
+        from gamenight.games.decathlon.disciplines import SET_RULES, attempts
+        from gamenight.games.decathlon.heights import HeightsStage
+        from gamenight.games.decathlon.long_jump import LongJumpAttempt
+        from gamenight.games.decathlon.sets import SetsAttempt
+        from gamenight.games.decathlon.shot_put import ShotPutAttempt
+        from gamenight.games.decathlon.throws import allowed_positions
+
+        self._rules = (SET_RULES, attempts, allowed_positions)
+        self._bases = {p: [self.HEAD + self.PER_SEAT * k for k in range(p)] for p in range(1, 9)}
+        self._stages = (HeightsStage, LongJumpAttempt, ShotPutAttempt, SetsAttempt)
 
     def obs_size(self, players: int) -> int:
         return self.HEAD + self.PER_SEAT * players
@@ -166,6 +187,111 @@ class DecathlonCodec(Codec):
                 r = row[s]
                 out[at + 10 + e] = -1 if r is None else r
             at += self.PER_SEAT
+
+
+    # ----- the fast path (Decathlon has no secrets but the dice source) -------------------
+    fast = True
+
+    def _sheet_block(self, sheet: Any, players: int, seat: int, variant: str) -> Any:
+        """Per seat (from ``seat``): totals, honour totals and the sheet slots, plus the
+        running score; cached, since the sheet only changes when an event ends."""
+        last = self._last_sheet
+        if last[0] is sheet and last[1] == seat and last[2] == variant:
+            return last[3]
+        key = (sheet, players, seat)
+        hit = self._sheets.get(key)
+        if hit is None:
+            from gamenight.games.decathlon.scoring import honour_totals, totals
+
+            tot, hon = totals(sheet, players), honour_totals(sheet, players)
+            blocks = []
+            for s in _order(seat, players):
+                row = [float(tot[s]), float(hon[s])]
+                row += [-1.0 if r[s] is None else float(r[s]) for r in sheet]
+                blocks.append(row)
+            score = float((hon if variant == "championship" else tot)[seat])
+            if len(self._sheets) > 4096:
+                self._sheets.clear()
+            hit = self._sheets[key] = (blocks, score)
+        self._last_sheet = (sheet, seat, variant, hit)
+        return hit
+
+    def encode_state(self, state: Any, seat: int, out: Obs) -> float:
+        SET_RULES, attempts, allowed_positions = self._rules
+        HeightsStage, LongJumpAttempt, ShotPutAttempt, SetsAttempt = self._stages
+        players, stage, order = state.players, state.stage, state.order
+        buf = self._zeros[players][:]
+        blocks, score = self._sheet_block(state.sheet, players, seat, state.variant)
+        buf[28] = len(state.events)
+        base = self._bases[players]
+        for k in range(players):
+            b = blocks[k]
+            buf[base[k] + 8 : base[k] + 10 + len(b) - 2] = b
+        buf[self.HEAD - 1] = order.index(seat) if seat in order else -1
+        if stage is None:
+            buf[10 + self._phase["game-over"]] = 1
+            buf[20:28] = [0, 0, -1, -1, -1, -1, -1, -1]
+            return self._flush(buf, out, score)
+        event = state.events[state.event_no]
+        buf[self._event[event]] = 1
+        buf[self.HEAD - 2] = order[stage.turn] == seat
+        rows = _order(seat, players) if players > 1 else (0,)
+        thrown: tuple[int, ...] = ()
+        frozen: tuple[int, ...] = ()
+        run_up: tuple[int, ...] = ()
+        shot: tuple[int, ...] = ()
+        last: tuple[int, ...] = ()
+        freezable: Any = ()
+        scalars: list[float] = [0, 0, -1, -1, -1, -1, -1, -1]
+        if isinstance(stage, HeightsStage):
+            phase = "vault-dice" if stage.committed else "jump-or-skip"
+            scalars[6], scalars[7] = stage.height, stage.jumps
+            last = stage.last
+            for k, s in enumerate(rows):
+                b = stage.cleared[s]
+                buf[base[k]] = 0 if b is None else b
+                buf[base[k] + 1] = b is not None
+                buf[base[k] + 5 + self._status[stage.status[s]]] = 1
+        else:
+            scalars[0], scalars[1] = stage.round, attempts(event)
+            for k, s in enumerate(rows):
+                tries = stage.tries[s]
+                valid = [t for t in tries if t is not None]
+                if valid:
+                    buf[base[k]], buf[base[k] + 1] = max(valid), 1
+                for i, t in enumerate(tries[:3]):
+                    buf[base[k] + 2 + i] = -1 if t is None else t
+            attempt = stage.attempt
+            if isinstance(attempt, SetsAttempt):
+                rule = SET_RULES[event]
+                phase = "keep-or-rethrow"
+                scalars[2], scalars[3] = attempt.rethrows_left, attempt.set_no
+                scalars[4], scalars[5] = rule.sets, rule.set_size
+                thrown = attempt.thrown
+                frozen = tuple(d for fs in attempt.frozen_sets for d in fs)
+            elif isinstance(attempt, LongJumpAttempt):
+                phase, thrown, run_up = attempt.phase, attempt.thrown, attempt.run_up
+                frozen = attempt.jump if phase == "jump-freeze" else attempt.run_up
+                freezable = range(len(thrown))
+            elif isinstance(attempt, ShotPutAttempt):
+                phase, shot = "throw-or-stop", attempt.dice
+            else:
+                phase, thrown, frozen = attempt.phase, attempt.thrown, attempt.frozen
+                freezable = allowed_positions(event, thrown)
+        buf[10 + self._phase[phase]] = 1
+        buf[20:28] = scalars
+        at = 29
+        for block in (thrown, frozen, run_up, shot, last):
+            n = min(len(block), 8)
+            buf[at : at + n] = block[:n]
+            at += 8
+        for pos in freezable:
+            buf[at + pos] = 1
+        return self._flush(buf, out, score)
+
+    def _flush(self, buf: list[float], out: Obs, score: float) -> float:
+        out[:] = buf
+        return score
 
 
 # ----- Kniffel Dice Duel -------------------------------------------------------------------------

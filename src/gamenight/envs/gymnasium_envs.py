@@ -51,17 +51,16 @@ class SoloEnv(gym.Env[Obs, int]):
     ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         self.session.reset(seed)
-        self._score = self.session.score(0)
-        return self.session.observe(0, self._obs).copy(), self._info()
+        self._score = self.session.observe_and_score(0, self._obs)
+        return self._obs.copy(), self._info()
 
     def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         session = self.session
         if session.finished or not session.play(0, int(action)):
             return self._obs.copy(), 0.0, session.finished, False, self._info(True)
-        now = session.score(0)
+        now = session.observe_and_score(0, self._obs)
         reward, self._score = now - self._score, now
-        obs = session.observe(0, self._obs).copy()
-        return obs, reward, session.finished, False, self._info()
+        return self._obs.copy(), reward, session.finished, False, self._info()
 
     def record(self, path: str | Path) -> Path:
         """Write the current episode as a gamenight record (``gamenight replay`` checks it)."""

@@ -66,7 +66,9 @@ class Session:
         self.game_seed = 0
         self.state: Any = None
         self.moves: list[tuple[int, Any]] = []
+        self.finished = True
         self._legal: dict[int, dict[int, Any]] = {}
+        self._masks: dict[tuple[int, ...], Mask] = {}
 
     # ----- the episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -80,10 +82,7 @@ class Session:
         ).state
         self.moves = []
         self._legal = {}
-
-    @property
-    def finished(self) -> bool:
-        return bool(self.game.is_terminal(self.state))
+        self.finished = bool(self.game.is_terminal(self.state))
 
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.game.to_act(self.state))
@@ -95,26 +94,53 @@ class Session:
         if cached is None:
             actions = self.game.legal_actions(self.state, seat)
             cached = {}
-            if actions:
-                codec = self.codec
-                # Only The Decades' indices depend on the view (its Extend codes).
-                view = self.game.view(self.state, seat) if self.game_id == "decades" else None
+            if not actions:
+                pass
+            elif self.game_id == "decades":  # only its indices depend on the view (Extend)
+                codec, view = self.codec, self.game.view(self.state, seat)
                 for action in actions:
                     cached.setdefault(codec.index_at(view, seat, action), action)
+            else:
+                index = self.codec.index
+                cached = {index(action): action for action in reversed(actions)}
             self._legal[seat] = cached
         return cached
 
     def mask(self, seat: int, out: Mask | None = None) -> Mask:
-        mask = np.zeros(self.n_actions, np.int8) if out is None else out
-        mask[:] = 0
-        for i in self.legal(seat):
-            mask[i] = 1
-        return mask
+        key = tuple(self.legal(seat))
+        cached = self._masks.get(key)
+        if cached is None:
+            cached = np.zeros(self.n_actions, np.int8)
+            cached[list(key)] = 1
+            if len(self._masks) > 65536:
+                self._masks.clear()
+            self._masks[key] = cached
+        if out is None:
+            return cached.copy()
+        out[:] = cached
+        return out
 
     def observe(self, seat: int, out: Obs | None = None) -> Obs:
+        """``seat``'s observation: the encoding of ``Game.view(state, seat)``."""
         obs = np.zeros(self.obs_size, np.float32) if out is None else out
-        self.codec.encode(self.game.view(self.state, seat), seat, obs)
+        if self.codec.fast:
+            self.codec.encode_state(self.state, seat, obs)
+        else:
+            self.codec.encode(self.game.view(self.state, seat), seat, obs)
         return obs
+
+    def observe_and_score(self, seat: int, out: Obs) -> float:
+        """Fill ``out`` with ``seat``'s observation; returns ``seat``'s running score
+        (the final score once the game is over)."""
+        if self.codec.fast:
+            score = self.codec.encode_state(self.state, seat, out)
+        else:
+            view = self.game.view(self.state, seat)
+            self.codec.encode(view, seat, out)
+            score = running_score(self.game_id, view, seat)
+        if self.finished:
+            return float(self.game.results(self.state).scores[seat])
+        return score
 
     def score(self, seat: int) -> float:
         if self.finished:
@@ -129,6 +155,7 @@ class Session:
         self.state = self.game.apply(self.state, seat, action).state
         self.moves.append((seat, action))
         self._legal = {}
+        self.finished = bool(self.game.is_terminal(self.state))
         return True
 
     def results(self) -> Results:
