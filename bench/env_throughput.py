@@ -11,6 +11,7 @@ from __future__ import annotations
 import sys
 import time
 from collections.abc import Callable
+from functools import partial
 from typing import Any
 
 import gymnasium as gym
@@ -44,7 +45,7 @@ def aec_rate(game_id: str, seconds: float) -> float:
     steps, episode = 0, 0
     start = time.process_time()
     while True:
-        for agent in env.agent_iter():
+        for _agent in env.agent_iter():
             obs, _, term, trunc, _ = env.last()
             if term or trunc:
                 action = None
@@ -84,7 +85,10 @@ def parallel_rate(seconds: float) -> float:
 def main() -> None:
     seconds = float(sys.argv[1]) if len(sys.argv) > 1 else 5.0
     runs: list[tuple[str, Callable[[], float]]] = [
-        ("gamenight/Decathlon-v0 (all ten events)", lambda: gym_rate("gamenight/Decathlon-v0", seconds)),
+        (
+            "gamenight/Decathlon-v0 (all ten events)",
+            lambda: gym_rate("gamenight/Decathlon-v0", seconds),
+        ),
         (
             "gamenight/Decathlon-v0 (events=110m-hurdles)",
             lambda: gym_rate("gamenight/Decathlon-v0", seconds, events="110m-hurdles"),
@@ -92,7 +96,8 @@ def main() -> None:
         ("gamenight/Wurfeltod-v0", lambda: gym_rate("gamenight/Wurfeltod-v0", seconds)),
         ("gamenight/DiceDuelSolo-v0", lambda: gym_rate("gamenight/DiceDuelSolo-v0", seconds)),
     ]
-    runs += [(f"aec_env({g!r}), 2 seats", lambda g=g: aec_rate(g, seconds)) for g in envs.GAME_IDS]
+    for game_id in envs.GAME_IDS:
+        runs.append((f"aec_env({game_id!r}), 2 seats", partial(aec_rate, game_id, seconds)))
     runs.append(("parallel_env('decades')", lambda: parallel_rate(seconds)))
     print(f"{'environment':48} {'steps/s':>10}")
     for name, run in runs:

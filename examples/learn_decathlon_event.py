@@ -3,9 +3,10 @@
 The learner is **tabular Q-learning** (one-step, undiscounted, epsilon-greedy with a
 decaying epsilon, step size 1/n per state-action pair, floored at 0.02). It only
 sees the environment's observation and ``info["action_mask"]``; its table is keyed
-by a small summary of the observation: the set number, the rethrows left and the
-score of the dice just thrown (``docs/rl.md``, "Observation"). The Decathlon
-scores a set by its dice only, so that summary loses nothing the choice needs.
+by a small summary of the observation: the set number, the rethrows left, the score
+of the sets frozen so far and the score of the dice just thrown (``docs/rl.md``,
+"Observation"). The Decathlon scores a set by its dice only, so that summary is a
+Markov state: it loses nothing the choice or the bootstrapped value needs.
 
 It prints a learning curve: the greedy policy's mean result (evaluation episodes
 on fixed seeds) against the exact expected result of the optimal play that
@@ -29,20 +30,22 @@ import gamenight.envs  # noqa: F401  (registers gamenight/Decathlon-v0)
 from gamenight.games.decathlon.solver import solve_event
 
 # Observation slots of the Decathlon encoding (docs/rl.md).
-RETHROWS, SET_NO, THROWN = 22, 23, slice(29, 37)
+RETHROWS, SET_NO, THROWN, FROZEN = 22, 23, slice(29, 37), slice(37, 45)
 SIXES_MINUS = {"100m": True, "400m": True, "1500m": True, "110m-hurdles": False}
 
-Key = tuple[int, int, int]
+Key = tuple[int, int, int, int]
 
 
 def summary(event: str) -> Callable[[np.ndarray], Key]:
-    """The table key: (set number, rethrows left, score of the dice just thrown)."""
+    """The table key: (set number, rethrows left, score of the sets frozen so far,
+    score of the dice just thrown) -- a Markov summary, so bootstrapping is sound."""
     minus = SIXES_MINUS[event]
 
+    def score(dice: np.ndarray) -> int:
+        return sum(-6 if minus and d == 6 else int(d) for d in dice if d > 0)
+
     def key(obs: np.ndarray) -> Key:
-        dice = [int(d) for d in obs[THROWN] if d > 0]
-        score = sum(-6 if minus and d == 6 else d for d in dice)
-        return int(obs[SET_NO]), int(obs[RETHROWS]), score
+        return int(obs[SET_NO]), int(obs[RETHROWS]), score(obs[FROZEN]), score(obs[THROWN])
 
     return key
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import warnings
+from typing import Any
 
 import gymnasium as gym
 import pytest
@@ -12,7 +13,7 @@ from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, see
 import gamenight.envs as envs
 from gamenight.envs.gymnasium_envs import ENVS
 
-AEC_CASES = [
+AEC_CASES: list[tuple[str, dict[str, Any]]] = [
     ("decathlon", {}),
     ("decathlon", {"players": 3, "variant": "championship"}),
     ("dice-duel", {}),
@@ -23,7 +24,7 @@ AEC_CASES = [
 
 
 @pytest.mark.parametrize(("game_id", "options"), AEC_CASES)
-def test_aec_api(game_id: str, options: dict[str, object]) -> None:
+def test_aec_api(game_id: str, options: dict[str, Any]) -> None:
     with warnings.catch_warnings():
         # Dict observations ({"observation", "action_mask"}) are PettingZoo's own
         # convention for masks; api_test still says Box/Discrete "probably" fit better.
@@ -32,7 +33,7 @@ def test_aec_api(game_id: str, options: dict[str, object]) -> None:
 
 
 @pytest.mark.parametrize(("game_id", "options"), AEC_CASES)
-def test_aec_seed(game_id: str, options: dict[str, object]) -> None:
+def test_aec_seed(game_id: str, options: dict[str, Any]) -> None:
     seed_test(lambda: envs.aec_env(game_id, **options), num_cycles=200)
 
 

@@ -16,9 +16,15 @@ from gamenight.cli.main import run
 from gamenight.core.dice import SeededDice
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import DecadesCodec, codec_for
+from gamenight.envs.gymnasium_envs import SoloEnv
 from gamenight.envs.session import Session
 
-GAMES = [("decathlon", 2, {}), ("dice-duel", 2, {}), ("wurfeltod", 2, {}), ("decades", 2, {})]
+GAMES: list[tuple[str, int, dict[str, Any]]] = [
+    ("decathlon", 2, {}),
+    ("dice-duel", 2, {}),
+    ("wurfeltod", 2, {}),
+    ("decades", 2, {}),
+]
 
 
 def _walk(session: Session, rng: random.Random, steps: int) -> list[Any]:
@@ -103,7 +109,9 @@ def test_decades_keep_step_hides_the_other_dealt_cards() -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_decathlon_fast_path_equals_the_view_encoding(players: int) -> None:
-    session = Session("decathlon", players, {"variant": "championship" if players == 4 else "points"})
+    session = Session(
+        "decathlon", players, {"variant": "championship" if players == 4 else "points"}
+    )
     session.reset(11)
     codec, game = session.codec, session.game
     fast = np.zeros(session.obs_size, np.float32)
@@ -152,7 +160,7 @@ def test_illegal_action_changes_nothing() -> None:
     env = gym.make("gamenight/Decathlon-v0").unwrapped
     obs, info = env.reset(seed=3)
     illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
-    obs2, reward, done, trunc, info2 = env.step(illegal)
+    obs2, reward, done, _trunc, info2 = env.step(illegal)
     assert info2["illegal_action"] and reward == 0 and not done
     assert np.array_equal(obs, obs2)
 
@@ -176,7 +184,8 @@ def test_solitaire_return_is_the_final_score(env_id: str, options: dict[str, Any
         while not done:
             legal = np.flatnonzero(info["action_mask"])
             _, reward, done, _, info = env.step(int(rng.choice(legal)))
-            total += reward
+            total += float(reward)
+        assert isinstance(env, SoloEnv)
         assert total == env.session.results().scores[0]
 
 
@@ -201,6 +210,7 @@ def test_multi_agent_rewards_are_the_final_result() -> None:
 # ----- seeding and records ---------------------------------------------------------------------
 def test_reset_seed_derives_the_game_seed() -> None:
     env = gym.make("gamenight/Decathlon-v0").unwrapped
+    assert isinstance(env, SoloEnv)
     env.reset(seed=42)
     assert env.session.game_seed == derive(42, "env", 0)
     env.reset()
@@ -215,7 +225,7 @@ def test_same_seed_same_episode(env_id: str) -> None:
         trace, done = [float(obs.sum())], False
         while not done:
             obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[-1]))
-            trace += [float(obs.sum()), reward]
+            trace += [float(obs.sum()), float(reward)]
         return trace
 
     assert episode() == episode()
@@ -236,6 +246,7 @@ def test_gymnasium_episode_record_replays(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     env = gym.make("gamenight/Decathlon-v0", events="110m-hurdles,pole-vault").unwrapped
+    assert isinstance(env, SoloEnv)
     _, info = env.reset(seed=9)
     done = False
     while not done:
@@ -251,7 +262,7 @@ def test_aec_episode_record_replays(
     env = envs.aec_env(game_id)
     env.reset(seed=12)
     rng = np.random.default_rng(2)
-    for agent in env.agent_iter():
+    for _agent in env.agent_iter():
         obs, _, term, trunc, _ = env.last()
         env.step(None if term or trunc else int(rng.choice(np.flatnonzero(obs["action_mask"]))))
     _replay(env.record(tmp_path / f"{game_id}.jsonl"), capsys)

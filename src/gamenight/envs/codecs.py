@@ -16,7 +16,7 @@ Indices are fixed by the rules, not by the order of ``legal_actions``:
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from itertools import combinations
+from itertools import combinations, pairwise
 from typing import Any
 
 import numpy as np
@@ -187,7 +187,6 @@ class DecathlonCodec(Codec):
                 r = row[s]
                 out[at + 10 + e] = -1 if r is None else r
             at += self.PER_SEAT
-
 
     # ----- the fast path (Decathlon has no secrets but the dice source) -------------------
     fast = True
@@ -431,7 +430,7 @@ class DecadesCodec(Codec):
             counts = tuple(action.cards.count(c) for c in self.cards)
             return self._keep[counts]
         if tag == "Answer":
-            return 15 + action.year - 1980
+            return 15 + int(action.year) - 1980
         if tag == "Extend":
             answers = view.teams[seat].answers
             code = [0, 0, 0]
@@ -441,7 +440,7 @@ class DecadesCodec(Codec):
         if tag == "PlayCard":
             return 398 + self.cards.index(action.card)
         if tag == "RemoveToken":
-            return 401 + action.length - 2
+            return 401 + int(action.length) - 2
         if tag == "CancelAnswer":
             return 404 + self.categories.index(action.category)
         raise KeyError(action)
@@ -493,7 +492,7 @@ def keep_counts(kinds: int, kept: int = 4) -> list[tuple[int, ...]]:
     out = []
     for bars in combinations(range(kept + kinds - 1), kinds - 1):
         cuts = (-1, *bars, kept + kinds - 1)
-        out.append(tuple(b - a - 1 for a, b in zip(cuts, cuts[1:], strict=False)))
+        out.append(tuple(b - a - 1 for a, b in pairwise(cuts)))
     return out
 
 

@@ -25,10 +25,10 @@ from gamenight.envs.codecs import BIG, Obs
 from gamenight.envs.session import Session
 
 
-class SoloEnv(gym.Env[Obs, int]):
+class SoloEnv(gym.Env[Obs, np.int64]):
     """One seat of a one-seat gamenight game."""
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": []}
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own type)
     game_id: ClassVar[str] = ""
     fixed_options: ClassVar[dict[str, Any]] = {}
 
@@ -54,7 +54,7 @@ class SoloEnv(gym.Env[Obs, int]):
         self._score = self.session.observe_and_score(0, self._obs)
         return self._obs.copy(), self._info()
 
-    def step(self, action: int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         session = self.session
         if session.finished or not session.play(0, int(action)):
             return self._obs.copy(), 0.0, session.finished, False, self._info(True)
@@ -69,7 +69,7 @@ class SoloEnv(gym.Env[Obs, int]):
 
 class DecathlonEnv(SoloEnv):
     game_id = "decathlon"
-    fixed_options = {"variant": "points"}
+    fixed_options: ClassVar[dict[str, Any]] = {"variant": "points"}
 
 
 class WurfeltodEnv(SoloEnv):
@@ -78,7 +78,7 @@ class WurfeltodEnv(SoloEnv):
 
 class DiceDuelSoloEnv(SoloEnv):
     game_id = "dice-duel"
-    fixed_options = {"mode": "solo"}
+    fixed_options: ClassVar[dict[str, Any]] = {"mode": "solo"}
 
 
 ENVS = {

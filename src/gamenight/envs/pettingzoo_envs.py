@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 from gymnasium import spaces
@@ -39,17 +39,20 @@ def _default_players(game_id: str, options: Mapping[str, Any]) -> int:
     return 2
 
 
-class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):
+class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
     """A gamenight game as a PettingZoo AEC environment (one seat acts at a time;
     The Decades' simultaneous choices are taken in seat order, each still hidden)."""
 
-    metadata = {"render_modes": [], "is_parallelizable": False}
-
     def __init__(self, game_id: str, players: int | None = None, **options: Any) -> None:
         super().__init__()
+        self.render_mode = None
         players = _default_players(game_id, options) if players is None else players
         self.session = Session(game_id, players, options)
-        self.metadata = {"name": f"gamenight_{game_id}_v0", **self.metadata}
+        self.metadata = {
+            "name": f"gamenight_{game_id}_v0",
+            "render_modes": [],
+            "is_parallelizable": False,
+        }
         noun = "team" if game_id == "decades" else "player"
         self.possible_agents = [f"{noun}_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
@@ -118,14 +121,17 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):
         return None
 
 
-class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):
+class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
     """The Decades as a PettingZoo parallel environment: both teams choose at once.
 
     A team with nothing to choose this step (e.g. its card has no target) must send
     action 410, *wait*, the only action its mask allows.
     """
 
-    metadata = {"name": "gamenight_decades_parallel_v0", "render_modes": []}
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "gamenight_decades_parallel_v0",
+        "render_modes": [],
+    }
 
     def __init__(self, **options: Any) -> None:
         self.session = Session("decades", 2, options)
@@ -155,7 +161,9 @@ class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):
             a: {} for a in self.agents
         }
 
-    def step(self, actions: dict[AgentID, int]) -> tuple[
+    def step(
+        self, actions: dict[AgentID, int]
+    ) -> tuple[
         dict[AgentID, dict[str, Any]],
         dict[AgentID, float],
         dict[AgentID, bool],
