@@ -152,7 +152,9 @@ class Session:
         action = self.legal(seat).get(int(index))
         if action is None:
             return False
-        self.state = self.game.apply(self.state, seat, action).state
+        # The action came from legal_actions(state, seat) for a seat in to_act, so the
+        # checks Game.apply repeats hold: go straight to the rules.
+        self.state = self.game._apply(self.state, seat, action).state
         self.moves.append((seat, action))
         self._legal = {}
         self.finished = bool(self.game.is_terminal(self.state))
