@@ -1,0 +1,95 @@
+"""Single-agent Gymnasium environments (registered by ``import gamenight.envs``).
+
+* ``gamenight/Decathlon-v0``: one athlete; option ``events`` (one event, a
+  comma-separated list, or all ten by default) and ``variant``;
+* ``gamenight/Wurfeltod-v0``: solitaire Wurfeltod, the full 20 turns;
+* ``gamenight/DiceDuelSolo-v0``: the Kniffel Dice Duel solo game (K7).
+
+The observation is a flat ``Box`` encoding the player's view; the legal-action
+mask is ``info["action_mask"]`` (int8, one entry per index of ``Discrete(n)``).
+The reward is the change of the player's score, so an episode's return is its
+final score. An action the mask forbids changes nothing: reward 0 and
+``info["illegal_action"] = True``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from gamenight.envs.codecs import BIG, Obs
+from gamenight.envs.session import Session
+
+
+class SoloEnv(gym.Env[Obs, np.int64]):
+    """One seat of a one-seat gamenight game."""
+
+    metadata: dict[str, Any] = {"render_modes": []}  # noqa: RUF012 (Gymnasium's own type)
+    game_id: ClassVar[str] = ""
+    fixed_options: ClassVar[dict[str, Any]] = {}
+
+    def __init__(self, **options: Any) -> None:
+        self.session = Session(self.game_id, 1, {**self.fixed_options, **options})
+        n, size = self.session.n_actions, self.session.obs_size
+        self.action_space = spaces.Discrete(n)
+        self.observation_space = spaces.Box(-BIG, BIG, (size,), np.float32)
+        self._obs = np.zeros(size, np.float32)
+        self._score = 0.0
+
+    def _info(self, illegal: bool = False) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.session.mask(0)}
+        if illegal:
+            info["illegal_action"] = True
+        return info
+
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Obs, dict[str, Any]]:
+        super().reset(seed=seed)
+        self.session.reset(seed)
+        self._score = self.session.observe_and_score(0, self._obs)
+        return self._obs.copy(), self._info()
+
+    def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
+        session = self.session
+        if session.finished or not session.play(0, int(action)):
+            return self._obs.copy(), 0.0, session.finished, False, self._info(True)
+        now = session.observe_and_score(0, self._obs)
+        reward, self._score = now - self._score, now
+        return self._obs.copy(), reward, session.finished, False, self._info()
+
+    def record(self, path: str | Path) -> Path:
+        """Write the current episode as a gamenight record (``gamenight replay`` checks it)."""
+        return self.session.record(path)
+
+
+class DecathlonEnv(SoloEnv):
+    game_id = "decathlon"
+    fixed_options: ClassVar[dict[str, Any]] = {"variant": "points"}
+
+
+class WurfeltodEnv(SoloEnv):
+    game_id = "wurfeltod"
+
+
+class DiceDuelSoloEnv(SoloEnv):
+    game_id = "dice-duel"
+    fixed_options: ClassVar[dict[str, Any]] = {"mode": "solo"}
+
+
+ENVS = {
+    "gamenight/Decathlon-v0": DecathlonEnv,
+    "gamenight/Wurfeltod-v0": WurfeltodEnv,
+    "gamenight/DiceDuelSolo-v0": DiceDuelSoloEnv,
+}
+
+
+def register() -> None:
+    """Register the three environments with Gymnasium (once)."""
+    for env_id, cls in ENVS.items():
+        if env_id not in gym.registry:
+            gym.register(env_id, entry_point=f"{cls.__module__}:{cls.__name__}")

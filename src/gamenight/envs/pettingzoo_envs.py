@@ -1,0 +1,196 @@
+"""PettingZoo environments: an ``AECEnv`` for every game, a ``ParallelEnv`` for The Decades.
+
+Agents are ``player_0``.. (``team_0``, ``team_1`` in The Decades), seat order.
+Each observation is ``{"observation": Box, "action_mask": Box(int8)}`` for that
+agent's own view. Rewards come at the end only: +1 for each opponent beaten and
+-1 for each opponent ahead, divided by the number of opponents; a one-seat game
+(solitaire) gets its score change every step instead, so its return is the score.
+An action the mask forbids changes nothing and sets ``infos[agent]["illegal_action"]``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv, ParallelEnv
+
+from gamenight.envs.codecs import BIG, DecadesCodec
+from gamenight.envs.session import Session
+
+AgentID = str
+
+
+def _spaces(session: Session) -> spaces.Dict:
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-BIG, BIG, (session.obs_size,), np.float32),
+            "action_mask": spaces.Box(0, 1, (session.n_actions,), np.int8),
+        }
+    )
+
+
+def _default_players(game_id: str, options: Mapping[str, Any]) -> int:
+    if game_id == "dice-duel" and options.get("mode") == "solo":
+        return 1
+    return 2
+
+
+class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
+    """A gamenight game as a PettingZoo AEC environment (one seat acts at a time;
+    The Decades' simultaneous choices are taken in seat order, each still hidden)."""
+
+    def __init__(self, game_id: str, players: int | None = None, **options: Any) -> None:
+        super().__init__()
+        self.render_mode = None
+        players = _default_players(game_id, options) if players is None else players
+        self.session = Session(game_id, players, options)
+        self.metadata = {
+            "name": f"gamenight_{game_id}_v0",
+            "render_modes": [],
+            "is_parallelizable": False,
+        }
+        noun = "team" if game_id == "decades" else "player"
+        self.possible_agents = [f"{noun}_{i}" for i in range(players)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        self._obs_space = _spaces(self.session)
+        self._act_space = spaces.Discrete(self.session.n_actions)
+        self._scores = [0.0] * players
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self._act_space
+
+    def observe(self, agent: AgentID) -> dict[str, Any]:
+        seat = self._seat[agent]
+        return {
+            "observation": self.session.observe(seat),
+            "action_mask": self.session.mask(seat),
+        }
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        self.session.reset(seed)
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
+        self._scores = [self.session.score(s) for s in range(self.session.players)]
+        self.agent_selection = self.possible_agents[self.session.to_act()[0]]
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        seat, session = self._seat[agent], self.session
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.infos = {a: {} for a in self.agents}
+        if action is None or not session.play(seat, int(action)):
+            self.infos[agent]["illegal_action"] = True
+        elif session.finished:
+            for a in self.agents:
+                s = self._seat[a]
+                if session.players == 1:
+                    self.rewards[a] = session.score(s) - self._scores[s]
+                else:
+                    self.rewards[a] = session.outcome(s)
+                self.terminations[a] = True
+        else:
+            if session.players == 1:
+                now = session.score(0)
+                self.rewards[agent], self._scores[0] = now - self._scores[0], now
+            self.agent_selection = self.possible_agents[session.to_act()[0]]
+        self._accumulate_rewards()
+
+    def record(self, path: str | Path) -> Path:
+        """Write the current episode as a gamenight record (``gamenight replay`` checks it)."""
+        return self.session.record(path)
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None
+
+
+class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
+    """The Decades as a PettingZoo parallel environment: both teams choose at once.
+
+    A team with nothing to choose this step (e.g. its card has no target) must send
+    action 410, *wait*, the only action its mask allows.
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "gamenight_decades_parallel_v0",
+        "render_modes": [],
+    }
+
+    def __init__(self, **options: Any) -> None:
+        self.session = Session("decades", 2, options)
+        self.possible_agents = ["team_0", "team_1"]
+        self.agents: list[AgentID] = []
+        self._obs_space = _spaces(self.session)
+        self._act_space = spaces.Discrete(self.session.n_actions)
+
+    def observation_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self._obs_space
+
+    def action_space(self, agent: AgentID) -> spaces.Space[Any]:
+        return self._act_space
+
+    def _observe(self, seat: int) -> dict[str, Any]:
+        mask = self.session.mask(seat)
+        if seat not in self.session.to_act():
+            mask[DecadesCodec.WAIT] = 1
+        return {"observation": self.session.observe(seat), "action_mask": mask}
+
+    def reset(
+        self, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[dict[AgentID, dict[str, Any]], dict[AgentID, dict[str, Any]]]:
+        self.session.reset(seed)
+        self.agents = self.possible_agents[:]
+        return {a: self._observe(i) for i, a in enumerate(self.agents)}, {
+            a: {} for a in self.agents
+        }
+
+    def step(
+        self, actions: dict[AgentID, int]
+    ) -> tuple[
+        dict[AgentID, dict[str, Any]],
+        dict[AgentID, float],
+        dict[AgentID, bool],
+        dict[AgentID, bool],
+        dict[AgentID, dict[str, Any]],
+    ]:
+        session = self.session
+        infos: dict[AgentID, dict[str, Any]] = {a: {} for a in self.agents}
+        for seat in session.to_act():
+            agent = self.possible_agents[seat]
+            if seat in session.to_act() and not session.play(seat, int(actions.get(agent, -1))):
+                infos[agent]["illegal_action"] = True
+        done = session.finished
+        rewards = {a: session.outcome(i) if done else 0.0 for i, a in enumerate(self.agents)}
+        observations = {a: self._observe(i) for i, a in enumerate(self.agents)}
+        terminations = dict.fromkeys(self.agents, done)
+        truncations = dict.fromkeys(self.agents, False)
+        if done:
+            self.agents = []
+        return observations, rewards, terminations, truncations, infos
+
+    def record(self, path: str | Path) -> Path:
+        """Write the current episode as a gamenight record (``gamenight replay`` checks it)."""
+        return self.session.record(path)
+
+    def render(self) -> None:
+        return None
+
+    def close(self) -> None:
+        return None

@@ -1,0 +1,194 @@
+"""One episode of a game for the environments: seeding, stepping, masks and the record.
+
+A :class:`Session` calls the Game API only (``start``, ``to_act``,
+``legal_actions``, ``apply``, ``view``, ``results``); observations come from
+:meth:`Game.view`, never from the state. ``reset(seed)`` seeds the dice with
+``derive(seed, "env", 0)`` (later unseeded resets take ``derive(seed, "env", k)``
+for the k-th episode), so an episode is reproducible and :meth:`Session.record`
+writes it as a gamenight record that ``gamenight replay`` verifies.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from gamenight.core import registry
+from gamenight.core.dice import SeededDice
+from gamenight.core.game import Game, Results
+from gamenight.core.record import RecordWriter, SeatInfo
+from gamenight.core.seeds import derive, draw_seed
+from gamenight.core.table import Table
+from gamenight.envs.codecs import Codec, Obs, codec_for
+
+Mask = npt.NDArray[np.int8]
+
+
+def running_score(game_id: str, view: Any, seat: int) -> float:
+    """The score ``seat`` holds now, as the final results will count it."""
+    if game_id == "decathlon":
+        totals = view.honour_totals if view.variant == "championship" else view.totals
+        return float(totals[seat])
+    if game_id == "wurfeltod":
+        return float(view.cards[seat].total)
+    if game_id == "dice-duel":
+        return float(view.scores[seat].total)
+    return float(view.teams[seat].score)
+
+
+class Session:
+    """A game, its options and seat count, and the episode being played."""
+
+    def __init__(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
+        self.game_id = game_id
+        self.game: Game[Any, Any] = registry.get(game_id).game
+        self.options = self.game.parse_options(dict(options))
+        self.game.check_players(players)
+        self.players = players
+        extra: dict[str, Any] = {}
+        if game_id == "decades":
+            from gamenight.games.decades.game import deck_for
+
+            deck = deck_for(self.options["deck"])
+            extra["questions"] = {
+                (q.category, q.text): i
+                for i, q in enumerate(q for card in deck.cards for q in card.questions)
+            }
+        self.codec: Codec = codec_for(game_id, **extra)
+        self.n_actions = self.codec.n_actions
+        self.obs_size = self.codec.obs_size(players)
+        self.base_seed = draw_seed()
+        self.episode = -1
+        self.game_seed = 0
+        self.state: Any = None
+        self.moves: list[tuple[int, Any]] = []
+        self.finished = True
+        self._legal: dict[int, dict[int, Any]] = {}
+        self._masks: dict[tuple[int, ...], Mask] = {}
+
+    # ----- the episode ----------------------------------------------------------------
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.base_seed, self.episode = seed, 0
+        else:
+            self.episode += 1
+        self.game_seed = derive(self.base_seed, "env", self.episode)
+        self.state = self.game.start(
+            self.players, self.options, SeededDice(seed=self.game_seed)
+        ).state
+        self.moves = []
+        self._legal = {}
+        self.finished = bool(self.game.is_terminal(self.state))
+
+    def to_act(self) -> tuple[int, ...]:
+        return tuple(self.game.to_act(self.state))
+
+    def legal(self, seat: int) -> dict[int, Any]:
+        """Index -> action for every legal action of ``seat`` now (the first action
+        wins when two spellings share an index)."""
+        cached = self._legal.get(seat)
+        if cached is None:
+            actions = self.game.legal_actions(self.state, seat)
+            cached = {}
+            if not actions:
+                pass
+            elif self.game_id == "decades":  # only its indices depend on the view (Extend)
+                codec, view = self.codec, self.game.view(self.state, seat)
+                for action in actions:
+                    cached.setdefault(codec.index_at(view, seat, action), action)
+            else:
+                index = self.codec.index
+                cached = {index(action): action for action in reversed(actions)}
+            self._legal[seat] = cached
+        return cached
+
+    def mask(self, seat: int, out: Mask | None = None) -> Mask:
+        key = tuple(self.legal(seat))
+        cached = self._masks.get(key)
+        if cached is None:
+            cached = np.zeros(self.n_actions, np.int8)
+            cached[list(key)] = 1
+            if len(self._masks) > 65536:
+                self._masks.clear()
+            self._masks[key] = cached
+        if out is None:
+            return cached.copy()
+        out[:] = cached
+        return out
+
+    def observe(self, seat: int, out: Obs | None = None) -> Obs:
+        """``seat``'s observation: the encoding of ``Game.view(state, seat)``."""
+        obs = np.zeros(self.obs_size, np.float32) if out is None else out
+        if self.codec.fast:
+            self.codec.encode_state(self.state, seat, obs)
+        else:
+            self.codec.encode(self.game.view(self.state, seat), seat, obs)
+        return obs
+
+    def observe_and_score(self, seat: int, out: Obs) -> float:
+        """Fill ``out`` with ``seat``'s observation; returns ``seat``'s running score
+        (the final score once the game is over)."""
+        if self.codec.fast:
+            score = self.codec.encode_state(self.state, seat, out)
+        else:
+            view = self.game.view(self.state, seat)
+            self.codec.encode(view, seat, out)
+            score = running_score(self.game_id, view, seat)
+        if self.finished:
+            return float(self.game.results(self.state).scores[seat])
+        return score
+
+    def score(self, seat: int) -> float:
+        if self.finished:
+            return float(self.game.results(self.state).scores[seat])
+        return running_score(self.game_id, self.game.view(self.state, seat), seat)
+
+    def play(self, seat: int, index: int) -> bool:
+        """Apply ``seat``'s action number ``index``; False (nothing changes) if illegal."""
+        action = self.legal(seat).get(int(index))
+        if action is None:
+            return False
+        # The action came from legal_actions(state, seat) for a seat in to_act, so the
+        # checks Game.apply repeats hold: go straight to the rules.
+        self.state = self.game._apply(self.state, seat, action).state
+        self.moves.append((seat, action))
+        self._legal = {}
+        self.finished = bool(self.game.is_terminal(self.state))
+        return True
+
+    def results(self) -> Results:
+        return self.game.results(self.state)
+
+    def outcome(self, seat: int) -> float:
+        """The multi-agent reward at the end: +1 per opponent beaten, -1 per opponent
+        ahead, divided by the number of opponents (in -1..1); solitaire: the score."""
+        scores = self.results().scores
+        if self.players == 1:
+            return float(scores[0])
+        mine = scores[seat]
+        return sum((mine > s) - (mine < s) for s in scores) / (self.players - 1)
+
+    # ----- the record -------------------------------------------------------------------
+    def record(self, path: str | Path, *, force: bool = True) -> Path:
+        """Write this episode (so far) as a gamenight record; returns the path."""
+        path = Path(path)
+        game = self.game
+        table: Table[Any, Any] = Table.start(
+            game, self.players, self.options, SeededDice(seed=self.game_seed)
+        )
+        writer = RecordWriter.create(path, force=force)
+        try:
+            seats = [SeatInfo(f"agent {i + 1}", "bot:env") for i in range(self.players)]
+            writer.header(game, self.options, self.game_seed, seats)
+            writer.start(table.start_events)
+            for seat, action in self.moves:
+                writer.action(seat, action, table.submit(seat, action))
+            if table.finished:
+                writer.results(game.results(table.state))
+        finally:
+            writer.close()
+        return path
