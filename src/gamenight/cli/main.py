@@ -151,6 +151,7 @@ def resume(path: Path) -> None:
 
 
 app.add_command(solve)
+app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the online server
 
 
 @app.command()

@@ -1,0 +1,448 @@
+"""The Litestar app: HTTP API, the lobby page and the WebSocket.
+
+HTTP (OpenAPI at ``/schema``, JSON at ``/schema/openapi.json``):
+
+* ``GET /api/games`` — the games, their options and bots;
+* ``POST /api/rooms`` — create a room; the answer holds the host token;
+* ``GET /api/rooms`` — the lobby: open public rooms;
+* ``GET /api/rooms/{code}`` — one room (the seed only once it is finished);
+* ``POST /api/rooms/{code}/seats/{seat}/claim`` — a seat token for a display name;
+* ``POST /api/rooms/{code}/start`` and ``.../seats/{seat}/release`` — host only
+  (``Authorization: Bearer <host token>``);
+* ``GET /api/rooms/{code}/record`` — the finished game's JSONL record;
+* ``GET /api/protocol/schema`` — the WebSocket protocol's JSON Schema.
+
+Pages: ``/`` (lobby) and ``/r/{code}`` (invite link), plain HTML with a strict
+Content-Security-Policy. The socket is ``/ws/{code}`` (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import logging
+from typing import Any
+from urllib.parse import urlsplit
+
+import msgspec
+from litestar import Litestar, MediaType, Request, Response, get, post, websocket
+from litestar.connection import WebSocket
+from litestar.exceptions import WebSocketDisconnect
+from litestar.openapi.config import OpenAPIConfig
+
+from gamenight import __version__
+from gamenight.core import registry
+from gamenight.server import protocol as p
+from gamenight.server.db import Store, migrate
+from gamenight.server.rooms import Config, Conn, CreateRoom, Hub, LiveRoom, RoomError
+
+log = logging.getLogger("gamenight.server")
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+    "connect-src 'self'; font-src 'self'; base-uri 'none'; form-action 'self'; "
+    "frame-ancestors 'none'"
+)
+PAGE_HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",  # invite codes are in the URL
+    "X-Frame-Options": "DENY",
+}
+HELLO_TIMEOUT = 15.0
+
+
+# ----- HTTP bodies ----------------------------------------------------------------------------
+class OptionInfo(msgspec.Struct, frozen=True):
+    name: str
+    kind: str
+    help: str
+    default: Any
+    choices: tuple[str, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+
+
+class BotOut(msgspec.Struct, frozen=True):
+    name: str
+    summary: str
+
+
+class GameOut(msgspec.Struct, frozen=True):
+    id: str
+    name: str
+    summary: str
+    min_players: int
+    max_players: int
+    seat_noun: str
+    options: tuple[OptionInfo, ...]
+    bots: tuple[BotOut, ...]
+    hints: bool
+
+
+class CreatedRoom(msgspec.Struct, frozen=True):
+    code: str
+    host_token: str
+    invite: str
+    commitment: str
+
+
+class Claim(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    name: str
+
+
+class Claimed(msgspec.Struct, frozen=True):
+    seat: int
+    token: str
+
+
+class LobbyRoom(msgspec.Struct, frozen=True):
+    code: str
+    game: str
+    status: str
+    seats: tuple[p.SeatInfo, ...]
+    invite: str
+
+
+class Problem(msgspec.Struct, frozen=True):
+    code: str
+    message: str
+
+
+def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
+    hub: Hub = request.app.state.hub
+    return hub
+
+
+async def _room(request: Request[Any, Any, Any], code: str) -> LiveRoom:
+    room = await _hub(request).room(code)
+    if room is None:
+        raise RoomError(404, "no_room", "there is no such room")
+    return room
+
+
+def _bearer(request: Request[Any, Any, Any]) -> str:
+    value = request.headers.get("authorization", "")
+    scheme, _, token = value.partition(" ")
+    if scheme.lower() != "bearer" or not token:
+        raise RoomError(401, "not_host", "send the host token as 'Authorization: Bearer …'")
+    return token.strip()
+
+
+# ----- API ----------------------------------------------------------------------------------
+@get("/api/games", summary="The games, their options and bots")
+async def list_games() -> list[GameOut]:
+    out = []
+    for entry in registry.available():
+        info = entry.game.info
+        out.append(
+            GameOut(
+                id=entry.id,
+                name=entry.name,
+                summary=info.summary,
+                min_players=info.min_players,
+                max_players=info.max_players,
+                seat_noun=info.seat_noun,
+                options=tuple(
+                    OptionInfo(o.name, o.kind, o.help, o.default, o.choices, o.minimum, o.maximum)
+                    for o in info.options
+                    if o.name != "deck"  # rooms play the shipped deck
+                ),
+                bots=tuple(BotOut(b.name, b.summary) for b in entry.bot_infos.values()),
+                hints=info.advisor is not None,
+            )
+        )
+    return out
+
+
+@post("/api/rooms", summary="Create a room", status_code=201)
+async def create_room(request: Request[Any, Any, Any], data: CreateRoom) -> CreatedRoom:
+    room, host_token = await _hub(request).create(data)
+    return CreatedRoom(room.code, host_token, f"/r/{room.code}", room.commitment)
+
+
+@get("/api/rooms", summary="The lobby: open public rooms")
+async def lobby(request: Request[Any, Any, Any]) -> list[LobbyRoom]:
+    return await _lobby_rooms(_hub(request))
+
+
+async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
+    out = []
+    for code, _game, _status, _created in await hub.store.public_rooms():
+        room = await hub.room(code)
+        if room is not None and room.status in ("waiting", "playing"):
+            info = room.info()
+            out.append(LobbyRoom(code, info.game, info.status, info.seats, f"/r/{code}"))
+    return out
+
+
+@get("/api/rooms/{code:str}", summary="One room")
+async def room_info(request: Request[Any, Any, Any], code: str) -> p.RoomInfo:
+    return (await _room(request, code)).info()
+
+
+@post("/api/rooms/{code:str}/seats/{seat:int}/claim", summary="Claim a seat", status_code=200)
+async def claim_seat(request: Request[Any, Any, Any], code: str, seat: int, data: Claim) -> Claimed:
+    room = await _room(request, code)
+    token = await _hub(request).claim(room, seat, data.name)
+    return Claimed(seat, token)
+
+
+@post("/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)")
+async def release_seat(request: Request[Any, Any, Any], code: str, seat: int) -> p.RoomInfo:
+    room = await _room(request, code)
+    await _hub(request).release(room, _bearer(request), seat)
+    return room.info()
+
+
+@post("/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)")
+async def start_room(request: Request[Any, Any, Any], code: str) -> p.RoomInfo:
+    room = await _room(request, code)
+    await _hub(request).start_game(room, _bearer(request))
+    return room.info()
+
+
+@get("/api/rooms/{code:str}/record", summary="The finished game's record (JSON Lines)")
+async def download_record(request: Request[Any, Any, Any], code: str) -> Response[str]:
+    room = await _room(request, code)
+    text = _hub(request).record(room)
+    return Response(
+        text,
+        media_type="application/x-ndjson",
+        headers={"Content-Disposition": f'attachment; filename="{room.entry.id}-{code}.jsonl"'},
+    )
+
+
+@get("/api/protocol/schema", summary="JSON Schema of the WebSocket protocol")
+async def protocol_schema() -> dict[str, Any]:
+    return p.json_schema()
+
+
+# ----- pages --------------------------------------------------------------------------------
+def _page(title: str, body: str) -> Response[str]:
+    doc = (
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(title)}</title></head><body>{body}</body></html>\n"
+    )
+    return Response(doc, media_type=MediaType.HTML, headers=PAGE_HEADERS)
+
+
+@get("/", include_in_schema=False)
+async def lobby_page(request: Request[Any, Any, Any]) -> Response[str]:
+    rooms = await _lobby_rooms(_hub(request))
+    items = "".join(
+        f'<li><a href="/r/{html.escape(r.code)}">{html.escape(r.game)}</a> — '
+        f"{html.escape(r.status)}: "
+        + ", ".join(html.escape(s.name or ("bot " + s.bot if s.bot else "open")) for s in r.seats)
+        + "</li>"
+        for r in rooms
+    )
+    games = "".join(
+        f"<li><b>{html.escape(e.name)}</b> (<code>{html.escape(e.id)}</code>): "
+        f"{html.escape(e.game.info.summary)}</li>"
+        for e in registry.available()
+    )
+    body = (
+        "<h1>gamenight</h1>"
+        f"<h2>Games</h2><ul>{games}</ul>"
+        f"<h2>Open rooms</h2><ul>{items or '<li>none yet</li>'}</ul>"
+        '<p>Rooms are created with <code>POST /api/rooms</code>; the API is described at '
+        '<a href="/schema">/schema</a> and the game protocol at '
+        '<a href="/api/protocol/schema">/api/protocol/schema</a>.</p>'
+    )
+    return _page("gamenight", body)
+
+
+@get("/r/{code:str}", include_in_schema=False)
+async def room_page(request: Request[Any, Any, Any], code: str) -> Response[str]:
+    room = await _hub(request).room(code)
+    if room is None:
+        return Response(
+            "no such room", status_code=404, media_type=MediaType.TEXT, headers=PAGE_HEADERS
+        )
+    info = room.info()
+    seats = "".join(
+        f"<li>{s.seat + 1}: "
+        + html.escape(s.name or (f"bot {s.bot}" if s.kind == "bot" else "open seat"))
+        + "</li>"
+        for s in info.seats
+    )
+    seed = f"<p>Seed: <code>{html.escape(info.seed)}</code></p>" if info.seed else ""
+    body = (
+        f"<h1>{html.escape(room.entry.name)}</h1><p>Room {html.escape(info.status)}.</p>"
+        f"<ul>{seats}</ul><p>Commitment: <code>{html.escape(info.commitment)}</code></p>{seed}"
+    )
+    return _page(f"gamenight — {room.entry.name}", body)
+
+
+# ----- the socket ---------------------------------------------------------------------------
+def origin_allowed(headers: Any, extra: tuple[str, ...]) -> bool:
+    """A browser's Origin must be this server (its Host) or a configured origin; clients
+    that send no Origin (not browsers) are let through: they cannot ride a user's session.
+
+    >>> origin_allowed({"host": "a:8000", "origin": "http://a:8000"}, ())
+    True
+    >>> origin_allowed({"host": "a:8000", "origin": "https://evil.example"}, ())
+    False
+    >>> origin_allowed({"host": "a:8000"}, ())
+    True
+    """
+    origin = headers.get("origin")
+    if origin is None:
+        return True
+    if origin in extra:
+        return True
+    parts = urlsplit(origin)
+    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host")
+
+
+@websocket("/ws/{code:str}")
+async def socket_handler(socket: WebSocket[Any, Any, Any], code: str) -> None:
+    hub = _hub(socket)
+    if not origin_allowed(socket.headers, hub.config.extra_origins):
+        await socket.close(code=4403, reason="origin not allowed")
+        return
+    await socket.accept()
+    room = await hub.room(code)
+    if room is None:
+        await _send(socket, p.Error(code="closed", message="there is no such room"))
+        await socket.close(code=4404)
+        return
+    conn: Conn | None = None
+    writer: asyncio.Task[None] | None = None
+    try:
+        conn = await _handshake(socket, hub, room)
+        if conn is None:
+            return
+        writer = asyncio.create_task(_writer(socket, conn))
+        await _reader(socket, hub, room, conn)
+    except WebSocketDisconnect:
+        pass
+    finally:
+        if conn is not None:
+            await hub.leave(room, conn)
+        if writer is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(writer, 2)
+        with contextlib.suppress(Exception):
+            await socket.close()
+
+
+async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
+    await socket.send_text(p.encode(message).decode("utf-8"))
+
+
+async def _handshake(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom) -> Conn | None:
+    for _ in range(5):
+        raw = await asyncio.wait_for(socket.receive_data(mode="text"), HELLO_TIMEOUT)
+        try:
+            message = p.decode_client(raw)
+        except p.ProtocolError as exc:
+            await _send(socket, p.Error(code=exc.code, message=exc.message))
+            continue
+        if not isinstance(message, p.Hello):
+            await _send(socket, p.Error(code="hello_first", message="send hello first"))
+            continue
+        try:
+            return await hub.join(room, message, hub.config)
+        except RoomError as exc:
+            await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
+            await socket.close(code=4403)
+            return None
+    await socket.close(code=1008)
+    return None
+
+
+async def _writer(socket: WebSocket[Any, Any, Any], conn: Conn) -> None:
+    while True:
+        frame = await conn.queue.get()
+        if frame is None:
+            with contextlib.suppress(Exception):
+                await socket.close(code=1008 if conn.strikes else 1000)
+            return
+        try:
+            await socket.send_text(frame.decode("utf-8"))
+        except Exception:
+            conn.close()
+            return
+
+
+async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, conn: Conn) -> None:
+    while not conn.closed:
+        raw = await socket.receive_data(mode="text")
+        if not conn.messages.take():
+            conn.strikes += 1
+            conn.send(p.Error(code="rate_limited", message="too many messages; slow down"))
+            if conn.strikes >= hub.config.abuse_limit:
+                conn.close()
+            continue
+        try:
+            message = p.decode_client(raw)
+        except p.ProtocolError as exc:
+            conn.send(p.Error(code=exc.code, message=exc.message))
+            continue
+        reply: p.Message | None
+        try:
+            if isinstance(message, p.Act):
+                reply = await hub.act(room, conn, message)
+            elif isinstance(message, p.Ping):
+                reply = p.Pong(id=message.id)
+            elif isinstance(message, p.HintRequest):
+                reply = await hub.hint(room, conn, message)
+            elif isinstance(message, p.ChatIn):
+                reply = await hub.chat(room, conn, message)
+            else:
+                reply = p.Error(code="bad_message", message="already said hello")
+        except Exception:
+            log.exception("message failed in room %s", room.code)
+            reply = p.Error(code="internal", message="the server failed; nothing changed")
+        if reply is not None:
+            conn.send(reply)
+
+
+# ----- the app --------------------------------------------------------------------------------
+async def _room_error(_request: Request[Any, Any, Any], exc: RoomError) -> Response[Problem]:
+    return Response(Problem(exc.code, exc.message), status_code=exc.status)
+
+
+def create_app(config: Config) -> Litestar:
+    """The ASGI app for ``config`` (migrates the database and restores rooms on start)."""
+
+    async def startup(app: Litestar) -> None:
+        await asyncio.to_thread(migrate, config.db_url)
+        store = Store(config.db_url)
+        hub = Hub(store, config)
+        app.state.hub = hub
+        await hub.start()
+
+    async def shutdown(app: Litestar) -> None:
+        hub: Hub | None = getattr(app.state, "hub", None)
+        if hub is not None:
+            await hub.stop()
+            await hub.store.close()
+
+    return Litestar(
+        route_handlers=[
+            list_games,
+            create_room,
+            lobby,
+            room_info,
+            claim_seat,
+            release_seat,
+            start_room,
+            download_record,
+            protocol_schema,
+            lobby_page,
+            room_page,
+            socket_handler,
+        ],
+        on_startup=[startup],
+        on_shutdown=[shutdown],
+        exception_handlers={RoomError: _room_error},
+        openapi_config=OpenAPIConfig(
+            title="gamenight", version=__version__, path="/schema", description=__doc__
+        ),
+        request_max_body_size=64 * 1024,
+    )

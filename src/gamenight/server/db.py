@@ -1,0 +1,549 @@
+"""Storage: SQLAlchemy 2 (async) models and the :class:`Store` the rooms use.
+
+The same code runs on SQLite (the embedded default, one server process) and on
+PostgreSQL (several server processes). The schema is created by the Alembic
+migration shipped in ``gamenight/server/migrations`` (:func:`migrate`).
+
+Tables:
+
+* ``rooms`` — one per room: game, options, room options, public flag, status,
+  the secret seed (never sent before the end) and its public commitment, the
+  host token's hash and ``seq``, the number of actions logged.
+* ``seats`` — one per seat: human or bot, display name, the seat token's hash.
+* ``actions`` — the append-only action log: room, seq, seat, action JSON, who
+  decided it (human, bot, takeover) and when. Primary key (room, seq): a seq
+  is written once, whatever process tries.
+* ``chat`` — short messages, stored as plain text.
+
+Tokens are never stored: only their sha256 (:func:`token_hash`).
+
+>>> normalise_url("postgresql://u@127.0.0.1:5432/db")
+'postgresql+psycopg://u@127.0.0.1:5432/db'
+>>> normalise_url("sqlite:////tmp/x.sqlite3")
+'sqlite+aiosqlite:////tmp/x.sqlite3'
+>>> len(token_hash("abc"))
+64
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import secrets
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from sqlalchemy import (
+    Boolean,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+    event,
+    insert,
+    select,
+    text,
+    update,
+)
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.pool import AsyncAdaptedQueuePool
+
+NOTIFY_CHANNEL = "gamenight"
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class RoomModel(Base):
+    __tablename__ = "rooms"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    game: Mapped[str] = mapped_column(String(40))
+    options: Mapped[str] = mapped_column(Text)  # JSON, parsed game options
+    room_options: Mapped[str] = mapped_column(Text)  # JSON, RoomOptions
+    public: Mapped[bool] = mapped_column(Boolean, default=False)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting|playing|finished|closed
+    seed: Mapped[str] = mapped_column(String(48))  # secret until finished (decimal)
+    commitment: Mapped[str] = mapped_column(String(64))
+    host_token_hash: Mapped[str] = mapped_column(String(64))
+    seq: Mapped[int] = mapped_column(Integer, default=0)
+    results: Mapped[str | None] = mapped_column(Text, nullable=True)
+    note: Mapped[str] = mapped_column(Text, default="")  # why it closed, etc.
+    created_at: Mapped[float] = mapped_column(Float)
+    updated_at: Mapped[float] = mapped_column(Float)
+
+
+class SeatModel(Base):
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("room_id", "seat"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))  # human | bot
+    bot: Mapped[str] = mapped_column(String(40), default="")
+    name: Mapped[str] = mapped_column(String(80), default="")
+    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    away_since: Mapped[float | None] = mapped_column(Float, nullable=True)
+
+
+class ActionModel(Base):
+    __tablename__ = "actions"
+
+    room_id: Mapped[int] = mapped_column(
+        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
+    )
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(Text)  # JSON
+    by: Mapped[str] = mapped_column(String(16))  # human | bot | takeover
+    at: Mapped[float] = mapped_column(Float)
+
+
+class ChatModel(Base):
+    __tablename__ = "chat"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    name: Mapped[str] = mapped_column(String(80))
+    text: Mapped[str] = mapped_column(Text)
+    at: Mapped[float] = mapped_column(Float)
+
+
+ROOMS = RoomModel.__table__
+SEATS = SeatModel.__table__
+ACTIONS = ActionModel.__table__
+CHAT = ChatModel.__table__
+
+
+def token_hash(token: str) -> str:
+    """sha256 hex of a token: the only form in which tokens are stored."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A fresh secret token: 256 random bits, URL-safe."""
+    return secrets.token_urlsafe(32)
+
+
+def default_url() -> str:
+    """SQLite in the user data directory (the embedded default)."""
+    folder = Path(platformdirs.user_data_dir("gamenight"))
+    return f"sqlite:///{folder / 'server.sqlite3'}"
+
+
+def normalise_url(url: str) -> str:
+    """The async SQLAlchemy URL for a plain ``sqlite:`` or ``postgresql:`` URL."""
+    for plain, driver in (
+        ("postgresql://", "postgresql+psycopg://"),
+        ("postgres://", "postgresql+psycopg://"),
+        ("sqlite://", "sqlite+aiosqlite://"),
+    ):
+        if url.startswith(plain):
+            return driver + url[len(plain) :]
+    return url
+
+
+def sync_url(url: str) -> str:
+    """The synchronous URL Alembic uses for the same database."""
+    return normalise_url(url).replace("sqlite+aiosqlite://", "sqlite://")
+
+
+def migrate(url: str) -> None:
+    """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``)."""
+    from alembic import command
+    from alembic.config import Config
+
+    target = sync_url(url)
+    if target.startswith("sqlite:///"):
+        path = target[len("sqlite:///") :]
+        if path and path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    config.set_main_option("sqlalchemy.url", target.replace("%", "%%"))
+    command.upgrade(config, "head")
+
+
+class Behind(Exception):
+    """The database holds more actions than the caller's table: catch up and retry."""
+
+    def __init__(self, seq: int) -> None:
+        super().__init__(f"the room's log is at {seq}")
+        self.seq = seq
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    kind: str
+    bot: str
+    name: str
+    token_hash: str | None
+    away_since: float | None
+
+
+@dataclass(frozen=True)
+class RoomRow:
+    id: int
+    code: str
+    game: str
+    options: dict[str, Any]
+    room_options: dict[str, Any]
+    public: bool
+    status: str
+    seed: int
+    commitment: str
+    host_token_hash: str
+    seq: int
+    results: Any
+    note: str
+    created_at: float
+    updated_at: float
+    seats: tuple[SeatRow, ...]
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    seq: int
+    seat: int
+    action: Any
+    by: str
+    at: float
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    id: int
+    seat: int | None
+    name: str
+    text: str
+    at: float
+
+
+class Store:
+    """Every read and write of the server, as short transactions."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalise_url(url)
+        self.is_postgres = self.url.startswith("postgresql")
+        self.engine: AsyncEngine = _engine(self.url, self.is_postgres)
+
+    async def close(self) -> None:
+        await self.engine.dispose()
+
+    # ----- rooms -------------------------------------------------------------------
+    async def create_room(
+        self,
+        *,
+        code: str,
+        game: str,
+        options: dict[str, Any],
+        room_options: dict[str, Any],
+        public: bool,
+        seed: int,
+        commitment: str,
+        host_token_hash: str,
+        seats: Sequence[tuple[str, str]],  # (kind, bot name)
+    ) -> int:
+        now = time.time()
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                insert(ROOMS).returning(ROOMS.c.id),
+                {
+                    "code": code,
+                    "game": game,
+                    "options": json.dumps(options),
+                    "room_options": json.dumps(room_options),
+                    "public": public,
+                    "status": "waiting",
+                    "seed": str(seed),
+                    "commitment": commitment,
+                    "host_token_hash": host_token_hash,
+                    "seq": 0,
+                    "note": "",
+                    "created_at": now,
+                    "updated_at": now,
+                },
+            )
+            room_id = int(result.scalar_one())
+            await conn.execute(
+                insert(SEATS),
+                [
+                    {"room_id": room_id, "seat": i, "kind": kind, "bot": bot, "name": ""}
+                    for i, (kind, bot) in enumerate(seats)
+                ],
+            )
+        return room_id
+
+    async def load_room(self, code: str) -> RoomRow | None:
+        async with self.engine.connect() as conn:
+            row = (await conn.execute(select(ROOMS).where(ROOMS.c.code == code))).first()
+            if row is None:
+                return None
+            seats = (
+                await conn.execute(
+                    select(SEATS).where(SEATS.c.room_id == row.id).order_by(SEATS.c.seat)
+                )
+            ).all()
+        return RoomRow(
+            id=row.id,
+            code=row.code,
+            game=row.game,
+            options=json.loads(row.options),
+            room_options=json.loads(row.room_options),
+            public=bool(row.public),
+            status=row.status,
+            seed=int(row.seed),
+            commitment=row.commitment,
+            host_token_hash=row.host_token_hash,
+            seq=row.seq,
+            results=None if row.results is None else json.loads(row.results),
+            note=row.note,
+            created_at=row.created_at,
+            updated_at=row.updated_at,
+            seats=tuple(
+                SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.away_since) for s in seats
+            ),
+        )
+
+    async def room_codes(self, statuses: Sequence[str]) -> list[str]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code).where(ROOMS.c.status.in_(statuses)).order_by(ROOMS.c.id)
+            )
+            return [r[0] for r in rows]
+
+    async def public_rooms(self, limit: int = 100) -> list[tuple[str, str, str, float]]:
+        """(code, game, status, created_at) of open public rooms, newest first."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.created_at)
+                .where(ROOMS.c.public.is_(True), ROOMS.c.status.in_(("waiting", "playing")))
+                .order_by(ROOMS.c.id.desc())
+                .limit(limit)
+            )
+            return [(r[0], r[1], r[2], r[3]) for r in rows]
+
+    async def idle_rooms(self, now: float) -> list[tuple[str, float]]:
+        """(code, updated_at) of every room still open, for the idle check."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code, ROOMS.c.updated_at).where(
+                    ROOMS.c.status.in_(("waiting", "playing"))
+                )
+            )
+            return [(r[0], r[1]) for r in rows]
+
+    async def claim_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
+        """Give an unclaimed human seat of a waiting room to ``name``; False if taken."""
+        async with self.engine.begin() as conn:
+            status = await self._lock_room(conn, room_id)
+            if status != "waiting":
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.kind == "human",
+                    SEATS.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=hashed)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    async def release_seat(self, room_id: int, seat: int) -> bool:
+        """The host frees a claimed seat of a waiting room: its token stops working."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) != "waiting":
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
+                .values(name="", token_hash=None)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    async def start_room(self, room_id: int, bots: dict[int, str]) -> bool:
+        """Waiting -> playing; empty human seats become the given bots. False if not waiting."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) != "waiting":
+                return False
+            for seat, bot in bots.items():
+                await conn.execute(
+                    update(SEATS)
+                    .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+                    .values(kind="bot", bot=bot, token_hash=None)
+                )
+            await conn.execute(
+                update(ROOMS)
+                .where(ROOMS.c.id == room_id)
+                .values(status="playing", updated_at=time.time())
+            )
+        return True
+
+    async def set_status(self, room_id: int, status: str, note: str = "") -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(ROOMS)
+                .where(ROOMS.c.id == room_id)
+                .values(status=status, note=note, updated_at=time.time())
+            )
+
+    async def set_away(self, room_id: int, seat: int, away_since: float | None) -> None:
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                update(SEATS)
+                .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+                .values(away_since=away_since)
+            )
+
+    # ----- the action log -----------------------------------------------------------------
+    async def append_action(
+        self,
+        room_id: int,
+        seq: int,
+        seat: int,
+        action: Any,
+        by: str,
+        *,
+        finished_results: Any = None,
+        notify: str | None = None,
+    ) -> None:
+        """Append action ``seq`` (one more than the log holds) and commit.
+
+        The room's row is locked for the transaction (``SELECT ... FOR UPDATE`` on
+        PostgreSQL; SQLite has one writer anyway), so two processes cannot both
+        append ``seq``. Raises :class:`Behind` if the log already holds ``seq``.
+        Returns only after the commit: the caller may then acknowledge.
+        """
+        now = time.time()
+        try:
+            async with self.engine.begin() as conn:
+                row = (
+                    await conn.execute(
+                        select(ROOMS.c.seq, ROOMS.c.status)
+                        .where(ROOMS.c.id == room_id)
+                        .with_for_update()
+                    )
+                ).one()
+                if row.seq != seq - 1 or row.status != "playing":
+                    raise Behind(row.seq)
+                await conn.execute(
+                    insert(ACTIONS),
+                    {
+                        "room_id": room_id,
+                        "seq": seq,
+                        "seat": seat,
+                        "action": json.dumps(action, separators=(",", ":")),
+                        "by": by,
+                        "at": now,
+                    },
+                )
+                values: dict[str, Any] = {"seq": seq, "updated_at": now}
+                if finished_results is not None:
+                    values["status"] = "finished"
+                    values["results"] = json.dumps(finished_results)
+                await conn.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(**values))
+                if notify is not None and self.is_postgres:
+                    await conn.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": NOTIFY_CHANNEL, "payload": notify},
+                    )
+        except IntegrityError:
+            raise Behind(seq) from None
+
+    async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ACTIONS)
+                .where(ACTIONS.c.room_id == room_id, ACTIONS.c.seq > seq)
+                .order_by(ACTIONS.c.seq)
+            )
+            return [ActionRow(r.seq, r.seat, json.loads(r.action), r.by, r.at) for r in rows]
+
+    # ----- chat ---------------------------------------------------------------------------
+    async def add_chat(
+        self, room_id: int, seat: int | None, name: str, message: str, notify: str | None = None
+    ) -> ChatRow:
+        now = time.time()
+        async with self.engine.begin() as conn:
+            result = await conn.execute(
+                insert(CHAT).returning(CHAT.c.id),
+                {"room_id": room_id, "seat": seat, "name": name, "text": message, "at": now},
+            )
+            chat_id = int(result.scalar_one())
+            if notify is not None and self.is_postgres:
+                await conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": NOTIFY_CHANNEL, "payload": notify},
+                )
+        return ChatRow(chat_id, seat, name, message, now)
+
+    async def chat_after(self, room_id: int, chat_id: int, limit: int = 200) -> list[ChatRow]:
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(CHAT)
+                .where(CHAT.c.room_id == room_id, CHAT.c.id > chat_id)
+                .order_by(CHAT.c.id.desc())
+                .limit(limit)
+            )
+            found = [ChatRow(r.id, r.seat, r.name, r.text, r.at) for r in rows]
+        return found[::-1]
+
+    async def notify(self, payload: str) -> None:
+        """Tell the other server processes (PostgreSQL only) that a room changed."""
+        if not self.is_postgres:
+            return
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": NOTIFY_CHANNEL, "payload": payload},
+            )
+
+    # ----- helpers ------------------------------------------------------------------------
+    async def _lock_room(self, conn: AsyncConnection, room_id: int) -> str | None:
+        row = (
+            await conn.execute(
+                select(ROOMS.c.status).where(ROOMS.c.id == room_id).with_for_update()
+            )
+        ).first()
+        return None if row is None else str(row[0])
+
+    async def _touch(self, conn: AsyncConnection, room_id: int) -> None:
+        await conn.execute(
+            update(ROOMS).where(ROOMS.c.id == room_id).values(updated_at=time.time())
+        )
+
+
+def _engine(url: str, postgres: bool) -> AsyncEngine:
+    if postgres:
+        return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=False)
+    # SQLite: one connection, so writes queue in the pool instead of failing with
+    # "database is locked"; WAL with synchronous=NORMAL survives a killed process.
+    engine = create_async_engine(url, poolclass=AsyncAdaptedQueuePool, pool_size=1, max_overflow=0)
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")
+        cursor.close()
+
+    return engine

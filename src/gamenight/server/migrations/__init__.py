@@ -1,0 +1,1 @@
+"""The Alembic migration environment of the server's schema (see ``db.migrate``)."""

@@ -1,0 +1,262 @@
+"""The WebSocket protocol: versioned messages as msgspec structs.
+
+Every frame is one JSON object with a ``"type"`` field (the tag). A client
+opens ``/ws/<room code>`` and sends :class:`Hello` first; the server answers
+with a :class:`Snapshot` and from then on pushes :class:`Events`,
+:class:`ChatOut`, :class:`RoomUpdate` and answers requests with :class:`Ack`,
+:class:`Error`, :class:`AdviceOut` or :class:`Pong`. Requests may carry an
+``id`` that the answer echoes.
+
+``docs/protocol.md`` documents it; :func:`json_schema` is generated from these
+types and published at ``/api/protocol/schema`` and in
+``docs/protocol-schema.json``.
+
+>>> decode_client(b'{"type":"ping","id":3}')
+Ping(id=3)
+>>> decode_client(b'{"type":"act","action":{"type":"stop"},"expected_seq":4}').expected_seq
+4
+>>> encode(Error(code="stale", message="old")).decode()
+'{"type":"error","code":"stale","message":"old"}'
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import msgspec
+
+PROTOCOL_VERSION = 1
+MAX_FRAME_BYTES = 16 * 1024
+MAX_CHAT_CHARS = 300
+MAX_NAME_CHARS = 40
+
+# Stable error codes (clients switch on these; messages are for people).
+ErrorCode = Literal[
+    "bad_message",  # not JSON, or not a valid message of this protocol
+    "too_large",  # frame over MAX_FRAME_BYTES
+    "unknown_type",  # a "type" this protocol does not have
+    "protocol_version",  # Hello with another protocol version
+    "hello_first",  # anything but Hello before the Hello
+    "bad_token",  # unknown, foreign or revoked seat token
+    "spectators_off",  # the room does not allow spectators
+    "not_seated",  # a spectator tried to act, ask for a hint...
+    "not_started",  # the room is still waiting for players
+    "finished",  # the game is over
+    "closed",  # the room was closed
+    "stale",  # expected_seq is not the table's seq
+    "illegal",  # malformed or illegal action (message says why)
+    "hints_off",  # the room does not give hints
+    "no_advice",  # the game cannot advise here
+    "chat_invalid",  # empty or too long
+    "rate_limited",  # too many messages: slow down
+    "internal",  # the server failed; nothing changed
+]
+
+
+class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type"):
+    """Base of every message."""
+
+
+# ----- client -> server ---------------------------------------------------------------------
+class Hello(Message, frozen=True, tag="hello"):
+    """First message: protocol version, the seat token (none: watch as a spectator) and
+    the last seq this client has seen (-1: nothing, send every event since the start)."""
+
+    protocol: int
+    token: str | None = None
+    last_seq: int = -1
+
+
+class Act(Message, frozen=True, tag="act"):
+    """One action (the game's action JSON) for the position ``expected_seq``."""
+
+    action: Any
+    expected_seq: int
+    id: int | None = None
+
+
+class HintRequest(Message, frozen=True, tag="hint"):
+    """Ask for the Advice of the own seat's position (rooms with hints on)."""
+
+    id: int | None = None
+
+
+class ChatIn(Message, frozen=True, tag="chat"):
+    """A chat line: plain text, at most MAX_CHAT_CHARS characters."""
+
+    text: str
+    id: int | None = None
+
+
+class Ping(Message, frozen=True, tag="ping"):
+    id: int | None = None
+
+
+ClientMessage = Hello | Act | HintRequest | ChatIn | Ping
+
+
+# ----- server -> client ---------------------------------------------------------------------
+class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat as everyone may see it."""
+
+    seat: int
+    kind: Literal["human", "bot"]
+    bot: str = ""  # the bot's name (a bot seat)
+    name: str = ""  # the display name (plain text), "" while unclaimed
+    claimed: bool = False
+    connected: bool = False
+    takeover: bool = False  # a bot is playing this human's seat now
+
+
+class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """The room as everyone may see it. ``seed`` is null until the game is finished."""
+
+    code: str
+    game: str
+    options: dict[str, Any]
+    room_options: dict[str, Any]
+    public: bool
+    status: Literal["waiting", "playing", "finished", "closed"]
+    seats: tuple[SeatInfo, ...]
+    commitment: str
+    seed: str | None = None
+    seq: int = 0
+    results: Any = None
+    notes: tuple[str, ...] = ()
+
+
+class StampedEvent(msgspec.Struct, frozen=True):
+    """An event and the seq of the action that caused it (0: the start)."""
+
+    seq: int
+    event: Any
+
+
+class Snapshot(Message, frozen=True, tag="snapshot"):
+    """The answer to Hello: who you are, the room, your view and what you missed."""
+
+    protocol: int
+    seat: int | None  # null: a spectator
+    room: RoomInfo
+    seq: int
+    view: Any = None  # null while the room is waiting
+    legal: tuple[Any, ...] = ()
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+    results: Any = None
+    events: tuple[StampedEvent, ...] = ()  # missed since Hello.last_seq, filtered for you
+    chat: tuple[ChatOut, ...] = ()  # the latest chat lines
+
+
+class Events(Message, frozen=True, tag="events"):
+    """What action ``seq`` caused, as this seat may see it, and the position after it."""
+
+    seq: int
+    events: tuple[Any, ...]
+    view: Any
+    legal: tuple[Any, ...] = ()
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+    results: Any = None
+    seat: int | None = None  # who acted
+    action: Any = None  # what they did, in its public form (Game.public_action)
+
+
+class Ack(Message, frozen=True, tag="ack"):
+    """Your action is committed to the log as ``seq``."""
+
+    seq: int
+    id: int | None = None
+
+
+class Error(Message, frozen=True, tag="error"):
+    """A refused message; nothing changed. ``code`` is stable, ``message`` is for people."""
+
+    code: ErrorCode
+    message: str
+    id: int | None = None
+
+
+class AdviceOut(Message, frozen=True, tag="advice"):
+    """The game's Advice (gamenight.core.advice) for your position at ``seq``."""
+
+    seq: int
+    advice: Any
+    id: int | None = None
+
+
+class ChatOut(Message, frozen=True, tag="chat"):
+    """A chat line as stored: plain text, never markup."""
+
+    name: str
+    text: str
+    at: float
+    seat: int | None = None
+
+
+class RoomUpdate(Message, frozen=True, tag="room"):
+    """The room changed: a seat was claimed, the game started or finished (the seed is
+    revealed), a bot took a seat over, the room closed, or a note for everyone."""
+
+    room: RoomInfo
+
+
+class Pong(Message, frozen=True, tag="pong"):
+    id: int | None = None
+
+
+ServerMessage = Snapshot | Events | Ack | Error | AdviceOut | ChatOut | RoomUpdate | Pong
+
+_client_decoder = msgspec.json.Decoder(ClientMessage)
+_server_decoder = msgspec.json.Decoder(ServerMessage)
+_encoder = msgspec.json.Encoder()
+
+
+class ProtocolError(Exception):
+    """A frame that is not a valid client message: ``code`` and a one-line message."""
+
+    def __init__(self, code: ErrorCode, message: str) -> None:
+        super().__init__(message)
+        self.code: ErrorCode = code
+        self.message = message
+
+
+def decode_client(frame: bytes | str) -> ClientMessage:
+    """A client message, or :class:`ProtocolError` (too large, malformed, unknown type)."""
+    data = frame.encode("utf-8") if isinstance(frame, str) else frame
+    if len(data) > MAX_FRAME_BYTES:
+        raise ProtocolError("too_large", f"messages are limited to {MAX_FRAME_BYTES} bytes")
+    try:
+        return _client_decoder.decode(data)
+    except msgspec.ValidationError as exc:
+        text = str(exc)
+        if "Invalid value" in text and "`$.type`" in text:
+            raise ProtocolError("unknown_type", f"unknown message type: {text}") from None
+        raise ProtocolError("bad_message", f"malformed message: {text}") from None
+    except msgspec.DecodeError as exc:
+        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+
+
+def decode_server(frame: bytes | str) -> ServerMessage:
+    """A server message (clients and tests)."""
+    return _server_decoder.decode(frame)
+
+
+def encode(message: Message) -> bytes:
+    return _encoder.encode(message)
+
+
+def json_schema() -> dict[str, Any]:
+    """The JSON Schema of both directions, generated from the message types."""
+    (client, server), components = msgspec.json.schema_components(
+        [ClientMessage, ServerMessage], ref_template="#/$defs/{name}"
+    )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": f"gamenight WebSocket protocol, version {PROTOCOL_VERSION}",
+        "description": "See docs/protocol.md. Frames are JSON objects tagged by 'type'.",
+        "$defs": components,
+        "properties": {"client_to_server": client, "server_to_client": server},
+        "x-protocol-version": PROTOCOL_VERSION,
+        "x-max-frame-bytes": MAX_FRAME_BYTES,
+    }

@@ -1,0 +1,995 @@
+"""Live rooms: the tables, their connections and bots; the only place actions are applied.
+
+A :class:`Hub` owns every room this process has loaded. Each room has a
+:class:`~gamenight.core.table.Table` rebuilt from the database (seed + action
+log) and an :class:`asyncio.Lock` that serialises its actions in this process;
+the database serialises them across processes (:meth:`Store.append_action`).
+
+An action goes: validate (``Table.prepare``) -> append its log row and commit
+-> ``Table.commit`` -> push ``Events`` to every socket of the room, each seeing
+only what its seat may see -> ``Ack`` to the sender. A crash before the commit
+loses an action nobody was told about; after it, a restart replays it.
+
+Bots never block the event loop: a bot's decision runs in a worker thread pool
+(bots are deterministic from ``derive(seed, "bot", seat)`` and only see views).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import io
+import logging
+import os
+import re
+import secrets
+import sys
+import time
+from collections.abc import Awaitable, Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Annotated, Any
+
+import msgspec
+
+from gamenight.core import registry, seeds
+from gamenight.core.agents import Decision, RandomAgent
+from gamenight.core.dice import SeededDice
+from gamenight.core.errors import (
+    GamenightError,
+    IllegalActionError,
+    OptionsError,
+    StaleActionError,
+)
+from gamenight.core.game import to_json
+from gamenight.core.record import RecordWriter
+from gamenight.core.record import SeatInfo as RecordSeat
+from gamenight.core.table import Table
+from gamenight.server import protocol as p
+from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
+
+log = logging.getLogger("gamenight.server")
+
+Seconds = Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600)]
+
+
+class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What the host sets for the room (not the game's own options)."""
+
+    hints: bool = False  # seats may ask for the game's Advice
+    spectators: bool = True  # anyone with the link may watch
+    bot_pace: Annotated[float, msgspec.Meta(ge=0, le=10)] = 0.0  # seconds a bot waits
+    takeover_after: Seconds | None = None  # a bot plays a human's seat after this absence
+    turn_clock: Seconds | None = None  # after this long on one decision, a bot acts once
+    takeover_bot: Annotated[str, msgspec.Meta(max_length=40)] = ""  # "": the game's first bot
+    idle_close: Seconds = 24 * 3600  # close the room after this long without activity
+
+
+class CreateRoom(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The body of ``POST /api/rooms``."""
+
+    game: Annotated[str, msgspec.Meta(max_length=40)]
+    seats: Annotated[list[Annotated[str, msgspec.Meta(max_length=50)]], msgspec.Meta(max_length=8)]
+    options: dict[str, Any] = {}
+    public: bool = False
+    room: RoomOptions = RoomOptions()
+
+
+class RoomError(GamenightError):
+    """A refused request: ``status`` is the HTTP status, ``code`` a stable error code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+@dataclass
+class Config:
+    """How this server process runs."""
+
+    db_url: str
+    bot_workers: int = 2
+    build_tables: bool = True  # build a missing Wurfeltod value table in the background
+    tick: float = 0.25  # seconds between takeover/clock checks
+    idle_check: float = 30.0
+    msg_rate: float = 20.0  # messages per second a socket may send on average
+    msg_burst: float = 40.0
+    chat_rate: float = 0.5  # chat lines per second
+    chat_burst: float = 5.0
+    abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
+    extra_origins: tuple[str, ...] = ()
+
+
+class Bucket:
+    """A token bucket: ``take()`` is False when the caller is over its rate."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+class Conn:
+    """One socket of a room, seen from the room: its seat and its outgoing queue."""
+
+    QUEUE_LIMIT = 500
+
+    def __init__(self, seat: int | None, config: Config) -> None:
+        self.seat = seat
+        self.queue: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.messages = Bucket(config.msg_rate, config.msg_burst)
+        self.chats = Bucket(config.chat_rate, config.chat_burst)
+        self.strikes = 0
+        self.closed = False
+
+    def send(self, message: p.Message) -> None:
+        if self.closed:
+            return
+        if self.queue.qsize() > self.QUEUE_LIMIT:  # a client that does not read: drop it
+            self.close()
+            return
+        self.queue.put_nowait(p.encode(message))
+
+    def close(self) -> None:
+        if not self.closed:
+            self.closed = True
+            self.queue.put_nowait(None)
+
+
+@dataclass
+class SeatState:
+    seat: int
+    kind: str  # human | bot
+    bot: str
+    name: str
+    token_hash: str | None
+
+
+@dataclass
+class LiveRoom:
+    id: int
+    code: str
+    entry: registry.GameEntry
+    options: dict[str, Any]
+    room_options: RoomOptions
+    public: bool
+    status: str
+    seed: int
+    commitment: str
+    host_token_hash: str
+    seats: list[SeatState]
+    note: str = ""
+    table: Table[Any, Any] | None = None
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: set[Conn] = field(default_factory=set)
+    agents: dict[int, Any] = field(default_factory=dict)  # seat -> bot (bot seats, takeovers)
+    fallback: set[int] = field(default_factory=set)  # seats whose bot is a stand-in
+    away_since: dict[int, float] = field(default_factory=dict)  # human seat -> monotonic
+    takeover: set[int] = field(default_factory=set)  # human seats a bot plays now
+    turn_since: float = field(default_factory=time.monotonic)
+    notes: list[str] = field(default_factory=list)
+    bot_task: asyncio.Task[None] | None = None
+    chat_seen: int = 0
+    updated: float = field(default_factory=time.time)
+
+    @property
+    def seq(self) -> int:
+        return 0 if self.table is None else self.table.seq
+
+    def connected(self, seat: int) -> bool:
+        return any(c.seat == seat and not c.closed for c in self.conns)
+
+    def info(self) -> p.RoomInfo:
+        table = self.table
+        results = table.results() if table is not None and table.finished else None
+        return p.RoomInfo(
+            code=self.code,
+            game=self.entry.id,
+            options=self.options,
+            room_options=msgspec.to_builtins(self.room_options),
+            public=self.public,
+            status=self.status,  # type: ignore[arg-type]
+            seats=tuple(
+                p.SeatInfo(
+                    seat=s.seat,
+                    kind=s.kind,  # type: ignore[arg-type]
+                    bot=s.bot,
+                    name=s.name,
+                    claimed=s.kind == "bot" or s.token_hash is not None,
+                    connected=s.kind == "bot" or self.connected(s.seat),
+                    takeover=s.seat in self.takeover,
+                )
+                for s in self.seats
+            ),
+            commitment=self.commitment,
+            seed=str(self.seed) if self.status == "finished" else None,
+            seq=self.seq,
+            results=None if results is None else to_json(results),
+            notes=tuple(self.notes + ([self.note] if self.note else [])),
+        )
+
+    def broadcast(self, message: p.Message) -> None:
+        for conn in list(self.conns):
+            conn.send(message)
+
+
+_PATHLIKE = re.compile(r"[/\\]|\.\.|^~|\.(json|csv|txt|db|sqlite3?)$", re.IGNORECASE)
+
+
+def check_game_options(entry: registry.GameEntry, raw: dict[str, Any]) -> dict[str, Any]:
+    """The game's options for a server room: unknown options and anything naming a file
+    (a deck path, ...) are refused; the server only plays what it ships."""
+    game = entry.game
+    specs = {s.name: s for s in game.info.options}
+    for name, value in raw.items():
+        if name not in specs:
+            raise RoomError(400, "bad_options", f"{entry.id} has no option '{name}'")
+        if name == "deck" and value not in ("", None):
+            raise RoomError(400, "bad_options", "rooms play the shipped deck only")
+        if isinstance(value, str) and _PATHLIKE.search(value):
+            raise RoomError(400, "bad_options", f"option '{name}' may not name a file")
+    try:
+        return game.parse_options(raw)
+    except OptionsError as exc:
+        raise RoomError(400, "bad_options", str(exc)) from None
+
+
+class Hub:
+    """Every room of this process, the bots' worker pool and the background tasks."""
+
+    def __init__(self, store: Store, config: Config) -> None:
+        self.store = store
+        self.config = config
+        self.rooms: dict[str, LiveRoom] = {}
+        self.pool = ThreadPoolExecutor(max_workers=config.bot_workers, thread_name_prefix="bot")
+        self.process_tag = secrets.token_hex(4)
+        self._tasks: list[asyncio.Task[None]] = []
+        self._loading: dict[str, asyncio.Future[LiveRoom | None]] = {}
+        self.table_build: asyncio.Task[None] | None = None
+        self.table_note = ""
+        self._listener: Any = None
+
+    # ----- life cycle ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every unfinished room from its log, then run the background tasks."""
+        for code in await self.store.room_codes(("playing",)):
+            room = await self.room(code)
+            if room is not None:
+                self._kick(room)
+        self._tasks.append(asyncio.create_task(self._ticker()))
+        if self.store.is_postgres:
+            self._tasks.append(asyncio.create_task(self._listen()))
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for room in self.rooms.values():
+            if room.bot_task is not None:
+                room.bot_task.cancel()
+            for conn in room.conns:
+                conn.close()
+        if self.table_build is not None:
+            self.table_build.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        if self._listener is not None:
+            with contextlib.suppress(Exception):
+                await self._listener.close()
+        self.pool.shutdown(wait=False, cancel_futures=True)
+
+    # ----- rooms ----------------------------------------------------------------------------
+    async def create(self, request: CreateRoom) -> tuple[LiveRoom, str]:
+        """A new waiting room; returns it and the host token."""
+        try:
+            entry = registry.get(request.game)
+        except GamenightError as exc:
+            raise RoomError(400, "bad_game", str(exc)) from None
+        options = check_game_options(entry, request.options)
+        seats: list[tuple[str, str]] = []
+        for spec in request.seats:
+            kind, _, bot = spec.strip().partition(":")
+            if kind == "human" and not bot:
+                seats.append(("human", ""))
+            elif kind == "bot" and bot in entry.bot_infos:
+                seats.append(("bot", bot))
+            else:
+                choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
+                raise RoomError(400, "bad_seats", f"a seat is 'human' or one of {choices}")
+        try:
+            entry.game.check_players(len(seats))
+        except OptionsError as exc:
+            raise RoomError(400, "bad_seats", str(exc)) from None
+        takeover_bot = request.room.takeover_bot
+        if takeover_bot and takeover_bot not in entry.bot_infos:
+            raise RoomError(400, "bad_options", f"{entry.name} has no bot '{takeover_bot}'")
+        seed = seeds.draw_seed()
+        commitment = seeds.commitment(seed, entry.id, entry.game.info.rules_version, options)
+        host_token = new_token()
+        code = secrets.token_urlsafe(12)
+        await self.store.create_room(
+            code=code,
+            game=entry.id,
+            options=options,
+            room_options=msgspec.to_builtins(request.room),
+            public=request.public,
+            seed=seed,
+            commitment=commitment,
+            host_token_hash=token_hash(host_token),
+            seats=seats,
+        )
+        room = await self.room(code)
+        assert room is not None
+        if all(kind == "bot" for kind, _ in seats):
+            await self.start_game(room, host_token)
+        return room, host_token
+
+    async def room(self, code: str) -> LiveRoom | None:
+        """The live room ``code``, loaded (and its table rebuilt) on first use."""
+        room = self.rooms.get(code)
+        if room is not None:
+            return room
+        if len(code) > 32:
+            return None
+        pending = self._loading.get(code)
+        if pending is not None:
+            return await pending
+        future: asyncio.Future[LiveRoom | None] = asyncio.get_running_loop().create_future()
+        self._loading[code] = future
+        try:
+            row = await self.store.load_room(code)
+            room = None if row is None else await self._rebuild(row)
+            if room is not None:
+                self.rooms[code] = room
+            future.set_result(room)
+            return room
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved
+            raise
+        finally:
+            del self._loading[code]
+
+    async def _rebuild(self, row: RoomRow) -> LiveRoom:
+        entry = registry.get(row.game)
+        room = LiveRoom(
+            id=row.id,
+            code=row.code,
+            entry=entry,
+            options=row.options,
+            room_options=msgspec.convert(row.room_options, RoomOptions),
+            public=row.public,
+            status=row.status,
+            seed=row.seed,
+            commitment=row.commitment,
+            host_token_hash=row.host_token_hash,
+            seats=[SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+            note=row.note,
+            updated=row.updated_at,
+        )
+        if row.status in ("playing", "finished") or row.seq > 0:
+            self._start_table(room)
+            for action in await self.store.actions_after(row.id, 0):
+                self._replay(room, action.seat, action.action)
+            now = time.monotonic()
+            for s in room.seats:
+                if s.kind == "human":
+                    room.away_since[s.seat] = now
+        return room
+
+    def _start_table(self, room: LiveRoom) -> None:
+        game = room.entry.game
+        room.table = Table.start(
+            game, len(room.seats), game.parse_options(room.options), SeededDice(seed=room.seed)
+        )
+        room.turn_since = time.monotonic()
+
+    def _replay(self, room: LiveRoom, seat: int, raw: Any) -> tuple[Any, ...]:
+        assert room.table is not None
+        action = room.entry.game.decode_action(raw)
+        events = room.table.submit(seat, action)
+        agent = room.agents.get(seat)
+        if agent is not None:
+            _observe(agent, seat, events)
+        return events
+
+    async def claim(self, room: LiveRoom, seat: int, name: str) -> str:
+        """Claim human seat ``seat`` of a waiting room with a display name; the seat token."""
+        clean = name.strip()
+        if not 1 <= len(clean) <= p.MAX_NAME_CHARS or any(ord(c) < 32 for c in clean):
+            raise RoomError(400, "bad_name", f"a name is 1 to {p.MAX_NAME_CHARS} characters")
+        if not 0 <= seat < len(room.seats) or room.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        token = new_token()
+        hashed = token_hash(token)
+        if not await self.store.claim_seat(room.id, seat, clean, hashed):
+            raise RoomError(409, "seat_taken", "that seat is taken or the game has begun")
+        room.seats[seat].name = clean
+        room.seats[seat].token_hash = hashed
+        room.updated = time.time()
+        await self._room_changed(room)
+        if all(s.kind == "bot" or s.token_hash for s in room.seats):
+            await self._begin(room, {})
+        return token
+
+    async def release(self, room: LiveRoom, host_token: str, seat: int) -> None:
+        self._check_host(room, host_token)
+        if not await self.store.release_seat(room.id, seat):
+            raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
+        room.seats[seat].name = ""
+        room.seats[seat].token_hash = None
+        for conn in list(room.conns):
+            if conn.seat == seat:
+                conn.send(p.Error(code="bad_token", message="the host freed your seat"))
+                conn.close()
+        await self._room_changed(room)
+
+    async def start_game(self, room: LiveRoom, host_token: str) -> None:
+        """The host starts: empty human seats get bots."""
+        self._check_host(room, host_token)
+        if room.status != "waiting":
+            raise RoomError(409, "not_waiting", "the game has already begun")
+        default = self._default_bot(room)
+        bots = {s.seat: default for s in room.seats if s.kind == "human" and not s.token_hash}
+        await self._begin(room, bots)
+
+    def _check_host(self, room: LiveRoom, host_token: str) -> None:
+        if not secrets.compare_digest(token_hash(host_token), room.host_token_hash):
+            raise RoomError(403, "not_host", "only the host may do that")
+
+    def _default_bot(self, room: LiveRoom) -> str:
+        if room.room_options.takeover_bot:
+            return room.room_options.takeover_bot
+        names = [n for n in room.entry.bot_infos if n != "random"]
+        return names[0] if names else "random"
+
+    async def _begin(self, room: LiveRoom, bots: dict[int, str]) -> None:
+        async with room.lock:
+            if room.status != "waiting":
+                return
+            if not await self.store.start_room(room.id, bots):
+                await self.sync(room)
+                return
+            for seat, bot in bots.items():
+                room.seats[seat].kind = "bot"
+                room.seats[seat].bot = bot
+                room.seats[seat].token_hash = None
+            room.status = "playing"
+            self._start_table(room)
+            now = time.monotonic()
+            for s in room.seats:
+                if s.kind == "human" and not room.connected(s.seat):
+                    room.away_since[s.seat] = now
+            await self.store.notify(self._payload(room, "room"))
+            for conn in list(room.conns):
+                conn.send(self.snapshot(room, conn.seat, -1))
+        self._kick(room)
+
+    async def close_room(self, room: LiveRoom, note: str) -> None:
+        if room.status in ("finished", "closed"):
+            return
+        room.status = "closed"
+        room.note = note
+        await self.store.set_status(room.id, "closed", note)
+        await self.store.notify(self._payload(room, "room"))
+        room.broadcast(p.RoomUpdate(room=room.info()))
+        if room.bot_task is not None:
+            room.bot_task.cancel()
+
+    # ----- sockets --------------------------------------------------------------------------
+    def seat_for_token(self, room: LiveRoom, token: str) -> int | None:
+        hashed = token_hash(token)
+        for s in room.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, hashed):
+                return s.seat
+        return None
+
+    async def join(self, room: LiveRoom, hello: p.Hello, config: Config) -> Conn:
+        """Register a socket after its Hello; raises RoomError (code, message) if refused."""
+        if hello.protocol != p.PROTOCOL_VERSION:
+            raise RoomError(
+                400,
+                "protocol_version",
+                f"this server speaks protocol {p.PROTOCOL_VERSION}, not {hello.protocol}",
+            )
+        seat: int | None = None
+        if hello.token is not None:
+            seat = self.seat_for_token(room, hello.token)
+            if seat is None:
+                raise RoomError(403, "bad_token", "that seat token is not valid for this room")
+        elif not room.room_options.spectators:
+            raise RoomError(403, "spectators_off", "this room does not allow spectators")
+        conn = Conn(seat, config)
+        room.conns.add(conn)
+        if seat is not None:
+            room.away_since.pop(seat, None)
+            if seat in room.takeover:
+                room.takeover.discard(seat)  # reclaimed with the token
+                room.agents.pop(seat, None)
+            if room.status == "playing":
+                await self.store.set_away(room.id, seat, None)
+        chat = await self.store.chat_after(room.id, 0, limit=50)
+        room.chat_seen = max([room.chat_seen, *(c.id for c in chat)])
+        conn.send(self.snapshot(room, seat, hello.last_seq, chat=chat))
+        room.broadcast(p.RoomUpdate(room=room.info()))
+        return conn
+
+    async def leave(self, room: LiveRoom, conn: Conn) -> None:
+        conn.close()
+        room.conns.discard(conn)
+        seat = conn.seat
+        if seat is not None and not room.connected(seat):
+            room.away_since[seat] = time.monotonic()
+            if room.status == "playing":
+                with contextlib.suppress(Exception):
+                    await self.store.set_away(room.id, seat, time.time())
+        room.broadcast(p.RoomUpdate(room=room.info()))
+
+    def snapshot(
+        self,
+        room: LiveRoom,
+        seat: int | None,
+        last_seq: int,
+        *,
+        chat: Sequence[Any] = (),
+    ) -> p.Snapshot:
+        table = room.table
+        lines = tuple(p.ChatOut(name=c.name, text=c.text, at=c.at, seat=c.seat) for c in chat)
+        if table is None:
+            return p.Snapshot(
+                protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=0, chat=lines
+            )
+        snap = table.snapshot(seat)
+        since = last_seq if -1 <= last_seq <= table.seq else -1
+        return p.Snapshot(
+            protocol=p.PROTOCOL_VERSION,
+            seat=seat,
+            room=room.info(),
+            seq=snap.seq,
+            view=to_json(snap.view),
+            legal=tuple(to_json(a) for a in snap.legal),
+            to_act=snap.to_act,
+            finished=snap.finished,
+            results=None if snap.results is None else to_json(snap.results),
+            events=tuple(
+                p.StampedEvent(s.seq, to_json(s.event)) for s in table.events_since(seat, since)
+            ),
+            chat=lines,
+        )
+
+    async def act(self, room: LiveRoom, conn: Conn, message: p.Act) -> p.Message:
+        """A seat's action: Ack after the commit, or Error (nothing changed)."""
+        seat = conn.seat
+        if seat is None:
+            return p.Error(code="not_seated", message="spectators cannot act", id=message.id)
+        refusal = self._refuse_play(room, message.id)
+        if refusal is not None:
+            return refusal
+        try:
+            action = room.entry.game.decode_action(message.action)
+        except IllegalActionError as exc:
+            return p.Error(code="illegal", message=str(exc), id=message.id)
+        try:
+            seq = await self.apply(room, seat, action, message.expected_seq, "human")
+        except StaleActionError as exc:
+            return p.Error(code="stale", message=str(exc), id=message.id)
+        except IllegalActionError as exc:
+            return p.Error(code="illegal", message=str(exc), id=message.id)
+        except RoomError as exc:
+            return p.Error(code=exc.code, message=exc.message, id=message.id)  # type: ignore[arg-type]
+        return p.Ack(seq=seq, id=message.id)
+
+    def _refuse_play(self, room: LiveRoom, request: int | None) -> p.Error | None:
+        if room.status == "waiting":
+            return p.Error(code="not_started", message="the game has not begun", id=request)
+        if room.status == "finished":
+            return p.Error(code="finished", message="the game is over", id=request)
+        if room.status == "closed":
+            return p.Error(code="closed", message="the room is closed", id=request)
+        return None
+
+    async def apply(
+        self, room: LiveRoom, seat: int, action: Any, expected_seq: int | None, by: str
+    ) -> int:
+        """Validate, log (committed), apply and broadcast one action; returns its seq."""
+        async with room.lock:
+            for _ in range(5):
+                table = room.table
+                if table is None or room.status != "playing":
+                    raise RoomError(409, "finished", "the game is not being played")
+                pending = table.prepare(seat, action, expected_seq)
+                finished = room.entry.game.is_terminal(pending.state)
+                results = (
+                    to_json(room.entry.game.results(pending.state)) if finished else None
+                )
+                try:
+                    await self.store.append_action(
+                        room.id,
+                        pending.seq,
+                        seat,
+                        to_json(action),
+                        by,
+                        finished_results=results,
+                        notify=self._payload(room, "act"),
+                    )
+                except Behind:
+                    await self._catch_up(room)  # another process moved the room on
+                    continue
+                events = table.commit(pending)
+                self._after_commit(room, pending.seq, seat, action, events)
+                break
+            else:
+                raise RoomError(503, "internal", "the room is too busy; try again")
+        self._kick(room)
+        return pending.seq
+
+    def _after_commit(
+        self, room: LiveRoom, seq: int, seat: int, action: Any, events: tuple[Any, ...]
+    ) -> None:
+        table = room.table
+        assert table is not None
+        room.turn_since = time.monotonic()
+        room.updated = time.time()
+        for other, agent in room.agents.items():
+            _observe(agent, other, events)
+        game = room.entry.game
+        public = to_json(game.public_action(table.state, seat, action))
+        mine = to_json(action)
+        for conn in list(room.conns):
+            snap = table.snapshot(conn.seat)
+            conn.send(
+                p.Events(
+                    seq=seq,
+                    events=tuple(to_json(e) for e in events if e.visible_to(conn.seat)),
+                    view=to_json(snap.view),
+                    legal=tuple(to_json(a) for a in snap.legal),
+                    to_act=snap.to_act,
+                    finished=snap.finished,
+                    results=None if snap.results is None else to_json(snap.results),
+                    seat=seat,
+                    action=mine if conn.seat == seat else public,
+                )
+            )
+        if table.finished:
+            room.status = "finished"
+            room.takeover.clear()
+            room.broadcast(p.RoomUpdate(room=room.info()))
+
+    async def sync(self, room: LiveRoom) -> None:
+        """Catch up with the database (another process acted, chatted or changed the room)."""
+        async with room.lock:
+            await self._catch_up(room)
+        self._kick(room)
+
+    async def _catch_up(self, room: LiveRoom) -> None:
+        row = await self.store.load_room(room.code)
+        if row is None:
+            return
+        changed = False
+        for s, r in zip(room.seats, row.seats, strict=True):
+            if (s.kind, s.bot, s.name, s.token_hash) != (r.kind, r.bot, r.name, r.token_hash):
+                s.kind, s.bot, s.name, s.token_hash = r.kind, r.bot, r.name, r.token_hash
+                changed = True
+        if room.status == "waiting" and row.status != "waiting":
+            room.status = "playing"
+            self._start_table(room)
+            for conn in list(room.conns):
+                conn.send(self.snapshot(room, conn.seat, -1))
+        if room.table is not None:
+            for action in await self.store.actions_after(room.id, room.table.seq):
+                if room.status != "playing":
+                    break
+                events = self._replay(room, action.seat, action.action)
+                self._after_commit(
+                    room, action.seq, action.seat, room.entry.game.decode_action(action.action),
+                    events,
+                )
+        if row.status == "closed" and room.status != "closed":
+            room.status = "closed"
+            room.note = row.note
+            changed = True
+        if changed:
+            room.broadcast(p.RoomUpdate(room=room.info()))
+
+    async def hint(self, room: LiveRoom, conn: Conn, message: p.HintRequest) -> p.Message:
+        if not room.room_options.hints:
+            return p.Error(code="hints_off", message="this room gives no hints", id=message.id)
+        if conn.seat is None:
+            return p.Error(code="not_seated", message="spectators get no hints", id=message.id)
+        refusal = self._refuse_play(room, message.id)
+        if refusal is not None or room.table is None:
+            return refusal or p.Error(code="not_started", message="not begun", id=message.id)
+        snap = room.table.snapshot(conn.seat)
+        if not snap.legal:
+            return p.Error(code="no_advice", message="it is not your turn", id=message.id)
+        try:
+            advise = room.entry.advisor
+        except Exception:
+            advise = None
+        if advise is None:
+            return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+        loop = asyncio.get_running_loop()
+        try:
+            advice = await loop.run_in_executor(
+                self.pool, advise, snap.view, conn.seat, list(snap.legal)
+            )
+        except Exception as exc:  # an advisor that cannot advise here (a missing table...)
+            log.info("advisor failed: %s", exc)
+            return p.Error(code="no_advice", message=_one_line(exc), id=message.id)
+        if advice is None:
+            return p.Error(code="no_advice", message="no advice for this decision", id=message.id)
+        return p.AdviceOut(seq=snap.seq, advice=to_json(advice), id=message.id)
+
+    async def chat(self, room: LiveRoom, conn: Conn, message: p.ChatIn) -> p.Message | None:
+        if conn.seat is None:
+            return p.Error(code="not_seated", message="spectators cannot chat", id=message.id)
+        text = message.text.strip()
+        if not text or len(text) > p.MAX_CHAT_CHARS:
+            return p.Error(
+                code="chat_invalid",
+                message=f"a chat line is 1 to {p.MAX_CHAT_CHARS} characters",
+                id=message.id,
+            )
+        if not conn.chats.take():
+            return p.Error(code="rate_limited", message="slow down", id=message.id)
+        name = room.seats[conn.seat].name or f"seat {conn.seat + 1}"
+        row = await self.store.add_chat(
+            room.id, conn.seat, name, text, notify=self._payload(room, "chat")
+        )
+        room.chat_seen = max(room.chat_seen, row.id)
+        room.updated = time.time()
+        room.broadcast(p.ChatOut(name=row.name, text=row.text, at=row.at, seat=row.seat))
+        return None
+
+    # ----- bots -----------------------------------------------------------------------------
+    def _kick(self, room: LiveRoom) -> None:
+        """Let the bots of ``room`` act if one is to act (one bot task per room)."""
+        if room.status != "playing" or room.table is None:
+            return
+        if room.bot_task is not None and not room.bot_task.done():
+            return
+        if any(self._bot_plays(room, s) for s in room.table.to_act()):
+            room.bot_task = asyncio.create_task(self._run_bots(room))
+
+    def _bot_plays(self, room: LiveRoom, seat: int) -> bool:
+        return room.seats[seat].kind == "bot" or seat in room.takeover
+
+    async def _run_bots(self, room: LiveRoom) -> None:
+        try:
+            while room.status == "playing" and room.table is not None:
+                seats = [s for s in room.table.to_act() if self._bot_plays(room, s)]
+                if not seats:
+                    return
+                if room.room_options.bot_pace:
+                    await asyncio.sleep(room.room_options.bot_pace)
+                await self._bot_move(room, seats[0], "bot")
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("bots of room %s stopped", room.code)
+
+    async def _bot_move(self, room: LiveRoom, seat: int, by: str) -> None:
+        table = room.table
+        if table is None:
+            return
+        snap = table.snapshot(seat)
+        if not snap.legal:
+            return
+        agent = self._agent(room, seat)
+        decision = Decision(room.entry.id, seat, snap.view, snap.legal)
+        loop = asyncio.get_running_loop()
+        action = await loop.run_in_executor(self.pool, agent.act, decision)
+        with contextlib.suppress(StaleActionError, RoomError):
+            await self.apply(room, seat, action, snap.seq, by)
+
+    def _agent(self, room: LiveRoom, seat: int) -> Any:
+        agent = room.agents.get(seat)
+        if agent is not None and not (seat in room.fallback and self.table_note == "ready"):
+            return agent
+        s = room.seats[seat]
+        name = s.bot if s.kind == "bot" else self._default_bot(room)
+        seed = seeds.derive(room.seed, "bot", seat)
+        try:
+            agent = room.entry.make_bot(name, seed)
+            room.fallback.discard(seat)
+        except Exception as exc:
+            agent = self._stand_in(room, seat, name, seed, exc)
+        if room.table is not None:
+            for stamped in room.table.events_since(seat, -1):
+                _observe(agent, seat, (stamped.event,))
+        room.agents[seat] = agent
+        return agent
+
+    def _stand_in(self, room: LiveRoom, seat: int, name: str, seed: int, exc: Exception) -> Any:
+        """A bot that could not be built (a missing value table...) is played by another."""
+        room.fallback.add(seat)
+        if room.entry.id == "wurfeltod" and type(exc).__name__ == "ValueTableMissingError":
+            self._build_wurfeltod_table()
+            note = (
+                "The optimal bot's value table is being built in the background; "
+                "the greedy bot plays until it is ready."
+                if self.config.build_tables
+                else "The optimal bot's value table is missing; the greedy bot plays instead."
+            )
+        else:
+            log.warning("bot %s of %s failed: %s", name, room.entry.id, exc)
+            note = f"The {name} bot is unavailable; another bot plays its seat."
+        if note not in room.notes:
+            room.notes.append(note)
+            room.broadcast(p.RoomUpdate(room=room.info()))
+        for other in room.entry.bot_infos:
+            if other != name:
+                with contextlib.suppress(Exception):
+                    return room.entry.make_bot(other, seed)
+        return RandomAgent(seed)
+
+    def _build_wurfeltod_table(self) -> None:
+        if not self.config.build_tables or self.table_build is not None:
+            return
+        self.table_note = "building"
+        self.table_build = asyncio.create_task(self._build_table())
+
+    async def _build_table(self) -> None:
+        script = (
+            "from gamenight.games.wurfeltod.solver.build import build_table;"
+            "build_table(progress=False)"
+        )
+        log.warning("building the Wurfeltod value table in the background")
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable, "-c", script, env=dict(os.environ)
+        )
+        code = await proc.wait()
+        self.table_note = "ready" if code == 0 else "failed"
+        log.warning("Wurfeltod value table build %s", self.table_note)
+        if code == 0:
+            for room in self.rooms.values():
+                note = next((n for n in room.notes if "value table" in n), None)
+                if note is not None:
+                    room.notes.remove(note)
+                    room.broadcast(p.RoomUpdate(room=room.info()))
+
+    # ----- background -----------------------------------------------------------------------
+    async def _ticker(self) -> None:
+        last_idle = time.monotonic()
+        while True:
+            await asyncio.sleep(self.config.tick)
+            try:
+                await self._check_turns()
+                if time.monotonic() - last_idle > self.config.idle_check:
+                    last_idle = time.monotonic()
+                    await self._close_idle()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("room check failed")
+
+    async def _check_turns(self) -> None:
+        now = time.monotonic()
+        for room in list(self.rooms.values()):
+            if room.status != "playing" or room.table is None:
+                continue
+            options = room.room_options
+            for seat in room.table.to_act():
+                s = room.seats[seat]
+                if s.kind != "human" or seat in room.takeover:
+                    continue
+                away = room.away_since.get(seat)
+                if (
+                    options.takeover_after is not None
+                    and away is not None
+                    and now - away >= options.takeover_after
+                ):
+                    room.takeover.add(seat)
+                    room.broadcast(p.RoomUpdate(room=room.info()))
+                    self._kick(room)
+                elif options.turn_clock is not None and now - room.turn_since >= options.turn_clock:
+                    room.turn_since = now
+                    asyncio.create_task(self._bot_move(room, seat, "clock"))
+
+    async def _close_idle(self) -> None:
+        now = time.time()
+        for code, updated in await self.store.idle_rooms(now):
+            room = await self.room(code)
+            if room is None:
+                continue
+            last = max(updated, room.updated)
+            if now - last >= room.room_options.idle_close and not any(
+                not c.closed for c in room.conns
+            ):
+                await self.close_room(room, "closed after a long time without play")
+
+    async def _room_changed(self, room: LiveRoom) -> None:
+        room.broadcast(p.RoomUpdate(room=room.info()))
+        await self.store.notify(self._payload(room, "room"))
+
+    def _payload(self, room: LiveRoom, kind: str) -> str:
+        return f"{self.process_tag} {room.code} {kind}"
+
+    async def _listen(self) -> None:
+        """PostgreSQL LISTEN: another process changed a room this process has loaded."""
+        import psycopg
+
+        from gamenight.server.db import NOTIFY_CHANNEL
+
+        url = self.store.url.replace("postgresql+psycopg://", "postgresql://")
+        while True:
+            try:
+                conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+                self._listener = conn
+                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                async for note in conn.notifies():
+                    tag, _, rest = note.payload.partition(" ")
+                    code, _, kind = rest.partition(" ")
+                    if tag == self.process_tag:
+                        continue
+                    room = self.rooms.get(code)
+                    if room is None:
+                        continue
+                    if kind == "chat":
+                        asyncio.create_task(self._chat_sync(room))
+                    else:
+                        asyncio.create_task(self.sync(room))
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("LISTEN connection lost; reconnecting")
+                await asyncio.sleep(1)
+
+    async def _chat_sync(self, room: LiveRoom) -> None:
+        for row in await self.store.chat_after(room.id, room.chat_seen):
+            room.chat_seen = max(room.chat_seen, row.id)
+            room.broadcast(p.ChatOut(name=row.name, text=row.text, at=row.at, seat=row.seat))
+
+    # ----- records --------------------------------------------------------------------------
+    def record(self, room: LiveRoom) -> str:
+        """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
+        table = room.table
+        if room.status != "finished" or table is None:
+            raise RoomError(409, "not_finished", "the record is offered when the game is over")
+        out = io.StringIO()
+        writer = RecordWriter(out)
+        seats = [
+            RecordSeat(
+                s.name or (f"bot {s.bot}" if s.kind == "bot" else f"seat {s.seat + 1}"),
+                f"bot:{s.bot}" if s.kind == "bot" else "human",
+            )
+            for s in room.seats
+        ]
+        game = room.entry.game
+        writer.header(game, game.parse_options(room.options), room.seed, seats)
+        writer.start(table.start_events)
+        by_seq: dict[int, list[Any]] = {}
+        for stamped in table.log():
+            by_seq.setdefault(stamped.seq, []).append(stamped.event)
+        for seq, (seat, action) in enumerate(table.moves(), start=1):
+            writer.action(seat, action, by_seq.get(seq, []))
+        results = table.results()
+        assert results is not None
+        writer.results(results)
+        return out.getvalue()
+
+
+def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
+    mine = [e for e in events if e.visible_to(seat)]
+    if mine:
+        with contextlib.suppress(Exception):
+            agent.observe(seat, mine)
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    return text[0] if text else type(exc).__name__
+
+
+Handler = Callable[[p.ClientMessage], Awaitable[p.Message | None]]

@@ -1,0 +1,59 @@
+"""Run the server under uvicorn (``gamenight serve`` and ``python -m gamenight.server``)."""
+
+from __future__ import annotations
+
+import logging
+
+from gamenight.server.db import default_url
+from gamenight.server.rooms import Config
+
+WS_MAX_BYTES = 1 << 20  # frames beyond this drop the socket; the protocol caps at 16 KiB
+
+
+def serve(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    db_url: str | None = None,
+    *,
+    build_tables: bool = True,
+    origins: tuple[str, ...] = (),
+    log_level: str = "info",
+    announce: bool = True,
+) -> None:
+    """Start the app and block until interrupted."""
+    import uvicorn
+
+    from gamenight.server.app import create_app
+
+    config = Config(
+        db_url=db_url or default_url(), build_tables=build_tables, extra_origins=origins
+    )
+    logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    if announce:
+        shown = f"[{host}]" if ":" in host else host
+        print(f"gamenight is serving at http://{shown}:{port}/  (database: {_safe(config.db_url)})")
+        print("Press Ctrl+C to stop.", flush=True)
+    uvicorn.run(
+        create_app(config),
+        host=host,
+        port=port,
+        log_level=log_level,
+        ws_max_size=WS_MAX_BYTES,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        lifespan="on",
+    )
+
+
+def _safe(url: str) -> str:
+    """The URL without a password.
+
+    >>> _safe("postgresql://me:secret@db:5432/g")
+    'postgresql://me:***@db:5432/g'
+    """
+    scheme, sep, rest = url.partition("://")
+    if "@" not in rest:
+        return url
+    creds, _, where = rest.rpartition("@")
+    user, colon, _password = creds.partition(":")
+    return f"{scheme}{sep}{user}{':***' if colon else ''}@{where}"
