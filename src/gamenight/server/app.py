@@ -31,7 +31,7 @@ from litestar.connection import WebSocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 
-from gamenight import __version__
+from gamenight import __version__, web
 from gamenight.core import registry
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate
@@ -434,8 +434,7 @@ def create_app(config: Config) -> Litestar:
             start_room,
             download_record,
             protocol_schema,
-            lobby_page,
-            room_page,
+            *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
         ],
         on_startup=[startup],
