@@ -70,7 +70,10 @@ function sha256Fallback(bytes) {
 
 /** Check a JSONL record's header against a commitment: {ok, computed}. */
 export async function checkRecord(jsonl, expected) {
-  const header = JSON.parse(jsonl.split("\n")[0]);
-  const computed = await commitment(header.seed, header.game, header.rules_version, header.options);
-  return { ok: computed === expected, computed, seed: String(header.seed) };
+  const line = jsonl.split("\n")[0];
+  const header = JSON.parse(line);
+  // a 128-bit seed does not fit a JavaScript number: read its digits from the text
+  const digits = (line.match(/"seed"\s*:\s*"?(\d+)/) || [])[1] || String(header.seed);
+  const computed = await commitment(digits, header.game, header.rules_version, header.options);
+  return { ok: computed === expected, computed, seed: digits };
 }

@@ -224,6 +224,11 @@ function renderEnd() {
 
 function render() {
   if (!state.room) return;
+  // state for tests and styling: the seq shown, the room status, whether we must act
+  document.body.dataset.seq = String(state.seq);
+  document.body.dataset.status = state.room.status;
+  document.body.dataset.myTurn = String(ctx().myTurn && !state.busy);
+  document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
   document.title = `${state.game ? state.game.name : state.room.game} — gamenight`;
   els.title.textContent = state.game ? state.game.name : state.room.game;
   renderWaiting();
