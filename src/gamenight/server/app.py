@@ -30,6 +30,7 @@ from litestar import Litestar, MediaType, Request, Response, get, post, websocke
 from litestar.connection import WebSocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
+from litestar.params import FromPath, JSONBody
 
 from gamenight import __version__, web
 from gamenight.core import registry
@@ -157,7 +158,7 @@ async def list_games() -> list[GameOut]:
 
 
 @post("/api/rooms", summary="Create a room", status_code=201)
-async def create_room(request: Request[Any, Any, Any], data: CreateRoom) -> CreatedRoom:
+async def create_room(request: Request[Any, Any, Any], data: JSONBody[CreateRoom]) -> CreatedRoom:
     room, host_token = await _hub(request).create(data)
     return CreatedRoom(room.code, host_token, f"/r/{room.code}", room.commitment)
 
@@ -178,33 +179,33 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
 
 
 @get("/api/rooms/{code:str}", summary="One room")
-async def room_info(request: Request[Any, Any, Any], code: str) -> p.RoomInfo:
+async def room_info(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     return (await _room(request, code)).info()
 
 
 @post("/api/rooms/{code:str}/seats/{seat:int}/claim", summary="Claim a seat", status_code=200)
-async def claim_seat(request: Request[Any, Any, Any], code: str, seat: int, data: Claim) -> Claimed:
+async def claim_seat(request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]) -> Claimed:
     room = await _room(request, code)
     token = await _hub(request).claim(room, seat, data.name)
     return Claimed(seat, token)
 
 
-@post("/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)")
-async def release_seat(request: Request[Any, Any, Any], code: str, seat: int) -> p.RoomInfo:
+@post("/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)", status_code=200)
+async def release_seat(request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]) -> p.RoomInfo:
     room = await _room(request, code)
     await _hub(request).release(room, _bearer(request), seat)
     return room.info()
 
 
-@post("/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)")
-async def start_room(request: Request[Any, Any, Any], code: str) -> p.RoomInfo:
+@post("/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)", status_code=200)
+async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     room = await _room(request, code)
     await _hub(request).start_game(room, _bearer(request))
     return room.info()
 
 
 @get("/api/rooms/{code:str}/record", summary="The finished game's record (JSON Lines)")
-async def download_record(request: Request[Any, Any, Any], code: str) -> Response[str]:
+async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _room(request, code)
     text = _hub(request).record(room)
     return Response(
@@ -256,7 +257,7 @@ async def lobby_page(request: Request[Any, Any, Any]) -> Response[str]:
 
 
 @get("/r/{code:str}", include_in_schema=False)
-async def room_page(request: Request[Any, Any, Any], code: str) -> Response[str]:
+async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _hub(request).room(code)
     if room is None:
         return Response(
@@ -299,7 +300,7 @@ def origin_allowed(headers: Any, extra: tuple[str, ...]) -> bool:
 
 
 @websocket("/ws/{code:str}")
-async def socket_handler(socket: WebSocket[Any, Any, Any], code: str) -> None:
+async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
     hub = _hub(socket)
     if not origin_allowed(socket.headers, hub.config.extra_origins):
         await socket.close(code=4403, reason="origin not allowed")
@@ -403,7 +404,7 @@ async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, co
 
 
 # ----- the app --------------------------------------------------------------------------------
-async def _room_error(_request: Request[Any, Any, Any], exc: RoomError) -> Response[Problem]:
+def _room_error(_request: Request[Any, Any, Any], exc: RoomError) -> Response[Problem]:
     return Response(Problem(exc.code, exc.message), status_code=exc.status)
 
 

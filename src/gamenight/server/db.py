@@ -165,6 +165,9 @@ def migrate(url: str) -> None:
     from alembic import command
     from alembic.config import Config
 
+    import logging
+
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     target = sync_url(url)
     if target.startswith("sqlite:///"):
         path = target[len("sqlite:///") :]

@@ -132,7 +132,7 @@ class StampedEvent(msgspec.Struct, frozen=True):
     event: Any
 
 
-class Snapshot(Message, frozen=True, tag="snapshot"):
+class Snapshot(Message, frozen=True, tag="snapshot", omit_defaults=False):
     """The answer to Hello: who you are, the room, your view and what you missed."""
 
     protocol: int
@@ -148,7 +148,7 @@ class Snapshot(Message, frozen=True, tag="snapshot"):
     chat: tuple[ChatOut, ...] = ()  # the latest chat lines
 
 
-class Events(Message, frozen=True, tag="events"):
+class Events(Message, frozen=True, tag="events", omit_defaults=False):
     """What action ``seq`` caused, as this seat may see it, and the position after it."""
 
     seq: int
@@ -192,6 +192,7 @@ class ChatOut(Message, frozen=True, tag="chat"):
     text: str
     at: float
     seat: int | None = None
+    id: int | None = None  # on the sender's copy: the id of its ChatIn
 
 
 class RoomUpdate(Message, frozen=True, tag="room"):

@@ -713,10 +713,7 @@ class Hub:
         snap = room.table.snapshot(conn.seat)
         if not snap.legal:
             return p.Error(code="no_advice", message="it is not your turn", id=message.id)
-        try:
-            advise = room.entry.advisor
-        except Exception:
-            advise = None
+        advise = self.advisor(room.entry)
         if advise is None:
             return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
         loop = asyncio.get_running_loop()
@@ -730,6 +727,15 @@ class Hub:
         if advice is None:
             return p.Error(code="no_advice", message="no advice for this decision", id=message.id)
         return p.AdviceOut(seq=snap.seq, advice=to_json(advice), id=message.id)
+
+    def advisor(self, entry: registry.GameEntry) -> Callable[..., Any] | None:
+        """The game's ``advise(view, seat, legal)``, or None if it has none (or it fails
+        to import)."""
+        try:
+            return entry.advisor
+        except Exception as exc:
+            log.warning("advisor of %s unavailable: %s", entry.id, exc)
+            return None
 
     async def chat(self, room: LiveRoom, conn: Conn, message: p.ChatIn) -> p.Message | None:
         if conn.seat is None:
@@ -749,7 +755,16 @@ class Hub:
         )
         room.chat_seen = max(room.chat_seen, row.id)
         room.updated = time.time()
-        room.broadcast(p.ChatOut(name=row.name, text=row.text, at=row.at, seat=row.seat))
+        for other in list(room.conns):  # the sender's copy carries its request id
+            other.send(
+                p.ChatOut(
+                    name=row.name,
+                    text=row.text,
+                    at=row.at,
+                    seat=row.seat,
+                    id=message.id if other is conn else None,
+                )
+            )
         return None
 
     # ----- bots -----------------------------------------------------------------------------

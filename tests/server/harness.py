@@ -1,0 +1,324 @@
+"""Real components for the server tests: uvicorn on loopback, a throwaway PostgreSQL
+cluster, and a WebSocket client that records every frame it receives."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import glob
+import json
+import os
+import random
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+import websockets
+
+from gamenight.server.app import create_app
+from gamenight.server.protocol import PROTOCOL_VERSION
+from gamenight.server.rooms import Config, Hub
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ThreadServer:
+    """The app under uvicorn in a thread of this process (fast; the hub is reachable)."""
+
+    def __init__(self, db_url: str, **config: Any) -> None:
+        self.port = free_port()
+        settings = {"build_tables": False, "tick": 0.05, **config}
+        self.app = create_app(Config(db_url=db_url, **settings))
+        self.server = uvicorn.Server(
+            uvicorn.Config(
+                self.app,
+                host="127.0.0.1",
+                port=self.port,
+                log_level="warning",
+                ws_max_size=1 << 20,
+                lifespan="on",
+            )
+        )
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def hub(self) -> Hub:
+        hub: Hub = self.app.state.hub
+        return hub
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the server did not start")
+            time.sleep(0.02)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=10)
+
+
+class ProcessServer:
+    """``python -m gamenight.server`` as a subprocess (kill -9, several processes)."""
+
+    def __init__(self, db_url: str, port: int | None = None) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gamenight.server",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--no-table-build",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise RuntimeError(f"server exited: {err[-2000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server process did not start")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# ----- PostgreSQL ---------------------------------------------------------------------------
+INSTALL_HINT = (
+    "PostgreSQL is needed by the server tests: install the Debian package 'postgresql' "
+    "(apt-get install postgresql) so that initdb and pg_ctl exist"
+)
+
+
+def pg_bin() -> Path:
+    """The directory of initdb/pg_ctl; installs Debian's postgresql as root if missing."""
+    for _ in range(2):
+        found = shutil.which("initdb")
+        if found:
+            return Path(found).resolve().parent
+        versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if versions:
+            return Path(versions[-1]).parent
+        if os.geteuid() == 0 and Path("/etc/debian_version").exists():
+            subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=False)
+            continue
+        break
+    raise RuntimeError(INSTALL_HINT)
+
+
+class PgCluster:
+    """A throwaway cluster in a temp dir on a free loopback port (runuser -u postgres
+    when running as root: PostgreSQL refuses root)."""
+
+    def __init__(self) -> None:
+        self.bin = pg_bin()
+        self.dir = Path(tempfile.mkdtemp(prefix="gamenight-pg-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        self._n = 0
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, cwd="/")
+
+    def start(self) -> PgCluster:
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        opts = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start")
+        return self
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def new_database(self) -> str:
+        """A fresh empty database; its URL."""
+        import psycopg
+
+        self._n += 1
+        name = f"t{os.getpid()}_{self._n}"
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+
+# ----- clients ------------------------------------------------------------------------------
+def create_room(base: str, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
+    response = httpx.post(f"{base}/api/rooms", json={"game": game, "seats": seats, **body})
+    assert response.status_code == 201, response.text
+    created: dict[str, Any] = response.json()
+    return created
+
+
+def claim(base: str, code: str, seat: int, name: str) -> str:
+    response = httpx.post(f"{base}/api/rooms/{code}/seats/{seat}/claim", json={"name": name})
+    assert response.status_code == 200, response.text
+    token: str = response.json()["token"]
+    return token
+
+
+class Client:
+    """A protocol client that records every frame (text) it receives."""
+
+    def __init__(self, base: str, code: str, token: str | None = None) -> None:
+        self.ws_url = base.replace("http://", "ws://") + f"/ws/{code}"
+        self.token = token
+        self.raw: list[str] = []
+        self.frames: list[dict[str, Any]] = []
+        self.queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.ws: Any = None
+        self.reader: asyncio.Task[None] | None = None
+        self.state: dict[str, Any] = {}
+        self.seat: int | None = None
+        self.closed = asyncio.Event()
+
+    async def connect(
+        self, last_seq: int = -1, origin: str | None = None, protocol: int = PROTOCOL_VERSION
+    ) -> dict[str, Any]:
+        headers = {"Origin": origin} if origin else None
+        self.ws = await websockets.connect(self.ws_url, additional_headers=headers)
+        self.reader = asyncio.create_task(self._read())
+        await self.send({"type": "hello", "protocol": protocol, "token": self.token, "last_seq": last_seq})
+        return await self.expect("snapshot", "error")
+
+    async def _read(self) -> None:
+        try:
+            async for raw in self.ws:
+                text = raw if isinstance(raw, str) else raw.decode()
+                self.raw.append(text)
+                frame = json.loads(text)
+                self.frames.append(frame)
+                if frame["type"] == "snapshot":
+                    self.seat = frame["seat"]
+                    self.state = frame
+                elif frame["type"] == "events":
+                    self.state = {**self.state, **frame}  # every field is always sent
+                await self.queue.put(frame)
+        except websockets.ConnectionClosed:
+            pass
+        finally:
+            self.closed.set()
+
+    async def send(self, message: dict[str, Any] | str) -> None:
+        await self.ws.send(message if isinstance(message, str) else json.dumps(message))
+
+    async def expect(self, *types: str, timeout: float = 10) -> dict[str, Any]:
+        """The next frame of one of ``types`` (other frames are skipped)."""
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            frame = await asyncio.wait_for(self.queue.get(), max(left, 0.01))
+            if frame["type"] in types:
+                return frame
+
+    async def request(self, message: dict[str, Any], timeout: float = 10) -> dict[str, Any]:
+        """Send a request with an id and return the answer carrying that id."""
+        ident = random.randrange(1 << 30)
+        await self.send({**message, "id": ident})
+        deadline = asyncio.get_running_loop().time() + timeout
+        while True:
+            left = deadline - asyncio.get_running_loop().time()
+            frame = await asyncio.wait_for(self.queue.get(), max(left, 0.01))
+            if frame.get("id") == ident:
+                return frame
+
+    async def act(self, action: Any, expected_seq: int | None = None) -> dict[str, Any]:
+        seq = self.state["seq"] if expected_seq is None else expected_seq
+        return await self.request({"type": "act", "action": action, "expected_seq": seq})
+
+    async def play_randomly(self, rng: random.Random, max_actions: int = 5000) -> int:
+        """Act with random legal actions whenever this seat may, until the game ends."""
+        acted = 0
+        while not self.state.get("finished") and acted < max_actions:
+            if self.state.get("legal"):
+                reply = await self.act(rng.choice(self.state["legal"]))
+                if reply["type"] == "ack":
+                    acted += 1
+                else:
+                    assert reply["code"] == "stale", reply
+                continue
+            try:
+                await self.expect("events", "snapshot", timeout=20)
+            except TimeoutError:
+                raise AssertionError(f"seat {self.seat} waited too long: {self.state}") from None
+        return acted
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+        if self.reader is not None:
+            with contextlib.suppress(BaseException):
+                await self.reader
+
+
+def run(coro: Any) -> Any:
+    return asyncio.run(coro)
+
+
+@contextlib.contextmanager
+def thread_server(db_url: str, **config: Any) -> Iterator[ThreadServer]:
+    with ThreadServer(db_url, **config) as server:
+        yield server
