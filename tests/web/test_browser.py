@@ -34,6 +34,7 @@ def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
     code = ui.create_room(page, server.url, "dice-duel", ["human", "bot:turn-optimal"], name="Ann <b>&amp;")
     ui.start_if_host(page)
     page.wait_for_selector("#table .dice-duel")
+    ui.check_axe(page, "dice duel table")
     # names are text, never markup
     assert page.locator(".seat-name", has_text="Ann <b>&amp;").count() == 1
     assert page.locator(".seat-name b").count() == 0
@@ -58,10 +59,10 @@ def test_wurfeltod_against_a_bot_with_hints(page: Any, server: Server) -> None:
     page.wait_for_selector("body[data-my-turn=true]")
     # the open boxes preview their booking; the hint lists every option with the best marked
     assert page.locator("#table button[data-key^=book-]").count() >= 10
-    page.click("#hint-button")
-    page.wait_for_selector(".advice-table tr.best")
-    assert page.locator(".advice-table tbody tr").count() > 3
-    ui.shoot(page, "wurfeltod-hint")
+    page.click("#hint-button")  # an Advice table, or the server's "no hints" message
+    page.wait_for_selector("#hint .advice-table tr.best, #hint p.muted")
+    ui.shoot(page, "wurfeltod-start")
+    ui.check_axe(page, "wurfeltod table")
     ui.play(page, ui.wurfeltod, moments={8: "wurfeltod-middle"})
     _finished_checks(page, server, code)
     ui.shoot(page, "wurfeltod-end")
@@ -74,6 +75,10 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
     )
     ui.start_if_host(page)
     page.wait_for_selector("#table .decathlon")
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.click("#hint-button")  # an Advice table, or the server's "no hints" message
+    page.wait_for_selector("#hint .advice-table tr.best, #hint p.muted")
+    ui.check_axe(page, "decathlon table")
     seen: set[str] = set()
 
     def choose(pg: Any, rng: random.Random) -> bool:
@@ -89,7 +94,7 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
 def test_reload_continues_at_the_same_seat(page: Any, server: Server) -> None:
     ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"], name="Reloader")
     ui.start_if_host(page)
-    ui.play(page, ui.wurfeltod, max_steps=3)  # a few actions, then reload
+    ui.play(page, ui.wurfeltod, stop_after=3)  # a few actions, then reload
     page.wait_for_selector("body[data-my-turn=true]")
     seq = int(page.get_attribute("body", "data-seq"))
     page.reload()
@@ -114,7 +119,7 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
             p.wait_for_selector("body[data-status=playing]")
         pages = {0: a, 1: b}
         rng = random.Random(5)
-        steps = 0
+        steps = checked = 0
         shots = {3: "decades-answer", 40: "decades-later"}
         while not a.locator("body[data-status=finished]").count():
             progressed = False
@@ -124,17 +129,26 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
                     continue
                 seq = p.get_attribute("body", "data-seq")
                 answering = p.locator("#table button.cell:enabled").count() > 0
+                # has the other team already locked in its year for this question?
+                other.wait_for_selector(f"body[data-seq='{seq}']")
+                other_chose = other.locator("#table button.cell:enabled").count() == 0
                 if steps in shots:
                     ui.shoot(p, shots[steps])
                 assert ui.decades(p, rng)
                 steps += 1
                 progressed = True
                 p.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
-                if answering:
+                if answering and not other_chose:
+                    new_seq = p.get_attribute("body", "data-seq")
+                    other.wait_for_selector(f"body[data-seq='{new_seq}']")
                     _check_hidden(p, other, team)
+                    checked += 1
+                if steps == 2:
+                    ui.check_axe(p, "decades table")
             if not progressed:
                 a.wait_for_timeout(50)
             assert steps < 400
+        assert checked >= 10
         for p in (a, b):
             p.wait_for_selector("#end:not([hidden]) .ranks li")
             p.wait_for_selector(".fairness.ok", timeout=10000)
@@ -147,16 +161,65 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
 def _check_hidden(me: Any, other: Any, team: int) -> None:
     """After ``team`` locked in a year: until the other team answers too, the other team's
     page shows no more of our answers than have been revealed."""
+    pending = me.locator(f".board.team-{team} .mark.pending").first
+    year, q = pending.get_attribute("data-year"), pending.get_attribute("data-q")
     mine = me.locator(f".board.team-{team} .mark[data-team='{team}']").count()
     theirs = other.locator(f".board.team-{team} .mark[data-team='{team}']").count()
-    other_waiting = other.locator("#table button.cell:enabled").count() > 0
-    if other_waiting:  # the other team still has to choose: our choice is hidden there
-        assert theirs == mine - 1, (mine, theirs)
-        text = other.content()
-        assert "You chose" not in text
-        chosen = re.search(r"You chose (\d{4})", me.locator(".log-list").inner_text())
-        if chosen:
-            assert f'data-team="{team}" data-year="{chosen.group(1)}" data-q="{mine - 1}"' not in text
+    assert theirs == mine - 1, (mine, theirs)
+    text = other.content()
+    assert "mark pending" not in text  # they have not chosen, and they never see ours
+    assert f'data-team="{team}" data-year="{year}" data-q="{q}"' not in text
+
+
+def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    # the page carries a CSP without unsafe-inline scripts
+    response = page.request.get(server.url + "/")
+    csp = response.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    ui.check_axe(page, "lobby")
+    for game in ("decathlon", "dice-duel", "wurfeltod", "decades"):
+        page.click(f"button[data-game='{game}']")
+        page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
+    ui.shoot(page, "lobby")
+    code = ui.create_room(page, server.url, "decades", ["human", "human"], name="Host", public=True)
+    page.wait_for_selector("#waiting:not([hidden]) #start")
+    ui.check_axe(page, "waiting room")
+    ui.shoot(page, "room-waiting")
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#mine a[href='/r/{code}']")  # remembered in this browser
+    page.wait_for_selector(f"#open a[href='/r/{code}']")  # and listed as public
+    page.goto(f"{server.url}/rules?game=decathlon")
+    page.wait_for_selector("main h2")
+
+
+def test_hint_panel_renders_any_advice(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    advice = {
+        "objectives": [
+            {"name": "expected result", "unit": "points", "best": 1, "note": ""},
+            {"name": "P(win)", "unit": "probability", "best": 0, "note": "against the leader"},
+        ],
+        "options": [
+            {"action": {"type": "stop"}, "label": "stop <b>now</b>", "values": [12.0, 0.61]},
+            {"action": {"type": "rethrow"}, "label": "rethrow", "values": [13.5, 0.4]},
+        ],
+        "note": "",
+    }
+    rows = page.evaluate(
+        """async (advice) => {
+            const m = await import('/static/js/parts/hint.js');
+            document.querySelector('main').append(m.advicePanel(advice, () => {}));
+            return document.querySelectorAll('.advice-table tbody tr').length;
+        }""",
+        advice,
+    )
+    assert rows == 2
+    assert "rethrow" in page.locator(".advice-table tr.best th").inner_text()
+    assert page.locator(".advice-table td.best-cell").count() == 2
+    assert "61.0%" in page.locator(".advice-table").inner_text()
+    assert page.locator(".advice-table b").count() == 0  # labels are text
 
 
 def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None:

@@ -84,6 +84,19 @@ def shoot(page: Page, name: str) -> None:
     page.set_viewport_size(before)
 
 
+def check_axe(page: Page, where: str) -> None:
+    """axe-core finds no serious or critical violation on the page."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page)
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{where}: {bad}"
+
+
 def create_room(
     page: Page,
     base: str,
@@ -126,7 +139,7 @@ Chooser = Callable[[Page, random.Random], bool]
 
 
 def play(page: Page, choose: Chooser, *, max_steps: int = 600, seed: int = 1,
-         moments: dict[int, str] | None = None) -> int:
+         moments: dict[int, str] | None = None, stop_after: int | None = None) -> int:
     """Act through the UI whenever it is our turn until the game is finished.
 
     ``choose`` clicks something that sends one action (returns False if it found nothing).
@@ -138,12 +151,15 @@ def play(page: Page, choose: Chooser, *, max_steps: int = 600, seed: int = 1,
         page.wait_for_selector(
             "body[data-my-turn=true], body[data-status=finished]", timeout=60000
         )
-        if page.locator("body[data-status=finished]").count():
+        if page.locator("body[data-status=finished]").count() or steps == stop_after:
             return steps
         seq = page.get_attribute("body", "data-seq")
         if moments and steps in moments:
             shoot(page, moments[steps])
-        assert choose(page, rng), f"nothing to do at seq {seq}"
+        if not choose(page, rng):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
+            raise AssertionError(f"nothing to do at seq {seq}: {page.locator('#table').inner_text()}")
         steps += 1
         page.wait_for_selector(
             f"body:not([data-seq='{seq}']), body[data-status=finished]", timeout=30000
@@ -203,9 +219,10 @@ def wurfeltod(page: Page, rng: random.Random) -> bool:
 def decathlon(page: Page, rng: random.Random) -> bool:
     dice = enabled(page, "button.die")
     if dice.count():
-        dice.nth(rng.randrange(dice.count())).click()
-        if rng.random() < 0.5:
-            click_some_dice(page, rng, 0.3)
+        n = dice.count()
+        chosen = {rng.randrange(n)} | {i for i in range(n) if rng.random() < 0.3}
+        for i in sorted(chosen):
+            dice.nth(i).click()
         freeze = enabled(page, "button[data-key=freeze]")
         if freeze.count():
             freeze.click()

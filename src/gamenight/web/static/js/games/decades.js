@@ -22,6 +22,8 @@ function board(v, team, ctx, me) {
   const covered = new Map();
   for (const tok of tokens) for (let y = tok.start; y < tok.start + tok.length; y++) covered.set(y, tok.length);
   const pick = ctx.local.year;
+  // our own secret year, waiting for the other team (only our own view holds it)
+  const pending = team === me && v.pending && v.pending.type === "answer" ? v.pending.year : undefined;
   const canAnswer = team === me && legalOfType(ctx.legal, "answer").length > 0;
   const rows = [];
   for (let decade = 0; decade < 4; decade++) {
@@ -29,6 +31,7 @@ function board(v, team, ctx, me) {
     for (let i = 0; i < 10; i++) {
       const year = FIRST + decade * 10 + i;
       const marks = answers.map((y, q) => (y === year ? h("span", { class: `mark team-${team}`, "data-team": team, "data-year": year, "data-q": q }, String(q + 1)) : null)).filter(Boolean);
+      if (pending === year) marks.push(h("span", { class: `mark pending team-${team}`, "data-team": team, "data-year": year, "data-q": answers.length, title: t("dc.pending") }, String(answers.length + 1)));
       const content = [
         h("span", { class: "year" }, String(year).slice(2)),
         bonus.has(year) ? h("span", { class: "bonus", title: t("dc.bonus", { n: bonus.get(year) }) }, `+${bonus.get(year)}`) : null,
@@ -114,6 +117,7 @@ export default {
     const pick = ctx.local.year;
     const answerAction = pick !== undefined ? findLegal(ctx.legal, { type: "answer", year: pick }) : undefined;
     const waitingOther = myTeam && !myTeam.to_act && !v.finished;
+    const pendingYear = v.pending && v.pending.type === "answer" ? v.pending.year : undefined;
     const plays = legalOfType(ctx.legal, "play");
     const others = (ctx.legal || []).filter((a) => !["keep", "answer", "extend", "play"].includes(a.type));
     const boards = me === 1 ? [1, 0] : [0, 1];
@@ -127,7 +131,7 @@ export default {
         h("button", { type: "button", class: "primary", "data-key": "answer", disabled: !answerAction || ctx.busy, onclick: () => { ctx.act(answerAction); } },
           pick !== undefined ? t("dc.lock", { year: pick }) : t("dc.pick_year")),
         h("span", { class: "muted" }, t("dc.secret"))) : null,
-      waitingOther ? h("p", { class: "waiting-other" }, t("dc.waiting_other")) : null,
+      waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear }) : t("dc.waiting_other")) : null,
       keepPicker(v, ctx),
       extendPicker(ctx),
       plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => actButton(ctx, a, card(a.card), { cls: "card", key: `play-${a.card}` })))) : null,
@@ -143,6 +147,9 @@ export default {
     const d = e.data || e;
     const who = nameOf(ctx, e.player);
     switch (e.kind) {
+      case "setup": return t("dc.log.setup", { rounds: d.rounds, track: d.track });
+      case "deal": return null;
+      case "hand": return t("dc.log.hand");
       case "ready": return t("dc.log.ready", { who });
       case "chosen": return d.choice && d.choice.type === "answer" ? t("dc.log.chosen", { year: d.choice.year }) : null;
       case "kept": return t("dc.log.kept", { n: d.cards });

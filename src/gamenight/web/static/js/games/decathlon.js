@@ -94,6 +94,7 @@ export default {
     const d = e.data || e;
     const who = nameOf(ctx, e.player);
     switch (e.kind) {
+      case "starting-order": return t("dec.log.order", { list: (d.order || []).map((p) => nameOf(ctx, p)).join(", ") });
       case "roll": return t("dec.log.roll", { who, dice: (d.dice || []).join(" ") });
       case "freeze": return d.auto ? null : t("dec.log.freeze", { who, dice: (d.dice || []).join(" ") });
       case "result": return d.result === null || d.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: d.result, best: d.best ?? "–" });

@@ -10,11 +10,15 @@ const COMBOS = ["two-pairs", "three-of-a-kind", "small-straight", "flush", "full
 const VALUES = [5, 10, 20, 25, 30, 40, 50];
 const combo = (c) => t(`dd.combo.${c}`);
 
-function chipPile(title, counts, ctx, source) {
+function chipPile(title, counts, ctx, source, hideEmpty = false) {
+  if (hideEmpty && !counts.some((n) => n > 0)) {
+    return h("div", { class: "chips" }, h("h3", {}, title), h("p", { class: "muted" }, t("dd.pile_empty")));
+  }
   const takes = legalOfType(ctx.legal, "take").filter((a) => a.source === source);
   const satisfied = new Set(ctx.view.satisfied || []);
   return h("div", { class: "chips" }, h("h3", {}, title),
-    h("ul", { class: "chip-list" }, COMBOS.map((c, i) => {
+    h("ul", { class: "chip-list" }, COMBOS.flatMap((c, i) => (hideEmpty && !counts[i] ? [] : [c])).map((c) => {
+      const i = COMBOS.indexOf(c);
       const action = takes.find((a) => a.combination === c);
       const can = satisfied.has(c) && counts[i] > 0;
       return h("li", { class: `chip ${can ? "can" : ""} ${counts[i] ? "" : "empty"}` },
@@ -61,7 +65,7 @@ export default {
           h("span", { class: "muted" }, t("dd.rolls_left", { n: v.rolls_left })))),
       h("div", { class: "two-col" },
         chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),
-        chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside")),
+        chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside", true)),
       sheet({
         caption: solo ? t("dd.solo_sheet") : t("dd.sheet"),
         players,
@@ -86,6 +90,7 @@ export default {
       case "no-chip": return t("dd.log.nochip", { who });
       case "set-aside": return t("dd.log.setaside", { combo: combo(d.combination) });
       case "turn": return t("dd.log.turn", { who, round: d.round });
+      case "start-player": return t("dd.log.start", { who });
       case "stop": return t("dd.log.stop", { who });
       case "game-over": return t("dd.log.over", { reason: d.reason || "" });
       default: return undefined;
