@@ -61,14 +61,14 @@ function scoreTrack(v, ctx) {
   const low = Math.min(0, ...scores) - 5;
   const span = track - low;
   const x = (score) => 10 + ((Math.max(low, Math.min(track, score)) - low) / span) * 580;
-  const svg = s("svg", { viewBox: "0 0 600 70", class: "track", role: "img", "aria-label": t("dc.track_label", { a: scores[0], b: scores[1], track }) },
-    s("line", { x1: 10, y1: 35, x2: 590, y2: 35, class: "track-line" }),
-    s("line", { x1: x(0), y1: 22, x2: x(0), y2: 48, class: "track-zero" }),
-    s("line", { x1: x(track), y1: 10, x2: x(track), y2: 60, class: "track-win" }),
-    s("text", { x: x(track) - 4, y: 68, "text-anchor": "end", class: "track-text" }, t("dc.early_win", { n: track })),
+  const svg = s("svg", { viewBox: "0 0 600 84", class: "track", role: "img", "aria-label": t("dc.track_label", { a: scores[0], b: scores[1], track }) },
+    s("line", { x1: 10, y1: 37, x2: 590, y2: 37, class: "track-line" }),
+    s("line", { x1: x(0), y1: 24, x2: x(0), y2: 50, class: "track-zero" }),
+    s("line", { x1: x(track), y1: 12, x2: x(track), y2: 62, class: "track-win" }),
+    s("text", { x: x(track) - 4, y: 82, "text-anchor": "end", class: "track-text" }, t("dc.early_win", { n: track })),
     ...scores.map((sc, i) => s("g", { class: `track-team team-${i}` },
-      s("circle", { cx: x(sc), cy: i ? 44 : 26, r: 8 }),
-      s("text", { x: x(sc), y: i ? 64 : 14, "text-anchor": "middle", class: "track-text" }, `${nameOf(ctx, i)} ${sc}`))));
+      s("circle", { cx: x(sc), cy: i ? 46 : 28, r: 9 }),
+      s("text", { x: Math.max(60, Math.min(540, x(sc))), y: i ? 70 : 16, "text-anchor": "middle", class: "track-text" }, `${nameOf(ctx, i)} ${sc}`))));
   return panel(t("dc.score_track"), svg);
 }
 
@@ -127,17 +127,18 @@ export default {
         h("p", { class: "category" }, question.name || catName(question.category)),
         h("p", { class: "question" }, question.text),
         h("p", { class: "muted" }, t("dc.question_n", { n: v.questions.length, of: 6 }))) : null,
+      keepPicker(v, ctx),
+      extendPicker(ctx),
+      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => actButton(ctx, a, card(a.card), { cls: "card", key: `play-${a.card}` })))) : null,
+      others.length ? panel(t("dc.target_title"), h("div", { class: "actions" }, others.map((a) => actButton(ctx, a, describeTarget(a), { key: JSON.stringify(a) })))) : null,
+      board(v, boards[0], ctx, me),
       question && ctx.legal.length ? h("div", { class: "actions answer-bar" },
         h("button", { type: "button", class: "primary", "data-key": "answer", disabled: !answerAction || ctx.busy, onclick: () => { ctx.act(answerAction); } },
           pick !== undefined ? t("dc.lock", { year: pick }) : t("dc.pick_year")),
         h("span", { class: "muted" }, t("dc.secret"))) : null,
       waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear }) : t("dc.waiting_other")) : null,
-      keepPicker(v, ctx),
-      extendPicker(ctx),
-      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => actButton(ctx, a, card(a.card), { cls: "card", key: `play-${a.card}` })))) : null,
-      others.length ? panel(t("dc.target_title"), h("div", { class: "actions" }, others.map((a) => actButton(ctx, a, describeTarget(a), { key: JSON.stringify(a) })))) : null,
       scoreTrack(v, ctx),
-      boards.map((team) => board(v, team, ctx, me)),
+      board(v, boards[1], ctx, me),
       myTeam ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card" }, card(c)))),
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       lastRound(v, ctx),

@@ -41,7 +41,7 @@ export default {
     const frozenSets = v.frozen_sets && v.frozen_sets.length ? v.frozen_sets : v.frozen && v.frozen.length ? [v.frozen] : [];
     const buttons = [];
     if (wholeSet) buttons.push(actButton(ctx, freezes[0], t("dec.keep_set"), { primary: true, key: "freeze-set" }));
-    else if (toggles) buttons.push(actButton(ctx, { type: "freeze", dice: sorted(pick) }, t("dec.freeze", { n: pick.size }), { primary: true, key: "freeze" }));
+    else if (toggles) buttons.push(actButton(ctx, { type: "freeze", dice: sorted(pick) }, pick.size ? t("dec.freeze", { n: pick.size }) : t("dec.pick_to_freeze"), { primary: true, key: "freeze" }));
     for (const type of ["rethrow", "throw", "jump", "stop", "skip", "retire"]) {
       const a = findLegal(ctx.legal, { type });
       if (a) buttons.push(actButton(ctx, a, t(`dec.act.${type}`), { key: type, primary: !buttons.length }));
