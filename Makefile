@@ -5,10 +5,16 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint layers typecheck pytest bench lock clean
+.PHONY: play serve test lint layers typecheck pytest system-deps bench lock clean
 
 play: $(STAMP)
 	$(BIN)/gamenight
+
+# The online server on the embedded default (SQLite in the user data directory).
+HOST ?= 127.0.0.1
+PORT ?= 8000
+serve: $(STAMP)
+	$(BIN)/gamenight serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) lint layers typecheck pytest
 
@@ -22,8 +28,23 @@ layers: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP)
+pytest: $(STAMP) system-deps
 	$(BIN)/pytest -n 2
+
+# System packages the tests need: PostgreSQL (server tests). Installed with apt-get
+# when missing and running as root on Debian; otherwise says what to install and fails.
+system-deps:
+	@if ! command -v initdb >/dev/null 2>&1 && ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	  if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	    echo "installing PostgreSQL for the server tests (apt-get install postgresql)"; \
+	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql || exit 1; \
+	  else \
+	    echo "make test needs PostgreSQL (initdb and pg_ctl): on Debian/Ubuntu run"; \
+	    echo "  sudo apt-get install postgresql"; \
+	    echo "elsewhere install PostgreSQL 13 or newer and put its bin directory on PATH"; \
+	    exit 1; \
+	  fi; \
+	fi
 
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done

@@ -5,20 +5,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import glob
 import json
-import os
 import random
-import shutil
-import signal
-import socket
-import subprocess
-import sys
-import tempfile
 import threading
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -28,13 +19,9 @@ import websockets
 from gamenight.server.app import create_app
 from gamenight.server.protocol import PROTOCOL_VERSION
 from gamenight.server.rooms import Config, Hub
+from gamenight.server.testing import PgCluster, ProcessServer, free_port
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
+__all__ = ["Client", "PgCluster", "ProcessServer", "ThreadServer", "claim", "create_room", "run"]
 
 
 class ThreadServer:
@@ -42,7 +29,7 @@ class ThreadServer:
 
     def __init__(self, db_url: str, **config: Any) -> None:
         self.port = free_port()
-        settings = {"build_tables": False, "tick": 0.05, **config}
+        settings = {"build_tables": False, "tick": 0.05, "msg_rate": 500.0, **config}
         self.app = create_app(Config(db_url=db_url, **settings))
         self.server = uvicorn.Server(
             uvicorn.Config(
@@ -77,132 +64,6 @@ class ThreadServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(timeout=10)
-
-
-class ProcessServer:
-    """``python -m gamenight.server`` as a subprocess (kill -9, several processes)."""
-
-    def __init__(self, db_url: str, port: int | None = None) -> None:
-        self.db_url = db_url
-        self.port = port or free_port()
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def start(self) -> ProcessServer:
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gamenight.server",
-                "--port",
-                str(self.port),
-                "--db",
-                self.db_url,
-                "--no-table-build",
-            ],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(self.url + "/api/games", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise RuntimeError(f"server exited: {err[-2000:]}")
-            if time.monotonic() > deadline:
-                raise RuntimeError("the server process did not start")
-            time.sleep(0.1)
-
-    def kill(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
-# ----- PostgreSQL ---------------------------------------------------------------------------
-INSTALL_HINT = (
-    "PostgreSQL is needed by the server tests: install the Debian package 'postgresql' "
-    "(apt-get install postgresql) so that initdb and pg_ctl exist"
-)
-
-
-def pg_bin() -> Path:
-    """The directory of initdb/pg_ctl; installs Debian's postgresql as root if missing."""
-    for _ in range(2):
-        found = shutil.which("initdb")
-        if found:
-            return Path(found).resolve().parent
-        versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
-        if versions:
-            return Path(versions[-1]).parent
-        if os.geteuid() == 0 and Path("/etc/debian_version").exists():
-            subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=False)
-            continue
-        break
-    raise RuntimeError(INSTALL_HINT)
-
-
-class PgCluster:
-    """A throwaway cluster in a temp dir on a free loopback port (runuser -u postgres
-    when running as root: PostgreSQL refuses root)."""
-
-    def __init__(self) -> None:
-        self.bin = pg_bin()
-        self.dir = Path(tempfile.mkdtemp(prefix="gamenight-pg-"))
-        self.data = self.dir / "data"
-        self.port = free_port()
-        self.as_root = os.geteuid() == 0
-        self._n = 0
-
-    def _run(self, *args: str) -> None:
-        cmd = [str(self.bin / args[0]), *args[1:]]
-        if self.as_root:
-            cmd = ["runuser", "-u", "postgres", "--", *cmd]
-        subprocess.run(cmd, check=True, capture_output=True, cwd="/")
-
-    def start(self) -> PgCluster:
-        if self.as_root:
-            shutil.chown(self.dir, "postgres", "postgres")
-        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
-        opts = (
-            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
-            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
-        )
-        self._run("pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start")
-        return self
-
-    def stop(self) -> None:
-        with contextlib.suppress(Exception):
-            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-    def new_database(self) -> str:
-        """A fresh empty database; its URL."""
-        import psycopg
-
-        self._n += 1
-        name = f"t{os.getpid()}_{self._n}"
-        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
-            conn.execute(f"CREATE DATABASE {name}")
-        return self.url(name)
-
-    def url(self, database: str) -> str:
-        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
 
 
 # ----- clients ------------------------------------------------------------------------------
@@ -241,7 +102,9 @@ class Client:
         headers = {"Origin": origin} if origin else None
         self.ws = await websockets.connect(self.ws_url, additional_headers=headers)
         self.reader = asyncio.create_task(self._read())
-        await self.send({"type": "hello", "protocol": protocol, "token": self.token, "last_seq": last_seq})
+        await self.send(
+            {"type": "hello", "protocol": protocol, "token": self.token, "last_seq": last_seq}
+        )
         return await self.expect("snapshot", "error")
 
     async def _read(self) -> None:
@@ -283,6 +146,9 @@ class Client:
             left = deadline - asyncio.get_running_loop().time()
             frame = await asyncio.wait_for(self.queue.get(), max(left, 0.01))
             if frame.get("id") == ident:
+                if frame.get("code") == "rate_limited" and message["type"] != "chat":
+                    await asyncio.sleep(0.25)  # a fast test client: slow down, send again
+                    return await self.request(message, timeout)
                 return frame
 
     async def act(self, action: Any, expected_seq: int | None = None) -> dict[str, Any]:

@@ -31,8 +31,12 @@ def test_kill_9_loses_no_acknowledged_action(tmp_path: Path) -> None:
         for game in ("dice-duel", "wurfeltod"):
             code = create_room(server.url, game, ["human", "human"])["code"]
             games.append((code, [claim(server.url, code, s, f"P{s}") for s in (0, 1)]))
-        bot_room = create_room(server.url, "decathlon", ["bot:random", "bot:random"],
-                               options={"events": "100m,long-jump"})["code"]
+        bot_room = create_room(
+            server.url,
+            "decathlon",
+            ["bot:random", "bot:random"],
+            options={"events": "100m,long-jump"},
+        )["code"]
         acked: dict[str, list[int]] = {code: [] for code, _ in games}
         seen: dict[tuple[str, int], list[Any]] = {}
 

@@ -14,11 +14,12 @@ def test_two_processes_play_one_game(pg: PgCluster) -> None:
     a = ProcessServer(url).start()
     b = ProcessServer(url).start()
     try:
-        for game, options in (("dice-duel", {}), ("decades", {})):
+        games: list[tuple[str, dict[str, str]]] = [("dice-duel", {}), ("decades", {})]
+        for game, options in games:
             code = create_room(a.url, game, ["human", "human"], options=options)["code"]
             tokens = [claim(a.url, code, 0, "On A"), claim(b.url, code, 1, "On B")]
 
-            async def main() -> None:
+            async def main(code: str, tokens: list[str]) -> None:
                 on_a, on_b = Client(a.url, code, tokens[0]), Client(b.url, code, tokens[1])
                 await on_a.connect()
                 await on_b.connect()
@@ -32,7 +33,7 @@ def test_two_processes_play_one_game(pg: PgCluster) -> None:
                 await on_a.close()
                 await on_b.close()
 
-            run(main())
+            run(main(code, tokens))
             for server in (a, b):
                 info = httpx.get(f"{server.url}/api/rooms/{code}").json()
                 assert info["status"] == "finished"

@@ -65,7 +65,9 @@ def test_full_game_two_humans_record_replays(server: ThreadServer) -> None:
         rng = random.Random(1)
         await asyncio.gather(*(c.play_randomly(rng) for c in clients))
         for _ in range(50):
-            if any(f["type"] == "room" and f["room"]["status"] == "finished" for f in clients[0].frames):
+            if any(
+                f["type"] == "room" and f["room"]["status"] == "finished" for f in clients[0].frames
+            ):
                 break
             await asyncio.sleep(0.05)
         rooms = [f["room"] for f in clients[0].frames if f["type"] == "room"]
@@ -248,7 +250,7 @@ def test_hints_only_when_the_room_allows(server: ThreadServer) -> None:
 
 def test_chat_is_plain_text_stored_and_capped(server: ThreadServer) -> None:
     code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
-    name = '<img src=x onerror=alert(1)>[b]Ann[/b]'
+    name = "<img src=x onerror=alert(1)>[b]Ann[/b]"
     tokens = [claim(server.url, code, 0, name), claim(server.url, code, 1, "Bob")]
     line = "<script>alert('hi')</script> **bold** [red]x[/red]"
 

@@ -184,20 +184,28 @@ async def room_info(request: Request[Any, Any, Any], code: FromPath[str]) -> p.R
 
 
 @post("/api/rooms/{code:str}/seats/{seat:int}/claim", summary="Claim a seat", status_code=200)
-async def claim_seat(request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]) -> Claimed:
+async def claim_seat(
+    request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
+) -> Claimed:
     room = await _room(request, code)
     token = await _hub(request).claim(room, seat, data.name)
     return Claimed(seat, token)
 
 
-@post("/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)", status_code=200)
-async def release_seat(request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]) -> p.RoomInfo:
+@post(
+    "/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)", status_code=200
+)
+async def release_seat(
+    request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
+) -> p.RoomInfo:
     room = await _room(request, code)
     await _hub(request).release(room, _bearer(request), seat)
     return room.info()
 
 
-@post("/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)", status_code=200)
+@post(
+    "/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)", status_code=200
+)
 async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     room = await _room(request, code)
     await _hub(request).start_game(room, _bearer(request))
@@ -223,7 +231,7 @@ async def protocol_schema() -> dict[str, Any]:
 # ----- pages --------------------------------------------------------------------------------
 def _page(title: str, body: str) -> Response[str]:
     doc = (
-        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
         f"<title>{html.escape(title)}</title></head><body>{body}</body></html>\n"
     )
@@ -249,7 +257,7 @@ async def lobby_page(request: Request[Any, Any, Any]) -> Response[str]:
         "<h1>gamenight</h1>"
         f"<h2>Games</h2><ul>{games}</ul>"
         f"<h2>Open rooms</h2><ul>{items or '<li>none yet</li>'}</ul>"
-        '<p>Rooms are created with <code>POST /api/rooms</code>; the API is described at '
+        "<p>Rooms are created with <code>POST /api/rooms</code>; the API is described at "
         '<a href="/schema">/schema</a> and the game protocol at '
         '<a href="/api/protocol/schema">/api/protocol/schema</a>.</p>'
     )
@@ -373,16 +381,20 @@ async def _writer(socket: WebSocket[Any, Any, Any], conn: Conn) -> None:
 async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, conn: Conn) -> None:
     while not conn.closed:
         raw = await socket.receive_data(mode="text")
-        if not conn.messages.take():
-            conn.strikes += 1
-            conn.send(p.Error(code="rate_limited", message="too many messages; slow down"))
-            if conn.strikes >= hub.config.abuse_limit:
-                conn.close()
-            continue
         try:
             message = p.decode_client(raw)
         except p.ProtocolError as exc:
-            conn.send(p.Error(code=exc.code, message=exc.message))
+            message = None
+            refusal = p.Error(code=exc.code, message=exc.message)
+        if not conn.messages.take():
+            conn.strikes += 1
+            request = getattr(message, "id", None)
+            conn.send(p.Error(code="rate_limited", message="too many messages", id=request))
+            if conn.strikes >= hub.config.abuse_limit:
+                conn.close()  # a persistent abuser
+            continue
+        if message is None:
+            conn.send(refusal)
             continue
         reply: p.Message | None
         try:

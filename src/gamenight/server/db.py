@@ -43,6 +43,7 @@ from sqlalchemy import (
     ForeignKey,
     Integer,
     String,
+    Table,
     Text,
     UniqueConstraint,
     event,
@@ -121,10 +122,10 @@ class ChatModel(Base):
     at: Mapped[float] = mapped_column(Float)
 
 
-ROOMS = RoomModel.__table__
-SEATS = SeatModel.__table__
-ACTIONS = ActionModel.__table__
-CHAT = ChatModel.__table__
+ROOMS: Table = RoomModel.__table__  # type: ignore[assignment]
+SEATS: Table = SeatModel.__table__  # type: ignore[assignment]
+ACTIONS: Table = ActionModel.__table__  # type: ignore[assignment]
+CHAT: Table = ChatModel.__table__  # type: ignore[assignment]
 
 
 def token_hash(token: str) -> str:
@@ -162,10 +163,10 @@ def sync_url(url: str) -> str:
 
 def migrate(url: str) -> None:
     """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``)."""
+    import logging
+
     from alembic import command
     from alembic.config import Config
-
-    import logging
 
     logging.getLogger("alembic").setLevel(logging.WARNING)
     target = sync_url(url)
@@ -183,7 +184,7 @@ class Behind(Exception):
     """The database holds more actions than the caller's table: catch up and retry."""
 
     def __init__(self, seq: int) -> None:
-        super().__init__(f"the room's log is at {seq}")
+        super().__init__(f"the room's log is past {seq}")
         self.seq = seq
 
 
@@ -429,23 +430,32 @@ class Store:
     ) -> None:
         """Append action ``seq`` (one more than the log holds) and commit.
 
-        The room's row is locked for the transaction (``SELECT ... FOR UPDATE`` on
-        PostgreSQL; SQLite has one writer anyway), so two processes cannot both
-        append ``seq``. Raises :class:`Behind` if the log already holds ``seq``.
+        The room's row is updated first, compare-and-set on its seq: on PostgreSQL
+        that row lock holds until the commit, so two processes cannot both append
+        ``seq`` (SQLite has one writer anyway; the (room, seq) key is the last
+        guard). Raises :class:`Behind` if the log already holds ``seq``.
         Returns only after the commit: the caller may then acknowledge.
         """
         now = time.time()
+        values: dict[str, Any] = {"seq": seq, "updated_at": now}
+        if finished_results is not None:
+            values["status"] = "finished"
+            values["results"] = json.dumps(finished_results)
         try:
             async with self.engine.begin() as conn:
-                row = (
-                    await conn.execute(
-                        select(ROOMS.c.seq, ROOMS.c.status)
-                        .where(ROOMS.c.id == room_id)
-                        .with_for_update()
+                # Compare-and-set on the room's row: it row-locks the room on PostgreSQL
+                # until the commit (a concurrent writer waits, then finds seq moved on).
+                moved = await conn.execute(
+                    update(ROOMS)
+                    .where(
+                        ROOMS.c.id == room_id,
+                        ROOMS.c.seq == seq - 1,
+                        ROOMS.c.status == "playing",
                     )
-                ).one()
-                if row.seq != seq - 1 or row.status != "playing":
-                    raise Behind(row.seq)
+                    .values(**values)
+                )
+                if moved.rowcount != 1:
+                    raise Behind(seq - 1)
                 await conn.execute(
                     insert(ACTIONS),
                     {
@@ -457,11 +467,6 @@ class Store:
                         "at": now,
                     },
                 )
-                values: dict[str, Any] = {"seq": seq, "updated_at": now}
-                if finished_results is not None:
-                    values["status"] = "finished"
-                    values["results"] = json.dumps(finished_results)
-                await conn.execute(update(ROOMS).where(ROOMS.c.id == room_id).values(**values))
                 if notify is not None and self.is_postgres:
                     await conn.execute(
                         text("SELECT pg_notify(:channel, :payload)"),

@@ -58,7 +58,11 @@ class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag
 
 
 # ----- client -> server ---------------------------------------------------------------------
-class Hello(Message, frozen=True, tag="hello"):
+class ClientMessageBase(Message, frozen=True, forbid_unknown_fields=True):
+    """Client messages refuse unknown fields: a request means exactly what it says."""
+
+
+class Hello(ClientMessageBase, frozen=True, tag="hello"):
     """First message: protocol version, the seat token (none: watch as a spectator) and
     the last seq this client has seen (-1: nothing, send every event since the start)."""
 
@@ -67,7 +71,7 @@ class Hello(Message, frozen=True, tag="hello"):
     last_seq: int = -1
 
 
-class Act(Message, frozen=True, tag="act"):
+class Act(ClientMessageBase, frozen=True, tag="act"):
     """One action (the game's action JSON) for the position ``expected_seq``."""
 
     action: Any
@@ -75,20 +79,20 @@ class Act(Message, frozen=True, tag="act"):
     id: int | None = None
 
 
-class HintRequest(Message, frozen=True, tag="hint"):
+class HintRequest(ClientMessageBase, frozen=True, tag="hint"):
     """Ask for the Advice of the own seat's position (rooms with hints on)."""
 
     id: int | None = None
 
 
-class ChatIn(Message, frozen=True, tag="chat"):
+class ChatIn(ClientMessageBase, frozen=True, tag="chat"):
     """A chat line: plain text, at most MAX_CHAT_CHARS characters."""
 
     text: str
     id: int | None = None
 
 
-class Ping(Message, frozen=True, tag="ping"):
+class Ping(ClientMessageBase, frozen=True, tag="ping"):
     id: int | None = None
 
 

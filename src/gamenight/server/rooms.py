@@ -41,7 +41,7 @@ from gamenight.core.errors import (
     OptionsError,
     StaleActionError,
 )
-from gamenight.core.game import to_json
+from gamenight.core.game import Game, to_json
 from gamenight.core.record import RecordWriter
 from gamenight.core.record import SeatInfo as RecordSeat
 from gamenight.core.table import Table
@@ -255,6 +255,7 @@ class Hub:
         self.pool = ThreadPoolExecutor(max_workers=config.bot_workers, thread_name_prefix="bot")
         self.process_tag = secrets.token_hex(4)
         self._tasks: list[asyncio.Task[None]] = []
+        self._background: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[LiveRoom | None]] = {}
         self.table_build: asyncio.Task[None] | None = None
         self.table_note = ""
@@ -610,9 +611,7 @@ class Hub:
                     raise RoomError(409, "finished", "the game is not being played")
                 pending = table.prepare(seat, action, expected_seq)
                 finished = room.entry.game.is_terminal(pending.state)
-                results = (
-                    to_json(room.entry.game.results(pending.state)) if finished else None
-                )
+                results = to_json(room.entry.game.results(pending.state)) if finished else None
                 try:
                     await self.store.append_action(
                         room.id,
@@ -644,7 +643,7 @@ class Hub:
         for other, agent in room.agents.items():
             _observe(agent, other, events)
         game = room.entry.game
-        public = to_json(game.public_action(table.state, seat, action))
+        public = public_action(game, table.state, seat, action)
         mine = to_json(action)
         for conn in list(room.conns):
             snap = table.snapshot(conn.seat)
@@ -692,7 +691,10 @@ class Hub:
                     break
                 events = self._replay(room, action.seat, action.action)
                 self._after_commit(
-                    room, action.seq, action.seat, room.entry.game.decode_action(action.action),
+                    room,
+                    action.seq,
+                    action.seat,
+                    room.entry.game.decode_action(action.action),
                     events,
                 )
         if row.status == "closed" and room.status != "closed":
@@ -910,7 +912,7 @@ class Hub:
                     self._kick(room)
                 elif options.turn_clock is not None and now - room.turn_since >= options.turn_clock:
                     room.turn_since = now
-                    asyncio.create_task(self._bot_move(room, seat, "clock"))
+                    self._spawn(self._bot_move(room, seat, "clock"))
 
     async def _close_idle(self) -> None:
         now = time.time()
@@ -923,6 +925,12 @@ class Hub:
                 not c.closed for c in room.conns
             ):
                 await self.close_room(room, "closed after a long time without play")
+
+    def _spawn(self, coro: Any) -> None:
+        """Run ``coro`` in the background, keeping a reference until it ends."""
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
 
     async def _room_changed(self, room: LiveRoom) -> None:
         room.broadcast(p.RoomUpdate(room=room.info()))
@@ -952,9 +960,9 @@ class Hub:
                     if room is None:
                         continue
                     if kind == "chat":
-                        asyncio.create_task(self._chat_sync(room))
+                        self._spawn(self._chat_sync(room))
                     else:
-                        asyncio.create_task(self.sync(room))
+                        self._spawn(self.sync(room))
             except asyncio.CancelledError:
                 raise
             except Exception:
@@ -993,6 +1001,18 @@ class Hub:
         assert results is not None
         writer.results(results)
         return out.getvalue()
+
+
+def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+    """How ``seat``'s action is shown to the other sockets (JSON), or None.
+
+    A game with hidden information that does not say how its actions look to
+    others (no :meth:`Game.public_action` of its own) gets nothing sent: its
+    events say what is public.
+    """
+    if game.info.hidden_info and type(game).public_action is Game.public_action:
+        return None
+    return to_json(game.public_action(state, seat, action))
 
 
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:

@@ -31,9 +31,7 @@ def run() -> None:
             connection.commit()
         finally:
             if postgres:
-                connection.execute(
-                    text("SELECT pg_advisory_unlock(:id)"), {"id": MIGRATION_LOCK}
-                )
+                connection.execute(text("SELECT pg_advisory_unlock(:id)"), {"id": MIGRATION_LOCK})
                 connection.commit()
     engine.dispose()
 

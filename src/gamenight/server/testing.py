@@ -1,0 +1,163 @@
+"""Real components for tests and benchmarks: a server process on loopback and a
+throwaway PostgreSQL cluster (like :mod:`gamenight.core.testing`, shipped so that
+``bench/`` and the tests share them).
+
+PostgreSQL refuses to run as root: as root, the cluster runs under
+``runuser -u postgres``. If the binaries are missing and this runs as root on
+Debian, ``postgresql`` is installed with apt-get; otherwise :func:`pg_bin` says
+what to install.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import glob
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class ProcessServer:
+    """``python -m gamenight.server`` as a subprocess (kill -9, several processes)."""
+
+    def __init__(self, db_url: str, port: int | None = None) -> None:
+        self.db_url = db_url
+        self.port = port or free_port()
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log = tempfile.TemporaryFile()  # the server's stderr (a pipe could fill up)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gamenight.server",
+                "--port",
+                str(self.port),
+                "--db",
+                self.db_url,
+                "--no-table-build",
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=self.log,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=1) as answer:
+                    if answer.status == 200:
+                        return self
+            except (urllib.error.URLError, OSError):
+                pass
+            if self.proc.poll() is not None:
+                self.log.seek(0)
+                err = self.log.read().decode(errors="replace")
+                raise RuntimeError(f"server exited: {err[-2000:]}")
+            if time.monotonic() > deadline:
+                raise RuntimeError("the server process did not start")
+            time.sleep(0.1)
+
+    def kill(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(10)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# ----- PostgreSQL ---------------------------------------------------------------------------
+INSTALL_HINT = (
+    "PostgreSQL is needed by the server tests: install the Debian package 'postgresql' "
+    "(apt-get install postgresql) so that initdb and pg_ctl exist"
+)
+
+
+def pg_bin() -> Path:
+    """The directory of initdb/pg_ctl; installs Debian's postgresql as root if missing."""
+    for _ in range(2):
+        found = shutil.which("initdb")
+        if found:
+            return Path(found).resolve().parent
+        versions = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+        if versions:
+            return Path(versions[-1]).parent
+        if os.geteuid() == 0 and Path("/etc/debian_version").exists():
+            subprocess.run(["apt-get", "install", "-y", "-q", "postgresql"], check=False)
+            continue
+        break
+    raise RuntimeError(INSTALL_HINT)
+
+
+class PgCluster:
+    """A throwaway cluster in a temp dir on a free loopback port (runuser -u postgres
+    when running as root: PostgreSQL refuses root)."""
+
+    def __init__(self) -> None:
+        self.bin = pg_bin()
+        self.dir = Path(tempfile.mkdtemp(prefix="gamenight-pg-"))
+        self.data = self.dir / "data"
+        self.port = free_port()
+        self.as_root = os.geteuid() == 0
+        self._n = 0
+
+    def _run(self, *args: str) -> None:
+        cmd = [str(self.bin / args[0]), *args[1:]]
+        if self.as_root:
+            cmd = ["runuser", "-u", "postgres", "--", *cmd]
+        subprocess.run(cmd, check=True, capture_output=True, cwd="/")
+
+    def start(self) -> PgCluster:
+        if self.as_root:
+            shutil.chown(self.dir, "postgres", "postgres")
+        self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        opts = (
+            f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
+            "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
+        )
+        self._run(
+            "pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start"
+        )
+        return self
+
+    def stop(self) -> None:
+        with contextlib.suppress(Exception):
+            self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+    def new_database(self) -> str:
+        """A fresh empty database; its URL."""
+        import psycopg
+
+        self._n += 1
+        name = f"t{os.getpid()}_{self._n}"
+        with psycopg.connect(self.url("postgres"), autocommit=True) as conn:
+            conn.execute(f"CREATE DATABASE {name}")
+        return self.url(name)
+
+    def url(self, database: str) -> str:
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
