@@ -10,7 +10,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from webui import ARTIFACTS, CHROMIUM, PHONE, Server
+
+from web.webui import ARTIFACTS, CHROMIUM, PHONE, Server
+
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:

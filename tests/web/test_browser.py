@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import json
 import random
-import re
 import urllib.request
 from typing import Any
 
 import pytest
 
-import webui as ui
-from webui import Server
+from web import webui as ui
+from web.webui import Server
 
 pytestmark = pytest.mark.browser
 
@@ -31,7 +30,9 @@ def _finished_checks(page: Any, server: Server, code: str) -> None:
 
 
 def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
-    code = ui.create_room(page, server.url, "dice-duel", ["human", "bot:turn-optimal"], name="Ann <b>&amp;")
+    code = ui.create_room(
+        page, server.url, "dice-duel", ["human", "bot:turn-optimal"], name="Ann <b>&amp;"
+    )
     ui.start_if_host(page)
     page.wait_for_selector("#table .dice-duel")
     ui.check_axe(page, "dice duel table")
@@ -70,7 +71,10 @@ def test_wurfeltod_against_a_bot_with_hints(page: Any, server: Server) -> None:
 
 def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
     code = ui.create_room(
-        page, server.url, "decathlon", ["human", "bot:greedy"],
+        page,
+        server.url,
+        "decathlon",
+        ["human", "bot:greedy"],
         events=["100m", "long-jump", "high-jump"],
     )
     ui.start_if_host(page)

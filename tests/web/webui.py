@@ -9,10 +9,9 @@ import subprocess
 import sys
 import time
 import urllib.request
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
-
 
 CHROMIUM = os.environ.get("GAMENIGHT_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
@@ -43,8 +42,18 @@ class Server:
         db = f"sqlite:///{self.folder / 'web.sqlite3'}"
         log = (self.folder / "server.log").open("wb")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "gamenight.server", "--port", str(self.port), "--db", db,
-             "--no-table-build", "--log-level", "warning"],
+            [
+                sys.executable,
+                "-m",
+                "gamenight.server",
+                "--port",
+                str(self.port),
+                "--db",
+                db,
+                "--no-table-build",
+                "--log-level",
+                "warning",
+            ],
             stdout=log,
             stderr=subprocess.STDOUT,
         )
@@ -57,7 +66,9 @@ class Server:
             except OSError:
                 pass
             if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError("the server did not start:\n" + (self.folder / "server.log").read_text())
+                raise RuntimeError(
+                    "the server did not start:\n" + (self.folder / "server.log").read_text()
+                )
             time.sleep(0.2)
 
     def stop(self) -> None:
@@ -67,7 +78,6 @@ class Server:
                 self.proc.wait(10)
             except subprocess.TimeoutExpired:
                 self.proc.kill()
-
 
 
 Page = Any
@@ -86,7 +96,7 @@ def shoot(page: Page, name: str) -> None:
 
 def check_axe(page: Page, where: str) -> None:
     """axe-core finds no serious or critical violation on the page."""
-    from axe_playwright_python.sync_playwright import Axe
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
 
     results = Axe().run(page)
     bad = [
@@ -138,8 +148,15 @@ def start_if_host(page: Page) -> None:
 Chooser = Callable[[Page, random.Random], bool]
 
 
-def play(page: Page, choose: Chooser, *, max_steps: int = 600, seed: int = 1,
-         moments: dict[int, str] | None = None, stop_after: int | None = None) -> int:
+def play(
+    page: Page,
+    choose: Chooser,
+    *,
+    max_steps: int = 600,
+    seed: int = 1,
+    moments: dict[int, str] | None = None,
+    stop_after: int | None = None,
+) -> int:
     """Act through the UI whenever it is our turn until the game is finished.
 
     ``choose`` clicks something that sends one action (returns False if it found nothing).
@@ -148,9 +165,7 @@ def play(page: Page, choose: Chooser, *, max_steps: int = 600, seed: int = 1,
     rng = random.Random(seed)
     steps = 0
     while steps < max_steps:
-        page.wait_for_selector(
-            "body[data-my-turn=true], body[data-status=finished]", timeout=60000
-        )
+        page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]", timeout=60000)
         if page.locator("body[data-status=finished]").count() or steps == stop_after:
             return steps
         seq = page.get_attribute("body", "data-seq")
@@ -159,7 +174,9 @@ def play(page: Page, choose: Chooser, *, max_steps: int = 600, seed: int = 1,
         if not choose(page, rng):
             ARTIFACTS.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
-            raise AssertionError(f"nothing to do at seq {seq}: {page.locator('#table').inner_text()}")
+            raise AssertionError(
+                f"nothing to do at seq {seq}: {page.locator('#table').inner_text()}"
+            )
         steps += 1
         page.wait_for_selector(
             f"body:not([data-seq='{seq}']), body[data-status=finished]", timeout=30000

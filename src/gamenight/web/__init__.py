@@ -61,8 +61,7 @@ class ReplayProblem(msgspec.Struct, frozen=True):
 
 
 def replay_frames(text: str) -> Replay:
-    """Verify a JSONL record and turn it into frames of spectator views.
-    """
+    """Verify a JSONL record and turn it into frames of spectator views."""
     record = parse_record(text.splitlines(), "record")
     replay(record, "record")  # raises RecordError on any difference
     entry = registry.get(record.game)
@@ -102,9 +101,7 @@ def replay_frames(text: str) -> Replay:
         options=to_json(options),
         seats=[{"name": s.name, "agent": s.agent} for s in record.seats],
         seed=str(record.seed),
-        commitment=seeds.commitment(
-            record.seed, entry.id, record.rules_version, to_json(options)
-        ),
+        commitment=seeds.commitment(record.seed, entry.id, record.rules_version, to_json(options)),
         results=record.results,
         frames=frames,
     )
