@@ -151,9 +151,14 @@ function renderWaiting() {
       showError(err.message);
     }
   };
+  const url = `${location.origin}/r/${code}`;
   replace(
     els.waiting,
     h("h2", {}, t("room.waiting")),
+    h("div", { class: "invite-box" },
+      h("p", {}, t("room.invite_help")),
+      h("code", { class: "invite-url" }, url),
+      h("button", { type: "button", class: "small", "data-key": "copy-invite", onclick: () => els.invite.click() }, t("room.invite"))),
     state.seat === null
       ? h("div", { class: "claim" },
           h("label", { for: "claim-name" }, t("room.your_name")),
@@ -164,7 +169,7 @@ function renderWaiting() {
                   t("room.claim", { seat: seatName(s, state.game) }))))
             : h("p", {}, t("room.no_open_seat")),
           h("p", { class: "muted" }, t("room.spectating")))
-      : h("p", {}, t("room.seated", { seat: names()[state.seat] })),
+      : h("p", {}, t("room.seated", { name: names()[state.seat], n: state.seat + 1 })),
     isHost
       ? h("div", { class: "host" },
           h("p", {}, t("room.host_note")),

@@ -146,7 +146,7 @@ export default {
   },
   describe(e, ctx) {
     const d = e.data || e;
-    const who = nameOf(ctx, e.player);
+    const who = nameOf(ctx, e.player ?? d.player);
     switch (e.kind) {
       case "setup": return t("dc.log.setup", { rounds: d.rounds, track: d.track });
       case "deal": return null;

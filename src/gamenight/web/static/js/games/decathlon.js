@@ -72,8 +72,8 @@ export default {
     const acting = v.to_act;
     return h("div", { class: "table decathlon" },
       h("p", { class: "status-line" }, acting !== null && acting !== undefined ? t("dec.turn", { name: nameOf(ctx, acting) }) : t("dec.over")),
-      eventPanel(v),
-      panel(t("dec.dice"),
+      v.event ? eventPanel(v) : null,
+      !v.event ? null : panel(t("dec.dice"),
         frozenSets.map((set, i) => diceRow(t("dec.frozen", { n: i + 1 }), set.map((f) => die({ value: f, note: t("dec.frozen_note") })), "frozen")),
         v.shot && v.shot.length ? diceRow(t("dec.shot"), v.shot.map((f) => die({ value: f }))) : null,
         v.last_jump && v.last_jump.length ? diceRow(t("dec.last_jump"), v.last_jump.map((f) => die({ value: f }))) : null,
@@ -92,7 +92,7 @@ export default {
   },
   describe(e, ctx) {
     const d = e.data || e;
-    const who = nameOf(ctx, e.player);
+    const who = nameOf(ctx, e.player ?? d.player);
     switch (e.kind) {
       case "starting-order": return t("dec.log.order", { list: (d.order || []).map((p) => nameOf(ctx, p)).join(", ") });
       case "roll": return t("dec.log.roll", { who, dice: (d.dice || []).join(" ") });
@@ -105,6 +105,7 @@ export default {
       case "bar": return t("dec.log.bar", { height: d.height });
       case "clear": return t("dec.log.clear", { who, height: d.height, total: d.total });
       case "fail": case "miss": return t("dec.log.miss", { who, height: d.height ?? "" });
+      case "out": return t("dec.log.out", { who, height: d.height, best: d.best ?? "–" });
       case "skip": return t("dec.log.skip", { who, height: d.height });
       case "retire": return t("dec.log.retire", { who, height: d.height });
       case "jump": return t("dec.log.jump", { who });

@@ -83,7 +83,7 @@ export default {
   },
   describe(e, ctx) {
     const d = e.data || e;
-    const who = nameOf(ctx, e.player);
+    const who = nameOf(ctx, e.player ?? d.player);
     switch (e.kind) {
       case "roll": return t("dd.log.roll", { who, n: d.roll, dice: (d.dice || []).join(" ") });
       case "take": return t("dd.log.take", { who, combo: combo(d.combination), value: d.value, source: t(`dd.source.${d.source}`) });

@@ -112,7 +112,7 @@ export default {
   },
   describe(e, ctx) {
     const d = e.data || e;
-    const who = nameOf(ctx, e.player);
+    const who = nameOf(ctx, e.player ?? d.player);
     switch (e.kind) {
       case "roll": return t("wt.log.roll", { who, n: d.roll, dice: (d.dice || []).join(" ") });
       case "set-aside": return t("wt.log.aside", { who, dice: (d.dice || []).join(" ") });

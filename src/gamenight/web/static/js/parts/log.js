@@ -41,6 +41,7 @@ export class LogPanel {
     while (this.list.children.length > 400) this.list.firstChild.remove();
     const scroller = this.list.parentElement;
     scroller.scrollTop = scroller.scrollHeight;
+    requestAnimationFrame(() => (scroller.scrollTop = scroller.scrollHeight));
   }
 
   clear() {
