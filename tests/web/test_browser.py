@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import random
+import re
+import urllib.error
 import urllib.request
 from typing import Any
 
@@ -43,6 +45,11 @@ def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
     assert steps > 5
     _finished_checks(page, server, code)
     ui.shoot(page, "dice-duel-end")
+    # play again: a new room with the same seats, we sit in the same seat
+    page.click("#again")
+    page.wait_for_url(re.compile(r".*/r/(?!" + re.escape(code) + r")[\w-]+$"))
+    page.wait_for_selector("body[data-status=playing][data-seat='0']")
+    page.wait_for_selector("#table .dice-duel")
 
 
 def test_dice_duel_solo(page: Any, server: Server) -> None:
@@ -53,7 +60,7 @@ def test_dice_duel_solo(page: Any, server: Server) -> None:
     ui.shoot(page, "dice-duel-solo")
 
 
-def test_wurfeltod_against_a_bot_with_hints(page: Any, server: Server) -> None:
+def test_wurfeltod_against_a_bot_with_hints(page: Any, browser: Any, server: Server) -> None:
     code = ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"])
     ui.start_if_host(page)
     page.wait_for_selector("#table .wurfeltod")
@@ -64,6 +71,14 @@ def test_wurfeltod_against_a_bot_with_hints(page: Any, server: Server) -> None:
     page.wait_for_selector("#hint .advice-table tr.best, #hint p.muted")
     ui.shoot(page, "wurfeltod-start")
     ui.check_axe(page, "wurfeltod table")
+    # a spectator sees the table but cannot act
+    watcher = browser.new_context(viewport=ui.PHONE)
+    spectator = watcher.new_page()
+    spectator.goto(f"{server.url}/r/{code}")
+    spectator.wait_for_selector("#table .wurfeltod")
+    assert spectator.get_attribute("body", "data-seat") == ""
+    assert spectator.locator("#table button:enabled").count() == 0
+    watcher.close()
     ui.play(page, ui.wurfeltod, moments={8: "wurfeltod-middle"})
     _finished_checks(page, server, code)
     ui.shoot(page, "wurfeltod-end")
@@ -121,6 +136,11 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
         b.click("button[data-key=claim-1]")
         for p in (a, b):
             p.wait_for_selector("body[data-status=playing]")
+        # chat is text, never markup
+        a.fill("#chat-input", "<i>hello</i> Larks")
+        a.press("#chat-input", "Enter")
+        b.wait_for_selector(".chat-list li:has-text('<i>hello</i> Larks')")
+        assert b.locator(".chat-list i").count() == 0
         pages = {0: a, 1: b}
         rng = random.Random(5)
         steps = checked = 0
@@ -257,3 +277,15 @@ def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None
     ui.shoot(page, "replay-end")
     page.click("#first")
     assert page.locator("#table").inner_text() == first
+
+
+def test_replay_api_refuses_a_damaged_record(server: Server) -> None:
+    bad = urllib.request.Request(
+        server.url + "/api/replay", data=b'{"type": "header"}\nnot json', method="POST"
+    )
+    try:
+        urllib.request.urlopen(bad, timeout=10)
+        raise AssertionError("a damaged record was accepted")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400
+        assert json.loads(exc.read())["code"] == "bad_record"
