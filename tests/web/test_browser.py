@@ -57,6 +57,16 @@ def test_dice_duel_solo(page: Any, server: Server) -> None:
     ui.start_if_host(page)
     page.wait_for_selector("#table .dice-duel")
     assert "Solo" in page.locator("#table caption").first.inner_text()
+    # keyboard: a die is a toggle button; Space keeps it and the focus stays on it
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.focus("#table button.die[data-key='die-0']")
+    page.keyboard.press("Space")
+    die = page.locator("#table button.die[data-key='die-0']")
+    assert die.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.key") == "die-0"
+    assert "Roll 4 dice" in page.locator("#table button[data-key=roll]").inner_text()
+    page.keyboard.press("Space")
+    assert die.get_attribute("aria-pressed") == "false"
     ui.shoot(page, "dice-duel-solo")
 
 
@@ -91,6 +101,7 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
         "decathlon",
         ["human", "bot:greedy"],
         events=["100m", "long-jump", "high-jump"],
+        choices={"variant": "championship"},
     )
     ui.start_if_host(page)
     page.wait_for_selector("#table .decathlon")
@@ -107,6 +118,7 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
     ui.play(page, choose, moments={1: "decathlon-sprint", 6: "decathlon-long-jump"})
     assert any("High Jump" in s for s in seen), seen
     _finished_checks(page, server, code)
+    assert page.locator("#table tr.total th", has_text="Honours").count() == 1
     ui.shoot(page, "decathlon-end")
 
 

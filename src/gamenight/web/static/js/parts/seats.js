@@ -33,8 +33,14 @@ export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
         seat.seat === me ? h("span", { class: "tag" }, t("seat.you")) : null,
         turn ? h("span", { class: "tag turn-tag" }, t("seat.turn")) : null,
         h("span", { class: "visually-hidden" }, ", " + status),
+        seat.kind === "bot" && gameInfo ? botSummary(gameInfo, seat.bot) : null,
         extra ? extra(seat) : null,
       );
     }),
   );
+}
+
+function botSummary(gameInfo, name) {
+  const bot = (gameInfo.bots || []).find((b) => b.name === name);
+  return bot ? h("span", { class: "muted seat-bot" }, bot.summary) : null;
 }
