@@ -152,7 +152,10 @@ export default {
       case "deal": return null;
       case "hand": return t("dc.log.hand");
       case "ready": return t("dc.log.ready", { who });
-      case "chosen": return d.choice && d.choice.type === "answer" ? t("dc.log.chosen", { year: d.choice.year }) : null;
+      case "chosen":
+        if (!d.choice || d.choice.type !== "answer") return null;
+        // live, only the own team gets this event; a replay shows everyone's
+        return ctx.replay ? t("dc.log.chosen_by", { who, year: d.choice.year }) : t("dc.log.chosen", { year: d.choice.year });
       case "kept": return t("dc.log.kept", { n: d.cards });
       case "round": return t("dc.log.round", { n: d.round, of: d.rounds });
       case "question": return t("dc.log.question", { text: d.text });

@@ -8,7 +8,13 @@ import { sheet } from "../parts/sheet.js";
 import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
 
 const ev = (name) => t(`dec.event.${name}`);
-const MEDALS = { 3: "🥇", 2: "🥈", 1: "🥉" };
+const MEDALS = { 3: "gold", 2: "silver", 1: "bronze" };
+const PLACE = { gold: 1, silver: 2, bronze: 3 };
+
+function medal(kind) {
+  // a coloured disc with the place in it: the number carries the meaning, not the colour
+  return h("span", { class: `medal ${kind}`, role: "img", "aria-label": t(`dec.medal.${kind}`), title: t(`dec.medal.${kind}`) }, String(PLACE[kind]));
+}
 const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 
 function eventPanel(v) {
@@ -57,8 +63,8 @@ export default {
         cells: players.map((_, p) => {
           if (row) {
             const result = row[p];
-            const medal = championship && v.honours[i] ? MEDALS[v.honours[i][p]] : "";
-            return `${result === null ? "–" : result}${medal ? " " + medal : ""}`;
+            const kind = championship && v.honours[i] ? MEDALS[v.honours[i][p]] : "";
+            return h("span", {}, result === null ? "–" : String(result), kind ? medal(kind) : null);
           }
           if (i === v.event_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${v.best[p]})`;
           return "";
