@@ -23,6 +23,12 @@ function optionField(game, opt) {
   const id = `opt-${opt.name}`;
   const label = tOr(`opt.${game.id}.${opt.name}`, opt.name);
   const help = h("p", { class: "muted help", id: `${id}-help` }, opt.help.replace(/\s*\([A-Z]\d+\)\s*/g, " ").trim());
+  if (game.id === "decades" && opt.name === "sides") {
+    const combos = ["A,B", "B,A", "A,A", "B,B"];
+    return h("div", { class: "field" }, h("label", { for: id }, label),
+      h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
+        combos.map((c) => h("option", { value: c, selected: c === opt.default }, t("opt.sides_value", { a: c[0], b: c[2] })))), help);
+  }
   if (opt.kind === "choice") {
     return h("div", { class: "field" }, h("label", { for: id }, label),
       h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
@@ -88,6 +94,13 @@ function renderDetail(game) {
   };
   count.addEventListener("change", drawSeats);
   drawSeats();
+  // Dice Duel's solo mode is one player
+  const mode = () => document.querySelector("#opt-mode");
+  queueMicrotask(() => mode() && mode().addEventListener("change", () => {
+    if (mode().value === "solo") count.value = "1";
+    else if (count.value === "1") count.value = "2";
+    drawSeats();
+  }));
   const name = h("input", { id: "my-name", type: "text", maxlength: 40, value: store.name() || "", autocomplete: "nickname", required: true });
   const form = h("form", { class: "create", id: "create-form" },
     game.options.length ? h("fieldset", { class: "group" }, h("legend", {}, t("lobby.options")), game.options.map((o) => optionField(game, o))) : null,

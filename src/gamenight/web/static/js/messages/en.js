@@ -43,6 +43,7 @@ export default {
   "opt.decades.track": "Score track length",
   "opt.decades.sides": "Board sides (team 1, team 2)",
   "opt.decades.deck": "Deck",
+  "opt.sides_value": "Team 1 side {a}, team 2 side {b}",
   "opt.value.points": "Points",
   "opt.value.championship": "Championship",
   "opt.value.multi": "Against each other",
