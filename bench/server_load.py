@@ -69,13 +69,25 @@ async def make_rooms(base: str, n: int) -> list[tuple[str, str]]:
         return list(await asyncio.gather(*(one() for _ in range(n))))
 
 
+@dataclass
+class Start:
+    """Every client connects first; then the measured seconds begin for all."""
+
+    ready: int = 0
+    go: asyncio.Event = field(default_factory=asyncio.Event)
+    stop_at: float = 0.0
+
+
 async def player(
-    base: str, code: str, token: str, stats: Stats, stop_at: float, rng: random.Random
+    base: str, code: str, token: str, stats: Stats, start: Start, rng: random.Random
 ) -> None:
     url = base.replace("http://", "ws://") + f"/ws/{code}"
-    async with websockets.connect(url, open_timeout=60, max_queue=None) as ws:
+    async with websockets.connect(url, open_timeout=120, max_queue=None) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
         state = json.loads(await ws.recv())
+        start.ready += 1
+        await start.go.wait()
+        stop_at = start.stop_at
         await asyncio.sleep(rng.random())  # spread the rooms over the second
         next_at = time.monotonic()
         while time.monotonic() < stop_at and not state.get("finished"):
@@ -105,12 +117,17 @@ async def run_load(base: str, pid: int, rooms: int, seconds: float) -> dict[str,
     baseline = rss_kib(pid)
     pairs = await make_rooms(base, rooms)
     stats = Stats()
-    stop_at = time.monotonic() + seconds + 2
+    start = Start()
     rng = random.Random(rooms)
-    results = await asyncio.gather(
-        *(player(base, c, t, stats, stop_at, random.Random(rng.random())) for c, t in pairs),
+    players = asyncio.gather(
+        *(player(base, c, t, stats, start, random.Random(rng.random())) for c, t in pairs),
         return_exceptions=True,
     )
+    while start.ready < rooms and not players.done():
+        await asyncio.sleep(0.1)
+    start.stop_at = time.monotonic() + seconds + 1
+    start.go.set()
+    results = await players
     loaded = rss_kib(pid)
     stats.errors.extend(type(r).__name__ for r in results if isinstance(r, BaseException))
     lost = 0
@@ -138,6 +155,9 @@ def main() -> None:
     parser.add_argument("--rooms", type=int, nargs="+", default=[100])
     parser.add_argument("--db", nargs="+", default=["sqlite"], choices=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play per run")
+    parser.add_argument(
+        "--setup-limit", type=float, default=240.0, help="seconds allowed for set-up and checks"
+    )
     args = parser.parse_args()
     rows = []
     for db in args.db:
@@ -152,7 +172,11 @@ def main() -> None:
             server = ProcessServer(url).start()
             try:
                 assert server.proc is not None
-                row = asyncio.run(run_load(server.url, server.proc.pid, rooms, args.seconds))
+                bounded = asyncio.wait_for(
+                    run_load(server.url, server.proc.pid, rooms, args.seconds),
+                    args.seconds + args.setup_limit,
+                )
+                row = asyncio.run(bounded)
             finally:
                 server.stop()
                 if cluster is not None:

@@ -30,6 +30,9 @@ def test_pages_api_and_openapi(server: ThreadServer) -> None:
     assert "Dice Duel" in page.text
     openapi = httpx.get(server.url + "/schema/openapi.json").json()
     assert "/api/rooms" in openapi["paths"]
+    rules = httpx.get(server.url + "/api/games/wurfeltod/rules")
+    assert rules.status_code == 200 and "Wurfeltod" in rules.text
+    assert httpx.get(server.url + "/api/games/chess/rules").status_code == 404
     games = httpx.get(server.url + "/api/games").json()
     assert {g["id"] for g in games} >= {"decathlon", "dice-duel", "wurfeltod", "decades"}
     created = create_room(server.url, "dice-duel", ["human", "bot:random"], public=True)
@@ -80,7 +83,10 @@ def test_full_game_two_humans_record_replays(server: ThreadServer) -> None:
     info = httpx.get(server.url + f"/api/rooms/{code}").json()
     assert info["status"] == "finished" and info["seed"] is not None
     seed = int(info["seed"])
-    assert commitment(seed, "dice-duel", "1", info["options"]) == created["commitment"]
+    assert (
+        commitment(seed, "dice-duel", info["rules_version"], info["options"])
+        == created["commitment"]
+    )
     record = httpx.get(server.url + f"/api/rooms/{code}/record")
     assert record.status_code == 200
     report = replay(parse_record(record.text.splitlines()))

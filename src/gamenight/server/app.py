@@ -34,6 +34,7 @@ from litestar.params import FromPath, JSONBody
 
 from gamenight import __version__, web
 from gamenight.core import registry
+from gamenight.core.errors import GamenightError
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate
 from gamenight.server.rooms import Config, Conn, CreateRoom, Hub, LiveRoom, RoomError
@@ -155,6 +156,15 @@ async def list_games() -> list[GameOut]:
             )
         )
     return out
+
+
+@get("/api/games/{game:str}/rules", summary="A game's full rules (Markdown)")
+async def game_rules(game: FromPath[str]) -> Response[str]:
+    try:
+        text = registry.get(game).rules_text()
+    except GamenightError as exc:
+        raise RoomError(404, "bad_game", str(exc)) from None
+    return Response(text, media_type="text/markdown; charset=utf-8")
 
 
 @post("/api/rooms", summary="Create a room", status_code=201)
@@ -439,6 +449,7 @@ def create_app(config: Config) -> Litestar:
     return Litestar(
         route_handlers=[
             list_games,
+            game_rules,
             create_room,
             lobby,
             room_info,

@@ -117,6 +117,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
 
     code: str
     game: str
+    rules_version: str  # with seed, game and options it makes the commitment
     options: dict[str, Any]
     room_options: dict[str, Any]
     public: bool

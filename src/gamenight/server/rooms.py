@@ -196,6 +196,7 @@ class LiveRoom:
         return p.RoomInfo(
             code=self.code,
             game=self.entry.id,
+            rules_version=self.entry.game.info.rules_version,
             options=self.options,
             room_options=msgspec.to_builtins(self.room_options),
             public=self.public,

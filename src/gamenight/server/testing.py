@@ -39,7 +39,8 @@ class ProcessServer:
         self.db_url = db_url
         self.port = port or free_port()
         self.proc: subprocess.Popen[bytes] | None = None
-        self.log = tempfile.TemporaryFile()  # the server's stderr (a pipe could fill up)
+        # The server's stderr goes to a file: an unread pipe could fill up and stall it.
+        self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
 
     @property
     def url(self) -> str:
