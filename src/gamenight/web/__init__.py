@@ -133,14 +133,6 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
     def rules_page() -> Response[bytes]:
         return page("rules")
 
-    @get("/api/rules/{game:str}", summary="A game's full rules (Markdown)", sync_to_thread=False)
-    def rules_text(game: str) -> Response[str]:
-        try:
-            text = registry.get(game).rules_text()
-        except GamenightError:
-            return Response("no such game", status_code=404, media_type=MediaType.TEXT)
-        return Response(text, media_type="text/markdown; charset=utf-8")
-
     @post(
         "/api/replay",
         summary="Verify a JSONL record and return every step's spectator view",
@@ -164,4 +156,4 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         directories=[STATIC],
         include_in_schema=False,
     )
-    return [lobby_page, room_page, replay_page, rules_page, rules_text, replay_record, static]
+    return [lobby_page, room_page, replay_page, rules_page, replay_record, static]

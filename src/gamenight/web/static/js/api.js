@@ -46,7 +46,7 @@ export const api = {
   },
   replay: (jsonl) => call("POST", "/api/replay", jsonl),
   rules: async (game) => {
-    const response = await fetch(`/api/rules/${encodeURIComponent(game)}`);
+    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
     if (!response.ok) throw new ApiError(response.status, "no_rules", response.statusText);
     return response.text();
   },
