@@ -81,7 +81,7 @@ function lastRound(v, ctx) {
         [0, 1].map((i) => h("th", { scope: "col" }, nameOf(ctx, i))))),
       h("tbody", {}, (round.categories || []).map((c) => h("tr", {},
         h("th", { scope: "row" }, c.text), h("td", {}, String(c.year)),
-        (c.scores || []).map((sc) => h("td", {}, `${sc.answer} → ${sc.base + sc.bonus >= 0 ? "+" : ""}${sc.base + sc.bonus}`)))))));
+        (c.scores || []).map((sc) => h("td", { class: "nowrap" }, `${sc.answer} → ${sc.base + sc.bonus >= 0 ? "+" : ""}${sc.base + sc.bonus}`)))))));
 }
 
 function keepPicker(v, ctx) {
@@ -139,7 +139,7 @@ export default {
       waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear }) : t("dc.waiting_other")) : null,
       scoreTrack(v, ctx),
       board(v, boards[1], ctx, me),
-      myTeam ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card" }, card(c)))),
+      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card" }, card(c)))),
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       lastRound(v, ctx),
     );
