@@ -9,6 +9,7 @@ See ``docs/web.md``.
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response, get, post
 from litestar.handlers import BaseRouteHandler
+from litestar.params import FromPath, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
@@ -107,23 +109,54 @@ def replay_frames(text: str) -> Replay:
     )
 
 
+def games_fallback() -> str:
+    """The games as escaped HTML, for a page seen without JavaScript."""
+    items = "".join(
+        f"<li><b>{html.escape(e.name)}</b>: {html.escape(e.game.info.summary)}</li>"
+        for e in registry.available()
+    )
+    return f"<p>gamenight needs JavaScript to play in the browser. The games:</p><ul>{items}</ul>"
+
+
+def room_fallback(name: str, info: Any) -> str:
+    """A room's public facts as escaped HTML (names are text, never markup)."""
+    seats = "".join(
+        f"<li>{s.seat + 1}: "
+        + html.escape(s.name or (f"bot {s.bot}" if s.kind == "bot" else "open seat"))
+        + "</li>"
+        for s in info.seats
+    )
+    seed = f"<p>Seed: {html.escape(info.seed)}</p>" if info.seed else ""
+    return (
+        f"<p>{html.escape(name)}: {html.escape(info.status)}. "
+        "Playing needs JavaScript.</p>"
+        f"<ul>{seats}</ul><p>Commitment: {html.escape(info.commitment)}</p>{seed}"
+    )
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
     headers = dict(page_headers)
 
-    def page(name: str) -> Response[bytes]:
+    def page(name: str, fallback: str = "", status: int = 200) -> Response[bytes]:
+        text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
+            text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
         return Response(
-            (STATIC / PAGES[name]).read_bytes(), media_type=MediaType.HTML, headers=headers
+            text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
         )
 
     @get("/", include_in_schema=False, sync_to_thread=False)
     def lobby_page() -> Response[bytes]:
-        return page("lobby")
+        return page("lobby", games_fallback())
 
-    @get("/r/{code:str}", include_in_schema=False, sync_to_thread=False)
-    def room_page(code: str) -> Response[bytes]:
-        del code  # the page reads it from its URL
-        return page("room")
+    @get("/r/{code:str}", include_in_schema=False)
+    async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
+        hub = getattr(request.app.state, "hub", None)
+        room = None if hub is None else await hub.room(code)
+        if hub is not None and room is None:
+            return page("room", "<p>There is no such room.</p>", status=404)
+        return page("room", "" if room is None else room_fallback(room.entry.name, room.info()))
 
     @get("/replay", include_in_schema=False, sync_to_thread=False)
     def replay_page() -> Response[bytes]:
@@ -140,7 +173,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         request_max_body_size=MAX_RECORD_BYTES,
         sync_to_thread=True,
     )
-    def replay_record(request: Request[Any, Any, Any], body: bytes) -> Response[Any]:
+    def replay_record(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
         del request
         try:
             result: Any = replay_frames(body.decode("utf-8", errors="strict"))
