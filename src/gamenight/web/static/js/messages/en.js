@@ -82,6 +82,7 @@ export default {
   "seat.you": "you",
   "seat.turn": "to play",
   "seat.status.bot": "bot",
+  "seat.tag.takeover": "a bot stands in",
   "seat.status.takeover": "a bot is playing for them",
   "seat.status.open": "open",
   "seat.status.online": "connected",

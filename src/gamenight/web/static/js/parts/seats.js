@@ -32,6 +32,8 @@ export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
         h("span", { class: "seat-name" }, seatName(seat, gameInfo)),
         seat.seat === me ? h("span", { class: "tag" }, t("seat.you")) : null,
         turn ? h("span", { class: "tag turn-tag" }, t("seat.turn")) : null,
+        seat.takeover ? h("span", { class: "tag" }, t("seat.tag.takeover")) : null,
+        seat.kind === "human" && seat.claimed && !seat.connected && !seat.takeover ? h("span", { class: "tag" }, t("seat.status.away")) : null,
         h("span", { class: "visually-hidden" }, ", " + status),
         seat.kind === "bot" && gameInfo ? botSummary(gameInfo, seat.bot) : null,
         extra ? extra(seat) : null,
