@@ -1,4 +1,4 @@
-// Tiny DOM helpers. User text is only ever inserted with textContent (never innerHTML).
+// Tiny DOM helpers. User text is only ever inserted with textContent, never parsed as HTML.
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 /** h("button", {class: "x", onclick: fn, "aria-pressed": "true"}, "text", child, ...) */
