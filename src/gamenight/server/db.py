@@ -455,6 +455,9 @@ class Store:
         if self._log is not None:
             await self._log.append(room_id, seq, values, row)
             return
+        if self.is_postgres:
+            await self._append_postgres(room_id, seq, row, finished_results, notify)
+            return
         try:
             async with self.engine.begin() as conn:
                 # Compare-and-set on the room's row: it row-locks the room on PostgreSQL
@@ -478,6 +481,49 @@ class Store:
                     )
         except IntegrityError:
             raise Behind(seq) from None
+
+    # PostgreSQL: compare-and-set, insert and notify in ONE statement (one round trip,
+    # atomic on its own); the UPDATE row-locks the room until it commits.
+    _PG_APPEND = text(
+        "WITH moved AS ("
+        " UPDATE rooms SET seq = :seq, updated_at = :at,"
+        " status = CASE WHEN CAST(:results AS TEXT) IS NULL THEN status ELSE 'finished' END,"
+        " results = COALESCE(CAST(:results AS TEXT), results)"
+        " WHERE id = :room AND seq = :prev AND status = 'playing' RETURNING id"
+        "), logged AS ("
+        ' INSERT INTO actions (room_id, seq, seat, action, "by", at)'
+        " SELECT id, :seq, :seat, :action, :by, :at FROM moved RETURNING seq"
+        ") SELECT pg_notify(:channel, CAST(:payload AS TEXT)) FROM logged"
+    )
+
+    async def _append_postgres(
+        self,
+        room_id: int,
+        seq: int,
+        row: dict[str, Any],
+        finished_results: Any,
+        notify: str | None,
+    ) -> None:
+        params = {
+            "seq": seq,
+            "prev": seq - 1,
+            "room": room_id,
+            "at": row["at"],
+            "seat": row["seat"],
+            "action": row["action"],
+            "by": row["by"],
+            "results": None if finished_results is None else json.dumps(finished_results),
+            "channel": NOTIFY_CHANNEL,
+            "payload": notify or "",
+        }
+        try:
+            async with self.engine.connect() as conn:
+                auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
+                done = (await auto.execute(self._PG_APPEND, params)).first()
+        except IntegrityError:
+            raise Behind(seq - 1) from None
+        if done is None:
+            raise Behind(seq - 1)
 
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
