@@ -1,17 +1,17 @@
 """Browser tests: the real server in a subprocess, Debian's chromium driven by Playwright.
 
-Screenshots go to ``artifacts/web/`` (ignored by git) and are listed at the end of the run.
+Screenshots go to ``artifacts/web/`` (ignored by git); tests/conftest.py lists them at the
+end of the run (the root conftest is the one the xdist controller loads).
 """
 
 from __future__ import annotations
 
-import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from web.webui import ARTIFACTS, CHROMIUM, PHONE, Server
+from web.webui import CHROMIUM, PHONE, Server
 
 
 @pytest.fixture(scope="session")
@@ -47,16 +47,3 @@ def page(context: object) -> Iterator[object]:
     pg.on("pageerror", lambda e: errors.append(str(e)))
     yield pg
     assert not errors, f"JavaScript errors: {errors}"
-
-
-def pytest_sessionstart(session: pytest.Session) -> None:
-    if not hasattr(session.config, "workerinput"):  # the controller (or no xdist)
-        shutil.rmtree(ARTIFACTS, ignore_errors=True)
-
-
-def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    shots = sorted(ARTIFACTS.glob("*.png")) if ARTIFACTS.exists() else []
-    if shots:
-        terminalreporter.section("browser screenshots")
-        for shot in shots:
-            terminalreporter.write_line(str(shot.relative_to(ARTIFACTS.parents[1])))
