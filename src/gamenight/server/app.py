@@ -32,7 +32,7 @@ from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, JSONBody
 
-from gamenight import __version__
+from gamenight import __version__, web
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError
 from gamenight.server import protocol as p
@@ -458,8 +458,7 @@ def create_app(config: Config) -> Litestar:
             start_room,
             download_record,
             protocol_schema,
-            lobby_page,
-            room_page,
+            *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
         ],
         on_startup=[startup],

@@ -1,0 +1,192 @@
+"""The browser front end: static pages, ES modules and CSS, plus the replay endpoint.
+
+Everything the browser loads lives in ``static/`` and is served as is (no build
+step, no CDN). :func:`route_handlers` gives the server app its pages
+(``/``, ``/r/<code>``, ``/replay``), the ``/static`` files and
+``POST /api/replay`` (a JSONL record in, every step's spectator view out).
+See ``docs/web.md``.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import msgspec
+from litestar import MediaType, Request, Response, get, post
+from litestar.handlers import BaseRouteHandler
+from litestar.params import FromPath, RawBody
+from litestar.router import Router
+from litestar.static_files import create_static_files_router
+
+from gamenight.core import registry, seeds
+from gamenight.core.dice import SeededDice
+from gamenight.core.errors import GamenightError
+from gamenight.core.game import to_json
+from gamenight.core.record import parse_record, replay
+
+STATIC = Path(__file__).parent / "static"
+MAX_RECORD_BYTES = 4 * 1024 * 1024
+PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html", "rules": "rules.html"}
+
+
+class Frame(msgspec.Struct, frozen=True):
+    """One step of a replay: who did what, what it caused, and the table after it."""
+
+    seq: int
+    seat: int | None
+    action: Any
+    events: list[Any]
+    view: Any
+    to_act: tuple[int, ...]
+    finished: bool
+
+
+class Replay(msgspec.Struct, frozen=True):
+    """A verified record, ready to step through: frame 0 is the start."""
+
+    game: str
+    name: str
+    options: dict[str, Any]
+    seats: list[dict[str, str]]
+    seed: str
+    commitment: str
+    results: Any
+    frames: list[Frame]
+
+
+class ReplayProblem(msgspec.Struct, frozen=True):
+    code: str
+    message: str
+
+
+def replay_frames(text: str) -> Replay:
+    """Verify a JSONL record and turn it into frames of spectator views."""
+    record = parse_record(text.splitlines(), "record")
+    replay(record, "record")  # raises RecordError on any difference
+    entry = registry.get(record.game)
+    game = entry.game
+    options = game.parse_options(record.options)
+    step = game.start(len(record.seats), options, SeededDice(seed=record.seed))
+    state = step.state
+    frames = [
+        Frame(
+            0,
+            None,
+            None,
+            [to_json(e) for e in step.events],
+            to_json(game.view(state, None)),
+            tuple(game.to_act(state)),
+            game.is_terminal(state),
+        )
+    ]
+    for seq, (seat, raw, _events) in enumerate(record.actions, start=1):
+        action = game.decode_action(raw)
+        step = game.apply(state, seat, action)
+        state = step.state
+        frames.append(
+            Frame(
+                seq,
+                seat,
+                to_json(action),
+                [to_json(e) for e in step.events],
+                to_json(game.view(state, None)),
+                tuple(game.to_act(state)),
+                game.is_terminal(state),
+            )
+        )
+    return Replay(
+        game=entry.id,
+        name=entry.name,
+        options=to_json(options),
+        seats=[{"name": s.name, "agent": s.agent} for s in record.seats],
+        seed=str(record.seed),
+        commitment=seeds.commitment(record.seed, entry.id, record.rules_version, to_json(options)),
+        results=record.results,
+        frames=frames,
+    )
+
+
+def games_fallback() -> str:
+    """The games as escaped HTML, for a page seen without JavaScript."""
+    items = "".join(
+        f"<li><b>{html.escape(e.name)}</b>: {html.escape(e.game.info.summary)}</li>"
+        for e in registry.available()
+    )
+    return f"<p>gamenight needs JavaScript to play in the browser. The games:</p><ul>{items}</ul>"
+
+
+def room_fallback(name: str, info: Any) -> str:
+    """A room's public facts as escaped HTML (names are text, never markup)."""
+    seats = "".join(
+        f"<li>{s.seat + 1}: "
+        + html.escape(s.name or (f"bot {s.bot}" if s.kind == "bot" else "open seat"))
+        + "</li>"
+        for s in info.seats
+    )
+    seed = f"<p>Seed: {html.escape(info.seed)}</p>" if info.seed else ""
+    return (
+        f"<p>{html.escape(name)}: {html.escape(info.status)}. "
+        "Playing needs JavaScript.</p>"
+        f"<ul>{seats}</ul><p>Commitment: {html.escape(info.commitment)}</p>{seed}"
+    )
+
+
+def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
+    """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
+    headers = dict(page_headers)
+
+    def page(name: str, fallback: str = "", status: int = 200) -> Response[bytes]:
+        text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
+            text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
+        return Response(
+            text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
+        )
+
+    @get("/", include_in_schema=False, sync_to_thread=False)
+    def lobby_page() -> Response[bytes]:
+        return page("lobby", games_fallback())
+
+    @get("/r/{code:str}", include_in_schema=False)
+    async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
+        hub = getattr(request.app.state, "hub", None)
+        room = None if hub is None else await hub.room(code)
+        if hub is not None and room is None:
+            return page("room", "<p>There is no such room.</p>", status=404)
+        return page("room", "" if room is None else room_fallback(room.entry.name, room.info()))
+
+    @get("/replay", include_in_schema=False, sync_to_thread=False)
+    def replay_page() -> Response[bytes]:
+        return page("replay")
+
+    @get("/rules", include_in_schema=False, sync_to_thread=False)
+    def rules_page() -> Response[bytes]:
+        return page("rules")
+
+    @post(
+        "/api/replay",
+        summary="Verify a JSONL record and return every step's spectator view",
+        status_code=200,
+        request_max_body_size=MAX_RECORD_BYTES,
+        sync_to_thread=True,
+    )
+    def replay_record(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
+        del request
+        try:
+            result: Any = replay_frames(body.decode("utf-8", errors="strict"))
+            status = 200
+        except UnicodeDecodeError:
+            result, status = ReplayProblem("bad_record", "the record is not UTF-8 text"), 400
+        except GamenightError as exc:
+            result, status = ReplayProblem("bad_record", str(exc).splitlines()[0]), 400
+        return Response(result, status_code=status)
+
+    static = create_static_files_router(
+        path="/static",
+        directories=[STATIC],
+        include_in_schema=False,
+    )
+    return [lobby_page, room_page, replay_page, rules_page, replay_record, static]

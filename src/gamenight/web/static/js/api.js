@@ -1,0 +1,53 @@
+// HTTP API calls (docs/protocol.md). Errors become ApiError with the server's code.
+export class ApiError extends Error {
+  constructor(status, code, message) {
+    super(message);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+async function call(method, path, body, token) {
+  const headers = {};
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers["Authorization"] = `Bearer ${token}`;
+  const response = await fetch(path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await response.text();
+  let data = null;
+  try {
+    data = text ? JSON.parse(text) : null;
+  } catch {
+    data = text;
+  }
+  if (!response.ok) {
+    const message = (data && (data.message || data.detail)) || response.statusText;
+    throw new ApiError(response.status, (data && data.code) || String(response.status), message);
+  }
+  return data;
+}
+
+export const api = {
+  games: () => call("GET", "/api/games"),
+  rooms: () => call("GET", "/api/rooms"),
+  room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
+  create: (body) => call("POST", "/api/rooms", body),
+  claim: (code, seat, name) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name }),
+  start: (code, hostToken) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, undefined, hostToken),
+  record: async (code) => {
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`);
+    if (!response.ok) throw new ApiError(response.status, "no_record", await response.text());
+    return response.text();
+  },
+  replay: (jsonl) => call("POST", "/api/replay", jsonl),
+  rules: async (game) => {
+    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
+    if (!response.ok) throw new ApiError(response.status, "no_rules", response.statusText);
+    return response.text();
+  },
+};

@@ -1,0 +1,56 @@
+// Tiny DOM helpers. User text is only ever inserted with textContent, never parsed as HTML.
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** h("button", {class: "x", onclick: fn, "aria-pressed": "true"}, "text", child, ...) */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** The same for SVG elements. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs || {})) {
+    if (value === undefined || value === null || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") {
+      el.addEventListener(key.slice(2), value);
+    } else if (key === "text") {
+      el.textContent = String(value);
+    } else if (key === "dataset") {
+      for (const [k, v] of Object.entries(value)) el.dataset[k] = String(v);
+    } else if (value === true) {
+      el.setAttribute(key, "");
+    } else {
+      el.setAttribute(key, String(value));
+    }
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === undefined || child === null || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace the children of `el`, keeping the focus on the element with the same data-key. */
+export function replace(el, ...children) {
+  const active = document.activeElement;
+  const key = active && el.contains(active) ? active.dataset.key : undefined;
+  el.replaceChildren();
+  append(el, children);
+  if (key !== undefined) {
+    const again = el.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    if (again && !again.disabled) again.focus({ preventScroll: true });
+  }
+}
+
+export const $ = (sel, root = document) => root.querySelector(sel);

@@ -1,0 +1,122 @@
+// Reiner Knizia's Decathlon: the dice of the current attempt with freeze toggles, the event
+// panel (rule, attempts, rethrows, run-up total, height), the score sheet for everyone, the
+// running standings and, in the Championship, the medals.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { die, diceRow } from "../parts/dice.js";
+import { sheet } from "../parts/sheet.js";
+import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
+
+const ev = (name) => t(`dec.event.${name}`);
+const MEDALS = { 3: "gold", 2: "silver", 1: "bronze" };
+const PLACE = { gold: 1, silver: 2, bronze: 3 };
+
+function medal(kind) {
+  // a coloured disc with the place in it: the number carries the meaning, not the colour
+  return h("span", { class: `medal ${kind}`, role: "img", "aria-label": t(`dec.medal.${kind}`), title: t(`dec.medal.${kind}`) }, String(PLACE[kind]));
+}
+const sum = (xs) => xs.reduce((a, b) => a + b, 0);
+
+function eventPanel(v) {
+  const facts = [];
+  if (v.attempts) facts.push(t("dec.attempt", { n: v.attempt, of: v.attempts }));
+  if (v.rethrows_left !== null && v.rethrows_left !== undefined) facts.push(t("dec.rethrows", { n: v.rethrows_left }));
+  if (v.set_no) facts.push(t("dec.set", { n: v.set_no, of: v.sets }));
+  if (v.run_up && v.run_up.length) facts.push(t("dec.run_up", { total: sum(v.run_up) }));
+  if (v.height !== null && v.height !== undefined) facts.push(t("dec.height", { height: v.height }));
+  if (v.jumps_at_height !== null && v.jumps_at_height !== undefined && v.height !== null) facts.push(t("dec.jumps", { n: v.jumps_at_height }));
+  return h("section", { class: "panel event-panel" },
+    h("h3", {}, v.event ? t("dec.event_title", { name: ev(v.event), n: v.event_no + 1, of: v.events.length }) : t("dec.over")),
+    v.event ? h("p", { class: "rule" }, t(`dec.rule.${v.event}`)) : null,
+    facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null);
+}
+
+export default {
+  render(ctx) {
+    const v = ctx.view;
+    const pick = (ctx.local.pick ||= new Set());
+    const freezes = legalOfType(ctx.legal, "freeze");
+    const freezable = new Set(v.freezable && v.freezable.length ? v.freezable : (v.thrown || []).map((_, i) => i));
+    // sets (100 m, 400 m, ...): the only freeze is the whole set
+    const wholeSet = freezes.length === 1 && freezes[0].dice.length === (v.thrown || []).length;
+    const toggles = freezes.length > 0 && !wholeSet;
+    const thrown = (v.thrown || []).map((face, i) =>
+      die({ value: face, selected: pick.has(i), key: `die-${i}`, note: pick.has(i) ? t("dec.to_freeze") : "",
+        disabled: !toggles || !freezable.has(i) || ctx.busy,
+        onToggle: toggles ? () => { toggle(pick, i); ctx.rerender(); } : undefined }));
+    const frozenSets = v.frozen_sets && v.frozen_sets.length ? v.frozen_sets : v.frozen && v.frozen.length ? [v.frozen] : [];
+    const buttons = [];
+    if (wholeSet) buttons.push(actButton(ctx, freezes[0], t("dec.keep_set"), { primary: true, key: "freeze-set" }));
+    else if (toggles) buttons.push(actButton(ctx, { type: "freeze", dice: sorted(pick) }, pick.size ? t("dec.freeze", { n: pick.size }) : t("dec.pick_to_freeze"), { primary: true, key: "freeze" }));
+    for (const type of ["rethrow", "throw", "jump", "stop", "skip", "retire"]) {
+      const a = findLegal(ctx.legal, { type });
+      if (a) buttons.push(actButton(ctx, a, t(`dec.act.${type}`), { key: type, primary: !buttons.length }));
+    }
+    const vaults = legalOfType(ctx.legal, "vault");
+    const players = Array.from({ length: v.players }, (_, i) => nameOf(ctx, i));
+    const championship = v.variant === "championship";
+    const sheetRows = v.events.map((name, i) => {
+      const row = v.sheet[i];
+      return {
+        label: ev(name),
+        cls: i === v.event_no ? "current-row" : "",
+        cells: players.map((_, p) => {
+          if (row) {
+            const result = row[p];
+            const kind = championship && v.honours[i] ? MEDALS[v.honours[i][p]] : "";
+            return h("span", {}, result === null ? "–" : String(result), kind ? medal(kind) : null);
+          }
+          if (i === v.event_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${v.best[p]})`;
+          return "";
+        }),
+      };
+    });
+    sheetRows.push({ label: t("dec.total"), cls: "total", cells: v.totals });
+    if (championship) sheetRows.push({ label: t("dec.honours"), cls: "total", cells: v.honour_totals });
+    const key = championship ? v.honour_totals : v.totals;
+    const standings = players.map((n, p) => ({ n, p, k: key[p] ?? 0, pts: v.totals[p] ?? 0 })).sort((a, b) => b.k - a.k || b.pts - a.pts);
+    const acting = v.to_act;
+    return h("div", { class: "table decathlon" },
+      h("p", { class: "status-line" }, acting !== null && acting !== undefined ? t("dec.turn", { name: nameOf(ctx, acting) }) : t("dec.over")),
+      v.event ? eventPanel(v) : null,
+      !v.event ? null : panel(t("dec.dice"),
+        frozenSets.map((set, i) => diceRow(t("dec.frozen", { n: i + 1 }), set.map((f) => die({ value: f, note: t("dec.frozen_note") })), "frozen")),
+        v.shot && v.shot.length ? diceRow(t("dec.shot"), v.shot.map((f) => die({ value: f }))) : null,
+        v.last_jump && v.last_jump.length ? diceRow(t("dec.last_jump"), v.last_jump.map((f) => die({ value: f }))) : null,
+        thrown.length ? diceRow(t("dec.thrown"), thrown, "big") : null,
+        buttons.length || vaults.length ? h("div", { class: "actions" }, buttons,
+          vaults.length ? h("div", { class: "vaults", role: "group", "aria-label": t("dec.vault_label") },
+            h("span", {}, t("dec.vault_label")), vaults.map((a) => actButton(ctx, a, String(a.dice), { key: `vault-${a.dice}`, cls: "small" }))) : null) : null,
+        toggles ? h("p", { class: "muted" }, t("dec.freeze_help")) : null),
+      v.marks && v.marks.length ? panel(t("dec.marks"), h("ul", { class: "marks" }, v.marks.map((m, p) =>
+        h("li", {}, h("b", {}, players[p]), ` (${t(`dec.status.${v.status[p] || "in"}`)}): `, m.map(([height, mark]) => `${height} ${mark}`).join(", ") || "–")))) : null,
+      h("div", { class: "two-col" },
+        sheet({ caption: t("dec.sheet"), players, rows: sheetRows, current: acting, me: ctx.seat }),
+        panel(t("dec.standings"), h("ol", { class: "standings" }, standings.map((s) =>
+          h("li", {}, h("span", {}, s.n), h("span", { class: "rank-score" }, championship ? t("dec.standing_honours", { h: s.k, pts: s.pts }) : t("dec.standing_points", { pts: s.pts }))))))),
+    );
+  },
+  describe(e, ctx) {
+    const d = e.data || e;
+    const who = nameOf(ctx, e.player ?? d.player);
+    switch (e.kind) {
+      case "starting-order": return t("dec.log.order", { list: (d.order || []).map((p) => nameOf(ctx, p)).join(", ") });
+      case "roll": return t("dec.log.roll", { who, dice: (d.dice || []).join(" ") });
+      case "freeze": return d.auto ? null : t("dec.log.freeze", { who, dice: (d.dice || []).join(" ") });
+      case "result": return d.result === null || d.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: d.result, best: d.best ?? "–" });
+      case "invalid": return t("dec.log.invalid", { who, reason: d.reason || "" });
+      case "turn": return t("dec.log.turn", { who, event: ev(d.event), n: d.attempt, of: d.attempts });
+      case "event-start": return t("dec.log.event_start", { event: ev(d.event) });
+      case "event-end": return t("dec.log.event_end", { event: ev(d.event), results: (d.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
+      case "bar": return t("dec.log.bar", { height: d.height });
+      case "clear": return t("dec.log.clear", { who, height: d.height, total: d.total });
+      case "fail": case "miss": return t("dec.log.miss", { who, height: d.height ?? "" });
+      case "out": return t("dec.log.out", { who, height: d.height, best: d.best ?? "–" });
+      case "skip": return t("dec.log.skip", { who, height: d.height });
+      case "retire": return t("dec.log.retire", { who, height: d.height });
+      case "jump": return t("dec.log.jump", { who });
+      case "game-over": return t("dec.log.over", { scores: (d.scores || []).map((s, i) => `${nameOf(ctx, i)} ${s}`).join(", ") });
+      default: return undefined;
+    }
+  },
+};

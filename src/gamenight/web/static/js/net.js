@@ -1,0 +1,110 @@
+// The room socket (docs/protocol.md): hello -> snapshot, then events/ack/error/chat/room.
+// Reconnects by itself with backoff and resumes from the last seen seq, so a dropped
+// network or a reload lands on the same seat; listeners see only "status" changes.
+export const PROTOCOL = 1;
+
+export class Connection extends EventTarget {
+  constructor(code, token) {
+    super();
+    this.code = code;
+    this.token = token || null;
+    this.lastSeq = -1;
+    this.status = "connecting";
+    this.nextId = 1;
+    this.pending = new Map();
+    this.attempt = 0;
+    this.stopped = false;
+    this.socket = null;
+    this.pingTimer = null;
+  }
+
+  open() {
+    this.stopped = false;
+    const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
+    this.socket = socket;
+    this.setStatus(this.attempt ? "reconnecting" : "connecting");
+    socket.addEventListener("open", () => {
+      const hello = { type: "hello", protocol: PROTOCOL, last_seq: this.lastSeq };
+      if (this.token) hello.token = this.token;
+      socket.send(JSON.stringify(hello));
+    });
+    socket.addEventListener("message", (e) => this.receive(e.data));
+    socket.addEventListener("close", (e) => this.closed(e));
+    clearInterval(this.pingTimer);
+    this.pingTimer = setInterval(() => this.send({ type: "ping" }), 20000);
+  }
+
+  close() {
+    this.stopped = true;
+    clearInterval(this.pingTimer);
+    if (this.socket) this.socket.close();
+  }
+
+  setStatus(status) {
+    if (status === this.status) return;
+    this.status = status;
+    this.dispatchEvent(new CustomEvent("status", { detail: status }));
+  }
+
+  closed(event) {
+    clearInterval(this.pingTimer);
+    for (const { reject } of this.pending.values()) reject(new Error("disconnected"));
+    this.pending.clear();
+    if (this.stopped) return;
+    if (event.code === 4403 || event.code === 4404) {
+      this.setStatus("refused");
+      return;
+    }
+    this.attempt += 1;
+    this.setStatus("reconnecting");
+    const delay = Math.min(8000, 250 * 2 ** Math.min(this.attempt, 5));
+    setTimeout(() => !this.stopped && this.open(), delay);
+  }
+
+  receive(raw) {
+    let msg;
+    try {
+      msg = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (msg.type === "snapshot") {
+      this.attempt = 0;
+      this.setStatus("online");
+      this.lastSeq = msg.seq;
+    } else if (msg.type === "events") {
+      this.lastSeq = Math.max(this.lastSeq, msg.seq);
+    }
+    if (msg.id !== undefined && msg.id !== null && this.pending.has(msg.id)) {
+      const { resolve } = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      resolve(msg);
+    }
+    this.dispatchEvent(new CustomEvent(msg.type, { detail: msg }));
+  }
+
+  send(message) {
+    if (!this.socket || this.socket.readyState !== WebSocket.OPEN) return false;
+    this.socket.send(JSON.stringify(message));
+    return true;
+  }
+
+  /** Send a request with an id; resolves with the answer that echoes it (ack/error/...). */
+  request(message) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      if (!this.send({ ...message, id })) {
+        reject(new Error("offline"));
+        return;
+      }
+      this.pending.set(id, { resolve, reject });
+      setTimeout(() => {
+        if (this.pending.has(id)) {
+          this.pending.delete(id);
+          reject(new Error("timeout"));
+        }
+      }, 15000);
+    });
+  }
+}

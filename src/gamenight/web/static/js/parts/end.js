@@ -1,0 +1,47 @@
+// The end of a game: ranks, the revealed seed with its fairness check, the record,
+// a replay link and "play again" with the same seats.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+import { api } from "../api.js";
+import { checkRecord } from "../fairness.js";
+
+export function endPanel({ room, names, onAgain }) {
+  const results = room.results;
+  const fairness = h("p", { class: "fairness", "aria-live": "polite" }, t("end.checking"));
+  const wrap = h("div", { class: "end" }, h("h2", {}, room.status === "closed" ? t("end.closed") : t("end.title")));
+  if (results && results.ranks) {
+    const order = results.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
+    wrap.append(
+      h("ol", { class: "ranks" },
+        order.map(({ rank, seat }) =>
+          h("li", { class: results.winners?.includes(seat) ? "winner" : "" },
+            h("span", { class: "rank" }, t("end.rank", { rank })),
+            h("span", { class: "rank-name" }, names[seat] || `#${seat + 1}`),
+            h("span", { class: "rank-score" }, t("end.score", { score: results.scores?.[seat] ?? "" })),
+          ))),
+    );
+  }
+  if (room.seed) {
+    wrap.append(
+      h("p", {}, t("end.seed"), " ", h("code", { class: "seed" }, room.seed)),
+      h("p", {}, t("end.commitment"), " ", h("code", { class: "commitment" }, room.commitment)),
+      fairness,
+      h("div", { class: "actions" },
+        h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(room.code)}/record`, download: `${room.game}-${room.code}.jsonl` }, t("end.download")),
+        h("a", { class: "button", href: `/replay?room=${encodeURIComponent(room.code)}` }, t("end.replay")),
+        h("button", { type: "button", class: "primary", id: "again", onclick: onAgain }, t("end.again")),
+        h("a", { class: "button", href: "/" }, t("nav.lobby")),
+      ),
+    );
+    api.record(room.code)
+      .then((text) => checkRecord(text, room.commitment))
+      .then((r) => {
+        fairness.textContent = r.ok && r.seed === room.seed ? t("end.fair") : t("end.unfair");
+        fairness.classList.add(r.ok ? "ok" : "bad");
+      })
+      .catch(() => (fairness.textContent = t("end.check_failed")));
+  } else {
+    wrap.append(h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));
+  }
+  return wrap;
+}

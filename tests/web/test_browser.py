@@ -1,0 +1,303 @@
+"""Full games through the browser UI, against the real server and its bots."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+
+from web import webui as ui
+from web.webui import Server
+
+pytestmark = pytest.mark.browser
+
+
+def _api(server: Server, path: str) -> Any:
+    with urllib.request.urlopen(server.url + path, timeout=10) as r:
+        return json.loads(r.read())
+
+
+def _finished_checks(page: Any, server: Server, code: str) -> None:
+    page.wait_for_selector("#end:not([hidden]) .ranks li")
+    page.wait_for_selector(".fairness.ok", timeout=10000)
+    room = _api(server, f"/api/rooms/{code}")
+    assert room["status"] == "finished"
+    assert page.locator("code.seed").inner_text() == room["seed"]
+    assert page.locator("a[download]").get_attribute("href") == f"/api/rooms/{code}/record"
+
+
+def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
+    code = ui.create_room(
+        page, server.url, "dice-duel", ["human", "bot:turn-optimal"], name="Ann <b>&amp;"
+    )
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .dice-duel")
+    ui.check_axe(page, "dice duel table")
+    # names are text, never markup
+    assert page.locator(".seat-name", has_text="Ann <b>&amp;").count() == 1
+    assert page.locator(".seat-name b").count() == 0
+    steps = ui.play(page, ui.dice_duel, moments={0: "dice-duel-start", 12: "dice-duel-middle"})
+    assert steps > 5
+    _finished_checks(page, server, code)
+    ui.shoot(page, "dice-duel-end")
+    # play again: a new room with the same seats, we sit in the same seat
+    page.click("#again")
+    page.wait_for_url(re.compile(r".*/r/(?!" + re.escape(code) + r")[\w-]+$"))
+    page.wait_for_selector("body[data-status=playing][data-seat='0']")
+    page.wait_for_selector("#table .dice-duel")
+
+
+def test_dice_duel_solo(page: Any, server: Server) -> None:
+    ui.create_room(page, server.url, "dice-duel", ["human"], choices={"mode": "solo"})
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .dice-duel")
+    assert "Solo" in page.locator("#table caption").first.inner_text()
+    # keyboard: a die is a toggle button; Space keeps it and the focus stays on it
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.focus("#table button.die[data-key='die-0']")
+    page.keyboard.press("Space")
+    die = page.locator("#table button.die[data-key='die-0']")
+    assert die.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement.dataset.key") == "die-0"
+    assert "Roll 4 dice" in page.locator("#table button[data-key=roll]").inner_text()
+    page.keyboard.press("Space")
+    assert die.get_attribute("aria-pressed") == "false"
+    ui.shoot(page, "dice-duel-solo")
+
+
+def test_wurfeltod_against_a_bot_with_hints(page: Any, browser: Any, server: Server) -> None:
+    code = ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"])
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .wurfeltod")
+    page.wait_for_selector("body[data-my-turn=true]")
+    # the open boxes preview their booking; the hint lists every option with the best marked
+    assert page.locator("#table button[data-key^=book-]").count() >= 10
+    page.click("#hint-button")  # an Advice table, or the server's "no hints" message
+    page.wait_for_selector("#hint .advice-table tr.best, #hint p.muted")
+    ui.shoot(page, "wurfeltod-start")
+    ui.check_axe(page, "wurfeltod table")
+    # a spectator sees the table but cannot act
+    watcher = browser.new_context(viewport=ui.PHONE)
+    spectator = watcher.new_page()
+    spectator.goto(f"{server.url}/r/{code}")
+    spectator.wait_for_selector("#table .wurfeltod")
+    assert spectator.get_attribute("body", "data-seat") == ""
+    assert spectator.locator("#table button:enabled").count() == 0
+    watcher.close()
+    ui.play(page, ui.wurfeltod, moments={8: "wurfeltod-middle"})
+    _finished_checks(page, server, code)
+    ui.shoot(page, "wurfeltod-end")
+
+
+def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
+    code = ui.create_room(
+        page,
+        server.url,
+        "decathlon",
+        ["human", "bot:greedy"],
+        events=["100m", "long-jump", "high-jump"],
+        choices={"variant": "championship"},
+    )
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .decathlon")
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.click("#hint-button")  # an Advice table, or the server's "no hints" message
+    page.wait_for_selector("#hint .advice-table tr.best, #hint p.muted")
+    ui.check_axe(page, "decathlon table")
+    seen: set[str] = set()
+
+    def choose(pg: Any, rng: random.Random) -> bool:
+        seen.add(pg.locator(".event-panel h3").inner_text())
+        return ui.decathlon(pg, rng)
+
+    ui.play(page, choose, moments={1: "decathlon-sprint", 6: "decathlon-long-jump"})
+    assert any("High Jump" in s for s in seen), seen
+    _finished_checks(page, server, code)
+    assert page.locator("#table tr.total th", has_text="Honours").count() == 1
+    ui.shoot(page, "decathlon-end")
+
+
+def test_reload_continues_at_the_same_seat(page: Any, server: Server) -> None:
+    ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"], name="Reloader")
+    ui.start_if_host(page)
+    ui.play(page, ui.wurfeltod, stop_after=3)  # a few actions, then reload
+    page.wait_for_selector("body[data-my-turn=true]")
+    seq = int(page.get_attribute("body", "data-seq"))
+    page.reload()
+    page.wait_for_selector("body[data-my-turn=true]")
+    assert page.get_attribute("body", "data-seat") == "0"
+    assert int(page.get_attribute("body", "data-seq")) >= seq
+    assert page.locator(".seat.me .seat-name").inner_text() == "Reloader"
+    assert page.locator(".conn[data-status=online]").count() == 1
+    assert ui.wurfeltod(page, random.Random(3))  # and it still plays
+
+
+def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Server) -> None:
+    ctx_a = browser.new_context(viewport=ui.PHONE, reduced_motion="reduce")
+    ctx_b = browser.new_context(viewport=ui.DESKTOP, reduced_motion="reduce")
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    try:
+        code = ui.create_room(a, server.url, "decades", ["human", "human"], name="Owls")
+        b.goto(f"{server.url}/r/{code}")
+        b.fill("#claim-name", "Larks")
+        b.click("button[data-key=claim-1]")
+        for p in (a, b):
+            p.wait_for_selector("body[data-status=playing]")
+        # chat is text, never markup
+        a.fill("#chat-input", "<i>hello</i> Larks")
+        a.press("#chat-input", "Enter")
+        b.wait_for_selector(".chat-list li:has-text('<i>hello</i> Larks')")
+        assert b.locator(".chat-list i").count() == 0
+        pages = {0: a, 1: b}
+        rng = random.Random(5)
+        steps = checked = 0
+        shots = {3: "decades-answer", 40: "decades-later"}
+        while not a.locator("body[data-status=finished]").count():
+            progressed = False
+            for team, p in pages.items():
+                other = pages[1 - team]
+                if p.locator("body[data-my-turn=true]").count() == 0:
+                    continue
+                seq = p.get_attribute("body", "data-seq")
+                answering = p.locator("#table button.cell:enabled").count() > 0
+                # has the other team already locked in its year for this question?
+                other.wait_for_selector(f"body[data-seq='{seq}']")
+                other_chose = other.locator("#table button.cell:enabled").count() == 0
+                if steps in shots:
+                    ui.shoot(p, shots[steps])
+                assert ui.decades(p, rng)
+                steps += 1
+                progressed = True
+                p.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
+                if answering and not other_chose:
+                    new_seq = p.get_attribute("body", "data-seq")
+                    other.wait_for_selector(f"body[data-seq='{new_seq}']")
+                    _check_hidden(p, other, team)
+                    checked += 1
+                if steps == 2:
+                    ui.check_axe(p, "decades table")
+            if not progressed:
+                a.wait_for_timeout(50)
+            assert steps < 400
+        assert checked >= 10
+        for p in (a, b):
+            p.wait_for_selector("#end:not([hidden]) .ranks li")
+            p.wait_for_selector(".fairness.ok", timeout=10000)
+        ui.shoot(a, "decades-end")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def _check_hidden(me: Any, other: Any, team: int) -> None:
+    """After ``team`` locked in a year: until the other team answers too, the other team's
+    page shows no more of our answers than have been revealed."""
+    pending = me.locator(f".board.team-{team} .mark.pending").first
+    year, q = pending.get_attribute("data-year"), pending.get_attribute("data-q")
+    mine = me.locator(f".board.team-{team} .mark[data-team='{team}']").count()
+    theirs = other.locator(f".board.team-{team} .mark[data-team='{team}']").count()
+    assert theirs == mine - 1, (mine, theirs)
+    text = other.content()
+    assert "mark pending" not in text  # they have not chosen, and they never see ours
+    assert f'data-team="{team}" data-year="{year}" data-q="{q}"' not in text
+
+
+def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    # the page carries a CSP without unsafe-inline scripts
+    response = page.request.get(server.url + "/")
+    csp = response.headers["content-security-policy"]
+    assert "script-src 'self'" in csp and "unsafe-inline" not in csp
+    ui.check_axe(page, "lobby")
+    for game in ("decathlon", "dice-duel", "wurfeltod", "decades"):
+        page.click(f"button[data-game='{game}']")
+        page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
+    ui.shoot(page, "lobby")
+    code = ui.create_room(page, server.url, "decades", ["human", "human"], name="Host", public=True)
+    page.wait_for_selector("#waiting:not([hidden]) #start")
+    ui.check_axe(page, "waiting room")
+    ui.shoot(page, "room-waiting")
+    page.goto(server.url + "/")
+    page.wait_for_selector(f"#mine a[href='/r/{code}']")  # remembered in this browser
+    page.wait_for_selector(f"#open a[href='/r/{code}']")  # and listed as public
+    page.goto(f"{server.url}/rules?game=decathlon")
+    page.wait_for_selector("main h2")
+
+
+def test_hint_panel_renders_any_advice(page: Any, server: Server) -> None:
+    page.goto(server.url + "/")
+    advice = {
+        "objectives": [
+            {"name": "expected result", "unit": "points", "best": 1, "note": ""},
+            {"name": "P(win)", "unit": "probability", "best": 0, "note": "against the leader"},
+        ],
+        "options": [
+            {"action": {"type": "stop"}, "label": "stop <b>now</b>", "values": [12.0, 0.61]},
+            {"action": {"type": "rethrow"}, "label": "rethrow", "values": [13.5, 0.4]},
+        ],
+        "note": "",
+    }
+    rows = page.evaluate(
+        """async (advice) => {
+            const m = await import('/static/js/parts/hint.js');
+            document.querySelector('main').append(m.advicePanel(advice, () => {}));
+            return document.querySelectorAll('.advice-table tbody tr').length;
+        }""",
+        advice,
+    )
+    assert rows == 2
+    assert "rethrow" in page.locator(".advice-table tr.best th").inner_text()
+    assert page.locator(".advice-table td.best-cell").count() == 2
+    assert "61.0%" in page.locator(".advice-table").inner_text()
+    assert page.locator(".advice-table b").count() == 0  # labels are text
+
+
+def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None:
+    made = urllib.request.Request(
+        server.url + "/api/rooms",
+        data=json.dumps({"game": "dice-duel", "seats": ["bot:random", "bot:random"]}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    with urllib.request.urlopen(made, timeout=10) as r:
+        code = json.loads(r.read())["code"]
+    for _ in range(100):
+        if _api(server, f"/api/rooms/{code}")["status"] == "finished":
+            break
+        page.wait_for_timeout(100)
+    page.goto(f"{server.url}/replay?room={code}")
+    page.wait_for_selector("#stepper:not([hidden])")
+    page.wait_for_selector("#table .dice-duel")
+    assert "verified" in page.locator("#replay-info").inner_text()
+    assert page.locator("#prev").is_disabled()
+    first = page.locator("#table").inner_text()
+    for _ in range(5):
+        page.click("#next")
+    assert page.locator("#position").inner_text().startswith("Step 5")
+    assert page.locator("#table").inner_text() != first
+    page.click("#prev")
+    assert page.locator("#position").inner_text().startswith("Step 4")
+    page.click("#last")
+    assert page.locator("#next").is_disabled()
+    assert "Game over" in page.locator("#table .status-line").inner_text()
+    ui.shoot(page, "replay-end")
+    page.click("#first")
+    assert page.locator("#table").inner_text() == first
+
+
+def test_replay_api_refuses_a_damaged_record(server: Server) -> None:
+    bad = urllib.request.Request(
+        server.url + "/api/replay", data=b'{"type": "header"}\nnot json', method="POST"
+    )
+    try:
+        urllib.request.urlopen(bad, timeout=10)
+        raise AssertionError("a damaged record was accepted")
+    except urllib.error.HTTPError as exc:
+        assert exc.code == 400
+        assert json.loads(exc.read())["code"] == "bad_record"

@@ -1,0 +1,288 @@
+"""Driving the pages like a player: create rooms in the lobby, act through the table."""
+
+from __future__ import annotations
+
+import os
+import random
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+CHROMIUM = os.environ.get("GAMENIGHT_CHROMIUM", "/usr/bin/chromium")
+ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1366, "height": 768}
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+class Server:
+    """``python -m gamenight.server`` on loopback with a throwaway SQLite database."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = _free_port()
+        self.folder = folder
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        db = f"sqlite:///{self.folder / 'web.sqlite3'}"
+        log = (self.folder / "server.log").open("wb")
+        self.proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "gamenight.server",
+                "--port",
+                str(self.port),
+                "--db",
+                db,
+                "--no-table-build",
+                "--log-level",
+                "warning",
+            ],
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                raise RuntimeError(
+                    "the server did not start:\n" + (self.folder / "server.log").read_text()
+                )
+            time.sleep(0.2)
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+
+
+Page = Any
+
+
+def shoot(page: Page, name: str) -> None:
+    """A screenshot of the page at both viewport sizes (phone first, then desktop)."""
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    before = page.viewport_size
+    for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.wait_for_timeout(120)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=True)
+    page.set_viewport_size(before)
+
+
+def check_axe(page: Page, where: str) -> None:
+    """axe-core finds no serious or critical violation on the page."""
+    from axe_playwright_python.sync_playwright import Axe  # type: ignore[import-untyped]
+
+    results = Axe().run(page)
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in results.response["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert not bad, f"{where}: {bad}"
+
+
+def create_room(
+    page: Page,
+    base: str,
+    game: str,
+    seats: list[str],
+    *,
+    name: str = "Ann",
+    events: list[str] | None = None,
+    choices: dict[str, str] | None = None,
+    public: bool = False,
+) -> str:
+    """Fill the lobby form for ``game`` and create the room; returns its code."""
+    page.goto(f"{base}/?game={game}")
+    page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
+    for option, value in (choices or {}).items():
+        page.select_option(f"#opt-{option}", value)
+    if events is not None:
+        for box in page.locator("fieldset[data-name='events'] input").all():
+            box.set_checked(box.get_attribute("value") in events)
+    page.select_option("#seat-count", str(len(seats)))
+    for i, seat in enumerate(seats):
+        page.select_option(f"#seat-{i}", seat)
+    page.fill("#my-name", name)
+    if public:
+        page.check("#public")
+    page.click("#create")
+    page.wait_for_url("**/r/**")
+    page.wait_for_selector("body[data-status]")
+    return str(page.url.rsplit("/", 1)[-1])
+
+
+def start_if_host(page: Page) -> None:
+    page.wait_for_selector("body[data-status=playing], #start", timeout=10000)
+    if page.locator("body[data-status=waiting] #start").count():
+        page.click("#start")
+    page.wait_for_selector("body[data-status=playing], body[data-status=finished]", timeout=10000)
+
+
+Chooser = Callable[[Page, random.Random], bool]
+
+
+def play(
+    page: Page,
+    choose: Chooser,
+    *,
+    max_steps: int = 600,
+    seed: int = 1,
+    moments: dict[int, str] | None = None,
+    stop_after: int | None = None,
+) -> int:
+    """Act through the UI whenever it is our turn until the game is finished.
+
+    ``choose`` clicks something that sends one action (returns False if it found nothing).
+    ``moments`` maps a step number to a screenshot name. Returns the steps taken.
+    """
+    rng = random.Random(seed)
+    steps = 0
+    while steps < max_steps:
+        page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]", timeout=60000)
+        if page.locator("body[data-status=finished]").count() or steps == stop_after:
+            return steps
+        seq = page.get_attribute("body", "data-seq")
+        if moments and steps in moments:
+            shoot(page, moments[steps])
+        if not choose(page, rng):
+            ARTIFACTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "stuck.png"), full_page=True)
+            raise AssertionError(
+                f"nothing to do at seq {seq}: {page.locator('#table').inner_text()}"
+            )
+        steps += 1
+        page.wait_for_selector(
+            f"body:not([data-seq='{seq}']), body[data-status=finished]", timeout=30000
+        )
+    raise AssertionError(f"the game did not finish in {max_steps} steps")
+
+
+def enabled(page: Page, selector: str) -> Any:
+    return page.locator(f"#table {selector}:enabled")
+
+
+def click_some_dice(page: Page, rng: random.Random, p: float = 0.4) -> None:
+    dice = enabled(page, "button.die")
+    for i in range(dice.count()):
+        if rng.random() < p:
+            dice.nth(i).click()
+
+
+# ----- one chooser per game ---------------------------------------------------------------
+def dice_duel(page: Page, rng: random.Random) -> bool:
+    takes = enabled(page, "button[data-key^=take-]")
+    if takes.count() and rng.random() < 0.7:
+        takes.nth(rng.randrange(takes.count())).click()
+        return True
+    click_some_dice(page, rng)
+    for sel in ("button[data-key=roll]", "button[data-key^=take-]", "button[data-key=stop]"):
+        loc = enabled(page, sel)
+        if loc.count():
+            loc.first.click()
+            return True
+    return False
+
+
+def wurfeltod(page: Page, rng: random.Random) -> bool:
+    books = enabled(page, "button[data-key^=book-]")
+    aside = enabled(page, "button[data-key=set-aside]")
+    dice = enabled(page, "button.die")
+    if dice.count() > 1 and rng.random() < 0.5:
+        dice.nth(rng.randrange(dice.count())).click()
+        if enabled(page, "button[data-key=set-aside]").count():
+            enabled(page, "button[data-key=set-aside]").click()
+            return True
+    if books.count():
+        good = enabled(page, "button[data-key^=book-].good")
+        (good if good.count() else books).first.click()
+        return True
+    if aside.count():
+        aside.click()
+        return True
+    scratch = enabled(page, "button[data-key^=scratch-]")
+    if scratch.count():
+        scratch.first.click()
+        return True
+    return False
+
+
+def decathlon(page: Page, rng: random.Random) -> bool:
+    dice = enabled(page, "button.die")
+    if dice.count():
+        n = dice.count()
+        chosen = {rng.randrange(n)} | {i for i in range(n) if rng.random() < 0.3}
+        for i in sorted(chosen):
+            dice.nth(i).click()
+        freeze = enabled(page, "button[data-key=freeze]")
+        if freeze.count():
+            freeze.click()
+            return True
+    order = ["freeze-set", "jump", "throw", "stop", "rethrow", "skip", "retire"]
+    if rng.random() < 0.5:
+        order = ["rethrow", "throw", "jump", "freeze-set", "stop", "skip", "retire"]
+    for key in order:
+        loc = enabled(page, f"button[data-key={key}]")
+        if loc.count():
+            loc.click()
+            return True
+    vaults = enabled(page, "button[data-key^=vault-]")
+    if vaults.count():
+        vaults.nth(rng.randrange(min(4, vaults.count()))).click()
+        return True
+    return False
+
+
+def decades(page: Page, rng: random.Random) -> bool:
+    cards = enabled(page, "button.card[data-key^=deal-]")
+    if cards.count():
+        picked = 0
+        for i in range(cards.count()):
+            if picked < 4:
+                cards.nth(i).click()
+                picked += 1
+        enabled(page, "button[data-key=keep]").click()
+        return True
+    years = enabled(page, "button.cell")
+    if years.count():
+        years.nth(rng.randrange(years.count())).click()
+        enabled(page, "button[data-key=answer]").click()
+        return True
+    extend = enabled(page, "button[data-key=extend]")
+    if extend.count():
+        options = page.locator("#extend-select option").count()
+        page.select_option("#extend-select", str(rng.randrange(options)))
+        extend.click()
+        return True
+    for sel in ("button[data-key^=play-]", ".panel button:not(.die)"):
+        loc = enabled(page, sel)
+        if loc.count():
+            loc.nth(rng.randrange(loc.count())).click()
+            return True
+    return False
