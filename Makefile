@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play serve test lint layers typecheck pytest system-deps system-web bench lock clean
+.PHONY: play serve test lint layers typecheck pytest system-deps bench lock clean
 
 play: $(STAMP)
 	$(BIN)/gamenight
@@ -28,7 +28,7 @@ layers: $(STAMP)
 typecheck: $(STAMP)
 	$(BIN)/mypy
 
-pytest: $(STAMP) system-deps system-web
+pytest: $(STAMP) system-deps
 	$(BIN)/pytest -n 2
 
 # System packages the tests drive for real: tmux (hot-seat terminal test), PostgreSQL
@@ -49,22 +49,6 @@ system-deps:
 	  else \
 	    echo "make test needs these system packages:$$missing"; \
 	    echo "  on Debian/Ubuntu: sudo apt-get install$$missing"; \
-	    exit 1; \
-	  fi; \
-	fi
-
-# Debian's chromium for the browser tests (tests/web, Playwright drives it; Playwright's own
-# browser download is not used). Same policy: apt-get as root on Debian, else say and fail.
-CHROMIUM ?= /usr/bin/chromium
-system-web:
-	@if [ ! -x "$(CHROMIUM)" ]; then \
-	  if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
-	    echo "installing chromium for the browser tests (apt-get install chromium)"; \
-	    apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium || exit 1; \
-	  else \
-	    echo "make test needs Debian's chromium at $(CHROMIUM) for the browser tests: run"; \
-	    echo "  sudo apt-get install chromium"; \
-	    echo "or point CHROMIUM=/path/to/chromium (and GAMENIGHT_CHROMIUM for pytest) at one"; \
 	    exit 1; \
 	  fi; \
 	fi

@@ -24,7 +24,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
 @pytest.fixture(scope="session")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make system-web)")
+        pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make system-deps)")
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
