@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import click
 from rich.console import Console
@@ -23,19 +23,19 @@ from rich.text import Text
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
 
-TAKES_GAME_OPTIONS: dict[str, Any] = {
-    "context_settings": {"ignore_unknown_options": True},
-    "epilog": (
-        "Any option of the game is given as --NAME VALUE or -o NAME=VALUE; "
-        "`gamenight list --options` shows each game's options. docs/simulation.md explains "
-        "the parallel, Ray and report options."
-    ),
-}
+GAME_OPTIONS_EPILOG = (
+    "Any option of the game is given as --NAME VALUE or -o NAME=VALUE; "
+    "`gamenight list --options` shows each game's options. docs/simulation.md explains "
+    "the parallel, Ray and report options."
+)
 
 console = Console()
 
 
-def _parallel_options(f: Callable[..., Any]) -> Callable[..., Any]:
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _parallel_options(f: F) -> F:
     """--jobs, --backend, --address, --worker-memory, --out, --seed, -o, --json."""
     for decorator in reversed(
         [
@@ -82,7 +82,7 @@ def _parallel_options(f: Callable[..., Any]) -> Callable[..., Any]:
     return f
 
 
-@click.command(**TAKES_GAME_OPTIONS)
+@click.command(context_settings={"ignore_unknown_options": True}, epilog=GAME_OPTIONS_EPILOG)
 @click.argument("game")
 @click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
 @click.option("--games", type=int, default=1000, show_default=True, help="games to play")
@@ -157,7 +157,7 @@ def sim(
     _footer(report.worker_peak_mb, written, report.partial)
 
 
-@click.command(**TAKES_GAME_OPTIONS)
+@click.command(context_settings={"ignore_unknown_options": True}, epilog=GAME_OPTIONS_EPILOG)
 @click.argument("game")
 @click.option("--bots", required=True, help="the bots, e.g. 'optimal,greedy,random'")
 @click.option("--seats", type=int, default=2, show_default=True, help="seats per game")

@@ -222,7 +222,9 @@ def _run_ray(
     take: Callable[[list[GameRow], int, float], None],
 ) -> int:
     try:
-        import ray
+        import importlib
+
+        ray: Any = importlib.import_module("ray")  # optional extra; typed loosely on purpose
     except ImportError:
         raise OptionsError("--backend ray needs Ray: pip install 'gamenight[ray]'") from None
     started_here = not ray.is_initialized()

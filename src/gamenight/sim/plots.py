@@ -38,6 +38,14 @@ def _figure(width: float = 7.5, height: float = 4.2) -> Figure:
     return fig
 
 
+def _title(fig: Figure, ax: Any, title: str) -> None:
+    """The title, wrapped to the figure's width (seeds and line-ups make long titles)."""
+    import textwrap
+
+    width = max(30, int(fig.get_figwidth() * 11))
+    ax.set_title(textwrap.fill(title, width), fontsize=10)
+
+
 def svg(fig: Figure) -> str:
     """The figure as an inline SVG element (no XML header)."""
     buf = io.StringIO()
@@ -64,7 +72,8 @@ def score_distribution(
     spread = [d for d in data if len(set(d)) > 1]
     if spread and len(spread) == len(data):
         parts = ax.violinplot(data, positions=positions, showextrema=True, showmedians=True)
-        for i, body in enumerate(parts["bodies"]):
+        bodies: Any = parts["bodies"]
+        for i, body in enumerate(bodies):
             body.set_facecolor(OKABE_ITO[i % len(OKABE_ITO)])
             body.set_edgecolor("black")
             body.set_alpha(0.7)
@@ -75,7 +84,7 @@ def score_distribution(
     ax.set_xticks(positions, names)
     ax.set_xlabel("bot")
     ax.set_ylabel(f"final score ({unit})")
-    ax.set_title(title, fontsize=10)
+    _title(fig, ax, title)
     ax.grid(axis="y", alpha=0.3)
     ax.legend(loc="best", fontsize=8)
     return fig
@@ -111,7 +120,7 @@ def win_shares(
     ax.invert_yaxis()
     ax.set_xlim(0, 100)
     ax.set_xlabel("win share (% of games; shared wins split), bars = 95% interval")
-    ax.set_title(title, fontsize=10)
+    _title(fig, ax, title)
     ax.grid(axis="x", alpha=0.3)
     return fig
 
@@ -121,7 +130,7 @@ def heat_map(names: Sequence[str], matrix: Sequence[Sequence[float]], *, title: 
     import numpy as np
 
     n = len(names)
-    fig = _figure(1.8 + 1.1 * n, 1.4 + 0.9 * n)
+    fig = _figure(max(6.5, 2.5 + 1.1 * n), 1.8 + 0.9 * n)
     ax = fig.add_subplot()
     values = np.array([[math.nan if v is None else v * 100 for v in row] for row in matrix])
     image = ax.imshow(values, cmap="cividis", vmin=0, vmax=100)
@@ -143,7 +152,7 @@ def heat_map(names: Sequence[str], matrix: Sequence[Sequence[float]], *, title: 
     ax.set_xlabel("opponent (column)")
     ax.set_ylabel("bot (row)")
     fig.colorbar(image, ax=ax, label="row finished ahead of column (% of games)")
-    ax.set_title(title, fontsize=10)
+    _title(fig, ax, title)
     return fig
 
 
@@ -166,7 +175,7 @@ def pmf(
         ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
-    ax.set_title(title, fontsize=10)
+    _title(fig, ax, title)
     ax.grid(axis="y", alpha=0.3)
     return fig
 
@@ -189,7 +198,7 @@ def histogram(
     ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games")
-    ax.set_title(title, fontsize=10)
+    _title(fig, ax, title)
     ax.grid(axis="y", alpha=0.3)
     return fig
 

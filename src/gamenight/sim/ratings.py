@@ -22,7 +22,7 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 import platformdirs
 
@@ -140,17 +140,30 @@ class RatingStore:
         return sorted(self.players.items(), key=lambda item: -item[1].ordinal)
 
 
+class SeatLike(Protocol):
+    @property
+    def name(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def members(self) -> tuple[str, ...]: ...
+
+
 def rate_table_game(
-    game: str, seats: Sequence[tuple[str, str | None, Sequence[str]]], ranks: Sequence[int]
+    game: str, seats: Sequence[SeatLike], ranks: Sequence[int], root: Path | None = None
 ) -> RatingStore | None:
-    """Rate a finished terminal game if humans played against bots: ``seats`` are
-    (name, bot or None, human members). Bots are rated as ``bot:NAME``. Returns the
-    saved store, or None when the game is not humans against bots."""
-    humans = [s for s in seats if s[1] is None]
+    """Rate a finished terminal game if humans played against bots (a seat: ``name``,
+    ``bot`` or None for humans, human ``members``). Bots are rated as ``bot:NAME``,
+    humans by name. Returns the saved store; None when the game was not humans
+    against bots or the store could not be written (a game never fails for it)."""
+    humans = [s for s in seats if s.bot is None]
     if not humans or len(humans) == len(seats):
         return None
-    store = RatingStore(game)
-    players = [[f"bot:{bot}"] if bot else list(members or (name,)) for name, bot, members in seats]
-    store.record(players, ranks)
-    store.save()
+    try:
+        store = RatingStore(game, root)
+        players = [[f"bot:{s.bot}"] if s.bot else list(s.members or (s.name,)) for s in seats]
+        store.record(players, ranks)
+        store.save()
+    except (OSError, ValueError, KeyError):
+        return None
     return store
