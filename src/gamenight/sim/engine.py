@@ -129,14 +129,40 @@ class Outcome:
     worker_peak_mb: list[float]
 
 
-def chunked(work: Sequence[Job], workers: int) -> list[list[Job]]:
+def chunk_size(total: int, workers: int) -> int:
     """About eight tasks per worker, at most :data:`MAX_CHUNK` games each.
 
-    >>> [len(c) for c in chunked([Job("x", (), {}, 0, i, i) for i in range(10)], 2)]
-    [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]
+    >>> chunk_size(10, 2), chunk_size(1_000_000, 2)
+    (1, 64)
     """
-    size = max(1, min(MAX_CHUNK, len(work) // (workers * 8)))
-    return [list(work[i : i + size]) for i in range(0, len(work), size)]
+    return max(1, min(MAX_CHUNK, total // (workers * 8)))
+
+
+def chunked(work: Sequence[Job], workers: int) -> Iterator[list[Job]]:
+    """The work in chunks of :func:`chunk_size`, built lazily (a million-game series
+    never holds a million jobs)."""
+    size = chunk_size(len(work), workers)
+    for start in range(0, len(work), size):
+        yield [work[i] for i in range(start, min(start + size, len(work)))]
+
+
+class Series(Sequence[Job]):
+    """The jobs of a series, made on demand: job i plays game i with the same line-up."""
+
+    def __init__(self, game: str, bots: tuple[str, ...], options: dict[str, Any], seed: int,
+                 games: int) -> None:  # fmt: skip
+        self.game, self.bots, self.options, self.seed, self.games = game, bots, options, seed, games
+
+    def __len__(self) -> int:
+        return self.games
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.games))]
+        if not -self.games <= i < self.games:
+            raise IndexError(i)
+        i %= self.games
+        return Job(self.game, self.bots, self.options, self.seed, i, i)
 
 
 def run_jobs(
@@ -197,19 +223,46 @@ def _pool_task(chunk: list[Job]) -> tuple[list[GameRow], int, float]:
 def _run_pool(
     work: Sequence[Job], workers: int, take: Callable[[list[GameRow], int, float], None]
 ) -> None:
+    """At most a few chunks per worker in flight, so jobs are made as they are needed."""
+    import queue
+
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
-    bots = sorted({b for job in work for b in job.bots})
+    bots = _bots_of(work)
     pool = ctx.Pool(workers, initializer=_pool_init, initargs=(work[0].game, bots))
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    chunks = chunked(work, workers)
+    in_flight = 0
     try:
-        for batch, pid, peak in pool.imap_unordered(_pool_task, chunked(work, workers)):
-            take(batch, pid, peak)
+        for _ in range(workers * 3):
+            chunk = next(chunks, None)
+            if chunk is None:
+                break
+            pool.apply_async(_pool_task, (chunk,), callback=done.put, error_callback=done.put)
+            in_flight += 1
+        while in_flight:
+            result = done.get()
+            in_flight -= 1
+            if isinstance(result, BaseException):
+                raise result
+            take(*result)
+            chunk = next(chunks, None)
+            if chunk is not None:
+                pool.apply_async(_pool_task, (chunk,), callback=done.put, error_callback=done.put)
+                in_flight += 1
         pool.close()
     except BaseException:
         pool.terminate()
         raise
     finally:
         pool.join()
+
+
+def _bots_of(work: Sequence[Job]) -> list[str]:
+    """Every bot of the run (each worker builds each once)."""
+    if isinstance(work, Series):
+        return sorted(set(work.bots))
+    return sorted({b for job in work for b in job.bots})
 
 
 # --- Ray ---------------------------------------------------------------------------------
@@ -234,9 +287,9 @@ def _run_ray(
         cpus = int(ray.cluster_resources().get("CPU", 1))
         workers = max(1, min(jobs or cpus, cpus, len(work)))
         actor_class = ray.remote(num_cpus=1)(_RayWorker)
-        bots = sorted({b for job in work for b in job.bots})
+        bots = _bots_of(work)
         actors = [actor_class.remote(work[0].game, bots) for _ in range(workers)]
-        chunks: Iterator[list[Job]] = iter(chunked(work, workers))
+        chunks = chunked(work, workers)
         running: dict[Any, int] = {}
         for n, actor in enumerate(actors):
             chunk = next(chunks, None)

@@ -26,7 +26,7 @@ from typing import Any
 from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
-from gamenight.sim.engine import GameRow, Job, play_game, run_jobs
+from gamenight.sim.engine import GameRow, Job, Series, play_game, run_jobs
 
 Progress = Callable[[int, int], None]
 
@@ -108,7 +108,7 @@ def run_series(
     elif jobs < 1:
         raise OptionsError("--jobs: use at least one worker")
     lineup = tuple(bots)
-    work = [Job(entry.id, lineup, dict(options), seed, i, i) for i in range(games)]
+    work = Series(entry.id, lineup, dict(options), seed, games)
     started = time.perf_counter()
     outcome = run_jobs(
         work,
