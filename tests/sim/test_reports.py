@@ -1,0 +1,151 @@
+"""Tournaments, ratings and --out reports: the files say what the printed tables say."""
+
+from __future__ import annotations
+
+import csv
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from gamenight.cli.main import run
+from gamenight.core import registry
+from gamenight.sim.ratings import RatingStore, rate_table_game
+from gamenight.sim.tournament import lineups, rotations, run_tournament
+
+SHORT = ["--events", "100m"]
+
+
+@pytest.fixture(autouse=True)
+def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    return tmp_path / "data"
+
+
+def cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    code = 0
+    try:
+        run(argv)
+    except SystemExit as exit_info:
+        code = exit_info.code if isinstance(exit_info.code, int) else 1
+    out, _ = capsys.readouterr()
+    return code, out
+
+
+def test_sim_out_files_match_the_printed_table(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import pyarrow.parquet as pq
+
+    out_dir = tmp_path / "out"
+    argv = ["sim", "decathlon", *SHORT, "--bots", "greedy,random", "--games", "30", "--seed",
+            "4", "-j", "2", "--out", str(out_dir)]  # fmt: skip
+    code, printed = cli(argv, capsys)
+    assert code == 0
+    table = {m[0]: (float(m[1]), float(m[2])) for m in re.findall(
+        r"│ \d+\s+│ (\w+)\s+│ ([\d.]+) ± [\d.]+ │ ([\d.-]+) ± [\d.]+", printed)}  # fmt: skip
+    assert set(table) == {"greedy", "random"}
+
+    with (out_dir / "games.csv").open() as f:
+        rows = list(csv.DictReader(f))
+    assert [int(r["game"]) for r in rows] == list(range(30))
+    for seat, bot in enumerate(["greedy", "random"]):
+        scores = [float(r["scores"].split(";")[seat]) for r in rows]
+        shares = [
+            1 / len(r["winners"].split(";")) if str(seat) in r["winners"].split(";") else 0.0
+            for r in rows
+        ]
+        assert f"{sum(shares) / 30:.3f}" == f"{table[bot][0]:.3f}"
+        assert f"{sum(scores) / 30:.2f}" == f"{table[bot][1]:.2f}"
+
+    parquet = pq.read_table(out_dir / "games.parquet").to_pylist()
+    assert [p["seed"] for p in parquet] == [r["seed"] for r in rows]
+    assert [";".join(f"{s:g}" for s in p["scores"]) for p in parquet] == [r["scores"] for r in rows]
+    assert [p["ranks"] for p in parquet] == [[int(x) for x in r["ranks"].split(";")] for r in rows]
+    assert all(p["seats"] == ["greedy", "random"] for p in parquet)
+
+    summary = json.loads((out_dir / "summary.json").read_text())
+    for seat in summary["seats"]:
+        assert f"{seat['win_share']:.3f}" == f"{table[seat['bot']][0]:.3f}"
+        assert f"{seat['mean_score']:.2f}" == f"{table[seat['bot']][1]:.2f}"
+    assert summary["games"] == 30 and summary["seed"] == 4 and summary["partial"] is False
+    assert "<svg" in (out_dir / "report.html").read_text()
+
+
+def test_tournament_rotates_seats_and_rates_the_bots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], data_home: Path
+) -> None:
+    assert lineups(["a", "b"], 3) == [("a", "a", "a"), ("a", "a", "b"), ("a", "b", "b"),
+                                      ("b", "b", "b")]  # fmt: skip
+    assert rotations(("a", "b")) == [("a", "b"), ("b", "a")]
+    entry = registry.get("decathlon")
+    report = run_tournament(
+        entry, ["optimal", "greedy", "random"], seats=2, games=10, seed=2,
+        options=entry.game.parse_options({"events": "100m"}), jobs=1,
+    )  # fmt: skip
+    assert len(report.rows) == 30 and not report.partial
+    firsts = [r.bots[0] for r in report.rows]
+    assert {b: firsts.count(b) for b in report.bots} == {"optimal": 10, "greedy": 10, "random": 10}
+    for a in range(3):
+        for b in range(3):
+            if a != b:
+                assert report.ahead[a][b] + report.ahead[b][a] == pytest.approx(1.0)
+                assert report.ahead_low[a][b] <= report.ahead[a][b] <= report.ahead_high[a][b]
+    by_bot = {s.bot: s for s in report.standings}
+    assert report.standings[0].bot == "optimal"  # best ordinal first
+    assert by_bot["random"].rating.mu < 25 < by_bot["optimal"].rating.mu
+    assert sum(s.win_share * s.games for s in report.standings) == pytest.approx(30)
+
+    code, printed = cli(["tournament", "decathlon", *SHORT, "--bots", "optimal,greedy,random",
+                         "--games", "10", "--seed", "2", "-j", "1"], capsys)  # fmt: skip
+    assert code == 0 and "Head to head" in printed
+    code, shown = cli(["ratings", "decathlon", "--json"], capsys)
+    stored = {p["name"]: p for p in json.loads(shown)["players"]}
+    assert stored["bot:optimal"]["mu"] == pytest.approx(by_bot["optimal"].rating.mu)
+    assert (data_home / "gamenight" / "ratings" / "decathlon.json").exists()
+
+
+def test_a_terminal_game_against_bots_rates_the_human(data_home: Path) -> None:
+    from gamenight.cli.players import SeatSpec
+
+    seats = [SeatSpec("Ann"), SeatSpec("Bot 2", "greedy")]
+    assert rate_table_game("wurfeltod", [SeatSpec("Ann"), SeatSpec("Bob")], [1, 2]) is None
+    store = rate_table_game("wurfeltod", seats, [1, 2])
+    assert store is not None
+    again = RatingStore("wurfeltod")
+    assert again.get("Ann").mu > 25 > again.get("bot:greedy").mu
+    assert again.get("Ann").games == 1
+
+
+def test_ratings_command_without_ratings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out = cli(["ratings", "dice-duel"], capsys)
+    assert code == 0 and "No ratings" in out
+
+
+def test_report_html_opens_in_chromium_with_its_plots(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sync_api = pytest.importorskip("playwright.sync_api")
+    chromium = Path("/usr/bin/chromium")
+    if not chromium.exists():
+        pytest.skip("no /usr/bin/chromium (apt-get install -y chromium)")
+    out_dir = tmp_path / "out"
+    argv = ["tournament", "decathlon", *SHORT, "--bots", "optimal,greedy,random",
+            "--games", "4", "-j", "1", "--no-save", "--out", str(out_dir)]  # fmt: skip
+    code, _ = cli(argv, capsys)
+    assert code == 0
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto((out_dir / "report.html").as_uri())
+        assert "tournament" in page.title()
+        figures = page.locator("figure svg")
+        assert figures.count() == 3  # scores, win shares, head-to-head heat map
+        for i in range(3):
+            box = figures.nth(i).bounding_box()
+            assert box is not None and box["width"] > 300 and box["height"] > 150
+        assert page.locator("figcaption").all_inner_texts() == [
+            "Score distribution per bot", "Win shares", "Head-to-head win shares"]  # fmt: skip
+        assert page.locator("script, img[src^='http'], link").count() == 0  # self-contained
+        browser.close()
