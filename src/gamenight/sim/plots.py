@@ -216,11 +216,14 @@ def decathlon_event_plots(solution: Mapping[str, Any], out: Path) -> list[Path]:
         name = str(event.get("name", event.get("event", "event")))
         key = str(event.get("event", name)).replace("/", "-")
         values = sorted(dist)
+        p_invalid = float(event.get("p_invalid") or 0.0)
+        invalid = f" (P(no valid result) = {p_invalid:.1%}, not drawn)" if p_invalid else ""
         fig = pmf(
             values,
             [dist[v] for v in values],
             ev=float(event["ev"]) if "ev" in event else None,
-            title=f"Decathlon, {name}: exact score distribution under optimal play",
+            title=f"Decathlon, {name}: exact score distribution under optimal expected-score "
+            f"play{invalid}",
         )
         for suffix in (".svg", ".png"):
             written.append(save(fig, out / f"decathlon-{key}{suffix}"))
@@ -249,3 +252,49 @@ def final_score_plot(
     )
     stem = f"{game.lower().replace(' ', '-')}-final-scores"
     return [save(fig, out / f"{stem}{suffix}") for suffix in (".svg", ".png")]
+
+
+def plot_solution(
+    game: str,
+    solution: Mapping[str, Any],
+    out: Path,
+    *,
+    games: int = 2000,
+    seed: int = 0,
+    jobs: int | None = None,
+) -> tuple[list[Path], dict[str, Any]]:
+    """The plots of a solver's JSON result (``gamenight solve GAME --plot DIR``) and the
+    figures they show. Decathlon: each event's exact PMF. Wurfeltod: a Monte-Carlo series
+    of ``games`` solitaire games of the optimal policy (series ``seed``), whose final
+    score distribution is reported (mean, sd, percentiles) and drawn."""
+    if game == "decathlon":
+        return decathlon_event_plots(solution, out), {}
+    if game == "wurfeltod":
+        from gamenight.core import registry
+        from gamenight.sim.series import run_series
+
+        entry = registry.get("wurfeltod")
+        report = run_series(entry, ["optimal"], games=games, seed=seed, jobs=jobs)
+        samples = sorted(row.scores[0] for row in report.rows)
+        n = len(samples)
+        mean = sum(samples) / n
+        sd = math.sqrt(sum((x - mean) ** 2 for x in samples) / max(1, n - 1))
+        figures: dict[str, Any] = {
+            "games": n,
+            "seed": seed,
+            "partial": report.partial,
+            "mean": mean,
+            "sd": sd,
+            "se": sd / math.sqrt(n),
+            "min": samples[0],
+            "max": samples[-1],
+            "percentiles": {
+                str(q): samples[min(n - 1, int(q / 100 * n))] for q in (5, 25, 50, 75, 95)
+            },
+            "expected_score": solution.get("expected_score"),
+        }
+        paths = final_score_plot(
+            samples, out, game="Wurfeltod", seed=seed, policy="optimal solitaire policy"
+        )
+        return paths, figures
+    raise KeyError(f"no plots for {game}'s solution")
