@@ -149,3 +149,23 @@ def test_report_html_opens_in_chromium_with_its_plots(
             "Score distribution per bot", "Win shares", "Head-to-head win shares"]  # fmt: skip
         assert page.locator("script, img[src^='http'], link").count() == 0  # self-contained
         browser.close()
+
+
+def test_solve_decathlon_plot_draws_each_event(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out = cli(["solve", "decathlon", "--event", "100m", "--plot", str(tmp_path)], capsys)
+    assert code == 0 and "wrote" in out
+    svg = (tmp_path / "decathlon-100m.svg").read_text()
+    assert "100 Metres" in svg and "EV 24.00" in svg and "probability" in svg
+    assert (tmp_path / "decathlon-100m.png").stat().st_size > 1000
+
+
+def test_plot_solution_reads_a_pmf_from_json(tmp_path: Path) -> None:
+    from gamenight.sim.plots import plot_solution
+
+    solution = {"events": [{"event": "x", "name": "X", "ev": 1.5, "p_invalid": 0.25,
+                            "pmf": {"1": 0.25, "2": 0.5}}]}  # fmt: skip
+    paths, figures = plot_solution("decathlon", solution, tmp_path)
+    assert [p.name for p in paths] == ["decathlon-x.svg", "decathlon-x.png"] and figures == {}
+    assert "25.0%" in paths[0].read_text()
