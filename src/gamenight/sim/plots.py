@@ -181,20 +181,26 @@ def pmf(
 
 
 def histogram(
-    samples: Sequence[float], *, title: str, xlabel: str = "final score (points)"
+    samples: Sequence[float],
+    *,
+    title: str,
+    xlabel: str = "final score (points)",
+    exact: float | None = None,
 ) -> Figure:
     """A histogram of samples (probability per bin), the mean marked."""
     fig = _figure(7.0, 3.6)
     ax = fig.add_subplot()
     ax.hist(
         samples,
-        bins=min(60, max(5, len(set(samples)))),
+        bins=min(50, max(10, round(math.sqrt(len(samples))))),
         color=OKABE_ITO[0],
         weights=[1 / len(samples)] * len(samples),
         edgecolor="white",
     )
     mean = sum(samples) / len(samples)
     ax.axvline(mean, color=OKABE_ITO[5], linestyle="--", linewidth=2, label=f"mean {mean:.2f}")
+    if exact is not None:
+        ax.axvline(exact, color="black", linestyle=":", linewidth=2, label=f"exact EV {exact:.2f}")
     ax.legend(loc="best", fontsize=8)
     ax.set_xlabel(xlabel)
     ax.set_ylabel("share of games")
@@ -242,13 +248,20 @@ def _distribution(event: Mapping[str, Any]) -> dict[float, float]:
 
 
 def final_score_plot(
-    samples: Sequence[float], out: Path, *, game: str, seed: int, policy: str
+    samples: Sequence[float],
+    out: Path,
+    *,
+    game: str,
+    seed: int,
+    policy: str,
+    exact: float | None = None,
 ) -> list[Path]:
     """Histogram of Monte-Carlo final scores of ``policy`` (SVG and PNG)."""
     out.mkdir(parents=True, exist_ok=True)
     fig = histogram(
         samples,
         title=f"{game}: final scores of {len(samples)} games, {policy}, series seed {seed}",
+        exact=exact,
     )
     stem = f"{game.lower().replace(' ', '-')}-final-scores"
     return [save(fig, out / f"{stem}{suffix}") for suffix in (".svg", ".png")]
@@ -294,7 +307,12 @@ def plot_solution(
             "expected_score": solution.get("expected_score"),
         }
         paths = final_score_plot(
-            samples, out, game="Wurfeltod", seed=seed, policy="optimal solitaire policy"
+            samples,
+            out,
+            game="Wurfeltod",
+            seed=seed,
+            policy="optimal solitaire policy",
+            exact=solution.get("expected_score"),
         )
         return paths, figures
     raise KeyError(f"no plots for {game}'s solution")
