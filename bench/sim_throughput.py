@@ -53,7 +53,7 @@ def main() -> None:
             print(f"| {game} | {', '.join(bots)} | — | skipped: {exc} | | | |")
             continue
         probe = measure(game, bots, 1, 4)
-        games = max(8, int(probe * args.seconds) // 8 * 8)
+        games = max(24, int(probe * args.seconds) // 8 * 8)
         one = measure(game, bots, 1, games)
         two = measure(game, bots, 2, games)
         load = os.getloadavg()[0]
