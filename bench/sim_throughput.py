@@ -74,8 +74,17 @@ def main() -> None:
         one, cpu_one = measure(game, bots, 1, games)
         two, cpu_two = measure(game, bots, 2, games)
         load = os.getloadavg()[0]
-        cells = [game, ", ".join(bots), str(games), f"{one:.1f}", f"{two:.1f}",
-                 f"{two / one:.2f}×", f"{cpu_one:.1f}", f"{cpu_two:.1f}", f"{load:.1f}"]  # fmt: skip
+        cells = [
+            game,
+            ", ".join(bots),
+            str(games),
+            f"{one:.1f}",
+            f"{two:.1f}",
+            f"{two / one:.2f}×",
+            f"{cpu_one:.1f}",
+            f"{cpu_two:.1f}",
+            f"{load:.1f}",
+        ]
         print("| " + " | ".join(cells) + " |", flush=True)
 
 
