@@ -169,3 +169,49 @@ def test_plot_solution_reads_a_pmf_from_json(tmp_path: Path) -> None:
     paths, figures = plot_solution("decathlon", solution, tmp_path)
     assert [p.name for p in paths] == ["decathlon-x.svg", "decathlon-x.png"] and figures == {}
     assert "25.0%" in paths[0].read_text()
+
+
+def test_session_end_rates_a_human_against_a_bot(tmp_path: Path) -> None:
+    """Session.finish calls the ratings hook: a real terminal game, scripted keys."""
+    import io
+
+    from rich.console import Console
+
+    from gamenight.cli.players import parse_players
+    from gamenight.cli.session import Session
+    from gamenight.terminal.ui import Prompter
+
+    boxes = [
+        "p",
+        "pp",
+        "1",
+        "2",
+        "3",
+        "4",
+        "5",
+        "6",
+        "s",
+        "4k",
+        "3p",
+        "tt",
+        "4p",
+        "5k",
+        "5s",
+        "sp",
+        "6k",
+        "6s",
+        "f",
+        "f",
+    ]
+    keys = iter(f"b {k}" for k in boxes)
+    console = Console(file=io.StringIO(), width=100)
+    prompter = Prompter(console=console, reader=lambda _prompt: next(keys))
+    entry = registry.get("wurfeltod")
+    seats = parse_players("Ann,bot:random", list(entry.bots))
+    session = Session(entry, seats, entry.game.parse_options({}), 9, console, prompter,
+                      tmp_path / "game.jsonl")  # fmt: skip
+    results = session.finish(session.build())
+    store = RatingStore("wurfeltod")
+    assert store.get("Ann").games == 1 and store.get("bot:random").games == 1
+    ann_won = results.ranks[0] < results.ranks[1]
+    assert (store.get("Ann").mu > store.get("bot:random").mu) == ann_won
