@@ -300,7 +300,9 @@ svg {{ max-width: 100%; height: auto; }}
 <h1>{html.escape(title)}</h1>
 {meta}
 {_table(header, rows)}
-<p>A k-way shared win counts 1/k. Intervals are 95% (Wilson for shares, normal for means).</p>
+<p>A k-way shared win counts 1/k. In tables ± is one standard error and [a, b] a 95%
+interval (Wilson for shares, normal for means); the win-share bars show 95% Wilson
+intervals.</p>
 {extra}
 {sections}
 </body></html>
