@@ -70,7 +70,7 @@ def main() -> None:
             print(f"| {game} | {', '.join(bots)} | — | skipped: {exc} | | | |")
             continue
         probe, _ = measure(game, bots, 1, 4)
-        games = max(24, int(probe * args.seconds) // 8 * 8)
+        games = max(64, int(probe * args.seconds) // 8 * 8)  # short runs measure start-up
         one, cpu_one = measure(game, bots, 1, games)
         two, cpu_two = measure(game, bots, 2, games)
         load = os.getloadavg()[0]
