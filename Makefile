@@ -66,7 +66,7 @@ $(STAMP): requirements.lock pyproject.toml
 # Re-pin every dependency (needs pip-tools in the venv).
 lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile --quiet --extra dev --extra rl --generate-hashes --strip-extras \
+	$(BIN)/pip-compile --quiet --extra dev --extra rl --extra ray --generate-hashes --strip-extras \
 		--output-file requirements.lock pyproject.toml
 
 clean:

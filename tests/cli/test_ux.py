@@ -94,7 +94,7 @@ def test_list_imports_no_bot_and_no_numpy() -> None:
 def test_sim_shows_a_progress_bar_when_it_takes_a_while(
     cli: CliRunner, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr("gamenight.cli.main.PROGRESS_AFTER_SECONDS", 0.0)
+    monkeypatch.setattr("gamenight.cli.simulate.PROGRESS_AFTER_SECONDS", 0.0)
     calls: list[tuple[int, int]] = []
     import gamenight.sim
 

@@ -7,9 +7,7 @@ command shows a traceback for bad input.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -20,6 +18,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight import __version__
+from gamenight.cli import simulate
 from gamenight.cli.decks import decks
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.session import Session, restore
@@ -256,101 +255,9 @@ app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the onlin
 app.add_command(decks)
 
 
-# A series shorter than this shows no progress bar.
-PROGRESS_AFTER_SECONDS = 1.0
-
-
-@app.command(**TAKES_GAME_OPTIONS)
-@click.argument("game")
-@click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
-@click.option("--games", type=int, default=1000, show_default=True, help="games to play")
-@click.option("--seed", type=int, default=0, show_default=True, help="dice seed of game 1")
-@click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
-@click.option("--json", "as_json", is_flag=True, help="print the report as JSON")
-@click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
-def sim(
-    game: str,
-    bots: str,
-    games: int,
-    seed: int,
-    option: tuple[str, ...],
-    as_json: bool,
-    game_options: tuple[str, ...],
-) -> None:
-    """Play a seeded series of all-bot GAME games: win shares and mean scores."""
-    import dataclasses
-    import json
-
-    from gamenight.sim import run_series
-
-    entry = _entry(game)
-    raw = _raw_options(entry.game.info, game_options, option)
-    names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
-    options = entry.game.parse_options(raw)
-    with _progress_bar(f"{entry.name}: playing {games} games") as progress:
-        report = run_series(
-            entry, names, games=games, seed=seed, options=options, progress=progress
-        )
-    if as_json:
-        click.echo(json.dumps(dataclasses.asdict(report), indent=1))
-        return
-    table = RichTable(
-        "seat",
-        "bot",
-        "win share",
-        "mean score",
-        title=f"{entry.name}: {games} games from seed {seed} ({report.seconds:.1f} s)",
-    )
-    for seat in report.seats:
-        table.add_row(
-            str(seat.seat + 1),
-            seat.bot,
-            f"{seat.win_share:.3f} ± {seat.win_share_se:.3f}",
-            f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
-        )
-    console.print(table)
-    console.print("[dim]± one standard error; a k-way shared win counts 1/k[/]")
-
-
-@contextmanager
-def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
-    """A ``(done, total)`` callback that shows a progress bar on stderr once the work
-    has taken longer than :data:`PROGRESS_AFTER_SECONDS` (short runs stay quiet)."""
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
-
-    started = time.perf_counter()
-    bar: Progress | None = None
-    task = None
-
-    def update(done: int, total: int) -> None:
-        nonlocal bar, task
-        if bar is None:
-            if time.perf_counter() - started < PROGRESS_AFTER_SECONDS:
-                return
-            bar = Progress(
-                TextColumn(title, markup=False),
-                BarColumn(),
-                MofNCompleteColumn(),
-                TimeRemainingColumn(),
-                console=Console(stderr=True),
-                transient=True,
-            )
-            bar.start()
-            task = bar.add_task("games", total=total)
-        assert task is not None
-        bar.update(task, completed=done, total=total)
-
-    try:
-        yield update
-    finally:
-        if bar is not None:
-            bar.stop()
+app.add_command(simulate.sim)
+app.add_command(simulate.tournament)
+app.add_command(simulate.ratings)
 
 
 def _play(

@@ -31,6 +31,7 @@ from gamenight.core.record import RecordWriter, SeatInfo, resume_record
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
 from gamenight.core.seeds import commitment, derive, fingerprint
+from gamenight.sim.ratings import rate_table_game
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import (
     Prompter,
@@ -237,6 +238,7 @@ class Session:
         self.console.print(Rule("Final standings"))
         self._ui.show_results(self.console, results, view, self._table)
         self.reveal()
+        rate_table_game(self.entry.id, self.seats, results.ranks)  # humans vs bots: ratings
         return results
 
     def play(self, match: Match) -> Results | None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 import time
+from pathlib import Path
 from typing import Any
 
 import click
@@ -39,8 +40,22 @@ from gamenight.core.options import parse_options
 @click.option(
     "--rebuild", "--force", "rebuild", is_flag=True, help="solve again even if a cached one exists"
 )
+@click.option(
+    "--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    help="also draw the solution's plots (SVG and PNG) into DIR",
+)  # fmt: skip
+@click.option(
+    "--games", type=int, default=2000, show_default=True,
+    help="Monte-Carlo games for --plot, where the plot needs play (Wurfeltod)",
+)  # fmt: skip
 def solve(
-    game: str, option: tuple[str, ...], events: tuple[str, ...], as_json: bool, rebuild: bool
+    game: str,
+    option: tuple[str, ...],
+    events: tuple[str, ...],
+    as_json: bool,
+    rebuild: bool,
+    plot_dir: Path | None,
+    games: int,
 ) -> None:
     """Solve GAME exactly and print the headline figures (or all of them with --json)."""
     entry = registry.get(game)
@@ -56,6 +71,8 @@ def solve(
     started = time.perf_counter()
     if as_json:
         solution = solver.solve(options, rebuild=rebuild)
+        if plot_dir is not None:
+            _plot(entry.id, solution.to_json(), plot_dir, True, games=games)
         json.dump(solution.to_json(), sys.stdout, indent=1)
         sys.stdout.write("\n")
         return
@@ -73,6 +90,8 @@ def solve(
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
     console.print(Text(f"solved in {time.perf_counter() - started:.2f} s", style="dim"))
+    if plot_dir is not None:
+        _plot(entry.id, solution.to_json(), plot_dir, False, games=games)
 
 
 def _raw(
@@ -89,3 +108,23 @@ def _raw(
             raise OptionsError(f"the {game} solver takes no --event (it has no 'events' option)")
         raw["events"] = ",".join(events)
     return raw
+
+
+def _plot(game: str, solution: dict[str, Any], out: Path, quiet: bool, **kw: Any) -> None:
+    """Draw ``solution``'s plots into ``out`` and say what was written (on stderr with
+    --json, so the JSON stays clean); Monte-Carlo figures are reported too."""
+    from gamenight.sim.plots import plot_solution
+
+    paths, figures = plot_solution(game, solution, out, **kw)
+    console = Console(stderr=quiet)
+    if figures:
+        pct = ", ".join(f"p{q} {v:g}" for q, v in figures["percentiles"].items())
+        console.print(
+            Text(
+                f"Monte-Carlo, {figures['games']} games of the optimal policy (series seed "
+                f"{figures['seed']}): mean {figures['mean']:.1f} ± {figures['se']:.1f}, sd "
+                f"{figures['sd']:.1f}, min {figures['min']:g}, {pct}, max {figures['max']:g}"
+            )
+        )
+    for path in paths:
+        console.print(Text(f"wrote {path}"))

@@ -1,27 +1,34 @@
 """Seeded series of all-bot games: win shares, mean scores and standard errors.
 
-Game ``i`` of a series uses dice seed ``seed + i`` and bot seeds derived from
-it, so a series is reproducible and two bot line-ups can be compared on the
-same dice (a paired comparison).
+Game ``i`` of a series is a pure function of the series seed, ``i`` and the
+line-up: its dice seed is ``derive(seed, "game", i)`` and seat ``s``'s bot seed
+is ``derive(game_seed, "bot", s)``. So a series gives the same rows whether it
+runs on one core, on every core (``jobs``) or on a Ray cluster, and two line-ups
+can be compared on the same dice (a paired comparison).
 
 >>> from gamenight.core import registry
->>> report = run_series(registry.get("wurfeltod"), ["greedy", "random"], games=4, seed=1)
+>>> report = run_series(registry.get("wurfeltod"), ["greedy", "random"], games=4, seed=1, jobs=1)
 >>> [seat.bot for seat in report.seats], round(sum(s.win_share for s in report.seats), 9)
 (['greedy', 'random'], 1.0)
+>>> report.partial, len(report.rows)
+(False, 4)
 """
 
 from __future__ import annotations
 
 import math
+import os
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
 
 from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
-from gamenight.core.runner import play_match
-from gamenight.core.seeds import derive
+from gamenight.sim.engine import GameRow, Job, Series, play_game, run_jobs
+
+Progress = Callable[[int, int], None]
 
 
 @dataclass(frozen=True)
@@ -37,11 +44,39 @@ class SeatReport:
 @dataclass(frozen=True)
 class SeriesReport:
     game: str
-    games: int
+    games: int  # games finished (fewer than asked when partial)
     seed: int
     options: Options
     seats: list[SeatReport]
     seconds: float
+    asked: int = 0  # games asked for
+    partial: bool = False  # stopped early (Ctrl-C): the games finished so far
+    jobs: int = 1
+    backend: str = "local"
+    worker_peak_mb: list[float] = field(default_factory=list)
+    rows: list[GameRow] = field(default_factory=list, repr=False)
+
+    @property
+    def bots(self) -> list[str]:
+        return [s.bot for s in self.seats]
+
+
+def default_jobs() -> int:
+    """Every core this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
+
+
+def check_lineup(entry: GameEntry, bots: Sequence[str]) -> None:
+    """Refuse unknown bots and a seat count the game does not take."""
+    unknown = [b for b in bots if b not in entry.bots]
+    if unknown:
+        raise OptionsError(
+            f"unknown bot {unknown[0]!r} for {entry.id} (choose from {', '.join(entry.bots)})"
+        )
+    entry.game.check_players(len(bots))
 
 
 def run_series(
@@ -51,45 +86,117 @@ def run_series(
     games: int,
     seed: int = 0,
     options: Options | None = None,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Progress | None = None,
+    jobs: int | None = None,
+    backend: str = "local",
+    address: str | None = None,
+    worker_memory_mb: float | None = None,
 ) -> SeriesReport:
     """Play ``games`` seeded games with one bot per seat and summarise them.
 
-    ``progress(done, total)`` is called after each game (front ends draw a bar).
+    ``jobs`` worker processes (default: every core; 1 plays in this process).
+    ``progress(done, total)`` is called as games finish (front ends draw a bar).
+    Ctrl-C stops the series: the report holds the games finished so far and
+    says ``partial``.
     """
     if games < 1:
         raise OptionsError("--games: play at least one game")
-    unknown = [b for b in bots if b not in entry.bots]
-    if unknown:
-        raise OptionsError(
-            f"unknown bot {unknown[0]!r} for {entry.id} (choose from {', '.join(entry.bots)})"
-        )
-    game = entry.game
-    game.check_players(len(bots))
-    options = options if options is not None else game.parse_options()
-    shares = [[0.0] * games for _ in bots]
-    scores = [[0.0] * games for _ in bots]
+    check_lineup(entry, bots)
+    options = options if options is not None else entry.game.parse_options()
+    if jobs is None:
+        jobs = 0 if backend == "ray" else default_jobs()  # Ray: every CPU of the cluster
+    elif jobs < 1:
+        raise OptionsError("--jobs: use at least one worker")
+    lineup = tuple(bots)
+    work = Series(entry.id, lineup, dict(options), seed, games)
     started = time.perf_counter()
-    for i in range(games):
-        dice_seed = seed + i
-        agents = [entry.make_bot(b, derive(dice_seed, "bot", s)) for s, b in enumerate(bots)]
-        results, _ = play_match(game, agents, seed=dice_seed, options=options)
-        for s in range(len(bots)):
-            scores[s][i] = float(results.scores[s])
-            if s in results.winners:
-                shares[s][i] = 1 / len(results.winners)
-        if progress is not None:
-            progress(i + 1, games)
-    seats = [
-        SeatReport(s, b, *_mean_se(shares[s]), *_mean_se(scores[s])) for s, b in enumerate(bots)
-    ]
-    return SeriesReport(entry.id, games, seed, options, seats, time.perf_counter() - started)
+    outcome = run_jobs(
+        work,
+        jobs=jobs,
+        backend=backend,
+        address=address,
+        progress=progress,
+        worker_memory_mb=worker_memory_mb,
+    )
+    rows = sorted(outcome.rows, key=lambda r: r.index)
+    return summarise(
+        entry.id,
+        lineup,
+        rows,
+        seed=seed,
+        options=options,
+        seconds=time.perf_counter() - started,
+        asked=games,
+        partial=outcome.partial,
+        jobs=outcome.jobs,
+        backend=backend,
+        worker_peak_mb=outcome.worker_peak_mb,
+    )
 
 
-def _mean_se(values: Sequence[float]) -> tuple[float, float]:
+def summarise(
+    game: str,
+    bots: Sequence[str],
+    rows: Sequence[GameRow],
+    *,
+    seed: int,
+    options: Options,
+    seconds: float,
+    asked: int,
+    partial: bool,
+    jobs: int,
+    backend: str,
+    worker_peak_mb: Sequence[float] = (),
+) -> SeriesReport:
+    """The per-seat win shares and mean scores of ``rows`` (one line-up)."""
+    shares = [[row.share(s) for row in rows] for s in range(len(bots))]
+    scores = [[row.scores[s] for row in rows] for s in range(len(bots))]
+    seats = [SeatReport(s, b, *mean_se(shares[s]), *mean_se(scores[s])) for s, b in enumerate(bots)]
+    return SeriesReport(
+        game,
+        len(rows),
+        seed,
+        options,
+        seats,
+        seconds,
+        asked=asked,
+        partial=partial,
+        jobs=jobs,
+        backend=backend,
+        worker_peak_mb=list(worker_peak_mb),
+        rows=list(rows),
+    )
+
+
+def mean_se(values: Sequence[float]) -> tuple[float, float]:
+    """Mean and its standard error (0 for fewer than two values; NaN mean for none).
+
+    >>> mean_se([1.0, 3.0])
+    (2.0, 1.0)
+    """
     n = len(values)
+    if n == 0:
+        return math.nan, math.nan
     mean = sum(values) / n
     if n < 2:
         return mean, 0.0
     variance = sum((v - mean) ** 2 for v in values) / (n - 1)
     return mean, math.sqrt(variance / n)
+
+
+def play_serial(jobs: Iterable[Job]) -> Iterator[GameRow]:
+    """The games one after another in this process (the reference for every backend)."""
+    for job in jobs:
+        yield play_game(job)
+
+
+__all__: list[Any] = [
+    "GameRow",
+    "SeatReport",
+    "SeriesReport",
+    "check_lineup",
+    "default_jobs",
+    "mean_se",
+    "run_series",
+    "summarise",
+]

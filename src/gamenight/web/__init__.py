@@ -23,7 +23,7 @@ from litestar.static_files import create_static_files_router
 
 from gamenight.core import registry, seeds
 from gamenight.core.dice import SeededDice
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, RecordError
 from gamenight.core.game import to_json
 from gamenight.core.record import parse_record, replay
 
@@ -65,11 +65,14 @@ class ReplayProblem(msgspec.Struct, frozen=True):
 def replay_frames(text: str) -> Replay:
     """Verify a JSONL record and turn it into frames of spectator views."""
     record = parse_record(text.splitlines(), "record")
-    replay(record, "record")  # raises RecordError on any difference
+    replay(record, "record")  # raises RecordError on any difference (or no revealed seed)
+    seed = record.seed
+    if seed is None:  # replay refuses a record whose seed is not revealed; be explicit
+        raise RecordError("record: the seed is not revealed yet, so it cannot be replayed")
     entry = registry.get(record.game)
     game = entry.game
     options = game.parse_options(record.options)
-    step = game.start(len(record.seats), options, SeededDice(seed=record.seed))
+    step = game.start(len(record.seats), options, SeededDice(seed=seed))
     state = step.state
     frames = [
         Frame(
@@ -102,8 +105,8 @@ def replay_frames(text: str) -> Replay:
         name=entry.name,
         options=to_json(options),
         seats=[{"name": s.name, "agent": s.agent} for s in record.seats],
-        seed=str(record.seed),
-        commitment=seeds.commitment(record.seed, entry.id, record.rules_version, to_json(options)),
+        seed=str(seed),
+        commitment=seeds.commitment(seed, entry.id, record.rules_version, to_json(options)),
         results=record.results,
         frames=frames,
     )

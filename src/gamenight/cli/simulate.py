@@ -1,0 +1,382 @@
+"""``gamenight sim``, ``gamenight tournament`` and ``gamenight ratings`` (presentation only).
+
+The work happens in :mod:`gamenight.sim`; this module parses options, draws the
+progress bar, prints tables and writes ``--out`` reports.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text
+
+# A run shorter than this shows no progress bar.
+PROGRESS_AFTER_SECONDS = 1.0
+
+GAME_OPTIONS_EPILOG = (
+    "Any option of the game is given as --NAME VALUE or -o NAME=VALUE; "
+    "`gamenight list --options` shows each game's options. docs/simulation.md explains "
+    "the parallel, Ray and report options."
+)
+
+console = Console()
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _parallel_options(f: F) -> F:
+    """--jobs, --backend, --address, --worker-memory, --out, --seed, -o, --json."""
+    for decorator in reversed(
+        [
+            click.option("--seed", type=int, default=0, show_default=True, help="series seed"),
+            click.option(
+                "--jobs",
+                "-j",
+                type=int,
+                default=None,
+                help="worker processes (default: every core; 1 = this process only)",
+            ),
+            click.option(
+                "--backend",
+                type=click.Choice(["local", "ray"]),
+                default="local",
+                show_default=True,
+                help="where the games run",
+            ),
+            click.option(
+                "--address",
+                default=None,
+                help="Ray cluster address (e.g. ray://head:10001 or auto); default: a local Ray",
+            ),
+            click.option(
+                "--worker-memory",
+                type=float,
+                default=4096,
+                show_default=True,
+                help="stop when a worker's peak memory passes this many MB",
+            ),
+            click.option(
+                "--out",
+                type=click.Path(file_okay=False, path_type=Path),
+                default=None,
+                help="write games.csv, games.parquet, summary.json and report.html here",
+            ),
+            click.option(
+                "--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE"
+            ),
+            click.option("--json", "as_json", is_flag=True, help="print the report as JSON"),
+        ]
+    ):
+        f = decorator(f)
+    return f
+
+
+@click.command(context_settings={"ignore_unknown_options": True}, epilog=GAME_OPTIONS_EPILOG)
+@click.argument("game")
+@click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
+@click.option("--games", type=int, default=1000, show_default=True, help="games to play")
+@_parallel_options
+@click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
+def sim(
+    game: str,
+    bots: str,
+    games: int,
+    seed: int,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
+    worker_memory: float,
+    out: Path | None,
+    option: tuple[str, ...],
+    as_json: bool,
+    game_options: tuple[str, ...],
+) -> None:
+    """Play a seeded series of all-bot GAME games: win shares and mean scores.
+
+    Game i is the same on any number of workers: its dice come from the series
+    seed and i. Ctrl-C stops and reports the games finished so far (partial).
+    """
+    import gamenight.sim
+    from gamenight.cli.main import _entry, _raw_options
+    from gamenight.sim.report import series_summary, write_series
+
+    entry = _entry(game)
+    raw = _raw_options(entry.game.info, game_options, option)
+    names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
+    options = entry.game.parse_options(raw)
+    with _progress_bar(f"{entry.name}: playing {games} games") as progress:
+        report = gamenight.sim.run_series(
+            entry,
+            names,
+            games=games,
+            seed=seed,
+            options=options,
+            progress=progress,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            worker_memory_mb=worker_memory,
+        )
+    if report.games == 0:
+        _stopped()
+    written = write_series(report, out) if out is not None else []
+    if as_json:
+        click.echo(json.dumps(series_summary(report), indent=1))
+        return
+    partial = f", PARTIAL: {report.games} of {report.asked}" if report.partial else ""
+    table = RichTable(
+        "seat",
+        "bot",
+        "win share",
+        "mean score",
+        title=Text(
+            f"{entry.name}: {report.games} games from seed {seed}{partial} "
+            f"({report.seconds:.1f} s, {report.jobs} worker{'s' * (report.jobs != 1)})"
+        ),
+    )
+    for seat in report.seats:
+        table.add_row(
+            str(seat.seat + 1),
+            Text(seat.bot),
+            f"{seat.win_share:.3f} ± {seat.win_share_se:.3f}",
+            f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
+        )
+    console.print(table)
+    console.print("[dim]± one standard error; a k-way shared win counts 1/k[/]")
+    _footer(report.worker_peak_mb, written, report.partial)
+
+
+@click.command(context_settings={"ignore_unknown_options": True}, epilog=GAME_OPTIONS_EPILOG)
+@click.argument("game")
+@click.option("--bots", required=True, help="the bots, e.g. 'optimal,greedy,random'")
+@click.option("--seats", type=int, default=2, show_default=True, help="seats per game")
+@click.option("--games", type=int, default=200, show_default=True, help="games per line-up")
+@click.option(
+    "--save/--no-save",
+    default=True,
+    show_default=True,
+    help="store the bots' ratings for `gamenight ratings`",
+)
+@_parallel_options
+@click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
+def tournament(
+    game: str,
+    bots: str,
+    seats: int,
+    games: int,
+    save: bool,
+    seed: int,
+    jobs: int | None,
+    backend: str,
+    address: str | None,
+    worker_memory: float,
+    out: Path | None,
+    option: tuple[str, ...],
+    as_json: bool,
+    game_options: tuple[str, ...],
+) -> None:
+    """Every line-up of SEATS bots plays GAMES games, seat order rotating.
+
+    Reports win shares and mean scores with 95% intervals, the head-to-head
+    win-share matrix and openskill (Plackett-Luce) ratings.
+    """
+    from gamenight.cli.main import _entry, _raw_options
+    from gamenight.sim.ratings import RatingStore
+    from gamenight.sim.report import tournament_summary, write_tournament
+    from gamenight.sim.tournament import lineups, run_tournament
+
+    entry = _entry(game)
+    raw = _raw_options(entry.game.info, game_options, option)
+    names = list(dict.fromkeys(b.strip().removeprefix("bot:") for b in bots.split(",")))
+    options = entry.game.parse_options(raw)
+    total = len(lineups(names, seats)) * games
+    with _progress_bar(f"{entry.name}: tournament, {total} games") as progress:
+        report = run_tournament(
+            entry,
+            names,
+            seats=seats,
+            games=games,
+            seed=seed,
+            options=options,
+            progress=progress,
+            jobs=jobs,
+            backend=backend,
+            address=address,
+            worker_memory_mb=worker_memory,
+        )
+    if not report.rows:
+        _stopped()
+    if save and not report.partial:
+        store = RatingStore(entry.id)
+        store.merge({f"bot:{s.bot}": s.rating for s in report.standings})
+        store.save()
+    written = write_tournament(report, out) if out is not None else []
+    if as_json:
+        click.echo(json.dumps(tournament_summary(report), indent=1))
+        return
+    partial = f", PARTIAL: {len(report.rows)} of {report.asked}" if report.partial else ""
+    table = RichTable(
+        "bot",
+        "games",
+        "win share [95%]",
+        "mean score [95%]",
+        "mu",
+        "sigma",
+        "ordinal",
+        title=Text(
+            f"{entry.name}: {len(report.lineups)} line-ups of {seats}, {games} games each, "
+            f"seed {seed}{partial} ({report.seconds:.1f} s)"
+        ),
+    )
+    for s in report.standings:
+        table.add_row(
+            Text(s.bot),
+            str(s.games),
+            f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
+            f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            f"{s.rating.ordinal:.2f}",
+        )
+    console.print(table)
+    matrix = RichTable(
+        "ahead of →", *report.bots, title="Head to head: row finished ahead of column"
+    )
+    for a, bot in enumerate(report.bots):
+        cells = []
+        for b in range(len(report.bots)):
+            v = report.ahead[a][b]
+            cells.append(
+                "—"
+                if a == b or math.isnan(v)
+                else f"{v:.2f} [{report.ahead_low[a][b]:.2f}, {report.ahead_high[a][b]:.2f}]"
+            )
+        matrix.add_row(Text(bot), *cells)
+    console.print(matrix)
+    console.print("[dim][95% intervals]; ties count one half; ordinal = mu - 3 sigma[/]")
+    _footer(report.worker_peak_mb, written, report.partial)
+
+
+@click.command()
+@click.argument("game")
+@click.option("--json", "as_json", is_flag=True, help="print the ratings as JSON")
+def ratings(game: str, as_json: bool) -> None:
+    """The stored openskill ratings of GAME: bots from tournaments, players from
+    terminal games against bots."""
+    from gamenight.cli.main import _entry
+    from gamenight.sim.ratings import RatingStore
+
+    entry = _entry(game)
+    store = RatingStore(entry.id)
+    rows = store.table()
+    if as_json:
+        click.echo(
+            json.dumps(
+                {
+                    "game": entry.id,
+                    "players": [
+                        {
+                            "name": n,
+                            "mu": r.mu,
+                            "sigma": r.sigma,
+                            "ordinal": r.ordinal,
+                            "games": r.games,
+                        }
+                        for n, r in rows
+                    ],
+                },
+                indent=1,
+            )
+        )
+        return
+    if not rows:
+        console.print(
+            Text(
+                f"No ratings for {entry.name} yet: play against bots, or run "
+                f"gamenight tournament {entry.id} --bots ..."
+            )
+        )
+        return
+    table = RichTable(
+        "#",
+        "player",
+        "ordinal",
+        "mu",
+        "sigma",
+        "games",
+        title=Text(f"{entry.name}: ratings (openskill Plackett-Luce)"),
+    )
+    for i, (name, r) in enumerate(rows, start=1):
+        table.add_row(
+            str(i), Text(name), f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games)
+        )
+    console.print(table)
+    console.print(Text(f"ordinal = mu - 3 sigma; stored in {store.path}", style="dim"))
+
+
+def _stopped() -> None:
+    console.print(Text("Stopped before any game finished."))
+    sys.exit(130)
+
+
+def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
+    if peaks:
+        console.print(
+            Text(f"peak memory per worker: {', '.join(f'{p:.0f}' for p in peaks)} MB", style="dim")
+        )
+    for path in written:
+        console.print(Text(f"wrote {path}"))
+    if partial:
+        console.print(Text("Stopped with Ctrl-C: these are the games finished so far (partial)."))
+
+
+@contextmanager
+def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
+    """A ``(done, total)`` callback that shows a progress bar on stderr once the work
+    has taken longer than :data:`PROGRESS_AFTER_SECONDS` (short runs stay quiet)."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    started = time.perf_counter()
+    bar: Progress | None = None
+    task = None
+
+    def update(done: int, total: int) -> None:
+        nonlocal bar, task
+        if bar is None:
+            if time.perf_counter() - started < PROGRESS_AFTER_SECONDS:
+                return
+            bar = Progress(
+                TextColumn(title, markup=False),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            bar.start()
+            task = bar.add_task("games", total=total)
+        assert task is not None
+        bar.update(task, completed=done, total=total)
+
+    try:
+        yield update
+    finally:
+        if bar is not None:
+            bar.stop()

@@ -1,0 +1,325 @@
+"""Where the games of a series or a tournament are played: here, on a process pool, on Ray.
+
+A :class:`Job` names one game completely (game, line-up, options, series seed,
+game index), and :func:`play_game` is a pure function of it, so every backend
+gives the same :class:`GameRow` for the same job; only the order in which rows
+arrive and their ``seconds`` differ.
+
+* ``jobs=1``: played in this process, one after another.
+* ``jobs=N`` (local): a pool of N worker processes. Each worker builds every
+  bot of the run once when it starts (solver tables, numba kernels), ignores
+  Ctrl-C (the parent handles it) and reports its peak resident memory.
+* ``backend="ray"``: the same work on Ray actors (one per CPU of the cluster,
+  or ``jobs``), started with ``ray.init(address)``.
+
+Ctrl-C in the parent stops the workers and returns the rows finished so far,
+marked partial.
+
+>>> row = play_game(Job("wurfeltod", ("greedy", "random"), {}, 7, 0, 0))
+>>> row == play_game(Job("wurfeltod", ("greedy", "random"), {}, 7, 0, 0)).timed(row.seconds)
+True
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import resource
+import signal
+import sys
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.registry import get as get_entry
+from gamenight.core.runner import play_match
+from gamenight.core.seeds import derive
+
+# At most this many games per task: big enough to hide the pipe, small enough
+# for a smooth progress bar and a prompt stop.
+MAX_CHUNK = 64
+
+
+class SimulationError(GamenightError):
+    """A worker failed or went over its memory bound."""
+
+
+@dataclass(frozen=True)
+class Job:
+    """One game: ``index`` picks the dice (``derive(seed, "game", index)``); ``key`` is
+    the caller's id for the row (the position in its list)."""
+
+    game: str
+    bots: tuple[str, ...]
+    options: dict[str, Any]
+    seed: int
+    index: int
+    key: int
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """The result of one game. Everything but ``seconds`` is the same on every backend."""
+
+    key: int
+    index: int
+    seed: int  # the game's dice seed
+    bots: tuple[str, ...]
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+    winners: tuple[int, ...]
+    seconds: float
+
+    def share(self, seat: int) -> float:
+        """Seat's win share: 1/k for a k-way shared win, else 0."""
+        return 1 / len(self.winners) if seat in self.winners else 0.0
+
+    def timed(self, seconds: float) -> GameRow:
+        """The same row with another duration (to compare rows across backends)."""
+        return replace(self, seconds=seconds)
+
+    def outcome(self) -> tuple[Any, ...]:
+        """Everything but the duration."""
+        return (self.key, self.index, self.seed, self.bots, self.scores, self.ranks, self.winners)
+
+
+def game_seed(series_seed: int, index: int) -> int:
+    """The dice seed of game ``index`` of a series."""
+    return derive(series_seed, "game", index)
+
+
+def play_game(job: Job) -> GameRow:
+    """Play one game of ``job``: a pure function of the job (but for ``seconds``)."""
+    entry = get_entry(job.game)
+    dice = game_seed(job.seed, job.index)
+    started = time.perf_counter()
+    agents = [entry.make_bot(b, derive(dice, "bot", s)) for s, b in enumerate(job.bots)]
+    results, _ = play_match(entry.game, agents, seed=dice, options=job.options)
+    return GameRow(
+        job.key,
+        job.index,
+        dice,
+        job.bots,
+        tuple(float(x) for x in results.scores),
+        tuple(int(r) for r in results.ranks),
+        tuple(int(w) for w in results.winners),
+        time.perf_counter() - started,
+    )
+
+
+def warm_up(game: str, bots: Sequence[str]) -> None:
+    """Build each bot once so that its tables and compiled kernels are loaded."""
+    entry = get_entry(game)
+    for name in dict.fromkeys(bots):
+        entry.make_bot(name, 0)
+
+
+def peak_rss_mb() -> float:
+    """This process's peak resident memory in MB (Linux reports KiB)."""
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return peak / 1024 if sys.platform != "darwin" else peak / 2**20
+
+
+@dataclass
+class Outcome:
+    rows: list[GameRow]
+    partial: bool
+    jobs: int
+    worker_peak_mb: list[float]
+
+
+def chunk_size(total: int, workers: int) -> int:
+    """About eight tasks per worker, at most :data:`MAX_CHUNK` games each.
+
+    >>> chunk_size(10, 2), chunk_size(1_000_000, 2)
+    (1, 64)
+    """
+    return max(1, min(MAX_CHUNK, total // (workers * 8)))
+
+
+def chunked(work: Sequence[Job], workers: int) -> Iterator[list[Job]]:
+    """The work in chunks of :func:`chunk_size`, built lazily (a million-game series
+    never holds a million jobs)."""
+    size = chunk_size(len(work), workers)
+    for start in range(0, len(work), size):
+        yield [work[i] for i in range(start, min(start + size, len(work)))]
+
+
+class Series(Sequence[Job]):
+    """The jobs of a series, made on demand: job i plays game i with the same line-up."""
+
+    def __init__(self, game: str, bots: tuple[str, ...], options: dict[str, Any], seed: int,
+                 games: int) -> None:  # fmt: skip
+        self.game, self.bots, self.options, self.seed, self.games = game, bots, options, seed, games
+
+    def __len__(self) -> int:
+        return self.games
+
+    def __getitem__(self, i: Any) -> Any:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(self.games))]
+        if not -self.games <= i < self.games:
+            raise IndexError(i)
+        i %= self.games
+        return Job(self.game, self.bots, self.options, self.seed, i, i)
+
+
+def run_jobs(
+    work: Sequence[Job],
+    *,
+    jobs: int,
+    backend: str = "local",
+    address: str | None = None,
+    progress: Callable[[int, int], None] | None = None,
+    worker_memory_mb: float | None = None,
+) -> Outcome:
+    """Play every job; rows come back in completion order (sort by ``key``)."""
+    if backend not in ("local", "ray"):
+        raise OptionsError(f"--backend: choose local or ray, not {backend!r}")
+    total = len(work)
+    rows: list[GameRow] = []
+    peaks: dict[int, float] = {}
+
+    def take(batch: list[GameRow], worker: int, peak: float) -> None:
+        rows.extend(batch)
+        peaks[worker] = max(peaks.get(worker, 0.0), peak)
+        if worker_memory_mb is not None and peak > worker_memory_mb:
+            raise SimulationError(
+                f"a worker used {peak:.0f} MB, over the {worker_memory_mb:.0f} MB bound"
+            )
+        if progress is not None:
+            progress(len(rows), total)
+
+    workers = max(1, min(jobs, total))
+    partial = False
+    try:
+        if backend == "ray":
+            workers = _run_ray(work, jobs, address, take)
+        elif workers == 1:
+            for job in work:
+                take([play_game(job)], 0, peak_rss_mb())
+        else:
+            _run_pool(work, workers, take)
+    except KeyboardInterrupt:
+        partial = True
+    return Outcome(rows, partial, workers, [peaks[w] for w in sorted(peaks)])
+
+
+# --- local process pool ---------------------------------------------------------------
+
+
+def _pool_init(game: str, bots: Sequence[str]) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    warm_up(game, bots)
+
+
+def _pool_task(chunk: list[Job]) -> tuple[list[GameRow], int, float]:
+    import os
+
+    return [play_game(job) for job in chunk], os.getpid(), peak_rss_mb()
+
+
+def _run_pool(
+    work: Sequence[Job], workers: int, take: Callable[[list[GameRow], int, float], None]
+) -> None:
+    """At most a few chunks per worker in flight, so jobs are made as they are needed."""
+    import queue
+
+    method = "fork" if sys.platform.startswith("linux") else "spawn"
+    ctx = multiprocessing.get_context(method)
+    bots = _bots_of(work)
+    pool = ctx.Pool(workers, initializer=_pool_init, initargs=(work[0].game, bots))
+    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    chunks = chunked(work, workers)
+    in_flight = 0
+    try:
+        for _ in range(workers * 3):
+            chunk = next(chunks, None)
+            if chunk is None:
+                break
+            pool.apply_async(_pool_task, (chunk,), callback=done.put, error_callback=done.put)
+            in_flight += 1
+        while in_flight:
+            result = done.get()
+            in_flight -= 1
+            if isinstance(result, BaseException):
+                raise result
+            take(*result)
+            chunk = next(chunks, None)
+            if chunk is not None:
+                pool.apply_async(_pool_task, (chunk,), callback=done.put, error_callback=done.put)
+                in_flight += 1
+        pool.close()
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
+
+
+def _bots_of(work: Sequence[Job]) -> list[str]:
+    """Every bot of the run (each worker builds each once)."""
+    if isinstance(work, Series):
+        return sorted(set(work.bots))
+    return sorted({b for job in work for b in job.bots})
+
+
+# --- Ray ---------------------------------------------------------------------------------
+
+
+def _run_ray(
+    work: Sequence[Job],
+    jobs: int | None,
+    address: str | None,
+    take: Callable[[list[GameRow], int, float], None],
+) -> int:
+    try:
+        import importlib
+
+        ray: Any = importlib.import_module("ray")  # optional extra; typed loosely on purpose
+    except ImportError:
+        raise OptionsError("--backend ray needs Ray: pip install 'gamenight[ray]'") from None
+    started_here = not ray.is_initialized()
+    if started_here:
+        ray.init(address=address, include_dashboard=False, log_to_driver=False)
+    try:
+        cpus = int(ray.cluster_resources().get("CPU", 1))
+        workers = max(1, min(jobs or cpus, cpus, len(work)))
+        actor_class = ray.remote(num_cpus=1)(_RayWorker)
+        bots = _bots_of(work)
+        actors = [actor_class.remote(work[0].game, bots) for _ in range(workers)]
+        chunks = chunked(work, workers)
+        running: dict[Any, int] = {}
+        for n, actor in enumerate(actors):
+            chunk = next(chunks, None)
+            if chunk is not None:
+                running[actor.play.remote(chunk)] = n
+        try:
+            while running:
+                done, _ = ray.wait(list(running), num_returns=1)
+                n = running.pop(done[0])
+                batch, peak = ray.get(done[0])
+                take(batch, n, peak)
+                chunk = next(chunks, None)
+                if chunk is not None:
+                    running[actors[n].play.remote(chunk)] = n
+        finally:
+            for ref in running:
+                ray.cancel(ref, force=True)
+            for actor in actors:
+                ray.kill(actor)
+        return workers
+    finally:
+        if started_here:
+            ray.shutdown()
+
+
+class _RayWorker:
+    """A Ray actor: warms the bots up once, then plays chunks of jobs."""
+
+    def __init__(self, game: str, bots: Sequence[str]) -> None:
+        warm_up(game, bots)
+
+    def play(self, chunk: list[Job]) -> tuple[list[GameRow], float]:
+        return [play_game(job) for job in chunk], peak_rss_mb()

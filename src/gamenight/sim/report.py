@@ -1,0 +1,309 @@
+"""``--out DIR``: one row per game (CSV and Parquet), a summary JSON and report.html.
+
+The rows hold the game index, the game's dice seed, the seats (bot per seat),
+the scores, the ranks, the winners and the duration. Lists are joined with
+``;`` in the CSV and kept as lists in Parquet. ``report.html`` is one
+self-contained file: inline SVG plots, no scripts, no external files.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import json
+import math
+from collections.abc import Sequence
+from dataclasses import asdict
+from pathlib import Path
+from typing import Any
+
+from gamenight.sim.engine import GameRow
+from gamenight.sim.series import SeriesReport
+from gamenight.sim.tournament import TournamentReport
+
+COLUMNS = ("game", "seed", "seats", "scores", "ranks", "winners", "seconds")
+
+
+def _finite(value: Any) -> Any:
+    """JSON has no NaN: None instead."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {k: _finite(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [_finite(v) for v in value]
+    return value
+
+
+def series_summary(report: SeriesReport) -> dict[str, Any]:
+    """The printed table as data (what ``--json`` prints)."""
+    data = asdict(report)
+    data.pop("rows")
+    data["options"] = {k: _plain(v) for k, v in report.options.items()}
+    data["seconds"] = round(report.seconds, 3)
+    data["lineup"] = report.bots
+    return _finite(data)  # type: ignore[no-any-return]
+
+
+def tournament_summary(report: TournamentReport) -> dict[str, Any]:
+    data = asdict(report)
+    data.pop("rows")
+    data["options"] = {k: _plain(v) for k, v in report.options.items()}
+    data["seconds"] = round(report.seconds, 3)
+    for standing, original in zip(data["standings"], report.standings, strict=True):
+        standing["rating"]["ordinal"] = original.rating.ordinal
+    return _finite(data)  # type: ignore[no-any-return]
+
+
+def _plain(value: Any) -> Any:
+    if isinstance(value, list | tuple | set | frozenset):
+        return [_plain(v) for v in value]
+    if isinstance(value, str | int | float | bool) or value is None:
+        return value
+    return str(value)
+
+
+def write_rows(rows: Sequence[GameRow], out: Path) -> tuple[Path, Path]:
+    """games.csv and games.parquet, one row per game, in game order."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    out.mkdir(parents=True, exist_ok=True)
+    csv_path, parquet_path = out / "games.csv", out / "games.parquet"
+    with csv_path.open("w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(COLUMNS)
+        for r in rows:
+            writer.writerow(
+                [
+                    r.index,
+                    str(r.seed),
+                    ";".join(r.bots),
+                    ";".join(f"{s:g}" for s in r.scores),
+                    ";".join(map(str, r.ranks)),
+                    ";".join(map(str, r.winners)),
+                    f"{r.seconds:.6f}",
+                ]
+            )
+    table = pa.table(
+        {
+            "game": pa.array([r.index for r in rows], pa.int64()),
+            "seed": pa.array([str(r.seed) for r in rows], pa.string()),  # up to 64 bits
+            "seats": pa.array([list(r.bots) for r in rows], pa.list_(pa.string())),
+            "scores": pa.array([list(r.scores) for r in rows], pa.list_(pa.float64())),
+            "ranks": pa.array([list(r.ranks) for r in rows], pa.list_(pa.int32())),
+            "winners": pa.array([list(r.winners) for r in rows], pa.list_(pa.int32())),
+            "seconds": pa.array([r.seconds for r in rows], pa.float64()),
+        }
+    )
+    pq.write_table(table, parquet_path)
+    return csv_path, parquet_path
+
+
+def write_series(report: SeriesReport, out: Path) -> list[Path]:
+    from gamenight.sim import plots
+
+    paths = list(write_rows(report.rows, out))
+    summary = out / "summary.json"
+    summary.write_text(json.dumps(series_summary(report), indent=1) + "\n", encoding="utf-8")
+    lineup = ", ".join(report.bots)
+    head = f"{report.game}: {lineup}; {report.games} games, series seed {report.seed}"
+    scores = {
+        f"{s.seat + 1}: {s.bot}": [r.scores[s.seat] for r in report.rows] for s in report.seats
+    }
+    from gamenight.sim.tournament import wilson
+
+    bounds = [wilson(s.win_share * report.games, report.games) for s in report.seats]
+    figures = [
+        (
+            "Score distribution per seat",
+            plots.score_distribution(scores, title=f"Final scores per seat: {head}"),
+        ),
+        (
+            "Win shares",
+            plots.win_shares(
+                list(scores),
+                [s.win_share for s in report.seats],
+                [b[0] for b in bounds],
+                [b[1] for b in bounds],
+                title=f"Win shares (95% Wilson intervals): {head}",
+            ),
+        ),
+    ]
+    rows = [
+        [
+            str(s.seat + 1),
+            s.bot,
+            f"{s.win_share:.3f} ± {s.win_share_se:.3f}",
+            f"{s.mean_score:.2f} ± {s.score_se:.2f}",
+        ]
+        for s in report.seats
+    ]
+    page = _page(
+        f"gamenight sim — {head}",
+        _meta(
+            report.game,
+            report.seed,
+            report.games,
+            report.asked,
+            report.partial,
+            report.jobs,
+            report.backend,
+            report.seconds,
+            report.worker_peak_mb,
+        ),
+        ("seat", "bot", "win share ± SE", "mean score ± SE"),
+        rows,
+        figures,
+    )
+    html_path = out / "report.html"
+    html_path.write_text(page, encoding="utf-8")
+    return [*paths, summary, html_path]
+
+
+def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
+    from gamenight.sim import plots
+
+    paths = list(write_rows(report.rows, out))
+    summary = out / "summary.json"
+    summary.write_text(json.dumps(tournament_summary(report), indent=1) + "\n", encoding="utf-8")
+    head = (
+        f"{report.game} tournament: {', '.join(report.bots)}; {report.seats} seats, "
+        f"{report.games_per_lineup} games per line-up, series seed {report.seed}"
+    )
+    index = {b: i for i, b in enumerate(report.bots)}
+    scores: dict[str, list[float]] = {b: [] for b in report.bots}
+    for r in report.rows:
+        for s, bot in enumerate(r.bots):
+            scores[bot].append(r.scores[s])
+    st = report.standings
+    figures = [
+        (
+            "Score distribution per bot",
+            plots.score_distribution(scores, title=f"Final scores per bot: {head}"),
+        ),
+        (
+            "Win shares",
+            plots.win_shares(
+                [s.bot for s in st],
+                [s.win_share for s in st],
+                [s.win_low for s in st],
+                [s.win_high for s in st],
+                title=f"Win shares (95% Wilson intervals): {head}",
+            ),
+        ),
+        (
+            "Head-to-head win shares",
+            plots.heat_map(report.bots, report.ahead, title=f"Head to head: {head}"),
+        ),
+    ]
+    rows = [
+        [
+            s.bot,
+            str(s.games),
+            f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
+            f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.rating.mu:.2f}",
+            f"{s.rating.sigma:.2f}",
+            f"{s.rating.ordinal:.2f}",
+        ]
+        for s in st
+    ]
+    matrix_rows = [
+        [a] + [("—" if a == b else _cell(report, index[a], index[b])) for b in report.bots]
+        for a in report.bots
+    ]
+    page = _page(
+        f"gamenight tournament — {head}",
+        _meta(
+            report.game,
+            report.seed,
+            len(report.rows),
+            report.asked,
+            report.partial,
+            report.jobs,
+            report.backend,
+            report.seconds,
+            report.worker_peak_mb,
+        )
+        + f"<p>Line-ups: {html.escape('; '.join(', '.join(x) for x in report.lineups))}</p>",
+        ("bot", "games", "win share [95%]", "mean score [95%]", "mu", "sigma", "ordinal"),
+        rows,
+        figures,
+        extra=_table(("row ahead of column", *report.bots), matrix_rows),
+    )
+    html_path = out / "report.html"
+    html_path.write_text(page, encoding="utf-8")
+    return [*paths, summary, html_path]
+
+
+def _cell(report: TournamentReport, a: int, b: int) -> str:
+    v = report.ahead[a][b]
+    if math.isnan(v):
+        return "—"
+    return f"{v:.3f} [{report.ahead_low[a][b]:.3f}, {report.ahead_high[a][b]:.3f}]"
+
+
+def _meta(
+    game: str,
+    seed: int,
+    games: int,
+    asked: int,
+    partial: bool,
+    jobs: int,
+    backend: str,
+    seconds: float,
+    peaks: Sequence[float],
+) -> str:
+    note = f" <strong>PARTIAL: {games} of {asked} games (stopped early)</strong>" if partial else ""
+    peak = f"; worker peak memory {max(peaks):.0f} MB" if peaks else ""
+    return (
+        f"<p>Game {html.escape(game)}; series seed {seed}; {games} games; "
+        f"{jobs} worker(s) on the {html.escape(backend)} backend; {seconds:.1f} s{peak}.{note}</p>"
+    )
+
+
+def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    head = "".join(f"<th>{html.escape(h)}</th>" for h in header)
+    body = "".join(
+        "<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>" for row in rows
+    )
+    return f"<table><thead><tr>{head}</tr></thead><tbody>{body}</tbody></table>"
+
+
+def _page(
+    title: str,
+    meta: str,
+    header: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    figures: Sequence[tuple[str, Any]],
+    extra: str = "",
+) -> str:
+    from gamenight.sim.plots import svg
+
+    sections = "".join(
+        f"<figure><figcaption>{html.escape(name)}</figcaption>{svg(fig)}</figure>"
+        for name, fig in figures
+    )
+    return f"""<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8">
+<title>{html.escape(title)}</title>
+<style>
+body {{ font-family: system-ui, sans-serif; max-width: 60rem; margin: 2rem auto; padding: 0 1rem;
+       color: #111; }}
+table {{ border-collapse: collapse; margin: 1rem 0; }}
+th, td {{ border: 1px solid #999; padding: .25rem .6rem; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+figure {{ margin: 2rem 0; }} figcaption {{ font-weight: bold; margin-bottom: .5rem; }}
+svg {{ max-width: 100%; height: auto; }}
+</style></head><body>
+<h1>{html.escape(title)}</h1>
+{meta}
+{_table(header, rows)}
+<p>A k-way shared win counts 1/k. In tables ± is one standard error and [a, b] a 95%
+interval (Wilson for shares, normal for means); the win-share bars show 95% Wilson
+intervals.</p>
+{extra}
+{sections}
+</body></html>
+"""
