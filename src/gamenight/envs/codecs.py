@@ -145,8 +145,8 @@ class DecathlonCodec(Codec):
 
     def encode(self, view: Any, seat: int, out: Obs) -> None:
         out[:] = 0
-        if view.event is not None:
-            out[self._event[view.event]] = 1
+        if view.discipline is not None:
+            out[self._event[view.discipline]] = 1
         out[10 + self._phase[view.phase]] = 1
         at = 20
         for v in (
@@ -158,7 +158,7 @@ class DecathlonCodec(Codec):
             view.set_size,
             view.height,
             view.jumps_at_height,
-            len(view.events),
+            len(view.disciplines),
         ):
             out[at] = -1 if v is None else v
             at += 1
@@ -221,7 +221,7 @@ class DecathlonCodec(Codec):
         players, stage, order = state.players, state.stage, state.order
         buf = self._zeros[players][:]
         blocks, score = self._sheet_block(state.sheet, players, seat, state.variant)
-        buf[28] = len(state.events)
+        buf[28] = len(state.disciplines)
         base = self._bases[players]
         for k in range(players):
             b = blocks[k]
@@ -231,7 +231,7 @@ class DecathlonCodec(Codec):
             buf[10 + self._phase["game-over"]] = 1
             buf[20:28] = [0, 0, -1, -1, -1, -1, -1, -1]
             return self._flush(buf, out, score)
-        event = state.events[state.event_no]
+        event = state.disciplines[state.discipline_no]
         buf[self._event[event]] = 1
         buf[self.HEAD - 2] = order[stage.turn] == seat
         rows = _order(seat, players) if players > 1 else (0,)
