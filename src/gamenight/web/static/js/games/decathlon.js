@@ -26,8 +26,8 @@ function eventPanel(v) {
   if (v.height !== null && v.height !== undefined) facts.push(t("dec.height", { height: v.height }));
   if (v.jumps_at_height !== null && v.jumps_at_height !== undefined && v.height !== null) facts.push(t("dec.jumps", { n: v.jumps_at_height }));
   return h("section", { class: "panel event-panel" },
-    h("h3", {}, v.event ? t("dec.event_title", { name: ev(v.event), n: v.event_no + 1, of: v.events.length }) : t("dec.over")),
-    v.event ? h("p", { class: "rule" }, t(`dec.rule.${v.event}`)) : null,
+    h("h3", {}, v.discipline ? t("dec.event_title", { name: ev(v.discipline), n: v.discipline_no + 1, of: v.disciplines.length }) : t("dec.over")),
+    v.discipline ? h("p", { class: "rule" }, t(`dec.rule.${v.discipline}`)) : null,
     facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null);
 }
 
@@ -55,18 +55,18 @@ export default {
     const vaults = legalOfType(ctx.legal, "vault");
     const players = Array.from({ length: v.players }, (_, i) => nameOf(ctx, i));
     const championship = v.variant === "championship";
-    const sheetRows = v.events.map((name, i) => {
+    const sheetRows = v.disciplines.map((name, i) => {
       const row = v.sheet[i];
       return {
         label: ev(name),
-        cls: i === v.event_no ? "current-row" : "",
+        cls: i === v.discipline_no ? "current-row" : "",
         cells: players.map((_, p) => {
           if (row) {
             const result = row[p];
             const kind = championship && v.honours[i] ? MEDALS[v.honours[i][p]] : "";
             return h("span", {}, result === null ? "–" : String(result), kind ? medal(kind) : null);
           }
-          if (i === v.event_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${v.best[p]})`;
+          if (i === v.discipline_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${v.best[p]})`;
           return "";
         }),
       };
@@ -78,8 +78,8 @@ export default {
     const acting = v.to_act;
     return h("div", { class: "table decathlon" },
       h("p", { class: "status-line" }, acting !== null && acting !== undefined ? t("dec.turn", { name: nameOf(ctx, acting) }) : t("dec.over")),
-      v.event ? eventPanel(v) : null,
-      !v.event ? null : panel(t("dec.dice"),
+      v.discipline ? eventPanel(v) : null,
+      !v.discipline ? null : panel(t("dec.dice"),
         frozenSets.map((set, i) => diceRow(t("dec.frozen", { n: i + 1 }), set.map((f) => die({ value: f, note: t("dec.frozen_note") })), "frozen")),
         v.shot && v.shot.length ? diceRow(t("dec.shot"), v.shot.map((f) => die({ value: f }))) : null,
         v.last_jump && v.last_jump.length ? diceRow(t("dec.last_jump"), v.last_jump.map((f) => die({ value: f }))) : null,
@@ -105,9 +105,9 @@ export default {
       case "freeze": return d.auto ? null : t("dec.log.freeze", { who, dice: (d.dice || []).join(" ") });
       case "result": return d.result === null || d.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: d.result, best: d.best ?? "–" });
       case "invalid": return t("dec.log.invalid", { who, reason: d.reason || "" });
-      case "turn": return t("dec.log.turn", { who, event: ev(d.event), n: d.attempt, of: d.attempts });
-      case "event-start": return t("dec.log.event_start", { event: ev(d.event) });
-      case "event-end": return t("dec.log.event_end", { event: ev(d.event), results: (d.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
+      case "turn": return t("dec.log.turn", { who, event: ev(d.discipline), n: d.attempt, of: d.attempts });
+      case "discipline-start": return t("dec.log.event_start", { event: ev(d.discipline) });
+      case "discipline-end": return t("dec.log.event_end", { event: ev(d.discipline), results: (d.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
       case "bar": return t("dec.log.bar", { height: d.height });
       case "clear": return t("dec.log.clear", { who, height: d.height, total: d.total });
       case "fail": case "miss": return t("dec.log.miss", { who, height: d.height ?? "" });
