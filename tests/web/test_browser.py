@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from gamenight.games.decades.deck import Deck, default_deck
 from web import webui as ui
 from web.webui import Server
 
@@ -208,6 +209,7 @@ def _check_hidden(me: Any, other: Any, team: int) -> None:
 
 
 def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None:
+    deck_id = server.add_deck(Deck("<b>party</b>", default_deck().cards[:6]))
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     # the page carries a CSP without unsafe-inline scripts
@@ -219,7 +221,22 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
         page.click(f"button[data-game='{game}']")
         page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
     ui.shoot(page, "lobby")
-    code = ui.create_room(page, server.url, "decades", ["human", "human"], name="Host", public=True)
+    # the deck select: the shipped deck, then the server's library, names as text
+    options = page.locator("#opt-deck option")
+    assert options.evaluate_all("os => os.map(o => o.value)") == ["", deck_id]
+    assert options.nth(1).text_content() == "<b>party</b> (6 cards)"
+    assert page.locator("#opt-deck b").count() == 0
+    code = ui.create_room(
+        page,
+        server.url,
+        "decades",
+        ["human", "human"],
+        name="Host",
+        public=True,
+        choices={"deck": deck_id},
+    )
+    room = page.request.get(f"{server.url}/api/rooms/{code}").json()
+    assert room["options"]["deck"] == deck_id
     page.wait_for_selector("#waiting:not([hidden]) #start")
     ui.check_axe(page, "waiting room")
     ui.shoot(page, "room-waiting")
