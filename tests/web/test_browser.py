@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from gamenight.games.decades.deck import Deck, default_deck
 from web import webui as ui
 from web.webui import Server
 
@@ -137,6 +138,45 @@ def test_reload_continues_at_the_same_seat(page: Any, server: Server) -> None:
     assert ui.wurfeltod(page, random.Random(3))  # and it still plays
 
 
+# Records every WebSocket the page opens, so a test can drop one as a network failure would.
+_KEEP_SOCKETS = """
+(() => {
+  const Real = window.WebSocket;
+  window.__sockets = [];
+  window.WebSocket = class extends Real {
+    constructor(...args) {
+      super(...args);
+      window.__sockets.push(this);
+    }
+  };
+})();
+"""
+
+
+def test_a_dropped_socket_reconnects_by_itself_at_the_same_seat(page: Any, server: Server) -> None:
+    page.add_init_script(_KEEP_SOCKETS)
+    ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"], name="Dropper")
+    ui.start_if_host(page)
+    ui.play(page, ui.wurfeltod, stop_after=3)  # mid-game, then the network drops
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.wait_for_selector(".conn[data-status=online]")
+    seq = page.get_attribute("body", "data-seq")
+    table = page.inner_text("#table")
+    opened = page.evaluate("window.__sockets.length")
+    # no reload: the socket dies under the page (4000: an abnormal end, not a refusal)
+    page.evaluate("window.__sockets.at(-1).close(4000, 'network drop')")
+    page.wait_for_selector(".conn[data-status=reconnecting]")
+    page.wait_for_selector(".conn[data-status=online]", timeout=10000)
+    assert page.evaluate("window.__sockets.length") == opened + 1  # a new socket, by itself
+    page.wait_for_selector("body[data-my-turn=true]")
+    assert page.get_attribute("body", "data-seat") == "0"
+    assert page.get_attribute("body", "data-seq") == seq  # resumed from the snapshot
+    assert page.inner_text("#table") == table  # the same view
+    assert page.locator(".seat.me .seat-name").inner_text() == "Dropper"
+    assert ui.wurfeltod(page, random.Random(5))  # and the game goes on
+    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+
+
 def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Server) -> None:
     ctx_a = browser.new_context(viewport=ui.PHONE, reduced_motion="reduce")
     ctx_b = browser.new_context(viewport=ui.DESKTOP, reduced_motion="reduce")
@@ -208,6 +248,7 @@ def _check_hidden(me: Any, other: Any, team: int) -> None:
 
 
 def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None:
+    deck_id = server.add_deck(Deck("<b>party</b>", default_deck().cards[:6]))
     page.goto(server.url + "/")
     page.wait_for_selector("#create")
     # the page carries a CSP without unsafe-inline scripts
@@ -219,7 +260,22 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
         page.click(f"button[data-game='{game}']")
         page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
     ui.shoot(page, "lobby")
-    code = ui.create_room(page, server.url, "decades", ["human", "human"], name="Host", public=True)
+    # the deck select: the shipped deck, then the server's library, names as text
+    options = page.locator("#opt-deck option")
+    assert options.evaluate_all("os => os.map(o => o.value)") == ["", deck_id]
+    assert options.nth(1).text_content() == "<b>party</b> (6 cards)"
+    assert page.locator("#opt-deck b").count() == 0
+    code = ui.create_room(
+        page,
+        server.url,
+        "decades",
+        ["human", "human"],
+        name="Host",
+        public=True,
+        choices={"deck": deck_id},
+    )
+    room = page.request.get(f"{server.url}/api/rooms/{code}").json()
+    assert room["options"]["deck"] == deck_id
     page.wait_for_selector("#waiting:not([hidden]) #start")
     ui.check_axe(page, "waiting room")
     ui.shoot(page, "room-waiting")

@@ -13,6 +13,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from gamenight.games.decades import library
+from gamenight.games.decades.deck import Deck
+
 CHROMIUM = os.environ.get("GAMENIGHT_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
@@ -38,9 +41,23 @@ class Server:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
+    @property
+    def data_home(self) -> Path:
+        """The server's XDG_DATA_HOME: its deck library is ``gamenight/decks`` in it."""
+        return self.folder / "data"
+
+    def add_deck(self, deck: Deck) -> str:
+        """Store ``deck`` in the server's library (as `gamenight decks import` does); its id."""
+        content, ident = library.canonical(deck)
+        folder = self.data_home / "gamenight" / "decks"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{ident}.json").write_text(content, encoding="utf-8")
+        return ident
+
     def start(self) -> Server:
         db = f"sqlite:///{self.folder / 'web.sqlite3'}"
         log = (self.folder / "server.log").open("wb")
+        env = {**os.environ, "XDG_DATA_HOME": str(self.data_home)}
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -56,6 +73,7 @@ class Server:
             ],
             stdout=log,
             stderr=subprocess.STDOUT,
+            env=env,
         )
         deadline = time.monotonic() + 60
         while True:

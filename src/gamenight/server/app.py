@@ -35,6 +35,7 @@ from litestar.params import FromPath, JSONBody
 from gamenight import __version__, web
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError
+from gamenight.games.decades import library
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate
 from gamenight.server.rooms import Config, Conn, CreateRoom, Hub, LiveRoom, RoomError
@@ -81,6 +82,14 @@ class GameOut(msgspec.Struct, frozen=True):
     options: tuple[OptionInfo, ...]
     bots: tuple[BotOut, ...]
     hints: bool
+
+
+class DeckOut(msgspec.Struct, frozen=True):
+    """A deck in the server's library: a room's Decades option ``deck`` names it by id."""
+
+    id: str
+    name: str
+    cards: int
 
 
 class CreatedRoom(msgspec.Struct, frozen=True):
@@ -149,13 +158,17 @@ async def list_games() -> list[GameOut]:
                 options=tuple(
                     OptionInfo(o.name, o.kind, o.help, o.default, o.choices, o.minimum, o.maximum)
                     for o in info.options
-                    if o.name != "deck"  # rooms play the shipped deck
                 ),
                 bots=tuple(BotOut(b.name, b.summary) for b in entry.bot_infos.values()),
                 hints=info.advisor is not None,
             )
         )
     return out
+
+
+@get("/api/decks", summary="The Decades decks in the server's library (ids for option 'deck')")
+async def list_decks() -> list[DeckOut]:
+    return [DeckOut(d.id, d.name, d.cards) for d in await asyncio.to_thread(library.list_decks)]
 
 
 @get("/api/games/{game:str}/rules", summary="A game's full rules (Markdown)")
@@ -449,6 +462,7 @@ def create_app(config: Config) -> Litestar:
     return Litestar(
         route_handlers=[
             list_games,
+            list_decks,
             game_rules,
             create_room,
             lobby,

@@ -32,6 +32,7 @@ async function call(method, path, body, token) {
 
 export const api = {
   games: () => call("GET", "/api/games"),
+  decks: () => call("GET", "/api/decks"),
   rooms: () => call("GET", "/api/rooms"),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => call("POST", "/api/rooms", body),

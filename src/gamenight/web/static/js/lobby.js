@@ -7,6 +7,7 @@ import * as store from "./store.js";
 
 translatePage();
 let games = [];
+let decks = []; // the Decades decks in the server's library (GET /api/decks)
 let chosen = null;
 
 function showError(text) {
@@ -28,6 +29,14 @@ function optionField(game, opt) {
     return h("div", { class: "field" }, h("label", { for: id }, label),
       h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
         combos.map((c) => h("option", { value: c, selected: c === opt.default }, t("opt.sides_value", { a: c[0], b: c[2] })))), help);
+  }
+  if (game.id === "decades" && opt.name === "deck") {
+    // the shipped deck, then the server's library decks by id; names are text only
+    return h("div", { class: "field" }, h("label", { for: id }, label),
+      h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
+        h("option", { value: "", selected: true }, t("opt.deck_shipped")),
+        decks.map((d) => h("option", { value: d.id }, t("opt.deck_value", { name: d.name, cards: d.cards })))),
+      h("p", { class: "muted help", id: `${id}-help` }, t("opt.deck_help")));
   }
   if (opt.kind === "choice") {
     return h("div", { class: "field" }, h("label", { for: id }, label),
@@ -199,7 +208,7 @@ async function renderOpen() {
 
 async function main() {
   try {
-    games = await api.games();
+    [games, decks] = await Promise.all([api.games(), api.decks().catch(() => [])]);
   } catch (err) {
     showError(err.message);
     return;

@@ -1,0 +1,45 @@
+"""Decks in rooms: a Decades room plays a deck of the server's own library, named by id."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from harness import ThreadServer, create_room
+
+from gamenight.games.decades import library
+from gamenight.games.decades.deck import Deck, deck_to_json, default_deck
+
+
+def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda *_a, **_kw: str(tmp_path / "data"))
+    library.forget()
+    try:
+        source = tmp_path / "party.json"
+        source.write_text(deck_to_json(Deck("party", default_deck().cards[:6])), "utf-8")
+        info = library.import_deck(source)
+        stored = str(tmp_path / "data" / "decks" / f"{info.id}.json")
+        with ThreadServer(sqlite_url) as server:
+            decks = httpx.get(f"{server.url}/api/decks").json()
+            assert decks == [{"id": info.id, "name": "party", "cards": 6}]
+            games = httpx.get(f"{server.url}/api/games").json()
+            decades = next(g for g in games if g["id"] == "decades")
+            assert "deck" in [o["name"] for o in decades["options"]]
+            created = create_room(
+                server.url, "decades", ["human", "human"], options={"deck": info.id}
+            )
+            room = httpx.get(f"{server.url}/api/rooms/{created['code']}").json()
+            assert room["options"]["deck"] == info.id
+            for bad in (stored, info.id[:12], info.id.upper(), "0" * 64, 7):
+                reply = httpx.post(
+                    f"{server.url}/api/rooms",
+                    json={"game": "decades", "seats": ["human", "human"], "options": {"deck": bad}},
+                )
+                assert reply.status_code == 400, bad
+                assert reply.json()["code"] == "bad_deck", bad
+                assert "\n" not in reply.json()["message"]
+    finally:
+        library.forget()
