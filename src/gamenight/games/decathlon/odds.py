@@ -33,7 +33,7 @@ from functools import cache
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.games.decathlon.solver import solve_event
+from gamenight.games.decathlon.solver import Utility, solve_event
 from gamenight.games.decathlon.view import DecathlonView
 
 Floats = npt.NDArray[np.float64]
@@ -65,31 +65,40 @@ def at_least(low: int, pmf: Floats, best: int | None) -> tuple[int, Floats]:
     return low, out
 
 
-def win_shares(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[float, ...]:
-    """Each seat's expected share of first place; seat ``i`` totals ``lows[i] + k`` w.p. ``pmfs[i][k]``."""
-    n = len(pmfs)
+def _grid(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[int, Floats]:
     lo = min(lows)
     hi = max(low + len(p) - 1 for low, p in zip(lows, pmfs, strict=True))
-    size = hi - lo + 1
-    eq = np.zeros((n, size))
+    eq = np.zeros((len(pmfs), hi - lo + 1))
     for i, (low, p) in enumerate(zip(lows, pmfs, strict=True)):
         eq[i, low - lo : low - lo + len(p)] = p
+    return lo, eq
+
+
+def _share_curve(eq: Floats, seat: int) -> Floats:
+    """``W[s]``: the seat's share of first place if it totals ``s`` (grid index)."""
+    n, size = eq.shape
     below = np.cumsum(eq, axis=1) - eq  # P(X_j < s)
-    shares = []
-    weights = 1.0 / np.arange(1, n + 1)
-    for i in range(n):
-        poly = np.zeros((n, size))  # poly[k, s]: coefficient of z^k
-        poly[0] = 1.0
-        deg = 0
-        for j in range(n):
-            if j == i:
-                continue
-            nxt = poly * below[j]
-            nxt[1 : deg + 2] += poly[: deg + 1] * eq[j]
-            poly, deg = nxt, deg + 1
-        share = float(np.dot(eq[i], weights[: deg + 1] @ poly[: deg + 1]))
-        shares.append(share)
-    return tuple(shares)
+    poly = np.zeros((n, size))  # poly[k, s]: coefficient of z^k
+    poly[0] = 1.0
+    deg = 0
+    for j in range(n):
+        if j == seat:
+            continue
+        nxt = poly * below[j]
+        nxt[1 : deg + 2] += poly[: deg + 1] * eq[j]
+        poly, deg = nxt, deg + 1
+    weights = 1.0 / np.arange(1, deg + 2)
+    curve: Floats = weights @ poly[: deg + 1]
+    return curve
+
+
+def win_shares(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[float, ...]:
+    """Each seat's expected share of first place.
+
+    Seat ``i`` totals ``lows[i] + k`` with probability ``pmfs[i][k]``, independently.
+    """
+    _, eq = _grid(pmfs, lows)
+    return tuple(float(np.dot(eq[i], _share_curve(eq, i))) for i in range(len(pmfs)))
 
 
 def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
@@ -101,24 +110,38 @@ def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
         done = len(tries) >= view.attempts
     else:
         done = bool(view.status) and view.status[seat] in ("out", "retired")
-    low, pmf = event_points(event)
     if done:
         return (0 if best is None else best), np.ones(1)  # no valid result: 0 points
+    low, pmf = event_points(event)
     return at_least(low, pmf, best)
+
+
+@cache
+def rest_points(events: tuple[str, ...]) -> tuple[int, Floats]:
+    """``(low, pmf)`` of the points of ``events`` played EV-optimally (convolved)."""
+    low, pmf = 0, np.ones(1)
+    for event in events:
+        elow, epmf = event_points(event)
+        pmf = np.convolve(pmf, epmf)
+        low += elow
+    pmf.setflags(write=False)
+    return low, pmf
+
+
+def _rest(view: DecathlonView) -> tuple[int, Floats]:
+    if view.discipline is None:
+        return 0, np.ones(1)
+    return rest_points(view.disciplines[view.discipline_no + 1 :])
 
 
 def final_totals(view: DecathlonView) -> list[tuple[int, Floats]]:
     """Per seat, the distribution of the final points total as ``(low, pmf)``."""
     totals = view.totals or (0,) * view.players
-    rest = view.disciplines[view.discipline_no + 1 :] if view.discipline else ()
+    rlow, rest = _rest(view)
     out: list[tuple[int, Floats]] = []
     for seat in range(view.players):
         low, pmf = (0, np.ones(1)) if view.discipline is None else _current(view, seat)
-        for event in rest:
-            elow, epmf = event_points(event)
-            pmf = np.convolve(pmf, epmf)
-            low += elow
-        out.append((low + totals[seat], pmf))
+        out.append((low + rlow + totals[seat], np.convolve(pmf, rest)))
     return out
 
 
@@ -129,3 +152,31 @@ def odds(view: DecathlonView) -> tuple[float, ...]:
     """
     totals = final_totals(view)
     return win_shares([p for _, p in totals], [low for low, _ in totals])
+
+
+def win_utility(view: DecathlonView, seat: int) -> Utility:
+    """``u(r)``: ``seat``'s share of first place if it scores ``r`` in the current event.
+
+    The others' totals are as in :func:`final_totals`; ``seat``'s events after
+    this one are played EV-optimally.  No valid result scores 0 points (D3, D11).
+    """
+    event = view.discipline
+    assert event is not None
+    dists = final_totals(view)
+    lo, eq = _grid([p for _, p in dists], [low for low, _ in dists])
+    curve = _share_curve(eq, seat)
+    # Beyond the grid's top every other total is lower: an outright win.
+    curve = np.concatenate((curve, np.ones(1)))
+    totals = view.totals or (0,) * view.players
+    rlow, rest = _rest(view)
+    sol = solve_event(event)
+    # value[r] = sum_k rest[k] * curve[totals + r + rlow + k - lo]
+    padded = np.concatenate((np.zeros(len(rest)), curve, np.ones(len(rest))))
+
+    def u(points: int) -> float:
+        start = totals[seat] + points + rlow - lo + len(rest)
+        start = min(max(start, 0), len(padded) - len(rest))
+        return float(np.dot(rest, padded[start : start + len(rest)]))
+
+    values = tuple(u(r) for r in range(sol.min_score, sol.max_score + 1))
+    return Utility(sol.min_score, values, invalid=u(0))
