@@ -55,8 +55,7 @@ def test_win_shares_match_enumeration_on_random_distributions(players: int) -> N
 
 def _start_view(events: str, players: int = 2) -> DecathlonView:
     start = GAME.start(players, GAME.parse_options({"events": events}), SeededDice(seed=1))
-    state = getattr(start, "state", start)
-    return GAME.view(state, 0)
+    return GAME.view(start.state, 0)
 
 
 def test_start_odds_match_enumeration_of_two_short_events() -> None:
