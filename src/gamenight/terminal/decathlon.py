@@ -237,7 +237,8 @@ class UI:
                 tries = view.tries[seat] if view.tries else ()
                 detail = "  ".join("✗" if t is None else str(t) for t in tries)
             best = view.best[seat] if view.best else None
-            cells = [marker, Text(table.names[seat]), Text(detail), result_text(best)]
+            cells: list[RenderableType] = [marker, Text(table.names[seat]), Text(detail)]
+            cells.append(result_text(best))
             if chances is not None:
                 cells.append(f"{chances[seat]:.0%}")
             field.add_row(*cells)

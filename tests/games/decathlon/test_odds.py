@@ -124,3 +124,13 @@ def test_winner_bot_plays_a_short_points_game() -> None:
     agents: list[Agent[Any, Any]] = [WinnerAgent(1), OptimalAgent(2)]
     results, state = play_match(GAME, agents, seed=3, options=opts)
     assert GAME.is_terminal(state) and len(results.scores) == 2
+
+
+def test_terminal_odds_line_and_column_only_in_the_points_game() -> None:
+    from gamenight.terminal.decathlon import odds_line, win_odds
+
+    view = _start_view("100m,long")
+    assert win_odds(view) == pytest.approx((0.5, 0.5))
+    assert odds_line(3, view, ["Ann", "Bob"]) == "   3. 100 Metres     Ann  50.0%  Bob  50.0%"
+    champ = GAME.start(2, GAME.parse_options({"variant": "championship"}), SeededDice(seed=1))
+    assert win_odds(GAME.view(champ.state, 0)) is None
