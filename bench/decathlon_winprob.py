@@ -1,11 +1,12 @@
 """Decathlon win odds bench: odds speed (8 players) and bot:winner's measured gain.
 
     .venv/bin/python bench/decathlon_winprob.py speed
-    .venv/bin/python bench/decathlon_winprob.py duel PLAYERS GAMES [SECONDS]
+    .venv/bin/python bench/decathlon_winprob.py duel PLAYERS GAMES [SECONDS [BOT]]
 
 ``duel`` plays seeded full points-game decathlons, ``winner`` in seat
 ``game % PLAYERS`` against EV-optimal bots, until GAMES games or SECONDS of wall
-time, and prints the winner's share of first place (ties shared) with a 95% interval.
+time (BOT: ``winner`` by default, or ``competitive`` for the comparison), and prints
+its share of first place (ties shared) with a 95% interval.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ import time
 
 from gamenight.core.agents import Agent
 from gamenight.core.runner import play_match
-from gamenight.games.decathlon.bots import OptimalAgent, WinnerAgent
+from gamenight.games.decathlon.bots import CompetitiveAgent, OptimalAgent, WinnerAgent
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.odds import odds
 
@@ -52,7 +53,8 @@ def speed() -> None:
     )
 
 
-def duel(players: int, games: int, seconds: float) -> None:
+def duel(players: int, games: int, seconds: float, bot: str = "winner") -> None:
+    mine = {"winner": WinnerAgent, "competitive": CompetitiveAgent}[bot]
     opts = GAME.parse_options({})
     start, won, played = time.time(), 0.0, 0
     for seed in range(games):
@@ -60,7 +62,7 @@ def duel(players: int, games: int, seconds: float) -> None:
             break
         seat = seed % players
         agents: list[Agent] = [  # type: ignore[type-arg]
-            WinnerAgent() if i == seat else OptimalAgent() for i in range(players)
+            mine() if i == seat else OptimalAgent() for i in range(players)
         ]
         results, _ = play_match(GAME, agents, seed=seed, options=opts)
         top = max(results.scores)
@@ -70,7 +72,7 @@ def duel(players: int, games: int, seconds: float) -> None:
     p = won / played
     half = 1.96 * math.sqrt(p * (1 - p) / played)
     print(
-        f"winner vs {players - 1} optimal: share {p:.4f} "
+        f"{bot} vs {players - 1} optimal: share {p:.4f} "
         f"(95% [{p - half:.4f}, {p + half:.4f}]) over {played} games, "
         f"{time.time() - start:.0f} s; fair share {1 / players:.4f}"
     )
@@ -80,4 +82,5 @@ if __name__ == "__main__":
     if sys.argv[1] == "speed":
         speed()
     else:
-        duel(int(sys.argv[2]), int(sys.argv[3]), float(sys.argv[4]) if len(sys.argv) > 4 else 1e9)
+        seconds = float(sys.argv[4]) if len(sys.argv) > 4 else 1e9
+        duel(int(sys.argv[2]), int(sys.argv[3]), seconds, *sys.argv[5:6])
