@@ -151,7 +151,8 @@ def play(
     metavar="SEAT",
     help="print what one seat saw: its number (1, 2, ...), its name, or 'spectator'",
 )
-def replay(path: Path, as_seat: str | None) -> None:
+@click.option("--odds", "show_odds", is_flag=True, help="print each player's win odds per decision")
+def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     """Replay the record at PATH: check the seed against the commitment made
     before the game, then re-derive every die and card and verify every event
     and the result."""
@@ -164,16 +165,33 @@ def replay(path: Path, as_seat: str | None) -> None:
         record = read_record(path)
         viewer = None if as_seat is None else resolve_seat(as_seat, record.seats)
         seen = SeatView(viewer)
+        # --odds (Decathlon only): one line of win odds after every action
+        track: list[str] = []
+        odds_step = _odds_step(record, track) if show_odds else None
+
+        def step(table: Any) -> None:
+            if as_seat is not None:
+                seen.step(table)
+            if odds_step is not None:
+                odds_step(table)
+
         report = run_replay(
             record,
             str(path),
             require_finished=False,
-            on_step=None if as_seat is None else seen.step,
+            on_step=step if as_seat is not None or odds_step is not None else None,
         )
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
     if as_seat is not None:
         show_as(console, _entry(record.game), record, seen)
+    if show_odds:
+        none = (
+            "Win odds are only available for the points game of Reiner Knizia's Decathlon"
+            " with two or more players."
+        )
+        for line in track or [none]:
+            console.print(Text(line))
     if report.committed:
         fair = f"the seed matches the commitment {fingerprint(record.commitment or '')}"
     else:
@@ -194,6 +212,22 @@ def replay(path: Path, as_seat: str | None) -> None:
             f"every event and the result match (won by {winners})",
         )
     )
+
+
+def _odds_step(record: Any, track: list[str]) -> Any:
+    """For ``replay --odds``: a step that appends one odds line per table (Decathlon only)."""
+    if record.game != "decathlon":
+        return None
+    from gamenight.terminal.decathlon import odds_line
+
+    names = [s.name for s in record.seats]
+
+    def step(table: Any) -> None:
+        line = odds_line(table.seq, table.game.view(table.state, None), names)
+        if line is not None:
+            track.append(line)
+
+    return step
 
 
 @app.command()

@@ -124,6 +124,25 @@ def score_sheet(
     return sheet
 
 
+def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
+    """Each player's chance of winning the points game (None in the Championship or solo)."""
+    if view.variant != "points" or view.players < 2 or view.discipline is None:
+        return None
+    from gamenight.games.decathlon.odds import odds  # numpy and the solver: only when shown
+
+    return odds(view)
+
+
+def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None:
+    """One line of the ``replay --odds`` track: after action ``seq``, each player's odds."""
+    chances = win_odds(view)
+    if chances is None:
+        return None
+    where = f"{NAMES[view.discipline]}" if view.discipline else ""
+    cells = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, chances, strict=True))
+    return f"{seq:4d}. {where:<14} {cells}"
+
+
 class UI:
     """The Decathlon's :class:`gamenight.terminal.ui.TerminalUI`."""
 
@@ -205,6 +224,9 @@ class UI:
         heights = view.height is not None
         field.add_column("heights" if heights else "attempts")
         field.add_column("best", justify="right")
+        chances = win_odds(view)
+        if chances is not None:
+            field.add_column("win", justify="right")
         for seat in view.order:
             marker = "▶" if seat == view.to_act else ""
             if heights:
@@ -215,7 +237,11 @@ class UI:
                 tries = view.tries[seat] if view.tries else ()
                 detail = "  ".join("✗" if t is None else str(t) for t in tries)
             best = view.best[seat] if view.best else None
-            field.add_row(marker, Text(table.names[seat]), Text(detail), result_text(best))
+            cells: list[RenderableType] = [marker, Text(table.names[seat]), Text(detail)]
+            cells.append(result_text(best))
+            if chances is not None:
+                cells.append(f"{chances[seat]:.0%}")
+            field.add_row(*cells)
         return field
 
     # ----- narrating what happened ------------------------------------------------

@@ -224,8 +224,27 @@ class CompetitiveAgent(OptimalAgent):
         return competitive_objective(view)
 
 
+class WinnerAgent(OptimalAgent):
+    """Plays the points game for its share of first place (:func:`odds.win_utility`).
+
+    In the current event it maximises ``sum_r P(r) * P(win | r)``: the others and
+    its own later events are modelled as EV-optimal with their exact
+    distributions (a best response to EV-optimal opponents, not an equilibrium).
+    """
+
+    label = "winner"
+
+    def objective(self, view: DecathlonView) -> AnyObjective:
+        from gamenight.games.decathlon.odds import win_utility
+
+        if view.variant != "points" or view.to_act is None:
+            return super().objective(view)
+        return win_utility(view, view.to_act)
+
+
 BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action]]] = {
     "greedy": GreedyAgent,
     "optimal": OptimalAgent,
     "competitive": CompetitiveAgent,
+    "winner": WinnerAgent,
 }

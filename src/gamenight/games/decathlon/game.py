@@ -60,6 +60,11 @@ class DecathlonGame(Game[DecathlonState, Action]):
                 "exact solver playing for the others' posted results; best in a Championship",
                 "gamenight.games.decathlon.bots:CompetitiveAgent",
             ),
+            BotInfo(
+                "winner",
+                "exact solver playing each event for its chance of winning the points game",
+                "gamenight.games.decathlon.bots:WinnerAgent",
+            ),
         ),
         advisor="gamenight.games.decathlon.advisor:advise",
         solver="gamenight.games.decathlon.solver.capability:SOLVER",
