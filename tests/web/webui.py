@@ -4,17 +4,13 @@ from __future__ import annotations
 
 import os
 import random
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from gamenight.games.decades import library
 from gamenight.games.decades.deck import Deck
+from gamenight.server.testing import ProcessServer
 
 CHROMIUM = os.environ.get("GAMENIGHT_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
@@ -22,24 +18,17 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
-class Server:
-    """``python -m gamenight.server`` on loopback with a throwaway SQLite database."""
+class Server(ProcessServer):
+    """``python -m gamenight.server`` on loopback with a throwaway SQLite database and
+    its own data folder (so its deck library is the test's)."""
 
     def __init__(self, folder: Path) -> None:
-        self.port = _free_port()
         self.folder = folder
-        self.proc: subprocess.Popen[bytes] | None = None
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
+        super().__init__(
+            f"sqlite:///{folder / 'web.sqlite3'}",
+            env={**os.environ, "XDG_DATA_HOME": str(self.data_home)},
+            args=("--log-level", "warning"),
+        )
 
     @property
     def data_home(self) -> Path:
@@ -53,49 +42,6 @@ class Server:
         folder.mkdir(parents=True, exist_ok=True)
         (folder / f"{ident}.json").write_text(content, encoding="utf-8")
         return ident
-
-    def start(self) -> Server:
-        db = f"sqlite:///{self.folder / 'web.sqlite3'}"
-        log = (self.folder / "server.log").open("wb")
-        env = {**os.environ, "XDG_DATA_HOME": str(self.data_home)}
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "gamenight.server",
-                "--port",
-                str(self.port),
-                "--db",
-                db,
-                "--no-table-build",
-                "--log-level",
-                "warning",
-            ],
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            env=env,
-        )
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                with urllib.request.urlopen(self.url + "/api/games", timeout=2) as r:
-                    if r.status == 200:
-                        return self
-            except OSError:
-                pass
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(
-                    "the server did not start:\n" + (self.folder / "server.log").read_text()
-                )
-            time.sleep(0.2)
-
-    def stop(self) -> None:
-        if self.proc is not None and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
 
 
 Page = Any

@@ -22,7 +22,9 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Self
 
 
 def free_port() -> int:
@@ -35,9 +37,18 @@ def free_port() -> int:
 class ProcessServer:
     """``python -m gamenight.server`` as a subprocess (kill -9, several processes)."""
 
-    def __init__(self, db_url: str, port: int | None = None) -> None:
+    def __init__(
+        self,
+        db_url: str,
+        port: int | None = None,
+        *,
+        env: Mapping[str, str] | None = None,
+        args: Sequence[str] = (),
+    ) -> None:
         self.db_url = db_url
         self.port = port or free_port()
+        self.env = dict(env) if env is not None else None  # None: this process's
+        self.args = tuple(args)  # more command-line flags
         self.proc: subprocess.Popen[bytes] | None = None
         # The server's stderr goes to a file: an unread pipe could fill up and stall it.
         self.log = tempfile.TemporaryFile()  # noqa: SIM115 - lives as long as the server
@@ -46,7 +57,7 @@ class ProcessServer:
     def url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self) -> ProcessServer:
+    def start(self) -> Self:
         self.proc = subprocess.Popen(
             [
                 sys.executable,
@@ -57,9 +68,11 @@ class ProcessServer:
                 "--db",
                 self.db_url,
                 "--no-table-build",
+                *self.args,
             ],
             stdout=subprocess.DEVNULL,
             stderr=self.log,
+            env=self.env,
         )
         deadline = time.monotonic() + 60
         while True:
