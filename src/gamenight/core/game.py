@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cache
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -63,7 +64,7 @@ class BotInfo:
     factory: str
 
 
-class Transition(msgspec.Struct, Generic[S], frozen=True):
+class Transition(msgspec.Struct, Generic[S], frozen=True, gc=False):
     """The result of an action: the new state and what happened."""
 
     state: S
@@ -139,11 +140,12 @@ class Game(ABC, Generic[S, A]):
 
     def apply(self, state: S, seat: int, action: A) -> Transition[S]:
         """Apply ``action`` by ``seat``; raises :class:`IllegalActionError`."""
-        if self.is_terminal(state):
+        acting = self.to_act(state)
+        if not acting:
             raise IllegalActionError("the game is over; no more actions")
-        if seat not in self.to_act(state):
+        if seat not in acting:
             raise IllegalActionError(f"it is not seat {seat}'s turn to act")
-        if not isinstance(action, msgspec.Struct) or not _is_action(action, self.action_type):
+        if not isinstance(action, _action_classes(self.action_type)):
             raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
         return self._apply(state, seat, action)
 
@@ -203,9 +205,11 @@ class Game(ABC, Generic[S, A]):
         return state
 
 
-def _is_action(action: msgspec.Struct, action_type: Any) -> bool:
+@cache
+def _action_classes(action_type: Any) -> tuple[type, ...]:
+    """The struct classes of an action union (looked up once per game: apply is hot)."""
     members = getattr(action_type, "__args__", (action_type,))
-    return isinstance(action, tuple(members))
+    return tuple(m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct))
 
 
 def to_json(value: Any) -> Any:

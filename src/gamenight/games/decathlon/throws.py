@@ -22,7 +22,7 @@ from gamenight.games.decathlon.events import Froze, Invalid, Rolled, Ump
 Phase = Literal["freeze", "rethrow-or-stop"]
 
 
-class ThrowAttempt(msgspec.Struct, frozen=True, tag="throw"):
+class ThrowAttempt(msgspec.Struct, frozen=True, gc=False, tag="throw"):
     """``frozen``: dice frozen so far; ``thrown``: dice just thrown (empty after a freeze)."""
 
     phase: Phase
@@ -42,9 +42,12 @@ def begin(discipline: str, seat: int, ump: Ump) -> ThrowAttempt | Finished:
     return _settle(discipline, seat, ThrowAttempt("freeze", (), thrown), ump)
 
 
+_RETHROW, _STOP = Rethrow(), Stop()  # actions are values: one of each serves every list
+
+
 def legal(discipline: str, attempt: ThrowAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-stop":
-        return [Rethrow(), Stop()]
+        return [_RETHROW, _STOP]
     return list(freeze_options(allowed_positions(discipline, attempt.thrown)))
 
 
