@@ -59,18 +59,12 @@ class SeededDice(msgspec.Struct, frozen=True, gc=False, tag="seeded"):
             return tuple(_die_v1(seed, i, sides) for i in range(start, end)), SeededDice(
                 seed, end, 1
             )
-        limit = 256 - 256 % sides
-        faces = []
-        number = start >> 3
-        block = _block(seed, number)
-        for index in range(start, end):
-            if index >> 3 != number:
-                number = index >> 3
-                block = _block(seed, number)
-            byte = block[(index & 7) << 3]
-            # the lane's first byte is accepted at least 252 times in 256: the fast path
-            faces.append(byte % sides + 1 if byte < limit else _die_v2(seed, index, sides, limit))
-        return tuple(faces), SeededDice(seed, end, self.scheme)
+        first, last = start >> 3, (end - 1) >> 3
+        if first == last:  # the usual throw: within one block of eight
+            faces = _faces(seed, first, sides)[start & 7 : ((end - 1) & 7) + 1]
+        else:
+            faces = tuple(_faces(seed, index >> 3, sides)[index & 7] for index in range(start, end))
+        return faces, SeededDice(seed, end, self.scheme)
 
 
 class ScriptedDice(msgspec.Struct, frozen=True, gc=False, tag="scripted"):
@@ -102,11 +96,18 @@ def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
     return SeededDice(seed=seed, scheme=scheme)
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=256)
 def _block(seed: int, block: int) -> bytes:
     # One 64-byte digest serves eight consecutive dice; the cache makes a throw of
     # several dice (and the next throw) cost one hash, and stays small (~0.5 MB).
     return hashlib.blake2b(f"{seed}:{block}".encode(), digest_size=64).digest()
+
+
+@lru_cache(maxsize=4096)
+def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
+    """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``."""
+    limit = 256 - 256 % sides
+    return tuple(_die_v2(seed, index, sides, limit) for index in range(block * 8, block * 8 + 8))
 
 
 def _die_v2(seed: int, index: int, sides: int, limit: int) -> int:

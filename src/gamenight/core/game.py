@@ -21,7 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -145,12 +145,19 @@ class Game(ABC, Generic[S, A]):
             raise IllegalActionError("the game is over; no more actions")
         if seat not in acting:
             raise IllegalActionError(f"it is not seat {seat}'s turn to act")
-        if not isinstance(action, _action_classes(self.action_type)):
+        if not isinstance(action, self._action_classes):
             raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
         return self._apply(state, seat, action)
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: A) -> Transition[S]: ...
+
+    @cached_property
+    def _action_classes(self) -> tuple[type, ...]:
+        # apply is hot: the union's struct classes are listed once per game object
+        # (hashing a typing union for a cache lookup costs more than the check)
+        members = getattr(self.action_type, "__args__", (self.action_type,))
+        return tuple(m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct))
 
     def is_terminal(self, state: S) -> bool:
         return not self.to_act(state)
@@ -203,13 +210,6 @@ class Game(ABC, Generic[S, A]):
         except msgspec.ValidationError as exc:
             raise ValueError(f"malformed {self.info.id} state: {exc}") from None
         return state
-
-
-@cache
-def _action_classes(action_type: Any) -> tuple[type, ...]:
-    """The struct classes of an action union (looked up once per game: apply is hot)."""
-    members = getattr(action_type, "__args__", (action_type,))
-    return tuple(m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct))
 
 
 def to_json(value: Any) -> Any:

@@ -9,6 +9,7 @@ die leaves no choice, so that die is frozen automatically.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -30,6 +31,7 @@ class ThrowAttempt(msgspec.Struct, frozen=True, gc=False, tag="throw"):
     thrown: tuple[int, ...]
 
 
+@lru_cache(maxsize=8192)  # asked at every decision and view; a few thousand throws exist
 def allowed_positions(discipline: str, thrown: tuple[int, ...]) -> tuple[int, ...]:
     """Positions of the dice just thrown that may be frozen (D10 parity)."""
     parity = FREEZE_RULES[discipline].parity
