@@ -14,7 +14,7 @@ legal, apply actions, and read views and results.
 >>> (seat,) = game.to_act(step.state)
 >>> view = game.view(step.state, seat)
 >>> view.phase, view.thrown, view.rethrows_left
-('keep-or-rethrow', (6, 6, 2, 5, 4), 5)
+('keep-or-rethrow', (1, 5, 5, 2, 1), 5)
 >>> game.legal_actions(step.state, seat)
 [Freeze(dice=(0, 1, 2, 3, 4)), Rethrow()]
 
@@ -23,7 +23,7 @@ The exact solver values every legal action (here: the expected event score):
 >>> from gamenight.games.decathlon.advisor import option_values
 >>> {type(a).__name__: round(v, 3) for a, v in option_values(view, game.legal_actions(
 ...     step.state, seat)).items()}
-{'Freeze': 23.0, 'Rethrow': 21.009}
+{'Freeze': 14.0, 'Rethrow': 21.009}
 
 Actions are checked, and a refused action changes nothing:
 

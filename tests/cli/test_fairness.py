@@ -130,10 +130,34 @@ def test_a_seed_revealed_only_in_the_last_line_replays(tmp_path: Path, cli: CliR
     assert code == 1 and "does not match the commitment" in err
 
 
+def _old_record(tmp_path: Path) -> Path:
+    """A finished format-2 record played with dice scheme 1 (as before scheme 2)."""
+    from gamenight.core import registry
+    from gamenight.core.record import RecordWriter, SeatInfo
+    from gamenight.core.runner import Match
+    from gamenight.core.seeds import derive
+
+    entry = registry.get("dice-duel")
+    path = tmp_path / "old.jsonl"
+    agents = [entry.make_bot("random", derive(5, "bot", i)) for i in range(2)]
+    seats = [SeatInfo("Ann", "bot:random"), SeatInfo("Bob", "bot:random")]
+    match = Match(
+        entry.game, entry.game.parse_options({}), 5, seats, agents,
+        record=RecordWriter.create(path), dice_scheme=1,
+    )  # fmt: skip
+    match.run()
+    assert match.record is not None
+    match.record.close()
+    return path
+
+
 def test_a_format_1_record_replays_without_the_commitment_check(
     tmp_path: Path, cli: CliRunner
 ) -> None:
-    path = _record(tmp_path, cli)
+    path = _old_record(tmp_path)
+    code, out, err = cli(["replay", str(path)])  # format 2, dice scheme 1: still replays
+    assert code == 0, err
+    assert "the seed matches the commitment" in " ".join(out.split())
 
     def version_1(rows: list[dict[str, object]]) -> None:
         head = rows[0]

@@ -236,7 +236,7 @@ def _long_jump(keys: list[str], players: str, path: Path | None) -> tuple[Sessio
     prompter = _scripted(keys)
     options = entry.game.parse_options({"events": "long-jump"})
     seats = parse_players(players, list(entry.bots))
-    session = Session(entry, seats, options, 4, prompter.console, prompter, path)
+    session = Session(entry, seats, options, 11, prompter.console, prompter, path)
     match = session.build()
     with pytest.raises(KeyboardInterrupt):
         session.finish(match)
@@ -244,7 +244,7 @@ def _long_jump(keys: list[str], players: str, path: Path | None) -> tuple[Sessio
 
 
 def test_undo_takes_back_a_move_and_its_record_line(tmp_path: Path) -> None:
-    """Seed 4 throws 4 6 1 2 1 for the run-up: freezing dice throws nothing, so it may be
+    """Seed 11 throws 2 4 1 1 1 for the run-up: freezing dice throws nothing, so it may be
     taken back; a rethrow throws dice, so it may not."""
     path = tmp_path / "undo.jsonl"
     _, shown = _long_jump(["3", "u", "35", "u", "35", "r", "u"], "Ann", path)

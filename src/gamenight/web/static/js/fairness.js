@@ -12,9 +12,11 @@ export function canonicalJson(value) {
   return "{" + keys.map((k) => canonicalJson(k) + ":" + canonicalJson(value[k])).join(",") + "}";
 }
 
-export async function commitment(seed, game, rulesVersion, options) {
-  const payload = canonicalJson({ scheme: "sha256-v1", seed: String(seed), game, rules_version: rulesVersion, options });
-  return sha256Hex(payload);
+export async function commitment(seed, game, rulesVersion, options, dice = 2) {
+  // dice scheme 1 (games committed before scheme 2) keeps the older payload without "dice"
+  const fields = { scheme: dice === 1 ? "sha256-v1" : "sha256-v2", seed: String(seed), game, rules_version: rulesVersion, options };
+  if (dice !== 1) fields.dice = dice;
+  return sha256Hex(canonicalJson(fields));
 }
 
 async function sha256Hex(text) {
@@ -74,6 +76,8 @@ export async function checkRecord(jsonl, expected) {
   const header = JSON.parse(line);
   // a 128-bit seed does not fit a JavaScript number: read its digits from the text
   const digits = (line.match(/"seed"\s*:\s*"?(\d+)/) || [])[1] || String(header.seed);
-  const computed = await commitment(digits, header.game, header.rules_version, header.options);
+  // records of format 3 and later bind dice scheme 2; older ones scheme 1
+  const dice = (header.format_version || 1) >= 3 ? 2 : 1;
+  const computed = await commitment(digits, header.game, header.rules_version, header.options, dice);
   return { ok: computed === expected, computed, seed: digits };
 }
