@@ -37,30 +37,24 @@ class SoloEnv(gym.Env[Obs, np.int64]):
         n, size = self.session.n_actions, self.session.obs_size
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Box(-BIG, BIG, (size,), np.float32)
-        self._obs = np.zeros(size, np.float32)
         self._score = 0.0
-
-    def _info(self, illegal: bool = False) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.session.mask(0)}
-        if illegal:
-            info["illegal_action"] = True
-        return info
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[Obs, dict[str, Any]]:
         super().reset(seed=seed)
         self.session.reset(seed)
-        self._score = self.session.observe_and_score(0, self._obs)
-        return self._obs.copy(), self._info()
+        obs, mask, self._score = self.session.step_view(0)
+        return obs, {"action_mask": mask}
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         session = self.session
         if session.finished or not session.play(0, int(action)):
-            return self._obs.copy(), 0.0, session.finished, False, self._info(True)
-        now = session.observe_and_score(0, self._obs)
+            obs, mask, _ = session.step_view(0)
+            return obs, 0.0, session.finished, False, {"action_mask": mask, "illegal_action": True}
+        obs, mask, now = session.step_view(0)
         reward, self._score = now - self._score, now
-        return self._obs.copy(), reward, session.finished, False, self._info()
+        return obs, reward, session.finished, False, {"action_mask": mask}
 
     def record(self, path: str | Path) -> Path:
         """Write the current episode as a gamenight record (``gamenight replay`` checks it)."""
