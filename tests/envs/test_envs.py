@@ -345,3 +345,26 @@ def test_parallel_episode_record_replays(
         actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
         obs, *_ = env.step(actions)
     _replay(env.record(tmp_path / "decades.jsonl"), capsys)
+
+
+def test_np_random_is_seeded_as_gymnasium_seeds_it() -> None:
+    """``np_random`` is built on first use, from the seed the last seeded reset got: the
+    same generator and ``np_random_seed`` as Gymnasium's own ``reset(seed=...)`` gives."""
+    from gymnasium.error import Error
+    from gymnasium.utils import seeding
+
+    env = gym.make("gamenight/Decathlon-v0").unwrapped
+    env.reset(seed=123)
+    env.reset(seed=42)
+    env.reset()  # no seed: the generator is not reset
+    expected, _ = seeding.np_random(42)
+    assert env.np_random_seed == 42
+    assert env.np_random.bit_generator.state == expected.bit_generator.state
+    first = env.np_random.integers(1 << 30)
+    env.reset(seed=42)
+    assert env.unwrapped._np_random is not None
+    assert env.np_random.integers(1 << 30) == first
+    env.np_random = np.random.default_rng(1)  # Gymnasium's setter: the seed is unknown
+    assert env.np_random_seed == -1
+    with pytest.raises(Error):
+        env.reset(seed=-1)

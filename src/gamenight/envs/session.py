@@ -6,6 +6,11 @@ A :class:`Session` calls the Game API only (``start``, ``to_act``,
 ``derive(seed, "env", 0)`` (later unseeded resets take ``derive(seed, "env", k)``
 for the k-th episode), so an episode is reproducible and :meth:`Session.record`
 writes it as a gamenight record that ``gamenight replay`` verifies.
+
+A codec with a fast path (the Decathlon's) builds the observation from the state's
+public fields instead, checked equal to the view's encoding by tests/envs; its mask is
+learnt from ``legal_actions`` once per *mask key* and reused for every position with
+that key (also checked there against ``legal_actions`` on many positions).
 """
 
 from __future__ import annotations
@@ -75,6 +80,8 @@ class Session:
         self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, Any]], float]] = {}  # fast
         self._masks: dict[Any, tuple[Mask, dict[int, Any]]] = {}
         self._fast = self.codec.fast
+        # the fixed table straight (Codec.index is a plain lookup for all but The Decades)
+        self._index = self.codec._index.__getitem__ if game_id != "decades" else self.codec.index
 
     # ----- the episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -107,10 +114,13 @@ class Session:
         snap = self._snaps[seat] = (data, entry, score)
         return snap
 
-    def _learn_mask(self, key: Any, seat: int) -> tuple[Mask, dict[int, Any]]:
+    def _learn_mask(
+        self, key: Any, seat: int, legal: dict[int, Any] | None = None
+    ) -> tuple[Mask, dict[int, Any]]:
         """The mask and legal actions of every position with this mask key, taken from
         ``Game.legal_actions`` at the first position met (the key is exact: tests/envs)."""
-        legal = self._legal_now(seat) if key is not None else {}
+        if legal is None:
+            legal = self._legal_now(seat) if key is not None else {}
         mask = np.zeros(self.n_actions, np.int8)
         mask[list(legal)] = 1
         mask.flags.writeable = False
@@ -129,7 +139,7 @@ class Session:
             for action in actions:
                 found.setdefault(codec.index_at(view, seat, action), action)
             return found
-        index = self.codec.index
+        index = self._index
         return {index(action): action for action in reversed(actions)}
 
     def legal(self, seat: int) -> dict[int, Any]:
@@ -149,10 +159,11 @@ class Session:
         if self._fast:
             cached = self.snapshot(seat)[1][0]
         else:
-            key = tuple(self.legal(seat))
+            legal = self.legal(seat)
+            key = tuple(legal)
             entry = self._masks.get(key)
             if entry is None:
-                entry = self._learn_mask(key, seat)
+                entry = self._learn_mask(key, seat, legal)
             cached = entry[0]
         if out is None:
             return cached.copy()
