@@ -127,7 +127,7 @@ def test_decathlon_fast_path_equals_the_view_encoding(
     codec, game = session.codec, session.game
     fast = np.zeros(session.obs_size, np.float32)
     slow = fast.copy()
-    stages = set()
+    stages, ends = set(), 0
     for state in _walk(session, random.Random(4), 1500):
         stages.add(type(state.stage.attempt if hasattr(state.stage, "attempt") else state.stage))
         for seat in range(players):
@@ -137,7 +137,11 @@ def test_decathlon_fast_path_equals_the_view_encoding(
             assert np.array_equal(fast, slow)
             totals = view.honour_totals if view.variant == "championship" else view.totals
             assert score == totals[seat]
+            if state.stage is None:  # at the end the running score is the final score
+                assert score == game.results(state).scores[seat]
+                ends += 1
     assert len(stages) >= 4  # the walk met several event families and the game's end
+    assert ends > 0
 
 
 @pytest.mark.parametrize(("players", "options"), DECATHLON_TABLES)

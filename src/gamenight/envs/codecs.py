@@ -327,23 +327,29 @@ class DecathlonCodec(Codec):
         (tests/envs checks this on many random positions).
         """
         stage = state.stage
-        if stage is None:
-            return self._observe_view(state, seat)
         Heights, Attempts, LongJump, ShotPut, Sets, Throws = self._stages
         kind = type(stage)
-        if kind is not Heights and kind is not Attempts:
+        if kind is not Heights and kind is not Attempts and stage is not None:
             return self._observe_view(state, seat)
         d8, heads, e8 = self._packed[8], self._heads, self._none8
         players, order = state.players, state.order
         sheet_blocks, score = self._sheet_block(state, seat)
+        n_events = len(state.disciplines)
+        if stage is None:  # the game is over: the sheet, and nobody acts
+            head: tuple[Any, ...] = (None, "game-over", 0, 0, None, None, None, None, None, None)
+            head += (n_events,)
+            parts = [heads.get(head) or self._head(head), e8 * 6]
+            parts.append(self._to_act[False][order.index(seat) if seat in order else -1])
+            for k in range(players):
+                parts += (e8, sheet_blocks[k])
+            return b"".join(parts), None, score
         event = state.disciplines[state.discipline_no]
         acting = order[stage.turn] == seat
         flags = self._to_act[acting][order.index(seat) if seat in order else -1]
-        n_events = len(state.disciplines)
         if kind is Heights:
             phase = "vault-dice" if stage.committed else "jump-or-skip"
-            head: tuple[Any, ...] = (event, phase, 0, 0, None, None, None, None)
-            head += (stage.height, stage.jumps, n_events)
+            head = (event, phase, 0, 0, None, None, None, None, stage.height, stage.jumps)
+            head += (n_events,)
             last = stage.last
             dice = [e8 * 4, d8.get(last) or self._block(last, 8), e8, flags]
             if players == 1:
@@ -421,7 +427,7 @@ class DecathlonCodec(Codec):
         return b"".join(parts), mask_key if acting else None, score
 
     def _observe_view(self, state: Any, seat: int) -> tuple[bytes, Any, float]:
-        """The general path (the game's end, or a stage the fast path does not know):
+        """The general path, for a stage the fast path does not know (none today):
         encode ``Game.view``; the mask key is then the legal indices themselves."""
         from gamenight.games.decathlon.game import GAME
 

@@ -79,6 +79,7 @@ class Session:
         self._legal: dict[int, dict[int, Any]] = {}  # the general path
         self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, Any]], float]] = {}  # fast
         self._masks: dict[Any, tuple[Mask, dict[int, Any]]] = {}
+        self._results: tuple[Any, Results | None] = (None, None)
         self._fast = self.codec.fast
         # the fixed table straight (Codec.index is a plain lookup for all but The Decades)
         self._index = self.codec._index.__getitem__ if game_id != "decades" else self.codec.index
@@ -186,10 +187,8 @@ class Session:
     def step_view(self, seat: int) -> tuple[Obs, Mask, float]:
         """Fresh arrays of ``seat``'s observation and mask, and ``seat``'s running score
         (the final score once the game is over): what a solitaire step returns."""
-        if self._fast:
+        if self._fast:  # its running score is the final score at the end (tests/envs)
             data, entry, score = self.snapshot(seat)
-            if self.finished:
-                score = float(self.game.results(self.state).scores[seat])
             return np.frombuffer(bytearray(data), np.float32), entry[0].copy(), score
         view = self.game.view(self.state, seat)
         obs = np.zeros(self.obs_size, np.float32)
@@ -197,14 +196,15 @@ class Session:
         mask = self.mask(seat)
         score = running_score(self.game_id, view, seat)
         if self.finished:
-            score = float(self.game.results(self.state).scores[seat])
+            score = float(self.results().scores[seat])
         return obs, mask, score
 
     def score(self, seat: int) -> float:
-        if self.finished:
-            return float(self.game.results(self.state).scores[seat])
+        """``seat``'s running score (the final score once the game is over)."""
         if self._fast:
             return self.snapshot(seat)[2]
+        if self.finished:
+            return float(self.results().scores[seat])
         return running_score(self.game_id, self.game.view(self.state, seat), seat)
 
     def play(self, seat: int, index: int) -> bool:
@@ -224,7 +224,10 @@ class Session:
         return True
 
     def results(self) -> Results:
-        return self.game.results(self.state)
+        """The game's results (once over), computed once per final state."""
+        if self._results[0] is not self.state:
+            self._results = (self.state, self.game.results(self.state))
+        return self._results[1]  # type: ignore[return-value]
 
     def outcome(self, seat: int) -> float:
         """The multi-agent reward at the end: +1 per opponent beaten, -1 per opponent
