@@ -127,7 +127,9 @@ class Session:
         mask.flags.writeable = False
         if len(self._masks) > 65536:
             self._masks.clear()
-        entry = self._masks[key] = (mask, legal)
+        # The general path keys masks by the legal indices themselves (many keys): it
+        # keeps no action tables, which would only load the garbage collector.
+        entry = self._masks[key] = (mask, legal if self._fast else {})
         return entry
 
     def _legal_now(self, seat: int) -> dict[int, Any]:
