@@ -1,8 +1,8 @@
 """One episode of a game for the environments: seeding, stepping, masks and the record.
 
 A :class:`Session` calls the Game API only (``start``, ``to_act``,
-``legal_actions``, ``apply``, ``view``, ``results``); observations come from
-:meth:`Game.view`, never from the state. ``reset(seed)`` seeds the dice with
+``legal_actions``, ``apply``, ``view``, ``results``); an observation is the encoding
+of :meth:`Game.view` for the observing seat. ``reset(seed)`` seeds the dice with
 ``derive(seed, "env", 0)`` (later unseeded resets take ``derive(seed, "env", k)``
 for the k-th episode), so an episode is reproducible and :meth:`Session.record`
 writes it as a gamenight record that ``gamenight replay`` verifies.
