@@ -261,7 +261,7 @@ def resume(path: Path | None, last: bool) -> None:
     options = entry.game.parse_options(record.options)
     session = Session(
         entry, seats, options, record.seed, console, Prompter(console), path,
-        writer=resumed.writer,
+        writer=resumed.writer, dice_scheme=resumed.report.dice_scheme,
     )  # fmt: skip
     if resumed.backup is not None:
         console.print(

@@ -24,6 +24,7 @@ from rich.text import Text
 
 from gamenight.cli.players import SeatSpec
 from gamenight.core.agents import Agent, Decision
+from gamenight.core.dice import DICE_SCHEME
 from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteError
 from gamenight.core.events import Event
 from gamenight.core.game import Results, to_json
@@ -154,11 +155,18 @@ class Session:
     writer: RecordWriter | None = None
     title: Text | None = None  # printed first by announce (the game and its seats)
     autosave: bool = True  # keep a record in the saves folder when humans play
+    dice_scheme: int = DICE_SCHEME  # a resumed save keeps the dice it began with
 
     @property
     def commitment(self) -> str:
         game = self.entry.game
-        return commitment(self.seed, game.info.id, game.info.rules_version, to_json(self.options))
+        return commitment(
+            self.seed,
+            game.info.id,
+            game.info.rules_version,
+            to_json(self.options),
+            dice=self.dice_scheme,
+        )
 
     def build(self, *, append: bool = False) -> Match:
         """The match, its agents and its record (an autosave when humans play).
@@ -182,7 +190,15 @@ class Session:
             self.record_path = self.writer.path or self.record_path
             self.writer.on_failure = self._write_failed
         seat_infos = [SeatInfo(s.name, s.agent) for s in self.seats]
-        match = Match(game, self.options, self.seed, seat_infos, agents, record=self.writer)
+        match = Match(
+            game,
+            self.options,
+            self.seed,
+            seat_infos,
+            agents,
+            record=self.writer,
+            dice_scheme=self.dice_scheme,
+        )
         attach_undo(match, self.record_path)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:

@@ -4,9 +4,15 @@ A dice source is an immutable value stored inside a game state. Rolling returns
 the faces and the *next* source, so states stay immutable and a game is a pure
 function of its seed and its actions.
 
-:class:`SeededDice` derives every die from ``blake2b(seed, counter)`` with
-rejection sampling, so dice are fair and identical on every platform and Python
-version. :class:`ScriptedDice` replays fixed values, for rule tests.
+:class:`SeededDice` derives every die from blake2b of the seed with rejection
+sampling, so dice are fair and identical on every platform and Python version.
+Dice scheme 2 (the default) hashes once per *block* of eight dice: die ``i`` is
+read from bytes ``8*(i % 8)`` to ``8*(i % 8) + 7`` of
+``blake2b(f"{seed}:{i // 8}", digest_size=64)``, the first byte below the largest
+multiple of ``sides`` giving ``byte % sides + 1``. Scheme 1 (records written
+before format 3) hashed once per die; it is kept so old records and saved games
+replay exactly. docs/fairness.md gives both recipes.
+:class:`ScriptedDice` replays fixed values, for rule tests.
 
 >>> faces, nxt = SeededDice(seed=7).roll(3)
 >>> len(faces), all(1 <= f <= 6 for f in faces), nxt.counter
@@ -20,24 +26,48 @@ True
 from __future__ import annotations
 
 import hashlib
+from functools import lru_cache
 
 import msgspec
 
 from gamenight.core.errors import DiceExhaustedError
 
+DICE_SCHEME = 2  # the scheme new games use; see the module docstring
 
-class SeededDice(msgspec.Struct, frozen=True, tag="seeded"):
-    """Fair dice from a seed; ``counter`` counts the dice drawn so far."""
+
+class SeededDice(msgspec.Struct, frozen=True, gc=False, tag="seeded"):
+    """Fair dice from a seed; ``counter`` counts the dice drawn so far.
+
+    ``scheme`` names the derivation (module docstring); a die's value depends
+    only on the seed and its number, never on how the dice were grouped in throws:
+
+    >>> a, nxt = SeededDice(seed=3).roll(5)
+    >>> b, _ = nxt.roll(4)
+    >>> a + b == SeededDice(seed=3).roll(9)[0]
+    True
+    >>> SeededDice(seed=3, scheme=1).roll(9)[0] == a + b  # the old derivation differs
+    False
+    """
 
     seed: int
     counter: int = 0
+    scheme: int = DICE_SCHEME
 
     def roll(self, n: int, sides: int = 6) -> tuple[tuple[int, ...], SeededDice]:
-        faces = tuple(_die(self.seed, self.counter + i, sides) for i in range(n))
-        return faces, SeededDice(seed=self.seed, counter=self.counter + n)
+        start, seed, end = self.counter, self.seed, self.counter + n
+        if self.scheme == 1:
+            return tuple(_die_v1(seed, i, sides) for i in range(start, end)), SeededDice(
+                seed, end, 1
+            )
+        first, last = start >> 3, (end - 1) >> 3
+        if first == last:  # the usual throw: within one block of eight
+            faces = _faces(seed, first, sides)[start & 7 : ((end - 1) & 7) + 1]
+        else:
+            faces = tuple(_faces(seed, index >> 3, sides)[index & 7] for index in range(start, end))
+        return faces, SeededDice(seed, end, self.scheme)
 
 
-class ScriptedDice(msgspec.Struct, frozen=True, tag="scripted"):
+class ScriptedDice(msgspec.Struct, frozen=True, gc=False, tag="scripted"):
     """Dice that come out in a fixed order; used by rule tests."""
 
     values: tuple[int, ...]
@@ -59,7 +89,37 @@ class ScriptedDice(msgspec.Struct, frozen=True, tag="scripted"):
 DiceSource = SeededDice | ScriptedDice
 
 
-def _die(seed: int, index: int, sides: int) -> int:
+def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
+    """Fresh dice of ``scheme``; an unknown scheme is refused with ValueError."""
+    if scheme not in (1, 2):
+        raise ValueError(f"unknown dice scheme {scheme!r} (this gamenight knows 1 and 2)")
+    return SeededDice(seed=seed, scheme=scheme)
+
+
+@lru_cache(maxsize=256)
+def _block(seed: int, block: int) -> bytes:
+    # One 64-byte digest serves eight consecutive dice; the cache makes a throw of
+    # several dice (and the next throw) cost one hash, and stays small (~0.5 MB).
+    return hashlib.blake2b(f"{seed}:{block}".encode(), digest_size=64).digest()
+
+
+@lru_cache(maxsize=4096)
+def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
+    """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``."""
+    limit = 256 - 256 % sides
+    return tuple(_die_v2(seed, index, sides, limit) for index in range(block * 8, block * 8 + 8))
+
+
+def _die_v2(seed: int, index: int, sides: int, limit: int) -> int:
+    lane = (index & 7) << 3
+    for byte in _block(seed, index >> 3)[lane : lane + 8]:
+        if byte < limit:
+            return byte % sides + 1
+    # all eight bytes rejected: below 1e-14 for six sides, but the rule must be total
+    return _die_v1(seed, index, sides)
+
+
+def _die_v1(seed: int, index: int, sides: int) -> int:
     # 252 = 42 * 6: reject bytes >= the largest multiple of `sides` to stay unbiased.
     limit = 256 - 256 % sides
     salt = 0

@@ -28,8 +28,14 @@ from typing import Any, Protocol, TypeVar
 import msgspec
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="kind"):
-    """Base of every game's events; subclasses add the fields of their kind."""
+class Event(
+    msgspec.Struct, frozen=True, gc=False, kw_only=True, omit_defaults=True, tag_field="kind"
+):
+    """Base of every game's events; subclasses add the fields of their kind.
+
+    ``gc=False`` (inherited): a frozen value cannot be part of a reference cycle,
+    so the cycle collector need not track the many events a game makes.
+    """
 
     audience: tuple[int, ...] | None = None
 

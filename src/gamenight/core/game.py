@@ -21,6 +21,7 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
@@ -63,7 +64,7 @@ class BotInfo:
     factory: str
 
 
-class Transition(msgspec.Struct, Generic[S], frozen=True):
+class Transition(msgspec.Struct, Generic[S], frozen=True, gc=False):
     """The result of an action: the new state and what happened."""
 
     state: S
@@ -139,16 +140,24 @@ class Game(ABC, Generic[S, A]):
 
     def apply(self, state: S, seat: int, action: A) -> Transition[S]:
         """Apply ``action`` by ``seat``; raises :class:`IllegalActionError`."""
-        if self.is_terminal(state):
+        acting = self.to_act(state)
+        if not acting:
             raise IllegalActionError("the game is over; no more actions")
-        if seat not in self.to_act(state):
+        if seat not in acting:
             raise IllegalActionError(f"it is not seat {seat}'s turn to act")
-        if not isinstance(action, msgspec.Struct) or not _is_action(action, self.action_type):
+        if not isinstance(action, self._action_classes):
             raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
         return self._apply(state, seat, action)
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: A) -> Transition[S]: ...
+
+    @cached_property
+    def _action_classes(self) -> tuple[type, ...]:
+        # apply is hot: the union's struct classes are listed once per game object
+        # (hashing a typing union for a cache lookup costs more than the check)
+        members = getattr(self.action_type, "__args__", (self.action_type,))
+        return tuple(m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct))
 
     def is_terminal(self, state: S) -> bool:
         return not self.to_act(state)
@@ -201,11 +210,6 @@ class Game(ABC, Generic[S, A]):
         except msgspec.ValidationError as exc:
             raise ValueError(f"malformed {self.info.id} state: {exc}") from None
         return state
-
-
-def _is_action(action: msgspec.Struct, action_type: Any) -> bool:
-    members = getattr(action_type, "__args__", (action_type,))
-    return isinstance(action, tuple(members))
 
 
 def to_json(value: Any) -> Any:

@@ -40,7 +40,7 @@ from typing import IO, Any
 
 from gamenight import __version__
 from gamenight.core import registry
-from gamenight.core.dice import SeededDice
+from gamenight.core.dice import DICE_SCHEME, SeededDice
 from gamenight.core.errors import (
     GamenightError,
     IllegalActionError,
@@ -50,12 +50,12 @@ from gamenight.core.errors import (
     RecordWriteError,
 )
 from gamenight.core.game import Game, Results, to_json
-from gamenight.core.seeds import commitment, fingerprint
+from gamenight.core.seeds import commitment, committed_scheme, fingerprint
 from gamenight.core.table import Table
 
 FORMAT = "gamenight-record"
-FORMAT_VERSION = 2
-SUPPORTED_VERSIONS = (1, 2)
+FORMAT_VERSION = 3  # 3: dice scheme 2 (one hash per eight dice), bound by the commitment
+SUPPORTED_VERSIONS = (1, 2, 3)
 MAX_DEPTH = 64  # deeper JSON is damage, not a record (and would exhaust the stack)
 _DIGITS = re.compile(r"[0-9]{1,80}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -176,21 +176,25 @@ class RecordWriter:
         seats: Sequence[SeatInfo],
         *,
         seed_in_header: bool = True,
+        dice_scheme: int = DICE_SCHEME,
     ) -> None:
         """The header line. ``seed_in_header=False`` keeps the seed secret (write it
-        with :meth:`reveal` at the end); local records keep it so they can resume."""
+        with :meth:`reveal` at the end); local records keep it so they can resume.
+        ``dice_scheme`` 1 writes a format-2 record (a game begun before scheme 2)."""
         plain = to_json(options)
         row: dict[str, Any] = {
             "type": "header",
             "format": FORMAT,
-            "format_version": FORMAT_VERSION,
+            "format_version": FORMAT_VERSION if dice_scheme != 1 else 2,
             "game": game.info.id,
             "rules_version": game.info.rules_version,
             "gamenight": __version__,
             "started": datetime.now(UTC).isoformat(timespec="seconds"),
             "options": plain,
             "attachments": to_json(game.attachments(options)),
-            "commitment": commitment(seed, game.info.id, game.info.rules_version, plain),
+            "commitment": commitment(
+                seed, game.info.id, game.info.rules_version, plain, dice=dice_scheme
+            ),
             "seats": [{"name": s.name, "agent": s.agent} for s in seats],
         }
         if seed_in_header:
@@ -585,6 +589,7 @@ class ReplayReport:
     finished: bool = True
     committed: bool = False  # the seed was checked against the header's commitment
     table: Table[Any, Any] | None = None
+    dice_scheme: int = DICE_SCHEME  # the dice the record was played with (core.dice)
 
 
 Step = Callable[[Table[Any, Any]], None]
@@ -621,19 +626,23 @@ def replay(
             "so its dice cannot be checked"
         )
     committed = record.commitment is not None
-    if committed and record.commitment != commitment(
-        record.seed, record.game, record.rules_version, record.options
-    ):
-        short = fingerprint(record.commitment or "")
-        raise RecordError(
-            f"{name}: the seed does not match the commitment {short} made before the game; "
-            "this record's dice were changed"
+    scheme = 1  # records of format 1 predate commitments and dice scheme 2
+    if record.commitment is not None:
+        bound = committed_scheme(
+            record.commitment, record.seed, record.game, record.rules_version, record.options
         )
+        scheme = bound or 0
+        if bound is None or (bound == 1) != (record.format_version < 3):
+            short = fingerprint(record.commitment)
+            raise RecordError(
+                f"{name}: the seed does not match the commitment {short} made before the game; "
+                "this record's dice were changed"
+            )
     try:
         game.attach(record.attachments)
         options = game.parse_options(record.options)
         table: Table[Any, Any] = Table.start(
-            game, len(record.seats), options, SeededDice(seed=record.seed)
+            game, len(record.seats), options, SeededDice(seed=record.seed, scheme=scheme)
         )
     except (OptionsError, ValueError, TypeError) as exc:
         raise RecordError(f"{name}: header: {exc}") from None
@@ -656,7 +665,14 @@ def replay(
                 f"{name}: the game is not finished after {len(record.actions)} actions"
             )
         return ReplayReport(
-            game.info.id, len(record.actions), Results((), (), ()), state, False, committed, table
+            game.info.id,
+            len(record.actions),
+            Results((), (), ()),
+            state,
+            False,
+            committed,
+            table,
+            scheme,
         )
     results = game.results(state)
     if record.results is None and not results_optional:
@@ -666,7 +682,9 @@ def replay(
         raise RecordError(
             f"{name}: results differ at {where}: replay gives {mine!r}, record says {theirs!r}"
         )
-    return ReplayReport(game.info.id, len(record.actions), results, state, True, committed, table)
+    return ReplayReport(
+        game.info.id, len(record.actions), results, state, True, committed, table, scheme
+    )
 
 
 def _compare(events: Sequence[Any], recorded: list[Any], where: str) -> None:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamenight.core.agents import Agent, Decision
-from gamenight.core.dice import DiceSource, SeededDice
+from gamenight.core.dice import DICE_SCHEME, DiceSource, SeededDice
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo
@@ -35,6 +35,7 @@ class Match:
     record: RecordWriter | None = None
     observers: list[Observer] = field(default_factory=list)
     table: Table[Any, Any] | None = None
+    dice_scheme: int = DICE_SCHEME  # 1 only for a game resumed from before scheme 2
 
     @property
     def state(self) -> Any:
@@ -57,13 +58,18 @@ class Match:
     def begin(self, dice: DiceSource | None = None, *, replayed: Sequence[Any] = ()) -> None:
         """Deal the game; ``replayed`` (seat, action) pairs are re-applied unrecorded."""
         table = Table.start(
-            self.game, len(self.seats), self.options, dice or SeededDice(seed=self.seed)
+            self.game,
+            len(self.seats),
+            self.options,
+            dice or SeededDice(seed=self.seed, scheme=self.dice_scheme),
         )
         for seat, action in replayed:
             table.submit(seat, action)
         self.table = table
         if self.record and not replayed:
-            self.record.header(self.game, self.options, self.seed, self.seats)
+            self.record.header(
+                self.game, self.options, self.seed, self.seats, dice_scheme=self.dice_scheme
+            )
             self.record.start(table.start_events)
         if self.record:
             record = self.record

@@ -1,10 +1,12 @@
 """Seeds: drawn secretly, committed to before play, and derived for every use.
 
 * :func:`draw_seed` draws a 128-bit game seed from :mod:`secrets`.
-* :func:`commitment` is sha256 over the seed, the game id, its rules version and
-  the options. A front end shows its :func:`fingerprint` while the game runs and
-  reveals the seed only at the end; anyone can then recompute the commitment and
-  re-derive every die (``docs/fairness.md``).
+* :func:`commitment` is sha256 over the seed, the game id, its rules version,
+  the options and the dice scheme. A front end shows its :func:`fingerprint`
+  while the game runs and reveals the seed only at the end; anyone can then
+  recompute the commitment and re-derive every die (``docs/fairness.md``).
+  :func:`committed_scheme` tells which dice scheme a commitment binds (games
+  committed before dice scheme 2 bind scheme 1), so old records replay exactly.
 * :func:`derive` is the one key-derivation step for every other stream that
   comes from a game seed (bots, series games): keyed blake2b, so no derived seed
   tells anything about the game seed or another derived seed.
@@ -15,6 +17,13 @@ True
 >>> c == commitment(8, "decathlon", "1", {"variant": "points"})
 False
 >>> fingerprint(c) == c[:12]
+True
+>>> committed_scheme(c, 7, "decathlon", "1", {"variant": "points"})
+2
+>>> old = commitment(7, "decathlon", "1", {"variant": "points"}, dice=1)
+>>> committed_scheme(old, 7, "decathlon", "1", {"variant": "points"}), old == c
+(1, False)
+>>> committed_scheme(c, 8, "decathlon", "1", {"variant": "points"}) is None
 True
 >>> derive(7, "bot", 0) != derive(7, "bot", 1) != derive(8, "bot", 0)
 True
@@ -30,8 +39,10 @@ import secrets
 from collections.abc import Mapping
 from typing import Any
 
+from gamenight.core.dice import DICE_SCHEME
+
 SEED_BITS = 128
-COMMITMENT_SCHEME = "sha256-v1"
+COMMITMENT_SCHEME = "sha256-v2"  # v1: before the dice scheme was part of the payload
 
 
 def draw_seed() -> int:
@@ -39,21 +50,39 @@ def draw_seed() -> int:
     return secrets.randbits(SEED_BITS)
 
 
-def commitment(seed: int, game_id: str, rules_version: str, options: Mapping[str, Any]) -> str:
-    """sha256 (hex) over the canonical JSON of seed, game, rules version and options."""
-    payload = json.dumps(
-        {
-            "scheme": COMMITMENT_SCHEME,
-            "seed": str(seed),
-            "game": game_id,
-            "rules_version": rules_version,
-            "options": options,
-        },
-        sort_keys=True,
-        separators=(",", ":"),
-        ensure_ascii=True,
-    )
+def commitment(
+    seed: int,
+    game_id: str,
+    rules_version: str,
+    options: Mapping[str, Any],
+    *,
+    dice: int = DICE_SCHEME,
+) -> str:
+    """sha256 (hex) over the canonical JSON of seed, game, rules version, options and
+    dice scheme. Dice scheme 1 keeps the older payload (no ``dice`` key, ``sha256-v1``)
+    so commitments made before scheme 2 still check."""
+    fields: dict[str, Any] = {
+        "scheme": "sha256-v1" if dice == 1 else COMMITMENT_SCHEME,
+        "seed": str(seed),
+        "game": game_id,
+        "rules_version": rules_version,
+        "options": options,
+    }
+    if dice != 1:
+        fields["dice"] = dice
+    payload = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(payload.encode("ascii")).hexdigest()
+
+
+def committed_scheme(
+    commitment_hex: str, seed: int, game_id: str, rules_version: str, options: Mapping[str, Any]
+) -> int | None:
+    """The dice scheme ``commitment_hex`` binds for this seed and game, or None when it
+    matches none (the seed or the options are not the committed ones)."""
+    for dice in (DICE_SCHEME, 1):
+        if commitment(seed, game_id, rules_version, options, dice=dice) == commitment_hex:
+            return dice
+    return None
 
 
 def fingerprint(commitment_hex: str) -> str:

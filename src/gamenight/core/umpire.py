@@ -18,6 +18,7 @@ function of its state and action.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Generic, TypeVar
 
 from gamenight.core.dice import DiceSource
@@ -29,17 +30,19 @@ E = TypeVar("E", bound=Event)
 class Umpire(Generic[E]):
     """Throws dice and collects the events of one rules call."""
 
+    announce: Callable[[E], None]
+    """Write down ``event`` (the events list's own ``append``: called several times per
+    action, so no Python frame in between)."""
+
     def __init__(self, dice: DiceSource) -> None:
         self.dice: DiceSource = dice
         self._events: list[E] = []
+        self.announce = self._events.append
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """Throw ``n`` dice with ``sides`` sides; the umpire keeps the next source."""
         faces, self.dice = self.dice.roll(n, sides)
         return faces
-
-    def announce(self, event: E) -> None:
-        self._events.append(event)
 
     @property
     def events(self) -> tuple[E, ...]:

@@ -34,7 +34,7 @@ import msgspec
 
 from gamenight.core import registry, seeds
 from gamenight.core.agents import Decision, RandomAgent
-from gamenight.core.dice import SeededDice
+from gamenight.core.dice import DICE_SCHEME, SeededDice
 from gamenight.core.errors import (
     GamenightError,
     IllegalActionError,
@@ -408,10 +408,19 @@ class Hub:
 
     def _start_table(self, room: LiveRoom) -> None:
         game = room.entry.game
-        room.table = Table.start(
-            game, len(room.seats), game.parse_options(room.options), SeededDice(seed=room.seed)
-        )
+        dice = SeededDice(seed=room.seed, scheme=self._dice_scheme(room))
+        room.table = Table.start(game, len(room.seats), game.parse_options(room.options), dice)
         room.turn_since = time.monotonic()
+
+    @staticmethod
+    def _dice_scheme(room: LiveRoom) -> int:
+        """The dice scheme the room's commitment binds: a room created before dice
+        scheme 2 goes on (and replays) with the dice it began with."""
+        game = room.entry.game
+        scheme = seeds.committed_scheme(
+            room.commitment, room.seed, room.entry.id, game.info.rules_version, room.options
+        )
+        return scheme if scheme is not None else DICE_SCHEME
 
     def _replay(self, room: LiveRoom, seat: int, raw: Any) -> tuple[Any, ...]:
         assert room.table is not None
@@ -1007,7 +1016,13 @@ class Hub:
             for s in room.seats
         ]
         game = room.entry.game
-        writer.header(game, game.parse_options(room.options), room.seed, seats)
+        writer.header(
+            game,
+            game.parse_options(room.options),
+            room.seed,
+            seats,
+            dice_scheme=self._dice_scheme(room),
+        )
         writer.start(table.start_events)
         by_seq: dict[int, list[Any]] = {}
         for stamped in table.log():

@@ -65,14 +65,14 @@ class ReplayProblem(msgspec.Struct, frozen=True):
 def replay_frames(text: str) -> Replay:
     """Verify a JSONL record and turn it into frames of spectator views."""
     record = parse_record(text.splitlines(), "record")
-    replay(record, "record")  # raises RecordError on any difference (or no revealed seed)
+    report = replay(record, "record")  # raises RecordError on any difference or unrevealed seed
     seed = record.seed
     if seed is None:  # replay refuses a record whose seed is not revealed; be explicit
         raise RecordError("record: the seed is not revealed yet, so it cannot be replayed")
     entry = registry.get(record.game)
     game = entry.game
     options = game.parse_options(record.options)
-    step = game.start(len(record.seats), options, SeededDice(seed=seed))
+    step = game.start(len(record.seats), options, SeededDice(seed=seed, scheme=report.dice_scheme))
     state = step.state
     frames = [
         Frame(
@@ -106,7 +106,9 @@ def replay_frames(text: str) -> Replay:
         options=to_json(options),
         seats=[{"name": s.name, "agent": s.agent} for s in record.seats],
         seed=str(seed),
-        commitment=seeds.commitment(seed, entry.id, record.rules_version, to_json(options)),
+        commitment=seeds.commitment(
+            seed, entry.id, record.rules_version, to_json(options), dice=report.dice_scheme
+        ),
         results=record.results,
         frames=frames,
     )

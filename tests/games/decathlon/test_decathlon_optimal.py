@@ -18,6 +18,7 @@ from gamenight.core.runner import play_match
 from gamenight.games.decathlon.bots import BOTS, CompetitiveAgent, OptimalAgent
 from gamenight.games.decathlon.disciplines import EVENT_IDS
 from gamenight.games.decathlon.game import GAME
+from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.solver import solve_event
 
 GAMES = 3000  # per event: about 10 s for the ten events
@@ -65,7 +66,13 @@ def test_all_bot_championship_with_the_solver_bots_runs_through_the_runner() -> 
     results, state = play_match(GAME, agents, seed=4, options=options)
     assert GAME.is_terminal(state)
     assert set(results.detail["honours"]) == {"100m", "shot-put", "pole-vault"}
-    assert sum(results.scores) <= 3 * 6
+    # each event's honours are D11's medals of its results (ties share: up to 3 golds)
+    for event, row in results.detail["sheet"].items():
+        assert results.detail["honours"][event] == list(honours(tuple(row)))
+    assert results.scores == tuple(
+        sum(results.detail["honours"][e][seat] for e in results.detail["honours"])
+        for seat in range(3)
+    )
 
 
 def test_optimal_beats_greedy_over_single_player_decathlons() -> None:

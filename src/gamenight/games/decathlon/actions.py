@@ -19,35 +19,35 @@ from __future__ import annotations
 import msgspec
 
 
-class Freeze(msgspec.Struct, frozen=True, tag="freeze"):
+class Freeze(msgspec.Struct, frozen=True, gc=False, tag="freeze"):
     dice: tuple[int, ...]
 
 
-class Rethrow(msgspec.Struct, frozen=True, tag="rethrow"):
+class Rethrow(msgspec.Struct, frozen=True, gc=False, tag="rethrow"):
     pass
 
 
-class Jump(msgspec.Struct, frozen=True, tag="jump"):
+class Jump(msgspec.Struct, frozen=True, gc=False, tag="jump"):
     pass
 
 
-class Stop(msgspec.Struct, frozen=True, tag="stop"):
+class Stop(msgspec.Struct, frozen=True, gc=False, tag="stop"):
     pass
 
 
-class Throw(msgspec.Struct, frozen=True, tag="throw"):
+class Throw(msgspec.Struct, frozen=True, gc=False, tag="throw"):
     pass
 
 
-class Skip(msgspec.Struct, frozen=True, tag="skip"):
+class Skip(msgspec.Struct, frozen=True, gc=False, tag="skip"):
     pass
 
 
-class Retire(msgspec.Struct, frozen=True, tag="retire"):
+class Retire(msgspec.Struct, frozen=True, gc=False, tag="retire"):
     pass
 
 
-class Vault(msgspec.Struct, frozen=True, tag="vault"):
+class Vault(msgspec.Struct, frozen=True, gc=False, tag="vault"):
     dice: int
 
 

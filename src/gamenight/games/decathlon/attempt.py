@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cache
 from itertools import combinations
 
 from gamenight.core.errors import IllegalActionError
@@ -17,13 +18,24 @@ class Finished:
     result: int | None
 
 
-def freeze_options(positions: Sequence[int]) -> list[Freeze]:
-    """Every non-empty set of ``positions`` to freeze, smallest sets first."""
-    return [
+def freeze_options(positions: Sequence[int]) -> tuple[Freeze, ...]:
+    """Every non-empty set of ``positions`` to freeze, smallest sets first.
+
+    >>> [f.dice for f in freeze_options((0, 2))]
+    [(0,), (2,), (0, 2)]
+    """
+    return _freeze_options(tuple(positions))
+
+
+@cache
+def _freeze_options(positions: tuple[int, ...]) -> tuple[Freeze, ...]:
+    # Listed at every decision (up to 255 sets for eight dice); actions are frozen
+    # values, so one tuple per set of positions is shared.
+    return tuple(
         Freeze(combo)
         for size in range(1, len(positions) + 1)
         for combo in combinations(positions, size)
-    ]
+    )
 
 
 def checked_positions(action: Freeze, thrown: Sequence[int], where: str) -> tuple[int, ...]:

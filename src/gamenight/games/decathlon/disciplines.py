@@ -130,17 +130,10 @@ LONG_JUMP_DICE = 5
 
 def family(event: str) -> Family:
     """How an event is played: the module that runs it."""
-    if event in SET_RULES:
-        return "sets"
-    if event in FREEZE_RULES:
-        return "freeze"
-    if event in HEIGHT_RULES:
-        return "heights"
-    if event == "long-jump":
-        return "long-jump"
-    if event == "shot-put":
-        return "shot-put"
-    raise ValueError(f"unknown Decathlon event {event!r}")
+    try:
+        return _FAMILY[event]
+    except KeyError:
+        raise ValueError(f"unknown Decathlon event {event!r}") from None
 
 
 def attempts(event: str) -> int:
@@ -148,7 +141,24 @@ def attempts(event: str) -> int:
 
     The height events have no attempts in this sense (D8, D9); they report 1.
     """
-    return ATTEMPTS if family(event) in ("long-jump", "shot-put", "freeze") else 1
+    try:
+        return _ATTEMPTS[event]
+    except KeyError:
+        raise ValueError(f"unknown Decathlon event {event!r}") from None
+
+
+# looked up at every decision, so tabled once
+_FAMILY: dict[str, Family] = {
+    **{event: "sets" for event in SET_RULES},
+    **{event: "freeze" for event in FREEZE_RULES},
+    **{event: "heights" for event in HEIGHT_RULES},
+    "long-jump": "long-jump",
+    "shot-put": "shot-put",
+}
+_ATTEMPTS = {
+    event: ATTEMPTS if kind in ("long-jump", "shot-put", "freeze") else 1
+    for event, kind in _FAMILY.items()
+}
 
 
 def sprint_score(dice: Sequence[int]) -> int:

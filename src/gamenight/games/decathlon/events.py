@@ -169,4 +169,7 @@ DecathlonEvent = (
     | GameOver
 )
 
-Ump = Umpire[DecathlonEvent]  # the umpire of one Decathlon rules call
+
+class Ump(Umpire[DecathlonEvent]):
+    """The umpire of one Decathlon rules call (a subclass, not an alias: calling a
+    subscripted generic goes through typing on every action)."""

@@ -89,8 +89,7 @@ class DecathlonGame(Game[DecathlonState, Action]):
     def _apply(
         self, state: DecathlonState, seat: int, action: Action
     ) -> Transition[DecathlonState]:
-        new, events = rules.apply(state, seat, action)
-        return Transition(new, events)
+        return rules.apply(state, seat, action)
 
     def results(self, state: DecathlonState) -> Results:
         if not self.is_terminal(state):

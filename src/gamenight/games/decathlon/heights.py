@@ -40,7 +40,7 @@ Status = Literal["in", "out", "retired"]
 T = TypeVar("T")
 
 
-class HeightsStage(msgspec.Struct, frozen=True, tag="heights"):
+class HeightsStage(msgspec.Struct, frozen=True, gc=False, tag="heights"):
     """A height event in progress.
 
     ``turn`` indexes the event's player order; ``jumps`` counts the acting
@@ -77,10 +77,15 @@ def begin(discipline: str, players: int, ump: Ump) -> HeightsStage:
     return HeightsStage(first, 0, everyone_in, (None,) * players, marks=((),) * players)
 
 
+# actions are values: these serve every list
+_VAULTS: tuple[Action, ...] = tuple(Vault(n) for n in range(1, MAX_VAULT_DICE + 1))
+_AT_THE_BAR: tuple[Action, ...] = (Jump(), Skip(), Retire())
+
+
 def legal(discipline: str, stage: HeightsStage) -> list[Action]:
     if stage.committed:  # only a pole vaulter waits here, to choose the dice
-        return [Vault(n) for n in range(1, MAX_VAULT_DICE + 1)]
-    return [Jump(), Skip(), Retire()]
+        return list(_VAULTS)
+    return list(_AT_THE_BAR)
 
 
 def act(

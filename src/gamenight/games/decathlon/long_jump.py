@@ -26,7 +26,7 @@ from gamenight.games.decathlon.events import Froze, Invalid, Jumped, Rolled, Ump
 Phase = Literal["run-up-freeze", "rethrow-or-jump", "jump-freeze"]
 
 
-class LongJumpAttempt(msgspec.Struct, frozen=True, tag="long-jump"):
+class LongJumpAttempt(msgspec.Struct, frozen=True, gc=False, tag="long-jump"):
     """``run_up``: frozen run-up dice; ``jump``: frozen jump dice; ``thrown``: dice just thrown."""
 
     phase: Phase
@@ -41,9 +41,12 @@ def begin(seat: int, ump: Ump) -> LongJumpAttempt | Finished:
     return _settle(seat, LongJumpAttempt("run-up-freeze", (), (), thrown), ump)
 
 
+_RETHROW, _JUMP = Rethrow(), Jump()  # actions are values: one of each serves every list
+
+
 def legal(attempt: LongJumpAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-jump":
-        return [Rethrow(), Jump()]
+        return [_RETHROW, _JUMP]
     return list(freeze_options(range(len(attempt.thrown))))
 
 

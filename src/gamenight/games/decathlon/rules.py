@@ -20,9 +20,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import msgspec
+from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
+from gamenight.core.game import Transition
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.attempt import Finished
@@ -47,24 +49,29 @@ from gamenight.games.decathlon.throws import ThrowAttempt
 Attempt = SetsAttempt | LongJumpAttempt | ShotPutAttempt | ThrowAttempt
 
 
-class AttemptsStage(msgspec.Struct, frozen=True, tag="attempts"):
+class AttemptsStage(msgspec.Struct, frozen=True, gc=False, tag="attempts"):
     """An attempt discipline in progress (all but the heights).
 
     ``round`` is the attempt number (1..3, D3; always 1 for the set disciplines),
     ``turn`` indexes the player order, ``tries`` holds each seat's attempt
     results so far (``None``: invalid) and ``attempt`` the acting player's.
+    ``best`` is each seat's best valid try (kept here: every view shows it).
     """
 
     round: int
     turn: int
     tries: tuple[tuple[int | None, ...], ...]
     attempt: Attempt
+    best: tuple[int | None, ...] = ()
 
 
 Stage = AttemptsStage | HeightsStage
 
 
-class DecathlonState(msgspec.Struct, frozen=True):
+# gc=False on the state, stage, attempt, action and view structs: frozen values hold no
+# reference cycles, and untracked they cost the cycle collector nothing (random play
+# allocates several per decision).
+class DecathlonState(msgspec.Struct, frozen=True, gc=False):
     """The whole game. ``sheet`` has one row per finished discipline (results by seat).
 
     ``disciplines`` are the ones chosen (the ``events`` option), in D1 order.
@@ -113,9 +120,10 @@ def to_act(state: DecathlonState) -> tuple[int, ...]:
 
 
 def legal(state: DecathlonState, seat: int) -> list[Action]:
-    stage, discipline = state.stage, state.discipline
-    if stage is None or discipline is None or seat not in to_act(state):
+    stage = state.stage
+    if stage is None or seat != state.order[stage.turn]:
         return []
+    discipline = state.disciplines[state.discipline_no]
     if isinstance(stage, HeightsStage):
         return heights.legal(discipline, stage)
     attempt = stage.attempt
@@ -128,32 +136,32 @@ def legal(state: DecathlonState, seat: int) -> list[Action]:
     return throws.legal(discipline, attempt)
 
 
-def apply(
-    state: DecathlonState, seat: int, action: Action
-) -> tuple[DecathlonState, tuple[DecathlonEvent, ...]]:
+def apply(state: DecathlonState, seat: int, action: Action) -> Transition[DecathlonState]:
     """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing."""
-    stage, discipline = state.stage, state.discipline
-    if stage is None or discipline is None:
+    # Hot (every decision of every simulated game): no property or helper calls here.
+    stage = state.stage
+    if stage is None:
         raise IllegalActionError("the game is over; no more actions")
-    if seat not in to_act(state):
-        raise IllegalActionError(f"it is seat {to_act(state)[0]}'s turn, not seat {seat}'s")
+    acting = state.order[stage.turn]
+    if seat != acting:
+        raise IllegalActionError(f"it is seat {acting}'s turn, not seat {seat}'s")
+    discipline = state.disciplines[state.discipline_no]
     ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
         after = heights.act(discipline, state.order, stage, action, ump)
         if isinstance(after, heights.Over):
             state = _finish_discipline(state, after.cleared, ump)  # D8/D9: highest cleared
         else:
-            state = msgspec.structs.replace(state, stage=after)
+            state = replace(state, stage=after, dice=ump.dice)
+            return Transition(state, ump.events)
     else:
         outcome = _act_attempt(discipline, seat, stage.attempt, action, ump)
-        if isinstance(outcome, Finished):
-            tries = _record(stage.tries, seat, stage.round, outcome.result, ump)
-            state = _next_attempt(state, stage.round, stage.turn + 1, tries, ump)
-        else:
-            state = msgspec.structs.replace(
-                state, stage=msgspec.structs.replace(stage, attempt=outcome)
-            )
-    return msgspec.structs.replace(state, dice=ump.dice), ump.events
+        if not isinstance(outcome, Finished):
+            state = replace(state, stage=replace(stage, attempt=outcome), dice=ump.dice)
+            return Transition(state, ump.events)
+        tries = _record(stage.tries, seat, stage.round, outcome.result, ump)
+        state = _next_attempt(state, stage.round, stage.turn + 1, tries, ump)
+    return Transition(replace(state, dice=ump.dice), ump.events)
 
 
 def best(tries: Sequence[int | None]) -> int | None:
@@ -202,9 +210,8 @@ def _next_attempt(
         ump.announce(Turn(player=seat, discipline=discipline, attempt=round_no, attempts=rounds))
         outcome = _begin_attempt(discipline, seat, ump)
         if not isinstance(outcome, Finished):
-            return msgspec.structs.replace(
-                state, stage=AttemptsStage(round_no, turn, tries, outcome)
-            )
+            bests = tuple(best(t) for t in tries)
+            return replace(state, stage=AttemptsStage(round_no, turn, tries, outcome, bests))
         tries = _record(tries, seat, round_no, outcome.result, ump)
         turn += 1
 

@@ -17,7 +17,7 @@ from gamenight.games.decathlon.disciplines import NAMES, RETHROWS, SET_RULES, se
 from gamenight.games.decathlon.events import Froze, Rolled, Ump
 
 
-class SetsAttempt(msgspec.Struct, frozen=True, tag="sets"):
+class SetsAttempt(msgspec.Struct, frozen=True, gc=False, tag="sets"):
     """A run in progress: ``thrown`` is the current set as last thrown."""
 
     rethrows_left: int
@@ -37,9 +37,13 @@ def begin(discipline: str, seat: int, ump: Ump) -> SetsAttempt | Finished:
     return _settle(discipline, seat, SetsAttempt(RETHROWS, (), thrown), ump)
 
 
+_RETHROW = Rethrow()
+_KEEP = {n: Freeze(tuple(range(n))) for n in range(1, 9)}  # the whole set of n dice
+
+
 def legal(attempt: SetsAttempt) -> list[Action]:
-    keep: list[Action] = [Freeze(tuple(range(len(attempt.thrown))))]
-    return [*keep, Rethrow()] if attempt.rethrows_left > 0 else keep
+    keep = _KEEP[len(attempt.thrown)]
+    return [keep, _RETHROW] if attempt.rethrows_left > 0 else [keep]
 
 
 def act(

@@ -16,7 +16,7 @@ from gamenight.games.decathlon.disciplines import SHOT_PUT_DICE
 from gamenight.games.decathlon.events import Invalid, Rolled, Ump
 
 
-class ShotPutAttempt(msgspec.Struct, frozen=True, tag="shot-put"):
+class ShotPutAttempt(msgspec.Struct, frozen=True, gc=False, tag="shot-put"):
     """``dice``: this attempt's dice so far, in the order thrown (none is a 1)."""
 
     dice: tuple[int, ...]
@@ -26,8 +26,11 @@ def begin(seat: int, ump: Ump) -> ShotPutAttempt | Finished:
     return _throw_next(seat, ShotPutAttempt(()), ump)
 
 
+_THROW, _STOP = Throw(), Stop()  # actions are values: one of each serves every list
+
+
 def legal(attempt: ShotPutAttempt) -> list[Action]:
-    return [Throw(), Stop()]
+    return [_THROW, _STOP]
 
 
 def act(seat: int, attempt: ShotPutAttempt, action: Action, ump: Ump) -> ShotPutAttempt | Finished:

@@ -9,6 +9,7 @@ die leaves no choice, so that die is frozen automatically.
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Literal
 
 import msgspec
@@ -22,7 +23,7 @@ from gamenight.games.decathlon.events import Froze, Invalid, Rolled, Ump
 Phase = Literal["freeze", "rethrow-or-stop"]
 
 
-class ThrowAttempt(msgspec.Struct, frozen=True, tag="throw"):
+class ThrowAttempt(msgspec.Struct, frozen=True, gc=False, tag="throw"):
     """``frozen``: dice frozen so far; ``thrown``: dice just thrown (empty after a freeze)."""
 
     phase: Phase
@@ -30,6 +31,7 @@ class ThrowAttempt(msgspec.Struct, frozen=True, tag="throw"):
     thrown: tuple[int, ...]
 
 
+@lru_cache(maxsize=8192)  # asked at every decision and view; a few thousand throws exist
 def allowed_positions(discipline: str, thrown: tuple[int, ...]) -> tuple[int, ...]:
     """Positions of the dice just thrown that may be frozen (D10 parity)."""
     parity = FREEZE_RULES[discipline].parity
@@ -42,9 +44,12 @@ def begin(discipline: str, seat: int, ump: Ump) -> ThrowAttempt | Finished:
     return _settle(discipline, seat, ThrowAttempt("freeze", (), thrown), ump)
 
 
+_RETHROW, _STOP = Rethrow(), Stop()  # actions are values: one of each serves every list
+
+
 def legal(discipline: str, attempt: ThrowAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-stop":
-        return [Rethrow(), Stop()]
+        return [_RETHROW, _STOP]
     return list(freeze_options(allowed_positions(discipline, attempt.thrown)))
 
 

@@ -22,13 +22,13 @@ import msgspec
 from gamenight.games.decathlon.disciplines import SET_RULES, attempts
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
-from gamenight.games.decathlon.rules import DecathlonState, best, to_act
+from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt, allowed_positions
 
 
-class DecathlonView(msgspec.Struct, frozen=True):
+class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     """One seat's view. Per-seat tuples are indexed by seat, not by player order."""
 
     seat: int | None
@@ -70,7 +70,7 @@ class DecathlonView(msgspec.Struct, frozen=True):
 
 
 def build(state: DecathlonState, seat: int | None) -> DecathlonView:
-    acting = to_act(state)
+    stage = state.stage
     base = DecathlonView(
         seat=seat,
         players=state.players,
@@ -79,16 +79,16 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         discipline=state.discipline,
         discipline_no=state.discipline_no,
         order=state.order,
-        to_act=acting[0] if acting else None,
+        to_act=None if stage is None else state.order[stage.turn],
         phase="game-over",
         sheet=state.sheet,
         honours=state.honours,  # kept on the state: computed once per discipline
         totals=state.totals,
         honour_totals=state.honour_totals,
     )
-    stage, discipline = state.stage, state.discipline
-    if stage is None or discipline is None:
+    if stage is None:
         return base
+    discipline = state.disciplines[state.discipline_no]
     if isinstance(stage, HeightsStage):
         return msgspec.structs.replace(
             base,
@@ -105,7 +105,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         attempt=stage.round,
         attempts=attempts(discipline),
         tries=stage.tries,
-        best=tuple(best(t) for t in stage.tries),
+        best=stage.best,
     )
     attempt = stage.attempt
     if isinstance(attempt, SetsAttempt):
@@ -118,7 +118,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             sets=rule.sets,
             set_size=rule.set_size,
             frozen_sets=attempt.frozen_sets,
-            frozen=tuple(d for s in attempt.frozen_sets for d in s),
+            frozen=sum(attempt.frozen_sets, ()),
             thrown=attempt.thrown,
         )
     if isinstance(attempt, LongJumpAttempt):
