@@ -26,6 +26,9 @@ import numpy.typing as npt
 Obs = npt.NDArray[np.float32]
 
 BIG = 100_000.0  # bound of every observation slot (scores stay far below it)
+# Entries per cache of the Decathlon fast path before it starts again (a few MB at most
+# per environment; the common dice tuples come back within a few episodes).
+CACHE_LIMIT = 1 << 14
 
 
 class Codec:
@@ -83,6 +86,12 @@ def _fill(out: Obs, at: int, values: Sequence[int | float | None], width: int) -
         out[at + i] = -1 if v is None else v
 
 
+def _pack(values: Sequence[int | float | None], width: int) -> bytes:
+    """Up to ``width`` values (None as -1) as float32 bytes, padded with zeros."""
+    row = [-1.0 if v is None else float(v) for v in values[:width]]
+    return struct.pack(f"{width}f", *row, *[0.0] * (width - len(row)))
+
+
 def _order(seat: int, players: int) -> list[int]:
     return [(seat + k) % players for k in range(players)]
 
@@ -137,7 +146,7 @@ class DecathlonCodec(Codec):
         # caches of the fast path (bytes of float32 blocks), see observe_state
         self._sheets: dict[Any, Any] = {}
         self._last_sheet: tuple[Any, int, str, Any] = (None, -1, "", None)
-        self._packed: dict[int, dict[Any, bytes]] = {2: {}, 8: {}, 12: {}}
+        self._packed: dict[int, dict[Any, bytes]] = {8: {}}
         self._heads: dict[Any, bytes] = {}
         self._freezable: dict[tuple[int, ...], bytes] = {}
         self._heights_seat: dict[Any, bytes] = {}
@@ -230,10 +239,9 @@ class DecathlonCodec(Codec):
         cache = self._packed[width]
         hit = cache.get(values)
         if hit is None:
-            if len(cache) > 65536:
+            if len(cache) > CACHE_LIMIT:
                 cache.clear()
-            row = [-1.0 if v is None else float(v) for v in values[:width]]
-            hit = cache[values] = struct.pack(f"{width}f", *row, *[0.0] * (width - len(row)))
+            hit = cache[values] = _pack(values, width)
         return hit
 
     def _flags(self, positions: tuple[int, ...]) -> bytes:
@@ -260,11 +268,10 @@ class DecathlonCodec(Codec):
         if hit is None:
             tot, hon = state.totals, state.honour_totals
             blocks = [
-                self._block((tot[s], hon[s], *(r[s] for r in sheet)), 12)
-                for s in _order(seat, players)
+                _pack((tot[s], hon[s], *(r[s] for r in sheet)), 12) for s in _order(seat, players)
             ]
             score = float((hon if variant == "championship" else tot)[seat])
-            if len(self._sheets) > 4096:
+            if len(self._sheets) > 64:  # a sheet lasts one event: keep its seats' blocks
                 self._sheets.clear()
             hit = self._sheets[key] = (blocks, score)
         self._last_sheet = (sheet, seat, variant, hit)
@@ -290,7 +297,7 @@ class DecathlonCodec(Codec):
             row = [float(max(valid)), 1.0] if valid else [0.0, 0.0]
             row += [-1.0 if t is None else float(t) for t in tries[:3]]
             row += [0.0] * (8 - len(row))
-            if len(self._tries) > 65536:
+            if len(self._tries) > CACHE_LIMIT:
                 self._tries.clear()
             hit = self._tries[tries] = struct.pack("8f", *row)
         return hit
@@ -300,7 +307,7 @@ class DecathlonCodec(Codec):
         hit = self._sets_frozen.get(frozen_sets)
         if hit is None:
             hit = self._block(tuple(d for fs in frozen_sets for d in fs), 8)
-            if len(self._sets_frozen) > 65536:
+            if len(self._sets_frozen) > CACHE_LIMIT:
                 self._sets_frozen.clear()
             self._sets_frozen[frozen_sets] = hit
         return hit
@@ -311,7 +318,7 @@ class DecathlonCodec(Codec):
         hit = self._allowed.get(key)
         if hit is None:
             hit = self._rules[2](event, thrown)
-            if len(self._allowed) > 65536:
+            if len(self._allowed) > CACHE_LIMIT:
                 self._allowed.clear()
             self._allowed[key] = hit
         return hit
