@@ -107,20 +107,91 @@ def test_decades_keep_step_hides_the_other_dealt_cards() -> None:
     assert np.array_equal(seat0, session.observe(0))
 
 
-@pytest.mark.parametrize("players", [1, 2, 4])
-def test_decathlon_fast_path_equals_the_view_encoding(players: int) -> None:
-    session = Session(
-        "decathlon", players, {"variant": "championship" if players == 4 else "points"}
-    )
+DECATHLON_TABLES: list[tuple[int, dict[str, Any]]] = [
+    (1, {}),
+    (1, {"events": "long-jump,discus,javelin,pole-vault"}),
+    (2, {}),
+    (4, {"variant": "championship"}),
+    (8, {"events": "100m,shot-put,high-jump,110m-hurdles"}),
+]
+
+
+@pytest.mark.parametrize(("players", "options"), DECATHLON_TABLES)
+def test_decathlon_fast_path_equals_the_view_encoding(
+    players: int, options: dict[str, Any]
+) -> None:
+    """The observation built from the state's public fields (cached float32 blocks) is
+    exactly the encoding of ``Game.view`` for every seat, and its score the view's."""
+    session = Session("decathlon", players, options)
     session.reset(11)
     codec, game = session.codec, session.game
     fast = np.zeros(session.obs_size, np.float32)
     slow = fast.copy()
+    stages, ends = set(), 0
     for state in _walk(session, random.Random(4), 1500):
+        stages.add(type(state.stage.attempt if hasattr(state.stage, "attempt") else state.stage))
         for seat in range(players):
-            codec.encode_state(state, seat, fast)
-            codec.encode(game.view(state, seat), seat, slow)
+            score = codec.encode_state(state, seat, fast)
+            view: Any = game.view(state, seat)
+            codec.encode(view, seat, slow)
             assert np.array_equal(fast, slow)
+            totals = view.honour_totals if view.variant == "championship" else view.totals
+            assert score == totals[seat]
+            if state.stage is None:  # at the end the running score is the final score
+                assert score == game.results(state).scores[seat]
+                ends += 1
+    assert len(stages) >= 4  # the walk met several event families and the game's end
+    assert ends > 0
+
+
+@pytest.mark.parametrize(("players", "options"), DECATHLON_TABLES)
+def test_decathlon_cached_masks_equal_legal_actions(players: int, options: dict[str, Any]) -> None:
+    """A mask (and index -> action table) is learnt once per mask key and reused: on
+    every position met, for every seat, it equals the encoding of that position's own
+    ``Game.legal_actions`` (so the key holds everything the legal set depends on)."""
+    session = Session("decathlon", players, options)
+    session.reset(12)
+    game, codec = session.game, session.codec
+    reused = 0
+    for state in _walk(session, random.Random(5), 2500):
+        session.state = state
+        for seat in range(players):
+            known = len(session._masks)
+            legal = session.legal(seat)
+            reused += len(session._masks) == known
+            expected = {codec.index(a): a for a in game.legal_actions(state, seat)}
+            assert legal == expected
+            mask = session.mask(seat)
+            assert np.array_equal(np.flatnonzero(mask), sorted(expected))
+    assert reused > 0.9 * 2500 * players  # the cache does serve almost every position
+
+
+def test_observations_and_masks_are_fresh_arrays() -> None:
+    """Every reset and step returns new arrays (Gymnasium asks for new data, not a reused
+    buffer): keeping one (a replay buffer) or writing into it never changes what the
+    environment returns later."""
+    env = gym.make("gamenight/Decathlon-v0", events="long-jump,shot-put").unwrapped
+    obs, info = env.reset(seed=5)
+    kept = []
+    done, steps = False, 0
+    while not done:
+        legal = np.flatnonzero(info["action_mask"])
+        if steps % 2:  # scribble on what we were given...
+            illegal = int(np.flatnonzero(info["action_mask"] == 0)[0])
+            obs[:] = 7.0
+            info["action_mask"][:] = 0
+            obs, reward, _, _, info = env.step(illegal)
+            assert info["illegal_action"] and reward == 0
+            assert not np.any(obs == 7.0) and info["action_mask"].any()
+        else:  # ...or keep it
+            kept.append((obs, obs.copy(), info["action_mask"], info["action_mask"].copy()))
+        obs, _, done, _, info = env.step(int(legal[-1]))
+        assert obs.flags.writeable and info["action_mask"].flags.writeable
+        assert not np.any(obs == 7.0)
+        steps += 1
+    assert len(kept) > 5
+    for old, copy, mask, mask_copy in kept:
+        assert np.array_equal(old, copy) and np.array_equal(mask, mask_copy)
 
 
 # ----- actions ------------------------------------------------------------------------------
@@ -278,3 +349,26 @@ def test_parallel_episode_record_replays(
         actions = {a: int(rng.choice(np.flatnonzero(o["action_mask"]))) for a, o in obs.items()}
         obs, *_ = env.step(actions)
     _replay(env.record(tmp_path / "decades.jsonl"), capsys)
+
+
+def test_np_random_is_seeded_as_gymnasium_seeds_it() -> None:
+    """``np_random`` is built on first use, from the seed the last seeded reset got: the
+    same generator and ``np_random_seed`` as Gymnasium's own ``reset(seed=...)`` gives."""
+    from gymnasium.error import Error
+    from gymnasium.utils import seeding
+
+    env = gym.make("gamenight/Decathlon-v0").unwrapped
+    env.reset(seed=123)
+    env.reset(seed=42)
+    env.reset()  # no seed: the generator is not reset
+    expected, _ = seeding.np_random(42)
+    assert env.np_random_seed == 42
+    assert env.np_random.bit_generator.state == expected.bit_generator.state
+    first = env.np_random.integers(1 << 30)
+    env.reset(seed=42)
+    assert env.unwrapped._np_random is not None
+    assert env.np_random.integers(1 << 30) == first
+    env.np_random = np.random.default_rng(1)  # Gymnasium's setter: the seed is unknown
+    assert env.np_random_seed == -1
+    with pytest.raises(Error):
+        env.reset(seed=-1)

@@ -1,11 +1,16 @@
 """One episode of a game for the environments: seeding, stepping, masks and the record.
 
 A :class:`Session` calls the Game API only (``start``, ``to_act``,
-``legal_actions``, ``apply``, ``view``, ``results``); observations come from
-:meth:`Game.view`, never from the state. ``reset(seed)`` seeds the dice with
+``legal_actions``, ``apply``, ``view``, ``results``); an observation is the encoding
+of :meth:`Game.view` for the observing seat. ``reset(seed)`` seeds the dice with
 ``derive(seed, "env", 0)`` (later unseeded resets take ``derive(seed, "env", k)``
 for the k-th episode), so an episode is reproducible and :meth:`Session.record`
 writes it as a gamenight record that ``gamenight replay`` verifies.
+
+A codec with a fast path (the Decathlon's) builds the observation from the state's
+public fields instead, checked equal to the view's encoding by tests/envs; its mask is
+learnt from ``legal_actions`` once per *mask key* and reused for every position with
+that key (also checked there against ``legal_actions`` on many positions).
 """
 
 from __future__ import annotations
@@ -67,8 +72,17 @@ class Session:
         self.state: Any = None
         self.moves: list[tuple[int, Any]] = []
         self.finished = True
-        self._legal: dict[int, dict[int, Any]] = {}
-        self._masks: dict[tuple[int, ...], Mask] = {}
+        # Caches for the current state only (checked by identity, so assigning
+        # ``session.state`` directly is safe): legal index -> action per seat, and with a
+        # fast codec each seat's (observation bytes, mask entry, running score).
+        self._cached_for: Any = None
+        self._legal: dict[int, dict[int, Any]] = {}  # the general path
+        self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, Any]], float]] = {}  # fast
+        self._masks: dict[Any, tuple[Mask, dict[int, Any]]] = {}
+        self._results: tuple[Any, Results | None] = (None, None)
+        self._fast = self.codec.fast
+        # the fixed table straight (Codec.index is a plain lookup for all but The Decades)
+        self._index = self.codec._index.__getitem__ if game_id != "decades" else self.codec.index
 
     # ----- the episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -81,87 +95,141 @@ class Session:
             self.players, self.options, SeededDice(seed=self.game_seed)
         ).state
         self.moves = []
-        self._legal = {}
         self.finished = bool(self.game.is_terminal(self.state))
 
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.game.to_act(self.state))
 
+    def snapshot(self, seat: int) -> tuple[bytes, tuple[Mask, dict[int, Any]], float]:
+        """Fast codecs only: ``seat``'s observation bytes, (mask, legal index -> action)
+        and running score for the current state, computed once per state and seat."""
+        state = self.state
+        if self._cached_for is state:
+            snap = self._snaps.get(seat)
+            if snap is not None:
+                return snap
+        else:
+            self._cached_for, self._snaps = state, {}
+        data, key, score = self.codec.observe_state(state, seat)
+        entry = self._masks.get(key) or self._learn_mask(key, seat)
+        snap = self._snaps[seat] = (data, entry, score)
+        return snap
+
+    def _learn_mask(
+        self, key: Any, seat: int, legal: dict[int, Any] | None = None
+    ) -> tuple[Mask, dict[int, Any]]:
+        """The mask and legal actions of every position with this mask key, taken from
+        ``Game.legal_actions`` at the first position met (the key is exact: tests/envs)."""
+        if legal is None:
+            legal = self._legal_now(seat) if key is not None else {}
+        mask = np.zeros(self.n_actions, np.int8)
+        mask[list(legal)] = 1
+        mask.flags.writeable = False
+        if len(self._masks) > 65536:
+            self._masks.clear()
+        # The general path keys masks by the legal indices themselves (many keys): it
+        # keeps no action tables, which would only load the garbage collector.
+        entry = self._masks[key] = (mask, legal if self._fast else {})
+        return entry
+
+    def _legal_now(self, seat: int) -> dict[int, Any]:
+        actions = self.game.legal_actions(self.state, seat)
+        if not actions:
+            return {}
+        if self.game_id == "decades":  # only its indices depend on the view (Extend)
+            found: dict[int, Any] = {}
+            codec, view = self.codec, self.game.view(self.state, seat)
+            for action in actions:
+                found.setdefault(codec.index_at(view, seat, action), action)
+            return found
+        index = self._index
+        return {index(action): action for action in reversed(actions)}
+
     def legal(self, seat: int) -> dict[int, Any]:
         """Index -> action for every legal action of ``seat`` now (the first action
         wins when two spellings share an index)."""
+        if self._fast:
+            return self.snapshot(seat)[1][1]
+        if self._cached_for is not self.state:
+            self._cached_for, self._legal = self.state, {}
         cached = self._legal.get(seat)
         if cached is None:
-            actions = self.game.legal_actions(self.state, seat)
-            cached = {}
-            if not actions:
-                pass
-            elif self.game_id == "decades":  # only its indices depend on the view (Extend)
-                codec, view = self.codec, self.game.view(self.state, seat)
-                for action in actions:
-                    cached.setdefault(codec.index_at(view, seat, action), action)
-            else:
-                index = self.codec.index
-                cached = {index(action): action for action in reversed(actions)}
-            self._legal[seat] = cached
+            cached = self._legal[seat] = self._legal_now(seat)
         return cached
 
     def mask(self, seat: int, out: Mask | None = None) -> Mask:
-        key = tuple(self.legal(seat))
-        cached = self._masks.get(key)
-        if cached is None:
-            cached = np.zeros(self.n_actions, np.int8)
-            cached[list(key)] = 1
-            if len(self._masks) > 65536:
-                self._masks.clear()
-            self._masks[key] = cached
+        """``seat``'s legal-action mask (a fresh array unless ``out`` is given)."""
+        if self._fast:
+            cached = self.snapshot(seat)[1][0]
+        else:
+            legal = self.legal(seat)
+            key = tuple(legal)
+            entry = self._masks.get(key)
+            if entry is None:
+                entry = self._learn_mask(key, seat, legal)
+            cached = entry[0]
         if out is None:
             return cached.copy()
         out[:] = cached
         return out
 
     def observe(self, seat: int, out: Obs | None = None) -> Obs:
-        """``seat``'s observation: the encoding of ``Game.view(state, seat)``."""
+        """``seat``'s observation: the encoding of ``Game.view(state, seat)`` (a fresh
+        array unless ``out`` is given)."""
+        if self._fast:
+            data = self.snapshot(seat)[0]
+            if out is None:
+                return np.frombuffer(bytearray(data), np.float32)
+            out[:] = np.frombuffer(data, np.float32)
+            return out
         obs = np.zeros(self.obs_size, np.float32) if out is None else out
-        if self.codec.fast:
-            self.codec.encode_state(self.state, seat, obs)
-        else:
-            self.codec.encode(self.game.view(self.state, seat), seat, obs)
+        self.codec.encode(self.game.view(self.state, seat), seat, obs)
         return obs
 
-    def observe_and_score(self, seat: int, out: Obs) -> float:
-        """Fill ``out`` with ``seat``'s observation; returns ``seat``'s running score
-        (the final score once the game is over)."""
-        if self.codec.fast:
-            score = self.codec.encode_state(self.state, seat, out)
-        else:
-            view = self.game.view(self.state, seat)
-            self.codec.encode(view, seat, out)
-            score = running_score(self.game_id, view, seat)
+    def step_view(self, seat: int) -> tuple[Obs, Mask, float]:
+        """Fresh arrays of ``seat``'s observation and mask, and ``seat``'s running score
+        (the final score once the game is over): what a solitaire step returns."""
+        if self._fast:  # its running score is the final score at the end (tests/envs)
+            data, entry, score = self.snapshot(seat)
+            return np.frombuffer(bytearray(data), np.float32), entry[0].copy(), score
+        view = self.game.view(self.state, seat)
+        obs = np.zeros(self.obs_size, np.float32)
+        self.codec.encode(view, seat, obs)
+        mask = self.mask(seat)
+        score = running_score(self.game_id, view, seat)
         if self.finished:
-            return float(self.game.results(self.state).scores[seat])
-        return score
+            score = float(self.results().scores[seat])
+        return obs, mask, score
 
     def score(self, seat: int) -> float:
+        """``seat``'s running score (the final score once the game is over)."""
+        if self._fast:
+            return self.snapshot(seat)[2]
         if self.finished:
-            return float(self.game.results(self.state).scores[seat])
+            return float(self.results().scores[seat])
         return running_score(self.game_id, self.game.view(self.state, seat), seat)
 
     def play(self, seat: int, index: int) -> bool:
         """Apply ``seat``'s action number ``index``; False (nothing changes) if illegal."""
-        action = self.legal(seat).get(int(index))
+        if self._fast:
+            snap = self._snaps.get(seat) if self._cached_for is self.state else None
+            action = (snap or self.snapshot(seat))[1][1].get(int(index))
+        else:
+            action = self.legal(seat).get(int(index))
         if action is None:
             return False
         # The action came from legal_actions(state, seat) for a seat in to_act, so the
         # checks Game.apply repeats hold: go straight to the rules.
         self.state = self.game._apply(self.state, seat, action).state
         self.moves.append((seat, action))
-        self._legal = {}
         self.finished = bool(self.game.is_terminal(self.state))
         return True
 
     def results(self) -> Results:
-        return self.game.results(self.state)
+        """The game's results (once over), computed once per final state."""
+        if self._results[0] is not self.state:
+            self._results = (self.state, self.game.results(self.state))
+        return self._results[1]  # type: ignore[return-value]
 
     def outcome(self, seat: int) -> float:
         """The multi-agent reward at the end: +1 per opponent beaten, -1 per opponent
