@@ -13,11 +13,14 @@ where ``K_s`` counts the others exactly at ``s``.  With ``a_j = P(X_j = s)``,
 ``prod_j (b_j + a_j z)`` (the coefficient of ``z^k`` is ``P(K = k, others <= s)``
 and ``integral z^k = 1 / (1 + k)``), computed exactly from the polynomial.
 
-The event in progress: a seat that has finished it counts its posted result.
-A seat still to finish it is modelled, for now, as its best result so far
-against a fresh start of the event (``max(best, X)``); this ignores dice
-already frozen or attempts already used, so it is exact at every event
-boundary and an approximation inside an event (see docs/solvers-decathlon.md).
+The event in progress is exact: each seat's result distribution comes from its
+*current* position inside it (dice frozen, rethrows and attempts used, best so
+far, height reached), under the EV policy (:mod:`.solver.positions`).  A seat
+that has finished it counts its posted result.
+
+The Championship (D11) has :func:`championship_odds`: the probability of every
+final honours rank per seat, by a seeded Monte Carlo over the same model
+(independent EV-optimal results, ranked per event), with standard errors.
 
 >>> from gamenight.games.decathlon.odds import win_shares
 >>> import numpy as np
@@ -28,12 +31,17 @@ boundary and an approximation inside an event (see docs/solvers-decathlon.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.games.decathlon.solver import Utility, solve_event
+from gamenight.games.decathlon import advisor
+from gamenight.games.decathlon.scoring import MEDALS
+from gamenight.games.decathlon.solver import HeightSituation, Utility, event_spec, solve_event
+from gamenight.games.decathlon.solver.heights import BARS
+from gamenight.games.decathlon.solver.positions import AttemptStart, Position, position_dist
 from gamenight.games.decathlon.view import DecathlonView
 
 Floats = npt.NDArray[np.float64]
@@ -50,19 +58,6 @@ def event_points(event: str) -> tuple[int, Floats]:
     pmf[-low] += sol.p_invalid
     pmf.setflags(write=False)
     return low, pmf
-
-
-def at_least(low: int, pmf: Floats, best: int | None) -> tuple[int, Floats]:
-    """The distribution of ``max(best, X)`` (``best`` None: ``X`` itself)."""
-    if best is None:
-        return low, pmf
-    k = best - low
-    if k <= 0:
-        return low, pmf
-    out = pmf.copy()
-    out[k] += out[:k].sum()
-    out[:k] = 0.0
-    return low, out
 
 
 def _grid(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[int, Floats]:
@@ -101,19 +96,59 @@ def win_shares(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[float, ...]
     return tuple(float(np.dot(eq[i], _share_curve(eq, i))) for i in range(len(pmfs)))
 
 
-def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
+def seat_position(view: DecathlonView, seat: int) -> Position:
+    """Where ``seat`` stands in the current event, as a solver position.
+
+    The acting seat is at its decision (:func:`advisor.situation`); a seat
+    waiting for an attempt is at :class:`AttemptStart`; in a height event a
+    seat still in waits at the current height, or the next one if it has
+    already skipped or cleared this one.  A seat done with the event is at
+    ``AttemptStart(attempts + 1, best)``.
+    """
     event = view.discipline
     assert event is not None
     best = view.best[seat] if view.best else None
+    if view.height is not None:  # D8, D9
+        status = view.status[seat] if view.status else "in"
+        if status != "in":
+            return AttemptStart(2, best)
+        if seat == view.to_act:
+            return advisor.situation(view)
+        bars = BARS[event].heights
+        height = view.height
+        marks = view.marks[seat] if view.marks else ()
+        if marks and marks[-1][0] == height:  # already skipped or cleared this height
+            i = bars.index(height) + 1
+            if i == len(bars):
+                return AttemptStart(2, best)
+            height = bars[i]
+        return HeightSituation(height, best)
+    if seat == view.to_act:
+        return advisor.situation(view)
     tries = view.tries[seat] if view.tries else ()
-    if view.attempts > 0:
-        done = len(tries) >= view.attempts
-    else:
-        done = bool(view.status) and view.status[seat] in ("out", "retired")
-    if done:
-        return (0 if best is None else best), np.ones(1)  # no valid result: 0 points
-    low, pmf = event_points(event)
-    return at_least(low, pmf, best)
+    return AttemptStart(min(len(tries), view.attempts) + 1, best)
+
+
+@lru_cache(maxsize=1 << 14)
+def position_points(event: str, position: Position) -> tuple[int, Floats]:
+    """``(low, pmf)``: the points ``event`` gives from ``position`` (EV policy; invalid: 0)."""
+    dist = position_dist(event, position)
+    spec = event_spec(event)
+    low = min(spec.min_score, 0)
+    pmf = np.zeros(max(spec.max_score, 0) - low + 1)
+    pmf[spec.min_score - low : spec.max_score - low + 1] = dist[:-1]
+    pmf[-low] += dist[-1]
+    nz = np.flatnonzero(pmf)
+    first, last = int(nz[0]), int(nz[-1])
+    out = pmf[first : last + 1].copy()  # trimmed: cheaper convolutions
+    out.setflags(write=False)
+    return low + first, out
+
+
+def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
+    event = view.discipline
+    assert event is not None
+    return position_points(event, seat_position(view, seat))
 
 
 @cache
@@ -154,6 +189,16 @@ def odds(view: DecathlonView) -> tuple[float, ...]:
     return win_shares([p for _, p in totals], [low for low, _ in totals])
 
 
+def odds_at_start(disciplines: Sequence[str], players: int) -> tuple[float, ...]:
+    """P(finish first) per seat before the first die of a points game (all seats alike).
+
+    >>> [round(p, 12) for p in odds_at_start(("100m", "long-jump"), 2)]
+    [0.5, 0.5]
+    """
+    low, pmf = rest_points(tuple(disciplines))
+    return win_shares([pmf] * players, [low] * players)
+
+
 def win_utility(view: DecathlonView, seat: int) -> Utility:
     """``u(r)``: ``seat``'s share of first place if it scores ``r`` in the current event.
 
@@ -180,3 +225,86 @@ def win_utility(view: DecathlonView, seat: int) -> Utility:
 
     values = tuple(u(r) for r in range(sol.min_score, sol.max_score + 1))
     return Utility(sol.min_score, values, invalid=u(0))
+
+
+# ----- the Championship (D11) -----------------------------------------------------------
+CHAMPIONSHIP_SAMPLES = 20_000
+CHAMPIONSHIP_SEED = 15
+INVALID = -(10**6)  # no valid result: ranks below every valid one and wins nothing
+
+
+@dataclass(frozen=True)
+class HonoursOdds:
+    """Championship odds by Monte Carlo: ``ranks[seat][k]`` = P(final rank ``k + 1``).
+
+    Ranks are those of the results: equal honours totals share the better rank,
+    so a seat tied for first has rank 1.  ``se`` holds the standard error of
+    each probability (``sqrt(p (1 - p) / samples)``).
+    """
+
+    ranks: tuple[tuple[float, ...], ...]
+    se: tuple[tuple[float, ...], ...]
+    samples: int
+    seed: int
+
+    @property
+    def first(self) -> tuple[float, ...]:
+        """P(rank 1) per seat: winning the Championship, alone or tied."""
+        return tuple(r[0] for r in self.ranks)
+
+
+@lru_cache(maxsize=64)
+def _event_sampler(event: str, position: Position) -> tuple[Floats, Floats]:
+    """``(cdf, results)`` of the final result from ``position`` (INVALID for none)."""
+    dist = position_dist(event, position)
+    spec = event_spec(event)
+    results = np.concatenate((np.arange(spec.min_score, spec.max_score + 1), [INVALID]))
+    return np.cumsum(dist), results.astype(np.float64)
+
+
+def _sample(event: str, position: Position, rng: np.random.Generator, n: int) -> Floats:
+    cdf, results = _event_sampler(event, position)
+    index = np.minimum(np.searchsorted(cdf, rng.random(n) * cdf[-1], side="right"), len(cdf) - 1)
+    out: Floats = results[index]
+    return out
+
+
+def _honours(results: Floats) -> Floats:
+    """D11 honours per sample (rows) and seat (columns) of one event's results."""
+    better = (results[:, None, :] > results[:, :, None]).sum(axis=2)  # [s, i]: others above i
+    medal = np.zeros(len(MEDALS) + 2)
+    for rank, h in MEDALS.items():
+        medal[rank - 1] = h
+    got: Floats = medal[np.minimum(better, len(medal) - 1)]
+    return np.where(results == INVALID, 0.0, got)
+
+
+def championship_odds(
+    view: DecathlonView, samples: int = CHAMPIONSHIP_SAMPLES, seed: int = CHAMPIONSHIP_SEED
+) -> HonoursOdds:
+    """P(each final honours rank) per seat in the Championship, by seeded Monte Carlo.
+
+    Model: every seat plays the rest of the current event from its position and
+    every later event EV-optimally (independent results, as for the points odds);
+    each event's results are ranked for honours (D11: gold 3, silver 2, bronze 1,
+    equal results share a medal, no valid result earns none) and the totals are
+    ranked.  The seed is fixed, so the same view always gets the same answer.
+    """
+    players = view.players
+    rng = np.random.default_rng(seed)
+    totals = np.tile(np.array(view.honour_totals or (0,) * players, dtype=np.float64), (samples, 1))
+    if view.discipline is not None:
+        events = view.disciplines[view.discipline_no :]
+        for k, event in enumerate(events):
+            cols = []
+            for seat in range(players):
+                where = seat_position(view, seat) if k == 0 else AttemptStart()
+                cols.append(_sample(event, where, rng, samples))
+            totals += _honours(np.stack(cols, axis=1))
+    above = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)  # others strictly ahead
+    ranks, ses = [], []
+    for seat in range(players):
+        p = np.bincount(above[:, seat], minlength=players)[:players] / samples
+        ranks.append(tuple(float(x) for x in p))
+        ses.append(tuple(float(np.sqrt(x * (1 - x) / samples)) for x in p))
+    return HonoursOdds(tuple(ranks), tuple(ses), samples, seed)
