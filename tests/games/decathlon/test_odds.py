@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,11 +15,23 @@ import pytest
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import SeededDice
 from gamenight.core.runner import play_match
+from gamenight.games.decathlon import advisor
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.bots import OptimalAgent, WinnerAgent
 from gamenight.games.decathlon.game import GAME
-from gamenight.games.decathlon.odds import event_points, odds, win_shares, win_utility
+from gamenight.games.decathlon.odds import (
+    championship_odds,
+    event_points,
+    odds,
+    odds_at_start,
+    position_points,
+    win_shares,
+    win_utility,
+)
 from gamenight.games.decathlon.view import DecathlonView
+
+sys.path.insert(0, str(Path(__file__).parent / "solver"))
+import decathlon_brute_positions as bp
 
 
 def brute_shares(dists: list[dict[int, float]]) -> list[float]:
@@ -59,12 +73,14 @@ def _start_view(events: str, players: int = 2) -> DecathlonView:
 
 
 def test_start_odds_match_enumeration_of_two_short_events() -> None:
-    view = _start_view("100m,long")
     (la, a), (lb, b) = event_points("100m"), event_points("long-jump")
     total = as_dict(la + lb, np.convolve(a, b))
-    want = brute_shares([total, total])
-    assert odds(view) == pytest.approx(want, abs=1e-12)
-    assert odds(view) == pytest.approx((0.5, 0.5), abs=1e-12)
+    one = as_dict(la, a)
+    want = brute_shares([total, total, one])
+    got = odds_at_start(("100m", "long-jump"), 2)
+    assert got == pytest.approx(brute_shares([total, total]), abs=1e-12)
+    assert got == pytest.approx((0.5, 0.5), abs=1e-12)
+    assert want[2] < 0.01  # one event against two: the tool itself is not symmetric-only
 
 
 class Recorder(OptimalAgent):
@@ -85,9 +101,16 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
     play_match(GAME, [Recorder(seen), Recorder(seen)], seed=5, options=opts)
     boundary = next(v for v in seen if v.discipline == "long-jump")
     assert boundary.attempt == 1 and all(not t for t in boundary.tries)
+    # the seat not acting has the whole long jump ahead; the acting one has thrown
     low, pmf = event_points("long-jump")
+    waiting = 1 - boundary.to_act
     dists = [as_dict(low + boundary.totals[s], pmf) for s in range(2)]
-    assert odds(boundary) == pytest.approx(brute_shares(dists), abs=1e-12)
+    want = brute_shares(dists)
+    got = odds(boundary)
+    assert got != pytest.approx(want, abs=1e-6)  # the acting seat's dice count
+    low, pmf = position_points("long-jump", advisor.situation(boundary))
+    dists[1 - waiting] = as_dict(low + boundary.totals[1 - waiting], pmf)
+    assert got == pytest.approx(brute_shares(dists), abs=1e-12)
     # the last decision: the odds only miss the acting player's result
     last = seen[-1]
     assert sum(odds(last)) == pytest.approx(1.0)
@@ -95,7 +118,7 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
 
 def test_last_event_win_utility_is_the_win_share_of_each_result() -> None:
     view = _start_view("long")
-    u = win_utility(view, 0)
+    u = win_utility(view, view.to_act)  # the other seat has not thrown yet
     low, pmf = event_points("long-jump")
     other = as_dict(low, pmf)
     for r in (1, 10, 20, 30):  # valid Long Jump results run from 1
@@ -107,7 +130,7 @@ def test_last_event_win_utility_is_the_win_share_of_each_result() -> None:
 def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
     """2 players, 100 m + Long Jump, 2,000 seeded games: within 4 standard errors."""
     opts = GAME.parse_options({"events": "100m,long"})
-    predicted = odds(_start_view("100m,long"))[0]
+    predicted = odds_at_start(("100m", "long-jump"), 2)[0]
     games, won = 2000, 0.0
     for seed in range(games):
         agents: list[Agent[Any, Any]] = [OptimalAgent(), OptimalAgent()]
@@ -130,7 +153,85 @@ def test_terminal_odds_line_and_column_only_in_the_points_game() -> None:
     from gamenight.terminal.decathlon import odds_line, win_odds
 
     view = _start_view("100m,long")
-    assert win_odds(view) == pytest.approx((0.5, 0.5))
-    assert odds_line(3, view, ["Ann", "Bob"]) == "   3. 100 Metres     Ann  50.0%  Bob  50.0%"
-    champ = GAME.start(2, GAME.parse_options({"variant": "championship"}), SeededDice(seed=1))
-    assert win_odds(GAME.view(champ.state, 0)) is None
+    a, b = odds(view)
+    assert win_odds(view) == pytest.approx((a, b))
+    line = odds_line(3, view, ["Ann", "Bob"])
+    assert line == f"   3. 100 Metres     Ann {a:6.1%}  Bob {b:6.1%}"
+    solo = GAME.start(1, GAME.parse_options({}), SeededDice(seed=1))
+    assert win_odds(GAME.view(solo.state, 0)) is None
+
+
+def _brute_seat(view: DecathlonView, seat: int) -> dict[int | None, float]:
+    """A seat's final event result by enumeration, read off the view by the rules."""
+    event, best = view.discipline, view.best[seat]
+    if event == "shot-put":
+        tries = view.tries[seat]
+        if seat == view.to_act:
+            dice = tuple(sorted(view.shot))
+            if dice:
+                return bp.shot_decide(view.attempt, best, dice)
+            return bp.shot_throw(view.attempt, best, ())
+        if len(tries) == 3:
+            return bp.point(best)
+        return bp.shot_throw(len(tries) + 1, best, ())
+    assert event == "high-jump" and view.height is not None
+    if view.status[seat] != "in":
+        return bp.point(best)
+    marks = view.marks[seat]
+    if seat != view.to_act and marks and marks[-1][0] == view.height:
+        return bp.height_choose(event, view.height + 2, best)  # D8: this height is done
+    return bp.height_choose(event, view.height, best)
+
+
+@pytest.mark.parametrize(("events", "seed"), [("shot", 4), ("high", 6), ("high", 8)])
+def test_odds_inside_an_event_match_enumeration(events: str, seed: int) -> None:
+    """Two players, one event: after every action the odds are those of brute force."""
+    seen: list[DecathlonView] = []
+    opts = GAME.parse_options({"events": events})
+    play_match(GAME, [Recorder(seen), Recorder(seen)], seed=seed, options=opts)
+    assert len(seen) > 6
+    moved, before = 0, (0.5, 0.5)
+    for view in seen:
+        dists = []
+        for seat in range(2):
+            dist: dict[int, float] = {}
+            for result, p in _brute_seat(view, seat).items():
+                points = 0 if result is None else result
+                dist[points] = dist.get(points, 0.0) + p
+            dists.append(dist)
+        want = brute_shares(dists)
+        assert odds(view) == pytest.approx(want, abs=1e-9)
+        moved += abs(want[0] - before[0]) > 1e-6
+        before = (want[0], want[1])
+    assert moved > 3  # the odds move inside the event
+
+
+def test_championship_odds_of_one_event_match_enumeration() -> None:
+    """Two players, one event: P(rank 1) within 4 standard errors of the exact value."""
+    opts = GAME.parse_options({"variant": "championship", "events": "shot"})
+    start = GAME.start(2, opts, SeededDice(seed=3))
+    view = GAME.view(start.state, None)
+    dists = [_brute_seat(view, seat) for seat in range(2)]
+    # D11 with two players: a valid result beaten by the other's takes silver (2),
+    # equal valid results share gold; no valid result earns nothing.
+    exact = [0.0, 0.0]
+    for (ra, pa), (rb, pb) in itertools.product(dists[0].items(), dists[1].items()):
+        ha = 0 if ra is None else 3 if rb is None or ra >= rb else 2
+        hb = 0 if rb is None else 3 if ra is None or rb >= ra else 2
+        exact[0] += pa * pb * (ha >= hb)
+        exact[1] += pa * pb * (hb >= ha)
+    got = championship_odds(view)
+    for seat in range(2):
+        assert abs(got.first[seat] - exact[seat]) < 4 * got.se[seat][0] + 1e-12
+        assert sum(got.ranks[seat]) == pytest.approx(1.0)
+    assert got == championship_odds(view)  # seeded: the same view, the same answer
+
+
+def test_championship_odds_at_the_end_are_the_final_ranks() -> None:
+    opts = GAME.parse_options({"variant": "championship", "events": "100m"})
+    results, state = play_match(
+        GAME, [OptimalAgent(), OptimalAgent(), OptimalAgent()], seed=2, options=opts
+    )
+    final = championship_odds(GAME.view(state, None), samples=100)
+    for seat, rank in enumerate(results.ranks):
+        assert final.ranks[seat][rank - 1] == 1.0
