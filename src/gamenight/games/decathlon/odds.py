@@ -269,14 +269,39 @@ def _sample(event: str, position: Position, rng: np.random.Generator, n: int) ->
     return out
 
 
+def _above(values: Floats) -> npt.NDArray[np.int64]:
+    """``[s, i]``: how many seats have a strictly higher value than seat ``i`` in row ``s``."""
+    count = np.zeros(values.shape, dtype=np.int64)
+    for j in range(values.shape[1]):
+        count += values[:, j : j + 1] > values
+    return count
+
+
 def _honours(results: Floats) -> Floats:
     """D11 honours per sample (rows) and seat (columns) of one event's results."""
-    better = (results[:, None, :] > results[:, :, None]).sum(axis=2)  # [s, i]: others above i
+    better = _above(results)
     medal = np.zeros(len(MEDALS) + 2)
     for rank, h in MEDALS.items():
         medal[rank - 1] = h
     got: Floats = medal[np.minimum(better, len(medal) - 1)]
     return np.where(results == INVALID, 0.0, got)
+
+
+@lru_cache(maxsize=32)
+def _later_honours(events: tuple[str, ...], players: int, samples: int, seed: int) -> Floats:
+    """Sampled honours of ``events`` all played from the start (rows: samples).
+
+    Every seat starts these events afresh, so one seeded sample serves every
+    position of the current event (and the same random numbers keep a live odds
+    track steady from one decision to the next).
+    """
+    rng = np.random.default_rng([seed, 1, len(events)])
+    out = np.zeros((samples, players))
+    for event in events:
+        cols = [_sample(event, AttemptStart(), rng, samples) for _ in range(players)]
+        out += _honours(np.stack(cols, axis=1))
+    out.setflags(write=False)
+    return out
 
 
 def championship_odds(
@@ -291,17 +316,18 @@ def championship_odds(
     ranked.  The seed is fixed, so the same view always gets the same answer.
     """
     players = view.players
-    rng = np.random.default_rng(seed)
-    totals = np.tile(np.array(view.honour_totals or (0,) * players, dtype=np.float64), (samples, 1))
+    totals = np.array(view.honour_totals or (0,) * players, dtype=np.float64)[None, :]
     if view.discipline is not None:
-        events = view.disciplines[view.discipline_no :]
-        for k, event in enumerate(events):
-            cols = []
-            for seat in range(players):
-                where = seat_position(view, seat) if k == 0 else AttemptStart()
-                cols.append(_sample(event, where, rng, samples))
-            totals += _honours(np.stack(cols, axis=1))
-    above = (totals[:, None, :] > totals[:, :, None]).sum(axis=2)  # others strictly ahead
+        rng = np.random.default_rng([seed, 0])
+        event = view.discipline
+        cols = [_sample(event, seat_position(view, seat), rng, samples) for seat in range(players)]
+        later = view.disciplines[view.discipline_no + 1 :]
+        totals = (
+            totals
+            + _honours(np.stack(cols, axis=1))
+            + _later_honours(later, players, samples, seed)
+        )
+    above = _above(totals)
     ranks, ses = [], []
     for seat in range(players):
         p = np.bincount(above[:, seat], minlength=players)[:players] / samples
