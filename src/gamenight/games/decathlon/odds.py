@@ -327,7 +327,7 @@ def championship_odds(
             + _honours(np.stack(cols, axis=1))
             + _later_honours(later, players, samples, seed)
         )
-    above = _above(totals)
+    above = _above(np.broadcast_to(totals, (samples, players)))
     ranks, ses = [], []
     for seat in range(players):
         p = np.bincount(above[:, seat], minlength=players)[:players] / samples
