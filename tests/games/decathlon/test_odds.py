@@ -235,3 +235,19 @@ def test_championship_odds_at_the_end_are_the_final_ranks() -> None:
     final = championship_odds(GAME.view(state, None), samples=100)
     for seat, rank in enumerate(results.ranks):
         assert final.ranks[seat][rank - 1] == 1.0
+
+
+def test_terminal_championship_odds_show_ranks_and_standard_errors() -> None:
+    from gamenight.terminal.decathlon import honours_odds, odds_line, win_odds
+
+    opts = GAME.parse_options({"variant": "championship", "events": "100m,long"})
+    view = GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, None)
+    found = honours_odds(view)
+    assert found is not None and win_odds(view) == found.first
+    a, b = found.ranks
+    line = odds_line(7, view, ["Ann", "Bob"])
+    assert line is not None and line.startswith("   7. 100 Metres     Ann ")
+    assert f"±{found.se[0][0]:.1%} ({a[0]:.0%}/{a[1]:.0%})" in line
+    assert f"Bob {b[0]:6.1%}" in line
+    # two players: one is first (alone or tied) in every simulated finish
+    assert a[0] + b[0] >= 1.0 - 1e-12

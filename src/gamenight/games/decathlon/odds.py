@@ -304,6 +304,7 @@ def _later_honours(events: tuple[str, ...], players: int, samples: int, seed: in
     return out
 
 
+@lru_cache(maxsize=16)
 def championship_odds(
     view: DecathlonView, samples: int = CHAMPIONSHIP_SAMPLES, seed: int = CHAMPIONSHIP_SEED
 ) -> HonoursOdds:
