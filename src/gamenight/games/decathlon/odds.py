@@ -204,27 +204,45 @@ def win_utility(view: DecathlonView, seat: int) -> Utility:
 
     The others' totals are as in :func:`final_totals`; ``seat``'s events after
     this one are played EV-optimally.  No valid result scores 0 points (D3, D11).
+    Cached on what it depends on (the others' positions, the totals), so the
+    decisions of one turn share one utility.
     """
     event = view.discipline
     assert event is not None
-    dists = final_totals(view)
-    lo, eq = _grid([p for _, p in dists], [low for low, _ in dists])
-    curve = _share_curve(eq, seat)
-    # Beyond the grid's top every other total is lower: an outright win.
-    curve = np.concatenate((curve, np.ones(1)))
+    others = tuple(None if s == seat else seat_position(view, s) for s in range(view.players))
     totals = view.totals or (0,) * view.players
-    rlow, rest = _rest(view)
-    sol = solve_event(event)
-    # value[r] = sum_k rest[k] * curve[totals + r + rlow + k - lo]
+    later = view.disciplines[view.discipline_no + 1 :]
+    return _win_utility(event, later, totals, seat, others)
+
+
+@lru_cache(maxsize=4096)
+def _win_utility(
+    event: str,
+    later: tuple[str, ...],
+    totals: tuple[int, ...],
+    seat: int,
+    others: tuple[Position | None, ...],
+) -> Utility:
+    rlow, rest = rest_points(later)
+    dists: list[tuple[int, Floats]] = []
+    for s, where in enumerate(others):
+        if where is None:  # the seat itself: its curve never reads its own row
+            dists.append((0, np.ones(1)))
+            continue
+        low, pmf = position_points(event, where)
+        dists.append((low + rlow + totals[s], np.convolve(pmf, rest)))
+    lo, eq = _grid([p for _, p in dists], [low for low, _ in dists])
+    # Below the grid every other total is higher (a loss); above it, an outright win.
+    curve = np.concatenate((_share_curve(eq, seat), np.ones(1)))
     padded = np.concatenate((np.zeros(len(rest)), curve, np.ones(len(rest))))
-
-    def u(points: int) -> float:
-        start = totals[seat] + points + rlow - lo + len(rest)
-        start = min(max(start, 0), len(padded) - len(rest))
-        return float(np.dot(rest, padded[start : start + len(rest)]))
-
-    values = tuple(u(r) for r in range(sol.min_score, sol.max_score + 1))
-    return Utility(sol.min_score, values, invalid=u(0))
+    # win[j] = sum_k rest[k] * padded[j + k]: the share with the later events' points
+    win = np.correlate(padded, rest, "valid")
+    spec = event_spec(event)
+    points = np.arange(spec.min_score, spec.max_score + 1)
+    start = totals[seat] + rlow - lo + len(rest)
+    index = np.clip(start + points, 0, len(win) - 1)
+    invalid = float(win[min(max(start, 0), len(win) - 1)])  # no valid result: 0 points
+    return Utility(spec.min_score, tuple(float(v) for v in win[index]), invalid=invalid)
 
 
 # ----- the Championship (D11) -----------------------------------------------------------
