@@ -239,9 +239,12 @@ class UtilityChain(Generic[PassT]):
             reward = np.vstack(
                 (after[np.maximum(scores[:, None], columns[None, :])], after[columns])
             )
-            solved = model.backward(reward, reward)
+            values = getattr(model, "values", None)  # a values-only pass, where a model has one
+            solved = (
+                values(reward) if values is not None else compact(model.backward(reward, reward))
+            )
             root = model.root(solved)
-            self.passes[attempt] = AttemptPass(compact(solved), reward)
+            self.passes[attempt] = AttemptPass(solved, reward)
             self.after = np.zeros(top + 1)
             self.after[columns] = root[: len(columns)]
             self.next_attempt -= 1
