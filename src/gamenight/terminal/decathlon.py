@@ -192,8 +192,8 @@ class UI:
             worst = max(max(se) for se in ranked.se)
             parts.append(
                 Text(
-                    f"win: the chance of the most honours (alone or tied), from {ranked.samples:,} simulated"
-                    f" finishes (standard error at most {worst:.1%})",
+                    f"win: the chance of the most honours (alone or tied), from"
+                    f" {ranked.samples:,} simulated finishes (standard error at most {worst:.1%})",
                     style="dim",
                 )
             )

@@ -103,7 +103,9 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
     assert boundary.attempt == 1 and all(not t for t in boundary.tries)
     # the seat not acting has the whole long jump ahead; the acting one has thrown
     low, pmf = event_points("long-jump")
-    waiting = 1 - boundary.to_act
+    acting = boundary.to_act
+    assert acting is not None
+    waiting = 1 - acting
     dists = [as_dict(low + boundary.totals[s], pmf) for s in range(2)]
     want = brute_shares(dists)
     got = odds(boundary)
@@ -118,6 +120,7 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
 
 def test_last_event_win_utility_is_the_win_share_of_each_result() -> None:
     view = _start_view("long")
+    assert view.to_act is not None
     u = win_utility(view, view.to_act)  # the other seat has not thrown yet
     low, pmf = event_points("long-jump")
     other = as_dict(low, pmf)

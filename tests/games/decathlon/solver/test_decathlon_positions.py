@@ -20,6 +20,7 @@ from gamenight.games.decathlon.solver import (
     LongJumpSituation,
     ShotPutSituation,
     SprintSituation,
+    best_option,
     event_spec,
     situation_value,
     solve_event,
@@ -120,7 +121,7 @@ def test_last_attempt_positions_match_enumeration(event: str, situation: Any) ->
     if event == "long-jump":
         if s.phase == "jump":
             k = len(s.frozen) + len(s.thrown)
-            sub = bp.best_option(event, s)
+            sub = best_option(event, s)
             want = bp.jump_throw(s.best, k, tuple(sorted(s.frozen + sub)))
         else:
             want = bp.run_up_settle(s.best, tuple(sorted(s.frozen)))
@@ -133,7 +134,7 @@ def test_last_attempt_positions_match_enumeration(event: str, situation: Any) ->
 
 def test_a_run_up_freeze_position_matches_enumeration() -> None:
     s = LongJumpSituation("run-up", (1, 2), (3, 5, 1), 3, 15)
-    sub = bp.best_option("long-jump", s)
+    sub = best_option("long-jump", s)
     assert isinstance(sub, tuple)
     frozen = tuple(sorted(s.frozen + sub))
     want = bp.run_up_settle(15, frozen) if sum(frozen) <= 8 else bp.point(15)
@@ -154,10 +155,10 @@ HEIGHT_POSITIONS = [
 def test_height_positions_match_enumeration(event: str, situation: HeightSituation) -> None:
     s = situation
     if s.committed:
-        choice = bp.best_option(event, s)
+        choice = best_option(event, s)
         assert isinstance(choice, int)
         q = bp.clear(event, choice, s.height)
-        want = {}
+        want: bp.Dist = {}
         bp.add(want, bp.height_choose(event, s.height + 2, s.height), q)
         bp.add(want, bp.height_jumps(event, s.height, s.best, s.jumps_used + 1), 1 - q)
     else:
