@@ -155,7 +155,8 @@ def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None
     """One line of the ``replay --odds`` track: after action ``seq``, each player's odds.
 
     In the Championship each player's chance of first place comes with its
-    standard error and the chances of every rank (1st/2nd/...).
+    standard error (none when exact: two players) and the chances of every rank
+    (1st/2nd/...).
     """
     chances = win_odds(view)
     if chances is None:
@@ -166,7 +167,9 @@ def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None
         cells = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, chances, strict=True))
     else:
         cells = "  ".join(
-            f"{name} {ranks[0]:6.1%} ±{se[0]:.1%} (" + "/".join(f"{p:.0%}" for p in ranks) + ")"
+            f"{name} {ranks[0]:6.1%}{f' ±{se[0]:.1%}' if ranked.samples else ''} ("
+            + "/".join(f"{p:.0%}" for p in ranks)
+            + ")"
             for name, ranks, se in zip(names, ranked.ranks, ranked.se, strict=True)
         )
     return f"{seq:4d}. {where:<14} {cells}"
@@ -190,12 +193,14 @@ class UI:
         ranked = honours_odds(view)
         if ranked is not None:
             worst = max(max(se) for se in ranked.se)
+            how = (
+                "exact"
+                if not ranked.samples
+                else f"from {ranked.samples:,} simulated finishes (standard error at most"
+                f" {worst:.1%})"
+            )
             parts.append(
-                Text(
-                    f"win: the chance of the most honours (alone or tied), from"
-                    f" {ranked.samples:,} simulated finishes (standard error at most {worst:.1%})",
-                    style="dim",
-                )
+                Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")
             )
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)

@@ -210,7 +210,7 @@ def test_odds_inside_an_event_match_enumeration(events: str, seed: int) -> None:
 
 
 def test_championship_odds_of_one_event_match_enumeration() -> None:
-    """Two players, one event: P(rank 1) within 4 standard errors of the exact value."""
+    """Two players, one event: exact P(rank 1); the Monte Carlo within 4 standard errors."""
     opts = GAME.parse_options({"variant": "championship", "events": "shot"})
     start = GAME.start(2, opts, SeededDice(seed=3))
     view = GAME.view(start.state, None)
@@ -223,11 +223,12 @@ def test_championship_odds_of_one_event_match_enumeration() -> None:
         hb = 0 if rb is None else 3 if ra is None or rb >= ra else 2
         exact[0] += pa * pb * (ha >= hb)
         exact[1] += pa * pb * (hb >= ha)
-    got = championship_odds(view)
+    assert championship_odds(view).first == pytest.approx(exact, abs=1e-12)
+    got = championship_odds(view, exact=False)  # the Monte Carlo of more players
     for seat in range(2):
-        assert abs(got.first[seat] - exact[seat]) < 4 * got.se[seat][0] + 1e-12
+        assert abs(got.first[seat] - exact[seat]) < 4 * got.se[seat][0]
         assert sum(got.ranks[seat]) == pytest.approx(1.0)
-    assert got == championship_odds(view)  # seeded: the same view, the same answer
+    assert got == championship_odds(view, exact=False)  # seeded: the same answer
 
 
 def test_championship_odds_at_the_end_are_the_final_ranks() -> None:
@@ -244,13 +245,34 @@ def test_terminal_championship_odds_show_ranks_and_standard_errors() -> None:
     from gamenight.terminal.decathlon import honours_odds, odds_line, win_odds
 
     opts = GAME.parse_options({"variant": "championship", "events": "100m,long"})
-    view = GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, None)
+    view = GAME.view(GAME.start(3, opts, SeededDice(seed=1)).state, None)
     found = honours_odds(view)
-    assert found is not None and win_odds(view) == found.first
-    a, b = found.ranks
-    line = odds_line(7, view, ["Ann", "Bob"])
+    assert found is not None and win_odds(view) == found.first and found.samples > 0
+    a, b, c = found.ranks
+    line = odds_line(7, view, ["Ann", "Bob", "Cy"])
     assert line is not None and line.startswith("   7. 100 Metres     Ann ")
-    assert f"±{found.se[0][0]:.1%} ({a[0]:.0%}/{a[1]:.0%})" in line
+    assert f"±{found.se[0][0]:.1%} ({a[0]:.0%}/{a[1]:.0%}/{a[2]:.0%})" in line
     assert f"Bob {b[0]:6.1%}" in line
-    # two players: one is first (alone or tied) in every simulated finish
-    assert a[0] + b[0] >= 1.0 - 1e-12
+    # someone is first (alone or tied) in every simulated finish
+    assert a[0] + b[0] + c[0] >= 1.0 - 1e-12
+    two = GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, None)
+    exact = honours_odds(two)
+    assert exact is not None and exact.samples == 0
+    line = odds_line(1, two, ["Ann", "Bob"])
+    assert line is not None and "±" not in line and f"Ann {exact.first[0]:6.1%} (" in line
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_exact_two_player_championship_odds_agree_with_the_monte_carlo(seed: int) -> None:
+    """A whole Championship, mid-game: exact and simulated rank odds within 4 SE."""
+    seen: list[DecathlonView] = []
+    opts = GAME.parse_options({"variant": "championship"})
+    play_match(GAME, [Recorder(seen), Recorder(seen)], seed=seed, options=opts)
+    for view in (seen[0], seen[len(seen) // 3], seen[2 * len(seen) // 3]):
+        exact = championship_odds(view)
+        assert exact.samples == 0 and sum(exact.ranks[0]) == pytest.approx(1.0)
+        simulated = championship_odds(view, exact=False)
+        for seat in range(2):
+            for k in range(2):
+                se = simulated.se[seat][k]
+                assert abs(simulated.ranks[seat][k] - exact.ranks[seat][k]) <= 4 * se + 1e-9

@@ -324,17 +324,26 @@ def _later_honours(events: tuple[str, ...], players: int, samples: int, seed: in
 
 @lru_cache(maxsize=16)
 def championship_odds(
-    view: DecathlonView, samples: int = CHAMPIONSHIP_SAMPLES, seed: int = CHAMPIONSHIP_SEED
+    view: DecathlonView,
+    samples: int = CHAMPIONSHIP_SAMPLES,
+    seed: int = CHAMPIONSHIP_SEED,
+    *,
+    exact: bool = True,
 ) -> HonoursOdds:
-    """P(each final honours rank) per seat in the Championship, by seeded Monte Carlo.
+    """P(each final honours rank) per seat in the Championship.
 
     Model: every seat plays the rest of the current event from its position and
     every later event EV-optimally (independent results, as for the points odds);
     each event's results are ranked for honours (D11: gold 3, silver 2, bronze 1,
     equal results share a medal, no valid result earns none) and the totals are
-    ranked.  The seed is fixed, so the same view always gets the same answer.
+    ranked.  Two players (with ``exact``) get the exact answer
+    (:func:`_two_player_odds`, ``samples`` 0 and standard errors 0); otherwise a
+    seeded Monte Carlo of ``samples`` finishes.  The seed is fixed, so the same
+    view always gets the same answer.
     """
     players = view.players
+    if players == 2 and exact:
+        return _two_player_odds(view)
     totals = np.array(view.honour_totals or (0,) * players, dtype=np.float64)[None, :]
     if view.discipline is not None:
         rng = np.random.default_rng([seed, 0])
@@ -353,3 +362,48 @@ def championship_odds(
         ranks.append(tuple(float(x) for x in p))
         ses.append(tuple(float(np.sqrt(x * (1 - x) / samples)) for x in p))
     return HonoursOdds(tuple(ranks), tuple(ses), samples, seed)
+
+
+def _two_player_odds(view: DecathlonView) -> HonoursOdds:
+    """Exact Championship odds of two players: the honours *difference* adds up by event.
+
+    Per event (D11) the difference of seat 0's and seat 1's honours is +3 or -3 when
+    only one has a valid result (gold against nothing), +1 or -1 when both do and one
+    is better (gold against silver), and 0 otherwise (equal valid results share gold;
+    two invalid ones win nothing).  The final difference is the convolution over the
+    remaining events; seat 0 ranks first iff it is >= 0 (ties share the rank).
+    """
+    start = view.honour_totals or (0, 0)
+    events: list[tuple[str, Position, Position]] = []
+    if view.discipline is not None:
+        event = view.discipline
+        events.append((event, seat_position(view, 0), seat_position(view, 1)))
+        events += [
+            (e, AttemptStart(), AttemptStart()) for e in view.disciplines[view.discipline_no + 1 :]
+        ]
+    span = 3 * len(events) + abs(start[0] - start[1])
+    diff = np.zeros(2 * span + 1)  # index d + span
+    diff[start[0] - start[1] + span] = 1.0
+    for event, a, b in events:
+        step = _event_difference(event, a, b)  # over -3..3
+        diff = np.convolve(diff, step)[3:-3]
+    ahead, level = float(diff[span + 1 :].sum()), float(diff[span])
+    behind = 1.0 - ahead - level
+    ranks = ((ahead + level, behind), (behind + level, ahead))
+    zero = ((0.0, 0.0), (0.0, 0.0))
+    return HonoursOdds(ranks, zero, 0, 0)
+
+
+def _event_difference(event: str, a: Position, b: Position) -> Floats:
+    """P(honours of seat a - honours of seat b = d) for d = -3..3 in one event."""
+    pa, pb = position_dist(event, a), position_dist(event, b)
+    va, vb = pa[:-1], pb[:-1]  # valid results, same grid
+    below_b = np.concatenate(([0.0], np.cumsum(vb)[:-1]))  # P(b valid and < r)
+    a_better = float(np.dot(va, below_b))
+    b_better = float(np.dot(vb, np.concatenate(([0.0], np.cumsum(va)[:-1]))))
+    only_a, only_b = float(va.sum() * pb[-1]), float(vb.sum() * pa[-1])
+    step = np.zeros(7)
+    step[3 + 3], step[3 - 3] = only_a, only_b
+    step[3 + 1], step[3 - 1] = a_better, b_better
+    step[3] = 1.0 - step.sum()
+    return step
