@@ -388,7 +388,7 @@ def _two_player_odds(view: DecathlonView) -> HonoursOdds:
         step = _event_difference(event, a, b)  # over -3..3
         diff = np.convolve(diff, step)[3:-3]
     ahead, level = float(diff[span + 1 :].sum()), float(diff[span])
-    behind = 1.0 - ahead - level
+    behind = max(0.0, 1.0 - ahead - level)  # no negative rounding dust
     ranks = ((ahead + level, behind), (behind + level, ahead))
     zero = ((0.0, 0.0), (0.0, 0.0))
     return HonoursOdds(ranks, zero, 0, 0)
@@ -405,5 +405,5 @@ def _event_difference(event: str, a: Position, b: Position) -> Floats:
     step = np.zeros(7)
     step[3 + 3], step[3 - 3] = only_a, only_b
     step[3 + 1], step[3 - 1] = a_better, b_better
-    step[3] = 1.0 - step.sum()
+    step[3] = max(0.0, 1.0 - step.sum())
     return step
