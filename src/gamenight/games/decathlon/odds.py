@@ -1,4 +1,4 @@
-"""Live win odds for the points game: P(finish first) for every seat, ties sharing.
+"""Live win odds: P(finish first) for every seat, ties sharing (and Championship ranks).
 
 Every player is assumed to play the remaining events for expected points (the
 solver's EV-optimal policy).  Each seat's final total is its running total plus
@@ -19,8 +19,9 @@ far, height reached), under the EV policy (:mod:`.solver.positions`).  A seat
 that has finished it counts its posted result.
 
 The Championship (D11) has :func:`championship_odds`: the probability of every
-final honours rank per seat, by a seeded Monte Carlo over the same model
-(independent EV-optimal results, ranked per event), with standard errors.
+final honours rank per seat under the same model (independent EV-optimal
+results, ranked per event) -- exact for two players, otherwise by a seeded Monte
+Carlo with standard errors.
 
 >>> from gamenight.games.decathlon.odds import win_shares
 >>> import numpy as np
