@@ -276,3 +276,40 @@ def test_exact_two_player_championship_odds_agree_with_the_monte_carlo(seed: int
             for k in range(2):
                 se = simulated.se[seat][k]
                 assert abs(simulated.ranks[seat][k] - exact.ranks[seat][k]) <= 4 * se + 1e-9
+
+
+def test_monte_carlo_of_optimal_bots_from_inside_an_event_agrees_with_the_odds() -> None:
+    """Mid Long Jump of a 2-player Long Jump + Shot Put game, the engine plays on with
+    fresh dice 1,500 times (EV-optimal bots): the first seat's win share lies within
+    4 standard errors of the odds at that decision."""
+    import msgspec
+
+    opts = GAME.parse_options({"events": "long,shot"})
+    state = GAME.start(2, opts, SeededDice(seed=11)).state
+    bot = OptimalAgent()
+    for _ in range(6):  # a few decisions into the first attempts
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        action = bot.act(Decision("decathlon", seat, view, GAME.legal_actions(state, seat)))
+        state = GAME.apply(state, seat, action).state
+    view = GAME.view(state, None)
+    assert view.discipline == "long-jump" and view.to_act is not None
+    predicted = odds(view)[0]
+    assert (
+        0.05 < predicted < 0.95
+        and abs(predicted - odds_at_start(("long-jump", "shot-put"), 2)[0]) > 0.01
+    )
+    games, won = 1500, 0.0
+    for k in range(games):
+        play = msgspec.structs.replace(state, dice=SeededDice(seed=1000 + k))
+        while not GAME.is_terminal(play):
+            (seat,) = GAME.to_act(play)
+            decision = Decision(
+                "decathlon", seat, GAME.view(play, seat), GAME.legal_actions(play, seat)
+            )
+            play = GAME.apply(play, seat, bot.act(decision)).state
+        a, b = GAME.results(play).scores
+        won += 1.0 if a > b else 0.5 if a == b else 0.0
+    share = won / games
+    se = math.sqrt(predicted * (1 - predicted) / games)
+    assert abs(share - predicted) < 4 * se, (share, predicted)
