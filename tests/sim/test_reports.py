@@ -215,3 +215,28 @@ def test_session_end_rates_a_human_against_a_bot(tmp_path: Path) -> None:
     assert store.get("Ann").games == 1 and store.get("bot:random").games == 1
     ann_won = results.ranks[0] < results.ranks[1]
     assert (store.get("Ann").mu > store.get("bot:random").mu) == ann_won
+
+
+def test_a_decathlon_series_report_draws_the_win_odds_of_its_first_game() -> None:
+    from gamenight.sim import plots
+    from gamenight.sim.report import odds_track
+    from gamenight.sim.series import run_series
+
+    entry = registry.get("decathlon")
+    opts = entry.game.parse_options({"events": "100m,long"})
+    report = run_series(entry, ["winner", "greedy"], games=3, seed=2, options=opts, jobs=1)
+    found = odds_track(report)
+    assert found is not None
+    track, sections, what = found
+    assert [label for _, label in sections] == ["100 Metres", "Long Jump"]
+    assert sections[0][0] == 0 and len(track) > sections[1][0] > 0
+    assert all(sum(p) == pytest.approx(1.0) for p in track)
+    first = min(report.rows, key=lambda r: r.index)
+    assert track[-1] == tuple(
+        1 / len(first.winners) if s in first.winners else 0.0 for s in range(2)
+    )
+    assert len({p[0] for p in track}) > 5  # the odds move with the dice
+    fig = plots.odds_track(["1: winner", "2: greedy"], track, sections, title=what)
+    assert len(fig.axes[0].get_lines()) == 2 + len(sections)
+    other = run_series(registry.get("wurfeltod"), ["greedy", "random"], games=1, jobs=1)
+    assert odds_track(other) is None

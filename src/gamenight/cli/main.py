@@ -186,10 +186,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     if as_seat is not None:
         show_as(console, _entry(record.game), record, seen)
     if show_odds:
-        none = (
-            "Win odds are only available for the points game of Reiner Knizia's Decathlon"
-            " with two or more players."
-        )
+        none = "Win odds are only available for Reiner Knizia's Decathlon with two or more players."
         for line in track or [none]:
             console.print(Text(line))
     if report.committed:

@@ -125,6 +125,49 @@ def win_shares(
     return fig
 
 
+def odds_track(
+    names: Sequence[str],
+    track: Sequence[Sequence[float]],
+    sections: Sequence[tuple[int, str]],
+    *,
+    title: str,
+    ylabel: str = "P(win) (%; ties shared)",
+) -> Figure:
+    """Each seat's win probability after every decision of one game, as steps.
+
+    ``track[k][seat]`` is the probability before decision ``k`` (the last entry may be
+    the final result); ``sections`` mark where a new part of the game (an event)
+    begins, with a short label.
+    """
+    fig = _figure(9.0, 4.6)
+    ax = fig.add_subplot()
+    xs = list(range(len(track)))
+    for seat, name in enumerate(names):
+        ys = [row[seat] * 100 for row in track]
+        ax.step(xs, ys, where="post", color=OKABE_ITO[seat % len(OKABE_ITO)], label=name, lw=1.4)
+    for start, label in sections:
+        ax.axvline(start, color="grey", lw=0.6, ls=":")
+        ax.annotate(
+            label,
+            (start, 1.0),
+            xycoords=("data", "axes fraction"),
+            xytext=(2, -2),
+            textcoords="offset points",
+            fontsize=7,
+            rotation=90,
+            va="top",
+            color="dimgrey",
+        )
+    ax.set_xlim(0, max(1, len(track) - 1))
+    ax.set_ylim(0, 100)
+    ax.set_xlabel("decision (every player's, in game order)")
+    ax.set_ylabel(ylabel)
+    _title(fig, ax, title)
+    ax.grid(axis="y", alpha=0.3)
+    ax.legend(loc="center left", bbox_to_anchor=(1.0, 0.5), fontsize=8)
+    return fig
+
+
 def heat_map(names: Sequence[str], matrix: Sequence[Sequence[float]], *, title: str) -> Figure:
     """The head-to-head matrix: row bot finished ahead of column bot, in %."""
     import numpy as np

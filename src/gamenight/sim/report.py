@@ -139,6 +139,23 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
         ]
         for s in report.seats
     ]
+    found = odds_track(report)
+    if found is not None:
+        track, sections, what = found
+        first = min(report.rows, key=lambda r: r.index)
+        figures.append(
+            (
+                "Win odds over one game",
+                plots.odds_track(
+                    list(scores),
+                    track,
+                    sections,
+                    ylabel=f"{what} (%)",
+                    title=f"{what} after every decision, game {first.index} (dice seed"
+                    f" {first.seed}): {head}",
+                ),
+            )
+        )
     page = _page(
         f"gamenight sim — {head}",
         _meta(
@@ -159,6 +176,67 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
     html_path = out / "report.html"
     html_path.write_text(page, encoding="utf-8")
     return [*paths, summary, html_path]
+
+
+class _Watch:
+    """An agent that keeps every view it decides on (for :func:`odds_track`)."""
+
+    def __init__(self, agent: Any, seen: list[Any]) -> None:
+        self.agent, self.seen = agent, seen
+        self.label = getattr(agent, "label", "agent")
+
+    def act(self, decision: Any) -> Any:
+        self.seen.append(decision.view)
+        return self.agent.act(decision)
+
+    def observe(self, seat: int, events: Sequence[Any]) -> None:
+        self.agent.observe(seat, events)
+
+
+def odds_track(
+    report: SeriesReport,
+) -> tuple[list[tuple[float, ...]], list[tuple[int, str]], str] | None:
+    """The Decathlon's win odds before every decision of the series' first game.
+
+    The game is played again from its row (same dice seed, same bot seeds, so the
+    same game) and :mod:`gamenight.games.decathlon.odds` is asked at every
+    decision; the last point is the final result. Returns ``(track, sections,
+    what)`` with a section per discipline, or ``None`` for any other game, a
+    single player or no games.
+    """
+    if report.game != "decathlon" or len(report.seats) < 2 or not report.rows:
+        return None
+    from gamenight.core.registry import get as get_entry
+    from gamenight.core.runner import play_match
+    from gamenight.core.seeds import derive
+    from gamenight.games.decathlon import odds as decathlon_odds
+    from gamenight.games.decathlon.disciplines import NAMES
+
+    row = min(report.rows, key=lambda r: r.index)
+    entry = get_entry(report.game)
+    seen: list[Any] = []
+    agents = [
+        _Watch(entry.make_bot(bot, derive(row.seed, "bot", seat)), seen)
+        for seat, bot in enumerate(row.bots)
+    ]
+    results, _ = play_match(entry.game, agents, seed=row.seed, options=report.options)
+    if tuple(float(x) for x in results.scores) != row.scores:
+        return None  # not the same game again (a bot that does not follow its seed)
+    champ = report.options.get("variant") == "championship"
+    track: list[tuple[float, ...]] = []
+    sections: list[tuple[int, str]] = []
+    for view in seen:
+        if not sections or sections[-1][1] != NAMES[view.discipline]:
+            sections.append((len(track), NAMES[view.discipline]))
+        if champ:
+            track.append(decathlon_odds.championship_odds(view, samples=4000).first)
+        else:
+            track.append(decathlon_odds.odds(view))
+    winners = results.winners
+    track.append(tuple((1.0 if champ else 1 / len(winners)) if s in winners else 0.0
+                       for s in range(len(row.bots))))  # fmt: skip
+    what = "P(most honours, ties included; simulated)" if champ else "P(win), exact (ties shared)"
+    return track, sections, what
 
 
 def write_tournament(report: TournamentReport, out: Path) -> list[Path]:

@@ -61,6 +61,7 @@ from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
+    from gamenight.games.decathlon.odds import HonoursOdds
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
@@ -125,21 +126,52 @@ def score_sheet(
 
 
 def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
-    """Each player's chance of winning the points game (None in the Championship or solo)."""
-    if view.variant != "points" or view.players < 2 or view.discipline is None:
+    """Each player's chance of winning (None solo or once the game is over).
+
+    The points game: the exact share of first place (ties split). The
+    Championship: P(first place in honours, alone or tied) by seeded simulation
+    (:func:`honours_odds` has every rank and the standard errors).
+    """
+    if view.players < 2 or view.discipline is None:
         return None
+    if view.variant == "championship":
+        found = honours_odds(view)
+        return None if found is None else found.first
     from gamenight.games.decathlon.odds import odds  # numpy and the solver: only when shown
 
     return odds(view)
 
 
+def honours_odds(view: DecathlonView) -> HonoursOdds | None:
+    """The Championship's rank odds with standard errors (None in the points game or solo)."""
+    if view.variant != "championship" or view.players < 2 or view.discipline is None:
+        return None
+    from gamenight.games.decathlon.odds import championship_odds
+
+    return championship_odds(view)
+
+
 def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None:
-    """One line of the ``replay --odds`` track: after action ``seq``, each player's odds."""
+    """One line of the ``replay --odds`` track: after action ``seq``, each player's odds.
+
+    In the Championship each player's chance of first place comes with its
+    standard error (none when exact: two players) and the chances of every rank
+    (1st/2nd/...).
+    """
     chances = win_odds(view)
     if chances is None:
         return None
     where = f"{NAMES[view.discipline]}" if view.discipline else ""
-    cells = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, chances, strict=True))
+    ranked = honours_odds(view)
+    if ranked is None:
+        cells = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, chances, strict=True))
+    else:
+        cells = "  ".join(
+            f"{name} {ranks[0]:6.1%}{f' ±{se[0]:.1%}' if ranked.samples else ''} ("
+            + "/".join(f"{p:.0%}" for p in ranks)
+            + ")"
+            for name, ranks, se in zip(names, ranked.ranks, ranked.se, strict=True)
+        )
     return f"{seq:4d}. {where:<14} {cells}"
 
 
@@ -158,6 +190,18 @@ class UI:
         parts: list[RenderableType] = [self._counters(view, table)]
         parts.extend(self._dice(view))
         parts.append(self._field(view, table))
+        ranked = honours_odds(view)
+        if ranked is not None:
+            worst = max(max(se) for se in ranked.se)
+            how = (
+                "exact"
+                if not ranked.samples
+                else f"from {ranked.samples:,} simulated finishes (standard error at most"
+                f" {worst:.1%})"
+            )
+            parts.append(
+                Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")
+            )
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
         if view.sheet:

@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import random
+import sys
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -13,11 +15,23 @@ import pytest
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import SeededDice
 from gamenight.core.runner import play_match
+from gamenight.games.decathlon import advisor
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.bots import OptimalAgent, WinnerAgent
 from gamenight.games.decathlon.game import GAME
-from gamenight.games.decathlon.odds import event_points, odds, win_shares, win_utility
+from gamenight.games.decathlon.odds import (
+    championship_odds,
+    event_points,
+    odds,
+    odds_at_start,
+    position_points,
+    win_shares,
+    win_utility,
+)
 from gamenight.games.decathlon.view import DecathlonView
+
+sys.path.insert(0, str(Path(__file__).parent / "solver"))
+import decathlon_brute_positions as bp
 
 
 def brute_shares(dists: list[dict[int, float]]) -> list[float]:
@@ -59,12 +73,14 @@ def _start_view(events: str, players: int = 2) -> DecathlonView:
 
 
 def test_start_odds_match_enumeration_of_two_short_events() -> None:
-    view = _start_view("100m,long")
     (la, a), (lb, b) = event_points("100m"), event_points("long-jump")
     total = as_dict(la + lb, np.convolve(a, b))
-    want = brute_shares([total, total])
-    assert odds(view) == pytest.approx(want, abs=1e-12)
-    assert odds(view) == pytest.approx((0.5, 0.5), abs=1e-12)
+    one = as_dict(la, a)
+    want = brute_shares([total, total, one])
+    got = odds_at_start(("100m", "long-jump"), 2)
+    assert got == pytest.approx(brute_shares([total, total]), abs=1e-12)
+    assert got == pytest.approx((0.5, 0.5), abs=1e-12)
+    assert want[2] < 0.01  # one event against two: the tool itself is not symmetric-only
 
 
 class Recorder(OptimalAgent):
@@ -85,9 +101,18 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
     play_match(GAME, [Recorder(seen), Recorder(seen)], seed=5, options=opts)
     boundary = next(v for v in seen if v.discipline == "long-jump")
     assert boundary.attempt == 1 and all(not t for t in boundary.tries)
+    # the seat not acting has the whole long jump ahead; the acting one has thrown
     low, pmf = event_points("long-jump")
+    acting = boundary.to_act
+    assert acting is not None
+    waiting = 1 - acting
     dists = [as_dict(low + boundary.totals[s], pmf) for s in range(2)]
-    assert odds(boundary) == pytest.approx(brute_shares(dists), abs=1e-12)
+    want = brute_shares(dists)
+    got = odds(boundary)
+    assert got != pytest.approx(want, abs=1e-6)  # the acting seat's dice count
+    low, pmf = position_points("long-jump", advisor.situation(boundary))
+    dists[1 - waiting] = as_dict(low + boundary.totals[1 - waiting], pmf)
+    assert got == pytest.approx(brute_shares(dists), abs=1e-12)
     # the last decision: the odds only miss the acting player's result
     last = seen[-1]
     assert sum(odds(last)) == pytest.approx(1.0)
@@ -95,7 +120,8 @@ def test_odds_at_an_event_boundary_match_enumeration_with_posted_totals() -> Non
 
 def test_last_event_win_utility_is_the_win_share_of_each_result() -> None:
     view = _start_view("long")
-    u = win_utility(view, 0)
+    assert view.to_act is not None
+    u = win_utility(view, view.to_act)  # the other seat has not thrown yet
     low, pmf = event_points("long-jump")
     other = as_dict(low, pmf)
     for r in (1, 10, 20, 30):  # valid Long Jump results run from 1
@@ -107,7 +133,7 @@ def test_last_event_win_utility_is_the_win_share_of_each_result() -> None:
 def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
     """2 players, 100 m + Long Jump, 2,000 seeded games: within 4 standard errors."""
     opts = GAME.parse_options({"events": "100m,long"})
-    predicted = odds(_start_view("100m,long"))[0]
+    predicted = odds_at_start(("100m", "long-jump"), 2)[0]
     games, won = 2000, 0.0
     for seed in range(games):
         agents: list[Agent[Any, Any]] = [OptimalAgent(), OptimalAgent()]
@@ -130,7 +156,160 @@ def test_terminal_odds_line_and_column_only_in_the_points_game() -> None:
     from gamenight.terminal.decathlon import odds_line, win_odds
 
     view = _start_view("100m,long")
-    assert win_odds(view) == pytest.approx((0.5, 0.5))
-    assert odds_line(3, view, ["Ann", "Bob"]) == "   3. 100 Metres     Ann  50.0%  Bob  50.0%"
-    champ = GAME.start(2, GAME.parse_options({"variant": "championship"}), SeededDice(seed=1))
-    assert win_odds(GAME.view(champ.state, 0)) is None
+    a, b = odds(view)
+    assert win_odds(view) == pytest.approx((a, b))
+    line = odds_line(3, view, ["Ann", "Bob"])
+    assert line == f"   3. 100 Metres     Ann {a:6.1%}  Bob {b:6.1%}"
+    solo = GAME.start(1, GAME.parse_options({}), SeededDice(seed=1))
+    assert win_odds(GAME.view(solo.state, 0)) is None
+
+
+def _brute_seat(view: DecathlonView, seat: int) -> dict[int | None, float]:
+    """A seat's final event result by enumeration, read off the view by the rules."""
+    event, best = view.discipline, view.best[seat]
+    if event == "shot-put":
+        tries = view.tries[seat]
+        if seat == view.to_act:
+            dice = tuple(sorted(view.shot))
+            if dice:
+                return bp.shot_decide(view.attempt, best, dice)
+            return bp.shot_throw(view.attempt, best, ())
+        if len(tries) == 3:
+            return bp.point(best)
+        return bp.shot_throw(len(tries) + 1, best, ())
+    assert event == "high-jump" and view.height is not None
+    if view.status[seat] != "in":
+        return bp.point(best)
+    marks = view.marks[seat]
+    if seat != view.to_act and marks and marks[-1][0] == view.height:
+        return bp.height_choose(event, view.height + 2, best)  # D8: this height is done
+    return bp.height_choose(event, view.height, best)
+
+
+@pytest.mark.parametrize(("events", "seed"), [("shot", 4), ("high", 6), ("high", 8)])
+def test_odds_inside_an_event_match_enumeration(events: str, seed: int) -> None:
+    """Two players, one event: after every action the odds are those of brute force."""
+    seen: list[DecathlonView] = []
+    opts = GAME.parse_options({"events": events})
+    play_match(GAME, [Recorder(seen), Recorder(seen)], seed=seed, options=opts)
+    assert len(seen) > 6
+    moved, before = 0, (0.5, 0.5)
+    for view in seen:
+        dists = []
+        for seat in range(2):
+            dist: dict[int, float] = {}
+            for result, p in _brute_seat(view, seat).items():
+                points = 0 if result is None else result
+                dist[points] = dist.get(points, 0.0) + p
+            dists.append(dist)
+        want = brute_shares(dists)
+        assert odds(view) == pytest.approx(want, abs=1e-9)
+        moved += abs(want[0] - before[0]) > 1e-6
+        before = (want[0], want[1])
+    assert moved > 3  # the odds move inside the event
+
+
+def test_championship_odds_of_one_event_match_enumeration() -> None:
+    """Two players, one event: exact P(rank 1); the Monte Carlo within 4 standard errors."""
+    opts = GAME.parse_options({"variant": "championship", "events": "shot"})
+    start = GAME.start(2, opts, SeededDice(seed=3))
+    view = GAME.view(start.state, None)
+    dists = [_brute_seat(view, seat) for seat in range(2)]
+    # D11 with two players: a valid result beaten by the other's takes silver (2),
+    # equal valid results share gold; no valid result earns nothing.
+    exact = [0.0, 0.0]
+    for (ra, pa), (rb, pb) in itertools.product(dists[0].items(), dists[1].items()):
+        ha = 0 if ra is None else 3 if rb is None or ra >= rb else 2
+        hb = 0 if rb is None else 3 if ra is None or rb >= ra else 2
+        exact[0] += pa * pb * (ha >= hb)
+        exact[1] += pa * pb * (hb >= ha)
+    assert championship_odds(view).first == pytest.approx(exact, abs=1e-12)
+    got = championship_odds(view, exact=False)  # the Monte Carlo of more players
+    for seat in range(2):
+        assert abs(got.first[seat] - exact[seat]) < 4 * got.se[seat][0]
+        assert sum(got.ranks[seat]) == pytest.approx(1.0)
+    assert got == championship_odds(view, exact=False)  # seeded: the same answer
+
+
+def test_championship_odds_at_the_end_are_the_final_ranks() -> None:
+    opts = GAME.parse_options({"variant": "championship", "events": "100m"})
+    results, state = play_match(
+        GAME, [OptimalAgent(), OptimalAgent(), OptimalAgent()], seed=2, options=opts
+    )
+    final = championship_odds(GAME.view(state, None), samples=100)
+    for seat, rank in enumerate(results.ranks):
+        assert final.ranks[seat][rank - 1] == 1.0
+
+
+def test_terminal_championship_odds_show_ranks_and_standard_errors() -> None:
+    from gamenight.terminal.decathlon import honours_odds, odds_line, win_odds
+
+    opts = GAME.parse_options({"variant": "championship", "events": "100m,long"})
+    view = GAME.view(GAME.start(3, opts, SeededDice(seed=1)).state, None)
+    found = honours_odds(view)
+    assert found is not None and win_odds(view) == found.first and found.samples > 0
+    a, b, c = found.ranks
+    line = odds_line(7, view, ["Ann", "Bob", "Cy"])
+    assert line is not None and line.startswith("   7. 100 Metres     Ann ")
+    assert f"±{found.se[0][0]:.1%} ({a[0]:.0%}/{a[1]:.0%}/{a[2]:.0%})" in line
+    assert f"Bob {b[0]:6.1%}" in line
+    # someone is first (alone or tied) in every simulated finish
+    assert a[0] + b[0] + c[0] >= 1.0 - 1e-12
+    two = GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, None)
+    exact = honours_odds(two)
+    assert exact is not None and exact.samples == 0
+    line = odds_line(1, two, ["Ann", "Bob"])
+    assert line is not None and "±" not in line and f"Ann {exact.first[0]:6.1%} (" in line
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_exact_two_player_championship_odds_agree_with_the_monte_carlo(seed: int) -> None:
+    """A whole Championship, mid-game: exact and simulated rank odds within 4 SE."""
+    seen: list[DecathlonView] = []
+    opts = GAME.parse_options({"variant": "championship"})
+    play_match(GAME, [Recorder(seen), Recorder(seen)], seed=seed, options=opts)
+    for view in (seen[0], seen[len(seen) // 3], seen[2 * len(seen) // 3]):
+        exact = championship_odds(view)
+        assert exact.samples == 0 and sum(exact.ranks[0]) == pytest.approx(1.0)
+        simulated = championship_odds(view, exact=False)
+        for seat in range(2):
+            for k in range(2):
+                se = simulated.se[seat][k]
+                assert abs(simulated.ranks[seat][k] - exact.ranks[seat][k]) <= 4 * se + 1e-9
+
+
+def test_monte_carlo_of_optimal_bots_from_inside_an_event_agrees_with_the_odds() -> None:
+    """Mid Long Jump of a 2-player Long Jump + Shot Put game, the engine plays on with
+    fresh dice 1,500 times (EV-optimal bots): the first seat's win share lies within
+    4 standard errors of the odds at that decision."""
+    import msgspec
+
+    opts = GAME.parse_options({"events": "long,shot"})
+    state = GAME.start(2, opts, SeededDice(seed=11)).state
+    bot = OptimalAgent()
+    for _ in range(6):  # a few decisions into the first attempts
+        (seat,) = GAME.to_act(state)
+        view = GAME.view(state, seat)
+        action = bot.act(Decision("decathlon", seat, view, GAME.legal_actions(state, seat)))
+        state = GAME.apply(state, seat, action).state
+    view = GAME.view(state, None)
+    assert view.discipline == "long-jump" and view.to_act is not None
+    predicted = odds(view)[0]
+    assert (
+        0.05 < predicted < 0.95
+        and abs(predicted - odds_at_start(("long-jump", "shot-put"), 2)[0]) > 0.01
+    )
+    games, won = 1500, 0.0
+    for k in range(games):
+        play = msgspec.structs.replace(state, dice=SeededDice(seed=1000 + k))
+        while not GAME.is_terminal(play):
+            (seat,) = GAME.to_act(play)
+            decision = Decision(
+                "decathlon", seat, GAME.view(play, seat), GAME.legal_actions(play, seat)
+            )
+            play = GAME.apply(play, seat, bot.act(decision)).state
+        a, b = GAME.results(play).scores
+        won += 1.0 if a > b else 0.5 if a == b else 0.0
+    share = won / games
+    se = math.sqrt(predicted * (1 - predicted) / games)
+    assert abs(share - predicted) < 4 * se, (share, predicted)

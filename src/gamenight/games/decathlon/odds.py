@@ -1,4 +1,4 @@
-"""Live win odds for the points game: P(finish first) for every seat, ties sharing.
+"""Live win odds: P(finish first) for every seat, ties sharing (and Championship ranks).
 
 Every player is assumed to play the remaining events for expected points (the
 solver's EV-optimal policy).  Each seat's final total is its running total plus
@@ -13,11 +13,15 @@ where ``K_s`` counts the others exactly at ``s``.  With ``a_j = P(X_j = s)``,
 ``prod_j (b_j + a_j z)`` (the coefficient of ``z^k`` is ``P(K = k, others <= s)``
 and ``integral z^k = 1 / (1 + k)``), computed exactly from the polynomial.
 
-The event in progress: a seat that has finished it counts its posted result.
-A seat still to finish it is modelled, for now, as its best result so far
-against a fresh start of the event (``max(best, X)``); this ignores dice
-already frozen or attempts already used, so it is exact at every event
-boundary and an approximation inside an event (see docs/solvers-decathlon.md).
+The event in progress is exact: each seat's result distribution comes from its
+*current* position inside it (dice frozen, rethrows and attempts used, best so
+far, height reached), under the EV policy (:mod:`.solver.positions`).  A seat
+that has finished it counts its posted result.
+
+The Championship (D11) has :func:`championship_odds`: the probability of every
+final honours rank per seat under the same model (independent EV-optimal
+results, ranked per event) -- exact for two players, otherwise by a seeded Monte
+Carlo with standard errors.
 
 >>> from gamenight.games.decathlon.odds import win_shares
 >>> import numpy as np
@@ -28,12 +32,17 @@ boundary and an approximation inside an event (see docs/solvers-decathlon.md).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import cache
+from dataclasses import dataclass
+from functools import cache, lru_cache
 
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.games.decathlon.solver import Utility, solve_event
+from gamenight.games.decathlon import advisor
+from gamenight.games.decathlon.scoring import MEDALS
+from gamenight.games.decathlon.solver import HeightSituation, Utility, event_spec, solve_event
+from gamenight.games.decathlon.solver.heights import BARS
+from gamenight.games.decathlon.solver.positions import AttemptStart, Position, position_dist
 from gamenight.games.decathlon.view import DecathlonView
 
 Floats = npt.NDArray[np.float64]
@@ -50,19 +59,6 @@ def event_points(event: str) -> tuple[int, Floats]:
     pmf[-low] += sol.p_invalid
     pmf.setflags(write=False)
     return low, pmf
-
-
-def at_least(low: int, pmf: Floats, best: int | None) -> tuple[int, Floats]:
-    """The distribution of ``max(best, X)`` (``best`` None: ``X`` itself)."""
-    if best is None:
-        return low, pmf
-    k = best - low
-    if k <= 0:
-        return low, pmf
-    out = pmf.copy()
-    out[k] += out[:k].sum()
-    out[:k] = 0.0
-    return low, out
 
 
 def _grid(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[int, Floats]:
@@ -101,19 +97,59 @@ def win_shares(pmfs: Sequence[Floats], lows: Sequence[int]) -> tuple[float, ...]
     return tuple(float(np.dot(eq[i], _share_curve(eq, i))) for i in range(len(pmfs)))
 
 
-def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
+def seat_position(view: DecathlonView, seat: int) -> Position:
+    """Where ``seat`` stands in the current event, as a solver position.
+
+    The acting seat is at its decision (:func:`advisor.situation`); a seat
+    waiting for an attempt is at :class:`AttemptStart`; in a height event a
+    seat still in waits at the current height, or the next one if it has
+    already skipped or cleared this one.  A seat done with the event is at
+    ``AttemptStart(attempts + 1, best)``.
+    """
     event = view.discipline
     assert event is not None
     best = view.best[seat] if view.best else None
+    if view.height is not None:  # D8, D9
+        status = view.status[seat] if view.status else "in"
+        if status != "in":
+            return AttemptStart(2, best)
+        if seat == view.to_act:
+            return advisor.situation(view)
+        bars = BARS[event].heights
+        height = view.height
+        marks = view.marks[seat] if view.marks else ()
+        if marks and marks[-1][0] == height:  # already skipped or cleared this height
+            i = bars.index(height) + 1
+            if i == len(bars):
+                return AttemptStart(2, best)
+            height = bars[i]
+        return HeightSituation(height, best)
+    if seat == view.to_act:
+        return advisor.situation(view)
     tries = view.tries[seat] if view.tries else ()
-    if view.attempts > 0:
-        done = len(tries) >= view.attempts
-    else:
-        done = bool(view.status) and view.status[seat] in ("out", "retired")
-    if done:
-        return (0 if best is None else best), np.ones(1)  # no valid result: 0 points
-    low, pmf = event_points(event)
-    return at_least(low, pmf, best)
+    return AttemptStart(min(len(tries), view.attempts) + 1, best)
+
+
+@lru_cache(maxsize=1 << 14)
+def position_points(event: str, position: Position) -> tuple[int, Floats]:
+    """``(low, pmf)``: the points ``event`` gives from ``position`` (EV policy; invalid: 0)."""
+    dist = position_dist(event, position)
+    spec = event_spec(event)
+    low = min(spec.min_score, 0)
+    pmf = np.zeros(max(spec.max_score, 0) - low + 1)
+    pmf[spec.min_score - low : spec.max_score - low + 1] = dist[:-1]
+    pmf[-low] += dist[-1]
+    nz = np.flatnonzero(pmf)
+    first, last = int(nz[0]), int(nz[-1])
+    out = pmf[first : last + 1].copy()  # trimmed: cheaper convolutions
+    out.setflags(write=False)
+    return low + first, out
+
+
+def _current(view: DecathlonView, seat: int) -> tuple[int, Floats]:
+    event = view.discipline
+    assert event is not None
+    return position_points(event, seat_position(view, seat))
 
 
 @cache
@@ -154,29 +190,221 @@ def odds(view: DecathlonView) -> tuple[float, ...]:
     return win_shares([p for _, p in totals], [low for low, _ in totals])
 
 
+def odds_at_start(disciplines: Sequence[str], players: int) -> tuple[float, ...]:
+    """P(finish first) per seat before the first die of a points game (all seats alike).
+
+    >>> [round(p, 12) for p in odds_at_start(("100m", "long-jump"), 2)]
+    [0.5, 0.5]
+    """
+    low, pmf = rest_points(tuple(disciplines))
+    return win_shares([pmf] * players, [low] * players)
+
+
 def win_utility(view: DecathlonView, seat: int) -> Utility:
     """``u(r)``: ``seat``'s share of first place if it scores ``r`` in the current event.
 
     The others' totals are as in :func:`final_totals`; ``seat``'s events after
     this one are played EV-optimally.  No valid result scores 0 points (D3, D11).
+    Cached on what it depends on (the others' positions, the totals), so the
+    decisions of one turn share one utility.
     """
     event = view.discipline
     assert event is not None
-    dists = final_totals(view)
-    lo, eq = _grid([p for _, p in dists], [low for low, _ in dists])
-    curve = _share_curve(eq, seat)
-    # Beyond the grid's top every other total is lower: an outright win.
-    curve = np.concatenate((curve, np.ones(1)))
+    others = tuple(None if s == seat else seat_position(view, s) for s in range(view.players))
     totals = view.totals or (0,) * view.players
-    rlow, rest = _rest(view)
-    sol = solve_event(event)
-    # value[r] = sum_k rest[k] * curve[totals + r + rlow + k - lo]
+    later = view.disciplines[view.discipline_no + 1 :]
+    return _win_utility(event, later, totals, seat, others)
+
+
+@lru_cache(maxsize=4096)
+def _win_utility(
+    event: str,
+    later: tuple[str, ...],
+    totals: tuple[int, ...],
+    seat: int,
+    others: tuple[Position | None, ...],
+) -> Utility:
+    rlow, rest = rest_points(later)
+    dists: list[tuple[int, Floats]] = []
+    for s, where in enumerate(others):
+        if where is None:  # the seat itself: its curve never reads its own row
+            dists.append((0, np.ones(1)))
+            continue
+        low, pmf = position_points(event, where)
+        dists.append((low + rlow + totals[s], np.convolve(pmf, rest)))
+    lo, eq = _grid([p for _, p in dists], [low for low, _ in dists])
+    # Below the grid every other total is higher (a loss); above it, an outright win.
+    curve = np.concatenate((_share_curve(eq, seat), np.ones(1)))
     padded = np.concatenate((np.zeros(len(rest)), curve, np.ones(len(rest))))
+    # win[j] = sum_k rest[k] * padded[j + k]: the share with the later events' points
+    win = np.correlate(padded, rest, "valid")
+    spec = event_spec(event)
+    points = np.arange(spec.min_score, spec.max_score + 1)
+    start = totals[seat] + rlow - lo + len(rest)
+    index = np.clip(start + points, 0, len(win) - 1)
+    invalid = float(win[min(max(start, 0), len(win) - 1)])  # no valid result: 0 points
+    return Utility(spec.min_score, tuple(float(v) for v in win[index]), invalid=invalid)
 
-    def u(points: int) -> float:
-        start = totals[seat] + points + rlow - lo + len(rest)
-        start = min(max(start, 0), len(padded) - len(rest))
-        return float(np.dot(rest, padded[start : start + len(rest)]))
 
-    values = tuple(u(r) for r in range(sol.min_score, sol.max_score + 1))
-    return Utility(sol.min_score, values, invalid=u(0))
+# ----- the Championship (D11) -----------------------------------------------------------
+CHAMPIONSHIP_SAMPLES = 20_000
+CHAMPIONSHIP_SEED = 15
+INVALID = -(10**6)  # no valid result: ranks below every valid one and wins nothing
+
+
+@dataclass(frozen=True)
+class HonoursOdds:
+    """Championship odds by Monte Carlo: ``ranks[seat][k]`` = P(final rank ``k + 1``).
+
+    Ranks are those of the results: equal honours totals share the better rank,
+    so a seat tied for first has rank 1.  ``se`` holds the standard error of
+    each probability (``sqrt(p (1 - p) / samples)``).
+    """
+
+    ranks: tuple[tuple[float, ...], ...]
+    se: tuple[tuple[float, ...], ...]
+    samples: int
+    seed: int
+
+    @property
+    def first(self) -> tuple[float, ...]:
+        """P(rank 1) per seat: winning the Championship, alone or tied."""
+        return tuple(r[0] for r in self.ranks)
+
+
+@lru_cache(maxsize=64)
+def _event_sampler(event: str, position: Position) -> tuple[Floats, Floats]:
+    """``(cdf, results)`` of the final result from ``position`` (INVALID for none)."""
+    dist = position_dist(event, position)
+    spec = event_spec(event)
+    results = np.concatenate((np.arange(spec.min_score, spec.max_score + 1), [INVALID]))
+    return np.cumsum(dist), results.astype(np.float64)
+
+
+def _sample(event: str, position: Position, rng: np.random.Generator, n: int) -> Floats:
+    cdf, results = _event_sampler(event, position)
+    index = np.minimum(np.searchsorted(cdf, rng.random(n) * cdf[-1], side="right"), len(cdf) - 1)
+    out: Floats = results[index]
+    return out
+
+
+def _above(values: Floats) -> npt.NDArray[np.int64]:
+    """``[s, i]``: how many seats have a strictly higher value than seat ``i`` in row ``s``."""
+    count = np.zeros(values.shape, dtype=np.int64)
+    for j in range(values.shape[1]):
+        count += values[:, j : j + 1] > values
+    return count
+
+
+def _honours(results: Floats) -> Floats:
+    """D11 honours per sample (rows) and seat (columns) of one event's results."""
+    better = _above(results)
+    medal = np.zeros(len(MEDALS) + 2)
+    for rank, h in MEDALS.items():
+        medal[rank - 1] = h
+    got: Floats = medal[np.minimum(better, len(medal) - 1)]
+    return np.where(results == INVALID, 0.0, got)
+
+
+@lru_cache(maxsize=32)
+def _later_honours(events: tuple[str, ...], players: int, samples: int, seed: int) -> Floats:
+    """Sampled honours of ``events`` all played from the start (rows: samples).
+
+    Every seat starts these events afresh, so one seeded sample serves every
+    position of the current event (and the same random numbers keep a live odds
+    track steady from one decision to the next).
+    """
+    rng = np.random.default_rng([seed, 1, len(events)])
+    out = np.zeros((samples, players))
+    for event in events:
+        cols = [_sample(event, AttemptStart(), rng, samples) for _ in range(players)]
+        out += _honours(np.stack(cols, axis=1))
+    out.setflags(write=False)
+    return out
+
+
+@lru_cache(maxsize=16)
+def championship_odds(
+    view: DecathlonView,
+    samples: int = CHAMPIONSHIP_SAMPLES,
+    seed: int = CHAMPIONSHIP_SEED,
+    *,
+    exact: bool = True,
+) -> HonoursOdds:
+    """P(each final honours rank) per seat in the Championship.
+
+    Model: every seat plays the rest of the current event from its position and
+    every later event EV-optimally (independent results, as for the points odds);
+    each event's results are ranked for honours (D11: gold 3, silver 2, bronze 1,
+    equal results share a medal, no valid result earns none) and the totals are
+    ranked.  Two players (with ``exact``) get the exact answer
+    (:func:`_two_player_odds`, ``samples`` 0 and standard errors 0); otherwise a
+    seeded Monte Carlo of ``samples`` finishes.  The seed is fixed, so the same
+    view always gets the same answer.
+    """
+    players = view.players
+    if players == 2 and exact:
+        return _two_player_odds(view)
+    totals = np.array(view.honour_totals or (0,) * players, dtype=np.float64)[None, :]
+    if view.discipline is not None:
+        rng = np.random.default_rng([seed, 0])
+        event = view.discipline
+        cols = [_sample(event, seat_position(view, seat), rng, samples) for seat in range(players)]
+        later = view.disciplines[view.discipline_no + 1 :]
+        totals = (
+            totals
+            + _honours(np.stack(cols, axis=1))
+            + _later_honours(later, players, samples, seed)
+        )
+    above = _above(np.broadcast_to(totals, (samples, players)))
+    ranks, ses = [], []
+    for seat in range(players):
+        p = np.bincount(above[:, seat], minlength=players)[:players] / samples
+        ranks.append(tuple(float(x) for x in p))
+        ses.append(tuple(float(np.sqrt(x * (1 - x) / samples)) for x in p))
+    return HonoursOdds(tuple(ranks), tuple(ses), samples, seed)
+
+
+def _two_player_odds(view: DecathlonView) -> HonoursOdds:
+    """Exact Championship odds of two players: the honours *difference* adds up by event.
+
+    Per event (D11) the difference of seat 0's and seat 1's honours is +3 or -3 when
+    only one has a valid result (gold against nothing), +1 or -1 when both do and one
+    is better (gold against silver), and 0 otherwise (equal valid results share gold;
+    two invalid ones win nothing).  The final difference is the convolution over the
+    remaining events; seat 0 ranks first iff it is >= 0 (ties share the rank).
+    """
+    start = view.honour_totals or (0, 0)
+    events: list[tuple[str, Position, Position]] = []
+    if view.discipline is not None:
+        event = view.discipline
+        events.append((event, seat_position(view, 0), seat_position(view, 1)))
+        events += [
+            (e, AttemptStart(), AttemptStart()) for e in view.disciplines[view.discipline_no + 1 :]
+        ]
+    span = 3 * len(events) + abs(start[0] - start[1])
+    diff = np.zeros(2 * span + 1)  # index d + span
+    diff[start[0] - start[1] + span] = 1.0
+    for event, a, b in events:
+        step = _event_difference(event, a, b)  # over -3..3
+        diff = np.convolve(diff, step)[3:-3]
+    ahead, level = float(diff[span + 1 :].sum()), float(diff[span])
+    behind = max(0.0, 1.0 - ahead - level)  # no negative rounding dust
+    ranks = ((ahead + level, behind), (behind + level, ahead))
+    zero = ((0.0, 0.0), (0.0, 0.0))
+    return HonoursOdds(ranks, zero, 0, 0)
+
+
+def _event_difference(event: str, a: Position, b: Position) -> Floats:
+    """P(honours of seat a - honours of seat b = d) for d = -3..3 in one event."""
+    pa, pb = position_dist(event, a), position_dist(event, b)
+    va, vb = pa[:-1], pb[:-1]  # valid results, same grid
+    below_b = np.concatenate(([0.0], np.cumsum(vb)[:-1]))  # P(b valid and < r)
+    a_better = float(np.dot(va, below_b))
+    b_better = float(np.dot(vb, np.concatenate(([0.0], np.cumsum(va)[:-1]))))
+    only_a, only_b = float(va.sum() * pb[-1]), float(vb.sum() * pa[-1])
+    step = np.zeros(7)
+    step[3 + 3], step[3 - 3] = only_a, only_b
+    step[3 + 1], step[3 - 1] = a_better, b_better
+    step[3] = max(0.0, 1.0 - step.sum())
+    return step

@@ -11,6 +11,8 @@ cached per event; nothing is computed at import.
 * :func:`option_values`, :func:`best_option`: values of every legal option at
   an engine decision point (situations in :mod:`.situations`).
 * :func:`solution_table_rows`, :func:`target_probabilities`: figures for the CLI.
+* :func:`position_dist`, :func:`position_pmf`: the final result distribution from
+  any position inside an event under the expected-score policy (:mod:`.positions`).
 
 See ``docs/solvers-decathlon.md`` for the formulations.
 """
@@ -23,6 +25,12 @@ from gamenight.games.decathlon.solver.objectives import (
     Objective,
     Target,
     Utility,
+)
+from gamenight.games.decathlon.solver.positions import (
+    AttemptStart,
+    Position,
+    position_dist,
+    position_pmf,
 )
 from gamenight.games.decathlon.solver.situations import (
     FreezeSituation,
@@ -48,6 +56,7 @@ __all__ = [
     "EVENTS",
     "EVENT_SPECS",
     "AnyObjective",
+    "AttemptStart",
     "EventSolution",
     "EventSpec",
     "ExpectedScore",
@@ -58,6 +67,7 @@ __all__ = [
     "NoDecisionError",
     "Objective",
     "Option",
+    "Position",
     "ShotPutSituation",
     "Situation",
     "SolutionRow",
@@ -67,6 +77,8 @@ __all__ = [
     "best_option",
     "event_spec",
     "option_values",
+    "position_dist",
+    "position_pmf",
     "situation_value",
     "solution_table_rows",
     "solve_all",

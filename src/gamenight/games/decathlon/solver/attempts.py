@@ -87,7 +87,7 @@ class AttemptTables(Generic[PassT]):
     single_target: Floats
     summary: Summary
     model: AttemptModel[PassT]
-    _utilities: dict[Utility, dict[int, AttemptPass[PassT]]] = field(
+    _utilities: dict[Utility, UtilityChain[PassT]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -105,15 +105,21 @@ class AttemptTables(Generic[PassT]):
             if not self.spec.min_score <= best <= self.spec.max_score:
                 raise ValueError(f"best result {best} is outside the {self.spec.event} range")
 
-    def utility_passes(self, utility: Utility) -> dict[int, AttemptPass[PassT]]:
-        """The passes of the utility chain (column ``b`` = best so far), cached."""
-        passes = self._utilities.pop(utility, None)  # re-inserted last: an LRU order
-        if passes is None:
+    def utility_passes(self, utility: Utility, down_to: int = 1) -> dict[int, AttemptPass[PassT]]:
+        """The passes of the utility chain (column ``b`` = best so far), cached.
+
+        Only the passes of attempts ``down_to .. A`` are solved (a decision in
+        attempt ``a`` reads pass ``a``, which needs only the later ones); an
+        earlier attempt asked later extends the chain.
+        """
+        chain = self._utilities.pop(utility, None)  # re-inserted last: an LRU order
+        if chain is None:
             if len(self._utilities) >= UTILITY_CACHE:
                 del self._utilities[next(iter(self._utilities))]  # least recently used
-            passes = solve_utility(self.model, self.spec, self.attempts, utility)
-        self._utilities[utility] = passes
-        return passes
+            chain = UtilityChain.start(self.model, self.attempts, utility)
+        chain.extend(self.model, down_to)
+        self._utilities[utility] = chain
+        return chain.passes
 
     def value(
         self,
@@ -126,7 +132,8 @@ class AttemptTables(Generic[PassT]):
         if isinstance(objective, ExpectedScore):
             return read(self.passes[attempt], 0 if best is None else best)
         if isinstance(objective, Utility):
-            return read(self.utility_passes(objective)[attempt], 0 if best is None else best)
+            passes = self.utility_passes(objective, attempt)
+            return read(passes[attempt], 0 if best is None else best)
         t = threshold_for(objective, self.spec.min_score, self.spec.max_score)
         if best is not None and best >= t:
             return 1.0
@@ -199,6 +206,48 @@ def solve_attempts(
         target_dist=target_dist,
     )
     return AttemptTables(spec, attempts, passes, single_target, summary, model)
+
+
+@dataclass
+class UtilityChain(Generic[PassT]):
+    """The utility chain solved from the last attempt down to ``next_attempt + 1``.
+
+    ``after[b]`` is the value before attempt ``next_attempt + 1`` with best ``b``.
+    """
+
+    passes: dict[int, AttemptPass[PassT]]
+    after: Floats
+    next_attempt: int
+
+    @classmethod
+    def start(
+        cls, model: AttemptModel[PassT], attempts: int, utility: Utility
+    ) -> UtilityChain[PassT]:
+        top = model.top
+        after = np.array([utility.invalid] + [utility(int(b)) for b in range(1, top + 1)])
+        return cls({}, after, attempts)
+
+    def extend(self, model: AttemptModel[PassT], down_to: int) -> None:
+        """Solve the passes of attempts ``down_to .. next_attempt`` (none if done)."""
+        top = model.top
+        scores = np.arange(top + 1)
+        bests = np.arange(top + 1)
+        while self.next_attempt >= down_to:
+            attempt = self.next_attempt
+            columns = bests if attempt > 1 else bests[:1]
+            after = self.after
+            reward = np.vstack(
+                (after[np.maximum(scores[:, None], columns[None, :])], after[columns])
+            )
+            values = getattr(model, "values", None)  # a values-only pass, where a model has one
+            solved = (
+                values(reward) if values is not None else compact(model.backward(reward, reward))
+            )
+            root = model.root(solved)
+            self.passes[attempt] = AttemptPass(solved, reward)
+            self.after = np.zeros(top + 1)
+            self.after[columns] = root[: len(columns)]
+            self.next_attempt -= 1
 
 
 def solve_utility(

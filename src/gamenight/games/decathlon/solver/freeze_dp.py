@@ -166,6 +166,46 @@ def backward(
     return FreezePass(post_p, post_e, throw_p, throw_e, settle, tuple(choice), tuple(dead))
 
 
+_NO_INDEX = np.zeros(0, dtype=np.int64)
+
+
+def backward_values(
+    game: FreezeGame,
+    stop_p: Floats,
+    can_stop: Sequence[bool],
+    invalid_p: Floats,
+) -> FreezePass:
+    """:func:`backward`'s value tables alone, with one reward per column (a utility).
+
+    Plain maxima replace the tie-breaking argmax (ties do not change a value), no
+    policy is kept (``settle``, ``choice``, ``dead`` are empty), and the ``*_e``
+    tables alias the ``*_p`` ones: what option values read, at about half the cost.
+    """
+    n, size = game.n, game.top + 1
+    cols = invalid_p.shape[0]
+    shape = (n + 1, size, cols)
+    post_p, throw_p = np.full(shape, np.nan), np.full(shape, np.nan)
+    post_p[0] = stop_p[0]
+    cap = game.top if game.cap is None else game.cap
+    for m in range(1, n + 1):
+        xs = game.reach[m]
+        throws = game.throws[m]
+        assert throws is not None
+        target_x = xs[:, None, None] + throws.gain[None]
+        legal = throws.legal[None] & (target_x <= cap)
+        target_m = (m - 1 - np.arange(m))[None, None, :]
+        target_x = np.minimum(target_x, game.top)
+        got = np.where(legal[..., None], post_p[target_m, target_x], -np.inf).max(axis=2)
+        got = np.where(np.logical_not(legal.any(axis=2))[..., None], invalid_p, got)
+        throw_p[m, xs] = np.tensordot(throws.probs, got, axes=([0], [1]))
+        if can_stop[m]:
+            post_p[m, xs] = np.maximum(stop_p[m, xs], throw_p[m, xs])
+        else:
+            post_p[m, xs] = throw_p[m, xs]
+    empty = (None,) * (n + 1)
+    return FreezePass(post_p, post_p, throw_p, throw_p, _NO_INDEX, empty, empty)
+
+
 def forward(game: FreezeGame, solved: FreezePass, entry: Floats) -> tuple[Floats, Floats]:
     """Follow the solved policy of every column from ``entry`` (mass about to be thrown).
 

@@ -69,6 +69,12 @@ class FreezeModel:
         can_stop = [True] * n + [False]  # no stopping before the first freeze
         return freeze_dp.backward(self.game, stop_p, stop_e, can_stop, reward_p[-1], reward_e[-1])
 
+    def values(self, reward: Floats) -> freeze_dp.FreezePass:
+        """Value tables only, for a utility (:func:`freeze_dp.backward_values`)."""
+        n = self.rule.dice
+        stop = np.broadcast_to(reward[: TOP + 1], (n + 1, *reward[: TOP + 1].shape))
+        return freeze_dp.backward_values(self.game, stop, [True] * n + [False], reward[-1])
+
     def root(self, solved: freeze_dp.FreezePass) -> Floats:
         root: Floats = solved.throw_p[self.rule.dice, 0]
         return root

@@ -134,6 +134,20 @@ class LongJumpModel:
         )
         return LongJumpPass(run_up, jump)
 
+    def values(self, reward: Floats) -> LongJumpPass:
+        """Value tables only, for a utility (:func:`freeze_dp.backward_values`)."""
+        cols = reward.shape[1]
+        stop = np.zeros((DICE + 1, TOP + 1, cols))
+        stop[0] = reward[: TOP + 1]
+        jump = freeze_dp.backward_values(_jump_game(), stop, [True] + [False] * DICE, reward[-1])
+        run_stop = np.zeros((DICE + 1, RUN_UP_LIMIT + 1, cols))
+        for m in range(DICE):
+            run_stop[m] = jump.throw_p[DICE - m, 0]
+        run_up = freeze_dp.backward_values(
+            _run_up_game(), run_stop, [True] * DICE + [False], reward[-1]
+        )
+        return LongJumpPass(run_up, jump)
+
     def root(self, solved: LongJumpPass) -> Floats:
         root: Floats = solved.run_up.throw_p[DICE, 0]
         return root
