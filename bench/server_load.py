@@ -19,7 +19,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
+import signal
 import statistics
 import sys
 import tempfile
@@ -41,6 +43,14 @@ class Stats:
     latencies: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
     acked: dict[str, int] = field(default_factory=dict)  # room -> highest acked seq
+    slow: list[tuple[float, float]] = field(default_factory=list)
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of process ``pid`` so far (from /proc)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()
+    ticks = os.sysconf("SC_CLK_TCK")
+    return (int(fields[11]) + int(fields[12])) / ticks
 
 
 def rss_kib(pid: int) -> int:
@@ -75,6 +85,7 @@ class Start:
 
     ready: int = 0
     go: asyncio.Event = field(default_factory=asyncio.Event)
+    measure_from: float = 0.0  # perf_counter: acks of actions sent before are not counted
     stop_at: float = 0.0
 
 
@@ -87,7 +98,7 @@ async def player(
         state = json.loads(await ws.recv())
         start.ready += 1
         await start.go.wait()
-        stop_at = start.stop_at
+        stop_at, measure_from = start.stop_at, start.measure_from
         await asyncio.sleep(rng.random())  # spread the rooms over the second
         next_at = time.monotonic()
         while time.monotonic() < stop_at and not state.get("finished"):
@@ -95,6 +106,7 @@ async def player(
                 break
             action = rng.choice(state["legal"])
             sent = time.perf_counter()
+            wall_sent = time.time()
             await ws.send(
                 json.dumps({"type": "act", "action": action, "expected_seq": state["seq"], "id": 1})
             )
@@ -103,8 +115,10 @@ async def player(
                 if frame["type"] == "events":
                     state = frame
                 elif frame["type"] == "ack":
-                    stats.latencies.append(time.perf_counter() - sent)
                     stats.acked[code] = frame["seq"]
+                    if sent >= measure_from:
+                        stats.latencies.append(time.perf_counter() - sent)
+                        stats.slow.append((wall_sent, time.perf_counter() - sent))
                     break
                 elif frame["type"] == "error":
                     stats.errors.append(frame["code"])
@@ -113,7 +127,9 @@ async def player(
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
 
 
-async def run_load(base: str, pid: int, rooms: int, seconds: float) -> dict[str, Any]:
+async def run_load(
+    base: str, pid: int, rooms: int, seconds: float, warmup: float, profile: bool = False
+) -> dict[str, Any]:
     baseline = rss_kib(pid)
     pairs = await make_rooms(base, rooms)
     stats = Stats()
@@ -125,9 +141,21 @@ async def run_load(base: str, pid: int, rooms: int, seconds: float) -> dict[str,
     )
     while start.ready < rooms and not players.done():
         await asyncio.sleep(0.1)
-    start.stop_at = time.monotonic() + seconds + 1
+    # Every client starts within a second, plays `warmup` seconds unmeasured (first-use
+    # costs: lazily built rule tables, the first garbage collections), then `seconds`.
+    start.measure_from = time.perf_counter() + 1 + warmup
+    start.stop_at = time.monotonic() + 1 + warmup + seconds
     start.go.set()
+    await asyncio.sleep(1 + warmup)
+    server_cpu0, client_cpu0, wall0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    if profile:
+        os.kill(pid, signal.SIGUSR1)
     results = await players
+    if profile:
+        os.kill(pid, signal.SIGUSR2)
+    server_cpu = cpu_seconds(pid) - server_cpu0
+    client_cpu = time.process_time() - client_cpu0
+    wall = time.monotonic() - wall0
     loaded = rss_kib(pid)
     stats.errors.extend(type(r).__name__ for r in results if isinstance(r, BaseException))
     lost = 0
@@ -136,6 +164,17 @@ async def run_load(base: str, pid: int, rooms: int, seconds: float) -> dict[str,
             logged = (await http.get(f"/api/rooms/{code}")).json()["seq"]
             lost += max(0, seq - logged)
     lat = sorted(stats.latencies)
+    if os.environ.get("BENCH_DEBUG"):
+        t0 = min(t for t, _ in stats.slow)
+        buckets: dict[int, list[float]] = {}
+        for t, lt in stats.slow:
+            buckets.setdefault(int((t - t0) * 4), []).append(lt)
+        for b in sorted(buckets):
+            v = sorted(buckets[b])
+            print(
+                f"{t0 + b / 4:.2f} n={len(v)} p50={1000 * v[len(v) // 2]:.1f} "
+                f"max={1000 * v[-1]:.1f}"
+            )
     return {
         "rooms": rooms,
         "acks": len(lat),
@@ -146,6 +185,10 @@ async def run_load(base: str, pid: int, rooms: int, seconds: float) -> dict[str,
         "error_kinds": sorted(set(stats.errors)),
         "lost": lost,
         "rss_per_room_kib": round((loaded - baseline) / rooms, 1),
+        "acks_per_s": round(len(lat) / wall, 1),
+        "server_cpu_ms_per_ack": round(1000 * server_cpu / max(1, len(lat)), 3),
+        "server_cpu_share": round(server_cpu / wall, 2),
+        "client_cpu_ms_per_ack": round(1000 * client_cpu / max(1, len(lat)), 3),
         "rss_mib": round(loaded / 1024, 1),
     }
 
@@ -156,7 +199,14 @@ def main() -> None:
     parser.add_argument("--db", nargs="+", default=["sqlite"], choices=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play per run")
     parser.add_argument(
+        "--server-args", default="", help="more flags for python -m gamenight.server, one string"
+    )
+    parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
+    parser.add_argument(
         "--setup-limit", type=float, default=240.0, help="seconds allowed for set-up and checks"
+    )
+    parser.add_argument(
+        "--profile", metavar="FILE", help="run the server under cProfile, stats to FILE.<db>.<n>"
     )
     args = parser.parse_args()
     rows = []
@@ -169,12 +219,23 @@ def main() -> None:
                 if cluster is not None
                 else f"sqlite:///{Path(folder.name) / 'bench.sqlite3'}"
             )
-            server = ProcessServer(url).start()
+            env = None
+            if args.profile:
+                env = dict(os.environ, GAMENIGHT_PROFILE=f"{args.profile}.{db}.{rooms}")
+            load_before = os.getloadavg()[0]
+            server = ProcessServer(url, env=env, args=args.server_args.split()).start()
             try:
                 assert server.proc is not None
                 bounded = asyncio.wait_for(
-                    run_load(server.url, server.proc.pid, rooms, args.seconds),
-                    args.seconds + args.setup_limit,
+                    run_load(
+                        server.url,
+                        server.proc.pid,
+                        rooms,
+                        args.seconds,
+                        args.warmup,
+                        bool(args.profile),
+                    ),
+                    args.seconds + args.warmup + args.setup_limit,
                 )
                 row = asyncio.run(bounded)
             finally:
@@ -183,6 +244,8 @@ def main() -> None:
                     cluster.stop()
                 folder.cleanup()
             row["db"] = db
+            row["load_before"] = round(load_before, 2)
+            row["load_after"] = round(os.getloadavg()[0], 2)
             rows.append(row)
             print(json.dumps(row), flush=True)
     print("\n| db | rooms | acks | p50 ms | p99 ms | max ms | errors | lost | RSS/room KiB |")

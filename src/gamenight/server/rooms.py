@@ -136,12 +136,17 @@ class Conn:
         self.closed = False
 
     def send(self, message: p.Message) -> None:
+        if not self.closed:
+            self.send_frame(p.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an encoded message (frames shared by several sockets are encoded once)."""
         if self.closed:
             return
         if self.queue.qsize() > self.QUEUE_LIMIT:  # a client that does not read: drop it
             self.close()
             return
-        self.queue.put_nowait(p.encode(message))
+        self.queue.put_nowait(frame)
 
     def close(self) -> None:
         if not self.closed:
@@ -634,7 +639,7 @@ class Hub:
                         room.id,
                         pending.seq,
                         seat,
-                        to_json(action),
+                        p.raw(action),
                         by,
                         finished_results=results,
                         notify=self._payload(room, "act"),
@@ -661,22 +666,28 @@ class Hub:
             _observe(agent, other, events)
         game = room.entry.game
         public = public_action(game, table.state, seat, action)
-        mine = to_json(action)
+        mine = p.raw(action)
+        # Each frame is encoded once, straight from the structs (msgspec.Raw pieces, no
+        # round trip through dicts); sockets of the same seat share one frame.
+        frames: dict[int | None, bytes] = {}
         for conn in list(room.conns):
-            snap = table.snapshot(conn.seat)
-            conn.send(
-                p.Events(
-                    seq=seq,
-                    events=tuple(to_json(e) for e in events if e.visible_to(conn.seat)),
-                    view=to_json(snap.view),
-                    legal=tuple(to_json(a) for a in snap.legal),
-                    to_act=snap.to_act,
-                    finished=snap.finished,
-                    results=None if snap.results is None else to_json(snap.results),
-                    seat=seat,
-                    action=mine if conn.seat == seat else public,
+            frame = frames.get(conn.seat)
+            if frame is None:
+                snap = table.snapshot(conn.seat)
+                frame = frames[conn.seat] = p.encode(
+                    p.Events(
+                        seq=seq,
+                        events=tuple(p.raw(e) for e in events if e.visible_to(conn.seat)),
+                        view=p.raw(snap.view),
+                        legal=p.raw_items(snap.legal),
+                        to_act=snap.to_act,
+                        finished=snap.finished,
+                        results=None if snap.results is None else p.raw(snap.results),
+                        seat=seat,
+                        action=mine if conn.seat == seat else public,
+                    )
                 )
-            )
+            conn.send_frame(frame)
         if table.finished:
             room.status = "finished"
             room.takeover.clear()
@@ -969,22 +980,27 @@ class Hub:
                 self._listener = conn
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 async for note in conn.notifies():
-                    tag, _, rest = note.payload.partition(" ")
-                    code, _, kind = rest.partition(" ")
-                    if tag == self.process_tag:
-                        continue
-                    room = self.rooms.get(code)
-                    if room is None:
-                        continue
-                    if kind == "chat":
-                        self._spawn(self._chat_sync(room))
-                    else:
-                        self._spawn(self.sync(room))
+                    if note.payload.startswith(self.process_tag):
+                        continue  # our own (a batch of appends is from one process)
+                    for part in note.payload.split("|"):  # a batch: payloads joined by |
+                        self._heard(part)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("LISTEN connection lost; reconnecting")
                 await asyncio.sleep(1)
+
+    def _heard(self, payload: str) -> None:
+        """One ``"<process tag> <room code> <kind>"`` from another process."""
+        tag, _, rest = payload.partition(" ")
+        code, _, kind = rest.partition(" ")
+        room = self.rooms.get(code)
+        if tag == self.process_tag or room is None:
+            return
+        if kind == "chat":
+            self._spawn(self._chat_sync(room))
+        else:
+            self._spawn(self.sync(room))
 
     async def _chat_sync(self, room: LiveRoom) -> None:
         for row in await self.store.chat_after(room.id, room.chat_seen):
@@ -1029,7 +1045,7 @@ def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> A
     """
     if game.info.hidden_info and type(game).public_action is Game.public_action:
         return None
-    return to_json(game.public_action(state, seat, action))
+    return p.raw(game.public_action(state, seat, action))
 
 
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
