@@ -665,7 +665,7 @@ class Hub:
         for other, agent in room.agents.items():
             _observe(agent, other, events)
         game = room.entry.game
-        public = public_action(game, table.state, seat, action)
+        public = _public_raw(game, table.state, seat, action)
         mine = p.raw(action)
         # Each frame is encoded once, straight from the structs (msgspec.Raw pieces, no
         # round trip through dicts); sockets of the same seat share one frame.
@@ -1043,6 +1043,13 @@ def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> A
     others (no :meth:`Game.public_action` of its own) gets nothing sent: its
     events say what is public.
     """
+    if game.info.hidden_info and type(game).public_action is Game.public_action:
+        return None
+    return to_json(game.public_action(state, seat, action))
+
+
+def _public_raw(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+    """:func:`public_action`, encoded once for every frame (``msgspec.Raw``) or None."""
     if game.info.hidden_info and type(game).public_action is Game.public_action:
         return None
     return p.raw(game.public_action(state, seat, action))
