@@ -18,6 +18,10 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import base64
+import contextlib
+import gc
+import hashlib
 import json
 import os
 import random
@@ -31,7 +35,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import websockets
+import msgspec
 
 from gamenight.server.testing import PgCluster, ProcessServer
 
@@ -89,42 +93,171 @@ class Start:
     stop_at: float = 0.0
 
 
+class Frame(msgspec.Struct):
+    """The fields of a server frame the bench reads (the rest, e.g. the view, is skipped);
+    the legal actions stay undecoded JSON, one of them is sent back as it is."""
+
+    type: str
+    seq: int = 0
+    legal: list[msgspec.Raw] = []
+    finished: bool = False
+    code: str = ""
+
+
+class ActOut(msgspec.Struct, tag="act", tag_field="type"):
+    action: msgspec.Raw
+    expected_seq: int
+    id: int
+
+
+FRAMES = msgspec.json.Decoder(Frame)
+ENCODE = msgspec.json.Encoder().encode
+
+
+class LeanSocket(asyncio.Protocol):
+    """A small WebSocket client (RFC 6455: upgrade handshake, masked client frames,
+    ping/pong, close) so that the load generator spends little of the CPU it shares
+    with the server; frames are real WebSocket frames over a loopback TCP socket."""
+
+    def __init__(self) -> None:
+        self.transport: asyncio.Transport | None = None
+        self.buffer = bytearray()
+        self.handshake: asyncio.Future[bytes] = asyncio.get_running_loop().create_future()
+        self.upgraded = False
+        self.messages: asyncio.Queue[bytes | None] = asyncio.Queue()
+        self.partial = bytearray()
+
+    @classmethod
+    async def open(cls, host: str, port: int, path: str) -> LeanSocket:
+        loop = asyncio.get_running_loop()
+        _, sock = await loop.create_connection(cls, host, port)
+        key = base64.b64encode(os.urandom(16)).decode()
+        assert sock.transport is not None
+        sock.transport.write(
+            (
+                f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUpgrade: websocket\r\n"
+                f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                "Sec-WebSocket-Version: 13\r\n\r\n"
+            ).encode()
+        )
+        head = await asyncio.wait_for(sock.handshake, 120)
+        accept = base64.b64encode(
+            hashlib.sha1((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").encode()).digest()
+        ).decode()
+        if not head.startswith(b"HTTP/1.1 101") or accept.encode() not in head:
+            raise ConnectionError(f"no WebSocket upgrade: {head[:80]!r}")
+        return sock
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        self.transport = transport  # type: ignore[assignment]  # uvloop's is no subclass
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.handshake.done():
+            self.handshake.set_exception(exc or ConnectionError("closed"))
+        self.messages.put_nowait(None)
+
+    def data_received(self, data: bytes) -> None:
+        self.buffer += data
+        if not self.upgraded:
+            end = self.buffer.find(b"\r\n\r\n")
+            if end < 0:
+                return
+            head = bytes(self.buffer[: end + 4])
+            del self.buffer[: end + 4]
+            self.upgraded = True
+            self.handshake.set_result(head)
+        buf = self.buffer
+        while len(buf) >= 2:
+            opcode, size, start = buf[0] & 0x0F, buf[1] & 0x7F, 2
+            if size == 126:
+                if len(buf) < 4:
+                    return
+                size, start = int.from_bytes(buf[2:4], "big"), 4
+            elif size == 127:
+                if len(buf) < 10:
+                    return
+                size, start = int.from_bytes(buf[2:10], "big"), 10
+            if len(buf) < start + size:
+                return
+            payload = bytes(buf[start : start + size])
+            fin = buf[0] & 0x80
+            del buf[: start + size]
+            if opcode == 9:  # ping
+                self.send(payload, opcode=10)
+            elif opcode == 8:  # close: answer it
+                self.send(payload[:2], opcode=8)
+                assert self.transport is not None
+                self.transport.close()
+            elif opcode in (0, 1, 2):
+                self.partial += payload
+                if fin:
+                    self.messages.put_nowait(bytes(self.partial))
+                    self.partial.clear()
+
+    def send(self, payload: bytes, opcode: int = 1) -> None:
+        n = len(payload)
+        head = bytes([0x80 | opcode])
+        if n < 126:
+            head += bytes([0x80 | n])
+        elif n < 1 << 16:
+            head += bytes([0x80 | 126]) + n.to_bytes(2, "big")
+        else:
+            head += bytes([0x80 | 127]) + n.to_bytes(8, "big")
+        mask = random.getrandbits(32).to_bytes(4, "big")
+        keys = (mask * (n // 4 + 1))[:n]
+        masked = (int.from_bytes(payload, "big") ^ int.from_bytes(keys, "big")).to_bytes(n, "big")
+        assert self.transport is not None
+        self.transport.write(head + mask + masked)
+
+    async def recv(self) -> bytes:
+        message = await self.messages.get()
+        if message is None:
+            raise ConnectionError("the server closed the socket")
+        return message
+
+    async def close(self) -> None:
+        if self.transport is not None and not self.transport.is_closing():
+            self.send((1000).to_bytes(2, "big"), opcode=8)
+            with contextlib.suppress(asyncio.TimeoutError, ConnectionError):
+                await asyncio.wait_for(self.messages.get(), 2)
+            self.transport.close()
+
+
 async def player(
     base: str, code: str, token: str, stats: Stats, start: Start, rng: random.Random
 ) -> None:
-    url = base.replace("http://", "ws://") + f"/ws/{code}"
-    async with websockets.connect(url, open_timeout=120, max_queue=None) as ws:
-        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token}))
-        state = json.loads(await ws.recv())
+    host, _, port = base.removeprefix("http://").partition(":")
+    ws = await LeanSocket.open(host, int(port), f"/ws/{code}")
+    try:
+        ws.send(ENCODE({"type": "hello", "protocol": 1, "token": token}))
+        state = FRAMES.decode(await ws.recv())
         start.ready += 1
         await start.go.wait()
         stop_at, measure_from = start.stop_at, start.measure_from
         await asyncio.sleep(rng.random())  # spread the rooms over the second
         next_at = time.monotonic()
-        while time.monotonic() < stop_at and not state.get("finished"):
-            if not state.get("legal"):
-                break
-            action = rng.choice(state["legal"])
+        while time.monotonic() < stop_at and not state.finished and state.legal:
+            action = rng.choice(state.legal)
             sent = time.perf_counter()
             wall_sent = time.time()
-            await ws.send(
-                json.dumps({"type": "act", "action": action, "expected_seq": state["seq"], "id": 1})
-            )
+            ws.send(ENCODE(ActOut(action=action, expected_seq=state.seq, id=1)))
             while True:
-                frame = json.loads(await ws.recv())
-                if frame["type"] == "events":
+                frame = FRAMES.decode(await ws.recv())
+                if frame.type == "events":
                     state = frame
-                elif frame["type"] == "ack":
-                    stats.acked[code] = frame["seq"]
+                elif frame.type == "ack":
+                    stats.acked[code] = frame.seq
                     if sent >= measure_from:
                         stats.latencies.append(time.perf_counter() - sent)
                         stats.slow.append((wall_sent, time.perf_counter() - sent))
                     break
-                elif frame["type"] == "error":
-                    stats.errors.append(frame["code"])
+                elif frame.type == "error":
+                    stats.errors.append(frame.code)
                     break
             next_at += 1.0
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
+    finally:
+        await ws.close()
 
 
 async def run_load(
@@ -145,12 +278,19 @@ async def run_load(
     # costs: lazily built rule tables, the first garbage collections), then `seconds`.
     start.measure_from = time.perf_counter() + 1 + warmup
     start.stop_at = time.monotonic() + 1 + warmup + seconds
+    # The load generator must not pause the clocks it reads: no cycle collection while it
+    # plays (it allocates little that lives; everything is freed when the run ends).
+    gc.collect()
+    gc.freeze()
+    gc.disable()
     start.go.set()
     await asyncio.sleep(1 + warmup)
     server_cpu0, client_cpu0, wall0 = cpu_seconds(pid), time.process_time(), time.monotonic()
     if profile:
         os.kill(pid, signal.SIGUSR1)
     results = await players
+    gc.enable()
+    gc.unfreeze()
     if profile:
         os.kill(pid, signal.SIGUSR2)
     server_cpu = cpu_seconds(pid) - server_cpu0
@@ -191,6 +331,15 @@ async def run_load(
         "client_cpu_ms_per_ack": round(1000 * client_cpu / max(1, len(lat)), 3),
         "rss_mib": round(loaded / 1024, 1),
     }
+
+
+def _loop_factory() -> Any:
+    """uvloop for the load generator too, when it is installed (the server uses it)."""
+    try:
+        import uvloop
+    except ImportError:
+        return None
+    return uvloop.new_event_loop
 
 
 def main() -> None:
@@ -237,7 +386,8 @@ def main() -> None:
                     ),
                     args.seconds + args.warmup + args.setup_limit,
                 )
-                row = asyncio.run(bounded)
+                with asyncio.Runner(loop_factory=_loop_factory()) as runner:
+                    row = runner.run(bounded)
             finally:
                 server.stop()
                 if cluster is not None:

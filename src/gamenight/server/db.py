@@ -659,8 +659,8 @@ class _PgLog(_GroupCommit):
     Per room it is the same compare-and-set as ever: ``UPDATE rooms ... WHERE seq =
     prev`` row-locks the room until the commit, so two processes cannot both append
     a seq (two appends of one room in a batch: one at most moves it, by the row
-    lock's rules; the other is Behind); the rooms that moved get their log row, and the batch sends one NOTIFY
-    (the payloads joined by ``|``) for the other processes. If the batch fails as a
+    lock's rules; the other is Behind); the rooms that moved get their log row, and
+    the batch sends one NOTIFY (the payloads joined by ``|``) for the other processes. If the batch fails as a
     whole (a deadlock between two processes' batches, a broken connection...) its
     appends are retried one by one, each with its own outcome.
     """

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import os
@@ -102,6 +103,7 @@ class Config:
     chat_burst: float = 5.0
     abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
     extra_origins: tuple[str, ...] = ()
+    gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
 
 
 class Bucket:
@@ -906,10 +908,16 @@ class Hub:
 
     # ----- background -----------------------------------------------------------------------
     async def _ticker(self) -> None:
-        last_idle = time.monotonic()
+        last_idle = last_freeze = time.monotonic()
         while True:
             await asyncio.sleep(self.config.tick)
             try:
+                if (
+                    self.config.gc_freeze
+                    and time.monotonic() - last_freeze >= self.config.gc_freeze
+                ):
+                    last_freeze = time.monotonic()
+                    _freeze_old_objects()
                 await self._check_turns()
                 if time.monotonic() - last_idle > self.config.idle_check:
                     last_idle = time.monotonic()
@@ -1053,6 +1061,18 @@ def _public_raw(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any
     if game.info.hidden_info and type(game).public_action is Game.public_action:
         return None
     return p.raw(game.public_action(state, seat, action))
+
+
+def _freeze_old_objects() -> None:
+    """Keep the cycle collector's full passes short: they scan every tracked object, and
+    the tables of a thousand rooms hold millions (every position of every game), so a
+    full pass stalls the loop for 100s of ms. Young garbage goes first (the two young
+    generations: a few ms); the survivors are long-lived and go to the permanent
+    generation (``gc.freeze``, O(1)), which no pass scans. Objects there are still freed
+    by reference counting; only a cycle that dies later is never reclaimed, a small
+    bounded cost (connections and tasks end without cycles in the normal case)."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
