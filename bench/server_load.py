@@ -57,6 +57,20 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """CPU seconds of ``root`` and its children (a PostgreSQL cluster: the postmaster and
+    its backends; backends that ended during the run are not counted)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        if int(stat.parent.name) == root or int(fields[1]) == root:
+            total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
 def rss_kib(pid: int) -> int:
     for line in Path(f"/proc/{pid}/status").read_text().splitlines():
         if line.startswith("VmRSS:"):
@@ -261,7 +275,13 @@ async def player(
 
 
 async def run_load(
-    base: str, pid: int, rooms: int, seconds: float, warmup: float, profile: bool = False
+    base: str,
+    pid: int,
+    rooms: int,
+    seconds: float,
+    warmup: float,
+    profile: bool = False,
+    db_pid: int | None = None,
 ) -> dict[str, Any]:
     baseline = rss_kib(pid)
     pairs = await make_rooms(base, rooms)
@@ -286,6 +306,7 @@ async def run_load(
     start.go.set()
     await asyncio.sleep(1 + warmup)
     server_cpu0, client_cpu0, wall0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    db_cpu0 = tree_cpu_seconds(db_pid) if db_pid else 0.0
     if profile:
         os.kill(pid, signal.SIGUSR1)
     results = await players
@@ -294,6 +315,7 @@ async def run_load(
     if profile:
         os.kill(pid, signal.SIGUSR2)
     server_cpu = cpu_seconds(pid) - server_cpu0
+    db_cpu = tree_cpu_seconds(db_pid) - db_cpu0 if db_pid else None
     client_cpu = time.process_time() - client_cpu0
     wall = time.monotonic() - wall0
     loaded = rss_kib(pid)
@@ -328,6 +350,7 @@ async def run_load(
         "acks_per_s": round(len(lat) / wall, 1),
         "server_cpu_ms_per_ack": round(1000 * server_cpu / max(1, len(lat)), 3),
         "server_cpu_share": round(server_cpu / wall, 2),
+        "db_cpu_ms_per_ack": None if db_cpu is None else round(1000 * db_cpu / max(1, len(lat)), 3),
         "client_cpu_ms_per_ack": round(1000 * client_cpu / max(1, len(lat)), 3),
         "rss_mib": round(loaded / 1024, 1),
     }
@@ -383,6 +406,7 @@ def main() -> None:
                         args.seconds,
                         args.warmup,
                         bool(args.profile),
+                        cluster.postmaster_pid() if cluster is not None else None,
                     ),
                     args.seconds + args.warmup + args.setup_limit,
                 )

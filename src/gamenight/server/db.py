@@ -442,7 +442,10 @@ class Store:
         that row lock holds until the commit, so two processes cannot both append
         ``seq`` (SQLite has one writer anyway; the (room, seq) key is the last
         guard). Raises :class:`Behind` if the log already holds ``seq``.
-        Returns only after the commit: the caller may then acknowledge.
+        Returns only after the commit: the caller may then acknowledge. Appends
+        are group-committed (:class:`_GroupCommit`): many rooms' actions share a
+        transaction, each with its own compare-and-set. ``action`` is JSON
+        builtins or already encoded (``msgspec.Raw``).
         """
         now = time.time()
         values: dict[str, Any] = {"seq": seq, "updated_at": now}
@@ -539,11 +542,12 @@ class _GroupCommit:
     """
 
     MAX_BATCH = 200  # bounds a statement (and PostgreSQL's 8000-byte NOTIFY payload)
+    WRITERS = 1  # batches in flight at once
 
     def __init__(self) -> None:
         self.pending: list[Pending] = []
-        self.writing = False
-        self.flusher: asyncio.Task[None] | None = None
+        self.idle = list(range(self.WRITERS))  # free writer slots
+        self.flushers: set[asyncio.Task[None]] = set()
 
     async def append(
         self,
@@ -556,18 +560,19 @@ class _GroupCommit:
         loop = asyncio.get_running_loop()
         done: asyncio.Future[None] = loop.create_future()
         self.pending.append((room_id, seq, values, row, notify, done))
-        if not self.writing:
-            self.writing = True
-            self.flusher = loop.create_task(self._flush())
+        if self.idle:
+            task = loop.create_task(self._flush(self.idle.pop()))
+            self.flushers.add(task)
+            task.add_done_callback(self.flushers.discard)
         await done
 
-    async def _flush(self) -> None:
+    async def _flush(self, slot: int) -> None:
         try:
             while self.pending:
                 batch = self.pending[: self.MAX_BATCH]
                 del self.pending[: self.MAX_BATCH]
                 try:
-                    outcome = await self._write(batch)
+                    outcome = await self._write(batch, slot)
                 except Exception as exc:  # the whole batch failed: nobody is acknowledged
                     for *_, done in batch:
                         if not done.done():
@@ -582,9 +587,9 @@ class _GroupCommit:
                     else:
                         done.set_exception(Behind(item[1] - 1))
         finally:
-            self.writing = False
+            self.idle.append(slot)
 
-    async def _write(self, batch: list[Pending]) -> list[bool]:
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
         raise NotImplementedError
 
     async def close(self) -> None:
@@ -612,7 +617,7 @@ class _SqliteLog(_GroupCommit):
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-log")
         self.conn: sqlite3.Connection | None = None  # only ever used on self.thread
 
-    async def _write(self, batch: list[Pending]) -> list[bool]:
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.thread, self._write_sync, batch)
 
@@ -660,9 +665,11 @@ class _PgLog(_GroupCommit):
     prev`` row-locks the room until the commit, so two processes cannot both append
     a seq (two appends of one room in a batch: one at most moves it, by the row
     lock's rules; the other is Behind); the rooms that moved get their log row, and
-    the batch sends one NOTIFY (the payloads joined by ``|``) for the other processes. If the batch fails as a
-    whole (a deadlock between two processes' batches, a broken connection...) its
-    appends are retried one by one, each with its own outcome.
+    the batch sends one NOTIFY (the payloads joined by ``|``) for the other processes.
+    Up to ``WRITERS`` batches are in flight at once, each on its own connection (a
+    room is in one of them at most: its actions wait for each other's commits). If a
+    batch fails as a whole (a deadlock between two processes' batches, a broken
+    connection...) its appends are retried one by one, each with its own outcome.
     """
 
     _APPEND = (
@@ -686,21 +693,26 @@ class _PgLog(_GroupCommit):
         ") SELECT idx, (SELECT count(*) FROM told) FROM moved"
     )
 
+    WRITERS = int(__import__("os").environ.get("GN_WRITERS", "2"))
+
     def __init__(self, url: str) -> None:
         super().__init__()
         self.url = url
-        self.conn: Any = None  # psycopg.AsyncConnection, opened on first use
+        self.conns: list[Any] = [None] * self.WRITERS  # psycopg.AsyncConnection per slot
 
-    async def _connection(self) -> Any:
+    async def _connection(self, slot: int) -> Any:
         import psycopg
 
-        if self.conn is None or self.conn.closed:
-            self.conn = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        return self.conn
+        conn = self.conns[slot]
+        if conn is None or conn.closed:
+            conn = self.conns[slot] = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True
+            )
+        return conn
 
-    async def _write(self, batch: list[Pending]) -> list[bool]:
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
         try:
-            return await self._run(batch)
+            return await self._run(batch, slot)
         except Exception:
             if len(batch) == 1:
                 raise
@@ -708,7 +720,7 @@ class _PgLog(_GroupCommit):
         outcome = []
         for item in batch:
             try:
-                outcome += await self._run([item])
+                outcome += await self._run([item], slot)
             except Exception as exc:
                 done = item[-1]
                 if not done.done():
@@ -716,7 +728,7 @@ class _PgLog(_GroupCommit):
                 outcome.append(False)
         return outcome
 
-    async def _run(self, batch: list[Pending]) -> list[bool]:
+    async def _run(self, batch: list[Pending], slot: int) -> list[bool]:
         import psycopg
 
         params = {
@@ -730,7 +742,7 @@ class _PgLog(_GroupCommit):
             "payloads": [b[4] or "" for b in batch],
             "channel": NOTIFY_CHANNEL,
         }
-        conn = await self._connection()
+        conn = await self._connection(slot)
         try:
             cursor = await conn.execute(self._APPEND, params)
             moved = {row[0] for row in await cursor.fetchall()}
@@ -744,8 +756,9 @@ class _PgLog(_GroupCommit):
         return [i in moved for i in range(1, len(batch) + 1)]
 
     async def close(self) -> None:
-        if self.conn is not None:
-            await self.conn.close()
+        for conn in self.conns:
+            if conn is not None:
+                await conn.close()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
