@@ -3,15 +3,27 @@
 The server runs as a separate process on loopback (SQLite file or a throwaway
 PostgreSQL cluster). Each room is a solitaire Wurfeltod with one client that
 plays a random legal action once a second (a fast human pace), with a random
-phase so the load is spread. Reports p50/p99 ack latency (send -> ack),
-errors, the server's RSS per room and whether every acknowledged action is in
-the log afterwards. Bounded: a fixed number of seconds per run, then it stops.
+phase so the load is spread. After a warm-up (``--warmup`` seconds, default 2:
+first-use costs such as lazily built rule tables) it measures ``--seconds`` of
+play and reports:
+
+* p50/p99/max ack latency (client clock, from sending ``act`` to reading its
+  ``ack``; the server acks only after the action's log row is committed),
+  errors, and "lost" (acknowledged seqs missing from the room's log afterwards);
+* the CPU time per acknowledged action of the server process, of the database
+  cluster (PostgreSQL: the postmaster and its backends) and of this load
+  generator: figures that hold on a loaded machine, unlike the latencies;
+* the server's RSS growth per room, and the load average before and after.
 
     .venv/bin/python bench/server_load.py                       # N=100 on SQLite
-    .venv/bin/python bench/server_load.py --rooms 100 1000 --db sqlite postgresql
+    .venv/bin/python bench/server_load.py --rooms 100 1000 --db sqlite postgresql --seconds 15
 
-The client runs in this process: on a 2-core machine it competes with the
-server for CPU, so the figures are pessimistic.
+The load generator runs in this process and shares the 2-core machine with the
+server, so it is lean: a small RFC 6455 client on raw asyncio sockets (masked
+frames over loopback TCP), msgspec decoding only the fields it reads, uvloop,
+and no cycle collection during the run. ``BENCH_DEBUG=1`` prints latency per
+quarter second; ``--profile FILE`` runs the server's measured seconds under
+cProfile. Bounded: each run stops by itself.
 """
 
 from __future__ import annotations

@@ -693,7 +693,7 @@ class _PgLog(_GroupCommit):
         ") SELECT idx, (SELECT count(*) FROM told) FROM moved"
     )
 
-    WRITERS = int(__import__("os").environ.get("GN_WRITERS", "2"))
+    WRITERS = 2  # a batch can start while the previous one commits
 
     def __init__(self, url: str) -> None:
         super().__init__()
