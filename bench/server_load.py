@@ -434,12 +434,18 @@ def main() -> None:
             row["load_after"] = round(os.getloadavg()[0], 2)
             rows.append(row)
             print(json.dumps(row), flush=True)
-    print("\n| db | rooms | acks | p50 ms | p99 ms | max ms | errors | lost | RSS/room KiB |")
-    print("|---|---|---|---|---|---|---|---|---|")
+    print(
+        "\n| db | rooms | acks | acks/s | p50 ms | p99 ms | max ms | errors | lost | "
+        "server CPU ms/ack | db CPU ms/ack | client CPU ms/ack | RSS/room KiB | load before/after |"
+    )
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
     for r in rows:
+        db_cpu = "—" if r["db_cpu_ms_per_ack"] is None else r["db_cpu_ms_per_ack"]
         print(
-            f"| {r['db']} | {r['rooms']} | {r['acks']} | {r['p50_ms']} | {r['p99_ms']} | "
-            f"{r['max_ms']} | {r['errors']} | {r['lost']} | {r['rss_per_room_kib']} |"
+            f"| {r['db']} | {r['rooms']} | {r['acks']} | {r['acks_per_s']} | {r['p50_ms']} | "
+            f"{r['p99_ms']} | {r['max_ms']} | {r['errors']} | {r['lost']} | "
+            f"{r['server_cpu_ms_per_ack']} | {db_cpu} | {r['client_cpu_ms_per_ack']} | "
+            f"{r['rss_per_room_kib']} | {r['load_before']} / {r['load_after']} |"
         )
     sys.exit(0)
 
