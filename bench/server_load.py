@@ -37,6 +37,7 @@ import hashlib
 import json
 import os
 import random
+import re
 import signal
 import statistics
 import sys
@@ -368,6 +369,25 @@ async def run_load(
     }
 
 
+STALL = re.compile(rb"event loop (\d+) ms late \(this thread ran (\d+) ms\)")
+
+
+def _stalls(server: ProcessServer) -> dict[str, Any]:
+    """The server's event-loop stalls (>= 50 ms late) from its log, over the whole run:
+    how many, the longest, and how much of it the loop's thread was running (our own
+    work blocking it) rather than waiting for a CPU (the machine's other processes)."""
+    server.log.seek(0)
+    text = server.log.read()
+    found = [(int(a), int(b)) for a, b in STALL.findall(text)]
+    if os.environ.get("BENCH_DEBUG"):
+        print(text.decode(errors="replace")[-3000:])
+    return {
+        "loop_stalls": len(found),
+        "loop_stall_max_ms": max((a for a, _ in found), default=0),
+        "loop_stall_ran_ms": max((b for a, b in found if a == max(x for x, _ in found)), default=0),
+    }
+
+
 def _loop_factory() -> Any:
     """uvloop for the load generator too, when it is installed (the server uses it)."""
     try:
@@ -424,11 +444,13 @@ def main() -> None:
                 )
                 with asyncio.Runner(loop_factory=_loop_factory()) as runner:
                     row = runner.run(bounded)
+                stalls = _stalls(server)
             finally:
                 server.stop()
                 if cluster is not None:
                     cluster.stop()
                 folder.cleanup()
+            row.update(stalls)
             row["db"] = db
             row["load_before"] = round(load_before, 2)
             row["load_after"] = round(os.getloadavg()[0], 2)

@@ -104,6 +104,7 @@ class Config:
     abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
     extra_origins: tuple[str, ...] = ()
     gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
+    stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
 
 
 class Bucket:
@@ -293,6 +294,7 @@ class Hub:
             if room is not None:
                 self._kick(room)
         self._tasks.append(asyncio.create_task(self._ticker()))
+        self._tasks.append(asyncio.create_task(_watch_loop(self.config.stall_warning)))
         if self.store.is_postgres:
             self._tasks.append(asyncio.create_task(self._listen()))
 
@@ -1061,6 +1063,24 @@ def _public_raw(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any
     if game.info.hidden_info and type(game).public_action is Game.public_action:
         return None
     return p.raw(game.public_action(state, seat, action))
+
+
+async def _watch_loop(threshold: float, period: float = 0.02) -> None:
+    """Log each time the event loop wakes ``threshold`` late or more, and whether the
+    loop's own thread was running meanwhile (work here blocked it) or waiting for a CPU
+    (other processes had the machine): ``bench/server_load.py`` counts these lines."""
+    while True:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        await asyncio.sleep(period)
+        late = time.perf_counter() - wall - period
+        if late >= threshold:
+            ran = time.thread_time() - cpu
+            log.warning(
+                "event loop %.0f ms late (this thread ran %.0f ms) at %.2f",
+                1e3 * late,
+                1e3 * ran,
+                time.time(),
+            )
 
 
 def _freeze_old_objects() -> None:
