@@ -319,6 +319,7 @@ async def run_load(
     start.go.set()
     await asyncio.sleep(1 + warmup)
     server_cpu0, client_cpu0, wall0 = cpu_seconds(pid), time.process_time(), time.monotonic()
+    window_start = time.time()
     db_cpu0 = tree_cpu_seconds(db_pid) if db_pid else 0.0
     if profile:
         os.kill(pid, signal.SIGUSR1)
@@ -331,6 +332,7 @@ async def run_load(
     db_cpu = tree_cpu_seconds(db_pid) - db_cpu0 if db_pid else None
     client_cpu = time.process_time() - client_cpu0
     wall = time.monotonic() - wall0
+    window = (window_start, time.time())
     loaded = rss_kib(pid)
     stats.errors.extend(type(r).__name__ for r in results if isinstance(r, BaseException))
     lost = 0
@@ -366,19 +368,24 @@ async def run_load(
         "db_cpu_ms_per_ack": None if db_cpu is None else round(1000 * db_cpu / max(1, len(lat)), 3),
         "client_cpu_ms_per_ack": round(1000 * client_cpu / max(1, len(lat)), 3),
         "rss_mib": round(loaded / 1024, 1),
+        "window": window,
     }
 
 
-STALL = re.compile(rb"event loop (\d+) ms late \(this thread ran (\d+) ms\)")
+STALL = re.compile(rb"event loop (\d+) ms late \(this thread ran (\d+) ms\) at ([\d.]+)")
 
 
-def _stalls(server: ProcessServer) -> dict[str, Any]:
-    """The server's event-loop stalls (>= 50 ms late) from its log, over the whole run:
-    how many, the longest, and how much of it the loop's thread was running (our own
-    work blocking it) rather than waiting for a CPU (the machine's other processes)."""
+def _stalls(server: ProcessServer, window: tuple[float, float]) -> dict[str, Any]:
+    """The server's event-loop stalls (>= 50 ms late) from its log, during the measured
+    seconds: how many, the longest, and how much of it the loop's thread was running
+    (our own work blocking it) rather than waiting for a CPU (other processes)."""
     server.log.seek(0)
     text = server.log.read()
-    found = [(int(a), int(b)) for a, b in STALL.findall(text)]
+    found = [
+        (int(a), int(b))
+        for a, b, at in STALL.findall(text)
+        if window[0] <= float(at) <= window[1] + 1
+    ]
     if os.environ.get("BENCH_DEBUG"):
         print(text.decode(errors="replace")[-3000:])
     return {
@@ -444,7 +451,7 @@ def main() -> None:
                 )
                 with asyncio.Runner(loop_factory=_loop_factory()) as runner:
                     row = runner.run(bounded)
-                stalls = _stalls(server)
+                stalls = _stalls(server, row.pop("window"))
             finally:
                 server.stop()
                 if cluster is not None:
@@ -458,16 +465,18 @@ def main() -> None:
             print(json.dumps(row), flush=True)
     print(
         "\n| db | rooms | acks | acks/s | p50 ms | p99 ms | max ms | errors | lost | "
-        "server CPU ms/ack | db CPU ms/ack | client CPU ms/ack | RSS/room KiB | load before/after |"
+        "server CPU ms/ack | db CPU ms/ack | client CPU ms/ack | RSS/room KiB | "
+        "loop stalls (max ms, ran ms) | load before/after |"
     )
-    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|")
     for r in rows:
         db_cpu = "—" if r["db_cpu_ms_per_ack"] is None else r["db_cpu_ms_per_ack"]
         print(
             f"| {r['db']} | {r['rooms']} | {r['acks']} | {r['acks_per_s']} | {r['p50_ms']} | "
             f"{r['p99_ms']} | {r['max_ms']} | {r['errors']} | {r['lost']} | "
             f"{r['server_cpu_ms_per_ack']} | {db_cpu} | {r['client_cpu_ms_per_ack']} | "
-            f"{r['rss_per_room_kib']} | {r['load_before']} / {r['load_after']} |"
+            f"{r['rss_per_room_kib']} | {r['loop_stalls']} ({r['loop_stall_max_ms']}, "
+            f"{r['loop_stall_ran_ms']}) | {r['load_before']} / {r['load_after']} |"
         )
     sys.exit(0)
 
