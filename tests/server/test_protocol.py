@@ -289,7 +289,11 @@ def test_chat_is_plain_text_stored_and_capped(server: ThreadServer) -> None:
 def test_bot_takes_over_an_absent_seat_and_the_token_reclaims_it(sqlite_url: str) -> None:
     with ThreadServer(sqlite_url) as server:
         code = create_room(
-            server.url, "dice-duel", ["human", "bot:random"], room={"takeover_after": 1}
+            server.url,
+            "dice-duel",
+            ["human", "bot:random"],
+            # bots at a pace, so that the game is still on when the check below looks
+            room={"takeover_after": 1, "bot_pace": 0.1},
         )["code"]
         token = claim(server.url, code, 0, "Away")
         hub = server.hub

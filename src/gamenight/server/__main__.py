@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from gamenight.server.serve import serve
 
@@ -14,14 +15,39 @@ def main() -> None:
     parser.add_argument("--db", default=None)
     parser.add_argument("--no-table-build", action="store_true")
     parser.add_argument("--log-level", default="warning")
+    parser.add_argument(
+        "--loop", default="auto", help="uvicorn's event loop (auto, asyncio, uvloop)"
+    )
+    parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
     args = parser.parse_args()
+    profile = os.environ.get("GAMENIGHT_PROFILE")  # bench/server_load.py --profile
+    if profile:
+        _profile_on_signals(profile)
     serve(
         args.host,
         args.port,
         args.db,
         build_tables=not args.no_table_build,
         log_level=args.log_level,
+        loop=args.loop,
+        ws=args.ws,
     )
+
+
+def _profile_on_signals(path: str) -> None:
+    """SIGUSR1 starts cProfile, SIGUSR2 stops it and writes the stats to ``path`` (the
+    load benchmark profiles only its measured seconds this way)."""
+    import cProfile
+    import signal
+
+    profiler = cProfile.Profile()
+    signal.signal(signal.SIGUSR1, lambda *_: profiler.enable())
+
+    def stop(*_: object) -> None:
+        profiler.disable()
+        profiler.dump_stats(path)
+
+    signal.signal(signal.SIGUSR2, stop)
 
 
 if __name__ == "__main__":

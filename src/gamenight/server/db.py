@@ -27,15 +27,18 @@ Tokens are never stored: only their sha256 (:func:`token_hash`).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import secrets
+import sqlite3
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import platformdirs
 from sqlalchemy import (
     Boolean,
@@ -52,7 +55,6 @@ from sqlalchemy import (
     text,
     update,
 )
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import AsyncAdaptedQueuePool
@@ -243,11 +245,14 @@ class Store:
         self.url = normalise_url(url)
         self.is_postgres = self.url.startswith("postgresql")
         self.engine: AsyncEngine = _engine(self.url, self.is_postgres)
-        self._log = None if self.is_postgres else _SqliteLog(sync_url(url))
+        self._log: _SqliteLog | _PgLog = (
+            _PgLog(self.url.replace("postgresql+psycopg://", "postgresql://"))
+            if self.is_postgres
+            else _SqliteLog(sync_url(url))
+        )
 
     async def close(self) -> None:
-        if self._log is not None:
-            self._log.close()
+        await self._log.close()
         await self.engine.dispose()
 
     # ----- rooms -------------------------------------------------------------------
@@ -437,7 +442,10 @@ class Store:
         that row lock holds until the commit, so two processes cannot both append
         ``seq`` (SQLite has one writer anyway; the (room, seq) key is the last
         guard). Raises :class:`Behind` if the log already holds ``seq``.
-        Returns only after the commit: the caller may then acknowledge.
+        Returns only after the commit: the caller may then acknowledge. Appends
+        are group-committed (:class:`_GroupCommit`): many rooms' actions share a
+        transaction, each with its own compare-and-set. ``action`` is JSON
+        builtins or already encoded (``msgspec.Raw``).
         """
         now = time.time()
         values: dict[str, Any] = {"seq": seq, "updated_at": now}
@@ -448,82 +456,15 @@ class Store:
             "room_id": room_id,
             "seq": seq,
             "seat": seat,
-            "action": json.dumps(action, separators=(",", ":")),
+            "action": (
+                bytes(action).decode("utf-8")
+                if isinstance(action, msgspec.Raw)
+                else json.dumps(action, separators=(",", ":"))
+            ),
             "by": by,
             "at": now,
         }
-        if self._log is not None:
-            await self._log.append(room_id, seq, values, row)
-            return
-        if self.is_postgres:
-            await self._append_postgres(room_id, seq, row, finished_results, notify)
-            return
-        try:
-            async with self.engine.begin() as conn:
-                # Compare-and-set on the room's row: it row-locks the room on PostgreSQL
-                # until the commit (a concurrent writer waits, then finds seq moved on).
-                moved = await conn.execute(
-                    update(ROOMS)
-                    .where(
-                        ROOMS.c.id == room_id,
-                        ROOMS.c.seq == seq - 1,
-                        ROOMS.c.status == "playing",
-                    )
-                    .values(**values)
-                )
-                if moved.rowcount != 1:
-                    raise Behind(seq - 1)
-                await conn.execute(insert(ACTIONS), row)
-                if notify is not None and self.is_postgres:
-                    await conn.execute(
-                        text("SELECT pg_notify(:channel, :payload)"),
-                        {"channel": NOTIFY_CHANNEL, "payload": notify},
-                    )
-        except IntegrityError:
-            raise Behind(seq) from None
-
-    # PostgreSQL: compare-and-set, insert and notify in ONE statement (one round trip,
-    # atomic on its own); the UPDATE row-locks the room until it commits.
-    _PG_APPEND = text(
-        "WITH moved AS ("
-        " UPDATE rooms SET seq = :seq, updated_at = :at,"
-        " status = CASE WHEN CAST(:results AS TEXT) IS NULL THEN status ELSE 'finished' END,"
-        " results = COALESCE(CAST(:results AS TEXT), results)"
-        " WHERE id = :room AND seq = :prev AND status = 'playing' RETURNING id"
-        "), logged AS ("
-        ' INSERT INTO actions (room_id, seq, seat, action, "by", at)'
-        " SELECT id, :seq, :seat, :action, :by, :at FROM moved RETURNING seq"
-        ") SELECT pg_notify(:channel, CAST(:payload AS TEXT)) FROM logged"
-    )
-
-    async def _append_postgres(
-        self,
-        room_id: int,
-        seq: int,
-        row: dict[str, Any],
-        finished_results: Any,
-        notify: str | None,
-    ) -> None:
-        params = {
-            "seq": seq,
-            "prev": seq - 1,
-            "room": room_id,
-            "at": row["at"],
-            "seat": row["seat"],
-            "action": row["action"],
-            "by": row["by"],
-            "results": None if finished_results is None else json.dumps(finished_results),
-            "channel": NOTIFY_CHANNEL,
-            "payload": notify or "",
-        }
-        try:
-            async with self.engine.connect() as conn:
-                auto = await conn.execution_options(isolation_level="AUTOCOMMIT")
-                done = (await auto.execute(self._PG_APPEND, params)).first()
-        except IntegrityError:
-            raise Behind(seq - 1) from None
-        if done is None:
-            raise Behind(seq - 1)
+        await self._log.append(room_id, seq, values, row, notify)
 
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
@@ -588,68 +529,77 @@ class Store:
         )
 
 
-class _SqliteLog:
-    """Group commit of the action log on SQLite.
+Pending = tuple[int, int, dict[str, Any], dict[str, Any], str | None, "asyncio.Future[None]"]
 
-    Appends queue up while a write is running and then go in together: one
-    transaction and one hand-off to the writer thread per batch, instead of a
-    thread hand-off per statement (aiosqlite). Each append still waits for the
-    commit of its batch, so an acknowledged action is a committed one. The
-    compare-and-set on each room's seq keeps every room's log gapless; a failed
-    one fails alone (:class:`Behind`).
+
+class _GroupCommit:
+    """Group commit of the action log: appends queue up while a write is running and
+    then go in together, one transaction for the batch.
+
+    Each append still waits for the commit of its batch, so an acknowledged action
+    is a committed one. The compare-and-set on each room's seq keeps every room's
+    log gapless across processes; a room that moved on fails alone (:class:`Behind`).
     """
 
-    def __init__(self, url: str) -> None:
-        from concurrent.futures import ThreadPoolExecutor
+    MAX_BATCH = 200  # bounds a statement (and PostgreSQL's 8000-byte NOTIFY payload)
+    WRITERS = 1  # batches in flight at once
 
-        from sqlalchemy import create_engine
-
-        self.engine = create_engine(url, poolclass=_single_pool())
-        event.listen(self.engine, "connect", _sqlite_pragmas)
-        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-log")
-        self.pending: list[tuple[int, int, dict[str, Any], dict[str, Any], Any]] = []
-        self.writing = False
-        self.flusher: Any = None  # the running flush task
+    def __init__(self) -> None:
+        self.pending: list[Pending] = []
+        self.idle = list(range(self.WRITERS))  # free writer slots
+        self.flushers: set[asyncio.Task[None]] = set()
 
     async def append(
-        self, room_id: int, seq: int, values: dict[str, Any], row: dict[str, Any]
+        self,
+        room_id: int,
+        seq: int,
+        values: dict[str, Any],
+        row: dict[str, Any],
+        notify: str | None,
     ) -> None:
-        import asyncio
-
         loop = asyncio.get_running_loop()
-        done = loop.create_future()
-        self.pending.append((room_id, seq, values, row, done))
-        if not self.writing:
-            self.writing = True
-            self.flusher = loop.create_task(self._flush())
+        done: asyncio.Future[None] = loop.create_future()
+        self.pending.append((room_id, seq, values, row, notify, done))
+        if self.idle:
+            task = loop.create_task(self._flush(self.idle.pop()))
+            self.flushers.add(task)
+            task.add_done_callback(self.flushers.discard)
         await done
 
-    async def _flush(self) -> None:
-        import asyncio
-
-        loop = asyncio.get_running_loop()
+    async def _flush(self, slot: int) -> None:
         try:
             while self.pending:
-                batch, self.pending = self.pending, []
+                batch = self.pending[: self.MAX_BATCH]
+                del self.pending[: self.MAX_BATCH]
                 try:
-                    outcome = await loop.run_in_executor(self.thread, self._write, batch)
+                    outcome = await self._write(batch, slot)
                 except Exception as exc:  # the whole batch failed: nobody is acknowledged
                     for *_, done in batch:
                         if not done.done():
                             done.set_exception(exc)
                     continue
-                for ok, (*_, done) in zip(outcome, batch, strict=True):
+                for ok, item in zip(outcome, batch, strict=True):
+                    done = item[-1]
                     if done.done():
                         continue
                     if ok:
                         done.set_result(None)
                     else:
-                        done.set_exception(Behind(0))
+                        done.set_exception(Behind(item[1] - 1))
         finally:
-            self.writing = False
+            self.idle.append(slot)
 
-    # The hot path in plain SQL: the same statements as Store.append_action, without
-    # building and compiling statements for every action.
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        raise NotImplementedError
+
+
+class _SqliteLog(_GroupCommit):
+    """SQLite: the batch is one transaction on one writer thread with its own plain
+    ``sqlite3`` connection (one thread hand-off per batch, not per statement)."""
+
     _MOVE = (
         "UPDATE rooms SET seq = ?, updated_at = ? WHERE id = ? AND seq = ? AND status = 'playing'"
     )
@@ -659,36 +609,156 @@ class _SqliteLog:
     )
     _INSERT = 'INSERT INTO actions (room_id, seq, seat, action, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
 
-    def _write(
-        self, batch: list[tuple[int, int, dict[str, Any], dict[str, Any], Any]]
-    ) -> list[bool]:
+    def __init__(self, url: str) -> None:
+        from concurrent.futures import ThreadPoolExecutor
+
+        super().__init__()
+        self.path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ":memory:"
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-log")
+        self.conn: sqlite3.Connection | None = None  # only ever used on self.thread
+
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self.thread, self._write_sync, batch)
+
+    def _write_sync(self, batch: list[Pending]) -> list[bool]:
+        if self.conn is None:
+            self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+            _sqlite_pragmas(self.conn, None)
+        conn = self.conn
         outcome = []
-        with self.engine.begin() as conn:
-            for room_id, seq, values, row, _done in batch:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for room_id, seq, values, row, _notify, _done in batch:
                 if "results" in values:
                     finish = (seq, values["updated_at"], values["results"], room_id, seq - 1)
-                    moved = conn.exec_driver_sql(self._FINISH, finish)
+                    moved = conn.execute(self._FINISH, finish)
                 else:
-                    move = (seq, values["updated_at"], room_id, seq - 1)
-                    moved = conn.exec_driver_sql(self._MOVE, move)
+                    moved = conn.execute(self._MOVE, (seq, values["updated_at"], room_id, seq - 1))
                 ok = moved.rowcount == 1
                 if ok:
-                    conn.exec_driver_sql(
+                    conn.execute(
                         self._INSERT,
-                        (row["room_id"], seq, row["seat"], row["action"], row["by"], row["at"]),
+                        (room_id, seq, row["seat"], row["action"], row["by"], row["at"]),
                     )
                 outcome.append(ok)
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
         return outcome
 
-    def close(self) -> None:
+    async def close(self) -> None:
+        def shut() -> None:
+            if self.conn is not None:
+                self.conn.close()
+
+        self.thread.submit(shut)
         self.thread.shutdown(wait=True)
-        self.engine.dispose()
 
 
-def _single_pool() -> Any:
-    from sqlalchemy.pool import QueuePool
+class _PgLog(_GroupCommit):
+    """PostgreSQL: the batch is ONE statement on a dedicated connection (autocommit, so
+    one round trip and one commit per batch, psycopg directly: no ORM on the hot path).
 
-    return QueuePool
+    Per room it is the same compare-and-set as ever: ``UPDATE rooms ... WHERE seq =
+    prev`` row-locks the room until the commit, so two processes cannot both append
+    a seq (two appends of one room in a batch: one at most moves it, by the row
+    lock's rules; the other is Behind); the rooms that moved get their log row, and
+    the batch sends one NOTIFY (the payloads joined by ``|``) for the other processes.
+    Up to ``WRITERS`` batches are in flight at once, each on its own connection (a
+    room is in one of them at most: its actions wait for each other's commits). If a
+    batch fails as a whole (a deadlock between two processes' batches, a broken
+    connection...) its appends are retried one by one, each with its own outcome.
+    """
+
+    _APPEND = (
+        "WITH input AS ("
+        " SELECT * FROM unnest(%(rooms)s::int[], %(seqs)s::int[], %(seats)s::int[],"
+        " %(actions)s::text[], %(bys)s::text[], %(ats)s::float8[], %(results)s::text[],"
+        " %(payloads)s::text[]) WITH ORDINALITY"
+        " AS t(room, seq, seat, action, by_, at, results, payload, idx)"
+        "), moved AS ("
+        " UPDATE rooms r SET seq = i.seq, updated_at = i.at,"
+        " status = CASE WHEN i.results IS NULL THEN r.status ELSE 'finished' END,"
+        " results = COALESCE(i.results, r.results)"
+        " FROM input i WHERE r.id = i.room AND r.seq = i.seq - 1 AND r.status = 'playing'"
+        " RETURNING r.id, i.seq, i.seat, i.action, i.by_, i.at, i.payload, i.idx"
+        "), logged AS ("
+        ' INSERT INTO actions (room_id, seq, seat, action, "by", at)'
+        " SELECT id, seq, seat, action, by_, at FROM moved"
+        "), told AS ("
+        " SELECT pg_notify(%(channel)s, string_agg(payload, '|')) FROM moved"
+        " WHERE payload <> '' HAVING count(*) > 0"
+        ") SELECT idx, (SELECT count(*) FROM told) FROM moved"
+    )
+
+    WRITERS = 2  # a batch can start while the previous one commits
+
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        self.url = url
+        self.conns: list[Any] = [None] * self.WRITERS  # psycopg.AsyncConnection per slot
+
+    async def _connection(self, slot: int) -> Any:
+        import psycopg
+
+        conn = self.conns[slot]
+        if conn is None or conn.closed:
+            conn = self.conns[slot] = await psycopg.AsyncConnection.connect(
+                self.url, autocommit=True
+            )
+        return conn
+
+    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
+        try:
+            return await self._run(batch, slot)
+        except Exception:
+            if len(batch) == 1:
+                raise
+        # One by one: a failed append fails alone (Behind for a duplicate seq).
+        outcome = []
+        for item in batch:
+            try:
+                outcome += await self._run([item], slot)
+            except Exception as exc:
+                done = item[-1]
+                if not done.done():
+                    done.set_exception(exc)
+                outcome.append(False)
+        return outcome
+
+    async def _run(self, batch: list[Pending], slot: int) -> list[bool]:
+        import psycopg
+
+        params = {
+            "rooms": [b[0] for b in batch],
+            "seqs": [b[1] for b in batch],
+            "seats": [b[3]["seat"] for b in batch],
+            "actions": [b[3]["action"] for b in batch],
+            "bys": [b[3]["by"] for b in batch],
+            "ats": [b[3]["at"] for b in batch],
+            "results": [b[2].get("results") for b in batch],
+            "payloads": [b[4] or "" for b in batch],
+            "channel": NOTIFY_CHANNEL,
+        }
+        conn = await self._connection(slot)
+        try:
+            cursor = await conn.execute(self._APPEND, params)
+            moved = {row[0] for row in await cursor.fetchall()}
+        except psycopg.errors.UniqueViolation:
+            if len(batch) == 1:  # the log holds this seq already (a second process)
+                return [False]
+            raise
+        except psycopg.OperationalError:
+            await conn.close()  # reconnect next time
+            raise
+        return [i in moved for i in range(1, len(batch) + 1)]
+
+    async def close(self) -> None:
+        for conn in self.conns:
+            if conn is not None:
+                await conn.close()
 
 
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:

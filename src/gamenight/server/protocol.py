@@ -252,6 +252,22 @@ def encode(message: Message) -> bytes:
     return _encoder.encode(message)
 
 
+def raw(value: Any) -> msgspec.Raw:
+    """``value`` (a struct, a tuple of them...) as JSON, ready to embed in a message.
+
+    Equal on the wire to the builtins ``to_json`` gives, without building them:
+
+    >>> encode(Pong(id=7)) == encode(Pong(id=raw(7)))  # type: ignore[arg-type]
+    True
+    """
+    return msgspec.Raw(_encoder.encode(value))
+
+
+def raw_items(values: tuple[Any, ...]) -> Any:
+    """A tuple field (``legal``...) as one pre-encoded JSON array (see :func:`raw`)."""
+    return raw(values)
+
+
 def json_schema() -> dict[str, Any]:
     """The JSON Schema of both directions, generated from the message types."""
     (client, server), components = msgspec.json.schema_components(

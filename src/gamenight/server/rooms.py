@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import io
 import logging
 import os
@@ -102,6 +103,8 @@ class Config:
     chat_burst: float = 5.0
     abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
     extra_origins: tuple[str, ...] = ()
+    gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
+    stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
 
 
 class Bucket:
@@ -136,12 +139,17 @@ class Conn:
         self.closed = False
 
     def send(self, message: p.Message) -> None:
+        if not self.closed:
+            self.send_frame(p.encode(message))
+
+    def send_frame(self, frame: bytes) -> None:
+        """Queue an encoded message (frames shared by several sockets are encoded once)."""
         if self.closed:
             return
         if self.queue.qsize() > self.QUEUE_LIMIT:  # a client that does not read: drop it
             self.close()
             return
-        self.queue.put_nowait(p.encode(message))
+        self.queue.put_nowait(frame)
 
     def close(self) -> None:
         if not self.closed:
@@ -286,6 +294,7 @@ class Hub:
             if room is not None:
                 self._kick(room)
         self._tasks.append(asyncio.create_task(self._ticker()))
+        self._tasks.append(asyncio.create_task(_watch_loop(self.config.stall_warning)))
         if self.store.is_postgres:
             self._tasks.append(asyncio.create_task(self._listen()))
 
@@ -643,7 +652,7 @@ class Hub:
                         room.id,
                         pending.seq,
                         seat,
-                        to_json(action),
+                        p.raw(action),
                         by,
                         finished_results=results,
                         notify=self._payload(room, "act"),
@@ -669,23 +678,29 @@ class Hub:
         for other, agent in room.agents.items():
             _observe(agent, other, events)
         game = room.entry.game
-        public = public_action(game, table.state, seat, action)
-        mine = to_json(action)
+        public = _public_raw(game, table.state, seat, action)
+        mine = p.raw(action)
+        # Each frame is encoded once, straight from the structs (msgspec.Raw pieces, no
+        # round trip through dicts); sockets of the same seat share one frame.
+        frames: dict[int | None, bytes] = {}
         for conn in list(room.conns):
-            snap = table.snapshot(conn.seat)
-            conn.send(
-                p.Events(
-                    seq=seq,
-                    events=tuple(to_json(e) for e in events if e.visible_to(conn.seat)),
-                    view=to_json(snap.view),
-                    legal=tuple(to_json(a) for a in snap.legal),
-                    to_act=snap.to_act,
-                    finished=snap.finished,
-                    results=None if snap.results is None else to_json(snap.results),
-                    seat=seat,
-                    action=mine if conn.seat == seat else public,
+            frame = frames.get(conn.seat)
+            if frame is None:
+                snap = table.snapshot(conn.seat)
+                frame = frames[conn.seat] = p.encode(
+                    p.Events(
+                        seq=seq,
+                        events=tuple(p.raw(e) for e in events if e.visible_to(conn.seat)),
+                        view=p.raw(snap.view),
+                        legal=p.raw_items(snap.legal),
+                        to_act=snap.to_act,
+                        finished=snap.finished,
+                        results=None if snap.results is None else p.raw(snap.results),
+                        seat=seat,
+                        action=mine if conn.seat == seat else public,
+                    )
                 )
-            )
+            conn.send_frame(frame)
         if table.finished:
             room.status = "finished"
             room.takeover.clear()
@@ -904,10 +919,16 @@ class Hub:
 
     # ----- background -----------------------------------------------------------------------
     async def _ticker(self) -> None:
-        last_idle = time.monotonic()
+        last_idle = last_freeze = time.monotonic()
         while True:
             await asyncio.sleep(self.config.tick)
             try:
+                if (
+                    self.config.gc_freeze
+                    and time.monotonic() - last_freeze >= self.config.gc_freeze
+                ):
+                    last_freeze = time.monotonic()
+                    _freeze_old_objects()
                 await self._check_turns()
                 if time.monotonic() - last_idle > self.config.idle_check:
                     last_idle = time.monotonic()
@@ -978,22 +999,27 @@ class Hub:
                 self._listener = conn
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
                 async for note in conn.notifies():
-                    tag, _, rest = note.payload.partition(" ")
-                    code, _, kind = rest.partition(" ")
-                    if tag == self.process_tag:
-                        continue
-                    room = self.rooms.get(code)
-                    if room is None:
-                        continue
-                    if kind == "chat":
-                        self._spawn(self._chat_sync(room))
-                    else:
-                        self._spawn(self.sync(room))
+                    if note.payload.startswith(self.process_tag):
+                        continue  # our own (a batch of appends is from one process)
+                    for part in note.payload.split("|"):  # a batch: payloads joined by |
+                        self._heard(part)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("LISTEN connection lost; reconnecting")
                 await asyncio.sleep(1)
+
+    def _heard(self, payload: str) -> None:
+        """One ``"<process tag> <room code> <kind>"`` from another process."""
+        tag, _, rest = payload.partition(" ")
+        code, _, kind = rest.partition(" ")
+        room = self.rooms.get(code)
+        if tag == self.process_tag or room is None:
+            return
+        if kind == "chat":
+            self._spawn(self._chat_sync(room))
+        else:
+            self._spawn(self.sync(room))
 
     async def _chat_sync(self, room: LiveRoom) -> None:
         for row in await self.store.chat_after(room.id, room.chat_seen):
@@ -1045,6 +1071,43 @@ def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> A
     if game.info.hidden_info and type(game).public_action is Game.public_action:
         return None
     return to_json(game.public_action(state, seat, action))
+
+
+def _public_raw(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+    """:func:`public_action`, encoded once for every frame (``msgspec.Raw``) or None."""
+    if game.info.hidden_info and type(game).public_action is Game.public_action:
+        return None
+    return p.raw(game.public_action(state, seat, action))
+
+
+async def _watch_loop(threshold: float, period: float = 0.02) -> None:
+    """Log each time the event loop wakes ``threshold`` late or more, and whether the
+    loop's own thread was running meanwhile (work here blocked it) or waiting for a CPU
+    (other processes had the machine): ``bench/server_load.py`` counts these lines."""
+    while True:
+        wall, cpu = time.perf_counter(), time.thread_time()
+        await asyncio.sleep(period)
+        late = time.perf_counter() - wall - period
+        if late >= threshold:
+            ran = time.thread_time() - cpu
+            log.warning(
+                "event loop %.0f ms late (this thread ran %.0f ms) at %.2f",
+                1e3 * late,
+                1e3 * ran,
+                time.time(),
+            )
+
+
+def _freeze_old_objects() -> None:
+    """Keep the cycle collector's full passes short: they scan every tracked object, and
+    the tables of a thousand rooms hold millions (every position of every game), so a
+    full pass stalls the loop for 100s of ms. Young garbage goes first (the two young
+    generations: a few ms); the survivors are long-lived and go to the permanent
+    generation (``gc.freeze``, O(1)), which no pass scans. Objects there are still freed
+    by reference counting; only a cycle that dies later is never reclaimed, a small
+    bounded cost (connections and tasks end without cycles in the normal case)."""
+    gc.collect(1)
+    gc.freeze()
 
 
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:

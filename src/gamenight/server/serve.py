@@ -20,6 +20,8 @@ def serve(
     origins: tuple[str, ...] = (),
     log_level: str = "info",
     announce: bool = True,
+    loop: str = "auto",
+    ws: str = "auto",
 ) -> None:
     """Start the app and block until interrupted."""
     import uvicorn
@@ -45,7 +47,12 @@ def serve(
         ws_max_size=WS_MAX_BYTES,
         ws_ping_interval=20,
         ws_ping_timeout=20,
+        # No permessage-deflate: frames are small, and compressing each one costs more
+        # CPU (server and client) than the bytes it saves on a game table's socket.
+        ws_per_message_deflate=False,
         lifespan="on",
+        loop=loop,
+        ws=ws,
     )
 
 

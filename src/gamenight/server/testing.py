@@ -163,6 +163,10 @@ class PgCluster:
             self._run("pg_ctl", "-D", str(self.data), "-m", "immediate", "-w", "stop")
         shutil.rmtree(self.dir, ignore_errors=True)
 
+    def postmaster_pid(self) -> int:
+        """The cluster's main process (its backends are its children)."""
+        return int((self.data / "postmaster.pid").read_text().split()[0])
+
     def new_database(self) -> str:
         """A fresh empty database; its URL."""
         import psycopg
