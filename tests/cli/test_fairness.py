@@ -186,3 +186,38 @@ def test_replay_as_a_seat_prints_what_that_seat_saw(tmp_path: Path, cli: CliRunn
     assert len({o.split("✓")[0] for o in outputs.values()}) == 3
     code, _, err = cli(["replay", str(path), "--as", "Green"])
     assert code == 1 and "no such seat" in err
+
+
+def _doc_recipe() -> str:
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text()
+    after = text.split("With Python", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.parametrize("scheme", [2, 1])
+def test_the_hand_check_in_the_docs_checks_a_real_record(
+    scheme: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner
+) -> None:
+    """The Python recipe of docs/fairness.md, run as printed, accepts the commitment
+    and prints the game's first ten dice, for new records and for older scheme-1 ones."""
+    from contextlib import redirect_stdout
+
+    from gamenight.core.dice import SeededDice
+
+    if scheme == 1:
+        path = _old_record(tmp_path)
+    else:
+        path = tmp_path / "game.jsonl"
+        code, _, err = cli(["play", "dice-duel", "--players", BOTS["dice-duel"],
+                            "--seed", "5", "--record", str(path)])  # fmt: skip
+        assert code == 0, err
+    if path.name != "game.jsonl":  # the recipe opens game.jsonl
+        path.rename(tmp_path / "game.jsonl")
+    monkeypatch.chdir(tmp_path)
+    out = io.StringIO()
+    with redirect_stdout(out):
+        exec(compile(_doc_recipe(), "docs/fairness.md", "exec"), {})
+    head = json.loads((tmp_path / "game.jsonl").read_text().splitlines()[0])
+    first, dice = out.getvalue().splitlines()
+    assert first == f"True {head['commitment'][:12]}"
+    assert dice == str(list(SeededDice(5, scheme=scheme).roll(10)[0]))
