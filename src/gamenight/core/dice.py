@@ -59,12 +59,12 @@ class SeededDice(msgspec.Struct, frozen=True, gc=False, tag="seeded"):
             return tuple(_die_v1(seed, i, sides) for i in range(start, end)), SeededDice(
                 seed, end, 1
             )
-        first, last = start >> 3, (end - 1) >> 3
-        if first == last:  # the usual throw: within one block of eight
-            faces = _faces(seed, first, sides)[start & 7 : ((end - 1) & 7) + 1]
-        else:
-            faces = tuple(_faces(seed, index >> 3, sides)[index & 7] for index in range(start, end))
-        return faces, SeededDice(seed, end, self.scheme)
+        first, last, lane = start >> 3, (end - 1) >> 3, start & 7
+        row = _faces(seed, first, sides)
+        while first < last:  # a throw across blocks of eight
+            first += 1
+            row += _faces(seed, first, sides)
+        return row[lane : lane + n], SeededDice(seed, end, self.scheme)
 
 
 class ScriptedDice(msgspec.Struct, frozen=True, gc=False, tag="scripted"):
@@ -106,8 +106,21 @@ def _block(seed: int, block: int) -> bytes:
 @lru_cache(maxsize=4096)
 def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
     """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``."""
+    digest = _block(seed, block)
+    if sides < 256:
+        # the usual case, all in C: each die's first byte accepted (88% of blocks for d6)
+        faces = digest[::8].translate(_face_table(sides))
+        if 0 not in faces:
+            return tuple(faces)
     limit = 256 - 256 % sides
     return tuple(_die_v2(seed, index, sides, limit) for index in range(block * 8, block * 8 + 8))
+
+
+@lru_cache(maxsize=64)
+def _face_table(sides: int) -> bytes:
+    """byte -> face for ``sides`` < 256; 0 marks a rejected byte."""
+    limit = 256 - 256 % sides
+    return bytes(byte % sides + 1 if byte < limit else 0 for byte in range(256))
 
 
 def _die_v2(seed: int, index: int, sides: int, limit: int) -> int:

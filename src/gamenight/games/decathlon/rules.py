@@ -144,7 +144,7 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
         raise IllegalActionError("the game is over; no more actions")
     acting = state.order[stage.turn]
     if seat != acting:
-        raise IllegalActionError(f"it is seat {acting}'s turn, not seat {seat}'s")
+        raise IllegalActionError(f"it is not seat {seat}'s turn to act")
     discipline = state.disciplines[state.discipline_no]
     ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
