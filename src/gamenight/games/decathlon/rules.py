@@ -159,8 +159,8 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
         if not isinstance(outcome, Finished):
             state = replace(state, stage=replace(stage, attempt=outcome), dice=ump.dice)
             return Transition(state, ump.events)
-        tries = _record(stage.tries, seat, stage.round, outcome.result, ump)
-        state = _next_attempt(state, stage.round, stage.turn + 1, tries, ump)
+        tries, bests = _record(stage.tries, stage.best, seat, stage.round, outcome.result, ump)
+        state = _next_attempt(state, stage.round, stage.turn + 1, tries, bests, ump)
     return Transition(replace(state, dice=ump.dice), ump.events)
 
 
@@ -187,7 +187,7 @@ def _begin_discipline(state: DecathlonState, ump: Ump) -> DecathlonState:
     ump.announce(DisciplineStart(discipline=discipline, order=state.order))
     if family(discipline) == "heights":
         return msgspec.structs.replace(state, stage=heights.begin(discipline, state.players, ump))
-    return _next_attempt(state, 1, 0, ((),) * state.players, ump)
+    return _next_attempt(state, 1, 0, ((),) * state.players, (None,) * state.players, ump)
 
 
 def _next_attempt(
@@ -195,37 +195,42 @@ def _next_attempt(
     round_no: int,
     turn: int,
     tries: tuple[tuple[int | None, ...], ...],
+    bests: tuple[int | None, ...],
     ump: Ump,
 ) -> DecathlonState:
     """Start attempts in order (D3: all first attempts, then all second...) until one
-    needs a decision, or finish the discipline."""
+    needs a decision, or finish the discipline. ``bests``: each seat's best valid try."""
     discipline = state.disciplines[state.discipline_no]
     rounds = attempts(discipline)
     while True:
         if turn == len(state.order):
             round_no, turn = round_no + 1, 0
         if round_no > rounds:
-            return _finish_discipline(state, tuple(best(t) for t in tries), ump)
+            return _finish_discipline(state, bests, ump)  # D3: the best attempt counts
         seat = state.order[turn]
         ump.announce(Turn(player=seat, discipline=discipline, attempt=round_no, attempts=rounds))
         outcome = _begin_attempt(discipline, seat, ump)
         if not isinstance(outcome, Finished):
-            bests = tuple(best(t) for t in tries)
             return replace(state, stage=AttemptsStage(round_no, turn, tries, outcome, bests))
-        tries = _record(tries, seat, round_no, outcome.result, ump)
+        tries, bests = _record(tries, bests, seat, round_no, outcome.result, ump)
         turn += 1
 
 
 def _record(
     tries: tuple[tuple[int | None, ...], ...],
+    bests: tuple[int | None, ...],
     seat: int,
     round_no: int,
     result: int | None,
     ump: Ump,
-) -> tuple[tuple[int | None, ...], ...]:
-    mine = (*tries[seat], result)
-    ump.announce(AttemptResult(player=seat, attempt=round_no, result=result, best=best(mine)))
-    return tuple(mine if i == seat else t for i, t in enumerate(tries))
+) -> tuple[tuple[tuple[int | None, ...], ...], tuple[int | None, ...]]:
+    """``seat``'s try appended, and its best valid try so far (D3)."""
+    mine, top = (*tries[seat], result), bests[seat]
+    if result is not None and (top is None or result > top):
+        top = result
+        bests = (*bests[:seat], top, *bests[seat + 1 :])
+    ump.announce(AttemptResult(player=seat, attempt=round_no, result=result, best=top))
+    return (*tries[:seat], mine, *tries[seat + 1 :]), bests
 
 
 def summaries(

@@ -49,17 +49,18 @@ def legal(attempt: SetsAttempt) -> list[Action]:
 def act(
     discipline: str, seat: int, attempt: SetsAttempt, action: Action, ump: Ump
 ) -> SetsAttempt | Finished:
-    name = NAMES[discipline]
     if isinstance(action, Freeze):
-        if sorted(action.dice) != list(range(len(attempt.thrown))):
+        if action != _KEEP[len(attempt.thrown)] and sorted(action.dice) != list(
+            range(len(attempt.thrown))
+        ):
             raise IllegalActionError(
-                f"in the {name} a set is frozen whole: freeze positions "
+                f"in the {NAMES[discipline]} a set is frozen whole: freeze positions "
                 f"{tuple(range(len(attempt.thrown)))} or rethrow the set"
             )
         return _freeze(discipline, seat, attempt, ump, auto=False)
     if isinstance(action, Rethrow):
         if attempt.rethrows_left == 0:  # unreachable: _settle freezes first
-            raise IllegalActionError(f"no rethrows are left in the {name}")
+            raise IllegalActionError(f"no rethrows are left in the {NAMES[discipline]}")
         left = attempt.rethrows_left - 1
         thrown = ump.roll(len(attempt.thrown))
         ump.announce(
@@ -78,7 +79,9 @@ def act(
             msgspec.structs.replace(attempt, rethrows_left=left, thrown=thrown),
             ump,
         )
-    raise IllegalActionError(f"in the {name} you may only freeze the set or rethrow it")
+    raise IllegalActionError(
+        f"in the {NAMES[discipline]} you may only freeze the set or rethrow it"
+    )
 
 
 def _freeze(

@@ -76,7 +76,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         players=state.players,
         variant=state.variant,
         disciplines=state.disciplines,
-        discipline=state.discipline,
+        discipline=None if stage is None else state.disciplines[state.discipline_no],
         discipline_no=state.discipline_no,
         order=state.order,
         to_act=None if stage is None else state.order[stage.turn],
