@@ -123,6 +123,91 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
     ui.shoot(page, "decathlon-end")
 
 
+def _odds_shown(page: Any) -> dict[str, int]:
+    """The odds legend read back: each name and its whole percentage."""
+    items = page.locator("#table .odds-legend li")
+    shown = {}
+    for i in range(items.count()):
+        chance = items.nth(i).locator(".odds-chance").inner_text()
+        shown[items.nth(i).locator(".odds-name").inner_text()] = int(chance.strip("≈<>%"))
+    return shown
+
+
+def test_decathlon_live_odds_bar(page: Any, server: Server) -> None:
+    page.goto(f"{server.url}/?game=wurfeltod")
+    page.wait_for_selector("#create-form")
+    assert page.locator("#odds").count() == 0  # only games with odds offer them
+    ui.create_room(
+        page,
+        server.url,
+        "decathlon",
+        ["human", "bot:greedy"],
+        name="Ann <b>",
+        events=["100m", "long-jump"],
+        checks=("odds",),
+    )
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .odds .odds-legend[aria-label='Chance to win'] li")
+    bot = page.locator(".seat-name").nth(1).inner_text()
+    shown = _odds_shown(page)
+    assert set(shown) == {"Ann <b>", bot}, shown
+    assert 98 <= sum(shown.values()) <= 102
+    segments = page.locator("#table .odds-seg")
+    assert segments.count() == 2 and page.locator("#table .odds b").count() == 0
+    assert segments.first.inner_text() == f"{shown['Ann <b>']}%"  # the bar shows the chances
+    assert page.locator("#table .odds-legend li.me .odds-name").inner_text() == "Ann <b>"
+    ui.check_axe(page, "decathlon table with odds")
+    ui.shoot(page, "decathlon-odds")
+    # the bar follows the game: after a few moves it shows the odds of the newest position
+    ui.play(page, ui.decathlon, stop_after=4)
+    page.wait_for_function(
+        "document.querySelector('#table .odds')?.dataset.seq === document.body.dataset.seq"
+    )
+    assert set(_odds_shown(page)) == {"Ann <b>", bot}
+    ui.shoot(page, "decathlon-odds-later")
+
+
+def test_odds_bar_of_an_estimate_with_many_players(page: Any, server: Server) -> None:
+    """A simulated Championship: "≈" and "±" on every chance, a narrow segment keeps its
+    chance in the label, names stay text."""
+    page.goto(server.url + "/")
+    odds = {
+        "win": [0.512, 0.301, 0.176, 0.031],
+        "exact": False,
+        "se": [0.0035, 0.0032, 0.0027, 0.0012],
+        "label": "chance of the most honours (a tie counts for each)",
+    }
+    names = ["Ann", "<i>Bob</i>", "Cy", "Dee"]
+    page.evaluate(
+        """async ([odds, names]) => {
+            const m = await import('/static/js/parts/odds.js');
+            const box = document.createElement('div');
+            box.id = 'odds-test';
+            box.append(m.oddsBar({ odds, names, me: 0 }));
+            document.querySelector('main').prepend(box);
+        }""",
+        [odds, names],
+    )
+    legend = page.locator("#odds-test .odds-legend")
+    assert legend.get_attribute("aria-label") == (
+        "Chance of the most honours (a tie counts for each)"
+    )
+    assert [li.text_content() for li in legend.locator("li").all()] == [
+        "Ann ≈51% ±0.4%",
+        "<i>Bob</i> ≈30% ±0.3%",
+        "Cy ≈18% ±0.3%",
+        "Dee ≈3% ±0.1%",
+    ]
+    assert page.locator("#odds-test i").count() == 0
+    assert page.locator("#odds-test .odds-seg").count() == 4
+    assert "standard error" in page.locator("#odds-test .odds-note").inner_text()
+    ARTIFACT = "odds-bar-estimate"
+    for label_, size in (("phone", ui.PHONE), ("desktop", ui.DESKTOP)):
+        page.set_viewport_size(size)
+        ui.ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        page.locator("#odds-test").screenshot(path=str(ui.ARTIFACTS / f"{ARTIFACT}-{label_}.png"))
+
+
 def test_reload_continues_at_the_same_seat(page: Any, server: Server) -> None:
     ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"], name="Reloader")
     ui.start_if_host(page)

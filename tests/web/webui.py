@@ -81,8 +81,11 @@ def create_room(
     events: list[str] | None = None,
     choices: dict[str, str] | None = None,
     public: bool = False,
+    checks: tuple[str, ...] = (),
 ) -> str:
-    """Fill the lobby form for ``game`` and create the room; returns its code."""
+    """Fill the lobby form for ``game`` and create the room; returns its code.
+
+    ``checks`` are the ids of room checkboxes to tick (``"odds"``...)."""
     page.goto(f"{base}/?game={game}")
     page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
     for option, value in (choices or {}).items():
@@ -96,6 +99,8 @@ def create_room(
     page.fill("#my-name", name)
     if public:
         page.check("#public")
+    for box in checks:
+        page.check(f"#{box}")
     page.click("#create")
     page.wait_for_url("**/r/**")
     page.wait_for_selector("body[data-status]")

@@ -52,6 +52,7 @@ class GameInfo:
     bots: tuple[BotInfo, ...] = ()
     advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
     solver: str | None = None  # a gamenight.core.solver.Solver
+    odds: str | None = None  # odds(view) -> Odds | None (gamenight.core.odds), live win odds
 
 
 @dataclass(frozen=True)

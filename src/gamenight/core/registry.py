@@ -3,8 +3,8 @@
 Each entry names a package under :mod:`gamenight.games` that provides
 ``game.py`` (``GAME``) and the rules doc ``rules.md``. The game's
 :class:`~gamenight.core.game.GameInfo` declares its capabilities by name
-("module:attribute"): bots, an advisor and a solver. They are imported on first
-use, so listing the games imports no bot, solver or numpy.
+("module:attribute"): bots, an advisor, a solver and live win odds. They are
+imported on first use, so listing the games imports no bot, solver or numpy.
 
 Front ends find their own per-game modules by the package's last name (e.g.
 ``gamenight.terminal.dice_duel``); the registry knows nothing of them.
@@ -75,6 +75,12 @@ class GameEntry:
     def advisor(self) -> Callable[..., Any] | None:
         """``advise(view, seat, legal) -> Advice | None``, if the game can advise."""
         path = self.game.info.advisor
+        return None if path is None else load(path)
+
+    @property
+    def odds(self) -> Callable[..., Any] | None:
+        """``odds(view) -> Odds | None`` (the spectator view), if the game has live odds."""
+        path = self.game.info.odds
         return None if path is None else load(path)
 
     @property

@@ -82,6 +82,7 @@ class GameOut(msgspec.Struct, frozen=True):
     options: tuple[OptionInfo, ...]
     bots: tuple[BotOut, ...]
     hints: bool
+    odds: bool = False  # the room option "odds" (live win odds) is offered
 
 
 class DeckOut(msgspec.Struct, frozen=True):
@@ -161,6 +162,7 @@ async def list_games() -> list[GameOut]:
                 ),
                 bots=tuple(BotOut(b.name, b.summary) for b in entry.bot_infos.values()),
                 hints=info.advisor is not None,
+                odds=info.odds is not None,
             )
         )
     return out

@@ -3,9 +3,9 @@
 Every frame is one JSON object with a ``"type"`` field (the tag). A client
 opens ``/ws/<room code>`` and sends :class:`Hello` first; the server answers
 with a :class:`Snapshot` and from then on pushes :class:`Events`,
-:class:`ChatOut`, :class:`RoomUpdate` and answers requests with :class:`Ack`,
-:class:`Error`, :class:`AdviceOut` or :class:`Pong`. Requests may carry an
-``id`` that the answer echoes.
+:class:`ChatOut`, :class:`RoomUpdate` (and :class:`OddsOut` in rooms with odds
+on) and answers requests with :class:`Ack`, :class:`Error`, :class:`AdviceOut`
+or :class:`Pong`. Requests may carry an ``id`` that the answer echoes.
 
 ``docs/protocol.md`` documents it; :func:`json_schema` is generated from these
 types and published at ``/api/protocol/schema`` and in
@@ -24,6 +24,8 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import msgspec
+
+from gamenight.core.odds import Odds
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -151,6 +153,7 @@ class Snapshot(Message, frozen=True, tag="snapshot", omit_defaults=False):
     results: Any = None
     events: tuple[StampedEvent, ...] = ()  # missed since Hello.last_seq, filtered for you
     chat: tuple[ChatOut, ...] = ()  # the latest chat lines
+    odds: OddsOut | None = None  # rooms with odds on: the latest odds message sent
 
 
 class Events(Message, frozen=True, tag="events", omit_defaults=False):
@@ -190,6 +193,15 @@ class AdviceOut(Message, frozen=True, tag="advice"):
     id: int | None = None
 
 
+class OddsOut(Message, frozen=True, tag="odds", omit_defaults=False):
+    """Every seat's live chance to win after action ``seq`` (rooms with odds on), from the
+    spectator view: the same for everyone. ``odds`` is null where the game has none to
+    tell (the game is over)."""
+
+    seq: int
+    odds: Odds | None = None
+
+
 class ChatOut(Message, frozen=True, tag="chat"):
     """A chat line as stored: plain text, never markup."""
 
@@ -211,7 +223,7 @@ class Pong(Message, frozen=True, tag="pong"):
     id: int | None = None
 
 
-ServerMessage = Snapshot | Events | Ack | Error | AdviceOut | ChatOut | RoomUpdate | Pong
+ServerMessage = Snapshot | Events | Ack | Error | AdviceOut | OddsOut | ChatOut | RoomUpdate | Pong
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -12,6 +12,9 @@ loses an action nobody was told about; after it, a restart replays it.
 
 Bots never block the event loop: a bot's decision runs in a worker thread pool
 (bots are deterministic from ``derive(seed, "bot", seat)`` and only see views).
+So do hints, and the live win odds of a room with odds on: computed once per seq
+from the spectator view, at most one computation in flight per room, and sent to
+every socket of the room (a result for a seq the room has moved past is dropped).
 """
 
 from __future__ import annotations
@@ -60,6 +63,7 @@ class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     """What the host sets for the room (not the game's own options)."""
 
     hints: bool = False  # seats may ask for the game's Advice
+    odds: bool = False  # everyone sees every seat's live chance to win (games with odds)
     spectators: bool = True  # anyone with the link may watch
     bot_pace: Annotated[float, msgspec.Meta(ge=0, le=10)] = 0.0  # seconds a bot waits
     takeover_after: Seconds | None = None  # a bot plays a human's seat after this absence
@@ -190,6 +194,9 @@ class LiveRoom:
     turn_since: float = field(default_factory=time.monotonic)
     notes: list[str] = field(default_factory=list)
     bot_task: asyncio.Task[None] | None = None
+    odds: p.OddsOut | None = None  # the latest odds sent (rooms with odds on)
+    odds_seq: int = -1  # the seq the odds were last computed for
+    odds_task: asyncio.Task[None] | None = None
     chat_seen: int = 0
     updated: float = field(default_factory=time.time)
 
@@ -302,8 +309,9 @@ class Hub:
         for task in self._tasks:
             task.cancel()
         for room in self.rooms.values():
-            if room.bot_task is not None:
-                room.bot_task.cancel()
+            for work in (room.bot_task, room.odds_task):
+                if work is not None:
+                    work.cancel()
             for conn in room.conns:
                 conn.close()
         if self.table_build is not None:
@@ -338,6 +346,10 @@ class Hub:
             entry.game.check_players(len(seats))
         except OptionsError as exc:
             raise RoomError(400, "bad_seats", str(exc)) from None
+        if request.room.odds and entry.game.info.odds is None:
+            raise RoomError(
+                400, "bad_options", f"{entry.name} has no live win odds (room option 'odds')"
+            )
         takeover_bot = request.room.takeover_bot
         if takeover_bot and takeover_bot not in entry.bot_infos:
             raise RoomError(400, "bad_options", f"{entry.name} has no bot '{takeover_bot}'")
@@ -510,6 +522,7 @@ class Hub:
             await self.store.notify(self._payload(room, "room"))
             for conn in list(room.conns):
                 conn.send(self.snapshot(room, conn.seat, -1))
+            self._want_odds(room)
         self._kick(room)
 
     async def close_room(self, room: LiveRoom, note: str) -> None:
@@ -559,6 +572,7 @@ class Hub:
         room.chat_seen = max([room.chat_seen, *(c.id for c in chat)])
         conn.send(self.snapshot(room, seat, hello.last_seq, chat=chat))
         room.broadcast(p.RoomUpdate(room=room.info()))
+        self._want_odds(room)  # a room just loaded from the database has none yet
         return conn
 
     async def leave(self, room: LiveRoom, conn: Conn) -> None:
@@ -602,6 +616,7 @@ class Hub:
                 p.StampedEvent(s.seq, to_json(s.event)) for s in table.events_since(seat, since)
             ),
             chat=lines,
+            odds=room.odds,
         )
 
     async def act(self, room: LiveRoom, conn: Conn, message: p.Act) -> p.Message:
@@ -705,6 +720,7 @@ class Hub:
             room.status = "finished"
             room.takeover.clear()
             room.broadcast(p.RoomUpdate(room=room.info()))
+        self._want_odds(room)
 
     async def sync(self, room: LiveRoom) -> None:
         """Catch up with the database (another process acted, chatted or changed the room)."""
@@ -726,6 +742,7 @@ class Hub:
             self._start_table(room)
             for conn in list(room.conns):
                 conn.send(self.snapshot(room, conn.seat, -1))
+            self._want_odds(room)
         if room.table is not None:
             for action in await self.store.actions_after(room.id, room.table.seq):
                 if room.status != "playing":
@@ -779,6 +796,50 @@ class Hub:
         except Exception as exc:
             log.warning("advisor of %s unavailable: %s", entry.id, exc)
             return None
+
+    def odds_function(self, entry: registry.GameEntry) -> Callable[..., Any] | None:
+        """The game's ``odds(view) -> Odds | None``, or None if it has none (or it fails to
+        import)."""
+        try:
+            return entry.odds
+        except Exception as exc:
+            log.warning("odds of %s unavailable: %s", entry.id, exc)
+            return None
+
+    # ----- live odds --------------------------------------------------------------------------
+    def _want_odds(self, room: LiveRoom) -> None:
+        """Compute the odds of the room's position if it has odds on and they are not known
+        yet (one task per room: a running one picks the newest seq up when it ends)."""
+        if not room.room_options.odds or room.table is None or room.odds_seq == room.table.seq:
+            return
+        if room.odds_task is not None and not room.odds_task.done():
+            return
+        room.odds_task = asyncio.create_task(self._run_odds(room))
+
+    async def _run_odds(self, room: LiveRoom) -> None:
+        """Odds for each new seq, off the event loop (the worker pool), from the spectator
+        view; sent to every socket of the room unless the room has moved on meanwhile."""
+        compute = self.odds_function(room.entry)
+        if compute is None:
+            return
+        loop = asyncio.get_running_loop()
+        game = room.entry.game
+        while room.table is not None and room.odds_seq != room.table.seq:
+            seq = room.odds_seq = room.table.seq
+            view = game.view(room.table.state, None)
+            try:
+                found = await loop.run_in_executor(self.pool, compute, view)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # no odds for this position; play goes on
+                log.warning("odds of room %s at seq %d failed: %s", room.code, seq, exc)
+                continue
+            if room.table is None or room.table.seq != seq:
+                continue  # stale: the next round computes the newest position
+            room.odds = p.OddsOut(seq=seq, odds=found)
+            frame = p.encode(room.odds)
+            for conn in list(room.conns):
+                conn.send_frame(frame)
 
     async def chat(self, room: LiveRoom, conn: Conn, message: p.ChatIn) -> p.Message | None:
         if conn.seat is None:

@@ -126,29 +126,23 @@ def score_sheet(
 
 
 def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
-    """Each player's chance of winning (None solo or once the game is over).
+    """Each player's chance of winning, or None solo or once over
+    (:func:`gamenight.games.decathlon.odds.win_odds`)."""
+    if not view.contested:
+        return None  # solo or over: numpy and the solver are imported only when odds are shown
+    from gamenight.games.decathlon import odds
 
-    The points game: the exact share of first place (ties split). The
-    Championship: P(first place in honours, alone or tied) by seeded simulation
-    (:func:`honours_odds` has every rank and the standard errors).
-    """
-    if view.players < 2 or view.discipline is None:
-        return None
-    if view.variant == "championship":
-        found = honours_odds(view)
-        return None if found is None else found.first
-    from gamenight.games.decathlon.odds import odds  # numpy and the solver: only when shown
-
-    return odds(view)
+    return odds.win_odds(view)
 
 
 def honours_odds(view: DecathlonView) -> HonoursOdds | None:
-    """The Championship's rank odds with standard errors (None in the points game or solo)."""
-    if view.variant != "championship" or view.players < 2 or view.discipline is None:
+    """The Championship's rank odds with standard errors, or None
+    (:func:`gamenight.games.decathlon.odds.honours_odds`)."""
+    if not view.contested:
         return None
-    from gamenight.games.decathlon.odds import championship_odds
+    from gamenight.games.decathlon import odds
 
-    return championship_odds(view)
+    return odds.honours_odds(view)
 
 
 def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None:

@@ -262,6 +262,40 @@ def test_terminal_championship_odds_show_ranks_and_standard_errors() -> None:
     assert line is not None and "±" not in line and f"Ann {exact.first[0]:6.1%} (" in line
 
 
+def test_the_odds_capability_through_the_registry() -> None:
+    """``GameInfo.odds``: the points odds exactly, the Championship's chance of rank 1 with
+    its standard errors when simulated, None solo and once the game is over."""
+    from gamenight.core import registry
+    from gamenight.core.odds import Odds
+
+    live = registry.get("decathlon").odds
+    assert live is not None and registry.get("wurfeltod").odds is None
+    view = _start_view("100m,long")
+    found = live(view)
+    assert isinstance(found, Odds) and found.exact and found.se is None
+    assert found.win == odds(view) and sum(found.win) == pytest.approx(1.0)
+    assert found.label == "chance to win"
+    opts = GAME.parse_options({"variant": "championship", "events": "100m,long"})
+    three = GAME.view(GAME.start(3, opts, SeededDice(seed=1)).state, None)
+    simulated = live(three)
+    ranked = championship_odds(three)
+    assert simulated is not None and not simulated.exact and ranked.samples > 0
+    assert simulated.win == ranked.first
+    assert simulated.se == tuple(se[0] for se in ranked.se) and all(simulated.se)
+    assert "honours" in simulated.label
+    two = live(GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, None))
+    assert two is not None and two.exact and two.se is None
+    solo = GAME.start(1, GAME.parse_options({}), SeededDice(seed=1))
+    assert live(GAME.view(solo.state, None)) is None
+    _, over = play_match(
+        GAME,
+        [OptimalAgent(), OptimalAgent()],
+        seed=2,
+        options=GAME.parse_options({"events": "100m"}),
+    )
+    assert live(GAME.view(over, None)) is None
+
+
 @pytest.mark.parametrize("seed", [1, 2])
 def test_exact_two_player_championship_odds_agree_with_the_monte_carlo(seed: int) -> None:
     """A whole Championship, mid-game: exact and simulated rank odds within 4 SE."""

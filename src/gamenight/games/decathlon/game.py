@@ -69,6 +69,7 @@ class DecathlonGame(Game[DecathlonState, Action]):
         ),
         advisor="gamenight.games.decathlon.advisor:advise",
         solver="gamenight.games.decathlon.solver.capability:SOLVER",
+        odds="gamenight.games.decathlon.odds:live_odds",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action

@@ -23,6 +23,10 @@ final honours rank per seat under the same model (independent EV-optimal
 results, ranked per event) -- exact for two players, otherwise by a seeded Monte
 Carlo with standard errors.
 
+:func:`live_odds` is the game's ``odds`` capability (what the server sends to a
+room with odds on); :func:`win_odds` and :func:`honours_odds` are what the
+terminal shows.
+
 >>> from gamenight.games.decathlon.odds import win_shares
 >>> import numpy as np
 >>> win_shares([np.array([0.5, 0.5]), np.array([0.5, 0.5])], [0, 0])
@@ -38,6 +42,7 @@ from functools import cache, lru_cache
 import numpy as np
 import numpy.typing as npt
 
+from gamenight.core.odds import Odds
 from gamenight.games.decathlon import advisor
 from gamenight.games.decathlon.scoring import MEDALS
 from gamenight.games.decathlon.solver import HeightSituation, Utility, event_spec, solve_event
@@ -408,3 +413,51 @@ def _event_difference(event: str, a: Position, b: Position) -> Floats:
     step[3 + 1], step[3 - 1] = a_better, b_better
     step[3] = max(0.0, 1.0 - step.sum())
     return step
+
+
+# ----- what the front ends show ------------------------------------------------------------
+POINTS_LABEL = "chance to win"
+HONOURS_LABEL = "chance of the most honours (a tie counts for each)"
+
+
+def honours_odds(view: DecathlonView) -> HonoursOdds | None:
+    """The Championship's rank odds with standard errors (None in the points game, solo or
+    once the game is over)."""
+    if view.variant != "championship" or not view.contested:
+        return None
+    return championship_odds(view)
+
+
+def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
+    """Each player's chance of winning (None solo or once the game is over).
+
+    The points game: the exact share of first place (ties split). The
+    Championship: P(first place in honours, alone or tied), exact for two
+    players, otherwise by seeded simulation (:func:`honours_odds` has every rank
+    and the standard errors).
+    """
+    if not view.contested:
+        return None
+    if view.variant == "championship":
+        found = honours_odds(view)
+        return None if found is None else found.first
+    return odds(view)
+
+
+def live_odds(view: DecathlonView) -> Odds | None:
+    """The ``odds`` capability (:class:`gamenight.core.odds.Odds`): :func:`win_odds`, with
+    the standard errors of a simulated Championship (None solo or once the game is over).
+
+    Every fact of the Decathlon is public, so the spectator view gives every seat's odds.
+    """
+    ranked = honours_odds(view)
+    if ranked is not None:
+        simulated = ranked.samples > 0
+        return Odds(
+            win=ranked.first,
+            exact=not simulated,
+            se=tuple(se[0] for se in ranked.se) if simulated else None,
+            label=HONOURS_LABEL,
+        )
+    chances = win_odds(view)
+    return None if chances is None else Odds(win=chances, label=POINTS_LABEL)

@@ -68,6 +68,11 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     totals: tuple[int, ...] = ()  # running points
     honour_totals: tuple[int, ...] = ()
 
+    @property
+    def contested(self) -> bool:
+        """Two or more players and an event still to play: live win odds mean something."""
+        return self.players >= 2 and self.discipline is not None
+
 
 def build(state: DecathlonState, seat: int | None) -> DecathlonView:
     stage = state.stage

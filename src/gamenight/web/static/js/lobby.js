@@ -120,6 +120,7 @@ function renderDetail(game) {
     h("fieldset", { class: "group" }, h("legend", {}, t("lobby.room")),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "public" }), t("lobby.public")),
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
+      game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace" }), t("lobby.pace"))),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))));
   form.addEventListener("submit", async (e) => {
@@ -137,7 +138,11 @@ function renderDetail(game) {
       seats,
       options: readOptions(game, form),
       public: $("#public").checked,
-      room: { hints: !!(game.hints && $("#hints").checked), bot_pace: $("#pace").checked ? 0.8 : 0 },
+      room: {
+        hints: !!(game.hints && $("#hints").checked),
+        odds: !!(game.odds && $("#odds").checked),
+        bot_pace: $("#pace").checked ? 0.8 : 0,
+      },
     };
     try {
       const created = await api.create(body);

@@ -44,6 +44,7 @@ const state = {
   localSeq: null,
   advice: null,
   hintOpen: false,
+  odds: null, // the latest odds message {seq, odds} (rooms with odds on)
 };
 let conn = null;
 const log = new LogPanel();
@@ -86,6 +87,7 @@ function ctx() {
     act,
     rerender: render,
     replay: false,
+    odds: state.odds && state.odds.odds ? state.odds : null,
   };
 }
 
@@ -279,6 +281,7 @@ function onSnapshot(msg) {
   state.seq = msg.seq;
   state.finished = msg.finished;
   state.results = msg.results;
+  state.odds = msg.odds || null;
   renderer = rendererFor(msg.room.game);
   if (msg.seat !== null && msg.seat !== undefined) store.remember(code, { seat: msg.seat, game: msg.room.game, status: msg.room.status });
   const c = ctx();
@@ -321,6 +324,12 @@ function connect(token) {
     store.remember(code, { status: state.room.status });
     if (before !== state.room.status) say(t(`room.status.${state.room.status}`));
     render();
+  });
+  conn.addEventListener("odds", (e) => {
+    // the same for every socket of the room; an older position's odds never replace newer
+    if (state.odds && e.detail.seq < state.odds.seq) return;
+    state.odds = e.detail;
+    renderTable();
   });
   conn.addEventListener("chat", (e) => {
     els.chat.append(chatLine(e.detail));

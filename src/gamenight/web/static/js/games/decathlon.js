@@ -1,10 +1,12 @@
 // Reiner Knizia's Decathlon: the dice of the current attempt with freeze toggles, the event
 // panel (rule, attempts, rethrows, run-up total, height), the score sheet for everyone, the
-// running standings and, in the Championship, the medals.
+// running standings and, in the Championship, the medals; in a room with odds on, the bar of
+// every player's live chance to win above the sheet and standings.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { die, diceRow } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
+import { oddsBar } from "../parts/odds.js";
 import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
 
 const ev = (name) => t(`dec.event.${name}`);
@@ -90,6 +92,7 @@ export default {
         toggles ? h("p", { class: "muted" }, t("dec.freeze_help")) : null),
       v.marks && v.marks.length ? panel(t("dec.marks"), h("ul", { class: "marks" }, v.marks.map((m, p) =>
         h("li", {}, h("b", {}, players[p]), ` (${t(`dec.status.${v.status[p] || "in"}`)}): `, m.map(([height, mark]) => `${height} ${mark}`).join(", ") || "–")))) : null,
+      ctx.odds ? oddsBar({ odds: ctx.odds.odds, seq: ctx.odds.seq, names: players, me: ctx.seat }) : null,
       h("div", { class: "two-col" },
         sheet({ caption: t("dec.sheet"), players, rows: sheetRows, current: acting, me: ctx.seat }),
         panel(t("dec.standings"), h("ol", { class: "standings" }, standings.map((s) =>

@@ -1,0 +1,52 @@
+// The live odds bar (rooms with the room option "odds"): one coloured segment per player, as
+// wide as their chance and showing it, over a legend with every player's name and chance.
+// The legend is the list screen readers get (the bar repeats it in colour, so it is hidden
+// from them). Names are text, never markup.
+import { h } from "../dom.js";
+import { t } from "../i18n.js";
+
+const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
+
+/** "62%", "<1%" and ">99%" for chances that are neither 0 nor 1. */
+export function percent(p) {
+  if (p > 0 && p < 0.005) return t("odds.below", { n: 1 });
+  if (p < 1 && p > 0.995) return t("odds.above", { n: 99 });
+  return t("odds.percent", { n: Math.round(p * 100) });
+}
+
+/** One player's chance as text: "62%", or "≈62% ±1.2%" when estimated. */
+export function chance(odds, seat) {
+  const p = percent(odds.win[seat]);
+  if (odds.exact) return p;
+  const se = odds.se ? odds.se[seat] : null;
+  return se ? t("odds.estimate_se", { p, se: (se * 100).toFixed(1) }) : t("odds.estimate", { p });
+}
+
+/**
+ * oddsBar({odds: Odds JSON (gamenight.core.odds), names: ["Ann", ...], me, seq}) -> a panel,
+ * or null without odds. Widths are the chances over their sum: in the Championship a tie
+ * for the most honours counts for each tied player, so the chances may add up to over 100%.
+ */
+export function oddsBar({ odds, names, me = null, seq }) {
+  if (!odds || !odds.win || !odds.win.length) return null;
+  const total = odds.win.reduce((a, b) => a + b, 0) || 1;
+  const label = odds.label ? odds.label[0].toUpperCase() + odds.label.slice(1) : t("odds.title");
+  const name = (seat) => names[seat] || `#${seat + 1}`;
+  const colour = (seat) => `odds-c${seat % COLOURS}`;
+  const segments = odds.win.map((p, seat) => {
+    const el = h("span", { class: `odds-seg ${colour(seat)}` }, h("span", { class: "odds-pct" }, percent(p)));
+    el.style.flexGrow = String(p / total); // CSSOM, not a style attribute: the CSP allows it
+    el.hidden = p / total < 0.002;
+    return el;
+  });
+  const worst = odds.se && odds.se.length ? Math.max(...odds.se) : 0;
+  return h("section", { class: "panel odds", dataset: seq === undefined ? {} : { seq } },
+    h("h3", {}, label),
+    h("div", { class: "odds-bar", "aria-hidden": "true" }, segments),
+    h("ul", { class: "odds-legend", "aria-label": label }, odds.win.map((_, seat) =>
+      h("li", { class: seat === me ? "me" : "", dataset: { seat } },
+        h("span", { class: `odds-swatch ${colour(seat)}`, "aria-hidden": "true" }),
+        h("span", { class: "odds-name" }, name(seat)), " ",
+        h("span", { class: "odds-chance" }, chance(odds, seat))))),
+    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: (worst * 100).toFixed(1) })));
+}
