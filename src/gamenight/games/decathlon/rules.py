@@ -164,12 +164,6 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
     return Transition(replace(state, dice=ump.dice), ump.events)
 
 
-def best(tries: Sequence[int | None]) -> int | None:
-    """D3: the best valid attempt counts; ``None`` when none was valid."""
-    valid = [t for t in tries if t is not None]
-    return max(valid) if valid else None
-
-
 # ----- discipline flow ------------------------------------------------------------------
 def _draw_order(players: int, ump: Ump) -> tuple[int, ...]:
     """D2: the starting order is drawn at random (a Fisher-Yates shuffle with the dice)."""

@@ -16,6 +16,8 @@ from collections import Counter
 from collections.abc import Iterator
 from functools import cache
 
+from decathlon_brute import clear_chance
+
 from gamenight.games.decathlon.solver import (
     FreezeSituation,
     HeightSituation,
@@ -194,16 +196,8 @@ def jump_throw(best: int | None, k: int, frozen: tuple[int, ...]) -> Dist:
 # ----- heights (D8, D9) ----------------------------------------------------------------
 @cache
 def clear(event: str, dice: int, height: int) -> float:
-    """P(a jump with ``dice`` dice clears ``height``) by enumerating totals face by face."""
-    faces = range(2, 7) if event == "pole-vault" else range(1, 7)
-    ways: dict[int, float] = {0: 1.0}
-    for _ in range(dice):
-        nxt: dict[int, float] = {}
-        for total, p in ways.items():
-            for f in faces:
-                nxt[total + f] = nxt.get(total + f, 0.0) + p / 6
-        ways = nxt
-    return sum(p for total, p in ways.items() if total >= height)
+    """P(a jump with ``dice`` dice clears ``height``): the whole-event oracle's count."""
+    return clear_chance(dice, height, no_ones=event == "pole-vault")
 
 
 def top(event: str) -> int:

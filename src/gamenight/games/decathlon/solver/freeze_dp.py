@@ -110,6 +110,19 @@ class FreezePass:
     dead: tuple[Bools | None, ...]
 
 
+def _targets(game: FreezeGame, m: int) -> tuple[Ints, ThrowOptions, Bools, Ints, Ints]:
+    """For ``m`` dice to throw: the reachable sums ``xs``, their throws, which freezes
+    are legal (within the cap), and the post-freeze ``(m, x)`` each freeze leads to."""
+    xs = game.reach[m]
+    throws = game.throws[m]
+    assert throws is not None
+    target_x = xs[:, None, None] + throws.gain[None]
+    cap = game.top if game.cap is None else game.cap
+    legal = throws.legal[None] & (target_x <= cap)
+    target_m = (m - 1 - np.arange(m))[None, None, :]
+    return xs, throws, legal, target_m, np.minimum(target_x, game.top)
+
+
 def backward(
     game: FreezeGame,
     stop_p: Floats,
@@ -133,15 +146,8 @@ def backward(
     choice: list[Ints | None] = [None]
     dead: list[Bools | None] = [None]
     post_p[0], post_e[0] = stop_p[0], stop_e[0]
-    cap = game.top if game.cap is None else game.cap
     for m in range(1, n + 1):
-        xs = game.reach[m]
-        throws = game.throws[m]
-        assert throws is not None
-        target_x = xs[:, None, None] + throws.gain[None]
-        legal = throws.legal[None] & (target_x <= cap)
-        target_m = (m - 1 - np.arange(m))[None, None, :]
-        target_x = np.minimum(target_x, game.top)
+        xs, throws, legal, target_m, target_x = _targets(game, m)
         opt_p = np.where(legal[..., None], post_p[target_m, target_x], -np.inf)
         opt_e = np.where(legal[..., None], post_e[target_m, target_x], -np.inf)
         index = lex_argmax(opt_p, opt_e, axis=2)
@@ -186,15 +192,8 @@ def backward_values(
     shape = (n + 1, size, cols)
     post_p, throw_p = np.full(shape, np.nan), np.full(shape, np.nan)
     post_p[0] = stop_p[0]
-    cap = game.top if game.cap is None else game.cap
     for m in range(1, n + 1):
-        xs = game.reach[m]
-        throws = game.throws[m]
-        assert throws is not None
-        target_x = xs[:, None, None] + throws.gain[None]
-        legal = throws.legal[None] & (target_x <= cap)
-        target_m = (m - 1 - np.arange(m))[None, None, :]
-        target_x = np.minimum(target_x, game.top)
+        xs, throws, legal, target_m, target_x = _targets(game, m)
         got = np.where(legal[..., None], post_p[target_m, target_x], -np.inf).max(axis=2)
         got = np.where(np.logical_not(legal.any(axis=2))[..., None], invalid_p, got)
         throw_p[m, xs] = np.tensordot(throws.probs, got, axes=([0], [1]))
