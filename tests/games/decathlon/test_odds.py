@@ -231,6 +231,43 @@ def test_championship_odds_of_one_event_match_enumeration() -> None:
     assert got == championship_odds(view, exact=False)  # seeded: the same answer
 
 
+def _exact_honours(dists: list[dict[int | None, float]]) -> dict[tuple[int, ...], float]:
+    """One event's honours vector by enumeration (D11, written out afresh): a valid
+    result earns 3/2/1 by the number of valid results strictly better, else nothing."""
+    out: dict[tuple[int, ...], float] = {}
+    for combo in itertools.product(*(d.items() for d in dists)):
+        results = [r for r, _ in combo]
+        honours = tuple(
+            0 if r is None else {0: 3, 1: 2, 2: 1}.get(
+                sum(o is not None and o > r for o in results), 0
+            )
+            for r in results
+        )
+        out[honours] = out.get(honours, 0.0) + math.prod(p for _, p in combo)
+    return out
+
+
+def test_three_player_championship_monte_carlo_matches_enumeration() -> None:
+    """Three players, Shot Put then High Jump: every rank of every seat by enumerating
+    both events' joint results; the Monte Carlo lies within 4 standard errors."""
+    opts = GAME.parse_options({"variant": "championship", "events": "shot,high"})
+    view = GAME.view(GAME.start(3, opts, SeededDice(seed=2)).state, None)
+    shot = _exact_honours([_brute_seat(view, seat) for seat in range(3)])  # seat 0 has a die
+    high = _exact_honours([bp.height_choose("high-jump", 10, None)] * 3)
+    exact = [[0.0] * 3 for _ in range(3)]
+    for (a, pa), (b, pb) in itertools.product(shot.items(), high.items()):
+        totals = [x + y for x, y in zip(a, b, strict=True)]
+        for seat, total in enumerate(totals):
+            exact[seat][sum(t > total for t in totals)] += pa * pb
+    got = championship_odds(view, samples=200_000)  # SE ~0.1%: a lost bronze shows (~1%)
+    for seat in range(3):
+        assert sum(got.ranks[seat]) == pytest.approx(1.0)
+        for k in range(3):
+            assert abs(got.ranks[seat][k] - exact[seat][k]) <= 4 * got.se[seat][k] + 1e-9
+    # a tie for first is common: rank-1 chances add up to more than 1
+    assert sum(r[0] for r in exact) > 1.05
+
+
 def test_championship_odds_at_the_end_are_the_final_ranks() -> None:
     opts = GAME.parse_options({"variant": "championship", "events": "100m"})
     results, state = play_match(

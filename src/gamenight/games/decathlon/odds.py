@@ -254,7 +254,10 @@ def _win_utility(
 # ----- the Championship (D11) -----------------------------------------------------------
 CHAMPIONSHIP_SAMPLES = 20_000
 CHAMPIONSHIP_SEED = 15
-INVALID = -(10**6)  # no valid result: ranks below every valid one and wins nothing
+# No valid result: ranks below every valid one (results run -48..48) and wins nothing.
+INVALID = np.iinfo(np.int16).min
+Results = npt.NDArray[np.int16]  # (seats, samples): one simulated finish per column
+Honours = npt.NDArray[np.int8]  # at most 3 per event, 30 a game
 
 
 @dataclass(frozen=True)
@@ -277,53 +280,121 @@ class HonoursOdds:
         return tuple(r[0] for r in self.ranks)
 
 
-@lru_cache(maxsize=64)
-def _event_sampler(event: str, position: Position) -> tuple[Floats, Floats]:
-    """``(cdf, results)`` of the final result from ``position`` (INVALID for none)."""
-    dist = position_dist(event, position)
+@dataclass(frozen=True)
+class _Alias:
+    """Walker's alias table of one result distribution: a draw costs a handful of array
+    operations whatever the number of results (an inverse-CDF search costs a binary
+    search per draw, and the sampling was most of the Championship odds' time)."""
+
+    keep: Floats  # P(keep column k) when column k is drawn
+    alias: npt.NDArray[np.intp]  # the result drawn otherwise
+    results: Results  # column -> result (INVALID for no valid result)
+
+    def draw(self, rng: np.random.Generator, n: int) -> Results:
+        """``n`` independent results.
+
+        >>> table = _alias_table(np.array([0.25, 0.75]), np.array([7, 9], dtype=np.int16))
+        >>> draws = table.draw(np.random.default_rng(1), 100_000)
+        >>> round(float((draws == 9).mean()), 2)
+        0.75
+        """
+        width = len(self.keep)
+        u = rng.random(n) * width
+        column = np.minimum(u.astype(np.intp), width - 1)  # u * width may round up to width
+        u -= column  # the fraction: a second uniform, independent of the column
+        picked = np.where(u < self.keep[column], column, self.alias[column])
+        out: Results = self.results[picked]
+        return out
+
+
+def _alias_table(dist: Floats, results: Results) -> _Alias:
+    """Vose's construction: every column holds its own result with probability ``keep``
+    and one other result (``alias``) with the rest."""
+    width = len(dist)
+    scaled = dist / dist.sum() * width
+    keep, alias = np.ones(width), np.arange(width, dtype=np.intp)
+    small = [k for k in range(width) if scaled[k] < 1.0]
+    large = [k for k in range(width) if scaled[k] >= 1.0]
+    while small and large:
+        s, g = small.pop(), large.pop()
+        keep[s], alias[s] = scaled[s], g
+        scaled[g] -= 1.0 - scaled[s]
+        (small if scaled[g] < 1.0 else large).append(g)
+    return _Alias(keep, alias, results)  # leftovers keep themselves (rounding dust)
+
+
+@lru_cache(maxsize=256)
+def _sampler(event: str, position: Position) -> _Alias:
+    """The alias table of the final result of ``event`` from ``position``."""
     spec = event_spec(event)
-    results = np.concatenate((np.arange(spec.min_score, spec.max_score + 1), [INVALID]))
-    return np.cumsum(dist), results.astype(np.float64)
+    valid = np.arange(spec.min_score, spec.max_score + 1, dtype=np.int16)
+    results = np.concatenate((valid, np.array([INVALID], dtype=np.int16)))
+    return _alias_table(position_dist(event, position), results)
 
 
-def _sample(event: str, position: Position, rng: np.random.Generator, n: int) -> Floats:
-    cdf, results = _event_sampler(event, position)
-    index = np.minimum(np.searchsorted(cdf, rng.random(n) * cdf[-1], side="right"), len(cdf) - 1)
-    out: Floats = results[index]
+@lru_cache(maxsize=256)
+def _seat_results(
+    event: str, position: Position, number: int, seat: int, samples: int, seed: int
+) -> Results:
+    """Sampled results of one seat in event ``number`` from ``position`` (one row).
+
+    Each seat and event has its own random stream and the row is kept, so after a
+    decision only the acting seat's row is drawn again -- and with the same random
+    numbers, which keeps a live odds track steady (its moves come from the position,
+    not from sampling noise).
+    """
+    rng = np.random.default_rng([seed, 0, number, seat])
+    out = _sampler(event, position).draw(rng, samples)
+    out.setflags(write=False)
     return out
 
 
-def _above(values: Floats) -> npt.NDArray[np.int64]:
-    """``[s, i]``: how many seats have a strictly higher value than seat ``i`` in row ``s``."""
-    count = np.zeros(values.shape, dtype=np.int64)
-    for j in range(values.shape[1]):
-        count += values[:, j : j + 1] > values
+def _above(values: npt.NDArray[np.int16]) -> Honours:
+    """``[i, s]``: how many seats have a strictly higher value than seat ``i`` in finish ``s``.
+
+    >>> _above(np.array([[5, 1], [5, 2], [4, 3]], dtype=np.int16)).tolist()
+    [[0, 2], [0, 1], [2, 0]]
+    """
+    count = np.zeros(values.shape, dtype=np.int8)
+    for row in values:
+        count += row > values
     return count
 
 
-def _honours(results: Floats) -> Floats:
-    """D11 honours per sample (rows) and seat (columns) of one event's results."""
-    better = _above(results)
-    medal = np.zeros(len(MEDALS) + 2)
-    for rank, h in MEDALS.items():
-        medal[rank - 1] = h
-    got: Floats = medal[np.minimum(better, len(medal) - 1)]
-    return np.where(results == INVALID, 0.0, got)
+# honours by the number of seats strictly better (0: gold); MEDALS has ranks 1..3
+_MEDAL = np.array([MEDALS.get(k + 1, 0) for k in range(len(MEDALS) + 1)], dtype=np.int8)
+
+
+def _honours(results: Results) -> Honours:
+    """D11 honours per seat (rows) and finish (columns) of one event's results."""
+    got = _MEDAL[np.minimum(_above(results), len(MEDALS))]
+    out: Honours = np.where(results == INVALID, np.int8(0), got)
+    return out
+
+
+@lru_cache(maxsize=64)
+def _event_honours(event: str, number: int, players: int, samples: int, seed: int) -> Honours:
+    """Sampled honours of event ``number`` played from the start by every seat."""
+    rng = np.random.default_rng([seed, 1, number])
+    results = _sampler(event, AttemptStart()).draw(rng, players * samples)
+    out = _honours(results.reshape(players, samples))
+    out.setflags(write=False)
+    return out
 
 
 @lru_cache(maxsize=32)
-def _later_honours(events: tuple[str, ...], players: int, samples: int, seed: int) -> Floats:
-    """Sampled honours of ``events`` all played from the start (rows: samples).
+def _later_honours(
+    disciplines: tuple[str, ...], first: int, players: int, samples: int, seed: int
+) -> Honours:
+    """Sampled honours of events ``first..`` all played from the start.
 
-    Every seat starts these events afresh, so one seeded sample serves every
-    position of the current event (and the same random numbers keep a live odds
-    track steady from one decision to the next).
+    Every seat starts these events afresh, so one seeded sample per event serves
+    every position before it, and each event is drawn once a game: the sum for the
+    next event reuses this one's terms.
     """
-    rng = np.random.default_rng([seed, 1, len(events)])
-    out = np.zeros((samples, players))
-    for event in events:
-        cols = [_sample(event, AttemptStart(), rng, samples) for _ in range(players)]
-        out += _honours(np.stack(cols, axis=1))
+    out = np.zeros((players, samples), dtype=np.int8)
+    for number in range(first, len(disciplines)):
+        out += _event_honours(disciplines[number], number, players, samples, seed)
     out.setflags(write=False)
     return out
 
@@ -350,24 +421,23 @@ def championship_odds(
     players = view.players
     if players == 2 and exact:
         return _two_player_odds(view)
-    totals = np.array(view.honour_totals or (0,) * players, dtype=np.float64)[None, :]
+    totals = np.array(view.honour_totals or (0,) * players, dtype=np.int16)[:, None]
     if view.discipline is not None:
-        rng = np.random.default_rng([seed, 0])
-        event = view.discipline
-        cols = [_sample(event, seat_position(view, seat), rng, samples) for seat in range(players)]
-        later = view.disciplines[view.discipline_no + 1 :]
-        totals = (
-            totals
-            + _honours(np.stack(cols, axis=1))
-            + _later_honours(later, players, samples, seed)
-        )
-    above = _above(np.broadcast_to(totals, (samples, players)))
-    ranks, ses = [], []
-    for seat in range(players):
-        p = np.bincount(above[:, seat], minlength=players)[:players] / samples
-        ranks.append(tuple(float(x) for x in p))
-        ses.append(tuple(float(np.sqrt(x * (1 - x) / samples)) for x in p))
-    return HonoursOdds(tuple(ranks), tuple(ses), samples, seed)
+        event, number = view.discipline, view.discipline_no
+        rows = [
+            _seat_results(event, seat_position(view, seat), number, seat, samples, seed)
+            for seat in range(players)
+        ]
+        later = _later_honours(view.disciplines, number + 1, players, samples, seed)
+        totals = totals + _honours(np.stack(rows)) + later
+    above = _above(np.broadcast_to(totals, (players, samples)))
+    # one count of (seat, seats above it) pairs: row i is seat i's rank - 1
+    pairs = above + np.arange(0, players * players, players, dtype=np.int8)[:, None]
+    counts = np.bincount(pairs.ravel(), minlength=players * players).reshape(players, players)
+    p = counts / samples
+    ranks = tuple(tuple(float(x) for x in row) for row in p)
+    ses = tuple(tuple(float(x) for x in row) for row in np.sqrt(p * (1 - p) / samples))
+    return HonoursOdds(ranks, ses, samples, seed)
 
 
 def _two_player_odds(view: DecathlonView) -> HonoursOdds:
