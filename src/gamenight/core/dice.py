@@ -54,17 +54,18 @@ class SeededDice(msgspec.Struct, frozen=True, gc=False, tag="seeded"):
     scheme: int = DICE_SCHEME
 
     def roll(self, n: int, sides: int = 6) -> tuple[tuple[int, ...], SeededDice]:
-        start, seed, end = self.counter, self.seed, self.counter + n
-        if self.scheme == 1:
-            return tuple(_die_v1(seed, i, sides) for i in range(start, end)), SeededDice(
-                seed, end, 1
-            )
-        first, last, lane = start >> 3, (end - 1) >> 3, start & 7
-        row = _faces(seed, first, sides)
-        while first < last:  # a throw across blocks of eight
-            first += 1
-            row += _faces(seed, first, sides)
-        return row[lane : lane + n], SeededDice(seed, end, self.scheme)
+        start, seed = self.counter, self.seed
+        end, lane = start + n, start & 7
+        if self.scheme == 2:
+            if lane + n <= 8:  # most throws: one block (every decision throws dice)
+                return _faces(seed, start >> 3, sides)[lane : lane + n], SeededDice(seed, end, 2)
+            first, last = start >> 3, (end - 1) >> 3
+            row = _faces(seed, first, sides)
+            while first < last:  # a throw across blocks of eight
+                first += 1
+                row += _faces(seed, first, sides)
+            return row[lane : lane + n], SeededDice(seed, end, 2)
+        return tuple(_die_v1(seed, i, sides) for i in range(start, end)), SeededDice(seed, end, 1)
 
 
 class ScriptedDice(msgspec.Struct, frozen=True, gc=False, tag="scripted"):
@@ -96,24 +97,24 @@ def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
     return SeededDice(seed=seed, scheme=scheme)
 
 
-@lru_cache(maxsize=256)
-def _block(seed: int, block: int) -> bytes:
-    # One 64-byte digest serves eight consecutive dice; the cache makes a throw of
-    # several dice (and the next throw) cost one hash, and stays small (~0.5 MB).
-    return hashlib.blake2b(f"{seed}:{block}".encode(), digest_size=64).digest()
-
-
 @lru_cache(maxsize=4096)
 def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
-    """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``."""
-    digest = _block(seed, block)
+    """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``.
+
+    One 64-byte digest serves the eight dice; the cache makes a throw of several dice
+    (and the next throw) cost one hash, and stays small (~1 MB).
+    """
+    digest = hashlib.blake2b(f"{seed}:{block}".encode(), digest_size=64).digest()
     if sides < 256:
         # the usual case, all in C: each die's first byte accepted (88% of blocks for d6)
         faces = digest[::8].translate(_face_table(sides))
         if 0 not in faces:
             return tuple(faces)
     limit = 256 - 256 % sides
-    return tuple(_die_v2(seed, index, sides, limit) for index in range(block * 8, block * 8 + 8))
+    return tuple(
+        _lane_die(digest, lane, sides, limit) or _die_v1(seed, block * 8 + lane, sides)
+        for lane in range(8)
+    )
 
 
 @lru_cache(maxsize=64)
@@ -123,13 +124,13 @@ def _face_table(sides: int) -> bytes:
     return bytes(byte % sides + 1 if byte < limit else 0 for byte in range(256))
 
 
-def _die_v2(seed: int, index: int, sides: int, limit: int) -> int:
-    lane = (index & 7) << 3
-    for byte in _block(seed, index >> 3)[lane : lane + 8]:
+def _lane_die(digest: bytes, lane: int, sides: int, limit: int) -> int:
+    """The die of ``lane``: its first of eight bytes below ``limit``; 0 if all are rejected
+    (below 1e-14 for six sides, but the rule must be total: then the scheme-1 die)."""
+    for byte in digest[lane * 8 : lane * 8 + 8]:
         if byte < limit:
             return byte % sides + 1
-    # all eight bytes rejected: below 1e-14 for six sides, but the rule must be total
-    return _die_v1(seed, index, sides)
+    return 0
 
 
 def _die_v1(seed: int, index: int, sides: int) -> int:

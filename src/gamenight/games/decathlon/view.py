@@ -40,6 +40,11 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     order: tuple[int, ...]  # seats in acting order for this discipline (D2)
     to_act: int | None
     phase: str
+    # the score sheet (here, before the event's fields, so build passes it positionally)
+    sheet: tuple[tuple[int | None, ...], ...] = ()  # finished events' results, by seat
+    honours: tuple[tuple[int, ...], ...] = ()  # finished events' honours (D11)
+    totals: tuple[int, ...] = ()  # running points
+    honour_totals: tuple[int, ...] = ()
     attempt: int = 0  # attempt number, 1..attempts (D3); 0 in the height events
     attempts: int = 0
     # set events (D4, D5)
@@ -60,13 +65,9 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     last_jump: tuple[int, ...] = ()
     status: tuple[str, ...] = ()  # by seat: "in", "out", "retired"
     marks: tuple[tuple[tuple[int, str], ...], ...] = ()  # by seat: (height, "-"/"o"/"xo"/...)
-    # this event and the score sheet
+    # this event
     best: tuple[int | None, ...] = ()  # by seat: best valid result so far in this event
     tries: tuple[tuple[int | None, ...], ...] = ()  # by seat: attempt results this event
-    sheet: tuple[tuple[int | None, ...], ...] = ()  # finished events' results, by seat
-    honours: tuple[tuple[int, ...], ...] = ()  # finished events' honours (D11)
-    totals: tuple[int, ...] = ()  # running points
-    honour_totals: tuple[int, ...] = ()
 
     @property
     def contested(self) -> bool:
@@ -75,49 +76,38 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
 
 
 def build(state: DecathlonState, seat: int | None) -> DecathlonView:
+    # Built at every decision of every game: one construction per branch with every
+    # argument spelled out (a base view replaced twice cost a quarter more, and
+    # star-unpacked arguments take msgspec's slow path).
     stage = state.stage
-    base = DecathlonView(
-        seat=seat,
-        players=state.players,
-        variant=state.variant,
-        disciplines=state.disciplines,
-        discipline=None if stage is None else state.disciplines[state.discipline_no],
-        discipline_no=state.discipline_no,
-        order=state.order,
-        to_act=None if stage is None else state.order[stage.turn],
-        phase="game-over",
-        sheet=state.sheet,
-        honours=state.honours,  # kept on the state: computed once per discipline
-        totals=state.totals,
-        honour_totals=state.honour_totals,
-    )
     if stage is None:
-        return base
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, None, state.discipline_no,
+            state.order, None, "game-over",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+        )  # fmt: skip
     discipline = state.disciplines[state.discipline_no]
     if isinstance(stage, HeightsStage):
-        return msgspec.structs.replace(
-            base,
-            phase="vault-dice" if stage.committed else "jump-or-skip",
+        phase = "vault-dice" if stage.committed else "jump-or-skip"
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], phase,
+            state.sheet, state.honours, state.totals, state.honour_totals,
             height=stage.height,
             jumps_at_height=stage.jumps,
             last_jump=stage.last,
             status=stage.status,
             marks=stage.marks,
             best=stage.cleared,
-        )
-    view = msgspec.structs.replace(
-        base,
-        attempt=stage.round,
-        attempts=attempts(discipline),
-        tries=stage.tries,
-        best=stage.best,
-    )
+        )  # fmt: skip
     attempt = stage.attempt
     if isinstance(attempt, SetsAttempt):
         rule = SET_RULES[discipline]
-        return msgspec.structs.replace(
-            view,
-            phase="keep-or-rethrow",
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], "keep-or-rethrow",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, attempts(discipline),
             rethrows_left=attempt.rethrows_left,
             set_no=attempt.set_no,
             sets=rule.sets,
@@ -125,24 +115,41 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             frozen_sets=attempt.frozen_sets,
             frozen=sum(attempt.frozen_sets, ()),
             thrown=attempt.thrown,
-        )
+            tries=stage.tries,
+            best=stage.best,
+        )  # fmt: skip
     if isinstance(attempt, LongJumpAttempt):
-        in_jump = attempt.phase == "jump-freeze"
-        return msgspec.structs.replace(
-            view,
-            phase=attempt.phase,
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], attempt.phase,
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, attempts(discipline),
             thrown=attempt.thrown,
             freezable=tuple(range(len(attempt.thrown))),
-            frozen=attempt.jump if in_jump else attempt.run_up,
+            frozen=attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
             run_up=attempt.run_up,
-        )
+            tries=stage.tries,
+            best=stage.best,
+        )  # fmt: skip
     if isinstance(attempt, ShotPutAttempt):
-        return msgspec.structs.replace(view, phase="throw-or-stop", shot=attempt.dice)
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], "throw-or-stop",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, attempts(discipline),
+            shot=attempt.dice,
+            tries=stage.tries,
+            best=stage.best,
+        )  # fmt: skip
     assert isinstance(attempt, ThrowAttempt)
-    return msgspec.structs.replace(
-        view,
-        phase=attempt.phase,
+    return DecathlonView(
+        seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+        state.order, state.order[stage.turn], attempt.phase,
+        state.sheet, state.honours, state.totals, state.honour_totals,
+        stage.round, attempts(discipline),
         thrown=attempt.thrown,
         freezable=allowed_positions(discipline, attempt.thrown),
         frozen=attempt.frozen,
-    )
+        tries=stage.tries,
+        best=stage.best,
+    )  # fmt: skip
