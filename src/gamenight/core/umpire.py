@@ -30,6 +30,8 @@ E = TypeVar("E", bound=Event)
 class Umpire(Generic[E]):
     """Throws dice and collects the events of one rules call."""
 
+    __slots__ = ("_events", "announce", "dice")  # one per action: lean to make and read
+
     announce: Callable[[E], None]
     """Write down ``event`` (the events list's own ``append``: called several times per
     action, so no Python frame in between)."""

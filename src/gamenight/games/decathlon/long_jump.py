@@ -44,15 +44,16 @@ def begin(seat: int, ump: Ump) -> LongJumpAttempt | Finished:
 _RETHROW, _JUMP = Rethrow(), Jump()  # actions are values: one of each serves every list
 
 
-def legal(attempt: LongJumpAttempt) -> list[Action]:
+def legal(discipline: str, attempt: LongJumpAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-jump":
         return [_RETHROW, _JUMP]
     return list(freeze_options(range(len(attempt.thrown))))
 
 
 def act(
-    seat: int, attempt: LongJumpAttempt, action: Action, ump: Ump
+    discipline: str, seat: int, attempt: LongJumpAttempt, action: Action, ump: Ump
 ) -> LongJumpAttempt | Finished:
+    # ``discipline`` (always the Long Jump) keeps the signature of every attempt family
     if attempt.phase == "rethrow-or-jump":
         if isinstance(action, Rethrow):
             left = LONG_JUMP_DICE - len(attempt.run_up)

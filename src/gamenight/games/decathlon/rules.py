@@ -17,7 +17,8 @@ The events each call reports are the typed structs of :mod:`.events` (a
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
@@ -127,13 +128,7 @@ def legal(state: DecathlonState, seat: int) -> list[Action]:
     if isinstance(stage, HeightsStage):
         return heights.legal(discipline, stage)
     attempt = stage.attempt
-    if isinstance(attempt, SetsAttempt):
-        return sets.legal(attempt)
-    if isinstance(attempt, LongJumpAttempt):
-        return long_jump.legal(attempt)
-    if isinstance(attempt, ShotPutAttempt):
-        return shot_put.legal(attempt)
-    return throws.legal(discipline, attempt)
+    return _LEGAL[type(attempt)](discipline, attempt)
 
 
 def apply(state: DecathlonState, seat: int, action: Action) -> Transition[DecathlonState]:
@@ -149,14 +144,15 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
     ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
         after = heights.act(discipline, state.order, stage, action, ump)
-        if isinstance(after, heights.Over):
+        if type(after) is heights.Over:
             state = _finish_discipline(state, after.cleared, ump)  # D8/D9: highest cleared
         else:
             state = replace(state, stage=after, dice=ump.dice)
             return Transition(state, ump.events)
     else:
-        outcome = _act_attempt(discipline, seat, stage.attempt, action, ump)
-        if not isinstance(outcome, Finished):
+        attempt = stage.attempt
+        outcome = _ACT[type(attempt)](discipline, seat, attempt, action, ump)
+        if type(outcome) is not Finished:
             state = replace(state, stage=replace(stage, attempt=outcome), dice=ump.dice)
             return Transition(state, ump.events)
         tries, bests = _record(stage.tries, stage.best, seat, stage.round, outcome.result, ump)
@@ -288,13 +284,16 @@ def _begin_attempt(discipline: str, seat: int, ump: Ump) -> Attempt | Finished:
     raise ValueError(f"{NAMES[discipline]} has no attempts")  # heights are run by their stage
 
 
-def _act_attempt(
-    discipline: str, seat: int, attempt: Attempt, action: Action, ump: Ump
-) -> Attempt | Finished:
-    if isinstance(attempt, SetsAttempt):
-        return sets.act(discipline, seat, attempt, action, ump)
-    if isinstance(attempt, LongJumpAttempt):
-        return long_jump.act(seat, attempt, action, ump)
-    if isinstance(attempt, ShotPutAttempt):
-        return shot_put.act(seat, attempt, action, ump)
-    return throws.act(discipline, seat, attempt, action, ump)
+# By the attempt's type (exact: the attempt structs are final), one lookup per decision.
+_LEGAL: dict[type, Callable[[str, Any], list[Action]]] = {
+    SetsAttempt: sets.legal,
+    LongJumpAttempt: long_jump.legal,
+    ShotPutAttempt: shot_put.legal,
+    ThrowAttempt: throws.legal,
+}
+_ACT: dict[type, Callable[[str, int, Any, Action, Ump], Attempt | Finished]] = {
+    SetsAttempt: sets.act,
+    LongJumpAttempt: long_jump.act,
+    ShotPutAttempt: shot_put.act,
+    ThrowAttempt: throws.act,
+}

@@ -41,7 +41,7 @@ _RETHROW = Rethrow()
 _KEEP = {n: Freeze(tuple(range(n))) for n in range(1, 9)}  # the whole set of n dice
 
 
-def legal(attempt: SetsAttempt) -> list[Action]:
+def legal(discipline: str, attempt: SetsAttempt) -> list[Action]:
     keep = _KEEP[len(attempt.thrown)]
     return [keep, _RETHROW] if attempt.rethrows_left > 0 else [keep]
 

@@ -29,11 +29,14 @@ def begin(seat: int, ump: Ump) -> ShotPutAttempt | Finished:
 _THROW, _STOP = Throw(), Stop()  # actions are values: one of each serves every list
 
 
-def legal(attempt: ShotPutAttempt) -> list[Action]:
+def legal(discipline: str, attempt: ShotPutAttempt) -> list[Action]:
     return [_THROW, _STOP]
 
 
-def act(seat: int, attempt: ShotPutAttempt, action: Action, ump: Ump) -> ShotPutAttempt | Finished:
+def act(
+    discipline: str, seat: int, attempt: ShotPutAttempt, action: Action, ump: Ump
+) -> ShotPutAttempt | Finished:
+    # ``discipline`` (always the Shot Put) keeps the signature of every attempt family
     if isinstance(action, Throw):
         return _throw_next(seat, attempt, ump)
     if isinstance(action, Stop):
