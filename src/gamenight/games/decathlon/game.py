@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any, ClassVar
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decathlon import rules
@@ -87,11 +86,8 @@ class DecathlonGame(Game[DecathlonState, Action]):
     to_act = staticmethod(rules.to_act)
     legal_actions = staticmethod(rules.legal)
 
-    def apply(self, state: DecathlonState, seat: int, action: Action) -> Transition[DecathlonState]:
-        # Game.apply's checks, with the turn checked once, by rules.apply
-        if not isinstance(action, self._action_classes):
-            raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
-        return rules.apply(state, seat, action)
+    # Game.apply's checks (game over, turn, action type) are made once, by rules.apply
+    apply = staticmethod(rules.apply)
 
     def _apply(
         self, state: DecathlonState, seat: int, action: Action

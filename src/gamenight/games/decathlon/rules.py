@@ -18,7 +18,7 @@ The events each call reports are the typed structs of :mod:`.events` (a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, get_args
 
 import msgspec
 from msgspec.structs import replace
@@ -140,6 +140,8 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
     acting = state.order[stage.turn]
     if seat != acting:
         raise IllegalActionError(f"it is not seat {seat}'s turn to act")
+    if type(action) not in _ACTIONS:  # the action structs are final: a set lookup
+        raise IllegalActionError(f"{action!r} is not a Reiner Knizia's Decathlon action")
     discipline = state.disciplines[state.discipline_no]
     ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
@@ -158,6 +160,9 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
         tries, bests = _record(stage.tries, stage.best, seat, stage.round, outcome.result, ump)
         state = _next_attempt(state, stage.round, stage.turn + 1, tries, bests, ump)
     return Transition(replace(state, dice=ump.dice), ump.events)
+
+
+_ACTIONS = frozenset(get_args(Action))
 
 
 # ----- discipline flow ------------------------------------------------------------------
@@ -240,8 +245,9 @@ def _finish_discipline(state: DecathlonState, results: Row, ump: Ump) -> Decathl
     sheet = (*state.sheet, results)
     champ = state.variant == "championship"
     row_honours = honours(results)
-    points = tuple(t + (r or 0) for t, r in zip(state.totals, results, strict=True))
-    medals = tuple(t + h for t, h in zip(state.honour_totals, row_honours, strict=True))
+    # list comprehensions: cheaper than generator frames (every game finishes ten events)
+    points = tuple([t + (r or 0) for t, r in zip(state.totals, results, strict=True)])
+    medals = tuple([t + h for t, h in zip(state.honour_totals, row_honours, strict=True)])
     ump.announce(
         DisciplineEnd(
             discipline=discipline,

@@ -19,10 +19,21 @@ MEDALS = {1: 3, 2: 2, 3: 1}  # gold, silver, bronze (D11)
 
 def honours(results: Row) -> tuple[int, ...]:
     """D11: a valid result ranks 1 + the number of strictly better valid results."""
-    valid = [r for r in results if r is not None]
-    return tuple(
-        0 if r is None else MEDALS.get(1 + sum(other > r for other in valid), 0) for r in results
-    )
+    # Plain loops: ten calls a game, and generator frames cost more than the counting.
+    out = []
+    for result in results:
+        if result is None:
+            out.append(0)
+            continue
+        better = 0
+        for other in results:
+            if other is not None and other > result:
+                better += 1
+        out.append(_BY_BETTER[better] if better < len(_BY_BETTER) else 0)
+    return tuple(out)
+
+
+_BY_BETTER = tuple(MEDALS[rank] for rank in range(1, len(MEDALS) + 1))  # 0 better: gold
 
 
 def points(results: Row) -> tuple[int, ...]:
@@ -48,4 +59,4 @@ def standings(variant: str, rows: Sequence[Row], players: int) -> tuple[int, ...
 
 def next_order(previous: Sequence[int], standing: Sequence[int]) -> tuple[int, ...]:
     """D2: highest standing first; the stable sort keeps ties in the previous order."""
-    return tuple(sorted(previous, key=lambda seat: -standing[seat]))
+    return tuple(sorted(previous, key=standing.__getitem__, reverse=True))  # reverse is stable
