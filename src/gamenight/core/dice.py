@@ -97,6 +97,9 @@ def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
     return SeededDice(seed=seed, scheme=scheme)
 
 
+_BLAKE2B_64 = hashlib.blake2b(digest_size=64)  # copied per block: cheaper than a new one
+
+
 @lru_cache(maxsize=4096)
 def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
     """The eight dice of ``block`` (dice ``8*block`` to ``8*block + 7``) with ``sides``.
@@ -104,7 +107,9 @@ def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
     One 64-byte digest serves the eight dice; the cache makes a throw of several dice
     (and the next throw) cost one hash, and stays small (~1 MB).
     """
-    digest = hashlib.blake2b(f"{seed}:{block}".encode(), digest_size=64).digest()
+    hasher = _BLAKE2B_64.copy()
+    hasher.update(f"{seed}:{block}".encode())
+    digest = hasher.digest()  # = blake2b(f"{seed}:{block}", digest_size=64)
     if sides < 256:
         # the usual case, all in C: each die's first byte accepted (88% of blocks for d6)
         faces = digest[::8].translate(_face_table(sides))
