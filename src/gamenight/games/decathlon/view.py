@@ -40,24 +40,29 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     order: tuple[int, ...]  # seats in acting order for this discipline (D2)
     to_act: int | None
     phase: str
-    # the score sheet (here, before the event's fields, so build passes it positionally)
+    # Field order is build's argument order: the fields most branches set come first,
+    # so build passes them positionally (keywords cost msgspec a lookup each).
+    # the score sheet
     sheet: tuple[tuple[int | None, ...], ...] = ()  # finished events' results, by seat
     honours: tuple[tuple[int, ...], ...] = ()  # finished events' honours (D11)
     totals: tuple[int, ...] = ()  # running points
     honour_totals: tuple[int, ...] = ()
+    # this event
     attempt: int = 0  # attempt number, 1..attempts (D3); 0 in the height events
     attempts: int = 0
+    tries: tuple[tuple[int | None, ...], ...] = ()  # by seat: attempt results this event
+    best: tuple[int | None, ...] = ()  # by seat: best valid result so far in this event
+    # dice on the table
+    thrown: tuple[int, ...] = ()  # just thrown, awaiting a decision
+    freezable: tuple[int, ...] = ()  # positions in ``thrown`` that may be frozen
+    frozen: tuple[int, ...] = ()  # frozen in the current phase of the attempt
+    run_up: tuple[int, ...] = ()  # Long Jump: the frozen run-up dice (= the jump's dice)
     # set events (D4, D5)
     rethrows_left: int | None = None
     set_no: int | None = None  # the current set, from 1
     sets: int | None = None
     set_size: int | None = None
     frozen_sets: tuple[tuple[int, ...], ...] = ()
-    # dice on the table
-    thrown: tuple[int, ...] = ()  # just thrown, awaiting a decision
-    freezable: tuple[int, ...] = ()  # positions in ``thrown`` that may be frozen
-    frozen: tuple[int, ...] = ()  # frozen in the current phase of the attempt
-    run_up: tuple[int, ...] = ()  # Long Jump: the frozen run-up dice (= the jump's dice)
     shot: tuple[int, ...] = ()  # Shot Put: the dice so far
     # height events (D8, D9)
     height: int | None = None
@@ -65,9 +70,6 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     last_jump: tuple[int, ...] = ()
     status: tuple[str, ...] = ()  # by seat: "in", "out", "retired"
     marks: tuple[tuple[tuple[int, str], ...], ...] = ()  # by seat: (height, "-"/"o"/"xo"/...)
-    # this event
-    best: tuple[int | None, ...] = ()  # by seat: best valid result so far in this event
-    tries: tuple[tuple[int | None, ...], ...] = ()  # by seat: attempt results this event
 
     @property
     def contested(self) -> bool:
@@ -76,9 +78,9 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False):
 
 
 def build(state: DecathlonState, seat: int | None) -> DecathlonView:
-    # Built at every decision of every game: one construction per branch with every
-    # argument spelled out (a base view replaced twice cost a quarter more, and
-    # star-unpacked arguments take msgspec's slow path).
+    # Built at every decision of every game: one construction per branch, the
+    # arguments positional in field order (a base view replaced twice cost a quarter
+    # more, star-unpacked arguments take msgspec's slow path, keywords a lookup each).
     stage = state.stage
     if stage is None:
         return DecathlonView(
@@ -93,12 +95,12 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], phase,
             state.sheet, state.honours, state.totals, state.honour_totals,
+            0, 0, (), stage.cleared,  # no attempts (D8, D9); best: the highest cleared
             height=stage.height,
             jumps_at_height=stage.jumps,
             last_jump=stage.last,
             status=stage.status,
             marks=stage.marks,
-            best=stage.cleared,
         )  # fmt: skip
     attempt = stage.attempt
     if isinstance(attempt, SetsAttempt):
@@ -107,49 +109,35 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], "keep-or-rethrow",
             state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline),
-            rethrows_left=attempt.rethrows_left,
-            set_no=attempt.set_no,
-            sets=rule.sets,
-            set_size=rule.set_size,
-            frozen_sets=attempt.frozen_sets,
-            frozen=sum(attempt.frozen_sets, ()),
-            thrown=attempt.thrown,
-            tries=stage.tries,
-            best=stage.best,
+            stage.round, attempts(discipline), stage.tries, stage.best,
+            attempt.thrown, (), sum(attempt.frozen_sets, ()), (),  # thrown .. run_up
+            attempt.rethrows_left, len(attempt.frozen_sets) + 1, rule.sets, rule.set_size,
+            attempt.frozen_sets,
+        )  # fmt: skip
+    if isinstance(attempt, ThrowAttempt):
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], attempt.phase,
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, attempts(discipline), stage.tries, stage.best,
+            attempt.thrown, allowed_positions(discipline, attempt.thrown), attempt.frozen,
         )  # fmt: skip
     if isinstance(attempt, LongJumpAttempt):
         return DecathlonView(
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], attempt.phase,
             state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline),
-            thrown=attempt.thrown,
-            freezable=tuple(range(len(attempt.thrown))),
-            frozen=attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
-            run_up=attempt.run_up,
-            tries=stage.tries,
-            best=stage.best,
+            stage.round, attempts(discipline), stage.tries, stage.best,
+            attempt.thrown,
+            tuple(range(len(attempt.thrown))),
+            attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
+            attempt.run_up,
         )  # fmt: skip
-    if isinstance(attempt, ShotPutAttempt):
-        return DecathlonView(
-            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
-            state.order, state.order[stage.turn], "throw-or-stop",
-            state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline),
-            shot=attempt.dice,
-            tries=stage.tries,
-            best=stage.best,
-        )  # fmt: skip
-    assert isinstance(attempt, ThrowAttempt)
+    assert isinstance(attempt, ShotPutAttempt)
     return DecathlonView(
         seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
-        state.order, state.order[stage.turn], attempt.phase,
+        state.order, state.order[stage.turn], "throw-or-stop",
         state.sheet, state.honours, state.totals, state.honour_totals,
-        stage.round, attempts(discipline),
-        thrown=attempt.thrown,
-        freezable=allowed_positions(discipline, attempt.thrown),
-        frozen=attempt.frozen,
-        tries=stage.tries,
-        best=stage.best,
+        stage.round, attempts(discipline), stage.tries, stage.best,
+        shot=attempt.dice,
     )  # fmt: skip
