@@ -131,7 +131,7 @@ LONG_JUMP_DICE = 5
 def family(event: str) -> Family:
     """How an event is played: the module that runs it."""
     try:
-        return _FAMILY[event]
+        return EVENT_FAMILY[event]
     except KeyError:
         raise ValueError(f"unknown Decathlon event {event!r}") from None
 
@@ -142,22 +142,22 @@ def attempts(event: str) -> int:
     The height events have no attempts in this sense (D8, D9); they report 1.
     """
     try:
-        return _ATTEMPTS[event]
+        return EVENT_ATTEMPTS[event]
     except KeyError:
         raise ValueError(f"unknown Decathlon event {event!r}") from None
 
 
-# looked up at every decision, so tabled once
-_FAMILY: dict[str, Family] = {
+# looked up at every decision, so tabled once (the rules index them directly)
+EVENT_FAMILY: dict[str, Family] = {
     **{event: "sets" for event in SET_RULES},
     **{event: "freeze" for event in FREEZE_RULES},
     **{event: "heights" for event in HEIGHT_RULES},
     "long-jump": "long-jump",
     "shot-put": "shot-put",
 }
-_ATTEMPTS = {
+EVENT_ATTEMPTS = {
     event: ATTEMPTS if kind in ("long-jump", "shot-put", "freeze") else 1
-    for event, kind in _FAMILY.items()
+    for event, kind in EVENT_FAMILY.items()
 }
 
 

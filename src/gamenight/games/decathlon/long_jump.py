@@ -35,7 +35,7 @@ class LongJumpAttempt(msgspec.Struct, frozen=True, gc=False, tag="long-jump"):
     thrown: tuple[int, ...]
 
 
-def begin(seat: int, ump: Ump) -> LongJumpAttempt | Finished:
+def begin(discipline: str, seat: int, ump: Ump) -> LongJumpAttempt | Finished:
     thrown = ump.roll(LONG_JUMP_DICE)
     ump.announce(Rolled(player=seat, dice=thrown, what="run-up"))
     return _settle(seat, LongJumpAttempt("run-up-freeze", (), (), thrown), ump)

@@ -29,7 +29,7 @@ from gamenight.core.game import Transition
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.attempt import Finished
-from gamenight.games.decathlon.disciplines import NAMES, attempts, family
+from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, EVENT_FAMILY
 from gamenight.games.decathlon.events import (
     AttemptResult,
     DecathlonEvent,
@@ -180,7 +180,7 @@ def _draw_order(players: int, ump: Ump) -> tuple[int, ...]:
 def _begin_discipline(state: DecathlonState, ump: Ump) -> DecathlonState:
     discipline = state.disciplines[state.discipline_no]
     ump.announce(DisciplineStart(discipline=discipline, order=state.order))
-    if family(discipline) == "heights":
+    if EVENT_FAMILY[discipline] == "heights":
         return msgspec.structs.replace(state, stage=heights.begin(discipline, state.players, ump))
     return _next_attempt(state, 1, 0, ((),) * state.players, (None,) * state.players, ump)
 
@@ -196,7 +196,7 @@ def _next_attempt(
     """Start attempts in order (D3: all first attempts, then all second...) until one
     needs a decision, or finish the discipline. ``bests``: each seat's best valid try."""
     discipline = state.disciplines[state.discipline_no]
-    rounds = attempts(discipline)
+    rounds = EVENT_ATTEMPTS[discipline]
     while True:
         if turn == len(state.order):
             round_no, turn = round_no + 1, 0
@@ -278,16 +278,8 @@ def _finish_discipline(state: DecathlonState, results: Row, ump: Ump) -> Decathl
 
 # ----- dispatch to the discipline families --------------------------------------------
 def _begin_attempt(discipline: str, seat: int, ump: Ump) -> Attempt | Finished:
-    kind = family(discipline)
-    if kind == "sets":
-        return sets.begin(discipline, seat, ump)
-    if kind == "long-jump":
-        return long_jump.begin(seat, ump)
-    if kind == "shot-put":
-        return shot_put.begin(seat, ump)
-    if kind == "freeze":
-        return throws.begin(discipline, seat, ump)
-    raise ValueError(f"{NAMES[discipline]} has no attempts")  # heights are run by their stage
+    # the height events have no attempts: their stage runs them (KeyError if asked)
+    return _BEGIN[EVENT_FAMILY[discipline]](discipline, seat, ump)
 
 
 # By the attempt's type (exact: the attempt structs are final), one lookup per decision.
@@ -296,6 +288,12 @@ _LEGAL: dict[type, Callable[[str, Any], list[Action]]] = {
     LongJumpAttempt: long_jump.legal,
     ShotPutAttempt: shot_put.legal,
     ThrowAttempt: throws.legal,
+}
+_BEGIN: dict[str, Callable[[str, int, Ump], Attempt | Finished]] = {
+    "sets": sets.begin,
+    "long-jump": long_jump.begin,
+    "shot-put": shot_put.begin,
+    "freeze": throws.begin,
 }
 _ACT: dict[type, Callable[[str, int, Any, Action, Ump], Attempt | Finished]] = {
     SetsAttempt: sets.act,

@@ -68,7 +68,7 @@ def act(
                 player=seat,
                 dice=thrown,
                 what="set",
-                set_no=attempt.set_no,
+                set_no=len(attempt.frozen_sets) + 1,
                 rethrow=True,
                 rethrows_left=left,
             )
@@ -90,7 +90,7 @@ def _freeze(
     rule = SET_RULES[discipline]
     frozen_sets = (*attempt.frozen_sets, attempt.thrown)
     ump.announce(
-        Froze(player=seat, what="set", set_no=attempt.set_no, dice=attempt.thrown, auto=auto)
+        Froze(player=seat, what="set", set_no=len(frozen_sets), dice=attempt.thrown, auto=auto)
     )
     if len(frozen_sets) == rule.sets:
         return Finished(set_score(discipline, [d for s in frozen_sets for d in s]))

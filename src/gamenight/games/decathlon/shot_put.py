@@ -22,7 +22,7 @@ class ShotPutAttempt(msgspec.Struct, frozen=True, gc=False, tag="shot-put"):
     dice: tuple[int, ...]
 
 
-def begin(seat: int, ump: Ump) -> ShotPutAttempt | Finished:
+def begin(discipline: str, seat: int, ump: Ump) -> ShotPutAttempt | Finished:
     return _throw_next(seat, ShotPutAttempt(()), ump)
 
 

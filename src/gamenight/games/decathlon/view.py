@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import msgspec
 
-from gamenight.games.decathlon.disciplines import SET_RULES, attempts
+from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, SET_RULES
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
 from gamenight.games.decathlon.rules import DecathlonState
@@ -109,7 +109,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], "keep-or-rethrow",
             state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline), stage.tries, stage.best,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
             attempt.thrown, (), sum(attempt.frozen_sets, ()), (),  # thrown .. run_up
             attempt.rethrows_left, len(attempt.frozen_sets) + 1, rule.sets, rule.set_size,
             attempt.frozen_sets,
@@ -119,7 +119,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], attempt.phase,
             state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline), stage.tries, stage.best,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
             attempt.thrown, allowed_positions(discipline, attempt.thrown), attempt.frozen,
         )  # fmt: skip
     if isinstance(attempt, LongJumpAttempt):
@@ -127,7 +127,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
             state.order, state.order[stage.turn], attempt.phase,
             state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, attempts(discipline), stage.tries, stage.best,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
             attempt.thrown,
             tuple(range(len(attempt.thrown))),
             attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
@@ -138,6 +138,6 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
         state.order, state.order[stage.turn], "throw-or-stop",
         state.sheet, state.honours, state.totals, state.honour_totals,
-        stage.round, attempts(discipline), stage.tries, stage.best,
+        stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
         shot=attempt.dice,
     )  # fmt: skip
