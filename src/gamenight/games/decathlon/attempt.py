@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import cache
 from itertools import combinations
+
+import msgspec
 
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Freeze
 
 
-@dataclass(frozen=True)
-class Finished:
+class Finished(msgspec.Struct, frozen=True, gc=False):
     """An attempt that is over; ``result`` is ``None`` for an invalid attempt."""
 
     result: int | None

@@ -11,7 +11,6 @@ automatically; pole vaulters choose 1-8 dice before every jump and fail on any
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal, TypeVar
 
 import msgspec
@@ -59,8 +58,7 @@ class HeightsStage(msgspec.Struct, frozen=True, gc=False, tag="heights"):
     last: tuple[int, ...] = ()
 
 
-@dataclass(frozen=True)
-class Over:
+class Over(msgspec.Struct, frozen=True, gc=False):
     """The event is over; ``cleared`` is each seat's highest height cleared (``None``: none).
 
     It carries the results of the final stage, so a clear on the very last jump
