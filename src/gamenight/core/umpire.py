@@ -18,8 +18,7 @@ function of its state and action.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from typing import TypeVar
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.events import Event
@@ -27,19 +26,21 @@ from gamenight.core.events import Event
 E = TypeVar("E", bound=Event)
 
 
-class Umpire(Generic[E]):
-    """Throws dice and collects the events of one rules call."""
+class Umpire(list[E]):
+    """Throws dice and collects the events of one rules call.
 
-    __slots__ = ("_events", "announce", "dice")  # one per action: lean to make and read
+    The umpire *is* its notebook: a list of the events so far. One is made per
+    action, so it is lean to make (no second object, no bound method) and
+    ``announce`` is the list's own ``append``: no Python frame in between.
+    """
 
-    announce: Callable[[E], None]
-    """Write down ``event`` (the events list's own ``append``: called several times per
-    action, so no Python frame in between)."""
+    __slots__ = ("dice",)
 
     def __init__(self, dice: DiceSource) -> None:
-        self.dice: DiceSource = dice
-        self._events: list[E] = []
-        self.announce = self._events.append
+        self.dice: DiceSource = dice  # list() starts empty: no list __init__ needed
+
+    announce = list.append
+    """Write down ``event``."""
 
     def roll(self, n: int, sides: int = 6) -> tuple[int, ...]:
         """Throw ``n`` dice with ``sides`` sides; the umpire keeps the next source."""
@@ -48,4 +49,4 @@ class Umpire(Generic[E]):
 
     @property
     def events(self) -> tuple[E, ...]:
-        return tuple(self._events)
+        return tuple(self)

@@ -18,17 +18,13 @@ class Finished(msgspec.Struct, frozen=True, gc=False):
     result: int | None
 
 
-def freeze_options(positions: Sequence[int]) -> tuple[Freeze, ...]:
+@cache
+def freeze_options(positions: tuple[int, ...]) -> tuple[Freeze, ...]:
     """Every non-empty set of ``positions`` to freeze, smallest sets first.
 
     >>> [f.dice for f in freeze_options((0, 2))]
     [(0,), (2,), (0, 2)]
     """
-    return _freeze_options(tuple(positions))
-
-
-@cache
-def _freeze_options(positions: tuple[int, ...]) -> tuple[Freeze, ...]:
     # Listed at every decision (up to 255 sets for eight dice); actions are frozen
     # values, so one tuple per set of positions is shared.
     return tuple(

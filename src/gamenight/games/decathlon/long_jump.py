@@ -47,7 +47,7 @@ _RETHROW, _JUMP = Rethrow(), Jump()  # actions are values: one of each serves ev
 def legal(discipline: str, attempt: LongJumpAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-jump":
         return [_RETHROW, _JUMP]
-    return list(freeze_options(range(len(attempt.thrown))))
+    return list(freeze_options(tuple(range(len(attempt.thrown)))))
 
 
 def act(
