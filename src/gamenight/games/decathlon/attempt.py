@@ -53,4 +53,4 @@ def checked_positions(action: Freeze, thrown: Sequence[int], where: str) -> tupl
 
 
 def values_at(thrown: Sequence[int], positions: Iterable[int]) -> tuple[int, ...]:
-    return tuple(thrown[i] for i in positions)
+    return tuple([thrown[i] for i in positions])  # a list: no generator frame

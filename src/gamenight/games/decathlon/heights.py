@@ -176,4 +176,4 @@ def _mark(stage: HeightsStage, seat: int, mark: str) -> HeightsStage:
 
 
 def _set(values: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
-    return tuple(value if i == seat else v for i, v in enumerate(values))
+    return (*values[:seat], value, *values[seat + 1 :])

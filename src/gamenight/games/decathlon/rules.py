@@ -150,16 +150,16 @@ def apply(state: DecathlonState, seat: int, action: Action) -> Transition[Decath
             state = _finish_discipline(state, after.cleared, ump)  # D8/D9: highest cleared
         else:
             state = replace(state, stage=after, dice=ump.dice)
-            return Transition(state, ump.events)
+            return Transition(state, tuple(ump))
     else:
         attempt = stage.attempt
         outcome = _ACT[type(attempt)](discipline, seat, attempt, action, ump)
         if type(outcome) is not Finished:
             state = replace(state, stage=replace(stage, attempt=outcome), dice=ump.dice)
-            return Transition(state, ump.events)
+            return Transition(state, tuple(ump))
         tries, bests = _record(stage.tries, stage.best, seat, stage.round, outcome.result, ump)
         state = _next_attempt(state, stage.round, stage.turn + 1, tries, bests, ump)
-    return Transition(replace(state, dice=ump.dice), ump.events)
+    return Transition(replace(state, dice=ump.dice), tuple(ump))  # the umpire is its events
 
 
 _ACTIONS = frozenset(get_args(Action))
