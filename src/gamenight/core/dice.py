@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import hashlib
 from functools import lru_cache
+from typing import Any
 
 import msgspec
 
@@ -97,7 +98,13 @@ def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
     return SeededDice(seed=seed, scheme=scheme)
 
 
-_BLAKE2B_64 = hashlib.blake2b(digest_size=64)  # copied per block: cheaper than a new one
+@lru_cache(maxsize=256)
+def _seed_hasher(seed: int) -> Any:
+    """blake2b (64 bytes) having read ``f"{seed}:"``: copied per block, which is cheaper
+    than a new hasher and spares writing a long seed out in decimal for every block."""
+    hasher = hashlib.blake2b(digest_size=64)
+    hasher.update(f"{seed}:".encode())
+    return hasher
 
 
 @lru_cache(maxsize=4096)
@@ -107,8 +114,8 @@ def _faces(seed: int, block: int, sides: int) -> tuple[int, ...]:
     One 64-byte digest serves the eight dice; the cache makes a throw of several dice
     (and the next throw) cost one hash, and stays small (~1 MB).
     """
-    hasher = _BLAKE2B_64.copy()
-    hasher.update(f"{seed}:{block}".encode())
+    hasher = _seed_hasher(seed).copy()
+    hasher.update(str(block).encode())
     digest = hasher.digest()  # = blake2b(f"{seed}:{block}", digest_size=64)
     if sides < 256:
         # the usual case, all in C: each die's first byte accepted (88% of blocks for d6)

@@ -39,17 +39,23 @@ def checked_positions(action: Freeze, thrown: Sequence[int], where: str) -> tupl
 
     ``where`` names the event for messages ("the Long Jump run-up").
     """
-    if not action.dice:
+    dice = action.dice
+    if not dice:
         raise IllegalActionError(f"in {where} you must freeze at least one of the dice just thrown")
-    bad = [i for i in action.dice if not 0 <= i < len(thrown)]
-    if bad:
+    picks = tuple(sorted(set(dice)))  # every freeze is checked: one pass in C, then the ends
+    if picks[0] < 0 or picks[-1] >= len(thrown):
+        bad = [i for i in dice if not 0 <= i < len(thrown)]
         raise IllegalActionError(
             f"in {where} {len(thrown)} dice were just thrown (positions 0-{len(thrown) - 1}); "
             f"there is no die at position {bad[0]}"
         )
-    if len(set(action.dice)) != len(action.dice):
-        raise IllegalActionError(f"in {where} each die may be frozen only once: {action.dice}")
-    return tuple(sorted(action.dice))
+    if len(picks) != len(dice):
+        raise IllegalActionError(f"in {where} each die may be frozen only once: {dice}")
+    return picks
+
+
+# POSITIONS[n]: the positions 0..n-1 of n dice (shared, not rebuilt per decision)
+POSITIONS = tuple(tuple(range(n)) for n in range(9))
 
 
 def values_at(thrown: Sequence[int], positions: Iterable[int]) -> tuple[int, ...]:

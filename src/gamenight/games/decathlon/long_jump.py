@@ -19,7 +19,13 @@ import msgspec
 
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Jump, Rethrow
-from gamenight.games.decathlon.attempt import Finished, checked_positions, freeze_options, values_at
+from gamenight.games.decathlon.attempt import (
+    POSITIONS,
+    Finished,
+    checked_positions,
+    freeze_options,
+    values_at,
+)
 from gamenight.games.decathlon.disciplines import LONG_JUMP_DICE, RUN_UP_LIMIT
 from gamenight.games.decathlon.events import Froze, Invalid, Jumped, Rolled, Ump
 
@@ -47,7 +53,7 @@ _RETHROW, _JUMP = Rethrow(), Jump()  # actions are values: one of each serves ev
 def legal(discipline: str, attempt: LongJumpAttempt) -> list[Action]:
     if attempt.phase == "rethrow-or-jump":
         return [_RETHROW, _JUMP]
-    return list(freeze_options(tuple(range(len(attempt.thrown)))))
+    return list(freeze_options(POSITIONS[len(attempt.thrown)]))
 
 
 def act(

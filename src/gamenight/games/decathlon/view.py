@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import msgspec
 
+from gamenight.games.decathlon.attempt import POSITIONS
 from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, SET_RULES
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
@@ -129,7 +130,7 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             state.sheet, state.honours, state.totals, state.honour_totals,
             stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
             attempt.thrown,
-            tuple(range(len(attempt.thrown))),
+            POSITIONS[len(attempt.thrown)],
             attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
             attempt.run_up,
         )  # fmt: skip
