@@ -238,9 +238,9 @@ def _exact_honours(dists: list[dict[int | None, float]]) -> dict[tuple[int, ...]
     for combo in itertools.product(*(d.items() for d in dists)):
         results = [r for r, _ in combo]
         honours = tuple(
-            0 if r is None else {0: 3, 1: 2, 2: 1}.get(
-                sum(o is not None and o > r for o in results), 0
-            )
+            0
+            if r is None
+            else {0: 3, 1: 2, 2: 1}.get(sum(o is not None and o > r for o in results), 0)
             for r in results
         )
         out[honours] = out.get(honours, 0.0) + math.prod(p for _, p in combo)

@@ -28,6 +28,8 @@ from gamenight.games.decathlon.sets import SetsAttempt
 from gamenight.games.decathlon.shot_put import ShotPutAttempt
 from gamenight.games.decathlon.throws import ThrowAttempt, allowed_positions
 
+NO_DICE: tuple[int, ...] = ()  # no dice, typed as dice (a bare () types as the empty tuple)
+
 
 class DecathlonView(msgspec.Struct, frozen=True, gc=False):
     """One seat's view. Per-seat tuples are indexed by seat, not by player order."""
@@ -115,30 +117,26 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
             attempt.rethrows_left, len(attempt.frozen_sets) + 1, rule.sets, rule.set_size,
             attempt.frozen_sets,
         )  # fmt: skip
+    if isinstance(attempt, ShotPutAttempt):
+        return DecathlonView(
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], "throw-or-stop",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
+            shot=attempt.dice,
+        )  # fmt: skip
     if isinstance(attempt, ThrowAttempt):
-        return DecathlonView(
-            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
-            state.order, state.order[stage.turn], attempt.phase,
-            state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
-            attempt.thrown, allowed_positions(discipline, attempt.thrown), attempt.frozen,
-        )  # fmt: skip
-    if isinstance(attempt, LongJumpAttempt):
-        return DecathlonView(
-            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
-            state.order, state.order[stage.turn], attempt.phase,
-            state.sheet, state.honours, state.totals, state.honour_totals,
-            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
-            attempt.thrown,
-            POSITIONS[len(attempt.thrown)],
-            attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up,
-            attempt.run_up,
-        )  # fmt: skip
-    assert isinstance(attempt, ShotPutAttempt)
+        freezable = allowed_positions(discipline, attempt.thrown)
+        frozen, run_up = attempt.frozen, NO_DICE
+    else:  # the Long Jump: any die just thrown may be frozen
+        assert isinstance(attempt, LongJumpAttempt)
+        freezable = POSITIONS[len(attempt.thrown)]
+        frozen = attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up
+        run_up = attempt.run_up
     return DecathlonView(
         seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
-        state.order, state.order[stage.turn], "throw-or-stop",
+        state.order, state.order[stage.turn], attempt.phase,
         state.sheet, state.honours, state.totals, state.honour_totals,
         stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
-        shot=attempt.dice,
+        attempt.thrown, freezable, frozen, run_up,
     )  # fmt: skip
