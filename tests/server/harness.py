@@ -180,6 +180,18 @@ class Client:
                 await self.reader
 
 
+async def odds_of(client: Client, seq: int) -> dict[str, Any]:
+    """The odds message of ``seq`` (one before it may still come: seq 0 right after the
+    snapshot); never one for a later seq first, never two for one seq."""
+    while True:
+        frame = await client.expect("odds")
+        assert frame["seq"] <= seq, f"odds of seq {frame['seq']} before those of {seq}"
+        if frame["seq"] == seq:
+            same = [f for f in client.frames if f["type"] == "odds" and f["seq"] == seq]
+            assert len(same) == 1, "one odds message per seq"
+            return frame
+
+
 def run(coro: Any) -> Any:
     return asyncio.run(coro)
 

@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import msgspec
 import pytest
-from harness import Client, ThreadServer, claim, create_room, run
+from harness import Client, ThreadServer, claim, create_room, odds_of, run
 
 from gamenight.games.decathlon.odds import odds
 from gamenight.games.decathlon.view import DecathlonView
@@ -19,18 +19,6 @@ from gamenight.server.protocol import OddsOut, decode_server
 def _direct(view_json: Any) -> tuple[float, ...]:
     """The points odds of a view as the client got it, computed here, not by the server."""
     return odds(msgspec.convert(view_json, DecathlonView))
-
-
-async def _odds_of(client: Client, seq: int) -> dict[str, Any]:
-    """The odds message of ``seq`` (one before it may still come: seq 0 right after the
-    snapshot); never one for a later seq first, never two for one seq."""
-    while True:
-        frame = await client.expect("odds")
-        assert frame["seq"] <= seq, f"odds of seq {frame['seq']} before those of {seq}"
-        if frame["seq"] == seq:
-            same = [f for f in client.frames if f["type"] == "odds" and f["seq"] == seq]
-            assert len(same) == 1, "one odds message per seq"
-            return frame
 
 
 def test_every_socket_gets_the_odds_of_every_seq(server: ThreadServer) -> None:
@@ -61,7 +49,7 @@ def test_every_socket_gets_the_odds_of_every_seq(server: ThreadServer) -> None:
             assert ack["type"] == "ack"
             seq = ack["seq"]
             for c in everyone:
-                frame = await _odds_of(c, seq)
+                frame = await odds_of(c, seq)
                 event = next(f for f in c.frames if f["type"] == "events" and f["seq"] == seq)
                 got = frame["odds"]
                 assert got["exact"] is True and got["se"] is None and got["label"]
