@@ -61,6 +61,7 @@ class Stats:
     errors: list[str] = field(default_factory=list)
     acked: dict[str, int] = field(default_factory=dict)  # room -> highest acked seq
     slow: list[tuple[float, float]] = field(default_factory=list)
+    odds: int = 0  # odds messages read (rooms of kind "odds")
 
 
 def cpu_seconds(pid: int) -> float:
@@ -91,16 +92,25 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
-async def make_rooms(base: str, n: int) -> list[tuple[str, str]]:
+# --rooms-of: what each room plays. "solo": solitaire Wurfeltod (the issue 11 load).
+# "odds": a points-game Decathlon against bot:optimal with live odds on, so the server
+# also computes every position's odds in its worker pool (issue 15 under load); "bot":
+# the same rooms with odds off, to compare.
+ROOM_KINDS: dict[str, dict[str, Any]] = {
+    "solo": {"game": "wurfeltod", "seats": ["human"]},
+    "odds": {"game": "decathlon", "seats": ["human", "bot:optimal"], "room": {"odds": True}},
+    "bot": {"game": "decathlon", "seats": ["human", "bot:optimal"]},  # "odds" without odds
+}
+
+
+async def make_rooms(base: str, n: int, kind: str = "solo") -> list[tuple[str, str]]:
     limits = httpx.Limits(max_connections=20)
     async with httpx.AsyncClient(base_url=base, limits=limits, timeout=60) as http:
         sem = asyncio.Semaphore(20)
 
         async def one() -> tuple[str, str]:
             async with sem:
-                created = await http.post(
-                    "/api/rooms", json={"game": "wurfeltod", "seats": ["human"]}
-                )
+                created = await http.post("/api/rooms", json=ROOM_KINDS[kind])
                 code = created.json()["code"]
                 claimed = await http.post(
                     f"/api/rooms/{code}/seats/0/claim", json={"name": "bench"}
@@ -281,6 +291,15 @@ async def player(
                 elif frame.type == "error":
                     stats.errors.append(frame.code)
                     break
+                elif frame.type == "odds":
+                    stats.odds += 1
+            # against a bot: wait for our turn (the bot's moves and the odds arrive meanwhile)
+            while not state.finished and not state.legal and time.monotonic() < stop_at:
+                frame = FRAMES.decode(await ws.recv())
+                if frame.type == "events":
+                    state = frame
+                elif frame.type == "odds":
+                    stats.odds += 1
             next_at += 1.0
             await asyncio.sleep(max(0.0, next_at - time.monotonic()))
     finally:
@@ -295,9 +314,10 @@ async def run_load(
     warmup: float,
     profile: bool = False,
     db_pid: int | None = None,
+    kind: str = "solo",
 ) -> dict[str, Any]:
     baseline = rss_kib(pid)
-    pairs = await make_rooms(base, rooms)
+    pairs = await make_rooms(base, rooms, kind)
     stats = Stats()
     start = Start()
     rng = random.Random(rooms)
@@ -354,7 +374,9 @@ async def run_load(
             )
     return {
         "rooms": rooms,
+        "kind": kind,
         "acks": len(lat),
+        "odds_messages": stats.odds,
         "p50_ms": round(1000 * statistics.median(lat), 1) if lat else None,
         "p99_ms": round(1000 * lat[int(0.99 * (len(lat) - 1))], 1) if lat else None,
         "max_ms": round(1000 * lat[-1], 1) if lat else None,
@@ -410,6 +432,9 @@ def main() -> None:
     parser.add_argument("--db", nargs="+", default=["sqlite"], choices=["sqlite", "postgresql"])
     parser.add_argument("--seconds", type=float, default=20.0, help="measured play per run")
     parser.add_argument(
+        "--rooms-of", choices=sorted(ROOM_KINDS), default="solo", help="what each room plays"
+    )
+    parser.add_argument(
         "--server-args", default="", help="more flags for python -m gamenight.server, one string"
     )
     parser.add_argument("--warmup", type=float, default=2.0, help="seconds played before measuring")
@@ -446,6 +471,7 @@ def main() -> None:
                         args.warmup,
                         bool(args.profile),
                         cluster.postmaster_pid() if cluster is not None else None,
+                        args.rooms_of,
                     ),
                     args.seconds + args.warmup + args.setup_limit,
                 )

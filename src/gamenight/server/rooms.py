@@ -54,6 +54,7 @@ from gamenight.games.decades.library import list_decks
 from gamenight.server import protocol as p
 from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
 
+ODDS_GAP = 0.1  # seconds between a room's live odds: a burst of moves gets its last ones
 log = logging.getLogger("gamenight.server")
 
 Seconds = Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600)]
@@ -196,6 +197,7 @@ class LiveRoom:
     bot_task: asyncio.Task[None] | None = None
     odds: p.OddsOut | None = None  # the latest odds sent (rooms with odds on)
     odds_seq: int = -1  # the seq the odds were last computed for
+    odds_at: float = -1e9  # when (event loop clock) they were last computed
     odds_task: asyncio.Task[None] | None = None
     chat_seen: int = 0
     updated: float = field(default_factory=time.time)
@@ -825,6 +827,16 @@ class Hub:
         loop = asyncio.get_running_loop()
         game = room.entry.game
         while room.table is not None and room.odds_seq != room.table.seq:
+            # At most one computation per room every ODDS_GAP: a bot's turn of quick moves
+            # gets the odds of its first and its last position, not of every step (each
+            # costs CPU the other rooms need; bench/server_load.py --rooms-of odds). A
+            # move after a pause, as humans make them, gets its odds at once.
+            wait = room.odds_at + ODDS_GAP - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                if room.table is None or room.odds_seq == room.table.seq:
+                    return
+            room.odds_at = loop.time()
             seq = room.odds_seq = room.table.seq
             view = game.view(room.table.state, None)
             try:
