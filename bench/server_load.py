@@ -1,11 +1,12 @@
 """Load benchmark of ``gamenight serve``: N concurrent rooms over real WebSockets.
 
 The server runs as a separate process on loopback (SQLite file or a throwaway
-PostgreSQL cluster). Each room is a solitaire Wurfeltod with one client that
-plays a random legal action once a second (a fast human pace), with a random
-phase so the load is spread. After a warm-up (``--warmup`` seconds, default 2:
-first-use costs such as lazily built rule tables) it measures ``--seconds`` of
-play and reports:
+PostgreSQL cluster). Each room is a solitaire Wurfeltod (``--rooms-of solo``, the
+default; ``odds`` and ``bot``: a Decathlon against ``bot:optimal`` with live odds on
+or off) with one client that plays a random legal action once a second on its turns
+(a fast human pace), with a random phase so the load is spread. After a warm-up
+(``--warmup`` seconds, default 2: first-use costs such as lazily built rule tables)
+it measures ``--seconds`` of play and reports:
 
 * p50/p99/max ack latency (client clock, from sending ``act`` to reading its
   ``ack``; the server acks only after the action's log row is committed),

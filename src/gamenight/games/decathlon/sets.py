@@ -22,12 +22,7 @@ class SetsAttempt(msgspec.Struct, frozen=True, gc=False, tag="sets"):
 
     rethrows_left: int
     frozen_sets: tuple[tuple[int, ...], ...]
-    thrown: tuple[int, ...]
-
-    @property
-    def set_no(self) -> int:
-        """The current set, counted from 1."""
-        return len(self.frozen_sets) + 1
+    thrown: tuple[int, ...]  # the current set is number len(frozen_sets) + 1
 
 
 def begin(discipline: str, seat: int, ump: Ump) -> SetsAttempt | Finished:
