@@ -22,6 +22,7 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 from math import factorial
+from typing import Literal
 
 import numpy as np
 import numpy.typing as npt
@@ -176,6 +177,26 @@ def sub_multisets(dice: Dice) -> tuple[Dice, ...]:
         sub for size in range(1, len(ordered) + 1) for sub in itertools.combinations(ordered, size)
     }
     return tuple(sorted(found, key=lambda sub: (len(sub), sub)))
+
+
+def freeze_options(dice: Dice, keep: Literal["high", "low"]) -> tuple[Dice, ...]:
+    """:func:`sub_multisets` in the solvers' order of options: fewer dice first,
+    and among as many dice the better ones first (``keep="high"``: higher faces,
+    ``"low"``: lower faces).
+
+    The first option of each size is the one a solver's dominance argument keeps,
+    so a near-tie (broken by :mod:`gamenight.solve.ties` towards the first listed)
+    falls to the option the solver's policy tables hold.
+
+    >>> freeze_options((2, 4, 4, 6), "high")[:4]
+    ((6,), (4,), (2,), (4, 6))
+    >>> freeze_options((5, 2, 5), "low")
+    ((2,), (5,), (2, 5), (5, 5), (2, 5, 5))
+    """
+    subs = sub_multisets(dice)
+    if keep == "low":
+        return subs
+    return tuple(sorted(subs, key=lambda sub: (len(sub), tuple(-face for face in reversed(sub)))))
 
 
 def is_sub_multiset(sub: Dice, dice: Dice) -> bool:

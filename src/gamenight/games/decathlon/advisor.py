@@ -85,8 +85,8 @@ from gamenight.games.decathlon.solver import (
     Target,
     solve_all,
 )
+from gamenight.games.decathlon.solver import best_option as solver_best_option
 from gamenight.games.decathlon.solver import option_values as solver_values
-from gamenight.games.decathlon.solver.common import TIE_EPS
 from gamenight.games.decathlon.view import DecathlonView
 
 EXPECTED = ExpectedScore()
@@ -166,23 +166,19 @@ def option_values(
 def best_action(
     view: DecathlonView, legal: Sequence[Action], objective: AnyObjective = EXPECTED
 ) -> Action:
-    """A legal action of maximal value.
+    """A legal action of maximal value: the first legal action whose option is
+    :func:`solver.best_option`'s, so bots, hints and the solver's policy tables
+    follow the one tie rule (:mod:`gamenight.solve.ties`)."""
+    best = _best_option(view.discipline or "", situation(view), objective)
+    for action in legal:
+        if option_key(view, action) == best:
+            return action
+    raise ValueError(f"the solver's best option {best!r} is not legal in {view.phase}")
 
-    Near-ties (within 1e-12) go, for a target or utility, to the higher expected
-    score, then to the solver's order of options (stop before going on, fewer dice
-    frozen first; jump, skip, retire), as :func:`solver.best_option` does.
-    """
-    values = option_values(view, legal, objective)
-    top = max(values.values())
-    tied = [a for a in legal if values[a] >= top - TIE_EPS]
-    if len(tied) > 1 and not isinstance(objective, ExpectedScore):
-        points = option_values(view, tied, EXPECTED)
-        most = max(points.values())
-        tied = [a for a in tied if points[a] >= most - TIE_EPS]
-    if len(tied) == 1:
-        return tied[0]
-    order = list(_solver_values(view.discipline or "", situation(view), objective))
-    return min(tied, key=lambda a: order.index(option_key(view, a)))
+
+@lru_cache(maxsize=1 << 14)
+def _best_option(event: str, where: Situation, objective: AnyObjective) -> Option:
+    return solver_best_option(event, where, objective)
 
 
 @cache

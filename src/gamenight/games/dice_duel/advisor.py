@@ -39,6 +39,7 @@ from gamenight.games.dice_duel.expectimax import KEEP_INDEX, ChipValues, TurnTab
 from gamenight.games.dice_duel.game import DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
 from gamenight.games.dice_duel.scoring import LAST_CHIP_BONUS
+from gamenight.solve.ties import best_of
 
 Pile = tuple[int, ...]
 NONE = float("-inf")
@@ -132,9 +133,9 @@ def best_action(view: DiceDuelView, legal: Sequence[Action]) -> Action:
 
 
 def _best(values: dict[Action, float], legal: Sequence[Action]) -> Action:
-    top = max(values.values())
-    near = [a for a in legal if values[a] >= top - 1e-9]
-    return min(near, key=_preference)
+    # The one tie rule (gamenight.solve.ties) over the options in preference order.
+    ranked = sorted(legal, key=_preference)
+    return best_of(ranked, [values[a] for a in ranked])
 
 
 def _preference(action: Action) -> int:

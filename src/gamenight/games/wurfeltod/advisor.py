@@ -60,6 +60,7 @@ from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import Scratch as SolverScratch
 from gamenight.games.wurfeltod.solver import SetAside as SolverSetAside
 from gamenight.games.wurfeltod.solver import option_values as solver_option_values
+from gamenight.solve.ties import best_of
 
 __all__ = [
     "BUILD_ADVICE",
@@ -123,9 +124,10 @@ def option_values(
 def best_action(
     table: ValueTable, view: WurfeltodView, legal: Sequence[Action]
 ) -> tuple[Action, float]:
-    """An optimal action and its expected final score; ties go to the first in ``legal``."""
+    """An optimal action and its expected final score; near-ties go to the first in
+    ``legal`` (the one tie rule, :mod:`gamenight.solve.ties`)."""
     values = option_values(table, view, legal)
-    best = max(legal, key=values.__getitem__)  # max keeps the first of equal values
+    best = best_of(list(legal), [values[a] for a in legal])
     return best, values[best]
 
 

@@ -30,13 +30,13 @@ from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
+from gamenight.solve.ties import best_of
 
 if TYPE_CHECKING:
     from gamenight.games.wurfeltod.solver import ValueTable
 
 __all__ = ["BOTS", "GreedyBot", "OptimalBot", "greedy_action"]
 
-TOLERANCE = 1e-9
 FACE_VALUE_TOP = 360  # six sixes x 10: Face Value Total's nominal points for tie-breaks
 
 
@@ -68,8 +68,10 @@ def greedy_action(aside: Sequence[int], rolled: Sequence[int], legal: Sequence[A
             value = plan.roll_on_value(aside, [rolled[i] for i in action.dice])
             key = (1, (), order)
         valued.append((value, key, action))
-    best = max(v for v, _, _ in valued)
-    return min((k, order, a) for order, (v, k, a) in enumerate(valued) if v >= best - TOLERANCE)[2]
+    # The one tie rule (gamenight.solve.ties) over the options in preference order.
+    ranked = [a for _, _, a in sorted(valued, key=lambda item: item[1])]
+    values = [v for v, _, _ in sorted(valued, key=lambda item: item[1])]
+    return best_of(ranked, values)
 
 
 class GreedyBot:

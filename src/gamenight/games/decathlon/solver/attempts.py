@@ -36,7 +36,7 @@ from gamenight.games.decathlon.solver.common import (
     threshold_for,
 )
 from gamenight.games.decathlon.solver.events import EventSpec
-from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Utility
+from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Target, Utility
 
 # Utilities kept per event, least recently used first out. Each keeps only the value
 # tables option values read (about 0.5-0.9 MB): the competitive bot meets a few new
@@ -67,10 +67,21 @@ class AttemptModel(Protocol[PassT]):
 
 @dataclass(frozen=True)
 class AttemptPass(Generic[PassT]):
-    """The solved tables of one attempt and the rewards they were solved for."""
+    """The solved tables of one attempt and the rewards they were solved for.
+
+    ``reward_e`` is the secondary reward (the tie-break's), ``reward_p`` where a
+    pass has only one.
+    """
 
     solved: PassT
     reward_p: Floats
+    reward_e: Floats | None = None
+
+    def secondary(self) -> AttemptPass[PassT]:
+        """The same pass with every primary table replaced by its secondary twin,
+        so that a :data:`Reader` reads the tie-break's value instead."""
+        e = self.reward_p if self.reward_e is None else self.reward_e
+        return AttemptPass(_swap_secondary(self.solved), e, e)
 
 
 Reader = Callable[[AttemptPass[PassT], int], float]
@@ -88,6 +99,9 @@ class AttemptTables(Generic[PassT]):
     summary: Summary
     model: AttemptModel[PassT]
     _utilities: dict[Utility, UtilityChain[PassT]] = field(
+        default_factory=dict, compare=False, repr=False
+    )
+    _secondary: dict[int, AttemptPass[PassT]] = field(
         default_factory=dict, compare=False, repr=False
     )
 
@@ -141,6 +155,17 @@ class AttemptTables(Generic[PassT]):
         later = 1.0 - float(self.single_target[t - self.spec.min_score])
         return 1.0 - (1.0 - p) * later ** (self.attempts - attempt)
 
+    def points(self, target: Target, read: Reader[PassT]) -> float:
+        """The expected result of this attempt under ``target``'s policy, from the
+        state ``read`` locates: the target policy's tie-break (every attempt plays
+        the single-attempt target policy, so the attempt and best do not matter)."""
+        t = threshold_for(target, self.spec.min_score, self.spec.max_score)
+        key = self.attempts
+        secondary = self._secondary.get(key)
+        if secondary is None:
+            secondary = self._secondary[key] = self.passes[key].secondary()
+        return read(secondary, self.target_column(t))
+
 
 def solve_attempts(
     model: AttemptModel[PassT], spec: EventSpec, attempts: int
@@ -170,7 +195,7 @@ def solve_attempts(
             reward_p = np.hstack((ev, hit))
             reward_e = np.hstack((ev, points))
         solved = model.backward(reward_p, reward_e)
-        passes[attempt] = AttemptPass(solved, reward_p)
+        passes[attempt] = AttemptPass(solved, reward_p, reward_e)
         dists[attempt] = model.forward(solved)
         root = model.root(solved)
         after = np.empty(top + 1)
@@ -276,6 +301,20 @@ def solve_utility(
 
 
 _NO_INDEX = np.zeros(0, dtype=np.int8)
+
+
+def _swap_secondary(solved: PassT) -> PassT:
+    """``solved`` with each ``*_p`` table replaced by its ``*_e`` twin (nested passes too)."""
+    if not is_dataclass(solved) or isinstance(solved, type):
+        return solved
+    changes: dict[str, Any] = {}
+    for f in fields(solved):
+        value = getattr(solved, f.name)
+        if f.name.endswith("_p") and hasattr(solved, f.name[:-2] + "_e"):
+            changes[f.name] = getattr(solved, f.name[:-2] + "_e")
+        elif is_dataclass(value):
+            changes[f.name] = _swap_secondary(value)
+    return replace(solved, **changes)
 
 
 def compact(solved: PassT) -> PassT:

@@ -4,9 +4,10 @@ Every solver runs its backward induction on several *columns* at once.  A column
 is one objective: the expected result for one "best result so far" (3-attempt
 events, D3), or the probability of reaching one target.  Each column carries two
 values per state: the primary value ``P`` that the policy maximises and a
-secondary value ``E`` used only to break ties (:func:`lex_argmax`):
+secondary value ``E`` used only to break ties (the one tie rule,
+:func:`gamenight.solve.ties.best_index`):
 
-* expected-score columns use ``E = P``, so ties go to the first option;
+* expected-score columns use ``E = P``, so near-ties go to the first option;
 * target columns use ``E`` = expected result under the target policy, so a
   target policy that cannot change its chance of success still plays for points.
 """
@@ -23,25 +24,6 @@ from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective
 Floats = npt.NDArray[np.float64]
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
-
-TIE_EPS = 1e-12
-"""Primary values closer than this count as a tie (float sums are not exact)."""
-
-
-def lex_argmax(primary: Floats, secondary: Floats, axis: int) -> Ints:
-    """Index of the best option along ``axis``: max primary, ties by max secondary.
-
-    Options whose primary is within :data:`TIE_EPS` of the best count as tied;
-    among those the largest secondary wins, and exact ties go to the first option.
-
-    >>> p = np.array([[0.5, 0.5, 0.2]]); e = np.array([[10.0, 12.0, 30.0]])
-    >>> lex_argmax(p, e, axis=1).tolist()
-    [1]
-    """
-    best = primary.max(axis=axis, keepdims=True)
-    key = np.where(primary >= best - TIE_EPS, secondary, -np.inf)
-    index: Ints = key.argmax(axis=axis).astype(np.int64)
-    return index
 
 
 def take(values: Floats, index: Ints, axis: int) -> Floats:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from gamenight.games.decathlon.solver.common import TIE_EPS
 from gamenight.games.decathlon.solver.freeze_events import FreezeSolution
 from gamenight.games.decathlon.solver.heights import HeightSolution
 from gamenight.games.decathlon.solver.long_jump import LongJumpSolution
@@ -25,6 +24,7 @@ from gamenight.games.decathlon.solver.situations import (
     SprintSituation,
 )
 from gamenight.games.decathlon.solver.solved import solved
+from gamenight.solve.ties import best_key
 
 
 def _mismatch(event: str, situation: Situation) -> TypeError:
@@ -37,6 +37,7 @@ def option_values(
     objective: AnyObjective | None = None,
     *,
     attempts: int | None = None,
+    points: bool = False,
 ) -> dict[Option, float]:
     """Value of every legal option in ``situation`` under optimal play afterwards.
 
@@ -47,6 +48,10 @@ def option_values(
     first use, in a few ms, and cached).
     The options and their keys are described in :mod:`.situations`.  Raises
     :class:`NoDecisionError` where the rules leave nothing to choose.
+
+    With ``points`` (a :class:`Target` only) a value is instead the expected event
+    result under the target policy: the tie-break of that policy.  Options are
+    listed in the solver's order (:mod:`.situations`), which breaks exact ties.
     """
     objective = ExpectedScore() if objective is None else objective
     solution = solved(event, attempts)
@@ -55,23 +60,23 @@ def option_values(
             isinstance(situation, HurdlesSituation) != (event == "110m-hurdles")
         ):
             raise _mismatch(event, situation)
-        return solution.option_values(situation, objective)
+        return solution.option_values(situation, objective, points)
     if isinstance(solution, LongJumpSolution):
         if not isinstance(situation, LongJumpSituation):
             raise _mismatch(event, situation)
-        return solution.option_values(situation, objective)
+        return solution.option_values(situation, objective, points)
     if isinstance(solution, ShotPutSolution):
         if not isinstance(situation, ShotPutSituation):
             raise _mismatch(event, situation)
-        return solution.option_values(situation, objective)
+        return solution.option_values(situation, objective, points)
     if isinstance(solution, FreezeSolution):
         if not isinstance(situation, FreezeSituation):
             raise _mismatch(event, situation)
-        return solution.option_values(situation, objective)
+        return solution.option_values(situation, objective, points)
     if not isinstance(situation, HeightSituation):
         raise _mismatch(event, situation)
     assert isinstance(solution, HeightSolution)
-    return solution.option_values(situation, objective)
+    return solution.option_values(situation, objective, points)
 
 
 def best_option(
@@ -81,18 +86,22 @@ def best_option(
     *,
     attempts: int | None = None,
 ) -> Option:
-    """An optimal option: the highest value; near-ties (within 1e-12) go to the
-    higher expected score for a :class:`Target` or :class:`Utility`, then to the
-    first option listed.
+    """The optimal option by the one tie rule (:mod:`gamenight.solve.ties`), which the
+    solver's policy tables follow too: the highest value; near-ties (within 1e-12)
+    go, for a :class:`Target`, to the higher expected result under the target
+    policy, for a :class:`Utility` to the higher expected score, then to the first
+    option listed.
     """
     objective = ExpectedScore() if objective is None else objective
     values = option_values(event, situation, objective, attempts=attempts)
-    top = max(values.values())
-    tied = [option for option, value in values.items() if value >= top - TIE_EPS]
-    if len(tied) > 1 and isinstance(objective, Target | Utility):
-        points = option_values(event, situation, ExpectedScore(), attempts=attempts)
-        return max(tied, key=lambda option: points[option])
-    return tied[0]
+    if len(values) == 1:
+        return next(iter(values))
+    secondary = None
+    if isinstance(objective, Target):
+        secondary = option_values(event, situation, objective, attempts=attempts, points=True)
+    elif isinstance(objective, Utility):
+        secondary = option_values(event, situation, ExpectedScore(), attempts=attempts)
+    return best_key(values, secondary)
 
 
 def situation_value(

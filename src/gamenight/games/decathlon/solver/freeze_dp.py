@@ -25,8 +25,9 @@ from typing import Literal
 
 import numpy as np
 
-from gamenight.games.decathlon.solver.common import Bools, Floats, Ints, lex_argmax, take
+from gamenight.games.decathlon.solver.common import Bools, Floats, Ints, take
 from gamenight.solve.dice import throw_table
+from gamenight.solve.ties import best_index
 
 STOP, CONTINUE = 0, 1
 
@@ -150,7 +151,7 @@ def backward(
         xs, throws, legal, target_m, target_x = _targets(game, m)
         opt_p = np.where(legal[..., None], post_p[target_m, target_x], -np.inf)
         opt_e = np.where(legal[..., None], post_e[target_m, target_x], -np.inf)
-        index = lex_argmax(opt_p, opt_e, axis=2)
+        index = best_index(opt_p, opt_e, axis=2)
         got_p, got_e = take(opt_p, index, axis=2), take(opt_e, index, axis=2)
         is_dead: Bools = np.logical_not(legal.any(axis=2))
         got_p = np.where(is_dead[..., None], invalid_p, got_p)
@@ -162,7 +163,7 @@ def backward(
         if can_stop[m]:
             both_p = np.stack((stop_p[m, xs], throw_p[m, xs]))
             both_e = np.stack((stop_e[m, xs], throw_e[m, xs]))
-            pick = lex_argmax(both_p, both_e, axis=0)
+            pick = best_index(both_p, both_e, axis=0)
             settle[m, xs] = pick
             post_p[m, xs] = take(both_p, pick, axis=0)
             post_e[m, xs] = take(both_e, pick, axis=0)

@@ -21,9 +21,9 @@ from gamenight.games.decathlon.solver.attempts import (
 )
 from gamenight.games.decathlon.solver.common import Floats, checked_dice
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import AnyObjective
+from gamenight.games.decathlon.solver.objectives import AnyObjective, Target
 from gamenight.games.decathlon.solver.situations import FreezeSituation, NoDecisionError, Option
-from gamenight.solve.dice import sub_multisets
+from gamenight.solve.dice import freeze_options
 
 TOP = 30  # 5 sixes or 6 fives
 
@@ -123,7 +123,7 @@ class FreezeSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: FreezeSituation, objective: AnyObjective
+        self, situation: FreezeSituation, objective: AnyObjective, points: bool = False
     ) -> dict[Option, float]:
         s, n = situation, self.rule.dice
         self.tables.check(s.attempt, s.best)
@@ -136,6 +136,9 @@ class FreezeSolution:
             raise ValueError(f"{self.rule.event} has {n} dice")
 
         def value(read: Reader[freeze_dp.FreezePass]) -> float:
+            if points:
+                assert isinstance(objective, Target), "points are a target's tie-break"
+                return self.tables.points(objective, read)
             return self.tables.value(s.attempt, s.best, objective, read)
 
         if thrown:
@@ -145,7 +148,8 @@ class FreezeSolution:
             if not allowed:
                 raise NoDecisionError("no allowed die among those thrown: invalid attempt")
             return {
-                sub: value(_post(m - len(sub), total + sum(sub))) for sub in sub_multisets(allowed)
+                sub: value(_post(m - len(sub), total + sum(sub)))
+                for sub in freeze_options(allowed, "high")
             }
         if not frozen:
             raise NoDecisionError("an attempt starts by throwing every die")

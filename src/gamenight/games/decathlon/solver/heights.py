@@ -17,7 +17,7 @@ Ties between options go, in order, to jump, skip, retire (and fewer dice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 import numpy as np
@@ -26,7 +26,6 @@ from gamenight.games.decathlon.solver.common import (
     Floats,
     Ints,
     Summary,
-    lex_argmax,
     take,
     threshold_for,
 )
@@ -35,10 +34,12 @@ from gamenight.games.decathlon.solver.objectives import (
     AnyObjective,
     ExpectedScore,
     Objective,
+    Target,
     Utility,
 )
 from gamenight.games.decathlon.solver.situations import HeightSituation, NoDecisionError, Option
 from gamenight.solve.dice import sum_counts
+from gamenight.solve.ties import best_index
 
 JUMPS = 3  # D8: three failures at one height end the event
 JUMP, SKIP, RETIRE = 0, 1, 2
@@ -125,13 +126,13 @@ def _backward(clear: Floats, end_p: Floats, end_e: Floats) -> HeightTables:
             q = clear[i][:, None, None]  # dice counts x best x columns
             opt_p = q * won_p + (1 - q) * jumps_p[i, used + 1][None]
             opt_e = q * won_e + (1 - q) * jumps_e[i, used + 1][None]
-            pick = lex_argmax(opt_p, opt_e, axis=0)
+            pick = best_index(opt_p, opt_e, axis=0)
             dice_choice[i, used] = pick
             jumps_p[i, used] = take(opt_p, pick, 0)
             jumps_e[i, used] = take(opt_e, pick, 0)
         opt_p = np.stack((jumps_p[i, 0], choose_p[i + 1], end_p))
         opt_e = np.stack((jumps_e[i, 0], choose_e[i + 1], end_e))
-        pick = lex_argmax(opt_p, opt_e, axis=0)
+        pick = best_index(opt_p, opt_e, axis=0)
         choice[i] = pick
         choose_p[i], choose_e[i] = take(opt_p, pick, 0), take(opt_e, pick, 0)
     return HeightTables(choose_p, choose_e, jumps_p, jumps_e, choice, dice_choice)
@@ -251,7 +252,7 @@ class HeightSolution:
         return solved
 
     def option_values(
-        self, situation: HeightSituation, objective: AnyObjective
+        self, situation: HeightSituation, objective: AnyObjective, points: bool = False
     ) -> dict[Option, float]:
         s, bar = situation, self.bar
         if s.height not in bar.heights:
@@ -263,6 +264,11 @@ class HeightSolution:
             col = 0
         else:
             tables, end_p, col = self.tables, self.end_p, self._column(objective)
+        if points:  # the target policy's tie-break: its expected best height
+            if not isinstance(objective, Target):
+                raise TypeError("points are a target's tie-break")
+            tables = replace(tables, choose_p=tables.choose_e, jumps_p=tables.jumps_e)
+            end_p = self.end_e
         if not s.committed:
             return {
                 "jump": float(tables.jumps_p[i, 0, b, col]),

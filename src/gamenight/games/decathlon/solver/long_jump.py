@@ -25,13 +25,13 @@ from gamenight.games.decathlon.solver.attempts import (
 )
 from gamenight.games.decathlon.solver.common import Floats, checked_dice
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import AnyObjective
+from gamenight.games.decathlon.solver.objectives import AnyObjective, Target
 from gamenight.games.decathlon.solver.situations import (
     LongJumpSituation,
     NoDecisionError,
     Option,
 )
-from gamenight.solve.dice import sub_multisets
+from gamenight.solve.dice import freeze_options
 
 DICE = 5
 RUN_UP_LIMIT = 8  # D6: a frozen run-up total over 8 steps over
@@ -175,7 +175,7 @@ class LongJumpSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: LongJumpSituation, objective: AnyObjective
+        self, situation: LongJumpSituation, objective: AnyObjective, points: bool = False
     ) -> dict[Option, float]:
         s = situation
         self.tables.check(s.attempt, s.best)
@@ -183,6 +183,9 @@ class LongJumpSolution:
         thrown = checked_dice(s.thrown, "thrown")
 
         def value(read: Reader[LongJumpPass]) -> float:
+            if points:
+                assert isinstance(objective, Target), "points are a target's tie-break"
+                return self.tables.points(objective, read)
             return self.tables.value(s.attempt, s.best, objective, read)
 
         if s.phase == "jump":
@@ -196,7 +199,7 @@ class LongJumpSolution:
             if len(frozen) + len(thrown) != DICE:
                 raise ValueError("a run-up throw throws every unfrozen die (5 in all)")
             options: dict[Option, float] = {}
-            for sub in sub_multisets(thrown):
+            for sub in freeze_options(thrown, "low"):
                 m, x = len(thrown) - len(sub), total + sum(sub)
                 if x > RUN_UP_LIMIT:
                     options[sub] = value(_invalid)
@@ -211,7 +214,8 @@ class LongJumpSolution:
         jump = value(_jump_start(len(frozen)))
         if m == 0:
             return {"jump": jump}
-        return {"rethrow": value(_run_up_throw(m, total)), "jump": jump}
+        # Jumping is the run-up's "stop", listed first as the solver's tables do.
+        return {"jump": jump, "rethrow": value(_run_up_throw(m, total))}
 
     def _jump_options(
         self,
@@ -226,5 +230,5 @@ class LongJumpSolution:
         acc = sum(frozen)
         return {
             sub: value(_jump_post(len(thrown) - len(sub), acc + sum(sub)))
-            for sub in sub_multisets(thrown)
+            for sub in freeze_options(thrown, "high")
         }

@@ -10,8 +10,8 @@ player's position), plus :class:`AttemptStart` for a player waiting for their
 next attempt (or their first throw of a race or bar of a height event).  At a
 decision the option :func:`~.decisions.best_option` picks is followed, so the
 first step is exactly the ``optimal`` bot's choice; from there on the solved
-policy tables are followed (they agree with the decision API but for exact ties,
-which change no expected value).
+policy tables are followed (they pick by the same tie rule over the same order of
+options, so they agree with the decision API: :mod:`.policy`).
 
 Every family gets *distribution tables*: the backward induction of the solver
 run again with a vector per state -- the distribution of the outcome -- in place

@@ -34,18 +34,23 @@ from gamenight.games.decathlon.solver.common import (
     Ints,
     Summary,
     checked_dice,
-    lex_argmax,
     take,
     threshold_for,
 )
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import AnyObjective, ExpectedScore, Utility
+from gamenight.games.decathlon.solver.objectives import (
+    AnyObjective,
+    ExpectedScore,
+    Target,
+    Utility,
+)
 from gamenight.games.decathlon.solver.situations import (
     HurdlesSituation,
     Option,
     SprintSituation,
 )
 from gamenight.solve.dice import throw_table
+from gamenight.solve.ties import best_index
 
 RETHROWS = 5  # D4, D5
 FREEZE, RETHROW = 0, 1
@@ -119,7 +124,7 @@ class RaceSolution:
                     ) @ self.probs
                     continue
                 both = np.stack((freeze, np.full(n_scores, self.ev[i, r - 1])))
-                pick = lex_argmax(both, both, axis=0)
+                pick = best_index(both, both, axis=0)
                 self.ev_choice[i, r] = pick
                 self.ev[i, r] = take(both, pick, 0) @ self.probs
                 both_p = np.stack(
@@ -134,7 +139,7 @@ class RaceSolution:
                         np.repeat(self.hit_points[i, r - 1][:, None], n_scores, axis=1),
                     )
                 )
-                pick = lex_argmax(both_p, both_e, axis=0)
+                pick = best_index(both_p, both_e, axis=0)
                 self.hit_choice[i, r] = pick
                 self.hit[i, r] = take(both_p, pick, 0) @ self.probs
                 self.hit_points[i, r] = take(both_e, pick, 0) @ self.probs
@@ -218,7 +223,10 @@ class RaceSolution:
         return table
 
     def option_values(
-        self, situation: SprintSituation | HurdlesSituation, objective: AnyObjective
+        self,
+        situation: SprintSituation | HurdlesSituation,
+        objective: AnyObjective,
+        points: bool = False,
     ) -> dict[Option, float]:
         race = self.race
         if isinstance(situation, HurdlesSituation):
@@ -234,6 +242,8 @@ class RaceSolution:
         if len(faces) != race.size:
             raise ValueError(f"a {race.event} set has {race.size} dice, got {faces}")
         score = sum(race.six if face == 6 else face for face in faces)
+        if points and not isinstance(objective, Target):
+            raise TypeError("points are a target's tie-break")
         if isinstance(objective, ExpectedScore):
             options: dict[Option, float] = {"freeze": so_far + score + float(self.ev[i + 1, r])}
             if r > 0:
@@ -254,6 +264,11 @@ class RaceSolution:
         def at(value: int) -> int:
             return min(max(value, self.need_low), self.need_high) - self.need_low
 
+        if points:  # the target policy's tie-break: the points of the sets to come
+            options = {"freeze": float(self.hit_points[i + 1, r][at(need - score)] + score)}
+            if r > 0:
+                options["rethrow"] = float(self.hit_points[i, r - 1][at(need)])
+            return options
         options = {"freeze": float(self.hit[i + 1, r][at(need - score)])}
         if r > 0:
             options["rethrow"] = float(self.hit[i, r - 1][at(need)])

@@ -16,10 +16,11 @@ from gamenight.games.decathlon.solver.attempts import (
     Reader,
     solve_attempts,
 )
-from gamenight.games.decathlon.solver.common import Floats, Ints, checked_dice, lex_argmax, take
+from gamenight.games.decathlon.solver.common import Floats, Ints, checked_dice, take
 from gamenight.games.decathlon.solver.events import event_spec
-from gamenight.games.decathlon.solver.objectives import AnyObjective
+from gamenight.games.decathlon.solver.objectives import AnyObjective, Target
 from gamenight.games.decathlon.solver.situations import NoDecisionError, Option, ShotPutSituation
+from gamenight.solve.ties import best_index
 
 DICE = 8
 TOP = 6 * DICE
@@ -64,7 +65,7 @@ class ShotPutModel:
                 continue  # D7: the first die must be thrown
             both_p = np.stack((reward_p[xs], throw_p[n, xs]))
             both_e = np.stack((reward_e[xs], throw_e[n, xs]))
-            pick = lex_argmax(both_p, both_e, axis=0)
+            pick = best_index(both_p, both_e, axis=0)
             settle[n, xs] = pick
             post_p[n, xs], post_e[n, xs] = take(both_p, pick, 0), take(both_e, pick, 0)
         return ShotPutPass(post_p, post_e, throw_p, throw_e, settle)
@@ -120,7 +121,7 @@ class ShotPutSolution:
         self.summary = self.tables.summary
 
     def option_values(
-        self, situation: ShotPutSituation, objective: AnyObjective
+        self, situation: ShotPutSituation, objective: AnyObjective, points: bool = False
     ) -> dict[Option, float]:
         s = situation
         self.tables.check(s.attempt, s.best)
@@ -134,6 +135,9 @@ class ShotPutSolution:
             raise NoDecisionError("all 8 dice are thrown: the attempt is over")
 
         def value(read: Reader[ShotPutPass]) -> float:
+            if points:
+                assert isinstance(objective, Target), "points are a target's tie-break"
+                return self.tables.points(objective, read)
             return self.tables.value(s.attempt, s.best, objective, read)
 
         throw = value(_throw(n, x))

@@ -30,6 +30,7 @@ from gamenight.games.wurfeltod.solver.build import structure_args
 from gamenight.games.wurfeltod.solver.structure import turn_structure
 from gamenight.games.wurfeltod.solver.table import ValueTable
 from gamenight.games.wurfeltod.tables import pair_tables
+from gamenight.solve.ties import best_key
 
 __all__ = [
     "Book",
@@ -184,8 +185,9 @@ def best_option(
     rolled: Sequence[int],
     first_roll: bool,
 ) -> tuple[Option, float]:
-    """An optimal option and its value; ties go to the first in :func:`option_values` order
-    (bookings, then scratches, then set-asides)."""
+    """An optimal option and its value; near-ties go to the first in :func:`option_values`
+    order (bookings, then scratches, then set-asides): the one tie rule of
+    :mod:`gamenight.solve.ties`."""
     values = option_values(table, used, aside, rolled, first_roll)
-    best = max(values, key=values.__getitem__)
+    best = best_key(values)
     return best, values[best]

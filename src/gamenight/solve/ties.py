@@ -1,0 +1,85 @@
+"""The one tie rule: which option a solver, a bot, an advisor or a policy table picks.
+
+Every place in gamenight that picks "the best option" calls :func:`best_index`
+(arrays: the dynamic-programming policy tables) or :func:`best_of` (a few
+options: decision APIs, advisors, bots). The rule:
+
+1. options whose primary value is within :data:`TIE_EPS` of the highest count as
+   tied (float sums of the same exact value differ in their last bits);
+2. among those, where a secondary value is given, the ones whose secondary is
+   within :data:`TIE_EPS` of the highest secondary among them stay tied;
+3. the first of the tied options, in the order the options are listed, wins.
+
+Each game documents its order of options (for example "fewer dice frozen
+first"), so a near-tie always falls to the same option, whatever the rounding.
+
+>>> best_of(["stop", "rethrow"], [22.0, 21.999999999999996])
+'stop'
+>>> best_of(["a", "b", "c"], [0.5, 0.5, 0.2], [10.0, 12.0, 30.0])
+'b'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+import numpy as np
+import numpy.typing as npt
+
+TIE_EPS = 1e-12
+"""Values closer than this count as equal (both for primary and secondary values)."""
+
+T = TypeVar("T")
+
+
+def best_index(
+    primary: npt.ArrayLike, secondary: npt.ArrayLike | None = None, axis: int = 0
+) -> npt.NDArray[np.intp]:
+    """Index of the best option along ``axis`` by the tie rule of this module.
+
+    An option that is not legal carries ``-inf``; where every option is ``-inf``
+    (or ``nan``) the first option's index is returned.
+
+    >>> best_index([[0.3, 0.7], [0.3 + 1e-15, 0.2]], axis=0).tolist()
+    [0, 0]
+    """
+    p = np.asarray(primary, dtype=np.float64)
+    tied = p >= p.max(axis=axis, keepdims=True) - TIE_EPS
+    if secondary is not None:
+        s = np.asarray(secondary, dtype=np.float64)
+        s_top = np.where(tied, s, -np.inf).max(axis=axis, keepdims=True)
+        tied &= s >= s_top - TIE_EPS
+    index: npt.NDArray[np.intp] = tied.argmax(axis=axis)
+    return index
+
+
+def best_position(primary: Sequence[float], secondary: Sequence[float] | None = None) -> int:
+    """:func:`best_index` of one list of options.
+
+    >>> best_position([1.0, 3.0, 3.0 - 1e-13])
+    1
+    """
+    if not primary:
+        raise ValueError("no option to pick from")
+    return int(best_index(primary, secondary))
+
+
+def best_of(
+    options: Sequence[T],
+    primary: Sequence[float],
+    secondary: Sequence[float] | None = None,
+) -> T:
+    """The option :func:`best_index` picks; ``primary[i]`` is the value of ``options[i]``."""
+    return options[best_position(primary, secondary)]
+
+
+def best_key(values: dict[T, float], secondary: dict[T, Any] | None = None) -> T:
+    """The best key of ``values`` (listed order = the dict's order).
+
+    >>> best_key({"jump": 0.5, "skip": 0.5 + 1e-14, "retire": 0.1})
+    'jump'
+    """
+    keys = list(values)
+    second = None if secondary is None else [float(secondary[k]) for k in keys]
+    return best_of(keys, [values[k] for k in keys], second)
