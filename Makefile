@@ -34,8 +34,16 @@ pytest: $(STAMP) system-deps
 # System packages the tests drive for real: tmux (hot-seat terminal test), PostgreSQL
 # (server storage tests) and Chromium (browser tests). Installed with apt-get when
 # missing and running as root on Debian; otherwise `make test` says what to install
-# and fails. It never skips.
+# and fails. It never skips. With CI=true (as root on Debian) chromium and postgresql
+# are also brought up to Debian's current versions first, so CI sees what a fresh
+# machine sees.
 system-deps:
+	@if [ "$${CI:-}" = true ] && [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
+	  echo "CI: bringing chromium and postgresql up to Debian's current versions"; \
+	  apt-get update -q >/dev/null && \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -q --only-upgrade chromium postgresql \
+	    >/dev/null || exit 1; \
+	fi
 	@missing=""; \
 	command -v tmux >/dev/null 2>&1 || missing="$$missing tmux"; \
 	{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from web.webui import CHROMIUM, PHONE, Server
+from web.webui import CHROMIUM, PHONE, Server, new_context
 
 
 @pytest.fixture(scope="session")
@@ -35,7 +35,7 @@ def browser() -> Iterator[object]:
 
 @pytest.fixture
 def context(browser: object) -> Iterator[object]:
-    ctx = browser.new_context(viewport=PHONE, reduced_motion="reduce")  # type: ignore[attr-defined]
+    ctx = new_context(browser, PHONE)
     yield ctx
     ctx.close()
 

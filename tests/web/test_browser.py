@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 import re
+import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -19,13 +20,13 @@ pytestmark = pytest.mark.browser
 
 
 def _api(server: Server, path: str) -> Any:
-    with urllib.request.urlopen(server.url + path, timeout=10) as r:
+    with urllib.request.urlopen(server.url + path, timeout=ui.TIMEOUT_S) as r:
         return json.loads(r.read())
 
 
 def _finished_checks(page: Any, server: Server, code: str) -> None:
     page.wait_for_selector("#end:not([hidden]) .ranks li")
-    page.wait_for_selector(".fairness.ok", timeout=10000)
+    page.wait_for_selector(".fairness.ok")
     room = _api(server, f"/api/rooms/{code}")
     assert room["status"] == "finished"
     assert page.locator("code.seed").inner_text() == room["seed"]
@@ -64,7 +65,7 @@ def test_dice_duel_solo(page: Any, server: Server) -> None:
     page.keyboard.press("Space")
     die = page.locator("#table button.die[data-key='die-0']")
     assert die.get_attribute("aria-pressed") == "true"
-    assert page.evaluate("document.activeElement.dataset.key") == "die-0"
+    assert page.evaluate("() => document.activeElement.dataset.key") == "die-0"
     assert "Roll 4 dice" in page.locator("#table button[data-key=roll]").inner_text()
     page.keyboard.press("Space")
     assert die.get_attribute("aria-pressed") == "false"
@@ -83,7 +84,7 @@ def test_wurfeltod_against_a_bot_with_hints(page: Any, browser: Any, server: Ser
     ui.shoot(page, "wurfeltod-start")
     ui.check_axe(page, "wurfeltod table")
     # a spectator sees the table but cannot act
-    watcher = browser.new_context(viewport=ui.PHONE)
+    watcher = ui.new_context(browser, ui.PHONE)
     spectator = watcher.new_page()
     spectator.goto(f"{server.url}/r/{code}")
     spectator.wait_for_selector("#table .wurfeltod")
@@ -160,8 +161,9 @@ def test_decathlon_live_odds_bar(page: Any, server: Server) -> None:
     ui.shoot(page, "decathlon-odds")
     # the bar follows the game: after a few moves it shows the odds of the newest position
     ui.play(page, ui.decathlon, stop_after=4)
-    page.wait_for_function(
-        "document.querySelector('#table .odds')?.dataset.seq === document.body.dataset.seq"
+    ui.wait_until(
+        page,
+        "() => document.querySelector('#table .odds')?.dataset.seq === document.body.dataset.seq",
     )
     assert set(_odds_shown(page)) == {"Ann <b>", bot}
     ui.shoot(page, "decathlon-odds-later")
@@ -247,24 +249,51 @@ def test_a_dropped_socket_reconnects_by_itself_at_the_same_seat(page: Any, serve
     page.wait_for_selector(".conn[data-status=online]")
     seq = page.get_attribute("body", "data-seq")
     table = page.inner_text("#table")
-    opened = page.evaluate("window.__sockets.length")
+    opened = page.evaluate("() => window.__sockets.length")
     # no reload: the socket dies under the page (4000: an abnormal end, not a refusal)
-    page.evaluate("window.__sockets.at(-1).close(4000, 'network drop')")
+    page.evaluate("() => window.__sockets.at(-1).close(4000, 'network drop')")
     page.wait_for_selector(".conn[data-status=reconnecting]")
-    page.wait_for_selector(".conn[data-status=online]", timeout=10000)
-    assert page.evaluate("window.__sockets.length") == opened + 1  # a new socket, by itself
+    page.wait_for_selector(".conn[data-status=online]")
+    assert page.evaluate("() => window.__sockets.length") == opened + 1  # a new socket, by itself
     page.wait_for_selector("body[data-my-turn=true]")
     assert page.get_attribute("body", "data-seat") == "0"
     assert page.get_attribute("body", "data-seq") == seq  # resumed from the snapshot
     assert page.inner_text("#table") == table  # the same view
     assert page.locator(".seat.me .seat-name").inner_text() == "Dropper"
     assert ui.wurfeltod(page, random.Random(5))  # and the game goes on
-    page.wait_for_function(f"Number(document.body.dataset.seq) > {seq}")
+    ui.wait_until(page, "(seq) => Number(document.body.dataset.seq) > seq", int(seq or 0))
+
+
+def test_a_typed_name_survives_a_room_update_before_claiming(browser: Any, server: Server) -> None:
+    """Issue 20: a re-render (here another player's claim) replaced the claim form and lost
+    the name typed into it, so the claim then asked for a name and nobody was seated."""
+    ctx_a, ctx_b = ui.new_context(browser), ui.new_context(browser)
+    a, b = ctx_a.new_page(), ctx_b.new_page()
+    try:
+        code = ui.create_room(a, server.url, "dice-duel", ["human"] * 3, name="Ann")
+        b.goto(f"{server.url}/r/{code}")
+        b.wait_for_selector("button[data-key=claim-2]")
+        b.fill("#claim-name", "Larks")
+        claim = urllib.request.Request(
+            f"{server.url}/api/rooms/{code}/seats/2/claim",
+            data=json.dumps({"name": "Cy"}).encode(),
+            headers={"Content-Type": "application/json"},
+            method="POST",
+        )
+        urllib.request.urlopen(claim, timeout=ui.TIMEOUT_S).close()
+        b.wait_for_selector("#seats :text('Cy')")  # the update reached b and re-rendered
+        assert b.locator("button[data-key=claim-2]").count() == 0
+        assert b.input_value("#claim-name") == "Larks"
+        b.click("button[data-key=claim-1]")
+        b.wait_for_selector("body[data-status=playing][data-seat='1']")
+    finally:
+        ctx_a.close()
+        ctx_b.close()
 
 
 def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Server) -> None:
-    ctx_a = browser.new_context(viewport=ui.PHONE, reduced_motion="reduce")
-    ctx_b = browser.new_context(viewport=ui.DESKTOP, reduced_motion="reduce")
+    ctx_a = ui.new_context(browser, ui.PHONE)
+    ctx_b = ui.new_context(browser, ui.DESKTOP)
     a, b = ctx_a.new_page(), ctx_b.new_page()
     try:
         code = ui.create_room(a, server.url, "decades", ["human", "human"], name="Owls")
@@ -312,7 +341,7 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
         assert checked >= 10
         for p in (a, b):
             p.wait_for_selector("#end:not([hidden]) .ranks li")
-            p.wait_for_selector(".fairness.ok", timeout=10000)
+            p.wait_for_selector(".fairness.ok")
         ui.shoot(a, "decades-end")
     finally:
         ctx_a.close()
@@ -406,11 +435,11 @@ def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None
         headers={"Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(made, timeout=10) as r:
+    with urllib.request.urlopen(made, timeout=ui.TIMEOUT_S) as r:
         code = json.loads(r.read())["code"]
-    for _ in range(100):
-        if _api(server, f"/api/rooms/{code}")["status"] == "finished":
-            break
+    deadline = time.monotonic() + ui.TIMEOUT_S
+    while _api(server, f"/api/rooms/{code}")["status"] != "finished":
+        assert time.monotonic() < deadline, "the bots' game did not finish"
         page.wait_for_timeout(100)
     page.goto(f"{server.url}/replay?room={code}")
     page.wait_for_selector("#stepper:not([hidden])")
@@ -437,7 +466,7 @@ def test_replay_api_refuses_a_damaged_record(server: Server) -> None:
         server.url + "/api/replay", data=b'{"type": "header"}\nnot json', method="POST"
     )
     try:
-        urllib.request.urlopen(bad, timeout=10)
+        urllib.request.urlopen(bad, timeout=ui.TIMEOUT_S)
         raise AssertionError("a damaged record was accepted")
     except urllib.error.HTTPError as exc:
         assert exc.code == 400

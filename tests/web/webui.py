@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,9 @@ CHROMIUM = os.environ.get("GAMENIGHT_CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = Path(__file__).resolve().parents[2] / "artifacts" / "web"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1366, "height": 768}
+# Every wait is on an event (a selector, a seq, a status), never a fixed pause; this
+# bound only has to be long enough for a loaded 2-core machine (issue 20).
+TIMEOUT_S = 120
 
 
 class Server(ProcessServer):
@@ -45,6 +49,37 @@ class Server(ProcessServer):
 
 
 Page = Any
+Browser = Any
+
+
+def new_context(browser: Browser, viewport: dict[str, int] = PHONE, **options: Any) -> Any:
+    """A browser context whose every wait is bounded by :data:`TIMEOUT_S`."""
+    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", **options)
+    ctx.set_default_timeout(TIMEOUT_S * 1000)
+    return ctx
+
+
+def wait_until(page: Page, predicate: str, arg: Any = None) -> Any:
+    """Poll the JavaScript function ``predicate`` (``"() => ..."`` or ``"(arg) => ..."``)
+    until it returns something truthy; that value.
+
+    Playwright's ``wait_for_function`` compiles its predicate with ``new Function``
+    inside the page, which the app's CSP (no ``'unsafe-eval'``) rightly refuses;
+    ``evaluate`` of a function calls it without eval.
+    """
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:
+        value = page.evaluate(predicate, arg)
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"still false after {TIMEOUT_S} s: {predicate}")
+        page.wait_for_timeout(50)  # a polling interval, not a wait for something
+
+
+def next_frame(page: Page) -> None:
+    """Wait until the page has laid out and painted (two animation frames)."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
 
 
 def shoot(page: Page, name: str) -> None:
@@ -53,7 +88,7 @@ def shoot(page: Page, name: str) -> None:
     before = page.viewport_size
     for label, size in (("phone", PHONE), ("desktop", DESKTOP)):
         page.set_viewport_size(size)
-        page.wait_for_timeout(120)
+        next_frame(page)
         page.screenshot(path=str(ARTIFACTS / f"{name}-{label}.png"), full_page=True)
     page.set_viewport_size(before)
 
@@ -108,10 +143,10 @@ def create_room(
 
 
 def start_if_host(page: Page) -> None:
-    page.wait_for_selector("body[data-status=playing], #start", timeout=10000)
+    page.wait_for_selector("body[data-status=playing], #start")
     if page.locator("body[data-status=waiting] #start").count():
         page.click("#start")
-    page.wait_for_selector("body[data-status=playing], body[data-status=finished]", timeout=10000)
+    page.wait_for_selector("body[data-status=playing], body[data-status=finished]")
 
 
 Chooser = Callable[[Page, random.Random], bool]
@@ -134,7 +169,7 @@ def play(
     rng = random.Random(seed)
     steps = 0
     while steps < max_steps:
-        page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]", timeout=60000)
+        page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
         if page.locator("body[data-status=finished]").count() or steps == stop_after:
             return steps
         seq = page.get_attribute("body", "data-seq")
@@ -147,9 +182,7 @@ def play(
                 f"nothing to do at seq {seq}: {page.locator('#table').inner_text()}"
             )
         steps += 1
-        page.wait_for_selector(
-            f"body:not([data-seq='{seq}']), body[data-status=finished]", timeout=30000
-        )
+        page.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
     raise AssertionError(f"the game did not finish in {max_steps} steps")
 
 

@@ -31,6 +31,7 @@ const els = {
 
 const state = {
   room: null,
+  claimDraft: null, // the name typed into the claim form, not yet sent
   game: null, // GameOut from /api/games
   seat: null,
   view: null,
@@ -133,9 +134,12 @@ function renderWaiting() {
   const mine = store.room(code) || {};
   const isHost = !!mine.hostToken;
   const open = room.seats.filter((s) => s.kind === "human" && !s.claimed);
+  // What the player typed survives a re-render (a room update while they type):
+  // the draft lives in the state, and the data-key keeps the focus (replace()).
   const nameInput = h("input", {
     id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
-    value: store.name(), required: true,
+    value: state.claimDraft ?? store.name(), required: true, "data-key": "claim-name",
+    oninput: (e) => { state.claimDraft = e.target.value; },
   });
   const claim = async (seat) => {
     const name = nameInput.value.trim();
