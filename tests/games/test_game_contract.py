@@ -79,3 +79,43 @@ def test_any_options_are_accepted_or_refused_clearly(game_id: str, data: st.Data
         game.start(seats, options, SeededDice(seed=1))
     except OptionsError as error:
         assert str(error)  # a message that names the problem
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_check_setup_says_what_start_would(game_id: str, data: st.DataObject) -> None:
+    """``check_setup`` (what a server checks before it commits to a room) refuses exactly
+    the setups ``start`` refuses, and ``seat_range`` (what a lobby offers) names exactly
+    the seat counts it accepts."""
+    game = registry.get(game_id).game
+    names = [spec.name for spec in game.info.options]
+    raw = (
+        data.draw(st.dictionaries(st.sampled_from(names), OPTION_JUNK, max_size=3)) if names else {}
+    )
+    seats = data.draw(st.integers(0, 9))
+    try:
+        options = game.parse_options(raw)
+    except OptionsError:
+        return
+    lo, hi = game.seat_range(options)
+    try:
+        game.check_setup(seats, options)
+    except OptionsError as refused:
+        assert str(refused) and "\n" not in str(refused)
+        assert not lo <= seats <= hi
+        with pytest.raises(OptionsError):
+            game.start(seats, options, SeededDice(seed=1))
+        return
+    assert lo <= seats <= hi
+    game.start(seats, options, SeededDice(seed=1))  # no refusal once the check passed
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+def test_every_option_choice_allows_some_seat_count(game_id: str) -> None:
+    game = registry.get(game_id).game
+    for spec in game.info.options:
+        assert set(spec.seats) <= set(spec.choices), spec.name
+        for choice in spec.seats:
+            lo, hi = game.seat_range(game.parse_options({spec.name: choice}))
+            assert lo <= hi, (spec.name, choice)

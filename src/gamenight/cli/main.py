@@ -138,7 +138,7 @@ def play(
     options = entry.game.parse_options(_raw_options(entry.game.info, game_options, option))
     info = entry.game.info
     seats = parse_players(players, list(entry.bots), teams=is_team_game(info))
-    entry.game.check_players(len(seats))
+    entry.game.check_setup(len(seats), options)
     _play(entry, seats, options, seed, record, watch, force=force)
 
 

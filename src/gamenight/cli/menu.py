@@ -25,6 +25,7 @@ from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_t
 from gamenight.cli.session import Session
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.options import Options
 from gamenight.core.seeds import draw_seed
 from gamenight.terminal.ui import Prompter, is_number, plain
 
@@ -63,7 +64,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             setup = set_up(console, prompter, entries[int(text) - 1])
             while True:
                 while not play_game(console, prompter, setup):
-                    setup.seats = ask_players(console, prompter, setup.entry)
+                    setup.seats = ask_players(console, prompter, setup.entry, setup.options)
                 after = _after_game(prompter)
                 if after == "q":
                     return
@@ -107,11 +108,15 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
                 continue
             raw[spec.name] = text
             break
-    return SetUp(entry, game.parse_options(raw), ask_players(console, prompter, entry))
+    options = game.parse_options(raw)
+    return SetUp(entry, options, ask_players(console, prompter, entry, options))
 
 
-def ask_players(console: Console, prompter: Prompter, entry: registry.GameEntry) -> list[SeatSpec]:
-    """Show the bots, then ask who plays until the answer is a valid line-up."""
+def ask_players(
+    console: Console, prompter: Prompter, entry: registry.GameEntry, options: Options
+) -> list[SeatSpec]:
+    """Show the bots, then ask who plays until the answer is a valid line-up for the
+    chosen ``options`` (parsed)."""
     game = entry.game
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
@@ -124,7 +129,7 @@ def ask_players(console: Console, prompter: Prompter, entry: registry.GameEntry)
         text = prompter.ask(f"Players, e.g. '{example}': ")
         try:
             seats = parse_players(text, list(entry.bots), teams=is_team_game(game.info))
-            game.check_players(len(seats))
+            game.check_setup(len(seats), options)
             return seats
         except OptionsError as exc:
             prompter.error(str(exc))

@@ -115,6 +115,7 @@ class Game(ABC, Generic[S, A]):
         """Cross-option checks; override to refuse combinations."""
 
     def check_players(self, players: int) -> None:
+        """The game's seat range whatever the options (:meth:`check_setup` says more)."""
         lo, hi = self.info.min_players, self.info.max_players
         if not lo <= players <= hi:
             span = f"{lo}" if lo == hi else f"{lo} to {hi}"
@@ -122,10 +123,41 @@ class Game(ABC, Generic[S, A]):
                 f"{self.info.name} takes {span} {self.info.seat_noun}s, not {players}"
             )
 
+    def seat_range(self, options: Options) -> tuple[int, int]:
+        """The seat counts ``(lowest, highest)`` that parsed ``options`` allow: the game's
+        range narrowed by each chosen option's ``OptionSpec.seats``. Empty (lowest >
+        highest) if the options allow none."""
+        lo, hi = self.info.min_players, self.info.max_players
+        for spec in self.info.options:
+            narrowed = spec.seats.get(options.get(spec.name)) if spec.seats else None
+            if narrowed is not None:
+                lo, hi = max(lo, narrowed[0]), min(hi, narrowed[1])
+        return lo, hi
+
+    def check_setup(self, players: int, options: Options) -> None:
+        """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would
+        refuse, without starting: a front end checks a setup before it commits to one
+        (a server room, a saved session). ``options`` must be parsed. The default checks
+        :meth:`seat_range`; a game whose start refuses more says so here too."""
+        lo, hi = self.seat_range(options)
+        if lo <= players <= hi:
+            return
+        self.check_players(players)  # outside the game's own range: the plain message
+        narrowing = [
+            f"{spec.name} {options.get(spec.name)}"
+            for spec in self.info.options
+            if spec.seats and options.get(spec.name) in spec.seats
+        ]
+        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        with_ = f" with {', '.join(narrowing)}" if narrowing else ""
+        raise OptionsError(
+            f"{self.info.name} takes {span} {self.info.seat_noun}s{with_}, not {players}"
+        )
+
     # ----- the state machine ----------------------------------------------
     def start(self, players: int, options: Options, dice: DiceSource) -> Transition[S]:
         """The initial state for ``players`` seats. ``options`` must be parsed."""
-        self.check_players(players)
+        self.check_setup(players, options)
         return self._start(players, options, dice)
 
     @abstractmethod

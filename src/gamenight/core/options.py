@@ -33,6 +33,11 @@ class OptionSpec:
 
     ``multi`` options take a comma-separated string or a list of choices; the
     result keeps the order of ``choices`` and drops duplicates.
+
+    ``seats`` (choice options) gives the seat counts ``(lowest, highest)`` a choice
+    allows when it narrows the game's own range (a solo mode: ``{"solo": (1, 1)}``);
+    :meth:`gamenight.core.game.Game.seat_range` combines them, and front ends offer
+    only those counts.
     """
 
     name: str
@@ -43,6 +48,7 @@ class OptionSpec:
     minimum: int | None = None
     maximum: int | None = None
     aliases: Mapping[str, str] = field(default_factory=dict)
+    seats: Mapping[str, tuple[int, int]] = field(default_factory=dict)
 
     def parse(self, raw: object) -> Any:
         """Normalise ``raw`` or raise :class:`OptionsError` naming the problem."""

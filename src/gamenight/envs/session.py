@@ -52,7 +52,7 @@ class Session:
         self.game_id = game_id
         self.game: Game[Any, Any] = registry.get(game_id).game
         self.options = self.game.parse_options(dict(options))
-        self.game.check_players(players)
+        self.game.check_setup(players, self.options)
         self.players = players
         extra: dict[str, Any] = {}
         if game_id == "decades":

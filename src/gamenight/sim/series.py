@@ -69,14 +69,16 @@ def default_jobs() -> int:
         return os.cpu_count() or 1
 
 
-def check_lineup(entry: GameEntry, bots: Sequence[str]) -> None:
-    """Refuse unknown bots and a seat count the game does not take."""
+def check_lineup(entry: GameEntry, bots: Sequence[str], options: Options | None = None) -> None:
+    """Refuse unknown bots and a seat count the game does not take with ``options``
+    (parsed; None: the defaults)."""
     unknown = [b for b in bots if b not in entry.bots]
     if unknown:
         raise OptionsError(
             f"unknown bot {unknown[0]!r} for {entry.id} (choose from {', '.join(entry.bots)})"
         )
-    entry.game.check_players(len(bots))
+    parsed = options if options is not None else entry.game.parse_options()
+    entry.game.check_setup(len(bots), parsed)
 
 
 def run_series(
@@ -101,8 +103,8 @@ def run_series(
     """
     if games < 1:
         raise OptionsError("--games: play at least one game")
-    check_lineup(entry, bots)
     options = options if options is not None else entry.game.parse_options()
+    check_lineup(entry, bots, options)
     if jobs is None:
         jobs = 0 if backend == "ray" else default_jobs()  # Ray: every CPU of the cluster
     elif jobs < 1:

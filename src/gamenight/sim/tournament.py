@@ -122,9 +122,9 @@ def run_tournament(
         raise OptionsError("--bots: a tournament needs at least two different bots")
     if games < 1:
         raise OptionsError("--games: play at least one game per line-up")
-    for name in names:
-        check_lineup(entry, [name] * seats)  # known bots, a seat count the game takes
     options = options if options is not None else entry.game.parse_options()
+    for name in names:
+        check_lineup(entry, [name] * seats, options)  # known bots, a seat count it takes
     if jobs is None:
         jobs = 0 if backend == "ray" else default_jobs()
     elif jobs < 1:

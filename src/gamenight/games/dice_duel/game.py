@@ -86,6 +86,7 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
                 "multi: 2–6 players; solo: one player chasing 1000 points",  # K7
                 default="multi",
                 choices=("multi", "solo"),
+                seats={"multi": MULTI_PLAYERS, "solo": (1, 1)},
             ),
         ),
         bots=(
@@ -101,7 +102,8 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
     action_type: ClassVar[object] = Action
     event_type: ClassVar[Any] = DiceDuelEvent
 
-    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+    def check_setup(self, players: int, options: Options) -> None:
+        # the modes' seat counts (K7) are declared on the option; these are its messages
         mode: Mode = options["mode"]
         lo, hi = MULTI_PLAYERS
         if mode == "solo" and players != 1:
@@ -109,7 +111,9 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
         if mode == "multi" and not lo <= players <= hi:
             hint = " (for one player choose the solo mode, mode=solo)" if players == 1 else ""
             raise OptionsError(f"Kniffel Dice Duel takes {lo} to {hi} players, not {players}{hint}")
-        return start_state(players, mode, dice)
+
+    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+        return start_state(players, options["mode"], dice)
 
     def to_act(self, state: DiceDuelState) -> tuple[int, ...]:
         return () if state.phase == "over" else (state.current,)
