@@ -119,3 +119,21 @@ def test_every_option_choice_allows_some_seat_count(game_id: str) -> None:
         for choice in spec.seats:
             lo, hi = game.seat_range(game.parse_options({spec.name: choice}))
             assert lo <= hi, (spec.name, choice)
+
+
+@pytest.mark.parametrize("game_id", sorted(SETUPS))
+def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None:
+    """Capabilities are named by strings ("module:attribute"), which mypy cannot follow:
+    what each names must take the arguments its callers pass."""
+    import inspect
+
+    entry = registry.get(game_id)
+    for bot in entry.bot_infos.values():
+        inspect.signature(registry.load(bot.factory)).bind(1)  # (seed)
+    if entry.game.info.advisor is not None:
+        inspect.signature(registry.load(entry.game.info.advisor)).bind(None, 0, [])
+    if entry.game.info.odds is not None:
+        inspect.signature(registry.load(entry.game.info.odds)).bind(None)
+    if entry.game.info.solver is not None:
+        solve = registry.load(entry.game.info.solver).solve
+        inspect.signature(solve).bind({}, rebuild=False, progress=lambda done, total: None)

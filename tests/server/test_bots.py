@@ -3,6 +3,7 @@ rooms without spectators."""
 
 from __future__ import annotations
 
+import sys
 import time
 from pathlib import Path
 
@@ -22,25 +23,27 @@ def _wait(predicate: object, seconds: float = 20) -> None:
     raise AssertionError("timed out")
 
 
-def test_missing_wurfeltod_table_builds_in_background_and_greedy_plays(
+def test_a_bot_that_needs_a_build_never_fails_a_room_and_the_build_runs_once(
     sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(tmp_path / "empty-cache"))
-    builds: list[int] = []
+    builds: list[str] = []
 
-    async def fake_build(self: Hub) -> None:  # the real one runs `build_table` in a process
-        builds.append(1)
+    def slow_build(self: Hub, game: str) -> list[str]:  # the real one solves (15 s or more)
+        builds.append(game)
+        return [sys.executable, "-c", "import time; time.sleep(60)"]
 
-    monkeypatch.setattr(Hub, "_build_table", fake_build)
+    monkeypatch.setattr(Hub, "build_command", slow_build)
     with ThreadServer(sqlite_url, build_tables=True) as server:
         code = create_room(server.url, "wurfeltod", ["bot:optimal", "bot:optimal"])["code"]
         _wait(lambda: httpx.get(f"{server.url}/api/rooms/{code}").json()["status"] == "finished")
         info = httpx.get(f"{server.url}/api/rooms/{code}").json()
         assert any("being built in the background" in note for note in info["notes"])
-        assert builds == [1]  # once, however many seats and rooms need it
+        assert [s["stand_in"] for s in info["seats"]] == ["greedy", "greedy"]
+        assert builds == ["wurfeltod"]  # once, however many seats and rooms need it
         again = create_room(server.url, "wurfeltod", ["bot:optimal"])["code"]
         _wait(lambda: httpx.get(f"{server.url}/api/rooms/{again}").json()["status"] == "finished")
-        assert builds == [1]
+        assert builds == ["wurfeltod"]
 
 
 def test_bot_pace_slows_bots(sqlite_url: str) -> None:

@@ -65,7 +65,7 @@ def test_computed_keys_have_every_value() -> None:
             "1500m",
         ],
         "conn.": ["connecting", "online", "reconnecting", "refused"],
-        "room.status.": ["waiting", "playing", "finished", "closed"],
+        "room.status.": ["waiting", "playing", "finished", "closed", "broken"],
         "dc.phase.": ["keep", "answer", "extend", "card", "target", "over"],
     }.items():
         missing = [v for v in values if prefix + v not in keys]

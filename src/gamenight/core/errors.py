@@ -51,5 +51,11 @@ class RecordWriteError(GamenightError):
     """
 
 
+class BuildNeededError(GamenightError):
+    """A capability (a bot, an advisor) needs a one-time build first, which the game's
+    solver (``GameInfo.solver``) makes: ``gamenight solve GAME``, or a server's
+    background build."""
+
+
 class RecordBusyError(RecordError):
     """A record that another gamenight has open (it holds the record's lock)."""

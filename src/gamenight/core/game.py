@@ -129,7 +129,7 @@ class Game(ABC, Generic[S, A]):
         highest) if the options allow none."""
         lo, hi = self.info.min_players, self.info.max_players
         for spec in self.info.options:
-            narrowed = spec.seats.get(options.get(spec.name)) if spec.seats else None
+            narrowed = spec.seats.get(str(options.get(spec.name))) if spec.seats else None
             if narrowed is not None:
                 lo, hi = max(lo, narrowed[0]), min(hi, narrowed[1])
         return lo, hi

@@ -21,6 +21,7 @@ from typing import Any
 
 from gamenight.core.errors import UnknownGameError
 from gamenight.core.game import BotInfo, Game
+from gamenight.core.solver import Solver
 
 RANDOM_BOT = BotInfo(
     "random",
@@ -84,10 +85,15 @@ class GameEntry:
         return None if path is None else load(path)
 
     @property
-    def solver(self) -> Any | None:
-        """The game's :class:`~gamenight.core.solver.Solver`, if it has one."""
+    def solver(self) -> Solver | None:
+        """The game's :class:`~gamenight.core.solver.Solver`, if it has one. Typed, so
+        mypy checks every call (a capability is named by a string: nothing else can);
+        the contract tests check that what the string names has the signature."""
         path = self.game.info.solver
-        return None if path is None else load(path)
+        if path is None:
+            return None
+        solver: Solver = load(path)
+        return solver
 
     def rules_text(self) -> str:
         """The game's rules doc (``docs/rules/<id>.md``, shipped as ``rules.md``)."""

@@ -65,6 +65,8 @@ class OptionInfo(msgspec.Struct, frozen=True):
     choices: tuple[str, ...] = ()
     minimum: int | None = None
     maximum: int | None = None
+    # a choice option's choices that narrow the seat counts: choice -> [lowest, highest]
+    seats: dict[str, tuple[int, int]] = {}
 
 
 class BotOut(msgspec.Struct, frozen=True):
@@ -157,7 +159,16 @@ async def list_games() -> list[GameOut]:
                 max_players=info.max_players,
                 seat_noun=info.seat_noun,
                 options=tuple(
-                    OptionInfo(o.name, o.kind, o.help, o.default, o.choices, o.minimum, o.maximum)
+                    OptionInfo(
+                        o.name,
+                        o.kind,
+                        o.help,
+                        o.default,
+                        o.choices,
+                        o.minimum,
+                        o.maximum,
+                        dict(o.seats),
+                    )
                     for o in info.options
                 ),
                 bots=tuple(BotOut(b.name, b.summary) for b in entry.bot_infos.values()),
@@ -339,7 +350,13 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         await socket.close(code=4403, reason="origin not allowed")
         return
     await socket.accept()
-    room = await hub.room(code)
+    try:
+        room = await hub.room(code)
+    except Exception:  # the database failed
+        log.exception("loading room %s for a socket failed", code[:32])
+        await _send(socket, p.Error(code="internal", message="the server failed; try again"))
+        await socket.close(code=1011)
+        return
     if room is None:
         await _send(socket, p.Error(code="closed", message="there is no such room"))
         await socket.close(code=4404)
@@ -384,6 +401,11 @@ async def _handshake(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom)
         except RoomError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
+            return None
+        except Exception:  # the database failed: join registered nothing; say so
+            log.exception("hello failed in room %s", room.code)
+            await _send(socket, p.Error(code="internal", message="the server failed; try again"))
+            await socket.close(code=1011)
             return None
     await socket.close(code=1008)
     return None
@@ -445,6 +467,15 @@ def _room_error(_request: Request[Any, Any, Any], exc: RoomError) -> Response[Pr
     return Response(Problem(exc.code, exc.message), status_code=exc.status)
 
 
+def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
+    """Any other failure of a request: logged once (with the room's code when the path
+    names one), answered ``{code, message}`` without a traceback."""
+    code = (request.scope.get("path_params") or {}).get("code")
+    where = f"room {code}" if code else request.url.path
+    log.error("%s %s failed (%s)", request.method, where, type(exc).__name__, exc_info=exc)
+    return Response(Problem("internal", "the server failed"), status_code=500)
+
+
 def create_app(config: Config) -> Litestar:
     """The ASGI app for ``config`` (migrates the database and restores rooms on start)."""
 
@@ -479,7 +510,7 @@ def create_app(config: Config) -> Litestar:
         ],
         on_startup=[startup],
         on_shutdown=[shutdown],
-        exception_handlers={RoomError: _room_error},
+        exception_handlers={RoomError: _room_error, 500: _internal_error},
         openapi_config=OpenAPIConfig(
             title="gamenight", version=__version__, path="/schema", description=__doc__
         ),

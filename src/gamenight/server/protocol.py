@@ -112,6 +112,7 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     claimed: bool = False
     connected: bool = False
     takeover: bool = False  # a bot is playing this human's seat now
+    stand_in: str = ""  # the bot playing in place of ``bot`` (or the takeover bot) for now
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -123,7 +124,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     options: dict[str, Any]
     room_options: dict[str, Any]
     public: bool
-    status: Literal["waiting", "playing", "finished", "closed"]
+    status: Literal["waiting", "playing", "finished", "closed", "broken"]
     seats: tuple[SeatInfo, ...]
     commitment: str
     seed: str | None = None

@@ -24,7 +24,6 @@ import contextlib
 import gc
 import io
 import logging
-import os
 import re
 import secrets
 import sys
@@ -40,6 +39,7 @@ from gamenight.core import registry, seeds
 from gamenight.core.agents import Decision, RandomAgent
 from gamenight.core.dice import DICE_SCHEME, SeededDice
 from gamenight.core.errors import (
+    BuildNeededError,
     GamenightError,
     IllegalActionError,
     OptionsError,
@@ -189,7 +189,8 @@ class LiveRoom:
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     conns: set[Conn] = field(default_factory=set)
     agents: dict[int, Any] = field(default_factory=dict)  # seat -> bot (bot seats, takeovers)
-    fallback: set[int] = field(default_factory=set)  # seats whose bot is a stand-in
+    fallback: dict[int, str] = field(default_factory=dict)  # seat -> the stand-in bot playing
+    build_note: str = ""  # how the build a bot of this room waits for is going
     away_since: dict[int, float] = field(default_factory=dict)  # human seat -> monotonic
     takeover: set[int] = field(default_factory=set)  # human seats a bot plays now
     turn_since: float = field(default_factory=time.monotonic)
@@ -229,6 +230,7 @@ class LiveRoom:
                     claimed=s.kind == "bot" or s.token_hash is not None,
                     connected=s.kind == "bot" or self.connected(s.seat),
                     takeover=s.seat in self.takeover,
+                    stand_in=self.fallback.get(s.seat, ""),
                 )
                 for s in self.seats
             ),
@@ -236,7 +238,7 @@ class LiveRoom:
             seed=str(self.seed) if self.status == "finished" else None,
             seq=self.seq,
             results=None if results is None else to_json(results),
-            notes=tuple(self.notes + ([self.note] if self.note else [])),
+            notes=tuple(self.notes + [n for n in (self.build_note, self.note) if n]),
         )
 
     def broadcast(self, message: p.Message) -> None:
@@ -291,15 +293,19 @@ class Hub:
         self._tasks: list[asyncio.Task[None]] = []
         self._background: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[LiveRoom | None]] = {}
-        self.table_build: asyncio.Task[None] | None = None
-        self.table_note = ""
+        self._unloadable: set[str] = set()  # broken rooms whose game is not even known
+        self.builds: dict[str, Build] = {}  # game id -> its one-time build (bots need it)
         self._listener: Any = None
 
     # ----- life cycle ---------------------------------------------------------------------
     async def start(self) -> None:
         """Rebuild every unfinished room from its log, then run the background tasks."""
         for code in await self.store.room_codes(("playing",)):
-            room = await self.room(code)
+            try:
+                room = await self.room(code)  # a room that cannot be rebuilt is marked broken
+            except Exception as exc:  # its row cannot even be read: the others go on
+                log.error("room %s could not be loaded: %s", code, _one_line(exc))
+                continue
             if room is not None:
                 self._kick(room)
         self._tasks.append(asyncio.create_task(self._ticker()))
@@ -316,8 +322,9 @@ class Hub:
                     work.cancel()
             for conn in room.conns:
                 conn.close()
-        if self.table_build is not None:
-            self.table_build.cancel()
+        for build in self.builds.values():
+            if build.task is not None:
+                build.task.cancel()
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
@@ -344,8 +351,8 @@ class Hub:
             else:
                 choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
                 raise RoomError(400, "bad_seats", f"a seat is 'human' or one of {choices}")
-        try:
-            entry.game.check_players(len(seats))
+        try:  # the game's own start check, before anything is committed
+            entry.game.check_setup(len(seats), options)
         except OptionsError as exc:
             raise RoomError(400, "bad_seats", str(exc)) from None
         if request.room.odds and entry.game.info.odds is None:
@@ -390,7 +397,12 @@ class Hub:
         self._loading[code] = future
         try:
             row = await self.store.load_room(code)
-            room = None if row is None else await self._rebuild(row)
+            room = None
+            if row is not None and code not in self._unloadable:
+                try:
+                    room = await self._rebuild(row)
+                except Exception as exc:  # one room that cannot be rebuilt stops nothing else
+                    room = await self._broken(row, exc)
             if room is not None:
                 self.rooms[code] = room
             future.set_result(room)
@@ -419,7 +431,7 @@ class Hub:
             note=row.note,
             updated=row.updated_at,
         )
-        if row.status in ("playing", "finished") or row.seq > 0:
+        if row.status != "broken" and (row.status in ("playing", "finished") or row.seq > 0):
             self._start_table(room)
             for action in await self.store.actions_after(row.id, 0):
                 self._replay(room, action.seat, action.action)
@@ -429,10 +441,55 @@ class Hub:
                     room.away_since[s.seat] = now
         return room
 
-    def _start_table(self, room: LiveRoom) -> None:
+    async def _broken(self, row: RoomRow, exc: Exception) -> LiveRoom | None:
+        """A room that cannot be rebuilt (its log does not replay, its setup is refused
+        by the game...): marked ``broken`` with the reason, logged once, without a table.
+        None if not even its seats can be shown (an unknown game): it is remembered."""
+        note = await self._mark_broken(row.id, row.code, row.status, exc)
+        try:
+            return LiveRoom(
+                id=row.id,
+                code=row.code,
+                entry=registry.get(row.game),
+                options=row.options,
+                room_options=msgspec.convert(row.room_options, RoomOptions),
+                public=row.public,
+                status="broken",
+                seed=row.seed,
+                commitment=row.commitment,
+                host_token_hash=row.host_token_hash,
+                seats=[SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in row.seats],
+                note=note,
+                updated=row.updated_at,
+            )
+        except Exception:
+            self._unloadable.add(row.code)
+            return None
+
+    async def _mark_broken(self, room_id: int, code: str, status: str, exc: Exception) -> str:
+        """Log why room ``code`` cannot go on (once) and mark it broken in the database;
+        the note that says so."""
+        if isinstance(exc, GamenightError):
+            reason = _one_line(exc)
+            log.error("room %s cannot be rebuilt: %s", code, reason)
+        else:
+            reason = "the server could not rebuild it"
+            log.exception("room %s cannot be rebuilt", code)
+        note = f"This room cannot continue: {reason}."
+        if status != "broken":
+            try:
+                await self.store.set_status(room_id, "broken", note)
+            except Exception as failed:  # the database: the room stays broken in memory
+                log.error("room %s: marking it broken failed: %s", code, _one_line(failed))
+        return note
+
+    def _new_table(self, room: LiveRoom) -> Table[Any, Any]:
         game = room.entry.game
         dice = SeededDice(seed=room.seed, scheme=self._dice_scheme(room))
-        room.table = Table.start(game, len(room.seats), game.parse_options(room.options), dice)
+        return Table.start(game, len(room.seats), game.parse_options(room.options), dice)
+
+    def _start_table(self, room: LiveRoom) -> None:
+        room.table = self._new_table(room)
         room.turn_since = time.monotonic()
 
     @staticmethod
@@ -508,6 +565,12 @@ class Hub:
         async with room.lock:
             if room.status != "waiting":
                 return
+            # The table first: a start that fails commits nothing (never a room `playing`
+            # without a table, which no restart could rebuild).
+            try:
+                table = self._new_table(room)
+            except Exception as exc:
+                raise _failed(room, "could not start", exc) from None
             if not await self.store.start_room(room.id, bots):
                 await self.sync(room)
                 return
@@ -516,7 +579,8 @@ class Hub:
                 room.seats[seat].bot = bot
                 room.seats[seat].token_hash = None
             room.status = "playing"
-            self._start_table(room)
+            room.table = table
+            room.turn_since = time.monotonic()
             now = time.monotonic()
             for s in room.seats:
                 if s.kind == "human" and not room.connected(s.seat):
@@ -528,7 +592,7 @@ class Hub:
         self._kick(room)
 
     async def close_room(self, room: LiveRoom, note: str) -> None:
-        if room.status in ("finished", "closed"):
+        if room.status in ("finished", "closed", "broken"):
             return
         room.status = "closed"
         room.note = note
@@ -561,6 +625,13 @@ class Hub:
                 raise RoomError(403, "bad_token", "that seat token is not valid for this room")
         elif not room.room_options.spectators:
             raise RoomError(403, "spectators_off", "this room does not allow spectators")
+        # Every await comes first: a failure there (the database is down) leaves no
+        # registration behind, and nothing can be sent to the socket before its snapshot.
+        if seat is not None and room.status == "playing":
+            await self.store.set_away(room.id, seat, None)
+        chat = await self.store.chat_after(room.id, 0, limit=50)
+        # From here to the snapshot nothing awaits: an action committed meanwhile (a
+        # bot's) is either in the snapshot or in an events frame queued after it.
         conn = Conn(seat, config)
         room.conns.add(conn)
         if seat is not None:
@@ -568,9 +639,6 @@ class Hub:
             if seat in room.takeover:
                 room.takeover.discard(seat)  # reclaimed with the token
                 room.agents.pop(seat, None)
-            if room.status == "playing":
-                await self.store.set_away(room.id, seat, None)
-        chat = await self.store.chat_after(room.id, 0, limit=50)
         room.chat_seen = max([room.chat_seen, *(c.id for c in chat)])
         conn.send(self.snapshot(room, seat, hello.last_seq, chat=chat))
         room.broadcast(p.RoomUpdate(room=room.info()))
@@ -650,6 +718,8 @@ class Hub:
             return p.Error(code="finished", message="the game is over", id=request)
         if room.status == "closed":
             return p.Error(code="closed", message="the room is closed", id=request)
+        if room.status == "broken":
+            return p.Error(code="closed", message="this room cannot continue", id=request)
         return None
 
     async def apply(
@@ -740,8 +810,14 @@ class Hub:
                 s.kind, s.bot, s.name, s.token_hash = r.kind, r.bot, r.name, r.token_hash
                 changed = True
         if room.status == "waiting" and row.status != "waiting":
+            try:
+                self._start_table(room)
+            except Exception as exc:
+                room.note = await self._mark_broken(room.id, room.code, row.status, exc)
+                room.status = "broken"
+                room.broadcast(p.RoomUpdate(room=room.info()))
+                return
             room.status = "playing"
-            self._start_table(room)
             for conn in list(room.conns):
                 conn.send(self.snapshot(room, conn.seat, -1))
             self._want_odds(room)
@@ -926,14 +1002,17 @@ class Hub:
 
     def _agent(self, room: LiveRoom, seat: int) -> Any:
         agent = room.agents.get(seat)
-        if agent is not None and not (seat in room.fallback and self.table_note == "ready"):
+        build = self.builds.get(room.entry.id)
+        retry = seat in room.fallback and build is not None and build.state == "ready"
+        if agent is not None and not retry:
             return agent
         s = room.seats[seat]
         name = s.bot if s.kind == "bot" else self._default_bot(room)
         seed = seeds.derive(room.seed, "bot", seat)
         try:
             agent = room.entry.make_bot(name, seed)
-            room.fallback.discard(seat)
+            if room.fallback.pop(seat, None) is not None:  # the real bot plays from now on
+                room.broadcast(p.RoomUpdate(room=room.info()))
         except Exception as exc:
             agent = self._stand_in(room, seat, name, seed, exc)
         if room.table is not None:
@@ -943,52 +1022,95 @@ class Hub:
         return agent
 
     def _stand_in(self, room: LiveRoom, seat: int, name: str, seed: int, exc: Exception) -> Any:
-        """A bot that could not be built (a missing value table...) is played by another."""
-        room.fallback.add(seat)
-        if room.entry.id == "wurfeltod" and type(exc).__name__ == "ValueTableMissingError":
-            self._build_wurfeltod_table()
-            note = (
-                "The optimal bot's value table is being built in the background; "
-                "the greedy bot plays until it is ready."
-                if self.config.build_tables
-                else "The optimal bot's value table is missing; the greedy bot plays instead."
-            )
-        else:
-            log.warning("bot %s of %s failed: %s", name, room.entry.id, exc)
-            note = f"The {name} bot is unavailable; another bot plays its seat."
-        if note not in room.notes:
-            room.notes.append(note)
-            room.broadcast(p.RoomUpdate(room=room.info()))
-        for other in room.entry.bot_infos:
+        """A bot that could not be built (its game's solution is not built yet...) is
+        played by another; the seat says which (``SeatInfo.stand_in``)."""
+        agent: Any = None
+        # the game's own bots first (the random bot is a baseline, not an opponent)
+        for other in [*(b.name for b in room.entry.game.info.bots), "random"]:
             if other != name:
                 with contextlib.suppress(Exception):
-                    return room.entry.make_bot(other, seed)
-        return RandomAgent(seed)
+                    agent, playing = room.entry.make_bot(other, seed), other
+                    break
+        if agent is None:
+            agent, playing = RandomAgent(seed), "random"
+        room.fallback[seat] = playing
+        if isinstance(exc, BuildNeededError) and room.entry.game.info.solver is not None:
+            build = self._build(room.entry)
+            room.build_note = _build_note(build, name, playing)
+        else:
+            log.warning("bot %s of room %s failed: %s", name, room.code, _one_line(exc))
+            note = f"The {name} bot is unavailable; the {playing} bot plays its seat."
+            if note not in room.notes:
+                room.notes.append(note)
+        room.broadcast(p.RoomUpdate(room=room.info()))
+        return agent
 
-    def _build_wurfeltod_table(self) -> None:
-        if not self.config.build_tables or self.table_build is not None:
-            return
-        self.table_note = "building"
-        self.table_build = asyncio.create_task(self._build_table())
+    def _build(self, entry: registry.GameEntry) -> Build:
+        """The one-time build of ``entry``'s solution, started once per process (a
+        worker process runs it: the event loop goes on)."""
+        build = self.builds.get(entry.id)
+        if build is None:
+            build = self.builds[entry.id] = Build(entry.id)
+            if self.config.build_tables:
+                build.task = asyncio.create_task(self._run_build(build))
+            else:
+                build.state, build.error = "failed", "this server does not build it"
+        return build
 
-    async def _build_table(self) -> None:
-        script = (
-            "from gamenight.games.wurfeltod.solver.build import build_table;"
-            "build_table(progress=False)"
-        )
-        log.warning("building the Wurfeltod value table in the background")
-        proc = await asyncio.create_subprocess_exec(
-            sys.executable, "-c", script, env=dict(os.environ)
-        )
-        code = await proc.wait()
-        self.table_note = "ready" if code == 0 else "failed"
-        log.warning("Wurfeltod value table build %s", self.table_note)
-        if code == 0:
-            for room in self.rooms.values():
-                note = next((n for n in room.notes if "value table" in n), None)
-                if note is not None:
-                    room.notes.remove(note)
-                    room.broadcast(p.RoomUpdate(room=room.info()))
+    def build_command(self, game: str) -> list[str]:
+        """The worker process of a build (``gamenight.server.build``)."""
+        return [sys.executable, "-m", "gamenight.server.build", game]
+
+    async def _run_build(self, build: Build) -> None:
+        log.warning("building the solution of %s in the background", build.game)
+        shown = -1.0
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *self.build_command(build.game), stdout=asyncio.subprocess.PIPE
+            )
+            assert proc.stdout is not None
+            async for raw in proc.stdout:
+                kind, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
+                if kind == "progress":
+                    with contextlib.suppress(ValueError):
+                        done, total = (int(x) for x in rest.split())
+                        build.done, build.total = done, total
+                elif kind == "error":
+                    build.error = rest[:200]
+                now = time.monotonic()
+                if now - shown >= 0.5:  # at most two room updates a second
+                    shown = now
+                    self._show_build(build)
+            code = await proc.wait()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            code, build.error = -1, _one_line(exc)
+        build.state = "ready" if code == 0 else "failed"
+        if code != 0 and not build.error:
+            build.error = f"the build process exited with status {code}"
+        if build.state == "ready":
+            log.warning("the solution of %s is built", build.game)
+        else:
+            log.error("the build of %s failed: %s", build.game, build.error)
+        self._show_build(build)
+        if build.state == "ready":
+            for room in list(self.rooms.values()):
+                if room.entry.id == build.game and room.fallback:
+                    self._kick(room)
+
+    def _show_build(self, build: Build) -> None:
+        """Every room waiting for ``build`` says how it is going."""
+        for room in list(self.rooms.values()):
+            if room.entry.id != build.game or not room.fallback:
+                continue
+            seat, playing = next(iter(room.fallback.items()))
+            s = room.seats[seat]
+            name = s.bot if s.kind == "bot" else self._default_bot(room)
+            note = "" if build.state == "ready" else _build_note(build, name, playing)
+            if note != room.build_note:
+                room.build_note = note
+                room.broadcast(p.RoomUpdate(room=room.info()))
 
     # ----- background -----------------------------------------------------------------------
     async def _ticker(self) -> None:
@@ -1103,6 +1225,8 @@ class Hub:
     def record(self, room: LiveRoom) -> str:
         """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
         table = room.table
+        if room.status == "broken":
+            raise RoomError(409, "broken", "this room cannot continue and has no record")
         if room.status != "finished" or table is None:
             raise RoomError(409, "not_finished", "the record is offered when the game is over")
         out = io.StringIO()
@@ -1188,6 +1312,44 @@ def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
     if mine:
         with contextlib.suppress(Exception):
             agent.observe(seat, mine)
+
+
+@dataclass
+class Build:
+    """A game's one-time build (the solution its best bot needs), run once per process."""
+
+    game: str
+    state: str = "building"  # building | ready | failed
+    done: int = 0
+    total: int = 0
+    error: str = ""
+    task: asyncio.Task[None] | None = None
+
+
+def _build_note(build: Build, bot: str, playing: str) -> str:
+    """What a room says while its ``bot`` waits for ``build``; ``playing`` stands in."""
+    if build.state == "failed":
+        return (
+            f"The {bot} bot cannot play: its solution could not be built ({build.error}); "
+            f"the {playing} bot plays instead."
+        )
+    if build.state == "ready":
+        return ""
+    done = f" ({100 * build.done // build.total}% done)" if build.total else ""
+    return (
+        f"The {bot} bot's solution is being built in the background{done}; "
+        f"the {playing} bot plays until it is ready."
+    )
+
+
+def _failed(room: LiveRoom, what: str, exc: Exception) -> RoomError:
+    """An unexpected failure of a room's request: logged once with the room's code, and
+    answered with a one-line ``internal`` error (never a silent 500, never a traceback)."""
+    if isinstance(exc, GamenightError):
+        log.error("room %s %s: %s", room.code, what, _one_line(exc))
+        return RoomError(500, "internal", f"the game {what}: {_one_line(exc)}")
+    log.exception("room %s %s", room.code, what)
+    return RoomError(500, "internal", f"the game {what}; the server failed")
 
 
 def _one_line(exc: BaseException) -> str:

@@ -132,10 +132,11 @@ def room_fallback(name: str, info: Any) -> str:
         for s in info.seats
     )
     seed = f"<p>Seed: {html.escape(info.seed)}</p>" if info.seed else ""
+    notes = "".join(f"<p>{html.escape(note)}</p>" for note in info.notes)
     return (
         f"<p>{html.escape(name)}: {html.escape(info.status)}. "
         "Playing needs JavaScript.</p>"
-        f"<ul>{seats}</ul><p>Commitment: {html.escape(info.commitment)}</p>{seed}"
+        f"{notes}<ul>{seats}</ul><p>Commitment: {html.escape(info.commitment)}</p>{seed}"
     )
 
 

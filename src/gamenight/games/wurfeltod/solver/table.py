@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import BuildNeededError, GamenightError
 from gamenight.games.wurfeltod.categories import WURFELTOD_PENALTY, Category
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
 from gamenight.games.wurfeltod.tables import pair_tables
@@ -69,7 +69,7 @@ class ValueTableError(GamenightError):
     """A Wurfeltod value table that cannot be used."""
 
 
-class ValueTableMissingError(ValueTableError):
+class ValueTableMissingError(ValueTableError, BuildNeededError):
     """No value table at the expected path; build one with ``gamenight solve wurfeltod``."""
 
 
@@ -77,7 +77,7 @@ class ValueTableCorruptError(ValueTableError):
     """The file is not a value table, or its payload fails its checksum."""
 
 
-class ValueTableStaleError(ValueTableError):
+class ValueTableStaleError(ValueTableError, BuildNeededError):
     """A well-formed table from another format, solver version, rule set or box set."""
 
 

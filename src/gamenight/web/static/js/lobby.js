@@ -91,25 +91,36 @@ function seatRow(game, i, value) {
   return h("div", { class: "field seat-field" }, h("label", { for: id }, t("lobby.seat_n", { n: i + 1, noun: t(`noun.${game.seat_noun}`) })), select, summary);
 }
 
+// The seat counts the chosen options allow: the game's range, narrowed by each choice
+// option's `seats` (choice -> [lowest, highest]) from /api/games.
+function seatRange(game, form) {
+  let [lo, hi] = [game.min_players, game.max_players];
+  for (const opt of game.options) {
+    const el = opt.seats && form.querySelector(`[name="${opt.name}"]`);
+    const narrowed = el && opt.seats[el.value];
+    if (narrowed) [lo, hi] = [Math.max(lo, narrowed[0]), Math.min(hi, narrowed[1])];
+  }
+  return [lo, hi];
+}
+
 function renderDetail(game) {
   const seatsBox = h("div", { class: "seats-box" });
   const count = h("select", { id: "seat-count" });
-  const defaultCount = Math.max(game.min_players, Math.min(2, game.max_players));
-  for (let n = game.min_players; n <= game.max_players; n++) count.append(h("option", { value: n, selected: n === defaultCount }, String(n)));
   const drawSeats = () => {
     const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const n = Number(count.value);
     replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(game, i, old[i] || (i === 0 ? "human" : `bot:${defaultBot(game)}`))));
   };
-  count.addEventListener("change", drawSeats);
-  drawSeats();
-  // Dice Duel's solo mode is one player
-  const mode = () => document.querySelector("#opt-mode");
-  queueMicrotask(() => mode() && mode().addEventListener("change", () => {
-    if (mode().value === "solo") count.value = "1";
-    else if (count.value === "1") count.value = "2";
+  // only the counts the chosen options allow are offered (redrawn when an option changes)
+  const drawCounts = () => {
+    const [lo, hi] = seatRange(game, form);
+    const was = Number(count.value) || Math.max(lo, Math.min(2, hi));
+    const keep = Math.max(lo, Math.min(was, hi));
+    replace(count, Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => h("option", { value: lo + i, selected: lo + i === keep }, String(lo + i))));
+    count.value = String(keep);
     drawSeats();
-  }));
+  };
+  count.addEventListener("change", drawSeats);
   const name = h("input", { id: "my-name", type: "text", maxlength: 40, value: store.name() || "", autocomplete: "nickname", required: true });
   const form = h("form", { class: "create", id: "create-form" },
     game.options.length ? h("fieldset", { class: "group" }, h("legend", {}, t("lobby.options")), game.options.map((o) => optionField(game, o))) : null,
@@ -123,6 +134,8 @@ function renderDetail(game) {
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace" }), t("lobby.pace"))),
     h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))));
+  form.addEventListener("change", (e) => { if (e.target !== count && !seatsBox.contains(e.target)) drawCounts(); });
+  drawCounts();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     showError("");

@@ -225,7 +225,7 @@ function renderSeats() {
 
 function renderEnd() {
   const room = state.room;
-  if (!room || (room.status !== "finished" && room.status !== "closed")) {
+  if (!room || !["finished", "closed", "broken"].includes(room.status)) {
     els.end.hidden = true;
     return;
   }

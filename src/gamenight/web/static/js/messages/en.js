@@ -73,6 +73,7 @@ export default {
   "room.status.playing": "playing",
   "room.status.finished": "finished",
   "room.status.closed": "closed",
+  "room.status.broken": "cannot continue",
   "error.offline": "Not connected; trying again…",
 
   "conn.connecting": "connecting",
@@ -118,6 +119,7 @@ export default {
 
   "end.title": "Game over",
   "end.closed": "This room was closed",
+  "end.broken": "This room cannot continue",
   "end.rank": "{rank}.",
   "end.score": "{score}",
   "end.seed": "Seed:",

@@ -8,7 +8,11 @@ import { checkRecord } from "../fairness.js";
 export function endPanel({ room, names, onAgain }) {
   const results = room.results;
   const fairness = h("p", { class: "fairness", "aria-live": "polite" }, t("end.checking"));
-  const wrap = h("div", { class: "end" }, h("h2", {}, room.status === "closed" ? t("end.closed") : t("end.title")));
+  const heading = room.status === "closed" ? t("end.closed") : room.status === "broken" ? t("end.broken") : t("end.title");
+  const wrap = h("div", { class: "end" }, h("h2", {}, heading));
+  // a room the server cannot rebuild: its notes say why (the record is offered only
+  // for a finished game, below)
+  if (room.status === "broken" && room.notes?.length) wrap.append(h("p", { class: "broken-reason" }, room.notes[room.notes.length - 1]));
   if (results && results.ranks) {
     const order = results.ranks.map((rank, seat) => ({ rank, seat })).sort((a, b) => a.rank - b.rank);
     wrap.append(
