@@ -72,6 +72,34 @@ def test_dice_duel_solo(page: Any, server: Server) -> None:
     ui.shoot(page, "dice-duel-solo")
 
 
+def test_the_lobby_offers_only_the_seat_counts_of_the_chosen_mode(
+    page: Any, server: Server
+) -> None:
+    """The counts come from /api/games (each choice's `seats`), for any game."""
+
+    def counts() -> list[str]:
+        values: list[str] = page.locator("#seat-count option").evaluate_all(
+            "os => os.map(o => o.value)"
+        )
+        return values
+
+    page.goto(f"{server.url}/?game=dice-duel")
+    page.wait_for_selector("button[data-game='dice-duel'][aria-checked='true']")
+    assert page.locator("#opt-mode").input_value() == "multi"
+    assert counts() == ["2", "3", "4", "5", "6"]
+    page.select_option("#seat-count", "4")
+    page.select_option("#opt-mode", "solo")
+    assert counts() == ["1"] and page.locator("#seat-count").input_value() == "1"
+    assert page.locator(".seats-box select").count() == 1
+    page.select_option("#opt-mode", "multi")
+    assert counts() == ["2", "3", "4", "5", "6"]
+    assert page.locator("#seat-count").input_value() == "2"
+    assert page.locator(".seats-box select").count() == 2
+    page.click("button[data-game='wurfeltod']")
+    page.wait_for_selector("#game-detail a[href='/rules?game=wurfeltod']")
+    assert counts() == [str(n) for n in range(1, 9)]
+
+
 def test_wurfeltod_against_a_bot_with_hints(page: Any, browser: Any, server: Server) -> None:
     code = ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"])
     ui.start_if_host(page)
