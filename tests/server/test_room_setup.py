@@ -238,3 +238,20 @@ def test_acting_in_a_broken_room_is_refused(db_url: str) -> None:
             await client.close()
 
         run(main())
+
+
+def test_any_unexpected_failure_is_a_logged_500_with_code_and_message(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
+
+    async def broken_claim(self: Hub, room: object, seat: int, name: str) -> str:
+        raise KeyError("a bug")
+
+    monkeypatch.setattr(Hub, "claim", broken_claim)
+    with Records() as records:
+        answer = httpx.post(f"{server.url}/api/rooms/{code}/seats/0/claim", json={"name": "A"})
+    assert answer.status_code == 500
+    assert answer.json() == {"code": "internal", "message": "the server failed"}
+    mentions = [r for r in records.records if code in r.getMessage()]
+    assert len(mentions) == 1 and mentions[0].exc_info is not None
