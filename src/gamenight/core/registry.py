@@ -23,6 +23,13 @@ from gamenight.core.errors import UnknownGameError
 from gamenight.core.game import BotInfo, Game
 from gamenight.core.solver import Solver
 
+# The capabilities' signatures (GameInfo names each by a string, which mypy cannot
+# follow: these types make every caller checked; tests/games/test_game_contract.py
+# checks that what each string names takes these arguments).
+Advisor = Callable[[Any, int, list[Any]], Any]  # (view, seat, legal) -> Advice | None
+OddsFunction = Callable[[Any], Any]  # (spectator view) -> Odds | None
+BotFactory = Callable[[int], Any]  # (seed) -> Agent
+
 RANDOM_BOT = BotInfo(
     "random",
     "picks uniformly among the legal moves: a baseline, not an opponent",
@@ -59,7 +66,7 @@ class GameEntry:
         return {b.name: b for b in (RANDOM_BOT, *self.game.info.bots)}
 
     @property
-    def bots(self) -> Mapping[str, Callable[[int], Any]]:
+    def bots(self) -> Mapping[str, BotFactory]:
         """Bot factories by name; each takes a seed and returns an agent (imported lazily)."""
         return _LazyBots(self.bot_infos)
 
@@ -73,16 +80,22 @@ class GameEntry:
         return load(info.factory)(seed)
 
     @property
-    def advisor(self) -> Callable[..., Any] | None:
+    def advisor(self) -> Advisor | None:
         """``advise(view, seat, legal) -> Advice | None``, if the game can advise."""
         path = self.game.info.advisor
-        return None if path is None else load(path)
+        if path is None:
+            return None
+        advise: Advisor = load(path)
+        return advise
 
     @property
-    def odds(self) -> Callable[..., Any] | None:
+    def odds(self) -> OddsFunction | None:
         """``odds(view) -> Odds | None`` (the spectator view), if the game has live odds."""
         path = self.game.info.odds
-        return None if path is None else load(path)
+        if path is None:
+            return None
+        odds: OddsFunction = load(path)
+        return odds
 
     @property
     def solver(self) -> Solver | None:
