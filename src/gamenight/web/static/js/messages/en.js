@@ -88,6 +88,7 @@ export default {
   "seat.turn": "to play",
   "seat.status.bot": "bot",
   "seat.tag.takeover": "a bot stands in",
+  "seat.tag.stand_in": "the {bot} bot plays for now",
   "seat.status.takeover": "a bot is playing for them",
   "seat.status.open": "open",
   "seat.status.online": "connected",

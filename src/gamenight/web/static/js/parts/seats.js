@@ -33,6 +33,7 @@ export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
         seat.seat === me ? h("span", { class: "tag" }, t("seat.you")) : null,
         turn ? h("span", { class: "tag turn-tag" }, t("seat.turn")) : null,
         seat.takeover ? h("span", { class: "tag" }, t("seat.tag.takeover")) : null,
+        seat.stand_in ? h("span", { class: "tag stand-in" }, t("seat.tag.stand_in", { bot: seat.stand_in })) : null,
         seat.kind === "human" && seat.claimed && !seat.connected && !seat.takeover ? h("span", { class: "tag" }, t("seat.status.away")) : null,
         h("span", { class: "visually-hidden" }, ", " + status),
         seat.kind === "bot" && gameInfo ? botSummary(gameInfo, seat.bot) : null,
