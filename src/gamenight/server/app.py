@@ -31,6 +31,7 @@ from litestar.connection import WebSocket
 from litestar.exceptions import WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, JSONBody
+from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight import __version__, web
 from gamenight.core import registry
@@ -352,8 +353,8 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     await socket.accept()
     try:
         room = await hub.room(code)
-    except Exception:  # the database failed
-        log.exception("loading room %s for a socket failed", code[:32])
+    except Exception as exc:  # the database failed
+        _log_failure(f"loading room {code[:32]} for a socket", exc)
         await _send(socket, p.Error(code="internal", message="the server failed; try again"))
         await socket.close(code=1011)
         return
@@ -381,6 +382,16 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await socket.close()
 
 
+def _log_failure(what: str, exc: Exception) -> None:
+    """One log record: one line for a database or I/O failure (an outage must not flood
+    the log), the traceback for anything else (a bug)."""
+    if isinstance(exc, OSError | SQLAlchemyError):
+        line = str(exc).strip().splitlines()
+        log.error("%s failed: %s: %s", what, type(exc).__name__, line[0] if line else "")
+    else:
+        log.exception("%s failed", what)
+
+
 async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
     await socket.send_text(p.encode(message).decode("utf-8"))
 
@@ -402,8 +413,8 @@ async def _handshake(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom)
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
             return None
-        except Exception:  # the database failed: join registered nothing; say so
-            log.exception("hello failed in room %s", room.code)
+        except Exception as exc:  # the database failed: join registered nothing; say so
+            _log_failure(f"hello in room {room.code}", exc)
             await _send(socket, p.Error(code="internal", message="the server failed; try again"))
             await socket.close(code=1011)
             return None

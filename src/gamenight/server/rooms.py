@@ -54,6 +54,7 @@ from gamenight.games.decades.library import list_decks
 from gamenight.server import protocol as p
 from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
 
+NOT_BUILT_HERE = "not built on this server"  # a build refused by --no-table-build
 ODDS_GAP = 0.1  # seconds between a room's live odds: a burst of moves gets its last ones
 log = logging.getLogger("gamenight.server")
 
@@ -230,7 +231,9 @@ class LiveRoom:
                     claimed=s.kind == "bot" or s.token_hash is not None,
                     connected=s.kind == "bot" or self.connected(s.seat),
                     takeover=s.seat in self.takeover,
-                    stand_in=self.fallback.get(s.seat, ""),
+                    stand_in=self.fallback.get(s.seat, "")
+                    if s.kind == "bot" or s.seat in self.takeover
+                    else "",
                 )
                 for s in self.seats
             ),
@@ -639,6 +642,7 @@ class Hub:
             if seat in room.takeover:
                 room.takeover.discard(seat)  # reclaimed with the token
                 room.agents.pop(seat, None)
+                room.fallback.pop(seat, None)
         room.chat_seen = max([room.chat_seen, *(c.id for c in chat)])
         conn.send(self.snapshot(room, seat, hello.last_seq, chat=chat))
         room.broadcast(p.RoomUpdate(room=room.info()))
@@ -1054,7 +1058,7 @@ class Hub:
             if self.config.build_tables:
                 build.task = asyncio.create_task(self._run_build(build))
             else:
-                build.state, build.error = "failed", "this server does not build it"
+                build.state, build.error = "failed", NOT_BUILT_HERE
         return build
 
     def build_command(self, game: str) -> list[str]:
@@ -1328,6 +1332,11 @@ class Build:
 
 def _build_note(build: Build, bot: str, playing: str) -> str:
     """What a room says while its ``bot`` waits for ``build``; ``playing`` stands in."""
+    if build.state == "failed" and build.error == NOT_BUILT_HERE:
+        return (
+            f"The {bot} bot's solution is not built on this server; "
+            f"the {playing} bot plays instead."
+        )
     if build.state == "failed":
         return (
             f"The {bot} bot cannot play: its solution could not be built ({build.error}); "
