@@ -574,25 +574,28 @@ class Hub:
                 table = self._new_table(room)
             except Exception as exc:
                 raise _failed(room, "could not start", exc) from None
-            if not await self.store.start_room(room.id, bots):
-                await self.sync(room)
-                return
-            for seat, bot in bots.items():
-                room.seats[seat].kind = "bot"
-                room.seats[seat].bot = bot
-                room.seats[seat].token_hash = None
-            room.status = "playing"
-            room.table = table
-            room.turn_since = time.monotonic()
-            now = time.monotonic()
-            for s in room.seats:
-                if s.kind == "human" and not room.connected(s.seat):
-                    room.away_since[s.seat] = now
-            await self.store.notify(self._payload(room, "room"))
-            for conn in list(room.conns):
-                conn.send(self.snapshot(room, conn.seat, -1))
-            self._want_odds(room)
+            if await self.store.start_room(room.id, bots):
+                self._started(room, bots, table)
+                await self.store.notify(self._payload(room, "room"))
+            else:  # another process began it (the lock is held: not self.sync)
+                await self._catch_up(room)
         self._kick(room)
+
+    def _started(self, room: LiveRoom, bots: dict[int, str], table: Table[Any, Any]) -> None:
+        """The room begins with ``table`` (its start is committed); every socket gets it."""
+        for seat, bot in bots.items():
+            room.seats[seat].kind = "bot"
+            room.seats[seat].bot = bot
+            room.seats[seat].token_hash = None
+        room.status = "playing"
+        room.table = table
+        room.turn_since = now = time.monotonic()
+        for s in room.seats:
+            if s.kind == "human" and not room.connected(s.seat):
+                room.away_since[s.seat] = now
+        for conn in list(room.conns):
+            conn.send(self.snapshot(room, conn.seat, -1))
+        self._want_odds(room)
 
     async def close_room(self, room: LiveRoom, note: str) -> None:
         if room.status in ("finished", "closed", "broken"):
@@ -1068,6 +1071,7 @@ class Hub:
     async def _run_build(self, build: Build) -> None:
         log.warning("building the solution of %s in the background", build.game)
         shown = -1.0
+        proc: asyncio.subprocess.Process | None = None
         try:
             proc = await asyncio.create_subprocess_exec(
                 *self.build_command(build.game), stdout=asyncio.subprocess.PIPE
@@ -1086,7 +1090,9 @@ class Hub:
                     shown = now
                     self._show_build(build)
             code = await proc.wait()
-        except asyncio.CancelledError:
+        except asyncio.CancelledError:  # the server stops: so does its build
+            if proc is not None and proc.returncode is None:
+                proc.kill()
             raise
         except Exception as exc:
             code, build.error = -1, _one_line(exc)
