@@ -255,3 +255,27 @@ def test_any_unexpected_failure_is_a_logged_500_with_code_and_message(
     assert answer.json() == {"code": "internal", "message": "the server failed"}
     mentions = [r for r in records.records if code in r.getMessage()]
     assert len(mentions) == 1 and mentions[0].exc_info is not None
+
+
+def test_a_start_another_process_won_catches_up_without_a_deadlock(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The start is committed by someone else (this process's start_room finds the room
+    begun): the room catches up under its lock and plays."""
+    code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
+    claim(server.url, code, 0, "Ann")
+    store = server.hub.store
+    real = store.start_room
+
+    async def lost_race(room_id: int, bots: dict[int, str]) -> bool:
+        await real(room_id, bots)  # as if another process had begun it first
+        return False
+
+    monkeypatch.setattr(store, "start_room", lost_race)
+    answer = httpx.post(
+        f"{server.url}/api/rooms/{code}/seats/1/claim", json={"name": "Bo"}, timeout=60
+    )
+    assert answer.status_code == 200, answer.text
+    info = httpx.get(f"{server.url}/api/rooms/{code}").json()
+    assert info["status"] == "playing"
+    assert server.hub.rooms[code].table is not None
