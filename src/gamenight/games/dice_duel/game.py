@@ -104,6 +104,7 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
 
     def check_setup(self, players: int, options: Options) -> None:
         # the modes' seat counts (K7) are declared on the option; these are its messages
+        self.check_players(players)
         mode: Mode = options["mode"]
         lo, hi = MULTI_PLAYERS
         if mode == "solo" and players != 1:
