@@ -499,3 +499,35 @@ def test_replay_api_refuses_a_damaged_record(server: Server) -> None:
     except urllib.error.HTTPError as exc:
         assert exc.code == 400
         assert json.loads(exc.read())["code"] == "bad_record"
+
+
+def test_a_broken_room_says_it_cannot_continue(page: Any, server: Server) -> None:
+    """A room written to the database that no server could rebuild (a solo game with two
+    seats): its page says it cannot continue, and why."""
+    import sqlalchemy as sa
+
+    source = ui.create_room(page, server.url, "dice-duel", ["human", "human"])
+    code = f"broken{random.randrange(10**9)}"
+    engine = sa.create_engine(server.db_url)
+    try:
+        with engine.begin() as conn:
+            meta = sa.MetaData()
+            rooms = sa.Table("rooms", meta, autoload_with=conn)
+            seats = sa.Table("seats", meta, autoload_with=conn)
+            row = dict(conn.execute(sa.select(rooms).where(rooms.c.code == source)).one()._mapping)
+            old_id = row.pop("id")
+            row |= {"code": code, "status": "playing", "options": '{"mode": "solo"}'}
+            new_id = conn.execute(rooms.insert().values(**row).returning(rooms.c.id)).scalar_one()
+            for seat in conn.execute(sa.select(seats).where(seats.c.room_id == old_id)).all():
+                values = dict(seat._mapping)
+                values.pop("id")
+                conn.execute(seats.insert().values(**values | {"room_id": new_id}))
+    finally:
+        engine.dispose()
+    page.goto(f"{server.url}/r/{code}")
+    page.wait_for_selector("body[data-status=broken]")
+    end = page.locator("#end")
+    end.wait_for()
+    assert "This room cannot continue" in end.inner_text()
+    assert "solo variant is for 1 player" in end.inner_text()
+    ui.check_axe(page, "broken room")
