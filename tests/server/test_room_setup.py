@@ -212,6 +212,7 @@ def test_a_room_that_cannot_be_rebuilt_does_not_stop_a_restart(db_url: str) -> N
     try:
         assert httpx.get(f"{again.url}/api/rooms/{victims[0]}").json()["status"] == "broken"
         assert httpx.get(f"{again.url}/api/rooms/{good}").json()["status"] == "playing"
+        assert not any(code in _log(again) for code in planted)  # logged once, not per start
     finally:
         again.stop()
 

@@ -60,6 +60,13 @@ def test_the_build_runs_with_an_empty_cache_and_then_the_bot_plays(
                 client, lambda r: not any("solution" in n for n in r["notes"]), BUILD_TIMEOUT
             )
             assert (cache / TABLE_FILENAME).exists()
+            shown = [  # the progress the room showed: real figures, never going back
+                int(n.rsplit("(", 1)[1].split("%")[0])
+                for r in _room_frames(client)
+                for n in r["notes"]
+                if "% done)" in n
+            ]
+            assert shown and shown == sorted(shown) and all(0 <= x <= 100 for x in shown)
             rng = random.Random(3)
             while _room_frames(client)[-1]["seats"][0]["stand_in"] and not client.state.get(
                 "finished"
