@@ -548,6 +548,8 @@ class Hub:
     async def start_game(self, room: LiveRoom, host_token: str) -> None:
         """The host starts: empty human seats get bots."""
         self._check_host(room, host_token)
+        if room.status == "broken":
+            raise RoomError(409, "broken", "this room cannot continue")
         if room.status != "waiting":
             raise RoomError(409, "not_waiting", "the game has already begun")
         default = self._default_bot(room)
