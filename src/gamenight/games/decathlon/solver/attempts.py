@@ -305,16 +305,7 @@ _NO_INDEX = np.zeros(0, dtype=np.int8)
 
 def _swap_secondary(solved: PassT) -> PassT:
     """``solved`` with each ``*_p`` table replaced by its ``*_e`` twin (nested passes too)."""
-    if not is_dataclass(solved) or isinstance(solved, type):
-        return solved
-    changes: dict[str, Any] = {}
-    for f in fields(solved):
-        value = getattr(solved, f.name)
-        if f.name.endswith("_p") and hasattr(solved, f.name[:-2] + "_e"):
-            changes[f.name] = getattr(solved, f.name[:-2] + "_e")
-        elif is_dataclass(value):
-            changes[f.name] = _swap_secondary(value)
-    return replace(solved, **changes)
+    return _with_twins(solved, into="_p", source="_e", drop_policy=False)
 
 
 def compact(solved: PassT) -> PassT:
@@ -326,17 +317,24 @@ def compact(solved: PassT) -> PassT:
     distributions need, which utility passes never run. Nested passes (the Long
     Jump's run-up and jump) are cut down alike.
     """
+    return _with_twins(solved, into="_e", source="_p", drop_policy=True)
+
+
+def _with_twins(solved: PassT, *, into: str, source: str, drop_policy: bool) -> PassT:
+    """Each ``*{into}`` table of ``solved`` (and of its nested passes) replaced by its
+    ``*{source}`` twin; with ``drop_policy`` the policy tables emptied too."""
     if not is_dataclass(solved) or isinstance(solved, type):
         return solved
     changes: dict[str, Any] = {}
     for f in fields(solved):
         value = getattr(solved, f.name)
-        if f.name.endswith("_e") and hasattr(solved, f.name[:-2] + "_p"):
-            changes[f.name] = getattr(solved, f.name[:-2] + "_p")
-        elif f.name == "settle":
+        twin = f.name[: -len(into)] + source
+        if f.name.endswith(into) and hasattr(solved, twin):
+            changes[f.name] = getattr(solved, twin)
+        elif drop_policy and f.name == "settle":
             changes[f.name] = _NO_INDEX
-        elif f.name in ("choice", "dead"):
+        elif drop_policy and f.name in ("choice", "dead"):
             changes[f.name] = (None,) * len(value)
         elif is_dataclass(value):
-            changes[f.name] = compact(value)
+            changes[f.name] = _with_twins(value, into=into, source=source, drop_policy=drop_policy)
     return replace(solved, **changes)
