@@ -10,7 +10,8 @@ HTTP (OpenAPI at ``/schema``, JSON at ``/schema/openapi.json``):
 * ``POST /api/rooms/{code}/start`` and ``.../seats/{seat}/release`` — host only
   (``Authorization: Bearer <host token>``);
 * ``GET /api/rooms/{code}/record`` — the finished game's JSONL record;
-* ``GET /api/protocol/schema`` — the WebSocket protocol's JSON Schema.
+* ``GET /api/protocol/schema`` — the WebSocket protocol's JSON Schema;
+* ``GET /api/games/{game}/schema`` — a game's actions, views and events (JSON Schema).
 
 Pages: ``/`` (lobby) and ``/r/{code}`` (invite link), plain HTML with a strict
 Content-Security-Policy. The socket is ``/ws/{code}`` (``docs/protocol.md``).
@@ -32,7 +33,7 @@ from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, JSONBody
 
 from gamenight import __version__, web
-from gamenight.core import registry
+from gamenight.core import registry, schema
 from gamenight.core.errors import GamenightError
 from gamenight.games.decades import library
 from gamenight.server import protocol as p
@@ -196,6 +197,19 @@ async def game_rules(game: FromPath[str]) -> Response[str]:
     except GamenightError as exc:
         raise RoomError(404, "bad_game", str(exc)) from None
     return Response(text, media_type="text/markdown; charset=utf-8")
+
+
+@get(
+    "/api/games/{game:str}/schema",
+    responses=error_responses("GET"),
+    summary="JSON Schema of a game's actions, views and events (docs/schemas/<game>.json)",
+)
+async def game_schema(game: FromPath[str]) -> dict[str, Any]:
+    try:
+        entry = registry.get(game)
+    except GamenightError as exc:
+        raise RoomError(404, "bad_game", str(exc)) from None
+    return schema.game_schema(entry.game)
 
 
 @post("/api/rooms", summary="Create a room", status_code=201, responses=error_responses("POST"))
@@ -518,6 +532,7 @@ def create_app(config: Config) -> Litestar:
             list_games,
             list_decks,
             game_rules,
+            game_schema,
             create_room,
             lobby,
             room_info,

@@ -38,27 +38,27 @@ SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 JSON_TYPES = ("application/json",)
 
 # Every HTTP error code and its status (docs/protocol.md, the OpenAPI document).
-HTTP_CODES: dict[str, tuple[int, str]] = {
-    "bad_request": (400, "the body or a parameter is not valid (the message says which)"),
-    "bad_game": (400, "there is no such game"),
-    "bad_seats": (400, "a seat is not 'human' or a bot of the game, or too many/few seats"),
-    "bad_options": (400, "a game or room option is refused"),
-    "bad_deck": (400, "option 'deck' names no deck of this server's library"),
-    "bad_name": (400, "a display name breaks the text rules"),
-    "bad_record": (400, "POST /api/replay: the record is damaged or does not replay"),
-    "not_host": (401, "no host token (401) or not the host's (403)"),
-    "bad_origin": (403, "a state-changing request from another site's page"),
-    "not_found": (404, "no such path"),
-    "no_room": (404, "there is no such room"),
-    "no_seat": (404, "not a human seat of this room"),
-    "method_not_allowed": (405, "the path does not take this method"),
-    "seat_taken": (409, "the seat is taken or the game has begun"),
-    "not_waiting": (409, "the game has already begun"),
-    "not_finished": (409, "the record is offered when the game is over"),
-    "too_large": (413, "the body is over the endpoint's limit"),
-    "unsupported_media_type": (415, "a body that is not sent as application/json"),
-    "internal": (500, "the server failed; the message names the request id in its log"),
-    "unavailable": (503, "the server cannot serve this now; try again"),
+HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
+    "bad_request": ((400,), "the body or a parameter is not valid (the message says which)"),
+    "bad_game": ((400, 404), "there is no such game (400 creating a room, 404 in a path)"),
+    "bad_seats": ((400,), "a seat is not 'human' or a bot of the game, or too many/few seats"),
+    "bad_options": ((400,), "a game or room option is refused"),
+    "bad_deck": ((400,), "option 'deck' names no deck of this server's library"),
+    "bad_name": ((400,), "a display name breaks the text rules"),
+    "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),
+    "not_host": ((401, 403), "no host token (401) or not the host's (403)"),
+    "bad_origin": ((403,), "a state-changing request from another site's page"),
+    "not_found": ((404,), "no such path"),
+    "no_room": ((404,), "there is no such room"),
+    "no_seat": ((404,), "not a human seat of this room"),
+    "method_not_allowed": ((405,), "the path does not take this method"),
+    "seat_taken": ((409,), "the seat is taken or the game has begun"),
+    "not_waiting": ((409,), "the game has already begun"),
+    "not_finished": ((409,), "the record is offered when the game is over"),
+    "too_large": ((413,), "the body is over the endpoint's limit"),
+    "unsupported_media_type": ((415,), "a body that is not sent as application/json"),
+    "internal": ((500,), "the server failed; the message names the request id in its log"),
+    "unavailable": ((503,), "the server cannot serve this now; try again"),
 }
 _FRAMEWORK_CODES = {
     400: "bad_request",
@@ -94,7 +94,7 @@ def error_responses(method: str) -> dict[int, ResponseSpec]:
         statuses |= {401, 403, 409, 413, 415}
     out = {}
     for status in sorted(statuses):
-        codes = ", ".join(f"`{c}`" for c, (s, _) in HTTP_CODES.items() if s == status)
+        codes = ", ".join(f"`{c}`" for c, (got, _) in HTTP_CODES.items() if status in got)
         out[status] = ResponseSpec(
             Problem, description=f"Problem with code {codes}", generate_examples=False
         )
