@@ -424,3 +424,41 @@ def test_a_server_start_prints_no_migration_lines(sqlite_url: str) -> None:
     server.log.seek(0)
     text = server.log.read().decode(errors="replace")
     assert "alembic" not in text and "Traceback" not in text, text[-2000:]
+
+
+def test_a_server_record_holds_the_seed_in_its_header(server: ThreadServer) -> None:
+    """docs/fairness.md: a finished server game's record has the seed in its header."""
+    code = create_room(server.url, "wurfeltod", ["bot:greedy"])["code"]
+    deadline = time.monotonic() + 120
+    while httpx.get(f"{server.url}/api/rooms/{code}").json()["status"] != "finished":
+        assert time.monotonic() < deadline, "the bot game did not finish"
+        time.sleep(0.1)
+    rows = [
+        json.loads(line)
+        for line in httpx.get(f"{server.url}/api/rooms/{code}/record").text.splitlines()
+    ]
+    seed = httpx.get(f"{server.url}/api/rooms/{code}").json()["seed"]
+    assert rows[0]["seed"] == seed and not any(r["type"] == "reveal" for r in rows)
+
+
+def test_the_frame_limit_is_inclusive_and_huge_frames_close_with_1009(
+    server: ThreadServer,
+) -> None:
+    code, token = seated_room(server)
+
+    def chat_of(size: int) -> str:
+        head = '{"type":"ping","id":9,"pad":"'
+        return head + "x" * (size - len(head) - 2) + '"}'
+
+    async def main() -> None:
+        c = Client(server.url, code, token)
+        await c.connect()
+        await c.send(chat_of(p.MAX_FRAME_BYTES))  # the limit itself: parsed (unknown field)
+        assert (await c.expect("error"))["code"] == "bad_message"
+        await c.send(chat_of(p.MAX_FRAME_BYTES + 1))
+        assert (await c.expect("error"))["code"] == "too_large"
+        await c.send("x" * (2 << 20))
+        await asyncio.wait_for(c.closed.wait(), 30)
+        assert c.ws.close_code == 1009
+
+    run(main())
