@@ -387,8 +387,10 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     except (WebSocketDisconnect, TimeoutError):
         pass  # gone, or no hello in time: nothing to log
     except Exception as exc:  # a bug: logged once (bounded), the socket closed as failed
-        failures(exc, f"room {code}, socket")
+        ident = failures(exc, f"room {code}, socket")
         with contextlib.suppress(Exception):
+            failed = f"the server failed (request {ident})"
+            await _send(socket, p.Error(code="internal", message=failed))
             await socket.close(code=1011)
     finally:
         if conn is not None and room is not None:
