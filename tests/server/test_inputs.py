@@ -462,3 +462,17 @@ def test_the_frame_limit_is_inclusive_and_huge_frames_close_with_1009(
         assert c.ws.close_code == 1009
 
     run(main())
+
+
+def test_a_tls_proxy_forwarding_its_scheme_passes_the_origin_check(server: ThreadServer) -> None:
+    """docs/deploy.md: behind a TLS proxy on loopback, X-Forwarded-Proto gives the scheme."""
+    public = server.url.replace("http://", "https://")
+    body = {"game": "dice-duel", "seats": ["human", "human"]}
+    forwarded = httpx.post(
+        server.url + "/api/rooms",
+        json=body,
+        headers={"Origin": public, "X-Forwarded-Proto": "https"},
+    )
+    assert forwarded.status_code == 201, forwarded.text
+    plain = httpx.post(server.url + "/api/rooms", json=body, headers={"Origin": public})
+    assert problem(plain, 403)["code"] == "bad_origin"
