@@ -79,11 +79,18 @@ class Table:
         got: list[dict[str, Any]] = []
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
-            reply: dict[str, Any] = json.loads(self.seat.recv(timeout=60))
+            try:
+                reply: dict[str, Any] = json.loads(self.seat.recv(timeout=60))
+            except TimeoutError:
+                break
             if reply["type"] == "pong" and reply.get("id") == marker:
                 return got
             got.append(reply)
-        raise AssertionError("the socket stopped answering")
+        conns = [(c.seat, c.closed, c.queue.qsize()) for c in self.room().conns]
+        raise AssertionError(f"no answer to {frame!r} in 60 s; got {got}; conns {conns}")
+
+    def room(self) -> Any:
+        return self.server.hub.rooms[self.code]
 
     def other_room_answers(self) -> None:
         self.pings += 1
