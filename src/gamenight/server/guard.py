@@ -251,12 +251,19 @@ class ReconnectThrottle:
     """Hellos that get a snapshot, per key (a seat token's hash, a client address): a
     token bucket of ``rate`` a second with bursts of ``burst``. A hello over budget, or
     while a key waits, is refused and doubles its wait (1 s, 2 s, … up to ``max_wait``);
-    a socket closed for flooding (:meth:`penalise`) sets its keys waiting the same way.
+    a socket closed for flooding (:meth:`penalise`) sets its token waiting (a
+    spectator's address) for ``abuse_wait`` seconds and more.
     A key that keeps to its budget for ``max_wait`` seconds starts afresh."""
 
-    def __init__(self, limits: dict[str, tuple[float, float]], max_wait: float = 60.0) -> None:
+    def __init__(
+        self,
+        limits: dict[str, tuple[float, float]],
+        max_wait: float = 60.0,
+        abuse_wait: float = 10.0,
+    ) -> None:
         self.limits = limits  # kind -> (rate, burst)
         self.max_wait = max_wait
+        self.abuse_wait = abuse_wait
         self.keys: dict[tuple[str, str], _Budget] = {}
 
     def _budget(self, key: tuple[str, str], now: float) -> _Budget:
@@ -291,6 +298,11 @@ class ReconnectThrottle:
         return 0.0
 
     def penalise(self, keys: list[tuple[str, str]]) -> None:
+        """A socket closed for flooding: its token (a spectator's: its address) waits at
+        least ``abuse_wait`` seconds, doubling from there on each refusal."""
         now = time.monotonic()
-        for key in keys:
-            self._wait(self._budget(key, now), now)
+        tokens = [key for key in keys if key[0] == "token"]
+        for key in tokens or keys:
+            budget = self._budget(key, now)
+            budget.backoff = min(self.max_wait, max(self.abuse_wait, budget.backoff * 2))
+            budget.until = now + budget.backoff
