@@ -491,7 +491,10 @@ def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None
 
 def test_replay_api_refuses_a_damaged_record(server: Server) -> None:
     bad = urllib.request.Request(
-        server.url + "/api/replay", data=b'{"type": "header"}\nnot json', method="POST"
+        server.url + "/api/replay",
+        data=b'{"type": "header"}\nnot json',
+        method="POST",
+        headers={"Content-Type": "application/x-ndjson"},
     )
     try:
         urllib.request.urlopen(bad, timeout=ui.TIMEOUT_S)

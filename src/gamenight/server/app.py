@@ -10,7 +10,8 @@ HTTP (OpenAPI at ``/schema``, JSON at ``/schema/openapi.json``):
 * ``POST /api/rooms/{code}/start`` and ``.../seats/{seat}/release`` — host only
   (``Authorization: Bearer <host token>``);
 * ``GET /api/rooms/{code}/record`` — the finished game's JSONL record;
-* ``GET /api/protocol/schema`` — the WebSocket protocol's JSON Schema.
+* ``GET /api/protocol/schema`` — the WebSocket protocol's JSON Schema;
+* ``GET /api/games/{game}/schema`` — a game's actions, views and events (JSON Schema).
 
 Pages: ``/`` (lobby) and ``/r/{code}`` (invite link), plain HTML with a strict
 Content-Security-Policy. The socket is ``/ws/{code}`` (``docs/protocol.md``).
@@ -22,23 +23,33 @@ import asyncio
 import contextlib
 import html
 import logging
-from typing import Any
-from urllib.parse import urlsplit
+from typing import Annotated, Any
 
 import msgspec
 from litestar import Litestar, MediaType, Request, Response, get, post, websocket
 from litestar.connection import WebSocket
-from litestar.exceptions import WebSocketDisconnect
+from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, JSONBody
 from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight import __version__, web
-from gamenight.core import registry
+from gamenight.core import registry, schema
 from gamenight.core.errors import GamenightError
 from gamenight.games.decades import library
 from gamenight.server import protocol as p
-from gamenight.server.db import Store, migrate
+from gamenight.server.db import Store, migrate, token_hash
+from gamenight.server.guard import (
+    ReconnectThrottle,
+    Refused,
+    check_request,
+    connection_origin_allowed,
+    error_responses,
+    failures,
+    handle_crash,
+    handle_http,
+    handle_refused,
+)
 from gamenight.server.rooms import Config, Conn, CreateRoom, Hub, LiveRoom, RoomError
 
 log = logging.getLogger("gamenight.server")
@@ -104,7 +115,10 @@ class CreatedRoom(msgspec.Struct, frozen=True):
 
 
 class Claim(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    name: str
+    """A display name: 1 to 40 characters, no control or bidirectional-control characters
+    (docs/protocol.md, "Text")."""
+
+    name: Annotated[str, msgspec.Meta(min_length=1, max_length=p.MAX_NAME_CHARS)]
 
 
 class Claimed(msgspec.Struct, frozen=True):
@@ -118,11 +132,6 @@ class LobbyRoom(msgspec.Struct, frozen=True):
     status: str
     seats: tuple[p.SeatInfo, ...]
     invite: str
-
-
-class Problem(msgspec.Struct, frozen=True):
-    code: str
-    message: str
 
 
 def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
@@ -146,7 +155,7 @@ def _bearer(request: Request[Any, Any, Any]) -> str:
 
 
 # ----- API ----------------------------------------------------------------------------------
-@get("/api/games", summary="The games, their options and bots")
+@get("/api/games", responses=error_responses("GET"), summary="The games, their options and bots")
 async def list_games() -> list[GameOut]:
     out = []
     for entry in registry.available():
@@ -180,12 +189,20 @@ async def list_games() -> list[GameOut]:
     return out
 
 
-@get("/api/decks", summary="The Decades decks in the server's library (ids for option 'deck')")
+@get(
+    "/api/decks",
+    responses=error_responses("GET"),
+    summary="The Decades decks in the server's library (ids for option 'deck')",
+)
 async def list_decks() -> list[DeckOut]:
     return [DeckOut(d.id, d.name, d.cards) for d in await asyncio.to_thread(library.list_decks)]
 
 
-@get("/api/games/{game:str}/rules", summary="A game's full rules (Markdown)")
+@get(
+    "/api/games/{game:str}/rules",
+    responses=error_responses("GET"),
+    summary="A game's full rules (Markdown)",
+)
 async def game_rules(game: FromPath[str]) -> Response[str]:
     try:
         text = registry.get(game).rules_text()
@@ -194,13 +211,26 @@ async def game_rules(game: FromPath[str]) -> Response[str]:
     return Response(text, media_type="text/markdown; charset=utf-8")
 
 
-@post("/api/rooms", summary="Create a room", status_code=201)
+@get(
+    "/api/games/{game:str}/schema",
+    responses=error_responses("GET"),
+    summary="JSON Schema of a game's actions, views and events (docs/schemas/<game>.json)",
+)
+async def game_schema(game: FromPath[str]) -> dict[str, Any]:
+    try:
+        entry = registry.get(game)
+    except GamenightError as exc:
+        raise RoomError(404, "bad_game", str(exc)) from None
+    return schema.game_schema(entry.game)
+
+
+@post("/api/rooms", summary="Create a room", status_code=201, responses=error_responses("POST"))
 async def create_room(request: Request[Any, Any, Any], data: JSONBody[CreateRoom]) -> CreatedRoom:
     room, host_token = await _hub(request).create(data)
     return CreatedRoom(room.code, host_token, f"/r/{room.code}", room.commitment)
 
 
-@get("/api/rooms", summary="The lobby: open public rooms")
+@get("/api/rooms", responses=error_responses("GET"), summary="The lobby: open public rooms")
 async def lobby(request: Request[Any, Any, Any]) -> list[LobbyRoom]:
     return await _lobby_rooms(_hub(request))
 
@@ -215,12 +245,17 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
     return out
 
 
-@get("/api/rooms/{code:str}", summary="One room")
+@get("/api/rooms/{code:str}", responses=error_responses("GET"), summary="One room")
 async def room_info(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     return (await _room(request, code)).info()
 
 
-@post("/api/rooms/{code:str}/seats/{seat:int}/claim", summary="Claim a seat", status_code=200)
+@post(
+    "/api/rooms/{code:str}/seats/{seat:int}/claim",
+    summary="Claim a seat",
+    status_code=200,
+    responses=error_responses("POST"),
+)
 async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
@@ -230,7 +265,10 @@ async def claim_seat(
 
 
 @post(
-    "/api/rooms/{code:str}/seats/{seat:int}/release", summary="Free a seat (host)", status_code=200
+    "/api/rooms/{code:str}/seats/{seat:int}/release",
+    summary="Free a seat (host)",
+    status_code=200,
+    responses=error_responses("POST"),
 )
 async def release_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
@@ -241,7 +279,10 @@ async def release_seat(
 
 
 @post(
-    "/api/rooms/{code:str}/start", summary="Start with bots in empty seats (host)", status_code=200
+    "/api/rooms/{code:str}/start",
+    summary="Start with bots in empty seats (host)",
+    status_code=200,
+    responses=error_responses("POST"),
 )
 async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     room = await _room(request, code)
@@ -249,7 +290,12 @@ async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.
     return room.info()
 
 
-@get("/api/rooms/{code:str}/record", summary="The finished game's record (JSON Lines)")
+@get(
+    "/api/rooms/{code:str}/record",
+    responses=error_responses("GET"),
+    summary="The finished game's record (JSON Lines)",
+    media_type="application/x-ndjson",
+)
 async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _room(request, code)
     text = _hub(request).record(room)
@@ -260,7 +306,11 @@ async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) 
     )
 
 
-@get("/api/protocol/schema", summary="JSON Schema of the WebSocket protocol")
+@get(
+    "/api/protocol/schema",
+    responses=error_responses("GET"),
+    summary="JSON Schema of the WebSocket protocol",
+)
 async def protocol_schema() -> dict[str, Any]:
     return p.json_schema()
 
@@ -324,56 +374,38 @@ async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Res
 
 
 # ----- the socket ---------------------------------------------------------------------------
-def origin_allowed(headers: Any, extra: tuple[str, ...]) -> bool:
-    """A browser's Origin must be this server (its Host) or a configured origin; clients
-    that send no Origin (not browsers) are let through: they cannot ride a user's session.
-
-    >>> origin_allowed({"host": "a:8000", "origin": "http://a:8000"}, ())
-    True
-    >>> origin_allowed({"host": "a:8000", "origin": "https://evil.example"}, ())
-    False
-    >>> origin_allowed({"host": "a:8000"}, ())
-    True
-    """
-    origin = headers.get("origin")
-    if origin is None:
-        return True
-    if origin in extra:
-        return True
-    parts = urlsplit(origin)
-    return parts.scheme in ("http", "https") and parts.netloc == headers.get("host")
-
-
 @websocket("/ws/{code:str}")
 async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
     hub = _hub(socket)
-    if not origin_allowed(socket.headers, hub.config.extra_origins):
+    if not connection_origin_allowed(socket, hub.config.extra_origins):
         await socket.close(code=4403, reason="origin not allowed")
         return
     await socket.accept()
-    try:
-        room = await hub.room(code)
-    except Exception as exc:  # the database failed
-        _log_failure(f"loading room {code[:32]} for a socket", exc)
-        await _send(socket, p.Error(code="internal", message="the server failed; try again"))
-        await socket.close(code=1011)
-        return
-    if room is None:
-        await _send(socket, p.Error(code="closed", message="there is no such room"))
-        await socket.close(code=4404)
-        return
     conn: Conn | None = None
     writer: asyncio.Task[None] | None = None
+    room: LiveRoom | None = None
     try:
-        conn = await _handshake(socket, hub, room)
-        if conn is None:
+        room = await hub.room(code)
+        if room is None:
+            await _send(socket, p.Error(code="closed", message="there is no such room"))
+            await socket.close(code=4404)
             return
+        joined = await _handshake(socket, hub, room)
+        if joined is None:
+            return
+        conn, keys = joined
         writer = asyncio.create_task(_writer(socket, conn))
-        await _reader(socket, hub, room, conn)
-    except WebSocketDisconnect:
-        pass
+        await _reader(socket, hub, room, conn, keys)
+    except (WebSocketDisconnect, TimeoutError):
+        pass  # gone, or no hello in time: nothing to log
+    except Exception as exc:  # a bug: logged once (bounded), the socket closed as failed
+        ident = failures(exc, f"room {code}, socket")
+        with contextlib.suppress(Exception):
+            failed = f"the server failed (request {ident})"
+            await _send(socket, p.Error(code="internal", message=failed))
+            await socket.close(code=1011)
     finally:
-        if conn is not None:
+        if conn is not None and room is not None:
             await hub.leave(room, conn)
         if writer is not None:
             with contextlib.suppress(Exception):
@@ -396,19 +428,38 @@ async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
     await socket.send_text(p.encode(message).decode("utf-8"))
 
 
-async def _handshake(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom) -> Conn | None:
+def _throttle_keys(socket: WebSocket[Any, Any, Any], hello: p.Hello) -> list[tuple[str, str]]:
+    client = socket.client
+    keys = [("address", client.host if client is not None else "")]
+    if hello.token is not None:
+        keys.append(("token", token_hash(hello.token)))
+    return keys
+
+
+async def _handshake(
+    socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom
+) -> tuple[Conn, list[tuple[str, str]]] | None:
+    throttle: ReconnectThrottle = socket.app.state.throttle
     for _ in range(5):
         raw = await asyncio.wait_for(socket.receive_data(mode="text"), HELLO_TIMEOUT)
         try:
             message = p.decode_client(raw)
         except p.ProtocolError as exc:
-            await _send(socket, p.Error(code=exc.code, message=exc.message))
+            await _send(socket, p.Error(code=exc.code, message=exc.message, id=exc.id))
             continue
         if not isinstance(message, p.Hello):
-            await _send(socket, p.Error(code="hello_first", message="send hello first"))
+            request = getattr(message, "id", None)
+            await _send(socket, p.Error(code="hello_first", message="send hello first", id=request))
             continue
+        keys = _throttle_keys(socket, message)
+        wait = throttle.admit(keys)
+        if wait:
+            refusal = f"reconnecting too often: wait {wait:.0f} s before the next hello"
+            await _send(socket, p.Error(code="rate_limited", message=refusal))
+            await socket.close(code=1008)
+            return None
         try:
-            return await hub.join(room, message, hub.config)
+            return await hub.join(room, message, hub.config), keys
         except RoomError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
@@ -436,19 +487,27 @@ async def _writer(socket: WebSocket[Any, Any, Any], conn: Conn) -> None:
             return
 
 
-async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, conn: Conn) -> None:
+async def _reader(
+    socket: WebSocket[Any, Any, Any],
+    hub: Hub,
+    room: LiveRoom,
+    conn: Conn,
+    keys: list[tuple[str, str]],
+) -> None:
     while not conn.closed:
         raw = await socket.receive_data(mode="text")
+        message: p.ClientMessage | None
         try:
             message = p.decode_client(raw)
+            request = getattr(message, "id", None)
         except p.ProtocolError as exc:
-            message = None
-            refusal = p.Error(code=exc.code, message=exc.message)
+            message, request = None, exc.id
+            refusal = p.Error(code=exc.code, message=exc.message, id=exc.id)
         if not conn.messages.take():
             conn.strikes += 1
-            request = getattr(message, "id", None)
             conn.send(p.Error(code="rate_limited", message="too many messages", id=request))
             if conn.strikes >= hub.config.abuse_limit:
+                socket.app.state.throttle.penalise(keys)  # no quick way back in
                 conn.close()  # a persistent abuser
             continue
         if message is None:
@@ -465,28 +524,16 @@ async def _reader(socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom, co
             elif isinstance(message, p.ChatIn):
                 reply = await hub.chat(room, conn, message)
             else:
-                reply = p.Error(code="bad_message", message="already said hello")
-        except Exception:
-            log.exception("message failed in room %s", room.code)
-            reply = p.Error(code="internal", message="the server failed; nothing changed")
+                reply = p.Error(code="bad_message", message="this socket has already said hello")
+        except Exception as exc:
+            ident = failures(exc, f"room {room.code}, {type(message).__name__}")
+            failed = f"the server failed (request {ident}); nothing changed"
+            reply = p.Error(code="internal", message=failed, id=request)
         if reply is not None:
             conn.send(reply)
 
 
 # ----- the app --------------------------------------------------------------------------------
-def _room_error(_request: Request[Any, Any, Any], exc: RoomError) -> Response[Problem]:
-    return Response(Problem(exc.code, exc.message), status_code=exc.status)
-
-
-def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[Problem]:
-    """Any other failure of a request: logged once (with the room's code when the path
-    names one), answered ``{code, message}`` without a traceback."""
-    code = (request.scope.get("path_params") or {}).get("code")
-    where = f"room {code}" if code else request.url.path
-    log.error("%s %s failed (%s)", request.method, where, type(exc).__name__, exc_info=exc)
-    return Response(Problem("internal", "the server failed"), status_code=500)
-
-
 def create_app(config: Config) -> Litestar:
     """The ASGI app for ``config`` (migrates the database and restores rooms on start)."""
 
@@ -495,6 +542,12 @@ def create_app(config: Config) -> Litestar:
         store = Store(config.db_url)
         hub = Hub(store, config)
         app.state.hub = hub
+        app.state.throttle = ReconnectThrottle(
+            {
+                "token": (config.reconnect_rate, config.reconnect_burst),
+                "address": (config.address_rate, config.address_burst),
+            }
+        )
         await hub.start()
 
     async def shutdown(app: Litestar) -> None:
@@ -508,6 +561,7 @@ def create_app(config: Config) -> Litestar:
             list_games,
             list_decks,
             game_rules,
+            game_schema,
             create_room,
             lobby,
             room_info,
@@ -521,7 +575,13 @@ def create_app(config: Config) -> Litestar:
         ],
         on_startup=[startup],
         on_shutdown=[shutdown],
-        exception_handlers={RoomError: _room_error, 500: _internal_error},
+        before_request=check_request,
+        exception_handlers={
+            RoomError: handle_refused,
+            Refused: handle_refused,
+            HTTPException: handle_http,
+            Exception: handle_crash,
+        },
         openapi_config=OpenAPIConfig(
             title="gamenight", version=__version__, path="/schema", description=__doc__
         ),

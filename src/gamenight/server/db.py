@@ -167,10 +167,11 @@ def migrate(url: str) -> None:
     """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``)."""
     import logging
 
+    # before the import: alembic logs its plugins' setup (INFO) when it is imported
+    logging.getLogger("alembic").setLevel(logging.WARNING)
     from alembic import command
     from alembic.config import Config
 
-    logging.getLogger("alembic").setLevel(logging.WARNING)
     target = sync_url(url)
     if target.startswith("sqlite:///"):
         path = target[len("sqlite:///") :]

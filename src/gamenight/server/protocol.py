@@ -21,16 +21,24 @@ Ping(id=3)
 
 from __future__ import annotations
 
-from typing import Any, Literal
+import re
+from typing import Annotated, Any, Literal
 
 import msgspec
 
+from gamenight.core.errors import GamenightError
 from gamenight.core.odds import Odds
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 300
 MAX_NAME_CHARS = 40
+MAX_DEPTH = 32  # arrays and objects nested deeper than this are refused (frames and bodies)
+MAX_ID = 2**53 - 1  # request ids: 0 to the largest integer a JavaScript number holds exactly
+MAX_SEQ = 2**31 - 1  # seqs and protocol versions
+
+RequestId = Annotated[int, msgspec.Meta(ge=0, le=MAX_ID)]
+Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 
 # Stable error codes (clients switch on these; messages are for people).
 ErrorCode = Literal[
@@ -68,34 +76,34 @@ class Hello(ClientMessageBase, frozen=True, tag="hello"):
     """First message: protocol version, the seat token (none: watch as a spectator) and
     the last seq this client has seen (-1: nothing, send every event since the start)."""
 
-    protocol: int
+    protocol: Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
     token: str | None = None
-    last_seq: int = -1
+    last_seq: Annotated[int, msgspec.Meta(ge=-1, le=MAX_SEQ)] = -1
 
 
 class Act(ClientMessageBase, frozen=True, tag="act"):
     """One action (the game's action JSON) for the position ``expected_seq``."""
 
     action: Any
-    expected_seq: int
-    id: int | None = None
+    expected_seq: Seq
+    id: RequestId | None = None
 
 
 class HintRequest(ClientMessageBase, frozen=True, tag="hint"):
     """Ask for the Advice of the own seat's position (rooms with hints on)."""
 
-    id: int | None = None
+    id: RequestId | None = None
 
 
 class ChatIn(ClientMessageBase, frozen=True, tag="chat"):
     """A chat line: plain text, at most MAX_CHAT_CHARS characters."""
 
     text: str
-    id: int | None = None
+    id: RequestId | None = None
 
 
 class Ping(ClientMessageBase, frozen=True, tag="ping"):
-    id: int | None = None
+    id: RequestId | None = None
 
 
 ClientMessage = Hello | Act | HintRequest | ChatIn | Ping
@@ -231,29 +239,105 @@ _server_decoder = msgspec.json.Decoder(ServerMessage)
 _encoder = msgspec.json.Encoder()
 
 
-class ProtocolError(Exception):
-    """A frame that is not a valid client message: ``code`` and a one-line message."""
+class ProtocolError(GamenightError):
+    """A frame that is not a valid client message: ``code``, a one-line message and the
+    frame's request ``id`` when one could be read from it."""
 
-    def __init__(self, code: ErrorCode, message: str) -> None:
+    def __init__(self, code: ErrorCode, message: str, id: int | None = None) -> None:
         super().__init__(message)
         self.code: ErrorCode = code
         self.message = message
+        self.id = id
+
+
+class TooDeep(GamenightError, ValueError):
+    """JSON nested deeper than :data:`MAX_DEPTH` (checked before it is parsed)."""
+
+
+_STRING = re.compile(rb'"(?:[^"\\]|\\.)*"', re.DOTALL)
+_BRACKETS = re.compile(rb"[\[\]{}]")
+
+
+def check_depth(data: bytes, limit: int = MAX_DEPTH) -> None:
+    """Refuse JSON whose arrays and objects nest deeper than ``limit``, without parsing it
+    (the parsers recurse: a deep enough document overflows the stack). Every socket frame
+    and every HTTP body passes here first.
+
+    >>> check_depth(b'{"a": [[1], "]]]"]}')
+    >>> check_depth(b"[" * 40 + b"]" * 40)
+    Traceback (most recent call last):
+    ...
+    gamenight.server.protocol.TooDeep: JSON nested deeper than 32 levels
+    """
+    if data.count(b"[") + data.count(b"{") <= limit:
+        return  # cannot be that deep: the common case costs two scans in C
+    depth = 0
+    for bracket in _BRACKETS.findall(_STRING.sub(b"", data)):
+        if bracket in b"[{":
+            depth += 1
+            if depth > limit:
+                raise TooDeep(f"JSON nested deeper than {limit} levels")
+        else:
+            depth -= 1
+
+
+class _IdProbe(msgspec.Struct):
+    id: Any = None
+
+
+_probe = msgspec.json.Decoder(_IdProbe)
+_ID_TEXT = re.compile(rb'"id"\s*:\s*(\d{1,16})\s*[,}]')
+
+
+def request_id(data: bytes) -> int | None:
+    """The request id of a frame that may be invalid, read leniently: the top-level
+    ``"id"`` if the frame is a JSON object, else the first ``"id": <integer>`` in its
+    text; None unless it is an integer from 0 to :data:`MAX_ID`.
+
+    >>> request_id(b'{"type":"act","expected_seq":"0","id":500}')
+    500
+    >>> request_id(b'{"type":"act","id":7,"action":' + b"[" * 99)
+    7
+    >>> request_id(b'{"id":true}') is None and request_id(b'{"id":1e400}') is None
+    True
+    """
+    value: Any = None
+    try:
+        check_depth(data)
+        value = _probe.decode(data).id
+    except (GamenightError, msgspec.DecodeError):  # ValidationError is a DecodeError
+        found = _ID_TEXT.search(data)
+        value = None if found is None else int(found.group(1))
+    if isinstance(value, int) and not isinstance(value, bool) and 0 <= value <= MAX_ID:
+        return value
+    return None
 
 
 def decode_client(frame: bytes | str) -> ClientMessage:
-    """A client message, or :class:`ProtocolError` (too large, malformed, unknown type)."""
+    """A client message, or :class:`ProtocolError` (too large, too deep, malformed,
+    unknown type) carrying the frame's request id when it has a readable one."""
     data = frame.encode("utf-8") if isinstance(frame, str) else frame
     if len(data) > MAX_FRAME_BYTES:
-        raise ProtocolError("too_large", f"messages are limited to {MAX_FRAME_BYTES} bytes")
+        raise ProtocolError(
+            "too_large", f"messages are limited to {MAX_FRAME_BYTES} bytes", request_id(data)
+        )
     try:
+        check_depth(data)
         return _client_decoder.decode(data)
+    except TooDeep as exc:
+        raise ProtocolError("bad_message", f"malformed message: {exc}", request_id(data)) from None
     except msgspec.ValidationError as exc:
         text = str(exc)
         if "Invalid value" in text and "`$.type`" in text:
-            raise ProtocolError("unknown_type", f"unknown message type: {text}") from None
-        raise ProtocolError("bad_message", f"malformed message: {text}") from None
+            code: ErrorCode = "unknown_type"
+            message = f"unknown message type: {text}"
+        else:
+            code, message = "bad_message", f"malformed message: {text}"
+        raise ProtocolError(code, message, request_id(data)) from None
     except msgspec.DecodeError as exc:
-        raise ProtocolError("bad_message", f"not JSON: {exc}") from None
+        raise ProtocolError("bad_message", f"not JSON: {exc}", request_id(data)) from None
+    except RecursionError:  # cannot happen below MAX_DEPTH; never a traceback if it does
+        raise ProtocolError("bad_message", "malformed message: nested too deep") from None
 
 
 def decode_server(frame: bytes | str) -> ServerMessage:
@@ -294,4 +378,5 @@ def json_schema() -> dict[str, Any]:
         "properties": {"client_to_server": client, "server_to_client": server},
         "x-protocol-version": PROTOCOL_VERSION,
         "x-max-frame-bytes": MAX_FRAME_BYTES,
+        "x-max-depth": MAX_DEPTH,
     }

@@ -49,6 +49,7 @@ from gamenight.core.game import Game, to_json
 from gamenight.core.record import RecordWriter
 from gamenight.core.record import SeatInfo as RecordSeat
 from gamenight.core.table import Table
+from gamenight.core.text import TextError, check_text
 from gamenight.games.decades.library import DEFAULT_NAMES as DEFAULT_DECKS
 from gamenight.games.decades.library import list_decks
 from gamenight.server import protocol as p
@@ -108,6 +109,12 @@ class Config:
     chat_rate: float = 0.5  # chat lines per second
     chat_burst: float = 5.0
     abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
+    # hellos answered with a snapshot (guard.ReconnectThrottle): per seat token and per
+    # client address, (rate a second, burst); over it, waits that double up to 60 s
+    reconnect_rate: float = 1.0
+    reconnect_burst: float = 10.0
+    address_rate: float = 50.0
+    address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
     gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
@@ -516,9 +523,10 @@ class Hub:
 
     async def claim(self, room: LiveRoom, seat: int, name: str) -> str:
         """Claim human seat ``seat`` of a waiting room with a display name; the seat token."""
-        clean = name.strip()
-        if not 1 <= len(clean) <= p.MAX_NAME_CHARS or any(ord(c) < 32 for c in clean):
-            raise RoomError(400, "bad_name", f"a name is 1 to {p.MAX_NAME_CHARS} characters")
+        try:
+            clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
+        except TextError as exc:
+            raise RoomError(400, "bad_name", str(exc)) from None
         if not 0 <= seat < len(room.seats) or room.seats[seat].kind != "human":
             raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
         token = new_token()
@@ -941,13 +949,10 @@ class Hub:
     async def chat(self, room: LiveRoom, conn: Conn, message: p.ChatIn) -> p.Message | None:
         if conn.seat is None:
             return p.Error(code="not_seated", message="spectators cannot chat", id=message.id)
-        text = message.text.strip()
-        if not text or len(text) > p.MAX_CHAT_CHARS:
-            return p.Error(
-                code="chat_invalid",
-                message=f"a chat line is 1 to {p.MAX_CHAT_CHARS} characters",
-                id=message.id,
-            )
+        try:
+            text = check_text(message.text, what="a chat line", limit=p.MAX_CHAT_CHARS)
+        except TextError as exc:
+            return p.Error(code="chat_invalid", message=str(exc), id=message.id)
         if not conn.chats.take():
             return p.Error(code="rate_limited", message="slow down", id=message.id)
         name = room.seats[conn.seat].name or f"seat {conn.seat + 1}"

@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import html
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get, post
 from litestar.handlers import BaseRouteHandler
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import FromPath, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
@@ -60,6 +63,30 @@ class Replay(msgspec.Struct, frozen=True):
 class ReplayProblem(msgspec.Struct, frozen=True):
     code: str
     message: str
+
+
+REPLAY_ERRORS = {  # the codes of POST /api/replay's errors, by status (docs/protocol.md)
+    400: "`bad_record`",
+    403: "`bad_origin`",
+    413: "`too_large`",
+    415: "`unsupported_media_type`",
+    500: "`internal`",
+}
+RECORD_MEDIA_TYPES = ("application/x-ndjson", "application/json")
+
+
+@dataclass
+class ReplayOperation(Operation):
+    """The OpenAPI operation of ``POST /api/replay``: its body is a record (JSON Lines,
+    ``application/x-ndjson``; ``application/json`` is taken too), at most 4 MiB."""
+
+    def __post_init__(self) -> None:
+        text = OpenAPIMediaType(schema=Schema(type=OpenAPIType.STRING))
+        self.request_body = RequestBody(
+            content=dict.fromkeys(RECORD_MEDIA_TYPES, text),
+            description="a game record as JSON Lines (`GET /api/rooms/{code}/record`)",
+            required=True,
+        )
 
 
 def replay_frames(text: str) -> Replay:
@@ -178,6 +205,12 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         status_code=200,
         request_max_body_size=MAX_RECORD_BYTES,
         sync_to_thread=True,
+        opt={"media_types": RECORD_MEDIA_TYPES},  # the server's body check (server.guard)
+        operation_class=ReplayOperation,
+        responses={
+            status: ResponseSpec(ReplayProblem, description=codes, generate_examples=False)
+            for status, codes in REPLAY_ERRORS.items()
+        },
     )
     def replay_record(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
         del request

@@ -91,7 +91,14 @@ class DecadesGame(Game[DecadesState, Action]):
                 "question deck id from `gamenight decks list`; empty: the shipped deck",
                 "",
             ),
-            OptionSpec("track", "int", "length of the score track", 100, minimum=1),  # T6
+            OptionSpec(
+                "track",
+                "int",
+                "length of the score track (1 to 1000)",
+                100,
+                minimum=1,
+                maximum=1000,
+            ),  # T6
             OptionSpec("sides", "str", "board side per team, like A,B", "A,B"),  # T1
         ),
         seat_noun="team",

@@ -7,9 +7,9 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token) {
+async function call(method, path, body, token, type = "application/json") {
   const headers = {};
-  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (body !== undefined) headers["Content-Type"] = type;
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const response = await fetch(path, {
     method,
@@ -45,7 +45,7 @@ export const api = {
     if (!response.ok) throw new ApiError(response.status, "no_record", await response.text());
     return response.text();
   },
-  replay: (jsonl) => call("POST", "/api/replay", jsonl),
+  replay: (jsonl) => call("POST", "/api/replay", jsonl, undefined, "application/x-ndjson"),
   rules: async (game) => {
     const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
     if (!response.ok) throw new ApiError(response.status, "no_rules", response.statusText);
