@@ -36,3 +36,12 @@ def test_team_syntax() -> None:
 def test_bad_player_lists_name_the_problem(spec: str, message: str) -> None:
     with pytest.raises(OptionsError, match=message):
         parse_players(spec, BOTS)
+
+
+def test_a_player_name_follows_the_one_text_policy() -> None:
+    """Names typed for the terminal are refused as the server refuses them: no control
+    codes (an ESC would rewrite the screen), no bidirectional overrides."""
+    for bad in ("Ann\x1b[2J", "\u202eevil", "x" * 41):
+        with pytest.raises(OptionsError, match="--players: a name"):
+            parse_players(f"{bad},Bob", ["random"])
+    assert [s.name for s in parse_players("Zoë,李", ["random"])] == ["Zoë", "李"]

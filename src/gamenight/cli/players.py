@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import GameInfo
+from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text
 
 
 @dataclass(frozen=True)
@@ -103,4 +104,15 @@ def _seat(entry: str, index: int, bots: Sequence[str]) -> SeatSpec:
     members = tuple(m.strip() for m in who.split("+"))
     if any(not m or ":" in m for m in members):
         raise OptionsError(f"--players: cannot read seat {entry!r}")
+    for text in (label, *members):
+        if text is not None:
+            _check_name(text)
     return SeatSpec(label or "+".join(members), members=members)
+
+
+def _check_name(text: str) -> None:
+    """The one policy for user text (:mod:`gamenight.core.text`), as the server's names."""
+    try:
+        check_text(text, what="a name", limit=MAX_NAME_CHARS)
+    except TextError as exc:
+        raise OptionsError(f"--players: {exc}") from None

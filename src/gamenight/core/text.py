@@ -35,6 +35,9 @@ import unicodedata
 
 from gamenight.core.errors import GamenightError
 
+MAX_NAME_CHARS = 40
+"""The longest name of a player, seat or team, in every front end."""
+
 BIDI_CONTROLS = frozenset(
     "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
 )

@@ -26,13 +26,14 @@ from typing import Annotated, Any, Literal
 
 import msgspec
 
+from gamenight.core import text
 from gamenight.core.errors import GamenightError
 from gamenight.core.odds import Odds
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
 MAX_CHAT_CHARS = 300
-MAX_NAME_CHARS = 40
+MAX_NAME_CHARS = text.MAX_NAME_CHARS  # one limit in every front end
 MAX_DEPTH = 32  # arrays and objects nested deeper than this are refused (frames and bodies)
 MAX_ID = 2**53 - 1  # request ids: 0 to the largest integer a JavaScript number holds exactly
 MAX_SEQ = 2**31 - 1  # seqs and protocol versions
