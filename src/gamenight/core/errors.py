@@ -59,3 +59,14 @@ class BuildNeededError(GamenightError):
 
 class RecordBusyError(RecordError):
     """A record that another gamenight has open (it holds the record's lock)."""
+
+
+class StorageUnavailableError(GamenightError):
+    """The server's database cannot be reached or written (down, restarting, disk full).
+
+    Nothing changed; the request may be sent again after ``retry_after`` seconds.
+    """
+
+    def __init__(self, message: str, retry_after: int = 2) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after

@@ -19,6 +19,13 @@ def main() -> None:
         "--loop", default="auto", help="uvicorn's event loop (auto, asyncio, uvloop)"
     )
     parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
+    parser.add_argument(
+        "--wait-for-db",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="retry an unreachable database this long before exiting (default 0)",
+    )
     args = parser.parse_args()
     profile = os.environ.get("GAMENIGHT_PROFILE")  # bench/server_load.py --profile
     if profile:
@@ -31,6 +38,7 @@ def main() -> None:
         log_level=args.log_level,
         loop=args.loop,
         ws=args.ws,
+        wait_for_db=args.wait_for_db,
     )
 
 

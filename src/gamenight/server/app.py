@@ -35,11 +35,12 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, StorageUnavailableError
 from gamenight.games.decades import library
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
 from gamenight.server.guard import (
+    Problem,
     ReconnectThrottle,
     Refused,
     check_request,
@@ -50,7 +51,17 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
-from gamenight.server.rooms import Config, Conn, CreateRoom, Hub, LiveRoom, RoomError
+from gamenight.server.rooms import (
+    UNAVAILABLE,
+    Config,
+    Conn,
+    CreateRoom,
+    Hub,
+    LiveRoom,
+    RoomError,
+    refused,
+    unavailable,
+)
 
 log = logging.getLogger("gamenight.server")
 
@@ -398,6 +409,11 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         await _reader(socket, hub, room, conn, keys)
     except (WebSocketDisconnect, TimeoutError):
         pass  # gone, or no hello in time: nothing to log
+    except StorageUnavailableError as exc:  # the database is down: not a bug
+        refused(f"a socket of room {code[:32]}", exc)
+        with contextlib.suppress(Exception):
+            await _send(socket, unavailable(exc, None))
+            await socket.close(code=1013)  # try again later
     except Exception as exc:  # a bug: logged once (bounded), the socket closed as failed
         ident = failures(exc, f"room {code}, socket")
         with contextlib.suppress(Exception):
@@ -534,6 +550,17 @@ async def _reader(
 
 
 # ----- the app --------------------------------------------------------------------------------
+def _unavailable(
+    request: Request[Any, Any, Any], exc: StorageUnavailableError
+) -> Response[Problem]:
+    refused(f"{request.method} {request.url.path[:80]}", exc)
+    return Response(
+        Problem("unavailable", UNAVAILABLE),
+        status_code=503,
+        headers={"Retry-After": str(exc.retry_after)},
+    )
+
+
 def create_app(config: Config) -> Litestar:
     """The ASGI app for ``config`` (migrates the database and restores rooms on start)."""
 
@@ -581,6 +608,7 @@ def create_app(config: Config) -> Litestar:
             Refused: handle_refused,
             HTTPException: handle_http,
             Exception: handle_crash,
+            StorageUnavailableError: _unavailable,
         },
         openapi_config=OpenAPIConfig(
             title="gamenight", version=__version__, path="/schema", description=__doc__

@@ -28,15 +28,17 @@ Tokens are never stored: only their sha256 (:func:`token_hash`).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import secrets
 import sqlite3
 import time
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
+from functools import wraps
 from pathlib import Path
-from typing import Any
+from typing import Any, ParamSpec, TypeVar
 
 import msgspec
 import platformdirs
@@ -55,11 +57,16 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
+from gamenight.core.errors import StorageUnavailableError
+
 NOTIFY_CHANNEL = "gamenight"
+CONNECT_TIMEOUT = 5  # seconds before a PostgreSQL connection attempt gives up
+RETRY_AFTER = 2  # seconds a client is told to wait while the database is unavailable
 
 
 class Base(DeclarativeBase):
@@ -183,6 +190,87 @@ def migrate(url: str) -> None:
     command.upgrade(config, "head")
 
 
+def is_outage(exc: BaseException) -> bool:
+    """True if ``exc`` says the database is unreachable or cannot be written right now
+    (PostgreSQL down or restarting, a connection killed, SQLite's disk full, I/O error
+    or lock), as opposed to a refused request or a bug (a missing table, bad SQL...).
+    Looks through SQLAlchemy's wrapper and ``__cause__``.
+
+    >>> is_outage(sqlite3.OperationalError("database or disk is full"))
+    True
+    >>> is_outage(sqlite3.OperationalError("no such table: rooms"))
+    False
+    >>> is_outage(ValueError("a bug"))
+    False
+    """
+    import psycopg
+
+    current: BaseException | None = exc
+    for _ in range(5):
+        if current is None:
+            return False
+        if isinstance(current, sa_exc.DBAPIError):
+            if current.connection_invalidated:
+                return True
+            current = current.orig
+            continue
+        if isinstance(current, sqlite3.Error):
+            code = getattr(current, "sqlite_errorcode", None)
+            if code is not None:
+                return code & 0xFF in _SQLITE_OUTAGES
+            text = str(current).lower()
+            return any(word in text for word in _SQLITE_WORDS)
+        if isinstance(
+            current,
+            StorageUnavailableError
+            | sa_exc.DisconnectionError
+            | sa_exc.TimeoutError
+            | psycopg.OperationalError
+            | psycopg.InterfaceError
+            | OSError,
+        ):
+            return True
+        current = current.__cause__
+    return False
+
+
+# SQLite's primary result codes of a database that cannot be written now: BUSY, LOCKED,
+# READONLY, IOERR, FULL, CANTOPEN, PROTOCOL (and the words of their messages).
+_SQLITE_OUTAGES = frozenset({5, 6, 8, 10, 13, 14, 15})
+_SQLITE_WORDS = ("disk", "full", "locked", "busy", "readonly", "i/o", "unable to open")
+
+
+def outage_reason(exc: BaseException) -> str:
+    """One line saying why the database failed (for the log, never for clients)."""
+    inner = getattr(exc, "orig", None) or exc
+    lines = str(inner).strip().splitlines()
+    return f"{type(inner).__name__}: {lines[0] if lines else ''}".rstrip(": ")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+
+def _guarded(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]:
+    """A :class:`Store` method whose database outages raise :class:`StorageUnavailableError`
+    (one line; the caller refuses the request and nothing is acknowledged)."""
+
+    @wraps(method)
+    async def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
+        try:
+            return await method(*args, **kwargs)
+        except StorageUnavailableError:
+            raise
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            raise StorageUnavailableError(
+                f"the database is unavailable ({outage_reason(exc)})", RETRY_AFTER
+            ) from exc
+
+    return guarded
+
+
 class Behind(Exception):
     """The database holds more actions than the caller's table: catch up and retry."""
 
@@ -257,6 +345,7 @@ class Store:
         await self.engine.dispose()
 
     # ----- rooms -------------------------------------------------------------------
+    @_guarded
     async def create_room(
         self,
         *,
@@ -300,6 +389,7 @@ class Store:
             )
         return room_id
 
+    @_guarded
     async def load_room(self, code: str) -> RoomRow | None:
         async with self.engine.connect() as conn:
             row = (await conn.execute(select(ROOMS).where(ROOMS.c.code == code))).first()
@@ -331,6 +421,7 @@ class Store:
             ),
         )
 
+    @_guarded
     async def room_codes(self, statuses: Sequence[str]) -> list[str]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -338,6 +429,19 @@ class Store:
             )
             return [r[0] for r in rows]
 
+    @_guarded
+    async def open_rooms(self) -> dict[str, tuple[int, str]]:
+        """code -> (seq, status) of every waiting or playing room (the re-check of the
+        rooms a process holds, and the rooms it should adopt)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code, ROOMS.c.seq, ROOMS.c.status).where(
+                    ROOMS.c.status.in_(("waiting", "playing"))
+                )
+            )
+            return {r[0]: (int(r[1]), str(r[2])) for r in rows}
+
+    @_guarded
     async def public_rooms(self, limit: int = 100) -> list[tuple[str, str, str, float]]:
         """(code, game, status, created_at) of open public rooms, newest first."""
         async with self.engine.connect() as conn:
@@ -349,6 +453,7 @@ class Store:
             )
             return [(r[0], r[1], r[2], r[3]) for r in rows]
 
+    @_guarded
     async def idle_rooms(self, now: float) -> list[tuple[str, float]]:
         """(code, updated_at) of every room still open, for the idle check."""
         async with self.engine.connect() as conn:
@@ -359,6 +464,7 @@ class Store:
             )
             return [(r[0], r[1]) for r in rows]
 
+    @_guarded
     async def claim_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
         """Give an unclaimed human seat of a waiting room to ``name``; False if taken."""
         async with self.engine.begin() as conn:
@@ -378,6 +484,7 @@ class Store:
             await self._touch(conn, room_id)
             return bool(result.rowcount)
 
+    @_guarded
     async def release_seat(self, room_id: int, seat: int) -> bool:
         """The host frees a claimed seat of a waiting room: its token stops working."""
         async with self.engine.begin() as conn:
@@ -391,6 +498,7 @@ class Store:
             await self._touch(conn, room_id)
             return bool(result.rowcount)
 
+    @_guarded
     async def start_room(self, room_id: int, bots: dict[int, str]) -> bool:
         """Waiting -> playing; empty human seats become the given bots. False if not waiting."""
         async with self.engine.begin() as conn:
@@ -409,6 +517,7 @@ class Store:
             )
         return True
 
+    @_guarded
     async def set_status(self, room_id: int, status: str, note: str = "") -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -417,6 +526,7 @@ class Store:
                 .values(status=status, note=note, updated_at=time.time())
             )
 
+    @_guarded
     async def set_away(self, room_id: int, seat: int, away_since: float | None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(
@@ -426,6 +536,7 @@ class Store:
             )
 
     # ----- the action log -----------------------------------------------------------------
+    @_guarded
     async def append_action(
         self,
         room_id: int,
@@ -467,6 +578,7 @@ class Store:
         }
         await self._log.append(room_id, seq, values, row, notify)
 
+    @_guarded
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -477,6 +589,7 @@ class Store:
             return [ActionRow(r.seq, r.seat, json.loads(r.action), r.by, r.at) for r in rows]
 
     # ----- chat ---------------------------------------------------------------------------
+    @_guarded
     async def add_chat(
         self, room_id: int, seat: int | None, name: str, message: str, notify: str | None = None
     ) -> ChatRow:
@@ -494,6 +607,7 @@ class Store:
                 )
         return ChatRow(chat_id, seat, name, message, now)
 
+    @_guarded
     async def chat_after(self, room_id: int, chat_id: int, limit: int = 200) -> list[ChatRow]:
         async with self.engine.connect() as conn:
             rows = await conn.execute(
@@ -505,6 +619,7 @@ class Store:
             found = [ChatRow(r.id, r.seat, r.name, r.text, r.at) for r in rows]
         return found[::-1]
 
+    @_guarded
     async def notify(self, payload: str) -> None:
         """Tell the other server processes (PostgreSQL only) that a room changed."""
         if not self.is_postgres:
@@ -645,7 +760,14 @@ class _SqliteLog(_GroupCommit):
                 outcome.append(ok)
             conn.execute("COMMIT")
         except BaseException:
-            conn.execute("ROLLBACK")
+            # A full disk or an I/O error may have ended the transaction already (then
+            # ROLLBACK fails too): the connection is dropped and opened anew next time.
+            try:
+                conn.execute("ROLLBACK")
+            except sqlite3.Error:
+                with contextlib.suppress(sqlite3.Error):
+                    conn.close()
+                self.conn = None
             raise
         return outcome
 
@@ -707,7 +829,7 @@ class _PgLog(_GroupCommit):
         conn = self.conns[slot]
         if conn is None or conn.closed:
             conn = self.conns[slot] = await psycopg.AsyncConnection.connect(
-                self.url, autocommit=True
+                self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT
             )
         return conn
 
@@ -751,8 +873,8 @@ class _PgLog(_GroupCommit):
             if len(batch) == 1:  # the log holds this seq already (a second process)
                 return [False]
             raise
-        except psycopg.OperationalError:
-            await conn.close()  # reconnect next time
+        except (psycopg.OperationalError, psycopg.InterfaceError):
+            await conn.close()  # reconnect next time (the database restarted...)
             raise
         return [i in moved for i in range(1, len(batch) + 1)]
 
@@ -773,7 +895,16 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 def _engine(url: str, postgres: bool) -> AsyncEngine:
     if postgres:
-        return create_async_engine(url, pool_size=10, max_overflow=10, pool_pre_ping=False)
+        # pool_pre_ping: a pooled connection that a database restart killed is replaced
+        # at checkout instead of failing the next request (the log's hot path does not
+        # use the pool: it has its own connections, reopened after a failure).
+        return create_async_engine(
+            url,
+            pool_size=10,
+            max_overflow=10,
+            pool_pre_ping=True,
+            connect_args={"connect_timeout": CONNECT_TIMEOUT},
+        )
     # SQLite: one connection, so writes queue in the pool instead of failing with
     # "database is locked"; WAL with synchronous=NORMAL survives a killed process.
     engine = create_async_engine(url, poolclass=AsyncAdaptedQueuePool, pool_size=1, max_overflow=0)

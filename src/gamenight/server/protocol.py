@@ -60,6 +60,7 @@ ErrorCode = Literal[
     "no_advice",  # the game cannot advise here
     "chat_invalid",  # empty or too long
     "rate_limited",  # too many messages: slow down
+    "unavailable",  # the database is down or full; nothing changed: retry after retry_after
     "internal",  # the server failed; nothing changed
 ]
 
@@ -193,6 +194,7 @@ class Error(Message, frozen=True, tag="error"):
     code: ErrorCode
     message: str
     id: int | None = None
+    retry_after: int | None = None  # code "unavailable": seconds to wait before sending again
 
 
 class AdviceOut(Message, frozen=True, tag="advice"):

@@ -44,6 +44,7 @@ from gamenight.core.errors import (
     IllegalActionError,
     OptionsError,
     StaleActionError,
+    StorageUnavailableError,
 )
 from gamenight.core.game import Game, to_json
 from gamenight.core.record import RecordWriter
@@ -53,10 +54,20 @@ from gamenight.core.text import TextError, check_text
 from gamenight.games.decades.library import DEFAULT_NAMES as DEFAULT_DECKS
 from gamenight.games.decades.library import list_decks
 from gamenight.server import protocol as p
-from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
+from gamenight.server.db import (
+    Behind,
+    RoomRow,
+    Store,
+    is_outage,
+    new_token,
+    outage_reason,
+    token_hash,
+)
 
 NOT_BUILT_HERE = "not built on this server"  # a build refused by --no-table-build
 ODDS_GAP = 0.1  # seconds between a room's live odds: a burst of moves gets its last ones
+BOT_RETRY = (0.25, 5.0)  # a bot whose move failed tries again after this, doubling, up to
+UNAVAILABLE = "the database is unavailable; nothing changed, try again"
 log = logging.getLogger("gamenight.server")
 
 Seconds = Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600)]
@@ -116,6 +127,7 @@ class Config:
     address_rate: float = 50.0
     address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
+    resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
 
@@ -210,6 +222,7 @@ class LiveRoom:
     odds_task: asyncio.Task[None] | None = None
     chat_seen: int = 0
     updated: float = field(default_factory=time.time)
+    start_pending: bool = False  # every seat claimed, but the start failed (database down)
 
     @property
     def seq(self) -> int:
@@ -415,6 +428,7 @@ class Hub:
                     room = await self._broken(row, exc)
             if room is not None:
                 self.rooms[code] = room
+                self._kick(room)  # its bots play here too, as in the rooms loaded at start
             future.set_result(room)
             return room
         except BaseException as exc:
@@ -537,9 +551,18 @@ class Hub:
         room.seats[seat].token_hash = hashed
         room.updated = time.time()
         await self._room_changed(room)
-        if all(s.kind == "bot" or s.token_hash for s in room.seats):
-            await self._begin(room, {})
+        if self._ready(room):
+            try:
+                await self._begin(room, {})
+            except StorageUnavailableError as exc:  # the seat is claimed: its token stands
+                log.warning("room %s not begun yet: %s", room.code, exc)
+                room.start_pending = True  # the room checks begin it
         return token
+
+    @staticmethod
+    def _ready(room: LiveRoom) -> bool:
+        """Every seat is claimed (or a bot) in a waiting room: the game begins."""
+        return room.status == "waiting" and all(s.kind == "bot" or s.token_hash for s in room.seats)
 
     async def release(self, room: LiveRoom, host_token: str, seat: int) -> None:
         self._check_host(room, host_token)
@@ -586,7 +609,7 @@ class Hub:
                 raise _failed(room, "could not start", exc) from None
             if await self.store.start_room(room.id, bots):
                 self._started(room, bots, table)
-                await self.store.notify(self._payload(room, "room"))
+                await self._tell_others(room, "room")
             else:  # another process began it (the lock is held: not self.sync)
                 await self._catch_up(room)
         self._kick(room)
@@ -610,10 +633,10 @@ class Hub:
     async def close_room(self, room: LiveRoom, note: str) -> None:
         if room.status in ("finished", "closed", "broken"):
             return
+        await self.store.set_status(room.id, "closed", note)  # the database first
         room.status = "closed"
         room.note = note
-        await self.store.set_status(room.id, "closed", note)
-        await self.store.notify(self._payload(room, "room"))
+        await self._tell_others(room, "room")
         room.broadcast(p.RoomUpdate(room=room.info()))
         if room.bot_task is not None:
             room.bot_task.cancel()
@@ -634,6 +657,13 @@ class Hub:
                 "protocol_version",
                 f"this server speaks protocol {p.PROTOCOL_VERSION}, not {hello.protocol}",
             )
+        if self.store.is_postgres:
+            # Another process may have moved the room on (a seat that comes over from a
+            # process that died): the snapshot holds at least every action acknowledged.
+            # With the database down the snapshot is what this process knows.
+            with contextlib.suppress(StorageUnavailableError):
+                async with room.lock:
+                    await self._catch_up(room)
         seat: int | None = None
         if hello.token is not None:
             seat = self.seat_for_token(room, hello.token)
@@ -726,6 +756,9 @@ class Hub:
             return p.Error(code="illegal", message=str(exc), id=message.id)
         except RoomError as exc:
             return p.Error(code=exc.code, message=exc.message, id=message.id)  # type: ignore[arg-type]
+        except StorageUnavailableError as exc:
+            refused(f"an act in room {room.code}", exc)
+            return unavailable(exc, message.id)
         return p.Ack(seq=seq, id=message.id)
 
     def _refuse_play(self, room: LiveRoom, request: int | None) -> p.Error | None:
@@ -956,9 +989,13 @@ class Hub:
         if not conn.chats.take():
             return p.Error(code="rate_limited", message="slow down", id=message.id)
         name = room.seats[conn.seat].name or f"seat {conn.seat + 1}"
-        row = await self.store.add_chat(
-            room.id, conn.seat, name, text, notify=self._payload(room, "chat")
-        )
+        try:
+            row = await self.store.add_chat(
+                room.id, conn.seat, name, text, notify=self._payload(room, "chat")
+            )
+        except StorageUnavailableError as exc:
+            refused(f"a chat line in room {room.code}", exc)
+            return unavailable(exc, message.id)
         room.chat_seen = max(room.chat_seen, row.id)
         room.updated = time.time()
         for other in list(room.conns):  # the sender's copy carries its request id
@@ -987,18 +1024,40 @@ class Hub:
         return room.seats[seat].kind == "bot" or seat in room.takeover
 
     async def _run_bots(self, room: LiveRoom) -> None:
-        try:
-            while room.status == "playing" and room.table is not None:
+        """The room's bots move while one is to act. A move that fails (the database is
+        down, the disk is full...) changed nothing: the bots catch up with the database
+        and try again, waiting longer each time (``BOT_RETRY``), until the room goes on."""
+        failures = 0
+        while room.status == "playing" and room.table is not None:
+            try:
+                if failures:
+                    await self._catch_up_locked(room)
+                    if room.status != "playing" or room.table is None:
+                        return
                 seats = [s for s in room.table.to_act() if self._bot_plays(room, s)]
                 if not seats:
                     return
                 if room.room_options.bot_pace:
                     await asyncio.sleep(room.room_options.bot_pace)
                 await self._bot_move(room, seats[0], "bot")
-        except asyncio.CancelledError:
-            raise
-        except Exception:
-            log.exception("bots of room %s stopped", room.code)
+                if failures:
+                    log.warning("bots of room %s go on after %d failures", room.code, failures)
+                    failures = 0
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                failures += 1
+                wait = min(BOT_RETRY[0] * 2 ** (failures - 1), BOT_RETRY[1])
+                if failures == 1:
+                    if is_outage(exc):
+                        log.warning("bots of room %s: %s; retrying", room.code, outage_reason(exc))
+                    else:
+                        log.exception("bots of room %s failed; retrying", room.code)
+                await asyncio.sleep(wait)
+
+    async def _catch_up_locked(self, room: LiveRoom) -> None:
+        async with room.lock:
+            await self._catch_up(room)
 
     async def _bot_move(self, room: LiveRoom, seat: int, by: str) -> None:
         table = room.table
@@ -1131,7 +1190,8 @@ class Hub:
 
     # ----- background -----------------------------------------------------------------------
     async def _ticker(self) -> None:
-        last_idle = last_freeze = time.monotonic()
+        last_idle = last_freeze = last_resync = time.monotonic()
+        failing = False  # a failure is logged once, until the checks work again
         while True:
             await asyncio.sleep(self.config.tick)
             try:
@@ -1142,17 +1202,79 @@ class Hub:
                     last_freeze = time.monotonic()
                     _freeze_old_objects()
                 await self._check_turns()
+                if (
+                    self.store.is_postgres
+                    and self.config.resync
+                    and time.monotonic() - last_resync >= self.config.resync
+                ):
+                    last_resync = time.monotonic()
+                    await self.resync()
                 if time.monotonic() - last_idle > self.config.idle_check:
                     last_idle = time.monotonic()
                     await self._close_idle()
+                if failing:
+                    log.warning("room checks go on")
+                    failing = False
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("room check failed")
+            except Exception as exc:
+                if failing:
+                    continue
+                failing = True
+                if is_outage(exc):
+                    log.warning("room check failed: %s", outage_reason(exc))
+                else:
+                    log.exception("room check failed")
+
+    async def resync(self) -> None:
+        """Re-read the seq and status of every open room from the database; catch up with
+        each room held here that is behind, and adopt the playing rooms this process does
+        not hold (a process that died leaves its rooms' bots to the others). Run after the
+        LISTEN connection (re)connects and every ``Config.resync`` seconds, so that no
+        room depends on a notification arriving."""
+        found = await self.store.open_rooms()
+        for code, room in list(self.rooms.items()):
+            if room.status not in ("waiting", "playing"):
+                continue
+            seq, status = found.get(code, (None, None))
+            if seq != room.seq or status != room.status:
+                self._spawn(self._sync_quietly(room))
+            else:
+                self._kick(room)  # its bots may have been another process's, now gone
+        for code, (_seq, status) in found.items():
+            if status == "playing" and code not in self.rooms and code not in self._unloadable:
+                self._spawn(self._adopt(code))
+
+    async def _adopt(self, code: str) -> None:
+        try:
+            room = await self.room(code)
+        except Exception as exc:
+            if not is_outage(exc):  # it will not load next time either: logged once
+                self._unloadable.add(code)
+            log.warning("room %s could not be loaded: %s", code, _one_line(exc))
+            return
+        if room is not None:
+            self._kick(room)
+
+    async def _sync_quietly(self, room: LiveRoom) -> None:
+        """``sync`` in the background: a failure is logged in one line (the next resync
+        tries again)."""
+        try:
+            await self.sync(room)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            if is_outage(exc):
+                log.warning("room %s not synced: %s", room.code, outage_reason(exc))
+            else:
+                log.exception("room %s not synced", room.code)
 
     async def _check_turns(self) -> None:
         now = time.monotonic()
         for room in list(self.rooms.values()):
+            if room.start_pending and self._ready(room) and not room.lock.locked():
+                room.start_pending = False
+                self._spawn(self._begin_quietly(room))  # its start failed (database down)
             if room.status != "playing" or room.table is None:
                 continue
             options = room.room_options
@@ -1171,7 +1293,26 @@ class Hub:
                     self._kick(room)
                 elif options.turn_clock is not None and now - room.turn_since >= options.turn_clock:
                     room.turn_since = now
-                    self._spawn(self._bot_move(room, seat, "clock"))
+                    self._spawn(self._clock_move(room, seat))
+
+    async def _begin_quietly(self, room: LiveRoom) -> None:
+        try:
+            await self._begin(room, {})
+        except StorageUnavailableError:
+            room.start_pending = True  # the next check tries again
+        except Exception:
+            log.exception("room %s could not begin", room.code)
+
+    async def _clock_move(self, room: LiveRoom, seat: int) -> None:
+        """The turn clock ran out: a bot acts once. If that fails (the database is down),
+        the clock runs again from now."""
+        try:
+            await self._bot_move(room, seat, "clock")
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:
+            room.turn_since = time.monotonic()
+            log.warning("turn clock of room %s: %s", room.code, _one_line(exc))
 
     async def _close_idle(self) -> None:
         now = time.time()
@@ -1193,7 +1334,16 @@ class Hub:
 
     async def _room_changed(self, room: LiveRoom) -> None:
         room.broadcast(p.RoomUpdate(room=room.info()))
-        await self.store.notify(self._payload(room, "room"))
+        await self._tell_others(room, "room")
+
+    async def _tell_others(self, room: LiveRoom, kind: str) -> None:
+        """NOTIFY the other processes of a change already committed. If the database just
+        went away, the change stands (the caller must not fail for it): the others find it
+        when they re-read their rooms (``resync``)."""
+        try:
+            await self.store.notify(self._payload(room, kind))
+        except StorageUnavailableError as exc:
+            log.warning("room %s: others not told: %s", room.code, exc)
 
     def _payload(self, room: LiveRoom, kind: str) -> str:
         return f"{self.process_tag} {room.code} {kind}"
@@ -1205,11 +1355,20 @@ class Hub:
         from gamenight.server.db import NOTIFY_CHANNEL
 
         url = self.store.url.replace("postgresql+psycopg://", "postgresql://")
+        lost = False
         while True:
             try:
-                conn = await psycopg.AsyncConnection.connect(url, autocommit=True)
+                conn = await psycopg.AsyncConnection.connect(
+                    url, autocommit=True, application_name="gamenight-listen", connect_timeout=5
+                )
                 self._listener = conn
                 await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
+                if lost:
+                    log.warning("LISTEN connection back; re-reading every room")
+                    lost = False
+                # A notification sent while this connection was down is lost: every room
+                # held re-reads its seq once the LISTEN is in place.
+                await self.resync()
                 async for note in conn.notifies():
                     if note.payload.startswith(self.process_tag):
                         continue  # our own (a batch of appends is from one process)
@@ -1217,8 +1376,10 @@ class Hub:
                         self._heard(part)
             except asyncio.CancelledError:
                 raise
-            except Exception:
-                log.exception("LISTEN connection lost; reconnecting")
+            except Exception as exc:
+                if not lost:
+                    log.warning("LISTEN connection lost (%s); reconnecting", outage_reason(exc))
+                lost = True
                 await asyncio.sleep(1)
 
     def _heard(self, payload: str) -> None:
@@ -1231,10 +1392,15 @@ class Hub:
         if kind == "chat":
             self._spawn(self._chat_sync(room))
         else:
-            self._spawn(self.sync(room))
+            self._spawn(self._sync_quietly(room))
 
     async def _chat_sync(self, room: LiveRoom) -> None:
-        for row in await self.store.chat_after(room.id, room.chat_seen):
+        try:
+            rows = await self.store.chat_after(room.id, room.chat_seen)
+        except StorageUnavailableError as exc:
+            log.warning("chat of room %s not read: %s", room.code, exc)
+            return
+        for row in rows:
             room.chat_seen = max(room.chat_seen, row.id)
             room.broadcast(p.ChatOut(name=row.name, text=row.text, at=row.at, seat=row.seat))
 
@@ -1372,6 +1538,27 @@ def _failed(room: LiveRoom, what: str, exc: Exception) -> RoomError:
         return RoomError(500, "internal", f"the game {what}: {_one_line(exc)}")
     log.exception("room %s %s", room.code, what)
     return RoomError(500, "internal", f"the game {what}; the server failed")
+
+
+_refusals = {"last": -1e9, "count": 0.0}
+REFUSAL_LOG_EVERY = 10.0  # seconds: requests refused during an outage share a log line
+
+
+def refused(what: str, exc: StorageUnavailableError) -> None:
+    """Log a request refused because the database is unavailable: the first at once,
+    then one line every ``REFUSAL_LOG_EVERY`` seconds with the count meanwhile (an
+    outage with many clients retrying must not flood the log)."""
+    _refusals["count"] += 1
+    now = time.monotonic()
+    if now - _refusals["last"] >= REFUSAL_LOG_EVERY:
+        count = int(_refusals["count"])
+        _refusals["last"], _refusals["count"] = now, 0
+        log.warning("%s refused (%d since the last line): %s", what, count, exc)
+
+
+def unavailable(exc: StorageUnavailableError, request: int | None) -> p.Error:
+    """The answer to a request refused because the database is down (nothing changed)."""
+    return p.Error(code="unavailable", message=UNAVAILABLE, id=request, retry_after=exc.retry_after)
 
 
 def _one_line(exc: BaseException) -> str:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import logging
 import sys
+import time
 
-from gamenight.server.db import default_url
+from gamenight.server.db import default_url, is_outage, migrate, outage_reason
 from gamenight.server.rooms import Config
 
 WS_MAX_BYTES = 1 << 20  # frames beyond this drop the socket; the protocol caps at 16 KiB
@@ -22,8 +23,11 @@ def serve(
     announce: bool = True,
     loop: str = "auto",
     ws: str = "auto",
+    wait_for_db: float = 0.0,
 ) -> None:
-    """Start the app and block until interrupted."""
+    """Start the app and block until interrupted. The database is reached (and migrated)
+    first, retried for up to ``wait_for_db`` seconds: if it cannot be, one line says so
+    and the process exits with status 3 (``docs/deploy.md``)."""
     import uvicorn
 
     from gamenight.server.app import create_app
@@ -35,6 +39,7 @@ def serve(
     # switch interval than the default 5 ms keeps that hand-off from adding latency.
     sys.setswitchinterval(0.0005)
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(name)s: %(message)s")
+    reach_database(config.db_url, wait_for_db)
     if announce:
         shown = f"[{host}]" if ":" in host else host
         print(f"gamenight is serving at http://{shown}:{port}/  (database: {_safe(config.db_url)})")
@@ -54,6 +59,34 @@ def serve(
         loop=loop,
         ws=ws,
     )
+
+
+def reach_database(url: str, wait: float) -> None:
+    """Migrate the database at ``url``, retrying once a second for up to ``wait``
+    seconds while it cannot be reached; then exit with status 3 and one line."""
+    deadline = time.monotonic() + max(wait, 0.0)
+    said = False
+    while True:
+        try:
+            migrate(url)
+            return
+        except Exception as exc:
+            if not is_outage(exc):
+                raise
+            reason = outage_reason(exc)
+        if time.monotonic() >= deadline:
+            print(
+                f"gamenight: cannot reach the database at {_safe(url)}: {reason}", file=sys.stderr
+            )
+            raise SystemExit(3)
+        if not said:
+            print(
+                f"gamenight: waiting up to {wait:g} s for the database at {_safe(url)}",
+                file=sys.stderr,
+                flush=True,
+            )
+            said = True
+        time.sleep(1.0)
 
 
 def _safe(url: str) -> str:

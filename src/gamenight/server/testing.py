@@ -90,6 +90,16 @@ class ProcessServer:
                 raise RuntimeError("the server process did not start")
             time.sleep(0.1)
 
+    def log_text(self) -> str:
+        """Everything the server wrote to stderr so far."""
+        self.log.flush()
+        with open(self.log.fileno(), "rb", closefd=False) as f:
+            f.seek(0)
+            return f.read().decode(errors="replace")
+
+    def alive(self) -> bool:
+        return self.proc is not None and self.proc.poll() is None
+
     def kill(self) -> None:
         if self.proc is not None and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
@@ -149,6 +159,11 @@ class PgCluster:
         if self.as_root:
             shutil.chown(self.dir, "postgres", "postgres")
         self._run("initdb", "-D", str(self.data), "-A", "trust", "-U", "postgres", "--no-sync")
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the (initialised) cluster; returns when it accepts connections."""
         opts = (
             f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off "
             "-c synchronous_commit=off -c full_page_writes=off -c max_connections=200"
@@ -156,7 +171,11 @@ class PgCluster:
         self._run(
             "pg_ctl", "-D", str(self.data), "-o", opts, "-w", "-l", str(self.dir / "log"), "start"
         )
-        return self
+
+    def pause(self, mode: str = "fast") -> None:
+        """``pg_ctl stop -m mode``: returns once the postmaster is gone (fast: sessions
+        are killed, committed work is kept)."""
+        self._run("pg_ctl", "-D", str(self.data), "-m", mode, "-w", "stop")
 
     def stop(self) -> None:
         with contextlib.suppress(Exception):
@@ -179,3 +198,51 @@ class PgCluster:
 
     def url(self, database: str) -> str:
         return f"postgresql://postgres@127.0.0.1:{self.port}/{database}"
+
+
+# ----- a small disk ------------------------------------------------------------------------
+class Tmpfs:
+    """A small tmpfs mounted in a temp dir (root only), to fill up for real: ``fill()``
+    takes every free byte with a filler file, ``free()`` gives the space back. If the
+    mount is impossible the constructor raises (a test that needs it fails, never skips).
+    """
+
+    def __init__(self, size: str = "8m") -> None:
+        self.path = Path(tempfile.mkdtemp(prefix="gamenight-tmpfs-"))
+        result = subprocess.run(
+            ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(self.path)],
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if result.returncode != 0:
+            self.path.rmdir()
+            raise RuntimeError(
+                "cannot mount a tmpfs for the full-disk tests (they need root and "
+                f"mount -t tmpfs): {result.stderr.strip() or result.returncode}"
+            )
+        self.filler = self.path / "filler"
+
+    def fill(self) -> int:
+        """Write the filler until the disk is full; the bytes written."""
+        written = 0
+        with open(self.filler, "ab", buffering=0) as f:
+            for chunk in (1 << 16, 1 << 12, 1 << 9, 1):
+                block = b"\0" * chunk
+                while True:
+                    try:
+                        n = f.write(block)
+                    except OSError:
+                        break
+                    written += n or 0
+                    if not n:
+                        break
+        return written
+
+    def free(self) -> None:
+        self.filler.unlink(missing_ok=True)
+
+    def close(self) -> None:
+        subprocess.run(["umount", "-l", str(self.path)], capture_output=True, check=False)
+        with contextlib.suppress(OSError):
+            self.path.rmdir()
