@@ -402,6 +402,8 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
         page.click(f"button[data-game='{game}']")
         page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
     ui.shoot(page, "lobby")
+    # a fixed seat count reads as one number ("2 teams", not "2 to 2 teams")
+    assert page.locator("#game-detail .game-info p.muted").inner_text() == "2 teams"
     # the deck select: the shipped deck, then the server's library, names as text
     options = page.locator("#opt-deck option")
     assert options.evaluate_all("os => os.map(o => o.value)") == ["", deck_id]

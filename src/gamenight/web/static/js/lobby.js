@@ -176,7 +176,9 @@ function renderDetail(game) {
       h("h3", {}, game.name),
       h("p", {}, game.summary),
       h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}` }, t("lobby.rules", { name: game.name }))),
-      h("p", { class: "muted" }, t("lobby.players", { min: game.min_players, max: game.max_players, noun: t(`noun.${game.seat_noun}s`) }))),
+      h("p", { class: "muted" }, game.min_players === game.max_players
+        ? t("lobby.players_exactly", { n: game.min_players, noun: t(`noun.${game.seat_noun}s`) })
+        : t("lobby.players", { min: game.min_players, max: game.max_players, noun: t(`noun.${game.seat_noun}s`) }))),
     form);
 }
 

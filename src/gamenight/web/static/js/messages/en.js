@@ -18,6 +18,7 @@ export default {
   "lobby.open_none": "No public rooms are open right now.",
   "lobby.rules": "Full rules of {name}",
   "lobby.players": "{min} to {max} {noun}",
+  "lobby.players_exactly": "{n} {noun}",
   "lobby.options": "Options",
   "lobby.seats": "Seats",
   "lobby.count": "Number of {noun}",
