@@ -21,12 +21,11 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import html
 import logging
 from typing import Annotated, Any
 
 import msgspec
-from litestar import Litestar, MediaType, Request, Response, get, post, websocket
+from litestar import Litestar, Request, Response, get, post, websocket
 from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
@@ -324,64 +323,6 @@ async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) 
 )
 async def protocol_schema() -> dict[str, Any]:
     return p.json_schema()
-
-
-# ----- pages --------------------------------------------------------------------------------
-def _page(title: str, body: str) -> Response[str]:
-    doc = (
-        '<!doctype html>\n<html lang="en"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>{html.escape(title)}</title></head><body>{body}</body></html>\n"
-    )
-    return Response(doc, media_type=MediaType.HTML, headers=PAGE_HEADERS)
-
-
-@get("/", include_in_schema=False)
-async def lobby_page(request: Request[Any, Any, Any]) -> Response[str]:
-    rooms = await _lobby_rooms(_hub(request))
-    items = "".join(
-        f'<li><a href="/r/{html.escape(r.code)}">{html.escape(r.game)}</a> — '
-        f"{html.escape(r.status)}: "
-        + ", ".join(html.escape(s.name or ("bot " + s.bot if s.bot else "open")) for s in r.seats)
-        + "</li>"
-        for r in rooms
-    )
-    games = "".join(
-        f"<li><b>{html.escape(e.name)}</b> (<code>{html.escape(e.id)}</code>): "
-        f"{html.escape(e.game.info.summary)}</li>"
-        for e in registry.available()
-    )
-    body = (
-        "<h1>gamenight</h1>"
-        f"<h2>Games</h2><ul>{games}</ul>"
-        f"<h2>Open rooms</h2><ul>{items or '<li>none yet</li>'}</ul>"
-        "<p>Rooms are created with <code>POST /api/rooms</code>; the API is described at "
-        '<a href="/schema">/schema</a> and the game protocol at '
-        '<a href="/api/protocol/schema">/api/protocol/schema</a>.</p>'
-    )
-    return _page("gamenight", body)
-
-
-@get("/r/{code:str}", include_in_schema=False)
-async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
-    room = await _hub(request).room(code)
-    if room is None:
-        return Response(
-            "no such room", status_code=404, media_type=MediaType.TEXT, headers=PAGE_HEADERS
-        )
-    info = room.info()
-    seats = "".join(
-        f"<li>{s.seat + 1}: "
-        + html.escape(s.name or (f"bot {s.bot}" if s.kind == "bot" else "open seat"))
-        + "</li>"
-        for s in info.seats
-    )
-    seed = f"<p>Seed: <code>{html.escape(info.seed)}</code></p>" if info.seed else ""
-    body = (
-        f"<h1>{html.escape(room.entry.name)}</h1><p>Room {html.escape(info.status)}.</p>"
-        f"<ul>{seats}</ul><p>Commitment: <code>{html.escape(info.commitment)}</code></p>{seed}"
-    )
-    return _page(f"gamenight — {room.entry.name}", body)
 
 
 # ----- the socket ---------------------------------------------------------------------------

@@ -28,7 +28,7 @@ import re
 import secrets
 import sys
 import time
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Annotated, Any
@@ -1564,6 +1564,3 @@ def unavailable(exc: StorageUnavailableError, request: int | None) -> p.Error:
 def _one_line(exc: BaseException) -> str:
     text = str(exc).strip().splitlines()
     return text[0] if text else type(exc).__name__
-
-
-Handler = Callable[[p.ClientMessage], Awaitable[p.Message | None]]
