@@ -30,7 +30,6 @@ from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, JSONBody
-from sqlalchemy.exc import SQLAlchemyError
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
@@ -371,16 +370,6 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await socket.close()
 
 
-def _log_failure(what: str, exc: Exception) -> None:
-    """One log record: one line for a database or I/O failure (an outage must not flood
-    the log), the traceback for anything else (a bug)."""
-    if isinstance(exc, OSError | SQLAlchemyError):
-        line = str(exc).strip().splitlines()
-        log.error("%s failed: %s: %s", what, type(exc).__name__, line[0] if line else "")
-    else:
-        log.exception("%s failed", what)
-
-
 async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
     await socket.send_text(p.encode(message).decode("utf-8"))
 
@@ -421,11 +410,8 @@ async def _handshake(
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
             return None
-        except Exception as exc:  # the database failed: join registered nothing; say so
-            _log_failure(f"hello in room {room.code}", exc)
-            await _send(socket, p.Error(code="internal", message="the server failed; try again"))
-            await socket.close(code=1011)
-            return None
+        # Any other failure of join registered nothing: the socket handler answers it
+        # (an outage `unavailable` and 1013, a bug `internal` and 1011, logged once).
     await socket.close(code=1008)
     return None
 
