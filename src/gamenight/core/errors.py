@@ -7,6 +7,19 @@ ends can catch one class and print its message instead of a traceback.
 from __future__ import annotations
 
 
+def first_line(exc: BaseException) -> str:
+    """The first line of ``exc``'s message (its class name if it has none): how a
+    failure is told in one line, in a log or to a player.
+
+    >>> first_line(ValueError("no such table\\nSQL: ..."))
+    'no such table'
+    >>> first_line(KeyError())
+    'KeyError'
+    """
+    lines = str(exc).strip().splitlines()
+    return lines[0] if lines else type(exc).__name__
+
+
 class GamenightError(Exception):
     """Base class of all errors caused by bad input rather than by bugs."""
 

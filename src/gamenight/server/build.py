@@ -13,7 +13,7 @@ from __future__ import annotations
 import sys
 
 from gamenight.core import registry
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, first_line
 
 
 def main(argv: list[str]) -> int:
@@ -23,7 +23,7 @@ def main(argv: list[str]) -> int:
     try:
         solver = registry.get(argv[0]).solver
     except GamenightError as exc:
-        print(f"error {_one_line(exc)}", flush=True)
+        print(f"error {first_line(exc)}", flush=True)
         return 2
     if solver is None:
         print(f"error {argv[0]} has nothing to build", flush=True)
@@ -40,14 +40,9 @@ def main(argv: list[str]) -> int:
     try:
         solver.solve({}, progress=report)
     except GamenightError as exc:
-        print(f"error {_one_line(exc)}", flush=True)
+        print(f"error {first_line(exc)}", flush=True)
         return 1
     return 0
-
-
-def _one_line(exc: BaseException) -> str:
-    lines = str(exc).strip().splitlines()
-    return lines[0] if lines else type(exc).__name__
 
 
 if __name__ == "__main__":

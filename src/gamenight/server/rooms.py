@@ -45,6 +45,7 @@ from gamenight.core.errors import (
     OptionsError,
     StaleActionError,
     StorageUnavailableError,
+    first_line,
 )
 from gamenight.core.game import Game, to_json
 from gamenight.core.record import RecordWriter
@@ -327,7 +328,7 @@ class Hub:
             try:
                 room = await self.room(code)  # a room that cannot be rebuilt is marked broken
             except Exception as exc:  # its row cannot even be read: the others go on
-                log.error("room %s could not be loaded: %s", code, _one_line(exc))
+                log.error("room %s could not be loaded: %s", code, first_line(exc))
                 continue
             if room is not None:
                 self._kick(room)
@@ -494,7 +495,7 @@ class Hub:
         """Log why room ``code`` cannot go on (once) and mark it broken in the database;
         the note that says so."""
         if isinstance(exc, GamenightError):
-            reason = _one_line(exc)
+            reason = first_line(exc)
             log.error("room %s cannot be rebuilt: %s", code, reason)
         else:
             reason = "the server could not rebuild it"
@@ -504,7 +505,7 @@ class Hub:
             try:
                 await self.store.set_status(room_id, "broken", note)
             except Exception as failed:  # the database: the room stays broken in memory
-                log.error("room %s: marking it broken failed: %s", code, _one_line(failed))
+                log.error("room %s: marking it broken failed: %s", code, first_line(failed))
         return note
 
     def _new_table(self, room: LiveRoom) -> Table[Any, Any]:
@@ -911,7 +912,7 @@ class Hub:
             )
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
             log.info("advisor failed: %s", exc)
-            return p.Error(code="no_advice", message=_one_line(exc), id=message.id)
+            return p.Error(code="no_advice", message=first_line(exc), id=message.id)
         if advice is None:
             return p.Error(code="no_advice", message="no advice for this decision", id=message.id)
         return p.AdviceOut(seq=snap.seq, advice=to_json(advice), id=message.id)
@@ -1049,10 +1050,7 @@ class Hub:
                 failures += 1
                 wait = min(BOT_RETRY[0] * 2 ** (failures - 1), BOT_RETRY[1])
                 if failures == 1:
-                    if is_outage(exc):
-                        log.warning("bots of room %s: %s; retrying", room.code, outage_reason(exc))
-                    else:
-                        log.exception("bots of room %s failed; retrying", room.code)
+                    log_fault(f"bots of room {room.code}", exc, "; retrying")
                 await asyncio.sleep(wait)
 
     async def _catch_up_locked(self, room: LiveRoom) -> None:
@@ -1111,7 +1109,7 @@ class Hub:
             build = self._build(room.entry)
             room.build_note = _build_note(build, name, playing)
         else:
-            log.warning("bot %s of room %s failed: %s", name, room.code, _one_line(exc))
+            log.warning("bot %s of room %s failed: %s", name, room.code, first_line(exc))
             note = f"The {name} bot is unavailable; the {playing} bot plays its seat."
             if note not in room.notes:
                 room.notes.append(note)
@@ -1161,7 +1159,7 @@ class Hub:
                 proc.kill()
             raise
         except Exception as exc:
-            code, build.error = -1, _one_line(exc)
+            code, build.error = -1, first_line(exc)
         build.state = "ready" if code == 0 else "failed"
         if code != 0 and not build.error:
             build.error = f"the build process exited with status {code}"
@@ -1221,10 +1219,7 @@ class Hub:
                 if failing:
                     continue
                 failing = True
-                if is_outage(exc):
-                    log.warning("room check failed: %s", outage_reason(exc))
-                else:
-                    log.exception("room check failed")
+                log_fault("room check", exc)
 
     async def resync(self) -> None:
         """Re-read the seq and status of every open room from the database; catch up with
@@ -1251,7 +1246,7 @@ class Hub:
         except Exception as exc:
             if not is_outage(exc):  # it will not load next time either: logged once
                 self._unloadable.add(code)
-            log.warning("room %s could not be loaded: %s", code, _one_line(exc))
+            log.warning("room %s could not be loaded: %s", code, first_line(exc))
             return
         if room is not None:
             self._kick(room)
@@ -1264,10 +1259,7 @@ class Hub:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            if is_outage(exc):
-                log.warning("room %s not synced: %s", room.code, outage_reason(exc))
-            else:
-                log.exception("room %s not synced", room.code)
+            log_fault(f"sync of room {room.code}", exc)
 
     async def _check_turns(self) -> None:
         now = time.monotonic()
@@ -1312,7 +1304,7 @@ class Hub:
             raise
         except Exception as exc:
             room.turn_since = time.monotonic()
-            log.warning("turn clock of room %s: %s", room.code, _one_line(exc))
+            log.warning("turn clock of room %s: %s", room.code, first_line(exc))
 
     async def _close_idle(self) -> None:
         now = time.time()
@@ -1534,14 +1526,23 @@ def _failed(room: LiveRoom, what: str, exc: Exception) -> RoomError:
     """An unexpected failure of a room's request: logged once with the room's code, and
     answered with a one-line ``internal`` error (never a silent 500, never a traceback)."""
     if isinstance(exc, GamenightError):
-        log.error("room %s %s: %s", room.code, what, _one_line(exc))
-        return RoomError(500, "internal", f"the game {what}: {_one_line(exc)}")
+        log.error("room %s %s: %s", room.code, what, first_line(exc))
+        return RoomError(500, "internal", f"the game {what}: {first_line(exc)}")
     log.exception("room %s %s", room.code, what)
     return RoomError(500, "internal", f"the game {what}; the server failed")
 
 
 _refusals = {"last": -1e9, "count": 0.0}
 REFUSAL_LOG_EVERY = 10.0  # seconds: requests refused during an outage share a log line
+
+
+def log_fault(what: str, exc: BaseException, then: str = "") -> None:
+    """Log a failure of ``what`` once: one line for a database outage (an outage must not
+    flood the log), the traceback for anything else (a bug); ``then`` says what follows."""
+    if is_outage(exc):
+        log.warning("%s: %s%s", what, outage_reason(exc), then)
+    else:
+        log.error("%s failed%s", what, then, exc_info=exc)
 
 
 def refused(what: str, exc: StorageUnavailableError) -> None:
@@ -1559,8 +1560,3 @@ def refused(what: str, exc: StorageUnavailableError) -> None:
 def unavailable(exc: StorageUnavailableError, request: int | None) -> p.Error:
     """The answer to a request refused because the database is down (nothing changed)."""
     return p.Error(code="unavailable", message=UNAVAILABLE, id=request, retry_after=exc.retry_after)
-
-
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()
-    return text[0] if text else type(exc).__name__

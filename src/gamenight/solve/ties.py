@@ -54,24 +54,19 @@ def best_index(
     return index
 
 
-def best_position(primary: Sequence[float], secondary: Sequence[float] | None = None) -> int:
-    """:func:`best_index` of one list of options.
-
-    >>> best_position([1.0, 3.0, 3.0 - 1e-13])
-    1
-    """
-    if not primary:
-        raise ValueError("no option to pick from")
-    return int(best_index(primary, secondary))
-
-
 def best_of(
     options: Sequence[T],
     primary: Sequence[float],
     secondary: Sequence[float] | None = None,
 ) -> T:
-    """The option :func:`best_index` picks; ``primary[i]`` is the value of ``options[i]``."""
-    return options[best_position(primary, secondary)]
+    """The option :func:`best_index` picks; ``primary[i]`` is the value of ``options[i]``.
+
+    >>> best_of("abc", [1.0, 3.0, 3.0 - 1e-13])
+    'b'
+    """
+    if not primary:
+        raise ValueError("no option to pick from")
+    return options[int(best_index(primary, secondary))]
 
 
 def best_key(values: dict[T, float], secondary: dict[T, Any] | None = None) -> T:

@@ -69,9 +69,8 @@ def greedy_action(aside: Sequence[int], rolled: Sequence[int], legal: Sequence[A
             key = (1, (), order)
         valued.append((value, key, action))
     # The one tie rule (gamenight.solve.ties) over the options in preference order.
-    ranked = [a for _, _, a in sorted(valued, key=lambda item: item[1])]
-    values = [v for v, _, _ in sorted(valued, key=lambda item: item[1])]
-    return best_of(ranked, values)
+    ranked = sorted(valued, key=lambda item: item[1])
+    return best_of([a for _, _, a in ranked], [v for v, _, _ in ranked])
 
 
 class GreedyBot:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
 import numpy as np
@@ -101,9 +102,6 @@ class AttemptTables(Generic[PassT]):
     _utilities: dict[Utility, UtilityChain[PassT]] = field(
         default_factory=dict, compare=False, repr=False
     )
-    _secondary: dict[int, AttemptPass[PassT]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
 
     def target_column(self, threshold: int) -> int:
         """Column of a (clipped) threshold in the last attempt's pass."""
@@ -160,11 +158,12 @@ class AttemptTables(Generic[PassT]):
         state ``read`` locates: the target policy's tie-break (every attempt plays
         the single-attempt target policy, so the attempt and best do not matter)."""
         t = threshold_for(target, self.spec.min_score, self.spec.max_score)
-        key = self.attempts
-        secondary = self._secondary.get(key)
-        if secondary is None:
-            secondary = self._secondary[key] = self.passes[key].secondary()
-        return read(secondary, self.target_column(t))
+        return read(self._target_secondary, self.target_column(t))
+
+    @cached_property
+    def _target_secondary(self) -> AttemptPass[PassT]:
+        """The last attempt's pass (the one holding the target columns), secondary view."""
+        return self.passes[self.attempts].secondary()
 
 
 def solve_attempts(
