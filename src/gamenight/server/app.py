@@ -40,7 +40,6 @@ from gamenight.server.db import Store, migrate, token_hash
 from gamenight.server.guard import (
     Problem,
     ReconnectThrottle,
-    Refused,
     check_request,
     connection_origin_allowed,
     error_responses,
@@ -532,7 +531,6 @@ def create_app(config: Config) -> Litestar:
         before_request=check_request,
         exception_handlers={
             RoomError: handle_refused,
-            Refused: handle_refused,
             HTTPException: handle_http,
             Exception: handle_crash,
             StorageUnavailableError: _unavailable,

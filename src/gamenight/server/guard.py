@@ -2,7 +2,8 @@
 body check, the reconnect throttle and a log that cannot be flooded.
 
 * Every HTTP error is ``{"code", "message"}`` (:class:`Problem`), whatever raised it:
-  a refused request (:class:`~gamenight.server.rooms.RoomError`), the framework
+  a refused request (:class:`~gamenight.server.rooms.RoomError`, also what the checks
+  before a handler raise), the framework
   (validation 400, 404, 405, 413, 415) or a bug (500, logged with a request id that
   the answer names). :data:`HTTP_CODES` lists them; ``docs/protocol.md`` documents them.
 * A state-changing request (every method but GET, HEAD, OPTIONS) whose ``Origin``
@@ -29,8 +30,8 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
-from gamenight.core.errors import GamenightError
 from gamenight.server import protocol as p
+from gamenight.server.rooms import Bucket, RoomError
 
 log = logging.getLogger("gamenight.server")
 
@@ -75,16 +76,6 @@ class Problem(msgspec.Struct, frozen=True):
 
     code: str
     message: str
-
-
-class Refused(GamenightError):
-    """A request refused before it reached its handler: HTTP status, code, message."""
-
-    def __init__(self, status: int, code: str, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.code = code
-        self.message = message
 
 
 def error_responses(method: str) -> dict[int, ResponseSpec]:
@@ -155,19 +146,19 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
         return
     extra: tuple[str, ...] = request.app.state.hub.config.extra_origins
     if not connection_origin_allowed(request, extra):
-        raise Refused(403, "bad_origin", "requests from another site's page are refused")
+        raise RoomError(403, "bad_origin", "requests from another site's page are refused")
     body = await request.body()
     if not body:
         return
     allowed = request.route_handler.opt.get("media_types", JSON_TYPES)
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media not in allowed:
-        raise Refused(415, "unsupported_media_type", f"send the body as {' or '.join(allowed)}")
+        raise RoomError(415, "unsupported_media_type", f"send the body as {' or '.join(allowed)}")
     if media == "application/json":
         try:
             p.check_depth(body)
         except p.TooDeep as exc:
-            raise Refused(400, "bad_request", f"the body is refused: {exc}") from None
+            raise RoomError(400, "bad_request", f"the body is refused: {exc}") from None
 
 
 # ----- errors ---------------------------------------------------------------------------
@@ -238,11 +229,11 @@ def handle_crash(request: Request[Any, Any, Any], exc: Exception) -> Response[Pr
 
 
 # ----- reconnects -------------------------------------------------------------------------
-class _Budget:
-    __slots__ = ("backoff", "level", "stamp", "until")
+class _Budget(Bucket):
+    """A key's token bucket, and the wait it was last given (``until``, ``backoff``)."""
 
-    def __init__(self, burst: float, now: float) -> None:
-        self.level, self.stamp = burst, now
+    def __init__(self, rate: float, burst: float, now: float) -> None:
+        super().__init__(rate, burst, now)
         self.until = 0.0
         self.backoff = 0.0
 
@@ -272,7 +263,7 @@ class ReconnectThrottle:
             if len(self.keys) > 100_000:  # forget the quiet ones
                 cutoff = now - self.max_wait
                 self.keys = {k: b for k, b in self.keys.items() if b.until > cutoff}
-            budget = self.keys[key] = _Budget(self.limits[key[0]][1], now)
+            budget = self.keys[key] = _Budget(*self.limits[key[0]], now)
         return budget
 
     def _wait(self, budget: _Budget, now: float) -> float:
@@ -284,13 +275,11 @@ class ReconnectThrottle:
         """0 if a hello for ``keys`` may have its snapshot, else the seconds to wait."""
         now = time.monotonic()
         budgets = [self._budget(key, now) for key in keys]
-        for key, budget in zip(keys, budgets, strict=True):
-            rate, burst = self.limits[key[0]]
-            budget.level = min(burst, budget.level + (now - budget.stamp) * rate)
-            budget.stamp = now
         for budget in budgets:
-            if now < budget.until or budget.level < 1:
-                return max(self._wait(b, now) for b in budgets if now < b.until or b.level < 1)
+            budget.refill(now)
+        waiting = [b for b in budgets if now < b.until or b.level < 1]
+        if waiting:  # nothing is taken from any key's budget
+            return max(self._wait(b, now) for b in waiting)
         for budget in budgets:
             budget.level -= 1
             if budget.backoff and now > budget.until + self.max_wait:

@@ -136,16 +136,19 @@ class Config:
 class Bucket:
     """A token bucket: ``take()`` is False when the caller is over its rate."""
 
-    def __init__(self, rate: float, burst: float) -> None:
+    def __init__(self, rate: float, burst: float, now: float | None = None) -> None:
         self.rate, self.burst = rate, burst
         self.level = burst
-        self.stamp = time.monotonic()
+        self.stamp = time.monotonic() if now is None else now
 
-    def take(self) -> bool:
-        now = time.monotonic()
+    def refill(self, now: float) -> float:
+        """The level at ``now``: refilled at ``rate`` a second since the last look."""
         self.level = min(self.burst, self.level + (now - self.stamp) * self.rate)
         self.stamp = now
-        if self.level < 1:
+        return self.level
+
+    def take(self) -> bool:
+        if self.refill(time.monotonic()) < 1:
             return False
         self.level -= 1
         return True
