@@ -105,7 +105,7 @@ class Table:
         room = self.server.hub.rooms[self.code]
         table = room.table
         assert table is not None
-        views = [to_json(table.snapshot(s)) for s in (0, 1, None)]
+        views = [to_json(table.position(s)) for s in (0, 1, None)]
         return table.seq, views
 
 

@@ -20,6 +20,7 @@ from rich.console import Console
 from gamenight.core.agents import Agent, RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError
+from gamenight.core.frames import Frame
 from gamenight.core.record import SeatInfo
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.bots import TurnOptimalBot
@@ -53,10 +54,9 @@ def _play_and_render(console: Console, table: Table, seed: int, players: int = 2
     agents: list[Agent[Any, Any]] = [RandomAgent(seed + p) for p in range(players)]
     match = Match(GAME, GAME.parse_options(), seed, seats, agents)
 
-    def observe(_seq: int, events: Sequence[Any]) -> None:
-        ui.show_events(console, events, table)
-        if match.table is not None:
-            ui.show(console, GAME.view(match.state, None), None, table)
+    def observe(frame: Frame) -> None:
+        ui.show_events(console, list(frame.events), table)
+        ui.show(console, frame.position.view, None, table)
 
     match.observers.append(observe)
     results = match.run()
@@ -281,7 +281,7 @@ def test_no_ruling_ids_in_anything_a_player_reads() -> None:
         GAME, GAME.parse_options({"mode": "solo"}), 4, [SeatInfo("Ann", "bot")], [TurnOptimalBot()]
     )
     ui = UI()
-    solo.observers.append(lambda _seq, events: ui.show_events(console, events, table))
+    solo.observers.append(lambda frame: ui.show_events(console, frame.events, table))
     ui.show_results(console, solo.run(), GAME.view(solo.state, None), table)
     # Help, hints and every error the keyboard can cause, in a few positions.
     rng = random.Random(1)

@@ -218,7 +218,7 @@ def test_events_results_and_a_whole_game_render() -> None:
         [SeatInfo("Ann", "bot:random"), SeatInfo("Bob", "bot:random")],
         [RandomAgent(1), RandomAgent(2)],
     )
-    match.observers.append(lambda _state, events: ui.show_events(console, events, TABLE))
+    match.observers.append(lambda frame: ui.show_events(console, frame.events, TABLE))
     results = match.run()
     final: DiceDuelState = match.state
     view = GAME.view(final, None)

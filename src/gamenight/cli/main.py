@@ -168,19 +168,8 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
         # --odds (Decathlon only): one line of win odds after every action
         track: list[str] = []
         odds_step = _odds_step(record, track) if show_odds else None
-
-        def step(table: Any) -> None:
-            if as_seat is not None:
-                seen.step(table)
-            if odds_step is not None:
-                odds_step(table)
-
-        report = run_replay(
-            record,
-            str(path),
-            require_finished=False,
-            on_step=step if as_seat is not None or odds_step is not None else None,
-        )
+        visitors = [v for v in (seen if as_seat is not None else None, odds_step) if v]
+        report = run_replay(record, str(path), require_finished=False, visitors=visitors)
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
     if as_seat is not None:
@@ -219,8 +208,8 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 
     names = [s.name for s in record.seats]
 
-    def step(table: Any) -> None:
-        line = odds_line(table.seq, table.game.view(table.state, None), names)
+    def step(step: Any) -> None:
+        line = odds_line(step.seq, step.frame(None).position.view, names)
         if line is not None:
             track.append(line)
 

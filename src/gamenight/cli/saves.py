@@ -16,10 +16,10 @@ from rich.text import Text
 
 from gamenight.cli.session import saves_folder
 from gamenight.core.errors import RecordError
+from gamenight.core.frames import Frame, Step
 from gamenight.core.game import to_json
 from gamenight.core.record import Record, SeatInfo, read_record
 from gamenight.core.registry import GameEntry
-from gamenight.core.table import Move, Table
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import Table as Seating
 
@@ -101,17 +101,14 @@ def resolve_seat(text: str, seats: Sequence[SeatInfo]) -> int | None:
 
 @dataclass
 class SeatView:
-    """Collects what one seat saw while a record is replayed (``Table`` by ``Table``):
-    its events and every action in the form it had for that seat at the time."""
+    """A replay visitor: collects one seat's frame of every step (its events and each
+    action in the form it had for that seat at the time)."""
 
     viewer: int | None
-    steps: list[tuple[Move | None, list[Any]]] = field(default_factory=list)
+    frames: list[Frame] = field(default_factory=list)
 
-    def step(self, table: Table[Any, Any]) -> None:
-        seq = table.seq
-        events = [s.event for s in table.events_since(self.viewer, seq - 1 if seq else -1)]
-        move = table.history(self.viewer)[-1] if seq else None
-        self.steps.append((move, events))
+    def __call__(self, step: Step[Any, Any]) -> None:
+        self.frames.append(step.frame(self.viewer))
 
 
 def show_as(console: Console, entry: GameEntry, record: Record, seen: SeatView) -> None:
@@ -121,11 +118,12 @@ def show_as(console: Console, entry: GameEntry, record: Record, seen: SeatView) 
     seating = Seating(names, frozenset(i for i, s in enumerate(record.seats) if s.agent == "human"))
     who = "a spectator" if seen.viewer is None else names[seen.viewer]
     console.print(Rule(Text(f"What {who} saw")))
-    for move, events in seen.steps:
-        if move is not None:
-            console.print(Text(f"{move.seq}. {names[move.seat]}: {describe(move.action)}", "dim"))
-        if events:
-            ui.show_events(console, events, seating)
+    for frame in seen.frames:
+        if frame.seat is not None:
+            what = "(hidden)" if frame.action is None else describe(frame.action)
+            console.print(Text(f"{frame.seq}. {names[frame.seat]}: {what}", "dim"))
+        if frame.events:
+            ui.show_events(console, list(frame.events), seating)
     console.print(Rule())
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
@@ -27,6 +27,7 @@ from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import DICE_SCHEME
 from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteError
 from gamenight.core.events import Event
+from gamenight.core.frames import Frame
 from gamenight.core.game import Results, to_json
 from gamenight.core.record import RecordWriter, SeatInfo, resume_record
 from gamenight.core.registry import GameEntry
@@ -119,7 +120,7 @@ class HumanAgent:
             return view, legal
         table.undo(seat)
         self.prompter.say(plain("Your last move is taken back.", "bold"))
-        snap = table.snapshot(seat)
+        snap = table.position(seat)
         return snap.view, snap.legal
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
@@ -168,6 +169,15 @@ class Session:
             dice=self.dice_scheme,
         )
 
+    def _narrator(self, ui: TerminalUI, table: Table) -> Callable[[Frame], None]:
+        """The terminal's narrator: a table listener that tells the spectator's events."""
+
+        def narrate(frame: Frame) -> None:
+            if frame.events:
+                ui.show_events(self.console, list(frame.events), table)
+
+        return narrate
+
     def build(self, *, append: bool = False) -> Match:
         """The match, its agents and its record (an autosave when humans play).
 
@@ -202,7 +212,7 @@ class Session:
         attach_undo(match, self.record_path)
         narrate = bool(humans) if self.narrate is None else self.narrate
         if narrate:
-            match.observers.append(lambda _seq, events: ui.show_events(self.console, events, table))
+            match.observers.append(self._narrator(ui, table))
         self._ui, self._table = ui, table
         self.announce()
         return match

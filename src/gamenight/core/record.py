@@ -1,6 +1,7 @@
 """Game records in JSON Lines: write durably, load, replay and verify.
 
-Format version 2 (``docs/fairness.md`` says why it looks like this):
+Format version 3 (``docs/fairness.md`` says why it looks like this; version 3 is
+version 2 with dice scheme 2, bound by the commitment):
 
 1. a header: game id, rules version, options, ``attachments`` (content the
    options name, e.g. a user deck, so the record replays on any machine), the
@@ -19,9 +20,14 @@ compares every event with the recorded one. Version 1 records (seed in the
 header, no commitment) still replay, without the commitment check.
 
 The :class:`RecordWriter` writes each line with ``os.write`` and ``fsync`` before
-the action it records takes effect (it is the table's commit hook), so an
-acknowledged action is on disk. It holds an exclusive lock on the file while the
-game is open; a failed write leaves the file as it was before the line.
+the action it records takes effect (:meth:`RecordWriter.on_step` is the table's
+durable writer), so an acknowledged action is on disk. One sequence writes every
+record: :meth:`RecordWriter.begin`, then :meth:`RecordWriter.on_step` per step
+(the action that ends the game carries its results in the same write), live or
+after the fact (:func:`write_moves`). :func:`replay` hands the same steps to
+visitors (python-chess's pgn visitor is the model), once. The writer holds an
+exclusive lock on the file while the game is open; a failed write leaves the file
+as it was before it.
 """
 
 from __future__ import annotations
@@ -49,9 +55,11 @@ from gamenight.core.errors import (
     RecordError,
     RecordWriteError,
 )
+from gamenight.core.frames import Step
 from gamenight.core.game import Game, Results, to_json
+from gamenight.core.options import Options
 from gamenight.core.seeds import commitment, committed_scheme, fingerprint
-from gamenight.core.table import Table
+from gamenight.core.table import Listener, Table
 
 FORMAT = "gamenight-record"
 FORMAT_VERSION = 3  # 3: dice scheme 2 (one hash per eight dice), bound by the commitment
@@ -204,15 +212,37 @@ class RecordWriter:
     def start(self, events: Sequence[Any]) -> None:
         self._line({"type": "start", "events": [to_json(e) for e in events]})
 
-    def action(self, seat: int, action: Any, events: Sequence[Any]) -> None:
-        self._line(
-            {
-                "type": "action",
-                "seat": seat,
-                "action": to_json(action),
-                "events": [to_json(e) for e in events],
-            }
+    def begin(
+        self,
+        game: Game[Any, Any],
+        options: Options,
+        seed: int,
+        seats: Sequence[SeatInfo],
+        opening: Step[Any, Any],
+        *,
+        seed_in_header: bool = True,
+        dice_scheme: int = DICE_SCHEME,
+    ) -> None:
+        """The header and the start of the game (step 0): the first two lines."""
+        self.header(
+            game, options, seed, seats, seed_in_header=seed_in_header, dice_scheme=dice_scheme
         )
+        self.start(opening.events)
+
+    def on_step(self, step: Step[Any, Any]) -> None:
+        """A table's durable writer (:meth:`Table.on_commit`): the action's line and,
+        if it ends the game, the results line, in one write (both or neither)."""
+        assert step.seat is not None, "step 0 is written by begin"
+        rows = [_action_row(step.seat, step.action, step.events)]
+        results = step.results()
+        if results is not None:
+            rows.append({"type": "results", "results": to_json(results)})
+        self._line(*rows)
+        self.actions_saved += 1
+
+    def action(self, seat: int, action: Any, events: Sequence[Any]) -> None:
+        """One action line (tests and repairs; a table's writer is :meth:`on_step`)."""
+        self._line(_action_row(seat, action, events))
         self.actions_saved += 1
 
     def results(self, results: Results) -> None:
@@ -284,8 +314,10 @@ class RecordWriter:
     def lines_saved(self) -> int:
         return len(self._lines)
 
-    def _line(self, obj: dict[str, Any]) -> None:
-        data = (json.dumps(obj, separators=(",", ":")) + "\n").encode()
+    def _line(self, *rows: dict[str, Any]) -> None:
+        """Append ``rows`` as lines in one write: all of them or none."""
+        lines = [(json.dumps(row, separators=(",", ":")) + "\n").encode() for row in rows]
+        data = b"".join(lines)
         while True:
             try:
                 self._append(data)
@@ -294,7 +326,7 @@ class RecordWriter:
                 if self.on_failure is None:
                     raise
                 self.on_failure(self, exc)
-        self._lines.append(data)
+        self._lines.extend(lines)
 
     def _append(self, data: bytes) -> None:
         if self._fd is None:
@@ -330,6 +362,43 @@ class RecordWriter:
                 _fsync(self._stream.fileno())
         except OSError as exc:
             raise RecordWriteError(f"cannot save the record: {exc.strerror or exc}") from None
+
+
+def _action_row(seat: int, action: Any, events: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "type": "action",
+        "seat": seat,
+        "action": to_json(action),
+        "events": [to_json(e) for e in events],
+    }
+
+
+def write_moves(
+    writer: RecordWriter,
+    game: Game[Any, Any],
+    options: Options,
+    seed: int,
+    seats: Sequence[SeatInfo],
+    moves: Sequence[tuple[int, Any]],
+    *,
+    seed_in_header: bool = True,
+    dice_scheme: int = DICE_SCHEME,
+) -> Table[Any, Any]:
+    """Write a game played elsewhere (a server room, an RL episode) from its seed and
+    moves: the same sequence as live play (:meth:`RecordWriter.begin`, then the
+    writer as the table's durable writer), so the record is checked as it is made.
+    Returns the table at the end."""
+    table: Table[Any, Any] = Table.start(
+        game, len(seats), options, SeededDice(seed=seed, scheme=dice_scheme)
+    )
+    writer.begin(
+        game, options, seed, seats, table.opening,
+        seed_in_header=seed_in_header, dice_scheme=dice_scheme,
+    )  # fmt: skip
+    table.on_commit(writer.on_step)
+    for seat, action in moves:
+        table.submit(seat, action)
+    return table
 
 
 def _open(path: Path, flags: int) -> int:
@@ -592,21 +661,20 @@ class ReplayReport:
     dice_scheme: int = DICE_SCHEME  # the dice the record was played with (core.dice)
 
 
-Step = Callable[[Table[Any, Any]], None]
-
-
 def replay(
     record: Record,
     name: str = "record",
     *,
     require_finished: bool = True,
-    on_step: Step | None = None,
+    visitors: Sequence[Listener] = (),
     results_optional: bool = False,
 ) -> ReplayReport:
     """Replay ``record`` through a :class:`Table`, checking the seed against the
-    commitment, every event and the results. ``on_step`` sees the table after the
-    start and after each action. ``results_optional``: a finished game may lack its
-    results line (the write of it failed).
+    commitment, every event and the results. Each of ``visitors`` gets every
+    :class:`~gamenight.core.frames.Step` once, in order: the start (step 0), then
+    each action after it is checked (so a visitor takes what it needs, e.g. a seat's
+    :meth:`~gamenight.core.frames.Step.frame`). ``results_optional``: a finished game
+    may lack its results line (the write of it failed).
 
     Raises :class:`RecordError` on the first difference, naming the action.
     """
@@ -647,17 +715,18 @@ def replay(
     except (OptionsError, ValueError, TypeError) as exc:
         raise RecordError(f"{name}: header: {exc}") from None
     _compare(table.start_events, record.start_events, f"{name}: start of game")
-    if on_step:
-        on_step(table)
+    for visit in visitors:
+        visit(table.opening)
     for index, (seat, raw_action, raw_events) in enumerate(record.actions, start=1):
         where = f"{name}: action {index}"
         try:
-            events = table.submit(seat, game.decode_action(raw_action))
+            step = table.prepare(seat, game.decode_action(raw_action))
         except IllegalActionError as exc:
             raise RecordError(f"{where}: {exc}") from None
-        _compare(events, raw_events, where)
-        if on_step:
-            on_step(table)
+        _compare(step.events, raw_events, where)
+        table.commit(step)
+        for visit in visitors:
+            visit(step)
     state = table.state
     if not table.finished:
         if require_finished or record.results is not None:

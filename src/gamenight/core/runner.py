@@ -2,9 +2,9 @@
 
 A :class:`Match` drives a :class:`~gamenight.core.table.Table`: it asks each
 seat's agent for a choice (agents see only their seat's view) and submits it.
-Events reach each agent through the table's per-seat filter, observers see the
-spectator's stream, and the record writer is the table's referee hook, so every
-action is written before the table moves on.
+Every consumer takes the table's steps: each agent observes its seat's frame,
+observers the spectator's, and the record writer is the table's durable writer,
+so every action is written before the table moves on.
 """
 
 from __future__ import annotations
@@ -15,12 +15,13 @@ from typing import Any
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import DICE_SCHEME, DiceSource, SeededDice
+from gamenight.core.frames import Frame, Step
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo
 from gamenight.core.table import Table
 
-Observer = Callable[[int, Sequence[Any]], None]  # (seq, spectator-visible events) -> None
+Observer = Callable[[Frame], None]  # gets the spectator's frame of every step, the start first
 
 
 @dataclass
@@ -67,34 +68,27 @@ class Match:
             table.submit(seat, action)
         self.table = table
         if self.record and not replayed:
-            self.record.header(
-                self.game, self.options, self.seed, self.seats, dice_scheme=self.dice_scheme
-            )
-            self.record.start(table.start_events)
+            self.record.begin(
+                self.game, self.options, self.seed, self.seats, table.opening,
+                dice_scheme=self.dice_scheme,
+            )  # fmt: skip
         if self.record:
-            record = self.record
-
-            def write(_seq: int, seat: int, action: Any, events: tuple[Any, ...]) -> None:
-                record.action(seat, action, events)
-
-            table.on_commit(write)
-        for seat, agent in enumerate(self.agents):
-            table.watch(seat, _observer(seat, agent))
-        for observer in self.observers:
-            table.watch(None, observer)
+            table.on_commit(self.record.on_step)
+        table.listen(self._deliver)
         if not replayed:
-            self._deliver_start(table)
+            self._deliver(table.opening)
 
-    def _deliver_start(self, table: Table[Any, Any]) -> None:
-        events = table.start_events
+    def _deliver(self, step: Step[Any, Any]) -> None:
+        """Each agent observes its seat's events of ``step``; observers get the
+        spectator's frame."""
         for seat, agent in enumerate(self.agents):
-            mine = [e for e in events if e.visible_to(seat)]
+            mine = step.events_for(seat)
             if mine:
                 agent.observe(seat, mine)
-        public = [e for e in events if e.visible_to(None)]
-        if public:
+        if self.observers:
+            frame = step.frame(None)
             for observer in self.observers:
-                observer(0, public)
+                observer(frame)
 
     def step(self) -> None:
         """Ask each seat to act (in :meth:`Game.to_act` order) and submit its choice."""
@@ -102,19 +96,21 @@ class Match:
         for seat in table.to_act():
             if seat not in table.to_act():
                 continue  # an earlier simultaneous choice this step resolved it
-            snap = table.snapshot(seat)
+            snap = table.position(seat)
             decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
             self.play(seat, self.agents[seat].act(decision))
 
     def play(self, seat: int, action: Any) -> tuple[Any, ...]:
-        """Apply one action (raises IllegalActionError, leaving the match unchanged)."""
-        return self._table().submit(seat, action)
+        """Apply one action (raises IllegalActionError, leaving the match unchanged);
+        returns its events."""
+        return self._table().submit(seat, action).events
 
     def finished(self) -> bool:
         return self._table().finished
 
     def run(self, max_steps: int = 1_000_000) -> Results:
-        """Play to the end and return the results (also written to the record)."""
+        """Play to the end and return the results (the record has them: the last
+        action's write carries them)."""
         if self.table is None:
             self.begin()
         for _ in range(max_steps):
@@ -124,8 +120,6 @@ class Match:
         else:
             raise RuntimeError(f"{self.game.info.id} did not finish in {max_steps} steps")
         results: Results = self.game.results(self.state)
-        if self.record:
-            self.record.results(results)
         return results
 
     def _table(self) -> Table[Any, Any]:
@@ -133,10 +127,6 @@ class Match:
             self.begin()
         assert self.table is not None
         return self.table
-
-
-def _observer(seat: int, agent: Agent[Any, Any]) -> Callable[[int, Sequence[Any]], None]:
-    return lambda _seq, events: agent.observe(seat, events)
 
 
 def play_match(

@@ -5,16 +5,19 @@ so far) and the history. Front ends never touch the state: they
 
 * :meth:`Table.submit` one action for a seat, optionally with the ``seq`` they
   saw (a stale one is refused, so a re-send after a reconnect is no double move);
-* read a seat's :meth:`Table.snapshot` (view, legal actions, seq): all a
+* read a seat's :meth:`Table.position` (view, legal actions, seq): all a
   reconnecting client needs;
 * read :meth:`Table.events_since` and :meth:`Table.history`, filtered for the
   seat (spectators pass ``None``): events by audience, actions in their public
   form (:meth:`Game.public_action`) until the game reveals them;
-* :meth:`Table.watch` for a seat's filtered events as they happen.
+* :meth:`Table.listen` for every :class:`~gamenight.core.frames.Step` as it
+  happens; each listener takes the frame of the seat it serves
+  (:meth:`Step.frame`, the one redaction) or, for the referee, the step itself.
 
-The referee's log (records, databases) hooks in with :meth:`Table.on_commit`,
-which sees every action and event *before* the table moves on; if a hook
-raises, nothing changes. The table never waits for an agent: something outside
+Durable writers (records, databases) hook in with :meth:`Table.on_commit`:
+they get the same step *before* the table moves on; if one raises, nothing
+changes. Every front end takes this one path: prepare, durable writers,
+commit, listeners. The table never waits for an agent: something outside
 (the terminal session, :class:`~gamenight.core.runner.Match`, the server, an
 RL environment) asks agents and submits their choices.
 
@@ -22,7 +25,7 @@ RL environment) asks agents and submits their choices.
 >>> from gamenight.core.dice import SeededDice
 >>> game = registry.get("wurfeltod").game
 >>> table = Table.start(game, 2, game.parse_options(), SeededDice(seed=5))
->>> snap = table.snapshot(0)
+>>> snap = table.position(0)
 >>> snap.seq, snap.to_act, len(snap.legal) > 0
 (0, (0,), True)
 >>> _ = table.submit(0, snap.legal[0], expected_seq=0)
@@ -43,27 +46,14 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, StaleActionError
+from gamenight.core.frames import Position, Step, action_for, position_of
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 
 S = TypeVar("S", bound=msgspec.Struct)
 A = TypeVar("A", bound=msgspec.Struct)
 
-# (seq, events) for one seat's watcher; (seq, seat, action, events) for the referee.
-Watcher = Callable[[int, tuple[Any, ...]], None]
-CommitHook = Callable[[int, int, Any, tuple[Any, ...]], None]
-
-
-class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
-    """What one seat (``None``: a spectator) may know now, with the position's seq."""
-
-    seq: int
-    seat: int | None
-    view: Any
-    legal: tuple[Any, ...]  # empty unless this seat is to act
-    to_act: tuple[int, ...]
-    finished: bool
-    results: Results | None = None
+Listener = Callable[[Step[Any, Any]], None]
 
 
 class Stamped(msgspec.Struct, frozen=True):
@@ -74,33 +64,30 @@ class Stamped(msgspec.Struct, frozen=True):
 
 
 class Move(msgspec.Struct, frozen=True):
-    """One applied action as a viewer may know it."""
+    """One applied action as a viewer may know it (``None``: not shown to them)."""
 
     seq: int
     seat: int
     action: Any
 
 
-class Pending(msgspec.Struct, frozen=True):
-    """A validated action not yet committed (see :meth:`Table.prepare`)."""
-
-    seq: int  # the seq it will get
-    seat: int
-    action: Any
-    state: Any
-    events: tuple[Any, ...]
-
-
 class Table(Generic[S, A]):
-    """A game in progress; the single place where actions are applied."""
+    """A game in progress; the single place where actions are applied.
+
+    It keeps the current state, the moves and the events, and the states that
+    undo may go back to (those before a run of reversible moves), not every
+    position of the game.
+    """
 
     def __init__(self, game: Game[S, A], state: S, start_events: Sequence[Any] = ()) -> None:
         self.game = game
-        self._states: list[S] = [state]
+        self._state = state
+        self._back: list[S] = []  # the state before each trailing reversible move
         self._moves: list[tuple[int, A]] = []
         self._log: list[Stamped] = [Stamped(0, e) for e in start_events]
-        self._watchers: list[tuple[int | None, Watcher]] = []
-        self._hooks: list[CommitHook] = []
+        self.opening: Step[S, A] = Step(game, 0, None, None, state, tuple(start_events))
+        self._listeners: list[Listener] = []
+        self._hooks: list[Listener] = []
 
     @classmethod
     def start(
@@ -119,36 +106,25 @@ class Table(Generic[S, A]):
     @property
     def state(self) -> S:
         """The full state: for the referee (records, tests, bots' hosts), never for a seat."""
-        return self._states[-1]
+        return self._state
 
     @property
     def start_events(self) -> tuple[Any, ...]:
-        return tuple(s.event for s in self._log if s.seq == 0)
+        return self.opening.events
 
     @property
     def finished(self) -> bool:
-        return self.game.is_terminal(self.state)
+        return self.game.is_terminal(self._state)
 
     def to_act(self) -> tuple[int, ...]:
-        return self.game.to_act(self.state)
+        return self.game.to_act(self._state)
 
     def results(self) -> Results | None:
-        return self.game.results(self.state) if self.finished else None
+        return self.game.results(self._state) if self.finished else None
 
-    def snapshot(self, seat: int | None) -> Snapshot:
+    def position(self, seat: int | None) -> Position:
         """``seat``'s view, its legal actions (if it is to act) and the seq."""
-        state = self.state
-        acting = self.game.to_act(state)
-        legal = tuple(self.game.legal_actions(state, seat)) if seat in acting else ()
-        return Snapshot(
-            seq=self.seq,
-            seat=seat,
-            view=self.game.view(state, seat),
-            legal=legal,
-            to_act=acting,
-            finished=not acting,
-            results=self.results(),
-        )
+        return position_of(self.game, self._state, self.seq, seat)
 
     def events_since(self, seat: int | None, seq: int) -> list[Stamped]:
         """The events ``seat`` may see that actions after ``seq`` caused.
@@ -162,14 +138,10 @@ class Table(Generic[S, A]):
         return list(self._log)
 
     def history(self, viewer: int | None) -> list[Move]:
-        """Every action so far, as ``viewer`` may know it now."""
-        state = self.state
+        """Every action so far, as ``viewer`` may know it now (the frames' rule)."""
+        game, state = self.game, self._state
         return [
-            Move(
-                seq,
-                seat,
-                action if seat == viewer else self.game.public_action(state, seat, action),
-            )
+            Move(seq, seat, action_for(game, state, seat, action, viewer))
             for seq, (seat, action) in enumerate(self._moves, start=1)
         ]
 
@@ -178,8 +150,8 @@ class Table(Generic[S, A]):
         return list(self._moves)
 
     # ----- acting ---------------------------------------------------------------
-    def prepare(self, seat: int, action: A, expected_seq: int | None = None) -> Pending:
-        """Validate ``action`` and compute its outcome without applying it.
+    def prepare(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A]:
+        """Validate ``action`` and compute its :class:`Step` without applying it.
 
         Raises :class:`StaleActionError` or :class:`IllegalActionError`; the
         table is unchanged either way.
@@ -188,26 +160,32 @@ class Table(Generic[S, A]):
             raise StaleActionError(
                 f"that move was made for position {expected_seq}; the table is at {self.seq}"
             )
-        step = self.game.apply(self.state, seat, action)
-        return Pending(self.seq + 1, seat, action, step.state, tuple(step.events))
+        done = self.game.apply(self._state, seat, action)
+        return Step(self.game, self.seq + 1, seat, action, done.state, tuple(done.events))
 
-    def commit(self, pending: Pending) -> tuple[Any, ...]:
-        """Apply a prepared action: commit hooks first (any may refuse by raising),
-        then the table moves on and watchers hear of it. Returns the events."""
-        if pending.seq != self.seq + 1:
+    def commit(self, step: Step[S, A]) -> Step[S, A]:
+        """Apply a prepared step: durable writers first (any may refuse by raising),
+        then the table moves on and every listener gets the same step."""
+        if step.seq != self.seq + 1 or step.seat is None:
             raise StaleActionError(
-                f"that move was prepared for position {pending.seq - 1}; the table is at {self.seq}"
+                f"that move was prepared for position {step.seq - 1}; the table is at {self.seq}"
             )
         for hook in self._hooks:
-            hook(pending.seq, pending.seat, pending.action, pending.events)
-        self._states.append(pending.state)
-        self._moves.append((pending.seat, pending.action))
-        self._log.extend(Stamped(pending.seq, e) for e in pending.events)
-        self._notify(pending.seq, pending.events)
-        return pending.events
+            hook(step)
+        before = self._state
+        if self.game.reversible(before, step.state):
+            self._back.append(before)
+        else:
+            self._back.clear()
+        self._state = step.state
+        self._moves.append((step.seat, step.action))  # type: ignore[arg-type]
+        self._log.extend(Stamped(step.seq, e) for e in step.events)
+        for listener in list(self._listeners):
+            listener(step)
+        return step
 
-    def submit(self, seat: int, action: A, expected_seq: int | None = None) -> tuple[Any, ...]:
-        """Validate and apply one action; returns its events.
+    def submit(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A]:
+        """Validate and apply one action; returns its step.
 
         Raises :class:`StaleActionError` for a stale ``expected_seq`` and
         :class:`IllegalActionError` for an illegal action, changing nothing.
@@ -217,37 +195,28 @@ class Table(Generic[S, A]):
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last action: it was theirs and the
         game calls it reversible (no dice thrown, nothing revealed)."""
-        if not self._moves or self._moves[-1][0] != seat:
-            return False
-        return self.game.reversible(self._states[-2], self._states[-1])
+        return bool(self._back) and self._moves[-1][0] == seat
 
     def undo(self, seat: int) -> None:
         """Take back ``seat``'s last action (see :meth:`can_undo`).
 
-        Only for tables without a referee's log hooked in that cannot forget
-        (the terminal rewrites its record itself).
+        Only for tables without a durable writer that cannot forget (the
+        terminal rewrites its record itself).
         """
         if not self.can_undo(seat):
             raise IllegalActionError("there is no move of yours to take back here")
         seq = self.seq
-        self._states.pop()
+        self._state = self._back.pop()
         self._moves.pop()
         self._log = [s for s in self._log if s.seq < seq]
 
     # ----- listening -------------------------------------------------------------
-    def watch(self, seat: int | None, watcher: Watcher) -> Callable[[], None]:
-        """Call ``watcher(seq, events)`` with the events ``seat`` may see after each
-        action (only when there are some). Returns a function that stops it."""
-        entry = (seat, watcher)
-        self._watchers.append(entry)
-        return lambda: self._watchers.remove(entry)
+    def listen(self, listener: Listener) -> Callable[[], None]:
+        """Call ``listener(step)`` after each action takes effect. Returns a function
+        that stops it. (The start of the game is :attr:`opening`.)"""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
 
-    def on_commit(self, hook: CommitHook) -> None:
-        """Call ``hook(seq, seat, action, events)`` before each action takes effect."""
+    def on_commit(self, hook: Listener) -> None:
+        """Call ``hook(step)`` before each action takes effect (durable writers)."""
         self._hooks.append(hook)
-
-    def _notify(self, seq: int, events: tuple[Any, ...]) -> None:
-        for seat, watcher in list(self._watchers):
-            mine = tuple(e for e in events if e.visible_to(seat))
-            if mine:
-                watcher(seq, mine)

@@ -20,7 +20,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.core.events import Event
 from gamenight.core.game import Game, Results, to_json
 from gamenight.core.options import Options
-from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay
+from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay, write_moves
 from gamenight.core.table import Table
 
 
@@ -162,12 +162,14 @@ def check_replay(
     """A record of the game replays to exactly the same final state."""
     buffer = io.StringIO()
     writer = RecordWriter(buffer)
-    writer.header(game, options, seed, [SeatInfo(f"p{i}", "bot:random") for i in range(seats)])
-    start = game.start(seats, options, SeededDice(seed=seed))
-    writer.start(start.events)
-    for seat, action, events in history:
-        writer.action(seat, action, events)
-    writer.results(game.results(final))
+    names = [SeatInfo(f"p{i}", "bot:random") for i in range(seats)]
+    table = write_moves(writer, game, options, seed, names, [(s, a) for s, a, _ in history])
+    by_seq: dict[int, list[Any]] = {}
+    for stamped in table.log():
+        by_seq.setdefault(stamped.seq, []).append(stamped.event)
+    assert [by_seq.get(i, []) for i in range(1, len(history) + 1)] == [
+        list(events) for _, _, events in history
+    ], "the table's events differ from the game's"
     report = replay(parse_record(buffer.getvalue().splitlines()))
     assert report.final_state == final, "replayed final state differs"
 
@@ -175,70 +177,99 @@ def check_replay(
 def check_table(
     game: Game[Any, Any], seats: int, options: Options, seed: int, *, max_steps: int = 100_000
 ) -> Table[Any, Any]:
-    """Play a random game through a :class:`Table`, checking its promises at every step.
+    """Play a random game through a :class:`Table` on the path every front end takes
+    (prepare, a durable writer, commit, listeners taking each seat's frame, as the
+    server's broadcast does), checking its promises at every step.
 
-    * snapshots give each seat its view, its legal actions (only when it is to
-      act) and the seq; a spectator's has no legal actions;
+    * each seat's frame holds exactly the events it may see, its own action in
+      full and anyone else's in its public form, and its position after the step:
+      its view, its legal actions (only when it is to act; a spectator never has
+      any), who acts and the results;
+    * the durable writer sees each step before the table moves on;
     * a stale ``expected_seq`` and an illegal action are refused and change nothing;
-    * ``events_since`` and watchers give each seat exactly the events it may see;
-    * ``history`` shows a seat its own actions and others' in their public form;
-    * no snapshot, event or history entry any seat or spectator receives holds the seed.
+    * ``events_since`` and ``history`` agree with the frames;
+    * no frame, position, event or history entry any seat or spectator receives
+      holds the seed, encoded as the server encodes it.
     """
     rng = random.Random(seed)
     table = Table.start(game, seats, options, SeededDice(seed=seed))
     viewers: list[int | None] = [*range(seats), None]
-    heard: dict[int | None, list[Any]] = {v: [] for v in viewers}
-    for viewer in viewers:
-        table.watch(viewer, _collector(heard[viewer]))
-    expected: dict[int | None, list[Any]] = {v: [] for v in viewers}
+    frames: dict[int | None, list[Any]] = {v: [table.opening.frame(v)] for v in viewers}
+    durable: list[int] = []
+
+    def write(step: Any) -> None:
+        assert step.seq == table.seq + 1, "the durable writer runs before the table moves"
+        durable.append(step.seq)
+
+    def broadcast(step: Any) -> None:
+        for viewer in viewers:
+            frames[viewer].append(step.frame(viewer))
+
+    table.on_commit(write)
+    table.listen(broadcast)
     secret = str(seed)
 
     def audit(viewer: int | None, *sent: Any) -> None:
         stream = msgspec.json.encode(list(sent)).decode()
         assert secret not in stream, f"seat {viewer}'s stream holds the seed"
 
-    for viewer in viewers:
-        audit(viewer, table.events_since(viewer, -1))
     for _ in range(max_steps):
         if table.finished:
             break
         acting = table.to_act()
-        for viewer in viewers:
-            snap = table.snapshot(viewer)
-            assert snap.seq == table.seq and snap.to_act == acting
-            if viewer in acting:
-                assert list(snap.legal) == game.legal_actions(table.state, viewer)
-            else:
-                assert snap.legal == (), f"seat {viewer} got legal actions out of turn"
-            audit(viewer, snap, table.events_since(viewer, table.seq - 1))
         seat = rng.choice(acting)
-        legal = table.snapshot(seat).legal
+        legal = table.position(seat).legal
         _check_refusals(table, seat, legal, seats)
         action = rng.choice(legal)
-        events = table.submit(seat, action, expected_seq=table.seq)
+        step = table.prepare(seat, action, expected_seq=table.seq)
+        assert table.commit(step) is step
         for viewer in viewers:
-            expected[viewer] += [e for e in events if e.visible_to(viewer)]
+            frame = frames[viewer][-1]
+            _check_frame(game, table, step, viewer, frame)
+            audit(viewer, frame)
     else:
         raise AssertionError(f"{game.info.id} did not end within {max_steps} actions")
+    assert durable == list(range(1, table.seq + 1))
     for viewer in viewers:
-        since_start = [s.event for s in table.events_since(viewer, 0)]
-        assert since_start == expected[viewer] == heard[viewer], f"seat {viewer}'s events"
+        seen = [e for f in frames[viewer] for e in f.events]
+        assert [s.event for s in table.events_since(viewer, -1)] == seen, f"seat {viewer}"
+        opening = frames[viewer][0]
+        assert opening.seat is None and opening.action is None
+        assert opening.events == tuple(e for e in table.start_events if e.visible_to(viewer))
         mine = table.history(viewer)
-        audit(viewer, mine)
+        audit(viewer, mine, frames[viewer][0])
         moves = table.moves()
         assert len(mine) == len(moves) == table.seq
         for move, (actor, action) in zip(mine, moves, strict=True):
             assert move.seat == actor
             if actor == viewer:
                 assert move.action == action
-            else:
-                assert move.action == game.public_action(table.state, actor, action)
     assert table.results() == game.results(table.state)
     return table
 
 
-def _collector(into: list[Any]) -> Callable[[int, tuple[Any, ...]], None]:
-    return lambda _seq, events: into.extend(events)
+def _check_frame(
+    game: Game[Any, Any], table: Table[Any, Any], step: Any, viewer: int | None, frame: Any
+) -> None:
+    """One seat's frame of ``step``, against the game's own functions."""
+    assert frame.seq == step.seq == table.seq and frame.viewer == viewer
+    assert frame.seat == step.seat
+    assert frame.events == tuple(e for e in step.events if e.visible_to(viewer))
+    if viewer == step.seat:
+        assert frame.action == step.action
+    elif frame.action is not None:
+        assert frame.action == game.public_action(step.state, step.seat, step.action)
+    else:
+        assert game.info.hidden_info, "a game without secrets shows every action"
+    position = frame.position
+    assert position == table.position(viewer)
+    assert position.to_act == game.to_act(table.state)
+    assert position.view == game.view(table.state, viewer)
+    if viewer is not None and viewer in position.to_act:
+        assert list(position.legal) == game.legal_actions(table.state, viewer)
+    else:
+        assert position.legal == (), f"seat {viewer} got legal actions out of turn"
+    assert (position.results is not None) == table.finished
 
 
 def _check_refusals(table: Table[Any, Any], seat: int, legal: Sequence[Any], seats: int) -> None:

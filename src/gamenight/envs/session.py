@@ -25,9 +25,8 @@ import numpy.typing as npt
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
 from gamenight.core.game import Game, Results
-from gamenight.core.record import RecordWriter, SeatInfo
+from gamenight.core.record import RecordWriter, SeatInfo, write_moves
 from gamenight.core.seeds import derive, draw_seed
-from gamenight.core.table import Table
 from gamenight.envs.codecs import Codec, Obs, codec_for
 
 Mask = npt.NDArray[np.int8]
@@ -245,18 +244,10 @@ class Session:
         """Write this episode (so far) as a gamenight record; returns the path."""
         path = Path(path)
         game = self.game
-        table: Table[Any, Any] = Table.start(
-            game, self.players, self.options, SeededDice(seed=self.game_seed)
-        )
         writer = RecordWriter.create(path, force=force)
         try:
             seats = [SeatInfo(f"agent {i + 1}", "bot:env") for i in range(self.players)]
-            writer.header(game, self.options, self.game_seed, seats)
-            writer.start(table.start_events)
-            for seat, action in self.moves:
-                writer.action(seat, action, table.submit(seat, action))
-            if table.finished:
-                writer.results(game.results(table.state))
+            write_moves(writer, game, self.options, self.game_seed, seats, self.moves)
         finally:
             writer.close()
         return path

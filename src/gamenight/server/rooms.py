@@ -533,7 +533,7 @@ class Hub:
     def _replay(self, room: LiveRoom, seat: int, raw: Any) -> tuple[Any, ...]:
         assert room.table is not None
         action = room.entry.game.decode_action(raw)
-        events = room.table.submit(seat, action)
+        events = room.table.submit(seat, action).events
         agent = room.agents.get(seat)
         if agent is not None:
             _observe(agent, seat, events)
@@ -721,7 +721,7 @@ class Hub:
             return p.Snapshot(
                 protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=0, chat=lines
             )
-        snap = table.snapshot(seat)
+        snap = table.position(seat)
         since = last_seq if -1 <= last_seq <= table.seq else -1
         return p.Snapshot(
             protocol=p.PROTOCOL_VERSION,
@@ -801,7 +801,7 @@ class Hub:
                 except Behind:
                     await self._catch_up(room)  # another process moved the room on
                     continue
-                events = table.commit(pending)
+                events = table.commit(pending).events
                 self._after_commit(room, pending.seq, seat, action, events)
                 break
             else:
@@ -827,7 +827,7 @@ class Hub:
         for conn in list(room.conns):
             frame = frames.get(conn.seat)
             if frame is None:
-                snap = table.snapshot(conn.seat)
+                snap = table.position(conn.seat)
                 frame = frames[conn.seat] = p.encode(
                     p.Events(
                         seq=seq,
@@ -902,7 +902,7 @@ class Hub:
         refusal = self._refuse_play(room, message.id)
         if refusal is not None or room.table is None:
             return refusal or p.Error(code="not_started", message="not begun", id=message.id)
-        snap = room.table.snapshot(conn.seat)
+        snap = room.table.position(conn.seat)
         if not snap.legal:
             return p.Error(code="no_advice", message="it is not your turn", id=message.id)
         advise = self.advisor(room.entry)
@@ -1064,7 +1064,7 @@ class Hub:
         table = room.table
         if table is None:
             return
-        snap = table.snapshot(seat)
+        snap = table.position(seat)
         if not snap.legal:
             return
         agent = self._agent(room, seat)

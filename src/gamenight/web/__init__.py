@@ -25,8 +25,8 @@ from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
 from gamenight.core import registry, seeds
-from gamenight.core.dice import SeededDice
-from gamenight.core.errors import GamenightError, RecordError
+from gamenight.core.errors import GamenightError
+from gamenight.core.frames import Step
 from gamenight.core.game import to_json
 from gamenight.core.record import parse_record, replay
 
@@ -90,43 +90,33 @@ class ReplayOperation(Operation):
 
 
 def replay_frames(text: str) -> Replay:
-    """Verify a JSONL record and turn it into frames of spectator views."""
+    """Verify a JSONL record and turn it into frames of spectator views, in one
+    replay (a visitor collects each step as it is checked). The game is over and its
+    seed revealed, so every action and event is shown in full; the position is the
+    spectator's frame."""
     record = parse_record(text.splitlines(), "record")
-    report = replay(record, "record")  # raises RecordError on any difference or unrevealed seed
-    seed = record.seed
-    if seed is None:  # replay refuses a record whose seed is not revealed; be explicit
-        raise RecordError("record: the seed is not revealed yet, so it cannot be replayed")
-    entry = registry.get(record.game)
-    game = entry.game
-    options = game.parse_options(record.options)
-    step = game.start(len(record.seats), options, SeededDice(seed=seed, scheme=report.dice_scheme))
-    state = step.state
-    frames = [
-        Frame(
-            0,
-            None,
-            None,
-            [to_json(e) for e in step.events],
-            to_json(game.view(state, None)),
-            tuple(game.to_act(state)),
-            game.is_terminal(state),
-        )
-    ]
-    for seq, (seat, raw, _events) in enumerate(record.actions, start=1):
-        action = game.decode_action(raw)
-        step = game.apply(state, seat, action)
-        state = step.state
+    frames: list[Frame] = []
+
+    def collect(step: Step[Any, Any]) -> None:
+        position = step.frame(None).position
         frames.append(
             Frame(
-                seq,
-                seat,
-                to_json(action),
+                step.seq,
+                step.seat,
+                None if step.action is None else to_json(step.action),
                 [to_json(e) for e in step.events],
-                to_json(game.view(state, None)),
-                tuple(game.to_act(state)),
-                game.is_terminal(state),
+                to_json(position.view),
+                position.to_act,
+                position.finished,
             )
         )
+
+    # raises RecordError on any difference or an unrevealed seed
+    report = replay(record, "record", visitors=[collect])
+    seed = record.seed
+    assert seed is not None  # replay refuses a record whose seed is not revealed
+    entry = registry.get(record.game)
+    options = entry.game.parse_options(record.options)
     return Replay(
         game=entry.id,
         name=entry.name,

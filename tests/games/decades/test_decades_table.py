@@ -41,7 +41,7 @@ def _seen(table: Table[Any, Any], viewer: int | None) -> str:
         [
             to_json(table.history(viewer)),
             to_json(table.events_since(viewer, -1)),
-            to_json(table.snapshot(viewer).view),
+            to_json(table.position(viewer).view),
         ],
         sort_keys=True,
     )
@@ -53,7 +53,7 @@ def _random_game(seed: int) -> Moves:
     moves: Moves = []
     while not table.finished:
         seat = rng.choice(table.to_act())
-        action = rng.choice(table.snapshot(seat).legal)
+        action = rng.choice(table.position(seat).legal)
         table.submit(seat, action)
         moves.append((seat, action))
     return moves
@@ -70,7 +70,7 @@ def test_a_waiting_choice_is_in_no_other_stream_and_revealed_after(seed: int) ->
         if state.phase not in ("answer", "extend", "card", "keep") or len(acting) != 2:
             continue  # only the first of two secret choices stays waiting
         seat = moves[k][0]
-        legal = table.snapshot(seat).legal
+        legal = table.position(seat).legal
         if len(legal) < 2:
             continue
         chosen, other = moves[k][1], next(a for a in legal if a != moves[k][1])
@@ -106,7 +106,7 @@ def test_kept_cards_show_once_every_one_was_played() -> None:
 
 def test_a_redacted_history_round_trips_through_json() -> None:
     table = _table(5)
-    table.submit(0, table.snapshot(0).legal[0])
+    table.submit(0, table.position(0).legal[0])
     moves = table.history(None)
     assert moves[0].action == Hidden("keep")
     assert GAME.decode_action(to_json(moves[0].action)) == Hidden("keep")
@@ -117,7 +117,7 @@ def test_a_redacted_history_round_trips_through_json() -> None:
 
 def test_undo_is_allowed_only_before_a_reveal() -> None:
     table = _table(11)
-    keep0, keep1 = table.snapshot(0).legal[0], table.snapshot(1).legal[0]
+    keep0, keep1 = table.position(0).legal[0], table.position(1).legal[0]
     table.submit(0, keep0)
     assert table.can_undo(0) and not table.can_undo(1)
     table.undo(0)
@@ -136,17 +136,17 @@ def test_undo_is_allowed_only_before_a_reveal() -> None:
     assert table.can_undo(0)
     table.submit(1, Extend(()))
     assert not table.can_undo(1)  # boards revealed
-    hand0 = table.snapshot(0).legal
+    hand0 = table.position(0).legal
     table.submit(0, hand0[0])
     assert table.can_undo(0)
-    table.submit(1, table.snapshot(1).legal[0])
+    table.submit(1, table.position(1).legal[0])
     assert not table.can_undo(1)  # cards revealed (and maybe the round scored)
     if table.state.phase == "target" and len(table.to_act()) == 2:
         seat = table.to_act()[0]
-        table.submit(seat, table.snapshot(seat).legal[0])
+        table.submit(seat, table.position(seat).legal[0])
         assert table.can_undo(seat)  # a target in the open, before scoring
         other = table.to_act()[0]
-        target = table.snapshot(other).legal[0]
+        target = table.position(other).legal[0]
         assert isinstance(target, RemoveToken | CancelAnswer)
         table.submit(other, target)
         assert not table.can_undo(other)  # the round was scored

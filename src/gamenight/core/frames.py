@@ -1,0 +1,166 @@
+"""Steps and frames: one applied action, and how it looks from each seat.
+
+A :class:`Step` is what :meth:`Table.prepare <gamenight.core.table.Table.prepare>`
+returns and :meth:`Table.commit <gamenight.core.table.Table.commit>` hands to
+every listener: the seq, the acting seat, the action, the new state and the
+events. The start of a game is step 0 (no seat, no action).
+
+:meth:`Step.frame` is the ONE redaction in gamenight (boardgame.io's player
+view, placed in core): what a seat (``None``: a spectator) may know of a step.
+The server sends it, agents observe it, replays show it, the terminal narrates
+it. It holds
+
+* the events the seat may see (:meth:`Event.visible_to`);
+* the action: the seat's own in full, anyone else's in its public form
+  (:func:`public_form`), or ``None`` when it must not be shown at all;
+* the position after the step (:class:`Position`): the seat's view, its legal
+  actions if it is to act, who acts, and the results once the game is over.
+
+Each seat's frame is computed once per step, however many listeners ask.
+
+>>> from gamenight.core import registry
+>>> from gamenight.core.dice import SeededDice
+>>> from gamenight.core.table import Table
+>>> game = registry.get("wurfeltod").game
+>>> table = Table.start(game, 2, game.parse_options(), SeededDice(seed=5))
+>>> step = table.prepare(0, table.position(0).legal[0])
+>>> step.frame(1) is step.frame(1), step.frame(None).position.legal
+(True, ())
+>>> (seat,) = step.frame(None).position.to_act
+>>> step.frame(seat).position.legal == tuple(game.legal_actions(step.state, seat))
+True
+>>> step.frame(1 - seat).position.legal
+()
+"""
+
+from __future__ import annotations
+
+from typing import Any, Generic, TypeVar
+
+import msgspec
+
+from gamenight.core.game import Game, Results
+
+S = TypeVar("S", bound=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct)
+
+
+class Position(msgspec.Struct, frozen=True, kw_only=True):
+    """What one seat (``None``: a spectator) may know of a position, with its seq."""
+
+    seq: int
+    seat: int | None
+    view: Any
+    legal: tuple[Any, ...]  # empty unless this seat is to act
+    to_act: tuple[int, ...]
+    finished: bool
+    results: Results | None = None
+
+
+class Frame(msgspec.Struct, frozen=True, kw_only=True):
+    """One step as one seat may know it (see the module docstring)."""
+
+    seq: int
+    viewer: int | None
+    seat: int | None  # who acted; None for the start of the game
+    action: Any  # the viewer's own action, its public form, or None
+    events: tuple[Any, ...]
+    position: Position
+
+
+def public_form(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+    """How ``seat``'s ``action`` may be shown to anyone else while ``state`` is current,
+    or ``None`` if it may not be shown.
+
+    A game with hidden information that does not say how its actions look
+    (:meth:`Game.public_action` not overridden) shows none: its events say what
+    is public. Otherwise the game's own :meth:`Game.public_action` decides.
+    """
+    if game.info.hidden_info and type(game).public_action is Game.public_action:
+        return None
+    return game.public_action(state, seat, action)
+
+
+def action_for(game: Game[Any, Any], state: Any, seat: int, action: Any, viewer: int | None) -> Any:
+    """``seat``'s ``action`` as ``viewer`` may know it while ``state`` is current."""
+    return action if viewer == seat else public_form(game, state, seat, action)
+
+
+def position_of(game: Game[S, A], state: S, seq: int, seat: int | None) -> Position:
+    """``seat``'s :class:`Position` in ``state`` (the one place a view is taken)."""
+    acting = game.to_act(state)
+    legal = tuple(game.legal_actions(state, seat)) if seat in acting else ()
+    return Position(
+        seq=seq,
+        seat=seat,
+        view=game.view(state, seat),
+        legal=legal,
+        to_act=acting,
+        finished=not acting,
+        results=None if acting else game.results(state),
+    )
+
+
+class Step(Generic[S, A]):
+    """One action applied (or about to be), or the start of a game (seq 0).
+
+    Immutable once made; its frames are computed on first request and kept.
+    """
+
+    __slots__ = ("_frames", "_seen", "action", "events", "game", "seat", "seq", "state")
+
+    def __init__(
+        self,
+        game: Game[S, A],
+        seq: int,
+        seat: int | None,
+        action: A | None,
+        state: S,
+        events: tuple[Any, ...],
+    ) -> None:
+        self.game = game
+        self.seq = seq
+        self.seat = seat
+        self.action = action
+        self.state = state
+        self.events = events
+        self._frames: dict[int | None, Frame] = {}
+        self._seen: dict[int | None, tuple[Any, ...]] = {}
+
+    def __repr__(self) -> str:
+        return f"Step(seq={self.seq}, seat={self.seat}, action={self.action!r})"
+
+    @property
+    def finished(self) -> bool:
+        return self.game.is_terminal(self.state)
+
+    def results(self) -> Results | None:
+        """The results if this step ended the game."""
+        return self.game.results(self.state) if self.finished else None
+
+    def events_for(self, viewer: int | None) -> tuple[Any, ...]:
+        """The events ``viewer`` may see (the frame's, without computing its position)."""
+        seen = self._seen.get(viewer)
+        if seen is None:
+            seen = self._seen[viewer] = tuple(e for e in self.events if e.visible_to(viewer))
+        return seen
+
+    def frame(self, viewer: int | None) -> Frame:
+        """This step as ``viewer`` may know it; computed once per viewer."""
+        made = self._frames.get(viewer)
+        if made is None:
+            game, state = self.game, self.state
+            action = (
+                None
+                if self.seat is None
+                else action_for(game, state, self.seat, self.action, viewer)
+            )
+            made = self._frames[viewer] = Frame(
+                seq=self.seq,
+                viewer=viewer,
+                seat=self.seat,
+                action=action,
+                events=self.events_for(viewer),
+                position=position_of(game, state, self.seq, viewer),
+            )
+        return made
