@@ -21,7 +21,7 @@ from rich.console import Console
 
 from gamenight.core import SeededDice, registry
 from gamenight.terminal import ui_for
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
 GAMES = ["decathlon", "decades", "dice-duel", "wurfeltod"]
 
@@ -105,7 +105,7 @@ class _Done(Exception):
 
 
 UIS = {game_id: ui_for(registry.get(game_id)) for game_id in GAMES}
-NAMED_IN_MARKUP = Table(["[/]", "[bold red]Ann[/]"], frozenset({0, 1}))
+NAMED_IN_MARKUP = Seating(["[/]", "[bold red]Ann[/]"], frozenset({0, 1}))
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -103,7 +103,7 @@ class _StubUI:
 def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
     from gamenight.cli.session import HumanAgent
     from gamenight.core import Decision
-    from gamenight.terminal.ui import Table
+    from gamenight.terminal.ui import Seating
 
     prompts: list[str] = []
     console = Console(file=io.StringIO(), width=80)
@@ -113,7 +113,9 @@ def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
         return ""
 
     prompter = Prompter(console=console, reader=read)
-    agent = HumanAgent(_StubUI(), prompter, Table(["Red", "Blue"], frozenset({0, 1})), hidden=True)
+    agent = HumanAgent(
+        _StubUI(), prompter, Seating(["Red", "Blue"], frozenset({0, 1})), hidden=True
+    )
     action = agent.act(Decision("decades", 1, "secret-of-blue", ["legal"]))
     assert action == "legal"
     assert prompts == ["Pass the terminal to Blue, then press Enter "]

@@ -19,7 +19,7 @@ from gamenight.cli.session import HumanAgent, Session
 from gamenight.core import Decision, registry
 from gamenight.core.errors import OptionsError
 from gamenight.core.record import read_record, replay
-from gamenight.terminal.ui import CLEAR_SCROLLBACK, Prompter, Table
+from gamenight.terminal.ui import CLEAR_SCROLLBACK, Prompter, Seating
 
 CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
 MARKUP_NAMES = {
@@ -42,7 +42,7 @@ def test_markup_player_names_show_literally(game: str, cli: CliRunner) -> None:
 def test_the_hand_over_prints_names_as_text() -> None:
     console = Console(file=io.StringIO(), width=80, color_system=None)
     prompter = Prompter(console, reader=lambda _prompt: "")
-    agent = HumanAgent(_StubUI(), prompter, Table(["[/]", "[b]x[/b]"], frozenset({0, 1})), True)
+    agent = HumanAgent(_StubUI(), prompter, Seating(["[/]", "[b]x[/b]"], frozenset({0, 1})), True)
     agent.act(Decision("decades", 0, "view", ["legal"]))
     assert "[/] to act" in console.file.getvalue()  # type: ignore[attr-defined]
 
@@ -203,7 +203,7 @@ def test_secrets_are_hidden_only_from_another_human(
 
     monkeypatch.setattr("sys.stdin", io.StringIO("\n1990\n"))
     prompter = Prompter(console, secret_reader=secret_reader)
-    table = Table(["Red", "Blue"], frozenset(range(humans)))
+    table = Seating(["Red", "Blue"], frozenset(range(humans)))
     agent = HumanAgent(_StubUI(), prompter, table, hidden=humans > 1)
     assert agent.act(Decision("decades", 0, None, ["x"])) == "x"
     assert len(hidden) == (1 if humans > 1 else 0)

@@ -31,9 +31,9 @@ from gamenight.games.decades.tokens import Placement
 from gamenight.terminal.decades import UI, board_grid
 from gamenight.terminal.decades_keys import parse_command, parse_placements, parse_year
 from gamenight.terminal.decades_text import narrate
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
-TABLE = Table(names=("Red", "Blue"), humans=frozenset({0, 1}))
+TABLE = Seating(names=("Red", "Blue"), humans=frozenset({0, 1}))
 CARDS = [card(f"c{i}", (1984, 1991, 2002, 2015, 1988, 2007)) for i in range(4)]
 KEEP = ("remove-token", "cancel-answer", "blocked", "blocked")
 

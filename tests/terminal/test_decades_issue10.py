@@ -24,7 +24,7 @@ from gamenight.games.decades.rules import DecadesState, Keep
 from gamenight.terminal.decades import UI, show_breakdown
 from gamenight.terminal.decades_keys import HELP, parse_command
 from gamenight.terminal.decades_text import narrate
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "games" / "decades"))
 from decades_helpers import (
@@ -34,8 +34,8 @@ from decades_helpers import (
     start,
 )
 
-TABLE = Table(["Red", "Blue"], frozenset({0, 1}))
-MARKUP = Table(["[/]", "[bold red]Ann[/]"], frozenset({0, 1}))
+TABLE = Seating(["Red", "Blue"], frozenset({0, 1}))
+MARKUP = Seating(["[/]", "[bold red]Ann[/]"], frozenset({0, 1}))
 RULING = re.compile(r"\b[DKWT]\d{1,2}\b")
 KEEP = ("remove-token", "cancel-answer", "blocked", "blocked")
 KEEP1 = ("remove-token", "cancel-answer", "cancel-answer", "blocked")
@@ -70,7 +70,7 @@ def _two_rounds(text: str = "In which year?") -> DecadesState:
     return state
 
 
-def _show(width: int, state: DecadesState, seat: int | None, table: Table = TABLE) -> str:
+def _show(width: int, state: DecadesState, seat: int | None, table: Seating = TABLE) -> str:
     return _render(width, lambda con: UI().show(con, GAME.view(state, seat), seat, table))
 
 

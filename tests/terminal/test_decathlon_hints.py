@@ -16,9 +16,9 @@ from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal.decathlon import UI
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
-NAMES = Table(["Ann", "Bob", "Cy"], frozenset({0, 1, 2}))
+NAMES = Seating(["Ann", "Bob", "Cy"], frozenset({0, 1, 2}))
 
 
 def at(state: DecathlonState) -> tuple[DecathlonView, list[Action], int]:

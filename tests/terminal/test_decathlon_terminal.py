@@ -38,9 +38,9 @@ from gamenight.terminal.decathlon import (
     thrown_text,
 )
 from gamenight.terminal.decathlon_keys import help_text, parse_command, prompt
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
-TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
+TABLE = Seating(["Ann", "Bob", "Cy"], frozenset({0}))
 
 
 def _at(state: DecathlonState) -> tuple[DecathlonView, list[Action]]:
@@ -251,7 +251,7 @@ def _ask_keys(
         prompts.append(prompt)
         return next(keys)
 
-    table = Table(names or ["Ann", "Bob", "Cy"], frozenset({0}))
+    table = Seating(names or ["Ann", "Bob", "Cy"], frozenset({0}))
     (seat,) = GAME.to_act(state)
     action = UI().ask(Prompter(console=console, reader=reader), view, legal, seat, table)
     return action, out.getvalue(), prompts
@@ -274,7 +274,7 @@ def test_a_player_named_in_markup_is_printed_as_text() -> None:
     action, _, prompts = _ask_keys(state, ["?", "f"], names)
     assert action == Freeze((0, 1, 2, 3)) and prompts[0].startswith("[/]: f/Enter")
     console, out = _console()
-    table = Table(names, frozenset({0, 1}))
+    table = Seating(names, frozenset({0, 1}))
     UI().show(console, GAME.view(state, 0), 0, table)
     state, events = play(state, *[Freeze((0, 1, 2, 3))] * 4)
     UI().show_events(console, events, table)

@@ -11,9 +11,9 @@ from gamenight.games.decathlon.actions import Freeze, Jump, Throw, Vault
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.terminal.decathlon import UI
-from gamenight.terminal.ui import Table
+from gamenight.terminal.ui import Seating
 
-TABLE = Table(["Ann", "Bob", "Cy"], frozenset({0}))
+TABLE = Seating(["Ann", "Bob", "Cy"], frozenset({0}))
 
 
 # ----- the D12 counters at the terminal -----------------------------------------------------------

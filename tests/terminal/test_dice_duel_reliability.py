@@ -28,10 +28,10 @@ from gamenight.games.dice_duel.combinations import COMBINATIONS, LABEL
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import SOURCES, Action, DiceDuelState, Roll, Stop, Take
 from gamenight.terminal.dice_duel import KEY, UI, narrate, parse_command
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
 MARKUP = ("[/]", "[red]x[/blue]", "[bold red]Ann[/]", "[link=x]y", "\\[/]", "[")
-NASTY = Table(names=("[/]", "[bold red]Ann[/]"), humans=frozenset({0, 1}))
+NASTY = Seating(names=("[/]", "[bold red]Ann[/]"), humans=frozenset({0, 1}))
 NOTHING = (1, 2, 4, 5, 6)
 
 
@@ -47,7 +47,7 @@ def _start(players: int, *dice: int, mode: str = "multi") -> DiceDuelState:
     return GAME.start(players, options, ScriptedDice(values=dice)).state
 
 
-def _play_and_render(console: Console, table: Table, seed: int, players: int = 2) -> str:
+def _play_and_render(console: Console, table: Seating, seed: int, players: int = 2) -> str:
     """A whole seeded bot game narrated, with the board shown at every decision."""
     ui = UI()
     seats = [SeatInfo(name, "bot:random") for name in table.names[:players]]
@@ -134,7 +134,7 @@ def test_markup_in_player_names_never_crashes_and_shows_as_typed(width: int) -> 
 def test_a_name_is_not_styled() -> None:
     console, out = _console(colour=True)
     state = _start(2, 1, *NOTHING)
-    UI().show(console, GAME.view(state, 1), 1, Table(("Bob", "[red]Ann[/]"), frozenset({1})))
+    UI().show(console, GAME.view(state, 1), 1, Seating(("Bob", "[red]Ann[/]"), frozenset({1})))
     raw = out.getvalue()
     assert "[red]Ann[/]" in raw
     assert "\x1b[31mAnn" not in raw  # the markup was not applied
@@ -144,7 +144,7 @@ def test_a_name_is_not_styled() -> None:
 
 
 def test_narration_says_which_dice_were_kept() -> None:
-    table = Table(names=("Ann", "Random 3"), humans=frozenset({0}))
+    table = Seating(names=("Ann", "Random 3"), humans=frozenset({0}))
     state = _start(2, 2, 1, 6, 6, 1, 6, 2, 3, 4, 5, 5, 1, 4, *NOTHING)
     assert state.current == 1
     step = GAME.apply(state, 1, Roll(keep=(1, 2, 4)))
@@ -157,7 +157,7 @@ def test_narration_says_which_dice_were_kept() -> None:
 
 def test_every_roll_of_a_game_names_its_kept_dice() -> None:
     console, _ = _console()
-    text = _play_and_render(console, Table(("Ann", "Bob"), frozenset()), seed=3)
+    text = _play_and_render(console, Seating(("Ann", "Bob"), frozenset()), seed=3)
     rolls = [line for line in text.splitlines() if re.match(r"(Ann|Bob) rolls", line)]
     assert rolls and any("keeping dice" in line for line in rolls)
     for line in rolls:
@@ -194,7 +194,7 @@ NAMES = ("Ann", "Bob", "Carla", "Turn optimal 4", "Random 5", "Dieter")
 def test_sheet_at_40_columns_keeps_every_figure(players: int) -> None:
     view = _sheet_position(players)
     console, out = _console(40)
-    UI().show(console, view, 0, Table(NAMES[:players], frozenset({0})))
+    UI().show(console, view, 0, Seating(NAMES[:players], frozenset({0})))
     lines = out.getvalue().splitlines()
     assert all(len(line) <= 40 for line in lines)
     text = out.getvalue()
@@ -220,7 +220,7 @@ def test_sheet_follows_the_columns_variable(monkeypatch: pytest.MonkeyPatch) -> 
     out = io.StringIO()
     console = Console(file=out, color_system=None)
     assert console.width == 40
-    UI().show(console, _sheet_position(2), 0, Table(NAMES[:2], frozenset({0})))
+    UI().show(console, _sheet_position(2), 0, Seating(NAMES[:2], frozenset({0})))
     assert "combination" not in out.getvalue()  # the narrow layout, with names in rows
     assert "ls Large straight" in out.getvalue()
     assert all(len(line) <= 40 for line in out.getvalue().splitlines())
@@ -229,7 +229,7 @@ def test_sheet_follows_the_columns_variable(monkeypatch: pytest.MonkeyPatch) -> 
 @pytest.mark.parametrize("width", [40, 120])
 def test_results_keep_every_figure_at_any_width(width: int) -> None:
     console, _ = _console(width)
-    table = Table(NAMES[:3], frozenset())
+    table = Seating(NAMES[:3], frozenset())
     text = _play_and_render(console, table, seed=8, players=3)
     assert all(len(line) <= width for line in text.splitlines())
     final = text[text.rindex("Final scores") :]
@@ -274,7 +274,7 @@ RULING = re.compile(r"\b[DKTW]\d+\b")
 def test_no_ruling_ids_in_anything_a_player_reads() -> None:
     shown: list[str] = []
     console, out = _console(100)
-    table = Table(("Ann", "Bob"), frozenset({0, 1}))
+    table = Seating(("Ann", "Bob"), frozenset({0, 1}))
     for seed in range(3):
         _play_and_render(console, table, seed)
     solo = Match(
@@ -317,7 +317,7 @@ def test_no_ruling_ids_in_anything_a_player_reads() -> None:
 def test_long_names_are_never_cut(width: int) -> None:
     names = ("Christopher Robin the Third", "Bob")
     console, out = _console(width)
-    UI().show(console, _sheet_position(2), 0, Table(names, frozenset({0})))
+    UI().show(console, _sheet_position(2), 0, Seating(names, frozenset({0})))
     assert "…" not in out.getvalue()
     flat = re.sub(r"\s+", " ", out.getvalue())
     assert names[0] in flat

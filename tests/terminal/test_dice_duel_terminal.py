@@ -17,9 +17,9 @@ from gamenight.core.runner import Match
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
 from gamenight.terminal.dice_duel import UI, parse_command
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 
-TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+TABLE = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
 NOTHING = (1, 2, 4, 5, 6)  # makes no combination at all
 
 
@@ -180,7 +180,7 @@ def test_many_players_get_a_compact_table() -> None:
     names = ("Ann", "Bob", "Carla", "Turn optimal 4", "Random 5", "Dieter")
     out = io.StringIO()
     console = Console(file=out, width=80, color_system=None)
-    UI().show(console, GAME.view(state, 0), 0, Table(names=names, humans=frozenset({0})))
+    UI().show(console, GAME.view(state, 0), 0, Seating(names=names, humans=frozenset({0})))
     lines = out.getvalue().splitlines()
     assert all(len(line) <= 80 for line in lines)
     assert any(
@@ -239,7 +239,7 @@ def _render_pick(faces: tuple[int, ...]) -> str:
     state, _ = start(2, 1, *NOTHING)
     view = GAME.view(replace(state, faces=faces, rolls_used=3, phase="pick"), 0)
     out = io.StringIO()
-    table = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+    table = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
     UI().show(Console(file=out, width=120, color_system=None), view, 0, table)
     return out.getvalue()
 
@@ -263,7 +263,7 @@ def test_bad_die_number_names_the_culprit() -> None:
 def test_a_bot_default_name_fits_the_wide_table() -> None:
     state, _ = start(2, 1, *NOTHING)
     out = io.StringIO()
-    table = Table(names=("Ann", "Turn optimal 2"), humans=frozenset({0}))
+    table = Seating(names=("Ann", "Turn optimal 2"), humans=frozenset({0}))
     UI().show(Console(file=out, width=120, color_system=None), GAME.view(state, 0), 0, table)
     header = next(line for line in out.getvalue().splitlines() if line.startswith("key"))
     assert "Turn optimal 2" in header and "combination" in header

@@ -28,10 +28,10 @@ from gamenight.games.wurfeltod.solver import (
     require_table,
 )
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 from gamenight.terminal.wurfeltod import HINT_ROWS, UI, command_text, parse_command
 
-TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+TABLE = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
 
 
 @pytest.fixture(autouse=True)

@@ -19,7 +19,7 @@ from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME
 from gamenight.games.wurfeltod.rules import Action, Book, Scratch, SetAside, WurfeltodState
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 from gamenight.terminal.wurfeltod import UI, command_text
 
 MARKUP = ["[/]", "[red]x[/blue]", "a [/]", "b [bold]", "x [/red]", "[link=x]b f", "\\[/]"]
@@ -51,7 +51,7 @@ def test_markup_typed_at_the_prompt_is_refused_as_text() -> None:
         return next(typed)
 
     state: WurfeltodState = GAME.start(2, GAME.parse_options(), ScriptedDice((6,) * 12)).state
-    table = Table(names=NAMES, humans=frozenset({0}))
+    table = Seating(names=NAMES, humans=frozenset({0}))
     action = UI().ask(
         Prompter(console, reader), GAME.view(state, 0), GAME.legal_actions(state, 0), 0, table
     )
@@ -72,7 +72,7 @@ def test_markup_at_a_real_console_prompt_is_printed_as_text(
     typed = iter(["[/]", "b f"])
     monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
     state: WurfeltodState = GAME.start(2, GAME.parse_options(), ScriptedDice((6,) * 12)).state
-    table = Table(names=NAMES, humans=frozenset({0, 1}))
+    table = Seating(names=NAMES, humans=frozenset({0, 1}))
     action = UI().ask(
         Prompter(console), GAME.view(state, 0), GAME.legal_actions(state, 0), 0, table
     )
@@ -86,7 +86,7 @@ def play_whole_game(names: tuple[str, ...], seed: int) -> str:
     types markup at every prompt, then a legal command; seat 1 is the greedy bot."""
     console, out = screen()
     ui, bot = UI(), GreedyBot(1)
-    table = Table(names=names, humans=frozenset({0}))
+    table = Seating(names=names, humans=frozenset({0}))
     step = GAME.start(2, GAME.parse_options(), SeededDice(seed=seed))
     ui.show_events(console, step.events, table)
     state: WurfeltodState = step.state

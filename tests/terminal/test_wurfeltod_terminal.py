@@ -11,10 +11,10 @@ from gamenight.core.dice import ScriptedDice
 from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
 from gamenight.games.wurfeltod.rules import Book, Scratch, SetAside, WurfeltodState
-from gamenight.terminal.ui import Prompter, Table
+from gamenight.terminal.ui import Prompter, Seating
 from gamenight.terminal.wurfeltod import UI, box_label, open_box_rows
 
-TABLE = Table(names=("Ann", "Bob"), humans=frozenset({0}))
+TABLE = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
 EXAMPLE = (1, 1, 2, 3, 4, 4, 4, 5, 3) + (6,) * 12
 
 

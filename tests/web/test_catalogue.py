@@ -1,4 +1,5 @@
-"""The English catalogue is complete: every message key the pages use is in en.js."""
+"""The English catalogue is complete: every message key the pages use is in en.js (the
+shared strings) or in a game's own messages/en/<game-id>.js."""
 
 from __future__ import annotations
 
@@ -8,9 +9,31 @@ from pathlib import Path
 STATIC = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "web" / "static"
 
 
+MESSAGES = STATIC / "js" / "messages"
+GAME_PREFIXES = {"decathlon": "dec", "dice-duel": "dd", "wurfeltod": "wt", "decades": "dc"}
+
+
+def _keys(path: Path) -> set[str]:
+    return set(re.findall(r'^\s*"([^"]+)":', path.read_text(encoding="utf-8"), re.MULTILINE))
+
+
 def _catalogue() -> set[str]:
-    text = (STATIC / "js" / "messages" / "en.js").read_text(encoding="utf-8")
-    return set(re.findall(r'^\s*"([^"]+)":', text, re.MULTILINE))
+    keys = _keys(MESSAGES / "en.js")
+    for path in (MESSAGES / "en").glob("*.js"):
+        keys |= _keys(path)
+    return keys
+
+
+def test_each_games_strings_are_in_its_own_file() -> None:
+    """A game's strings (its prefix, and opt.<game-id>. for its lobby options) live in
+    messages/en/<game-id>.js, so a new game edits no shared catalogue."""
+    files = {path.stem: _keys(path) for path in (MESSAGES / "en").glob("*.js")}
+    assert sorted(files) == sorted(GAME_PREFIXES)
+    shared = _keys(MESSAGES / "en.js")
+    for game, prefix in GAME_PREFIXES.items():
+        own = (f"{prefix}.", f"opt.{game}.")
+        assert [k for k in shared if k.startswith(own)] == [], game
+        assert [k for k in files[game] if not k.startswith(own)] == [], game
 
 
 def test_every_literal_key_is_in_english() -> None:

@@ -7,7 +7,6 @@ command shows a traceback for bad input.
 from __future__ import annotations
 
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -19,24 +18,26 @@ from rich.text import Text
 
 from gamenight import __version__
 from gamenight.cli import simulate
+from gamenight.cli.args import CheckFailure, UsageFailure, game_entry, game_seed, raw_options
 from gamenight.cli.decks import decks
+from gamenight.cli.menu import main_menu
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
-from gamenight.cli.session import Session, restore
+from gamenight.cli.resuming import play_on, resume_game
+from gamenight.cli.saves import (
+    SeatView,
+    list_saves,
+    newest_unfinished,
+    resolve_seat,
+    show_as,
+    show_saves,
+)
+from gamenight.cli.session import Session
 from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
-from gamenight.core.game import GameInfo
 from gamenight.terminal.ui import Prompter, plain
 
 console = Console()
-
-
-class UsageFailure(Exception):
-    """A one-line usage error (exit 2)."""
-
-
-class CheckFailure(Exception):
-    """A failed verification (exit 1)."""
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -45,8 +46,6 @@ class CheckFailure(Exception):
 def app(ctx: click.Context) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
     if ctx.invoked_subcommand is None:
-        from gamenight.cli.menu import main_menu
-
         main_menu(console, Prompter(console))
 
 
@@ -94,7 +93,7 @@ def bots_table(entry: registry.GameEntry) -> RichTable:
 @click.argument("game")
 def rules(game: str) -> None:
     """Print the rules of GAME (an id from `gamenight list`)."""
-    entry = _entry(game)
+    entry = game_entry(game)
     console.print(Markdown(entry.rules_text()))
 
 
@@ -134,8 +133,8 @@ def play(
     game_options: tuple[str, ...],
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
-    entry = _entry(game)
-    options = entry.game.parse_options(_raw_options(entry.game.info, game_options, option))
+    entry = game_entry(game)
+    options = entry.game.parse_options(raw_options(entry.game.info, game_options, option))
     info = entry.game.info
     seats = parse_players(players, list(entry.bots), teams=is_team_game(info))
     entry.game.check_setup(len(seats), options)
@@ -156,7 +155,6 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     """Replay the record at PATH: check the seed against the commitment made
     before the game, then re-derive every die and card and verify every event
     and the result."""
-    from gamenight.cli.saves import SeatView, resolve_seat, show_as
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
     from gamenight.core.seeds import fingerprint
@@ -173,7 +171,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
     if as_seat is not None:
-        show_as(console, _entry(record.game), record, seen)
+        show_as(console, game_entry(record.game), record, seen)
     if show_odds:
         none = "Win odds are only available for Reiner Knizia's Decathlon with two or more players."
         for line in track or [none]:
@@ -221,52 +219,19 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 @click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
 def resume(path: Path | None, last: bool) -> None:
     """Resume the unfinished game saved at PATH (or the newest with --last)."""
-    from gamenight.cli.saves import newest_unfinished
-    from gamenight.core.record import resume_record
-
     if last == (path is not None):
         raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
     if path is None:
         path = newest_unfinished()
         if path is None:
             raise UsageFailure("there is no saved unfinished game (gamenight saves lists them)")
-    try:
-        resumed = resume_record(path)
-    except RecordError as exc:
-        raise CheckFailure(str(exc)) from None
-    record = resumed.record
-    entry = _entry(record.game)
-    seats = []
-    for seat in record.seats:
-        bot = seat.agent.removeprefix("bot:") if seat.agent.startswith("bot:") else None
-        if bot is not None and bot not in entry.bots:
-            resumed.writer.close()
-            raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
-        seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
-    assert record.seed is not None  # replay checked it
-    options = entry.game.parse_options(record.options)
-    session = Session(
-        entry, seats, options, record.seed, console, Prompter(console), path,
-        writer=resumed.writer, dice_scheme=resumed.report.dice_scheme,
-    )  # fmt: skip
-    if resumed.backup is not None:
-        console.print(
-            Text(
-                f"The last line of {path} was cut off (a crash while saving); it is "
-                f"repaired and the original kept as {resumed.backup}."
-            )
-        )
-    match = session.build()
-    restore(match, [(seat, action) for seat, action, _ in record.actions])
-    console.print(Text(f"Resumed {entry.name} after {len(record.actions)} actions."))
+    session, match = resume_game(path, console, Prompter(console))
     _finish(session, match)
 
 
 @app.command()
 def saves() -> None:
     """List the saved unfinished games, newest first."""
-    from gamenight.cli.saves import list_saves, show_saves
-
     show_saves(console, list_saves())
 
 
@@ -292,7 +257,7 @@ def _play(
 ) -> None:
     from gamenight.core.dice import SeededDice
 
-    chosen = _seed(seed)
+    chosen = game_seed(seed)
     entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
     session = Session(
         entry, seats, options, chosen, console, Prompter(console), record, watch,
@@ -306,78 +271,8 @@ def _play(
 
 
 def _finish(session: Session, match: Any) -> None:
-    if session.play(match) is None:
+    if not play_on(session, match):
         sys.exit(130)
-    if session.record_path is not None:
-        console.print(Text(f"Record: {session.record_path}"))
-
-
-def _raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ()) -> dict[str, Any]:
-    """Game options from ``--NAME VALUE`` / ``--NAME=VALUE`` arguments and ``-o NAME=VALUE``,
-    checked against the game's own option list (no per-game code here).
-
-    >>> from gamenight.core import registry
-    >>> info = registry.get("decathlon").game.info
-    >>> _raw_options(info, ["--variant", "championship", "--events=100m"], ["variant=points"])
-    {'variant': 'points', 'events': '100m'}
-    >>> _raw_options(info, ["--mode", "solo"])  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    gamenight.cli.main.UsageFailure: Reiner Knizia's Decathlon has no option --mode (its ...
-    """
-    specs = {spec.name: spec for spec in info.options}
-
-    def known(name: str, shown: str) -> str:
-        key = name.strip().lower()
-        if key in specs:
-            return key
-        if key.replace("-", "_") in specs:
-            return key.replace("-", "_")
-        names = ", ".join(f"--{n}" for n in specs) or "none"
-        raise UsageFailure(f"{info.name} has no option {shown} (its options: {names})")
-
-    raw: dict[str, Any] = {}
-    rest = list(args)
-    while rest:
-        arg = rest.pop(0)
-        if not arg.startswith("--") or arg == "--":
-            raise UsageFailure(f"unexpected argument {arg!r} (game options are --NAME VALUE)")
-        name, sep, value = arg[2:].partition("=")
-        key = known(name, f"--{name}")
-        if not sep:
-            if rest and not rest[0].startswith("--"):
-                value = rest.pop(0)
-            elif specs[key].kind == "bool":
-                value = "yes"
-            else:
-                raise UsageFailure(f"option --{name} needs a value")
-        raw[key] = value
-    for item in option:
-        name, sep, value = item.partition("=")
-        if not sep or not name.strip():
-            raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
-        raw[known(name, repr(name.strip()))] = value.strip()
-    return raw
-
-
-def _entry(game: str) -> registry.GameEntry:
-    entry = registry.get(game)
-    try:
-        entry.game  # noqa: B018 - import now so a missing game is a usage error
-    except ModuleNotFoundError:
-        raise UsageFailure(f"game '{game}' is not available in this installation") from None
-    return entry
-
-
-def _seed(seed: int | None) -> int:
-    """The player's seed, or a fresh secret 128-bit one."""
-    if seed is not None:
-        if seed < 0:
-            raise UsageFailure("--seed must be a whole number, 0 or more")
-        return seed
-    from gamenight.core.seeds import draw_seed
-
-    return draw_seed()
 
 
 def _fail(message: str, code: int) -> NoReturn:

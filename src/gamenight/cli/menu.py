@@ -16,13 +16,14 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-import platformdirs
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
 
+from gamenight.cli.args import CheckFailure, UsageFailure
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
-from gamenight.cli.session import Session
+from gamenight.cli.resuming import play_on, resume_game
+from gamenight.cli.session import Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
@@ -221,11 +222,6 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
     return None
 
 
-def saves_folder() -> Path:
-    """Where the terminal autosaves unfinished games."""
-    return Path(platformdirs.user_data_dir("gamenight")) / "saves"
-
-
 def saved_games(folder: Path | None = None) -> list[Path]:
     """The saved games (``*.jsonl``), newest first."""
     folder = folder or saves_folder()
@@ -254,19 +250,16 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
         if is_number(text) and 1 <= int(text) <= len(saves):
             break
         prompter.error(f"type a number from 1 to {len(saves)}, or press Enter")
-    resume_saved(prompter, saves[int(text) - 1])
+    resume_saved(console, prompter, saves[int(text) - 1])
 
 
-def resume_saved(prompter: Prompter, path: Path) -> None:
+def resume_saved(console: Console, prompter: Prompter, path: Path) -> None:
     """Resume ``path`` as ``gamenight resume`` does; any failure is one line, and the
-    menu goes on."""
-    from gamenight.cli import main
-
+    menu goes on (so does a game left again: it said where it is saved)."""
     try:
-        main.resume.callback(path, False)  # type: ignore[misc]
-    except SystemExit:
-        return  # interrupted: resume said how the game was saved
-    except (main.UsageFailure, main.CheckFailure, GamenightError) as exc:
+        session, match = resume_game(path, console, prompter)
+        play_on(session, match)
+    except (UsageFailure, CheckFailure, GamenightError) as exc:
         prompter.error(str(exc))
 
 

@@ -21,7 +21,7 @@ from gamenight.core.game import to_json
 from gamenight.core.record import Record, SeatInfo, read_record
 from gamenight.core.registry import GameEntry
 from gamenight.terminal import ui_for
-from gamenight.terminal.ui import Table as Seating
+from gamenight.terminal.ui import Seating
 
 
 @dataclass(frozen=True)

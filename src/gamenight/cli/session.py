@@ -37,7 +37,7 @@ from gamenight.sim.ratings import rate_table_game
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import (
     Prompter,
-    Table,
+    Seating,
     TerminalUI,
     UndoRequested,
     clear_screen,
@@ -57,7 +57,7 @@ class HumanAgent:
 
     label = "human"
 
-    def __init__(self, ui: TerminalUI, prompter: Prompter, table: Table, hidden: bool) -> None:
+    def __init__(self, ui: TerminalUI, prompter: Prompter, table: Seating, hidden: bool) -> None:
         self.ui, self.prompter, self.table, self.hidden = ui, prompter, table, hidden
         self.match: Match | None = None
         self.record_path: Path | None = None
@@ -186,7 +186,7 @@ class Session:
         game = self.entry.game
         ui: TerminalUI = ui_for(self.entry)
         humans = frozenset(i for i, s in enumerate(self.seats) if s.bot is None)
-        table = Table([s.name for s in self.seats], humans)
+        table = Seating([s.name for s in self.seats], humans)
         hidden = bool(game.info.hidden_info) and len(humans) > 1
         agents: list[Agent[Any, Any]] = []
         for index, seat in enumerate(self.seats):

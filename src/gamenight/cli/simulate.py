@@ -20,6 +20,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from gamenight.cli.args import game_entry, raw_options
+
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
 
@@ -108,11 +110,10 @@ def sim(
     seed and i. Ctrl-C stops and reports the games finished so far (partial).
     """
     import gamenight.sim
-    from gamenight.cli.main import _entry, _raw_options
     from gamenight.sim.report import series_summary, write_series
 
-    entry = _entry(game)
-    raw = _raw_options(entry.game.info, game_options, option)
+    entry = game_entry(game)
+    raw = raw_options(entry.game.info, game_options, option)
     names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
     options = entry.game.parse_options(raw)
     with _progress_bar(f"{entry.name}: playing {games} games") as progress:
@@ -191,13 +192,12 @@ def tournament(
     Reports win shares and mean scores with 95% intervals, the head-to-head
     win-share matrix and openskill (Plackett-Luce) ratings.
     """
-    from gamenight.cli.main import _entry, _raw_options
     from gamenight.sim.ratings import RatingStore
     from gamenight.sim.report import tournament_summary, write_tournament
     from gamenight.sim.tournament import lineups, run_tournament
 
-    entry = _entry(game)
-    raw = _raw_options(entry.game.info, game_options, option)
+    entry = game_entry(game)
+    raw = raw_options(entry.game.info, game_options, option)
     names = list(dict.fromkeys(b.strip().removeprefix("bot:") for b in bots.split(",")))
     options = entry.game.parse_options(raw)
     total = len(lineups(names, seats)) * games
@@ -274,10 +274,9 @@ def tournament(
 def ratings(game: str, as_json: bool) -> None:
     """The stored openskill ratings of GAME: bots from tournaments, players from
     terminal games against bots."""
-    from gamenight.cli.main import _entry
     from gamenight.sim.ratings import RatingStore
 
-    entry = _entry(game)
+    entry = game_entry(game)
     store = RatingStore(entry.id)
     rows = store.table()
     if as_json:

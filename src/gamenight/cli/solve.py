@@ -19,7 +19,7 @@ from typing import Any
 import click
 from rich.console import Console
 from rich.progress import Progress
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core import registry
@@ -83,7 +83,7 @@ def solve(
             bar.update(task, completed=done, total=total)
 
         solution = solver.solve(options, rebuild=rebuild, progress=progress)
-    table = Table(title=Text(solution.title))
+    table = RichTable(title=Text(solution.title))
     for column in solution.columns():
         table.add_column(Text(column))
     for row in solution.rows():

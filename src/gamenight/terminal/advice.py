@@ -7,7 +7,7 @@ leading objective's best option marked. Labels are data, never markup.
 from __future__ import annotations
 
 from rich.console import Console
-from rich.table import Table
+from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core.advice import Advice, Objective
@@ -30,9 +30,9 @@ def format_value(value: float | None, objective: Objective) -> str:
     return f"{value:.2f}"
 
 
-def advice_table(advice: Advice, *, title: str = "Hint", limit: int | None = None) -> Table:
+def advice_table(advice: Advice, *, title: str = "Hint", limit: int | None = None) -> RichTable:
     """The options best first; ``limit`` keeps the table short (the best always shows)."""
-    table = Table(title=Text(title), title_justify="left", box=None, pad_edge=False)
+    table = RichTable(title=Text(title), title_justify="left", box=None, pad_edge=False)
     table.add_column("")
     table.add_column("option")
     for objective in advice.objectives:

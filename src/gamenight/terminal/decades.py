@@ -44,7 +44,7 @@ from gamenight.terminal.decades_text import (
     tokens_text,
     who,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
 LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
@@ -173,7 +173,7 @@ class UI:
     than :data:`NARROW` columns get a compact board and score tables.
     """
 
-    def show(self, console: Console, view: DecadesView, seat: int | None, table: Table) -> None:
+    def show(self, console: Console, view: DecadesView, seat: int | None, table: Seating) -> None:
         compact = _narrow(console)
         of = "/" if compact else " of "
         step = STEP_TEXT.get(view.phase, f"question {view.category + 1}{of}{len(CATEGORIES)}")
@@ -216,7 +216,7 @@ class UI:
         self._show_questions(console, view, table)
         self._show_cards(console, view, seat, table)
 
-    def _show_questions(self, console: Console, view: DecadesView, table: Table) -> None:
+    def _show_questions(self, console: Console, view: DecadesView, table: Seating) -> None:
         for index, question in enumerate(view.questions):
             years = [
                 str(view.teams[s].answers[index]) if index < len(view.teams[s].answers) else "…"
@@ -241,7 +241,7 @@ class UI:
             )
 
     def _show_cards(
-        self, console: Console, view: DecadesView, seat: int | None, table: Table
+        self, console: Console, view: DecadesView, seat: int | None, table: Seating
     ) -> None:
         if seat is not None and view.phase == "keep":
             console.print(Text("Your 7 action cards (keep 4):"))
@@ -265,14 +265,14 @@ class UI:
                 Text(f"Your choice, hidden until the reveal: {choice_text(view.pending)}")
             )
 
-    def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Table) -> None:
+    def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Seating) -> None:
         for event in events:
             text = narrate(event, table)
             if text is not None:
                 console.print(text)
 
     def ask(
-        self, prompter: Prompter, view: DecadesView, legal: Sequence[Any], seat: int, table: Table
+        self, prompter: Prompter, view: DecadesView, legal: Sequence[Any], seat: int, table: Seating
     ) -> Any:
         secret = view.phase in SECRET_STEPS
         prompt = PROMPTS.get(view.phase, "> ")
@@ -311,12 +311,12 @@ class UI:
             )
         if view.phase == "target":
             return "Choose from: " + ", ".join(
-                target_text(a, None, Table([], frozenset())) for a in legal
+                target_text(a, None, Seating([], frozenset())) for a in legal
             )
         return None
 
     def show_results(
-        self, console: Console, results: Results, view: DecadesView, table: Table
+        self, console: Console, results: Results, view: DecadesView, table: Seating
     ) -> None:
         if view.log:
             show_breakdown(console, view.log[-1], table)
@@ -348,7 +348,7 @@ def _table(console: Console, title: str) -> RichTable:
     return RichTable(title=title)
 
 
-def show_breakdown(console: Console, past: RoundLog, table: Table) -> None:
+def show_breakdown(console: Console, past: RoundLog, table: Seating) -> None:
     """Round ``past``'s scoring, category by category (T5), then the round's score and
     the running total after it (T6), each labelled as such."""
     compact = _narrow(console)

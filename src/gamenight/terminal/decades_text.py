@@ -44,7 +44,7 @@ from gamenight.games.decades.events import (
     TargetChosen,
 )
 from gamenight.games.decades.tokens import Placement
-from gamenight.terminal.ui import Table
+from gamenight.terminal.ui import Seating
 
 OUTCOME_TEXT = {
     "hit": "hit",
@@ -55,13 +55,13 @@ OUTCOME_TEXT = {
 }
 
 
-def name_of(table: Table, seat: int | None) -> str:
+def name_of(table: Seating, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     return table.names[seat] if seat < len(table.names) else f"team {seat + 1}"
 
 
-def who(table: Table, seat: int | None, style: str = "") -> Text:
+def who(table: Seating, seat: int | None, style: str = "") -> Text:
     """A team's name as text: names are user text, never markup."""
     return Text(name_of(table, seat), style=style)
 
@@ -83,7 +83,7 @@ def tokens_text(tokens: Sequence[Placement] | None) -> str:
     return ", ".join(f"{t.length} years {t.start}-{t.end}" for t in tokens)
 
 
-def target_text(target: Target | Any, victim: int | None, table: Table) -> str:
+def target_text(target: Target | Any, victim: int | None, table: Seating) -> str:
     whose = f"{name_of(table, victim)}'s " if victim is not None else ""
     if isinstance(target, RemoveToken):
         return f"remove {whose}{target.length}-year token"
@@ -115,7 +115,7 @@ CARD_NOTES = {
 }
 
 
-def narrate(event: DecadesEvent, table: Table) -> Text | None:
+def narrate(event: DecadesEvent, table: Seating) -> Text | None:
     """One line for an event (None for events with nothing to say); plain text with
     styles, so names and deck texts are never read as markup."""
     if isinstance(event, Setup):

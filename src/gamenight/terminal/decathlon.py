@@ -57,7 +57,7 @@ from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -173,7 +173,7 @@ class UI:
     """The Decathlon's :class:`gamenight.terminal.ui.TerminalUI`."""
 
     # ----- rendering the table ----------------------------------------------------
-    def show(self, console: Console, view: DecathlonView, seat: int | None, table: Table) -> None:
+    def show(self, console: Console, view: DecathlonView, seat: int | None, table: Seating) -> None:
         if view.discipline is None:
             console.print(Text("The decathlon is over.", style="bold"))
             return
@@ -203,7 +203,7 @@ class UI:
             parts.append(Text(f"Standing ({unit}): {totals}", style="dim"))
         console.print(Panel(Group(*parts), title=title, title_align="left"))
 
-    def _counters(self, view: DecathlonView, table: Table) -> Text:
+    def _counters(self, view: DecathlonView, table: Seating) -> Text:
         """Who acts and the D12 counters for this event."""
         who = table.names[view.to_act] if view.to_act is not None else "—"
         text = Text.assemble((who, "bold"), " to act")
@@ -254,7 +254,7 @@ class UI:
             parts.append(dice_text(view.last_jump, "dim", "last"))
         return parts
 
-    def _field(self, view: DecathlonView, table: Table) -> RichTable:
+    def _field(self, view: DecathlonView, table: Seating) -> RichTable:
         """This event so far, one line per player in acting order."""
         field = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
         field.add_column("")
@@ -283,7 +283,9 @@ class UI:
         return field
 
     # ----- narrating what happened ------------------------------------------------
-    def show_events(self, console: Console, events: Sequence[DecathlonEvent], table: Table) -> None:
+    def show_events(
+        self, console: Console, events: Sequence[DecathlonEvent], table: Seating
+    ) -> None:
         final = any(isinstance(e, GameOver) for e in events)
         for event in events:
             if final and isinstance(event, DisciplineEnd):
@@ -292,7 +294,7 @@ class UI:
             if line is not None:
                 console.print(line)
 
-    def _narrate(self, event: DecathlonEvent, table: Table) -> RenderableType | None:
+    def _narrate(self, event: DecathlonEvent, table: Seating) -> RenderableType | None:
         names = table.names
         match event:
             case StartingOrder(order=order):
@@ -367,7 +369,7 @@ class UI:
         view: DecathlonView,
         legal: Sequence[Action],
         seat: int,
-        table: Table,
+        table: Seating,
     ) -> Action:
         def parse(text: str) -> Action | str:
             return parse_command(text, view, legal)
@@ -395,7 +397,7 @@ class UI:
         return None if found is None else hint_line(found, view)
 
     def _print_hint(
-        self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Table
+        self, console: Console, view: DecathlonView, legal: Sequence[Action], table: Seating
     ) -> None:
         """Every option's value as a small table, then the recommendation."""
         from gamenight.games.decathlon.advisor import recommend
@@ -414,7 +416,7 @@ class UI:
 
     # ----- the end ---------------------------------------------------------------------
     def show_results(
-        self, console: Console, results: Results, view: DecathlonView, table: Table
+        self, console: Console, results: Results, view: DecathlonView, table: Seating
     ) -> None:
         champ = view.variant == "championship"
         standings = RichTable(title="Final standings", title_justify="left")

@@ -49,7 +49,7 @@ from gamenight.games.dice_duel.events import (
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed, is_number
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, is_number
 
 KEY: dict[Combination, str] = {
     "two-pairs": "2p",
@@ -263,7 +263,7 @@ def wide_fits(names: Sequence[str], width: int) -> bool:
     return 52 + sum(max(len(n), 4) + 3 for n in names) <= width
 
 
-def chips_table(view: DiceDuelView, table: Table, width: int = 120) -> RenderableType:
+def chips_table(view: DiceDuelView, table: Seating, width: int = 120) -> RenderableType:
     """The plate, the set-aside pile and every player's chips, per combination.
 
     When a column per player (names in full) would not fit in ``width``, the sheet
@@ -328,7 +328,7 @@ def compact_tables(view: DiceDuelView, names: Sequence[str]) -> RenderableType:
     return Group(plate, Text(""), players)
 
 
-def _name(table: Table, seat: int | None) -> str:
+def _name(table: Seating, seat: int | None) -> str:
     if seat is None:
         return "nobody"
     return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
@@ -341,7 +341,7 @@ def _plural(n: int, word: str) -> str:
 class UI:
     """The Dice Duel presentation for the terminal front end."""
 
-    def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Table) -> None:
+    def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Seating) -> None:
         if view.phase == "over":
             console.print(Text.assemble(("Game over", "bold"), f" — {view.end}"))
         else:
@@ -367,7 +367,9 @@ class UI:
                 console.print(Text(f"The dice make: {made}"))
         console.print(chips_table(view, table, console.width))
 
-    def show_events(self, console: Console, events: Sequence[DiceDuelEvent], table: Table) -> None:
+    def show_events(
+        self, console: Console, events: Sequence[DiceDuelEvent], table: Seating
+    ) -> None:
         for event in events:
             line = narrate(event, table)
             if line is not None:
@@ -379,7 +381,7 @@ class UI:
         view: DiceDuelView,
         legal: Sequence[Any],
         seat: int,
-        table: Table,
+        table: Seating,
     ) -> Action:
         def parse(text: str) -> Action | str:
             return parse_command(text, view, legal)
@@ -403,7 +405,7 @@ class UI:
         return hint_advice(view, legal)
 
     def show_results(
-        self, console: Console, results: Results, view: DiceDuelView, table: Table
+        self, console: Console, results: Results, view: DiceDuelView, table: Seating
     ) -> None:
         order = sorted(range(view.players), key=lambda p: (results.ranks[p], p))
         grid = results_table(results, view, table, order)
@@ -427,7 +429,7 @@ def _bonuses(view: DiceDuelView, p: int) -> tuple[int, ...]:
 
 
 def results_table(
-    results: Results, view: DiceDuelView, table: Table, order: Sequence[int]
+    results: Results, view: DiceDuelView, table: Seating, order: Sequence[int]
 ) -> RichTable:
     """The final scores, a row per player, best first."""
     grid = RichTable(title="Final scores", header_style="bold")
@@ -451,7 +453,7 @@ def results_table(
 
 
 def results_lines(
-    results: Results, view: DiceDuelView, table: Table, order: Sequence[int], width: int = 40
+    results: Results, view: DiceDuelView, table: Seating, order: Sequence[int], width: int = 40
 ) -> Text:
     """The final scores for a narrow terminal: the same figures, a few lines per player
     (each figure stays whole on its line)."""
@@ -475,7 +477,7 @@ def results_lines(
     return text
 
 
-def narrate(event: DiceDuelEvent, table: Table) -> Text | None:
+def narrate(event: DiceDuelEvent, table: Seating) -> Text | None:
     """One line per event (always plain text plus styles), or None for events the
     board already shows."""
     if isinstance(event, StartPlayer):

@@ -183,7 +183,7 @@ def ask_until_parsed(
 
 
 @dataclass(frozen=True)
-class Table:
+class Seating:
     """Who sits where: seat names and which seats are humans."""
 
     names: Sequence[str]
@@ -191,19 +191,19 @@ class Table:
 
 
 class TerminalUI(Protocol):
-    def show(self, console: Console, view: Any, seat: int | None, table: Table) -> None:
+    def show(self, console: Console, view: Any, seat: int | None, table: Seating) -> None:
         """Render everything ``view`` holds: board, dice, counters, score sheet."""
 
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+    def show_events(self, console: Console, events: Sequence[Event], table: Seating) -> None:
         """Narrate what just happened (only events the console may show are passed)."""
 
     def ask(
-        self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int, table: Table
+        self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int, table: Seating
     ) -> Any:
         """Ask a human for one of ``legal``; re-ask on typos with a helpful message.
 
         Implementations may offer ``?``/``h`` for a hint when the game has one.
         """
 
-    def show_results(self, console: Console, results: Results, view: Any, table: Table) -> None:
+    def show_results(self, console: Console, results: Results, view: Any, table: Seating) -> None:
         """Final standings and the score breakdown."""

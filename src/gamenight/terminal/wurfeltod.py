@@ -70,7 +70,7 @@ from gamenight.games.wurfeltod.rules import (
 )
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Table, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
 
 __all__ = [
     "BOX_KEYS",
@@ -348,7 +348,7 @@ def solve_progress(console: Console) -> tuple[ProgressBar, Progress]:
 class UI:
     """The Wurfeltod terminal presentation (implements ``terminal.ui.TerminalUI``)."""
 
-    def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Table) -> None:
+    def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Seating) -> None:
         console.print(self._sheet(view, table))
         if view.finished:
             console.print(Text("Game over.", style="bold"))
@@ -361,7 +361,7 @@ class UI:
         if view.must_book:
             console.print("  [yellow]Only one die was rolled: book a box now.[/]")
 
-    def _sheet(self, view: WurfeltodView, table: Table) -> RichTable:
+    def _sheet(self, view: WurfeltodView, table: Seating) -> RichTable:
         """Every player's score card; while a turn is on, the current player's open boxes
         carry their key and what booking them now would give (W3)."""
         playing = not view.finished
@@ -400,11 +400,11 @@ class UI:
             grid.add_row(*(("", label, "") if playing else (label,)), *values)
         return grid
 
-    def show_events(self, console: Console, events: Sequence[Event], table: Table) -> None:
+    def show_events(self, console: Console, events: Sequence[Event], table: Seating) -> None:
         for event in events:
             console.print(self._narrate(event, table))
 
-    def _narrate(self, event: Event, table: Table) -> Text:
+    def _narrate(self, event: Event, table: Seating) -> Text:
         """One line per event; the player's name is text, whatever it holds."""
         if isinstance(event, GameOver):
             return Text("Every player has taken 20 turns: the game is over.", style="bold")
@@ -429,7 +429,7 @@ class UI:
         view: WurfeltodView,
         legal: Sequence[Action],
         seat: int,
-        table: Table,
+        table: Seating,
     ) -> Action:
         def parse(text: str) -> Action | str:
             return parse_command(text, view, legal)
@@ -486,7 +486,7 @@ class UI:
             console.print(Text(advice.note, style="dim"))
 
     def show_results(
-        self, console: Console, results: Results, view: WurfeltodView, table: Table
+        self, console: Console, results: Results, view: WurfeltodView, table: Seating
     ) -> None:
         console.print(self._sheet(view, table))
         grid = RichTable(title="Final standings", pad_edge=False)

@@ -23,7 +23,7 @@ from gamenight.games.decades.rules import CancelAnswer, DecadesState, Keep, Remo
 from gamenight.games.decades.scoring import score_answer
 from gamenight.games.decades.tokens import Placement
 from gamenight.terminal.decades_text import narrate
-from gamenight.terminal.ui import Table
+from gamenight.terminal.ui import Seating
 
 A = SIDES["A"]  # +5 on 1988 and 2002; +3 on 1983, 1991, 2007, 2015
 YEARS = (1985, 1995, 2005, 2015, 1988, 2002)
@@ -114,7 +114,7 @@ def test_removing_a_shared_token_shrinks_every_answer_on_it() -> None:
 
 
 def test_a_teams_own_choice_is_narrated_readably() -> None:
-    table = Table(["Red", "Blue"], frozenset({0, 1}))
+    table = Seating(["Red", "Blue"], frozenset({0, 1}))
     state, _ = start(CARDS)
     state, events = act(state, 0, Keep(KEEP0))
     chosen = next(e for e in events if kind(e) == "chosen")

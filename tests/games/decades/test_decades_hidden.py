@@ -40,9 +40,9 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import legal_placements
 from gamenight.terminal.decades import UI
-from gamenight.terminal.ui import Table
+from gamenight.terminal.ui import Seating
 
-TABLE = Table(["Red", "Blue"], frozenset({0, 1}))
+TABLE = Seating(["Red", "Blue"], frozenset({0, 1}))
 _NEXT_KIND = {
     "remove-token": "cancel-answer",
     "cancel-answer": "blocked",

@@ -1,18 +1,40 @@
-// One message catalogue per language (js/messages/<lang>.js); English is complete and the
+// Message catalogues, one set per language: js/messages/<lang>.js holds the strings every
+// page shares, and js/messages/<lang>/<game-id>.js each game's own (its table, its log
+// lines, its lobby options), loaded by loadGameMessages(id) before a page shows that game.
+// A new game adds its own file; no shared catalogue changes. English is complete and the
 // fallback for any missing key. t("key", {name: "x"}) fills {name} placeholders.
 import en from "./messages/en.js";
 
-const catalogues = { en };
-let current = en;
+const catalogues = { en: { ...en } };
+let lang = "en";
+let current = catalogues.en;
+const loading = new Map(); // "<lang>/<game-id>" -> the promise of its catalogue
 
-export function setLanguage(lang) {
-  const base = (lang || "en").toLowerCase().split("-")[0];
-  current = catalogues[base] || en;
-  document.documentElement.lang = catalogues[base] ? base : "en";
+export function setLanguage(wanted) {
+  const base = (wanted || "en").toLowerCase().split("-")[0];
+  lang = catalogues[base] ? base : "en";
+  current = catalogues[lang];
+  document.documentElement.lang = lang;
+}
+
+function loadOne(language, gameId) {
+  const key = `${language}/${gameId}`;
+  if (!loading.has(key)) {
+    loading.set(key, import(`./messages/${key}.js`)
+      .then((module) => Object.assign(catalogues[language], module.default))
+      .catch(() => {})); // no strings of its own (yet): keys show as the fallbacks say
+  }
+  return loading.get(key);
+}
+
+/** Load game `gameId`'s messages (English, and the page's language); resolves when done. */
+export function loadGameMessages(gameId) {
+  if (!/^[a-z0-9][a-z0-9-]*$/.test(String(gameId || ""))) return Promise.resolve();
+  return Promise.all([...new Set(["en", lang])].map((language) => loadOne(language, gameId)));
 }
 
 export function t(key, params = {}) {
-  let text = current[key] ?? en[key];
+  let text = current[key] ?? catalogues.en[key];
   if (text === undefined) {
     console.warn("missing message", key);
     return key;
@@ -23,7 +45,7 @@ export function t(key, params = {}) {
 
 /** t() for a key that may not exist: the fallback text instead of a warning. */
 export function tOr(key, fallback, params = {}) {
-  return key in current || key in en ? t(key, params) : fallback;
+  return key in current || key in catalogues.en ? t(key, params) : fallback;
 }
 
 /** Fill every [data-i18n] element's text (and [data-i18n-label] aria-labels) on a page. */

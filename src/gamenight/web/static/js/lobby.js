@@ -1,7 +1,7 @@
 // The lobby (/): pick a game, see its rules summary, set options and seats, create a room;
 // reopen your own unfinished rooms; join open public rooms.
 import { h, replace, $ } from "./dom.js";
-import { t, tOr, translatePage } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 
@@ -48,7 +48,7 @@ function optionField(game, opt) {
     return h("fieldset", { class: "field multi", "data-name": opt.name },
       h("legend", {}, label),
       h("div", { class: "checks" }, opt.choices.map((c) => h("label", { class: "check" },
-        h("input", { type: "checkbox", value: c, checked: defaults.has(c) }), tOr(`dec.event.${c}`, c)))),
+        h("input", { type: "checkbox", value: c, checked: defaults.has(c) }), tOr(`opt.${game.id}.${opt.name}.${c}`, c)))),
       h("div", { class: "actions" },
         h("button", { type: "button", class: "small", onclick: (e) => e.target.closest("fieldset").querySelectorAll("input").forEach((i) => (i.checked = true)) }, t("lobby.all")),
         h("button", { type: "button", class: "small", onclick: (e) => e.target.closest("fieldset").querySelectorAll("input").forEach((i) => (i.checked = false)) }, t("lobby.none"))),
@@ -229,6 +229,7 @@ async function renderOpen() {
 async function main() {
   try {
     [games, decks] = await Promise.all([api.games(), api.decks().catch(() => [])]);
+    await Promise.all(games.map((g) => loadGameMessages(g.id))); // their option names
   } catch (err) {
     showError(err.message);
     return;

@@ -2,9 +2,10 @@
 // record; the server verifies it and returns every step's spectator view; step forwards
 // and backwards with the same table renderers.
 import { h, replace, $ } from "./dom.js";
-import { t, translatePage } from "./i18n.js";
+import { t, translatePage, loadGameMessages } from "./i18n.js";
 import { api } from "./api.js";
 import { rendererFor } from "./games/index.js";
+import { rendererContext } from "./context.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { checkRecord } from "./fairness.js";
 
@@ -24,8 +25,8 @@ function names() {
 }
 
 function ctx(frame) {
-  return { view: frame.view, legal: [], seat: null, toAct: frame.to_act, myTurn: false, names: names(), finished: frame.finished,
-    busy: false, local: {}, act: () => {}, rerender: () => show(index), replay: true };
+  return rendererContext({ view: frame.view, toAct: frame.to_act, names: names(), finished: frame.finished,
+    rerender: () => show(index), replay: true });
 }
 
 function show(i) {
@@ -36,7 +37,7 @@ function show(i) {
   $("#table").hidden = false;
   replace($("#table"), renderer.render(c));
   log.clear();
-  for (const f of data.frames.slice(0, index + 1)) for (const e of f.events) log.add(describe(renderer, e, c));
+  for (const f of data.frames.slice(0, index + 1)) for (const e of f.events) log.add(describe(renderer, e, c)); // bare events
   $("#position").textContent = t("replay.position", { n: index, of: data.frames.length - 1 });
   $("#scrub").value = String(index);
   $("#first").disabled = $("#prev").disabled = index === 0;
@@ -47,6 +48,7 @@ async function load(text) {
   showError("");
   try {
     data = await api.replay(text);
+    await loadGameMessages(data.game);
   } catch (err) {
     showError(t("replay.bad", { message: err.message }));
     return;

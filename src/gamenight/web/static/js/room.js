@@ -1,10 +1,11 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
 import { h, replace, $ } from "./dom.js";
-import { t, translatePage } from "./i18n.js";
+import { t, translatePage, loadGameMessages } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
 import { rendererFor } from "./games/index.js";
+import { rendererContext } from "./context.js";
 import { seatList, seatName } from "./parts/seats.js";
 import { connectionStatus } from "./parts/status.js";
 import { LogPanel, describe } from "./parts/log.js";
@@ -73,12 +74,11 @@ function ctx() {
     state.local = {};
     state.localSeq = state.seq;
   }
-  return {
+  return rendererContext({
     view: state.view,
-    legal: state.seat === null ? [] : state.legal,
+    legal: state.legal,
     seat: state.seat,
     toAct: state.toAct,
-    myTurn: state.seat !== null && state.toAct.includes(state.seat) && state.legal.length > 0,
     names: names(),
     room: state.room,
     game: state.game,
@@ -87,9 +87,8 @@ function ctx() {
     local: state.local,
     act,
     rerender: render,
-    replay: false,
-    odds: state.odds && state.odds.odds ? state.odds : null,
-  };
+    odds: state.odds,
+  });
 }
 
 async function act(action) {
@@ -289,6 +288,7 @@ function onSnapshot(msg) {
   renderer = rendererFor(msg.room.game);
   if (msg.seat !== null && msg.seat !== undefined) store.remember(code, { seat: msg.seat, game: msg.room.game, status: msg.room.status });
   const c = ctx();
+  // a snapshot's events are stamped ({seq, event}); the renderer gets the bare event
   for (const stamped of msg.events || []) log.add(describe(renderer, stamped.event, c));
   if (msg.chat) {
     els.chat.replaceChildren(...msg.chat.map(chatLine));
@@ -380,6 +380,7 @@ async function main() {
     state.game = games.find((g) => g.id === room.game) || null;
     state.room = room;
     renderer = rendererFor(room.game);
+    await loadGameMessages(room.game);
     render();
   } catch (err) {
     replace($("main"), h("h1", {}, t("room.missing")), h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));

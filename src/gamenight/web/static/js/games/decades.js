@@ -145,27 +145,26 @@ export default {
     );
   },
   describe(e, ctx) {
-    const d = e.data || e;
-    const who = nameOf(ctx, e.player ?? d.player);
+    const who = nameOf(ctx, e.player);
     switch (e.kind) {
-      case "setup": return t("dc.log.setup", { rounds: d.rounds, track: d.track });
+      case "setup": return t("dc.log.setup", { rounds: e.rounds, track: e.track });
       case "deal": return null;
       case "hand": return t("dc.log.hand");
       case "ready": return t("dc.log.ready", { who });
       case "chosen":
-        if (!d.choice || d.choice.type !== "answer") return null;
+        if (!e.choice || e.choice.type !== "answer") return null;
         // live, only the own team gets this event; a replay shows everyone's
-        return ctx.replay ? t("dc.log.chosen_by", { who, year: d.choice.year }) : t("dc.log.chosen", { year: d.choice.year });
-      case "kept": return t("dc.log.kept", { n: d.cards });
-      case "round": return t("dc.log.round", { n: d.round, of: d.rounds });
-      case "question": return t("dc.log.question", { text: d.text });
-      case "answers": return t("dc.log.answers", { a: `${nameOf(ctx, 0)} ${d.years[0]}`, b: `${nameOf(ctx, 1)} ${d.years[1]}` });
+        return ctx.replay ? t("dc.log.chosen_by", { who, year: e.choice.year }) : t("dc.log.chosen", { year: e.choice.year });
+      case "kept": return t("dc.log.kept", { n: e.cards });
+      case "round": return t("dc.log.round", { n: e.round, of: e.rounds });
+      case "question": return t("dc.log.question", { text: e.text });
+      case "answers": return t("dc.log.answers", { a: `${nameOf(ctx, 0)} ${e.years[0]}`, b: `${nameOf(ctx, 1)} ${e.years[1]}` });
       case "extend": return t("dc.log.extend");
       case "boards": return null;
-      case "cards": return t("dc.log.cards", { a: card(d.cards[0]), b: card(d.cards[1]) });
-      case "score": return t("dc.log.score", { year: d.year, text: d.text, a: d.scores[0].base + d.scores[0].bonus, b: d.scores[1].base + d.scores[1].bonus });
-      case "target": return t("dc.log.target", { who, what: describeTarget(d) });
-      case "end": return t("dc.log.end", { a: d.scores[0], b: d.scores[1] });
+      case "cards": return t("dc.log.cards", { a: card(e.cards[0]), b: card(e.cards[1]) });
+      case "score": return t("dc.log.score", { year: e.year, text: e.text, a: e.scores[0].base + e.scores[0].bonus, b: e.scores[1].base + e.scores[1].bonus });
+      case "target": return t("dc.log.target", { who, what: describeTarget(e) });
+      case "end": return t("dc.log.end", { a: e.scores[0], b: e.scores[1] });
       default: return undefined;
     }
   },

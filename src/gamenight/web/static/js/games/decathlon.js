@@ -100,25 +100,24 @@ export default {
     );
   },
   describe(e, ctx) {
-    const d = e.data || e;
-    const who = nameOf(ctx, e.player ?? d.player);
+    const who = nameOf(ctx, e.player);
     switch (e.kind) {
-      case "starting-order": return t("dec.log.order", { list: (d.order || []).map((p) => nameOf(ctx, p)).join(", ") });
-      case "roll": return t("dec.log.roll", { who, dice: (d.dice || []).join(" ") });
-      case "freeze": return d.auto ? null : t("dec.log.freeze", { who, dice: (d.dice || []).join(" ") });
-      case "result": return d.result === null || d.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: d.result, best: d.best ?? "–" });
-      case "invalid": return t("dec.log.invalid", { who, reason: d.reason || "" });
-      case "turn": return t("dec.log.turn", { who, event: ev(d.discipline), n: d.attempt, of: d.attempts });
-      case "discipline-start": return t("dec.log.event_start", { event: ev(d.discipline) });
-      case "discipline-end": return t("dec.log.event_end", { event: ev(d.discipline), results: (d.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
-      case "bar": return t("dec.log.bar", { height: d.height });
-      case "clear": return t("dec.log.clear", { who, height: d.height, total: d.total });
-      case "fail": case "miss": return t("dec.log.miss", { who, height: d.height ?? "" });
-      case "out": return t("dec.log.out", { who, height: d.height, best: d.best ?? "–" });
-      case "skip": return t("dec.log.skip", { who, height: d.height });
-      case "retire": return t("dec.log.retire", { who, height: d.height });
+      case "starting-order": return t("dec.log.order", { list: (e.order || []).map((p) => nameOf(ctx, p)).join(", ") });
+      case "roll": return t("dec.log.roll", { who, dice: (e.dice || []).join(" ") });
+      case "freeze": return e.auto ? null : t("dec.log.freeze", { who, dice: (e.dice || []).join(" ") });
+      case "result": return e.result === null || e.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: e.result, best: e.best ?? "–" });
+      case "invalid": return t("dec.log.invalid", { who, reason: e.reason || "" });
+      case "turn": return t("dec.log.turn", { who, event: ev(e.discipline), n: e.attempt, of: e.attempts });
+      case "discipline-start": return t("dec.log.event_start", { event: ev(e.discipline) });
+      case "discipline-end": return t("dec.log.event_end", { event: ev(e.discipline), results: (e.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
+      case "bar": return t("dec.log.bar", { height: e.height });
+      case "clear": return t("dec.log.clear", { who, height: e.height, total: e.total });
+      case "fail": case "miss": return t("dec.log.miss", { who, height: e.height ?? "" });
+      case "out": return t("dec.log.out", { who, height: e.height, best: e.best ?? "–" });
+      case "skip": return t("dec.log.skip", { who, height: e.height });
+      case "retire": return t("dec.log.retire", { who, height: e.height });
       case "jump": return t("dec.log.jump", { who });
-      case "game-over": return t("dec.log.over", { scores: (d.scores || []).map((s, i) => `${nameOf(ctx, i)} ${s}`).join(", ") });
+      case "game-over": return t("dec.log.over", { scores: (e.scores || []).map((s, i) => `${nameOf(ctx, i)} ${s}`).join(", ") });
       default: return undefined;
     }
   },

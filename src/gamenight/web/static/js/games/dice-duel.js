@@ -82,17 +82,16 @@ export default {
     );
   },
   describe(e, ctx) {
-    const d = e.data || e;
-    const who = nameOf(ctx, e.player ?? d.player);
+    const who = nameOf(ctx, e.player);
     switch (e.kind) {
-      case "roll": return t("dd.log.roll", { who, n: d.roll, dice: (d.dice || []).join(" ") });
-      case "take": return t("dd.log.take", { who, combo: combo(d.combination), value: d.value, source: t(`dd.source.${d.source}`) });
+      case "roll": return t("dd.log.roll", { who, n: e.roll, dice: (e.dice || []).join(" ") });
+      case "take": return t("dd.log.take", { who, combo: combo(e.combination), value: e.value, source: t(`dd.source.${e.source}`) });
       case "no-chip": return t("dd.log.nochip", { who });
-      case "set-aside": return t("dd.log.setaside", { combo: combo(d.combination) });
-      case "turn": return t("dd.log.turn", { who, round: d.round });
+      case "set-aside": return t("dd.log.setaside", { combo: combo(e.combination) });
+      case "turn": return t("dd.log.turn", { who, round: e.round });
       case "start-player": return t("dd.log.start", { who });
       case "stop": return t("dd.log.stop", { who });
-      case "game-over": return t("dd.log.over", { reason: d.reason || "" });
+      case "game-over": return t("dd.log.over", { reason: e.reason || "" });
       default: return undefined;
     }
   },

@@ -111,14 +111,13 @@ export default {
     );
   },
   describe(e, ctx) {
-    const d = e.data || e;
-    const who = nameOf(ctx, e.player ?? d.player);
+    const who = nameOf(ctx, e.player);
     switch (e.kind) {
-      case "roll": return t("wt.log.roll", { who, n: d.roll, dice: (d.dice || []).join(" ") });
-      case "set-aside": return t("wt.log.aside", { who, dice: (d.dice || []).join(" ") });
-      case "book": return d.wurfeltod ? t("wt.log.book_dead", { who, cat: label(d.category), points: d.points }) : t("wt.log.book", { who, cat: label(d.category), points: d.points });
-      case "scratch": return t("wt.log.scratch", { who, cat: label(d.category) });
-      case "turn": return t("wt.log.turn", { who, turn: d.turn });
+      case "roll": return t("wt.log.roll", { who, n: e.roll, dice: (e.dice || []).join(" ") });
+      case "set-aside": return t("wt.log.aside", { who, dice: (e.dice || []).join(" ") });
+      case "book": return e.wurfeltod ? t("wt.log.book_dead", { who, cat: label(e.category), points: e.points }) : t("wt.log.book", { who, cat: label(e.category), points: e.points });
+      case "scratch": return t("wt.log.scratch", { who, cat: label(e.category) });
+      case "turn": return t("wt.log.turn", { who, turn: e.turn });
       default: return undefined;
     }
   },

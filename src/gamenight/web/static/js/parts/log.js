@@ -3,10 +3,11 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+// `event` is always a bare game event: its "kind" and its fields (docs/protocol.md).
+
 export function genericLine(event) {
-  const fields = { ...(event.data || {}), ...event };
+  const fields = { ...event };
   delete fields.kind;
-  delete fields.data;
   delete fields.audience;
   const parts = Object.entries(fields)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object")

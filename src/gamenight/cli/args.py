@@ -1,0 +1,90 @@
+"""A command's arguments, checked: the game it names, that game's options, the seed.
+
+A bad argument is a :class:`UsageFailure` (one line, exit 2); a record that fails
+verification is a :class:`CheckFailure` (exit 1). Every command module uses these,
+so they live below all of them (see the import contracts in ``pyproject.toml``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gamenight.core import registry, seeds
+from gamenight.core.game import GameInfo
+
+
+class UsageFailure(Exception):
+    """A one-line usage error (exit 2)."""
+
+
+class CheckFailure(Exception):
+    """A failed verification (exit 1)."""
+
+
+def game_entry(game: str) -> registry.GameEntry:
+    """The registry entry of ``game``, its module imported now so a game missing
+    from this installation is a usage error, not a traceback later."""
+    entry = registry.get(game)
+    try:
+        entry.game  # noqa: B018 - import now so a missing game is a usage error
+    except ModuleNotFoundError:
+        raise UsageFailure(f"game '{game}' is not available in this installation") from None
+    return entry
+
+
+def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ()) -> dict[str, Any]:
+    """Game options from ``--NAME VALUE`` / ``--NAME=VALUE`` arguments and ``-o NAME=VALUE``,
+    checked against the game's own option list (no per-game code here).
+
+    >>> from gamenight.core import registry
+    >>> info = registry.get("decathlon").game.info
+    >>> raw_options(info, ["--variant", "championship", "--events=100m"], ["variant=points"])
+    {'variant': 'points', 'events': '100m'}
+    >>> raw_options(info, ["--mode", "solo"])  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamenight.cli.args.UsageFailure: Reiner Knizia's Decathlon has no option --mode (its ...
+    """
+    specs = {spec.name: spec for spec in info.options}
+
+    def known(name: str, shown: str) -> str:
+        key = name.strip().lower()
+        if key in specs:
+            return key
+        if key.replace("-", "_") in specs:
+            return key.replace("-", "_")
+        names = ", ".join(f"--{n}" for n in specs) or "none"
+        raise UsageFailure(f"{info.name} has no option {shown} (its options: {names})")
+
+    raw: dict[str, Any] = {}
+    rest = list(args)
+    while rest:
+        arg = rest.pop(0)
+        if not arg.startswith("--") or arg == "--":
+            raise UsageFailure(f"unexpected argument {arg!r} (game options are --NAME VALUE)")
+        name, sep, value = arg[2:].partition("=")
+        key = known(name, f"--{name}")
+        if not sep:
+            if rest and not rest[0].startswith("--"):
+                value = rest.pop(0)
+            elif specs[key].kind == "bool":
+                value = "yes"
+            else:
+                raise UsageFailure(f"option --{name} needs a value")
+        raw[key] = value
+    for item in option:
+        name, sep, value = item.partition("=")
+        if not sep or not name.strip():
+            raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
+        raw[known(name, repr(name.strip()))] = value.strip()
+    return raw
+
+
+def game_seed(seed: int | None) -> int:
+    """The player's ``--seed``, or a fresh secret 128-bit one."""
+    if seed is not None:
+        if seed < 0:
+            raise UsageFailure("--seed must be a whole number, 0 or more")
+        return seed
+    return seeds.draw_seed()

@@ -1,0 +1,65 @@
+"""Going on with a game in the terminal: resume an unfinished saved one
+(``gamenight resume`` and the menu's "resume a saved game"), and play a match
+to its end.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.text import Text
+
+from gamenight.cli.args import CheckFailure, game_entry
+from gamenight.cli.players import SeatSpec
+from gamenight.cli.session import Session, restore
+from gamenight.core.errors import RecordError
+from gamenight.core.record import resume_record
+from gamenight.terminal.ui import Prompter
+
+
+def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Session, Any]:
+    """The session and match of the unfinished game saved at ``path``, every recorded
+    action replayed and checked, ready to :func:`play_on`. A record that fails the
+    check (or names a bot this installation lacks) is a :class:`CheckFailure`."""
+    try:
+        resumed = resume_record(path)
+    except RecordError as exc:
+        raise CheckFailure(str(exc)) from None
+    record = resumed.record
+    entry = game_entry(record.game)
+    seats = []
+    for seat in record.seats:
+        bot = seat.agent.removeprefix("bot:") if seat.agent.startswith("bot:") else None
+        if bot is not None and bot not in entry.bots:
+            resumed.writer.close()
+            raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
+        seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
+    assert record.seed is not None  # replay checked it
+    options = entry.game.parse_options(record.options)
+    session = Session(
+        entry, seats, options, record.seed, console, prompter, path,
+        writer=resumed.writer, dice_scheme=resumed.report.dice_scheme,
+    )  # fmt: skip
+    if resumed.backup is not None:
+        console.print(
+            Text(
+                f"The last line of {path} was cut off (a crash while saving); it is "
+                f"repaired and the original kept as {resumed.backup}."
+            )
+        )
+    match = session.build()
+    restore(match, [(seat, action) for seat, action, _ in record.actions])
+    console.print(Text(f"Resumed {entry.name} after {len(record.actions)} actions."))
+    return session, match
+
+
+def play_on(session: Session, match: Any) -> bool:
+    """Play ``match`` to its end and say where its record is. False when the game
+    was left before the end (:meth:`Session.play` said where it is saved)."""
+    if session.play(match) is None:
+        return False
+    if session.record_path is not None:
+        session.console.print(Text(f"Record: {session.record_path}"))
+    return True
