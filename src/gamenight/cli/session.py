@@ -169,7 +169,7 @@ class Session:
             dice=self.dice_scheme,
         )
 
-    def _narrator(self, ui: TerminalUI, table: Table) -> Callable[[Frame], None]:
+    def _narrator(self, ui: TerminalUI, table: Seating) -> Callable[[Frame], None]:
         """The terminal's narrator: a table listener that tells the spectator's events."""
 
         def narrate(frame: Frame) -> None:
