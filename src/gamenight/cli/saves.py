@@ -107,7 +107,7 @@ class SeatView:
     viewer: int | None
     frames: list[Frame] = field(default_factory=list)
 
-    def __call__(self, step: Step[Any, Any]) -> None:
+    def __call__(self, step: Step) -> None:
         self.frames.append(step.frame(self.viewer))
 
 

@@ -260,7 +260,9 @@ class Session:
         finally:  # a game that stops here stays saved; the record is free to resume
             if self.writer is not None:
                 self.writer.close()
-        view = match.game.view(match.state, None)
+        state = match.state
+        assert state is not None  # run() played the game to its end
+        view = match.game.view(state, None)
         self.console.print(Rule("Final standings"))
         self._ui.show_results(self.console, results, view, self._table)
         self.reveal()

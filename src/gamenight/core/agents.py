@@ -11,12 +11,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol
 
-V = TypeVar("V", covariant=True)
-A = TypeVar("A", covariant=True)
-V_in = TypeVar("V_in", contravariant=True)
-A_any = TypeVar("A_any")
+import msgspec
+from typing_extensions import TypeVar
+
+from gamenight.core.events import Event
+
+V = TypeVar("V", covariant=True, default=msgspec.Struct)
+A = TypeVar("A", covariant=True, default=msgspec.Struct)
+V_in = TypeVar("V_in", contravariant=True, default=msgspec.Struct)
+A_any = TypeVar("A_any", default=msgspec.Struct)
+E_in = TypeVar("E_in", contravariant=True, default=Event)
 
 
 @dataclass(frozen=True)
@@ -29,14 +35,14 @@ class Decision(Generic[V, A]):
     legal: Sequence[A]
 
 
-class Agent(Protocol[V_in, A_any]):
+class Agent(Protocol[V_in, A_any, E_in]):
     """Chooses one of ``decision.legal``; may watch the events it is allowed to see."""
 
     label: str
 
     def act(self, decision: Decision[V_in, A_any]) -> A_any: ...
 
-    def observe(self, seat: int, events: Sequence[Any]) -> None: ...
+    def observe(self, seat: int, events: Sequence[E_in]) -> None: ...
 
 
 class RandomAgent:
@@ -50,5 +56,5 @@ class RandomAgent:
     def act(self, decision: Decision[object, A_any]) -> A_any:
         return self._rng.choice(list(decision.legal))
 
-    def observe(self, seat: int, events: Sequence[Any]) -> None:
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None

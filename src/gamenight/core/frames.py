@@ -35,40 +35,44 @@ True
 
 from __future__ import annotations
 
-from typing import Any, Generic, TypeVar
+from typing import Generic, cast
 
 import msgspec
+from typing_extensions import TypeVar
 
+from gamenight.core.events import Event
 from gamenight.core.game import Game, Results
 
-S = TypeVar("S", bound=msgspec.Struct)
-A = TypeVar("A", bound=msgspec.Struct)
+S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct, default=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
 
 
-class Position(msgspec.Struct, frozen=True, kw_only=True):
+class Position(msgspec.Struct, Generic[A, V], frozen=True, kw_only=True):
     """What one seat (``None``: a spectator) may know of a position, with its seq."""
 
     seq: int
     seat: int | None
-    view: Any
-    legal: tuple[Any, ...]  # empty unless this seat is to act
+    view: V
+    legal: tuple[A, ...]  # empty unless this seat is to act
     to_act: tuple[int, ...]
     finished: bool
     results: Results | None = None
 
 
-class Frame(msgspec.Struct, frozen=True, kw_only=True):
+class Frame(msgspec.Struct, Generic[A, V, E], frozen=True, kw_only=True):
     """One step as one seat may know it (see the module docstring)."""
 
     seq: int
     viewer: int | None
     seat: int | None  # who acted; None for the start of the game
-    action: Any  # the viewer's own action, its public form, or None
-    events: tuple[Any, ...]
-    position: Position
+    action: A | None  # the viewer's own action, its public form, or None
+    events: tuple[E, ...]
+    position: Position[A, V]
 
 
-def public_form(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
+def public_form(game: Game[S, A, V, E], state: S, seat: int, action: A) -> A | None:
     """How ``seat``'s ``action`` may be shown to anyone else while ``state`` is current,
     or ``None`` if it may not be shown.
 
@@ -81,12 +85,14 @@ def public_form(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any
     return game.public_action(state, seat, action)
 
 
-def action_for(game: Game[Any, Any], state: Any, seat: int, action: Any, viewer: int | None) -> Any:
+def action_for(
+    game: Game[S, A, V, E], state: S, seat: int, action: A, viewer: int | None
+) -> A | None:
     """``seat``'s ``action`` as ``viewer`` may know it while ``state`` is current."""
     return action if viewer == seat else public_form(game, state, seat, action)
 
 
-def position_of(game: Game[S, A], state: S, seq: int, seat: int | None) -> Position:
+def position_of(game: Game[S, A, V, E], state: S, seq: int, seat: int | None) -> Position[A, V]:
     """``seat``'s :class:`Position` in ``state`` (the one place a view is taken)."""
     acting = game.to_act(state)
     legal = tuple(game.legal_actions(state, seat)) if seat in acting else ()
@@ -101,7 +107,7 @@ def position_of(game: Game[S, A], state: S, seq: int, seat: int | None) -> Posit
     )
 
 
-class Step(Generic[S, A]):
+class Step(Generic[S, A, V, E]):
     """One action applied (or about to be), or the start of a game (seq 0).
 
     Immutable once made; its frames are computed on first request and kept.
@@ -111,21 +117,23 @@ class Step(Generic[S, A]):
 
     def __init__(
         self,
-        game: Game[S, A],
+        game: Game[S, A, V, E],
         seq: int,
         seat: int | None,
         action: A | None,
         state: S,
-        events: tuple[Any, ...],
+        events: tuple[Event, ...],
     ) -> None:
         self.game = game
         self.seq = seq
         self.seat = seat
         self.action = action
         self.state = state
-        self.events = events
-        self._frames: dict[int | None, Frame] = {}
-        self._seen: dict[int | None, tuple[Any, ...]] = {}
+        # a game's events are its event type E (the contract tests check each one
+        # decodes as the game's event_type): Transition only knows they are events
+        self.events = cast(tuple[E, ...], events)
+        self._frames: dict[int | None, Frame[A, V, E]] = {}
+        self._seen: dict[int | None, tuple[E, ...]] = {}
 
     def __repr__(self) -> str:
         return f"Step(seq={self.seq}, seat={self.seat}, action={self.action!r})"
@@ -138,21 +146,21 @@ class Step(Generic[S, A]):
         """The results if this step ended the game."""
         return self.game.results(self.state) if self.finished else None
 
-    def events_for(self, viewer: int | None) -> tuple[Any, ...]:
+    def events_for(self, viewer: int | None) -> tuple[E, ...]:
         """The events ``viewer`` may see (the frame's, without computing its position)."""
         seen = self._seen.get(viewer)
         if seen is None:
             seen = self._seen[viewer] = tuple(e for e in self.events if e.visible_to(viewer))
         return seen
 
-    def frame(self, viewer: int | None) -> Frame:
+    def frame(self, viewer: int | None) -> Frame[A, V, E]:
         """This step as ``viewer`` may know it; computed once per viewer."""
         made = self._frames.get(viewer)
         if made is None:
             game, state = self.game, self.state
             action = (
                 None
-                if self.seat is None
+                if self.seat is None or self.action is None
                 else action_for(game, state, self.seat, self.action, viewer)
             )
             made = self._frames[viewer] = Frame(

@@ -14,6 +14,12 @@ methods are pure functions of immutable states:
 
 States and actions are frozen ``msgspec`` structs, so they are hashable, cheap
 to copy, and round-trip through JSON.
+
+``Game`` is generic over its state, action, view and event types
+(``Game[DecathlonState, Action, DecathlonView, DecathlonEvent]``), so mypy follows
+a game's types through the table, its steps and frames, and its agents. A front
+end that serves any game holds an :data:`AnyGame`: states, actions and views are
+structs it passes back unopened, events are :class:`Event`.
 """
 
 from __future__ import annotations
@@ -22,9 +28,10 @@ from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Any, ClassVar, Generic, TypeVar
+from typing import Any, ClassVar, Generic
 
 import msgspec
+from typing_extensions import TypeVar
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
@@ -33,6 +40,8 @@ from gamenight.core.options import Options, OptionSpec, parse_options
 
 S = TypeVar("S", bound=msgspec.Struct)
 A = TypeVar("A", bound=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
 
 
 @dataclass(frozen=True)
@@ -69,7 +78,7 @@ class Transition(msgspec.Struct, Generic[S], frozen=True, gc=False):
     """The result of an action: the new state and what happened."""
 
     state: S
-    events: tuple[Any, ...]  # the game's Event subclasses
+    events: tuple[Event, ...]  # the game's Event subclasses
 
 
 class Results(msgspec.Struct, frozen=True):
@@ -96,7 +105,7 @@ class Results(msgspec.Struct, frozen=True):
         return cls(tuple(scores), ranks, winners, dict(detail or {}))
 
 
-class Game(ABC, Generic[S, A]):
+class Game(ABC, Generic[S, A, V, E]):
     """Base class of every game. Subclasses are stateless; states carry everything."""
 
     info: ClassVar[GameInfo]
@@ -201,7 +210,7 @@ class Game(ABC, Generic[S, A]):
 
     # ----- what a seat may know ------------------------------------------------
     @abstractmethod
-    def view(self, state: S, seat: int | None) -> msgspec.Struct:
+    def view(self, state: S, seat: int | None) -> V:
         """What ``seat`` may know (``None``: a spectator). Never holds the dice source."""
 
     def public_action(self, state: S, seat: int, action: A) -> A:
@@ -252,3 +261,9 @@ def to_json(value: Any) -> Any:
     {'scores': [3, 1], 'ranks': [1, 2], 'winners': [0], 'detail': {}}
     """
     return msgspec.json.decode(msgspec.json.encode(value))
+
+
+AnyGame = Game[msgspec.Struct, msgspec.Struct, msgspec.Struct, Event]
+"""A game whose types a front end does not know (the registry's, a server room's):
+states, actions and views are structs it hands back to the same game, events are
+:class:`Event`. No ``Any`` at the seams."""

@@ -44,6 +44,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import IO, Any
 
+import msgspec
+from typing_extensions import TypeVar
+
 from gamenight import __version__
 from gamenight.core import registry
 from gamenight.core.dice import DICE_SCHEME, SeededDice
@@ -55,11 +58,17 @@ from gamenight.core.errors import (
     RecordError,
     RecordWriteError,
 )
+from gamenight.core.events import Event
 from gamenight.core.frames import Step
-from gamenight.core.game import Game, Results, to_json
+from gamenight.core.game import AnyGame, Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.seeds import commitment, committed_scheme, fingerprint
 from gamenight.core.table import Listener, Table
+
+S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct, default=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
 
 FORMAT = "gamenight-record"
 FORMAT_VERSION = 3  # 3: dice scheme 2 (one hash per eight dice), bound by the commitment
@@ -178,7 +187,7 @@ class RecordWriter:
     # ----- the lines --------------------------------------------------------------
     def header(
         self,
-        game: Game[Any, Any],
+        game: Game[S, A, V, E],
         options: dict[str, Any],
         seed: int,
         seats: Sequence[SeatInfo],
@@ -214,11 +223,11 @@ class RecordWriter:
 
     def begin(
         self,
-        game: Game[Any, Any],
+        game: Game[S, A, V, E],
         options: Options,
         seed: int,
         seats: Sequence[SeatInfo],
-        opening: Step[Any, Any],
+        opening: Step[S, A, V, E],
         *,
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
@@ -229,7 +238,7 @@ class RecordWriter:
         )
         self.start(opening.events)
 
-    def on_step(self, step: Step[Any, Any]) -> None:
+    def on_step(self, step: Step[S, A, V, E]) -> None:
         """A table's durable writer (:meth:`Table.on_commit`): the action's line and,
         if it ends the game, the results line, in one write (both or neither)."""
         assert step.seat is not None, "step 0 is written by begin"
@@ -375,22 +384,20 @@ def _action_row(seat: int, action: Any, events: Sequence[Any]) -> dict[str, Any]
 
 def write_moves(
     writer: RecordWriter,
-    game: Game[Any, Any],
+    game: Game[S, A, V, E],
     options: Options,
     seed: int,
     seats: Sequence[SeatInfo],
-    moves: Sequence[tuple[int, Any]],
+    moves: Sequence[tuple[int, A]],
     *,
     seed_in_header: bool = True,
     dice_scheme: int = DICE_SCHEME,
-) -> Table[Any, Any]:
+) -> Table[S, A, V, E]:
     """Write a game played elsewhere (a server room, an RL episode) from its seed and
     moves: the same sequence as live play (:meth:`RecordWriter.begin`, then the
     writer as the table's durable writer), so the record is checked as it is made.
     Returns the table at the end."""
-    table: Table[Any, Any] = Table.start(
-        game, len(seats), options, SeededDice(seed=seed, scheme=dice_scheme)
-    )
+    table = Table.start(game, len(seats), options, SeededDice(seed=seed, scheme=dice_scheme))
     writer.begin(
         game, options, seed, seats, table.opening,
         seed_in_header=seed_in_header, dice_scheme=dice_scheme,
@@ -657,7 +664,7 @@ class ReplayReport:
     final_state: Any
     finished: bool = True
     committed: bool = False  # the seed was checked against the header's commitment
-    table: Table[Any, Any] | None = None
+    table: Table | None = None
     dice_scheme: int = DICE_SCHEME  # the dice the record was played with (core.dice)
 
 
@@ -680,7 +687,7 @@ def replay(
     """
     try:
         entry = registry.get(record.game)
-        game: Game[Any, Any] = entry.game
+        game: AnyGame = entry.game
     except (GamenightError, ModuleNotFoundError) as exc:
         raise RecordError(f"{name}: {exc}") from None
     if record.rules_version != game.info.rules_version:
@@ -709,7 +716,7 @@ def replay(
     try:
         game.attach(record.attachments)
         options = game.parse_options(record.options)
-        table: Table[Any, Any] = Table.start(
+        table: Table = Table.start(
             game, len(record.seats), options, SeededDice(seed=record.seed, scheme=scheme)
         )
     except (OptionsError, ValueError, TypeError) as exc:

@@ -11,44 +11,53 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Generic
+
+import msgspec
+from typing_extensions import TypeVar
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.core.dice import DICE_SCHEME, DiceSource, SeededDice
+from gamenight.core.events import Event
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo
 from gamenight.core.table import Table
 
-Observer = Callable[[Frame], None]  # gets the spectator's frame of every step, the start first
+S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct, default=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
+
+Observer = Callable[[Frame[A, V, E]], None]  # the spectator's frame of every step, start first
 
 
 @dataclass
-class Match:
+class Match(Generic[S, A, V, E]):
     """A game in progress: the game, its table, the seats' agents and the record."""
 
-    game: Game[Any, Any]
+    game: Game[S, A, V, E]
     options: Options
     seed: int
     seats: list[SeatInfo]
-    agents: list[Agent[Any, Any]]
+    agents: list[Agent[V, A, E]]
     record: RecordWriter | None = None
-    observers: list[Observer] = field(default_factory=list)
-    table: Table[Any, Any] | None = None
+    observers: list[Observer[A, V, E]] = field(default_factory=list)
+    table: Table[S, A, V, E] | None = None
     dice_scheme: int = DICE_SCHEME  # 1 only for a game resumed from before scheme 2
 
     @property
-    def state(self) -> Any:
+    def state(self) -> S | None:
         """The full state (the referee's); ``None`` before :meth:`begin`."""
         return None if self.table is None else self.table.state
 
     @property
-    def history(self) -> list[tuple[int, Any, tuple[Any, ...]]]:
+    def history(self) -> list[tuple[int, A, tuple[E, ...]]]:
         """(seat, action, events) of every action so far (the referee's view)."""
         if self.table is None:
             return []
-        events: dict[int, list[Any]] = {}
+        events: dict[int, list[E]] = {}
         for stamped in self.table.log():
             events.setdefault(stamped.seq, []).append(stamped.event)
         return [
@@ -56,7 +65,9 @@ class Match:
             for seq, (seat, action) in enumerate(self.table.moves(), start=1)
         ]
 
-    def begin(self, dice: DiceSource | None = None, *, replayed: Sequence[Any] = ()) -> None:
+    def begin(
+        self, dice: DiceSource | None = None, *, replayed: Sequence[tuple[int, A]] = ()
+    ) -> None:
         """Deal the game; ``replayed`` (seat, action) pairs are re-applied unrecorded."""
         table = Table.start(
             self.game,
@@ -78,7 +89,7 @@ class Match:
         if not replayed:
             self._deliver(table.opening)
 
-    def _deliver(self, step: Step[Any, Any]) -> None:
+    def _deliver(self, step: Step[S, A, V, E]) -> None:
         """Each agent observes its seat's events of ``step``; observers get the
         spectator's frame."""
         for seat, agent in enumerate(self.agents):
@@ -100,7 +111,7 @@ class Match:
             decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
             self.play(seat, self.agents[seat].act(decision))
 
-    def play(self, seat: int, action: Any) -> tuple[Any, ...]:
+    def play(self, seat: int, action: A) -> tuple[E, ...]:
         """Apply one action (raises IllegalActionError, leaving the match unchanged);
         returns its events."""
         return self._table().submit(seat, action).events
@@ -119,10 +130,9 @@ class Match:
             self.step()
         else:
             raise RuntimeError(f"{self.game.info.id} did not finish in {max_steps} steps")
-        results: Results = self.game.results(self.state)
-        return results
+        return self.game.results(self._table().state)
 
-    def _table(self) -> Table[Any, Any]:
+    def _table(self) -> Table[S, A, V, E]:
         if self.table is None:
             self.begin()
         assert self.table is not None
@@ -130,14 +140,14 @@ class Match:
 
 
 def play_match(
-    game: Game[Any, Any],
-    agents: Sequence[Agent[Any, Any]],
+    game: Game[S, A, V, E],
+    agents: Sequence[Agent[V, A, E]],
     *,
     seed: int = 0,
     options: Options | None = None,
     names: Sequence[str] | None = None,
     record: RecordWriter | None = None,
-) -> tuple[Results, Any]:
+) -> tuple[Results, S]:
     """Play one game to the end; returns the results and the final state.
 
     >>> from gamenight.core.agents import RandomAgent
@@ -164,4 +174,4 @@ def play_match(
         record=record,
     )
     results = match.run()
-    return results, match.state
+    return results, match._table().state

@@ -23,15 +23,15 @@ from typing import Any
 
 import msgspec
 
-from gamenight.core.game import Game
+from gamenight.core.game import AnyGame
 
 
-def view_type(game: Game[Any, Any]) -> Any:
+def view_type(game: AnyGame) -> Any:
     """The type ``game.view`` returns (its annotation)."""
     return typing.get_type_hints(type(game).view)["return"]
 
 
-def game_schema(game: Game[Any, Any]) -> dict[str, Any]:
+def game_schema(game: AnyGame) -> dict[str, Any]:
     """One document: ``properties`` ``action``, ``view`` and ``event`` (``$defs`` shared)."""
     info = game.info
     (action, view, event), components = msgspec.json.schema_components(
@@ -68,7 +68,7 @@ def write_all(folder: Path) -> list[Path]:
     return written
 
 
-def render(game: Game[Any, Any]) -> str:
+def render(game: AnyGame) -> str:
     return json.dumps(game_schema(game), indent=2, sort_keys=True) + "\n"
 
 

@@ -40,38 +40,42 @@ gamenight.core.errors.StaleActionError: that move was made for position 0; the t
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, Generic, TypeVar
+from typing import Generic
 
 import msgspec
+from typing_extensions import TypeVar
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, StaleActionError
+from gamenight.core.events import Event
 from gamenight.core.frames import Position, Step, action_for, position_of
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
 
-S = TypeVar("S", bound=msgspec.Struct)
-A = TypeVar("A", bound=msgspec.Struct)
+S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct, default=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
 
-Listener = Callable[[Step[Any, Any]], None]
+Listener = Callable[[Step[S, A, V, E]], None]
 
 
-class Stamped(msgspec.Struct, frozen=True):
+class Stamped(msgspec.Struct, Generic[E], frozen=True):
     """An event with the seq of the action that caused it (0: the start of the game)."""
 
     seq: int
-    event: Any
+    event: E
 
 
-class Move(msgspec.Struct, frozen=True):
+class Move(msgspec.Struct, Generic[A], frozen=True):
     """One applied action as a viewer may know it (``None``: not shown to them)."""
 
     seq: int
     seat: int
-    action: Any
+    action: A | None
 
 
-class Table(Generic[S, A]):
+class Table(Generic[S, A, V, E]):
     """A game in progress; the single place where actions are applied.
 
     It keeps the current state, the moves and the events, and the states that
@@ -79,20 +83,22 @@ class Table(Generic[S, A]):
     position of the game.
     """
 
-    def __init__(self, game: Game[S, A], state: S, start_events: Sequence[Any] = ()) -> None:
+    def __init__(
+        self, game: Game[S, A, V, E], state: S, start_events: Sequence[Event] = ()
+    ) -> None:
         self.game = game
         self._state = state
         self._back: list[S] = []  # the state before each trailing reversible move
         self._moves: list[tuple[int, A]] = []
-        self._log: list[Stamped] = [Stamped(0, e) for e in start_events]
-        self.opening: Step[S, A] = Step(game, 0, None, None, state, tuple(start_events))
-        self._listeners: list[Listener] = []
-        self._hooks: list[Listener] = []
+        self.opening: Step[S, A, V, E] = Step(game, 0, None, None, state, tuple(start_events))
+        self._log: list[Stamped[E]] = [Stamped(0, e) for e in self.opening.events]
+        self._listeners: list[Listener[S, A, V, E]] = []
+        self._hooks: list[Listener[S, A, V, E]] = []
 
     @classmethod
     def start(
-        cls, game: Game[S, A], players: int, options: Options, dice: DiceSource
-    ) -> Table[S, A]:
+        cls, game: Game[S, A, V, E], players: int, options: Options, dice: DiceSource
+    ) -> Table[S, A, V, E]:
         """A new table; raises :class:`OptionsError` for a bad set-up."""
         step = game.start(players, options, dice)
         return cls(game, step.state, step.events)
@@ -109,7 +115,7 @@ class Table(Generic[S, A]):
         return self._state
 
     @property
-    def start_events(self) -> tuple[Any, ...]:
+    def start_events(self) -> tuple[E, ...]:
         return self.opening.events
 
     @property
@@ -122,22 +128,22 @@ class Table(Generic[S, A]):
     def results(self) -> Results | None:
         return self.game.results(self._state) if self.finished else None
 
-    def position(self, seat: int | None) -> Position:
+    def position(self, seat: int | None) -> Position[A, V]:
         """``seat``'s view, its legal actions (if it is to act) and the seq."""
         return position_of(self.game, self._state, self.seq, seat)
 
-    def events_since(self, seat: int | None, seq: int) -> list[Stamped]:
+    def events_since(self, seat: int | None, seq: int) -> list[Stamped[E]]:
         """The events ``seat`` may see that actions after ``seq`` caused.
 
         ``seq=-1`` includes the start of the game.
         """
         return [s for s in self._log if s.seq > seq and s.event.visible_to(seat)]
 
-    def log(self) -> list[Stamped]:
+    def log(self) -> list[Stamped[E]]:
         """The referee's stream: every event, unfiltered (records, never a seat)."""
         return list(self._log)
 
-    def history(self, viewer: int | None) -> list[Move]:
+    def history(self, viewer: int | None) -> list[Move[A]]:
         """Every action so far, as ``viewer`` may know it now (the frames' rule)."""
         game, state = self.game, self._state
         return [
@@ -150,7 +156,7 @@ class Table(Generic[S, A]):
         return list(self._moves)
 
     # ----- acting ---------------------------------------------------------------
-    def prepare(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A]:
+    def prepare(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A, V, E]:
         """Validate ``action`` and compute its :class:`Step` without applying it.
 
         Raises :class:`StaleActionError` or :class:`IllegalActionError`; the
@@ -163,10 +169,10 @@ class Table(Generic[S, A]):
         done = self.game.apply(self._state, seat, action)
         return Step(self.game, self.seq + 1, seat, action, done.state, tuple(done.events))
 
-    def commit(self, step: Step[S, A]) -> Step[S, A]:
+    def commit(self, step: Step[S, A, V, E]) -> Step[S, A, V, E]:
         """Apply a prepared step: durable writers first (any may refuse by raising),
         then the table moves on and every listener gets the same step."""
-        if step.seq != self.seq + 1 or step.seat is None:
+        if step.seq != self.seq + 1 or step.seat is None or step.action is None:
             raise StaleActionError(
                 f"that move was prepared for position {step.seq - 1}; the table is at {self.seq}"
             )
@@ -178,13 +184,13 @@ class Table(Generic[S, A]):
         else:
             self._back.clear()
         self._state = step.state
-        self._moves.append((step.seat, step.action))  # type: ignore[arg-type]
+        self._moves.append((step.seat, step.action))
         self._log.extend(Stamped(step.seq, e) for e in step.events)
         for listener in list(self._listeners):
             listener(step)
         return step
 
-    def submit(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A]:
+    def submit(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A, V, E]:
         """Validate and apply one action; returns its step.
 
         Raises :class:`StaleActionError` for a stale ``expected_seq`` and
@@ -211,12 +217,12 @@ class Table(Generic[S, A]):
         self._log = [s for s in self._log if s.seq < seq]
 
     # ----- listening -------------------------------------------------------------
-    def listen(self, listener: Listener) -> Callable[[], None]:
+    def listen(self, listener: Listener[S, A, V, E]) -> Callable[[], None]:
         """Call ``listener(step)`` after each action takes effect. Returns a function
         that stops it. (The start of the game is :attr:`opening`.)"""
         self._listeners.append(listener)
         return lambda: self._listeners.remove(listener)
 
-    def on_commit(self, hook: Listener) -> None:
+    def on_commit(self, hook: Listener[S, A, V, E]) -> None:
         """Call ``hook(step)`` before each action takes effect (durable writers)."""
         self._hooks.append(hook)

@@ -18,14 +18,14 @@ import msgspec
 from gamenight.core.dice import DiceSource, SeededDice
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.events import Event
-from gamenight.core.game import Game, Results, to_json
+from gamenight.core.game import AnyGame, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay, write_moves
 from gamenight.core.table import Table
 
 
 def random_playout(
-    game: Game[Any, Any],
+    game: AnyGame,
     seats: int,
     options: Options,
     seed: int,
@@ -74,7 +74,7 @@ def check_results(results: Results, seats: int) -> None:
 
 
 def check_illegal_refused(
-    game: Game[Any, Any], state: Any, seats: int, legal: list[Any], rng: random.Random
+    game: AnyGame, state: Any, seats: int, legal: list[Any], rng: random.Random
 ) -> None:
     """Actions outside the legal list, and actions by seats not to act, are refused."""
     before = msgspec.json.encode(state)
@@ -125,7 +125,7 @@ def _mutants(actions: list[Any], rng: random.Random) -> Iterable[Any]:
                 continue
 
 
-def check_views_hide_dice(game: Game[Any, Any], state: Any, seats: int) -> None:
+def check_views_hide_dice(game: AnyGame, state: Any, seats: int) -> None:
     """Views do not change when only the dice source changes, nor mention it."""
     dice: DiceSource = state.dice
     other = msgspec.structs.replace(state, dice=SeededDice(seed=dice_seed(dice) + 7919, counter=3))
@@ -140,7 +140,7 @@ def dice_seed(dice: DiceSource) -> int:
     return dice.seed if isinstance(dice, SeededDice) else 0
 
 
-def check_round_trips(game: Game[Any, Any], state: Any, history: list[Any]) -> None:
+def check_round_trips(game: AnyGame, state: Any, history: list[Any]) -> None:
     """States, actions and events survive JSON unchanged."""
     assert game.decode_state(to_json(state)) == state
     for _, action, events in history:
@@ -152,7 +152,7 @@ def check_round_trips(game: Game[Any, Any], state: Any, history: list[Any]) -> N
 
 
 def check_replay(
-    game: Game[Any, Any],
+    game: AnyGame,
     seats: int,
     options: Options,
     seed: int,
@@ -175,8 +175,8 @@ def check_replay(
 
 
 def check_table(
-    game: Game[Any, Any], seats: int, options: Options, seed: int, *, max_steps: int = 100_000
-) -> Table[Any, Any]:
+    game: AnyGame, seats: int, options: Options, seed: int, *, max_steps: int = 100_000
+) -> Table:
     """Play a random game through a :class:`Table` on the path every front end takes
     (prepare, a durable writer, commit, listeners taking each seat's frame, as the
     server's broadcast does), checking its promises at every step.
@@ -248,9 +248,7 @@ def check_table(
     return table
 
 
-def _check_frame(
-    game: Game[Any, Any], table: Table[Any, Any], step: Any, viewer: int | None, frame: Any
-) -> None:
+def _check_frame(game: AnyGame, table: Table, step: Any, viewer: int | None, frame: Any) -> None:
     """One seat's frame of ``step``, against the game's own functions."""
     assert frame.seq == step.seq == table.seq and frame.viewer == viewer
     assert frame.seat == step.seat
@@ -272,7 +270,7 @@ def _check_frame(
     assert (position.results is not None) == table.finished
 
 
-def _check_refusals(table: Table[Any, Any], seat: int, legal: Sequence[Any], seats: int) -> None:
+def _check_refusals(table: Table, seat: int, legal: Sequence[Any], seats: int) -> None:
     """A stale seq and a seat out of turn are refused, and change nothing."""
     before = (table.seq, msgspec.json.encode(table.state))
     if table.seq > 0:

@@ -24,7 +24,7 @@ import numpy.typing as npt
 
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
-from gamenight.core.game import Game, Results
+from gamenight.core.game import AnyGame, Results
 from gamenight.core.record import RecordWriter, SeatInfo, write_moves
 from gamenight.core.seeds import derive, draw_seed
 from gamenight.envs.codecs import Codec, Obs, codec_for
@@ -49,7 +49,7 @@ class Session:
 
     def __init__(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
         self.game_id = game_id
-        self.game: Game[Any, Any] = registry.get(game_id).game
+        self.game: AnyGame = registry.get(game_id).game
         self.options = self.game.parse_options(dict(options))
         self.game.check_setup(players, self.options)
         self.players = players

@@ -97,7 +97,7 @@ def replay_frames(text: str) -> Replay:
     record = parse_record(text.splitlines(), "record")
     frames: list[Frame] = []
 
-    def collect(step: Step[Any, Any]) -> None:
+    def collect(step: Step) -> None:
         position = step.frame(None).position
         frames.append(
             Frame(

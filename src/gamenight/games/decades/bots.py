@@ -169,14 +169,14 @@ def _their_possible_cards(view: DecadesView, seat: int) -> Counter[str]:
     return pool
 
 
-def _factory(level: str) -> Callable[[int], Agent[DecadesView, Action]]:
-    def make(seed: int) -> Agent[DecadesView, Action]:
+def _factory(level: str) -> Callable[[int], Agent[DecadesView, Action, DecadesEvent]]:
+    def make(seed: int) -> Agent[DecadesView, Action, DecadesEvent]:
         return KnowledgeBot(level, seed)
 
     return make
 
 
-BOTS: dict[str, Callable[[int], Agent[DecadesView, Action]]] = {
+BOTS: dict[str, Callable[[int], Agent[DecadesView, Action, DecadesEvent]]] = {
     level: _factory(level) for level in LEVELS
 }
 

@@ -242,7 +242,7 @@ class WinnerAgent(OptimalAgent):
         return win_utility(view, view.to_act)
 
 
-BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action]]] = {
+BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action, DecathlonEvent]]] = {
     "greedy": GreedyAgent,
     "optimal": OptimalAgent,
     "competitive": CompetitiveAgent,

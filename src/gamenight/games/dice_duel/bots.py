@@ -32,4 +32,6 @@ class TurnOptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent[DiceDuelView, Action]]] = {"turn-optimal": TurnOptimalBot}
+BOTS: dict[str, Callable[[int], Agent[DiceDuelView, Action, DiceDuelEvent]]] = {
+    "turn-optimal": TurnOptimalBot
+}

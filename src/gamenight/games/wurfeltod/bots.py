@@ -115,7 +115,7 @@ class OptimalBot:
         return None
 
 
-BOTS: dict[str, Callable[[int], Agent[WurfeltodView, Action]]] = {
+BOTS: dict[str, Callable[[int], Agent[WurfeltodView, Action, Event]]] = {
     "greedy": GreedyBot,
     "optimal": OptimalBot,
 }
