@@ -12,10 +12,12 @@ import getpass
 import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar
 
+import msgspec
 from rich.console import Console
 from rich.text import Text
+from typing_extensions import TypeVar as DefaultTypeVar
 
 from gamenight.core.events import Event
 from gamenight.core.game import Results
@@ -190,20 +192,27 @@ class Seating:
     humans: frozenset[int]
 
 
-class TerminalUI(Protocol):
-    def show(self, console: Console, view: Any, seat: int | None, table: Seating) -> None:
+V_in = DefaultTypeVar("V_in", contravariant=True, default=msgspec.Struct)
+A_any = DefaultTypeVar("A_any", default=msgspec.Struct)
+
+
+class TerminalUI(Protocol[V_in, A_any]):
+    """A game's terminal renderer, generic over the game's view and action types
+    (the defaults, structs, are what a front end serving any game holds)."""
+
+    def show(self, console: Console, view: V_in, seat: int | None, table: Seating) -> None:
         """Render everything ``view`` holds: board, dice, counters, score sheet."""
 
     def show_events(self, console: Console, events: Sequence[Event], table: Seating) -> None:
         """Narrate what just happened (only events the console may show are passed)."""
 
     def ask(
-        self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int, table: Seating
-    ) -> Any:
+        self, prompter: Prompter, view: V_in, legal: Sequence[A_any], seat: int, table: Seating
+    ) -> A_any:
         """Ask a human for one of ``legal``; re-ask on typos with a helpful message.
 
         Implementations may offer ``?``/``h`` for a hint when the game has one.
         """
 
-    def show_results(self, console: Console, results: Results, view: Any, table: Seating) -> None:
+    def show_results(self, console: Console, results: Results, view: V_in, table: Seating) -> None:
         """Final standings and the score breakdown."""
