@@ -17,11 +17,11 @@ from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import library, rules
-from gamenight.games.decades.library import deck_for  # re-exported: envs and bots use it
 from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
 from gamenight.games.decades.boards import parse_sides
 from gamenight.games.decades.deck import DeckError
 from gamenight.games.decades.events import DecadesEvent
+from gamenight.games.decades.library import deck_for  # re-exported: envs and bots use it
 from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
 from gamenight.games.decades.view import DecadesView, view
 

@@ -10,6 +10,7 @@ from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition, to_json
 from gamenight.core.options import Options, OptionSpec
+from gamenight.games.dice_duel import rules
 from gamenight.games.dice_duel.combinations import (
     Colour,
     Combination,
@@ -18,7 +19,6 @@ from gamenight.games.dice_duel.combinations import (
     satisfied,
 )
 from gamenight.games.dice_duel.events import DiceDuelEvent
-from gamenight.games.dice_duel import rules
 from gamenight.games.dice_duel.rules import (
     ROLLS_PER_TURN,
     Action,
