@@ -3,11 +3,10 @@
 :func:`start`, :func:`to_act`, :func:`legal_actions` and :func:`apply` are pure
 (the rules dialect every game speaks): :func:`start` and :func:`apply` return a
 :class:`~gamenight.core.game.Transition`, the new :class:`DecathlonState` with the
-events it caused. Each
-discipline family lives in its own module (:mod:`.sets`, :mod:`.long_jump`,
-:mod:`.shot_put`, :mod:`.throws`, :mod:`.heights`); this module runs the
-disciplines in D1 order, orders the players (D2), interleaves the three attempts
-(D3) and writes each discipline's results on the score sheet (D11).
+events it caused. Each discipline family lives in its own module (:mod:`.sets`,
+:mod:`.long_jump`, :mod:`.shot_put`, :mod:`.throws`, :mod:`.heights`); this module
+runs the disciplines in D1 order, orders the players (D2), interleaves the three
+attempts (D3) and writes each discipline's results on the score sheet (D11).
 
 After every action the machine takes all automatic steps (frozen throws with
 no rethrow left, invalid attempts, the next player's first throw, the next
