@@ -21,7 +21,7 @@ from gamenight.games.decathlon.view import DecathlonView
 def test_the_view_is_keyword_only() -> None:
     """Positional construction is refused: build must name every field it sets."""
     with pytest.raises(TypeError):
-        DecathlonView(0, 1, "points", ("100m",), "100m", 0, (0,), 0, "keep-or-rethrow")  # type: ignore[misc]
+        DecathlonView(0, 1, "points", ("100m",), "100m", 0, (0,), 0, "keep-or-rethrow")  # type: ignore[call-arg]
     parameters = inspect.signature(DecathlonView).parameters.values()
     assert {p.kind for p in parameters} == {inspect.Parameter.KEYWORD_ONLY}
 
