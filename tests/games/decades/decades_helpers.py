@@ -68,7 +68,7 @@ def start(
 ) -> Step:
     """A new game dealing ``cards`` in order (the first 4) and ``hand`` to team 0."""
     faces = (1,) * 4 + deal_faces(hand)
-    state, events = rules.start(
+    step = rules.deal(
         cards,
         deck="",
         deck_name="test",
@@ -76,7 +76,7 @@ def start(
         sides=sides,
         dice=ScriptedDice(values=faces),
     )
-    return state, events
+    return step.state, list(step.events)
 
 
 def act(state: DecadesState, seat: int, action: Action) -> Step:

@@ -58,9 +58,9 @@ def test_setup_deals_questions_and_seven_cards_each_in_secret() -> None:
 
 def test_question_cards_are_drawn_without_replacement_by_the_dice() -> None:
     faces = (5, 1, 3, 1) + (1,) * 7  # 5 cards: take the 5th, then the 1st, the 4th, the 2nd
-    state, _ = rules.start(
+    state = rules.deal(
         CARDS, deck="", deck_name="t", track=100, sides=("A", "B"), dice=ScriptedDice(faces)
-    )
+    ).state
     assert [c.id for c in state.questions] == ["c4", "c0", "c3", "c1"]
 
 

@@ -19,23 +19,13 @@ from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import library, rules
 from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
 from gamenight.games.decades.boards import parse_sides
-from gamenight.games.decades.deck import Deck, DeckError, default_deck
+from gamenight.games.decades.deck import DeckError
 from gamenight.games.decades.events import DecadesEvent
+from gamenight.games.decades.library import deck_for  # re-exported: envs and bots use it
 from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
 from gamenight.games.decades.view import DecadesView, view
 
 __all__ = ["GAME", "DecadesGame", "deck_for"]
-
-
-def deck_for(option: str) -> Deck:
-    """The deck an option names: "" or "default" is the shipped deck, anything else a
-    deck id in the library (or attached by a record).
-
-    Raises :class:`DeckError` saying what is wrong in one line.
-    """
-    if option.strip().lower() in library.DEFAULT_NAMES:
-        return default_deck()
-    return library.load_deck_by_id(option)
 
 
 def deck_option(raw: str) -> str:
@@ -119,17 +109,7 @@ class DecadesGame(Game[DecadesState, Action]):
             raise OptionsError(f"option 'deck': {exc}") from None
 
     def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DecadesState]:
-        deck = deck_for(options["deck"])
-        state, events = rules.start(
-            deck.cards,
-            deck=options["deck"],
-            deck_name=deck.name,
-            track=options["track"],
-            sides=parse_sides(options["sides"]),
-            dice=dice,
-            apart=deck.apart,
-        )
-        return Transition(state, tuple(events))
+        return rules.start(players, options, dice)
 
     def to_act(self, state: DecadesState) -> tuple[int, ...]:
         return rules.to_act(state)
@@ -138,8 +118,7 @@ class DecadesGame(Game[DecadesState, Action]):
         return rules.legal_actions(state, seat)
 
     def _apply(self, state: DecadesState, seat: int, action: Action) -> Transition[DecadesState]:
-        new, events = rules.apply(state, seat, action)
-        return Transition(new, tuple(events))
+        return rules.apply(state, seat, action)
 
     def results(self, state: DecadesState) -> Results:
         if not state.finished:

@@ -24,7 +24,14 @@ from typing import Final
 import msgspec
 import platformdirs
 
-from gamenight.games.decades.deck import Deck, DeckError, deck_to_json, load_deck, parse_deck_json
+from gamenight.games.decades.deck import (
+    Deck,
+    DeckError,
+    deck_to_json,
+    default_deck,
+    load_deck,
+    parse_deck_json,
+)
 
 DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck
 MIN_PREFIX: Final = 8
@@ -51,6 +58,17 @@ class DeckInfo(msgspec.Struct, frozen=True):
 def library_dir() -> Path:
     """Where imported decks live."""
     return Path(platformdirs.user_data_dir("gamenight")) / "decks"
+
+
+def deck_for(option: str) -> Deck:
+    """The deck an option names: "" or "default" is the shipped deck, anything else a
+    deck id in the library (or attached by a record).
+
+    Raises :class:`DeckError` saying what is wrong in one line.
+    """
+    if option.strip().lower() in DEFAULT_NAMES:
+        return default_deck()
+    return load_deck_by_id(option)
 
 
 def deck_id(content: str) -> str:

@@ -13,6 +13,11 @@ still has to choose):
 and then the round is scored category by category (T5, T6). A team's choice
 waits in ``pending`` until the other team has chosen too, so it is never in any
 view or event of the other team before the reveal (T7).
+
+The module speaks the rules dialect every game speaks: :func:`start`,
+:func:`to_act`, :func:`legal_actions` and :func:`apply`, the first and last
+returning a :class:`~gamenight.core.game.Transition` (the new state and its events);
+:func:`deal` is :func:`start` from a given list of question cards.
 """
 
 from __future__ import annotations
@@ -26,7 +31,10 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
+from gamenight.core.game import Transition
+from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
+from gamenight.games.decades import library
 from gamenight.games.decades.actions import (
     Action,
     Answer,
@@ -40,7 +48,7 @@ from gamenight.games.decades.actions import (
     SecretStep,
     Target,
 )
-from gamenight.games.decades.boards import SIDES, YEARS, on_board
+from gamenight.games.decades.boards import SIDES, YEARS, on_board, parse_sides
 from gamenight.games.decades.cards import CARDS, DEALT, KEPT, action_deck, card_order
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES, QuestionCard
 from gamenight.games.decades.events import (
@@ -165,9 +173,9 @@ def _with(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _done(state: DecadesState, umpire: Referee) -> tuple[DecadesState, list[DecadesEvent]]:
+def _done(state: DecadesState, umpire: Referee) -> Transition[DecadesState]:
     """The end of a rules call: the umpire's dice go back into the state."""
-    return msgspec.structs.replace(state, dice=umpire.dice), list(umpire.events)
+    return Transition(msgspec.structs.replace(state, dice=umpire.dice), umpire.events)
 
 
 # ----- dealing ---------------------------------------------------------------------
@@ -209,7 +217,23 @@ def apart_cards(apart: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
     return {card: frozenset(others) for card, others in found.items()}
 
 
-def start(
+def start(players: int, options: Options, dice: DiceSource) -> Transition[DecadesState]:
+    """A new game for two teams (T1) from parsed ``options``: the ``deck`` (its id,
+    "" for the shipped deck), the score ``track`` (T6) and the board ``sides`` (T1).
+    Deals as :func:`deal` does."""
+    deck = library.deck_for(options["deck"])
+    return deal(
+        deck.cards,
+        deck=options["deck"],
+        deck_name=deck.name,
+        track=options["track"],
+        sides=parse_sides(options["sides"]),
+        dice=dice,
+        apart=deck.apart,
+    )
+
+
+def deal(
     cards: Sequence[QuestionCard],
     *,
     deck: str,
@@ -218,7 +242,7 @@ def start(
     sides: tuple[str, str],
     dice: DiceSource,
     apart: Sequence[tuple[str, str]] = (),
-) -> tuple[DecadesState, list[DecadesEvent]]:
+) -> Transition[DecadesState]:
     """Deal 4 question cards and 7 action cards per team (T2, T3).
 
     Cards that would answer each other (``apart``) are never dealt together:
@@ -339,10 +363,11 @@ STEP_OF: dict[type, str] = {
 }
 
 
-def apply(
-    state: DecadesState, seat: int, action: Action
-) -> tuple[DecadesState, list[DecadesEvent]]:
-    """Apply ``action`` by ``seat`` (who is to act); raises IllegalActionError."""
+def apply(state: DecadesState, seat: int, action: Action) -> Transition[DecadesState]:
+    """Apply ``action`` by ``seat``; raises IllegalActionError.
+
+    ``seat`` must be one to act (Game.apply checks the turn and the action's class).
+    """
     if isinstance(action, Hidden):
         raise IllegalActionError("a hidden choice is how others see a secret move; not a move")
     phase = state.phase

@@ -77,22 +77,15 @@ class DecathlonGame(Game[DecathlonState, Action]):
     def _start(
         self, players: int, options: Options, dice: DiceSource
     ) -> Transition[DecathlonState]:
-        # the ``events`` option names the disciplines to play (see .events)
-        state, events = rules.start(players, options["variant"], options["events"], dice)
-        return Transition(state, events)
+        return rules.start(players, options, dice)  # ``events``: the disciplines (.events)
 
     # The hot calls are bound straight to the rules: one Python frame fewer each, and
     # random play makes about 55 decisions a game (bench/engine_throughput.py).
     to_act = staticmethod(rules.to_act)
-    legal_actions = staticmethod(rules.legal)
-
-    # Game.apply's checks (game over, turn, action type) are made once, by rules.apply
-    apply = staticmethod(rules.apply)
-
-    def _apply(
-        self, state: DecathlonState, seat: int, action: Action
-    ) -> Transition[DecathlonState]:
-        return rules.apply(state, seat, action)
+    legal_actions = staticmethod(rules.legal_actions)
+    # Game.apply checks the turn and the action's class, then calls this (rules.apply
+    # makes the same checks, with the same messages, for a direct call)
+    _apply = staticmethod(rules.apply)
 
     def results(self, state: DecathlonState) -> Results:
         if not self.is_terminal(state):

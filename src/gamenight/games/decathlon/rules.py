@@ -1,11 +1,12 @@
 """The Decathlon state machine: disciplines in order, player order, interleaved attempts.
 
-:func:`start`, :func:`legal` and :func:`apply` are pure: they take a
-:class:`DecathlonState` and return a new one with the events it caused. Each
-discipline family lives in its own module (:mod:`.sets`, :mod:`.long_jump`,
-:mod:`.shot_put`, :mod:`.throws`, :mod:`.heights`); this module runs the
-disciplines in D1 order, orders the players (D2), interleaves the three attempts
-(D3) and writes each discipline's results on the score sheet (D11).
+:func:`start`, :func:`to_act`, :func:`legal_actions` and :func:`apply` are pure
+(the rules dialect every game speaks): :func:`start` and :func:`apply` return a
+:class:`~gamenight.core.game.Transition`, the new :class:`DecathlonState` with the
+events it caused. Each discipline family lives in its own module (:mod:`.sets`,
+:mod:`.long_jump`, :mod:`.shot_put`, :mod:`.throws`, :mod:`.heights`); this module
+runs the disciplines in D1 order, orders the players (D2), interleaves the three
+attempts (D3) and writes each discipline's results on the score sheet (D11).
 
 After every action the machine takes all automatic steps (frozen throws with
 no rethrow left, invalid attempts, the next player's first throw, the next
@@ -26,13 +27,13 @@ from msgspec.structs import replace
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import Transition
+from gamenight.core.options import Options
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.attempt import Finished
 from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, EVENT_FAMILY
 from gamenight.games.decathlon.events import (
     AttemptResult,
-    DecathlonEvent,
     DisciplineEnd,
     DisciplineStart,
     GameOver,
@@ -101,17 +102,20 @@ class DecathlonState(msgspec.Struct, frozen=True, gc=False):
 
 
 # ----- the public machine ------------------------------------------------------------
-def start(
-    players: int, variant: str, disciplines: Sequence[str], dice: DiceSource
-) -> tuple[DecathlonState, tuple[DecathlonEvent, ...]]:
+def start(players: int, options: Options, dice: DiceSource) -> Transition[DecathlonState]:
+    """A new game: the starting order drawn (D2) and the first discipline begun.
+
+    ``options`` are parsed: ``variant`` and ``events`` (the disciplines to play, D1 order).
+    """
     ump = Ump(dice)
     order = _draw_order(players, ump)
     zeros = (0,) * players
+    disciplines = tuple(options["events"])
     state = DecathlonState(
-        dice, players, variant, tuple(disciplines), 0, order, (), None, (), zeros, zeros
+        dice, players, options["variant"], disciplines, 0, order, (), None, (), zeros, zeros
     )
     state = _begin_discipline(state, ump)
-    return msgspec.structs.replace(state, dice=ump.dice), ump.events
+    return Transition(msgspec.structs.replace(state, dice=ump.dice), ump.events)
 
 
 def to_act(state: DecathlonState) -> tuple[int, ...]:
@@ -120,7 +124,7 @@ def to_act(state: DecathlonState) -> tuple[int, ...]:
     return (state.order[state.stage.turn],)
 
 
-def legal(state: DecathlonState, seat: int) -> list[Action]:
+def legal_actions(state: DecathlonState, seat: int) -> list[Action]:
     stage = state.stage
     if stage is None or seat != state.order[stage.turn]:
         return []
@@ -134,6 +138,8 @@ def legal(state: DecathlonState, seat: int) -> list[Action]:
 def apply(state: DecathlonState, seat: int, action: Action) -> Transition[DecathlonState]:
     """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing."""
     # Hot (every decision of every simulated game): no property or helper calls here.
+    # Game.apply makes these three checks first (same messages); they stay here so a
+    # direct call (an environment's Game._apply) is refused the same way.
     stage = state.stage
     if stage is None:
         raise IllegalActionError("the game is over; no more actions")

@@ -10,6 +10,7 @@ from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition, to_json
 from gamenight.core.options import Options, OptionSpec
+from gamenight.games.dice_duel import rules
 from gamenight.games.dice_duel.combinations import (
     Colour,
     Combination,
@@ -24,10 +25,8 @@ from gamenight.games.dice_duel.rules import (
     DiceDuelState,
     Mode,
     Phase,
-    apply_action,
-    legal_moves,
+    legal_for,
     scores,
-    start_state,
 )
 from gamenight.games.dice_duel.scoring import Score
 
@@ -65,7 +64,7 @@ class DiceDuelView(msgspec.Struct, frozen=True):
 
     def legal(self) -> list[Action]:
         """The legal actions of the player to act (the same list the engine gives)."""
-        return legal_moves(self.phase, self.faces, self.plate, self.set_aside)
+        return legal_for(self.phase, self.faces, self.plate, self.set_aside)
 
 
 class DiceDuelGame(Game[DiceDuelState, Action]):
@@ -114,18 +113,16 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
             raise OptionsError(f"Kniffel Dice Duel takes {lo} to {hi} players, not {players}{hint}")
 
     def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
-        return start_state(players, options["mode"], dice)
+        return rules.start(players, options, dice)
 
     def to_act(self, state: DiceDuelState) -> tuple[int, ...]:
-        return () if state.phase == "over" else (state.current,)
+        return rules.to_act(state)
 
     def legal_actions(self, state: DiceDuelState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
-        return legal_moves(state.phase, state.faces, state.plate, state.set_aside)
+        return rules.legal_actions(state, seat)
 
     def _apply(self, state: DiceDuelState, seat: int, action: Action) -> Transition[DiceDuelState]:
-        return apply_action(state, action)
+        return rules.apply(state, seat, action)
 
     def results(self, state: DiceDuelState) -> Results:
         if state.phase != "over":

@@ -11,6 +11,10 @@ A Kniffel (K2) takes any chip from the plate or the set-aside pile and gives
 an extra turn; in solo it takes two chips (K7). Rounds (K5), the end the moment
 the plate is empty (K6) and the solo set-aside after a chipless turn (K7) are
 applied between turns.
+
+The module speaks the rules dialect every game speaks: :func:`start`,
+:func:`to_act`, :func:`legal_actions` and :func:`apply`, the first and last
+returning a :class:`~gamenight.core.game.Transition` (the new state and its events).
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ from msgspec.structs import replace
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import Transition
+from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
@@ -122,10 +127,10 @@ def take_options(
     return [Take(combination=c) for c in satisfied(faces) if plate[INDEX[c]]]
 
 
-def legal_moves(
+def legal_for(
     phase: str, faces: Sequence[int], plate: Sequence[int], set_aside: Sequence[int]
 ) -> list[Action]:
-    """The legal actions of the player to act, from public information only."""
+    """The legal actions of the player to act, from public information only (a view's)."""
     if phase == "over":
         return []
     takes: list[Action] = list(take_options(faces, plate, set_aside))
@@ -144,8 +149,12 @@ def scores(state: DiceDuelState) -> tuple[Score, ...]:
 Referee = Umpire[DiceDuelEvent]
 
 
-def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDuelState]:
-    """Fill the plate, draw the starting player (K7) and play the first roll."""
+def start(players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+    """Fill the plate, draw the starting player (K7) and play the first roll.
+
+    ``options`` are parsed; only ``mode`` (multi or solo) matters here.
+    """
+    mode: Mode = options["mode"]
     umpire: Referee = Umpire(dice)
     starter = 0
     if mode == "multi":
@@ -171,8 +180,23 @@ def start_state(players: int, mode: Mode, dice: DiceSource) -> Transition[DiceDu
 # ----- applying an action ----------------------------------------------------------
 
 
-def apply_action(state: DiceDuelState, action: Action) -> Transition[DiceDuelState]:
-    """Validate ``action`` for the player to act and apply it (the seat is checked already)."""
+def to_act(state: DiceDuelState) -> tuple[int, ...]:
+    """The seat to act: the current player's, none once the game is over."""
+    return () if state.phase == "over" else (state.current,)
+
+
+def legal_actions(state: DiceDuelState, seat: int) -> list[Action]:
+    """Everything ``seat`` may do now (nothing unless it is to act)."""
+    if seat not in to_act(state):
+        return []
+    return legal_for(state.phase, state.faces, state.plate, state.set_aside)
+
+
+def apply(state: DiceDuelState, seat: int, action: Action) -> Transition[DiceDuelState]:
+    """Validate ``action`` by ``seat`` and apply it; raises IllegalActionError.
+
+    ``seat`` must be the one to act (Game.apply checks the turn and the action's class).
+    """
     if isinstance(action, Roll):
         _check_roll(state, action)
     elif isinstance(action, Take):
@@ -237,7 +261,7 @@ def _check_stop(state: DiceDuelState) -> None:
 # ----- transitions (pure: each returns a new state; the umpire throws and narrates) ---------
 #
 # Inside one call the umpire holds the dice; ``state.dice`` is stale until the
-# call puts the umpire's dice back (start_state, apply_action).
+# call puts the umpire's dice back (start, apply).
 
 
 def _start_turn(

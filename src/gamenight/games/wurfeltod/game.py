@@ -15,6 +15,7 @@ import msgspec
 from gamenight.core.dice import DiceSource
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.options import Options
+from gamenight.games.wurfeltod import rules
 from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.rules import (
     TURNS,
@@ -22,9 +23,6 @@ from gamenight.games.wurfeltod.rules import (
     ScoreCard,
     WurfeltodEvent,
     WurfeltodState,
-    apply,
-    legal_actions,
-    start,
 )
 
 __all__ = ["GAME", "WurfeltodGame", "WurfeltodView"]
@@ -80,20 +78,18 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
     def _start(
         self, players: int, options: Options, dice: DiceSource
     ) -> Transition[WurfeltodState]:
-        return start(players, dice)
+        return rules.start(players, options, dice)
 
     def to_act(self, state: WurfeltodState) -> tuple[int, ...]:
-        return () if state.finished else (state.current,)
+        return rules.to_act(state)
 
     def legal_actions(self, state: WurfeltodState, seat: int) -> list[Action]:
-        if seat not in self.to_act(state):
-            return []
-        return legal_actions(state)
+        return rules.legal_actions(state, seat)
 
     def _apply(
         self, state: WurfeltodState, seat: int, action: Action
     ) -> Transition[WurfeltodState]:
-        return apply(state, action)
+        return rules.apply(state, seat, action)
 
     def results(self, state: WurfeltodState) -> Results:
         if not state.finished:

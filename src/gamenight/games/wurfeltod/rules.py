@@ -11,15 +11,17 @@ Whether a booking scores and whether it brings a Wurfeltod is judged by
 :func:`gamenight.games.wurfeltod.categories.evaluate` from the dice set aside
 and the dice of the final roll.
 
-Every rules call runs one :class:`~gamenight.core.umpire.Umpire`: it throws the
-dice and collects the typed events (:data:`WurfeltodEvent`) the call returns in
-its :class:`~gamenight.core.game.Transition`.
+The module speaks the rules dialect every game speaks: :func:`start`,
+:func:`to_act`, :func:`legal_actions` and :func:`apply`. Every rules call runs one
+:class:`~gamenight.core.umpire.Umpire`: it throws the dice and collects the typed
+events (:data:`WurfeltodEvent`) the call returns in its
+:class:`~gamenight.core.game.Transition`.
 
 >>> from gamenight.core.dice import ScriptedDice
->>> step = start(1, ScriptedDice(values=(1, 1, 2, 3, 4, 4, 4, 5, 3)))
+>>> step = start(1, {}, ScriptedDice(values=(1, 1, 2, 3, 4, 4, 4, 5, 3)))
 >>> step.state.rolled, [type(e).__name__ for e in step.events]
 ((1, 1, 2, 3, 4, 4), ['TurnBegan', 'Rolled'])
->>> step = apply(step.state, SetAside(dice=(0, 1, 4, 5)))
+>>> step = apply(step.state, 0, SetAside(dice=(0, 1, 4, 5)))
 >>> step.state.aside, step.state.rolled
 ((1, 1, 4, 4), (4, 5))
 >>> step.events[0]
@@ -37,6 +39,7 @@ from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.events import Event
 from gamenight.core.game import Transition
+from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
 from gamenight.games.wurfeltod.categories import (
     BOXES_PER_CATEGORY,
@@ -70,6 +73,7 @@ __all__ = [
     "apply",
     "legal_actions",
     "start",
+    "to_act",
 ]
 
 DICE = 6
@@ -239,17 +243,23 @@ class WurfeltodState(msgspec.Struct, frozen=True):
 Ump = Umpire[WurfeltodEvent]
 
 
-def start(players: int, dice: DiceSource) -> Transition[WurfeltodState]:
-    """A new game with the first player's first roll made."""
+def start(players: int, options: Options, dice: DiceSource) -> Transition[WurfeltodState]:
+    """A new game with the first player's first roll made (Wurfeltod has no options)."""
     umpire: Ump = Umpire(dice)
     state = WurfeltodState(dice=dice, cards=tuple(ScoreCard() for _ in range(players)))
     state = _begin_turn(umpire, state, 0, 1)
     return _done(umpire, state)
 
 
-def legal_actions(state: WurfeltodState) -> list[Action]:
-    """Everything the current player may do: bookings, scratches, then set-asides."""
-    if state.finished:
+def to_act(state: WurfeltodState) -> tuple[int, ...]:
+    """The seat to act: the current player's, none once the game is over."""
+    return () if state.finished else (state.current,)
+
+
+def legal_actions(state: WurfeltodState, seat: int) -> list[Action]:
+    """Everything ``seat`` may do: bookings, scratches, then set-asides (nothing unless
+    it is to act)."""
+    if state.finished or seat != state.current:
         return []
     open_categories = state.cards[state.current].open_categories()
     actions: list[Action] = [Book(c) for c in open_categories]
@@ -262,8 +272,11 @@ def legal_actions(state: WurfeltodState) -> list[Action]:
     return actions
 
 
-def apply(state: WurfeltodState, action: Action) -> Transition[WurfeltodState]:
-    """The current player's ``action``; raises IllegalActionError saying what was wrong."""
+def apply(state: WurfeltodState, seat: int, action: Action) -> Transition[WurfeltodState]:
+    """``seat``'s ``action``; raises IllegalActionError saying what was wrong.
+
+    ``seat`` must be the one to act (Game.apply checks the turn and the action's class).
+    """
     if state.finished:
         raise IllegalActionError("the game is over; no more actions")
     umpire: Ump = Umpire(state.dice)
