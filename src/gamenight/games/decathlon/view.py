@@ -31,12 +31,8 @@ from gamenight.games.decathlon.throws import ThrowAttempt, allowed_positions
 NO_DICE: tuple[int, ...] = ()  # no dice, typed as dice (a bare () types as the empty tuple)
 
 
-class DecathlonView(msgspec.Struct, frozen=True, gc=False, kw_only=True):
-    """One seat's view. Per-seat tuples are indexed by seat, not by player order.
-
-    Keyword-only: some twenty fields, several of one type (``int | None``), so a
-    positional call would survive a field reorder with the values in the wrong fields.
-    """
+class DecathlonView(msgspec.Struct, frozen=True, gc=False):
+    """One seat's view. Per-seat tuples are indexed by seat, not by player order."""
 
     seat: int | None
     players: int
@@ -47,6 +43,8 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False, kw_only=True):
     order: tuple[int, ...]  # seats in acting order for this discipline (D2)
     to_act: int | None
     phase: str
+    # Field order is build's argument order: the fields most branches set come first,
+    # so build passes them positionally (keywords cost msgspec a lookup each).
     # the score sheet
     sheet: tuple[tuple[int | None, ...], ...] = ()  # finished events' results, by seat
     honours: tuple[tuple[int, ...], ...] = ()  # finished events' honours (D11)
@@ -83,29 +81,24 @@ class DecathlonView(msgspec.Struct, frozen=True, gc=False, kw_only=True):
 
 
 def build(state: DecathlonState, seat: int | None) -> DecathlonView:
-    # Built at every decision of every game: one construction per branch (a base view
-    # replaced twice cost a quarter more; star-unpacked arguments take msgspec's slow path).
+    # Built at every decision of every game: one construction per branch, the
+    # arguments positional in field order (a base view replaced twice cost a quarter
+    # more, star-unpacked arguments take msgspec's slow path, keywords a lookup each).
     stage = state.stage
     if stage is None:
         return DecathlonView(
-            seat=seat, players=state.players, variant=state.variant,
-            disciplines=state.disciplines, discipline=None, discipline_no=state.discipline_no,
-            order=state.order, to_act=None, phase="game-over",
-            sheet=state.sheet, honours=state.honours, totals=state.totals,
-            honour_totals=state.honour_totals,
+            seat, state.players, state.variant, state.disciplines, None, state.discipline_no,
+            state.order, None, "game-over",
+            state.sheet, state.honours, state.totals, state.honour_totals,
         )  # fmt: skip
     discipline = state.disciplines[state.discipline_no]
     if isinstance(stage, HeightsStage):
         phase = "vault-dice" if stage.committed else "jump-or-skip"
         return DecathlonView(
-            seat=seat, players=state.players, variant=state.variant,
-            disciplines=state.disciplines, discipline=discipline,
-            discipline_no=state.discipline_no, order=state.order,
-            to_act=state.order[stage.turn], phase=phase,
-            sheet=state.sheet, honours=state.honours, totals=state.totals,
-            honour_totals=state.honour_totals,
-            attempt=0, attempts=0, tries=(),  # no attempts (D8, D9)
-            best=stage.cleared,  # the highest cleared
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], phase,
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            0, 0, (), stage.cleared,  # no attempts (D8, D9); best: the highest cleared
             height=stage.height,
             jumps_at_height=stage.jumps,
             last_jump=stage.last,
@@ -116,28 +109,20 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
     if isinstance(attempt, SetsAttempt):
         rule = SET_RULES[discipline]
         return DecathlonView(
-            seat=seat, players=state.players, variant=state.variant,
-            disciplines=state.disciplines, discipline=discipline,
-            discipline_no=state.discipline_no, order=state.order,
-            to_act=state.order[stage.turn], phase="keep-or-rethrow",
-            sheet=state.sheet, honours=state.honours, totals=state.totals,
-            honour_totals=state.honour_totals,
-            attempt=stage.round, attempts=EVENT_ATTEMPTS[discipline], tries=stage.tries,
-            best=stage.best,
-            thrown=attempt.thrown, freezable=(), frozen=sum(attempt.frozen_sets, ()), run_up=(),
-            rethrows_left=attempt.rethrows_left, set_no=len(attempt.frozen_sets) + 1,
-            sets=rule.sets, set_size=rule.set_size, frozen_sets=attempt.frozen_sets,
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], "keep-or-rethrow",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
+            attempt.thrown, (), sum(attempt.frozen_sets, ()), (),  # thrown .. run_up
+            attempt.rethrows_left, len(attempt.frozen_sets) + 1, rule.sets, rule.set_size,
+            attempt.frozen_sets,
         )  # fmt: skip
     if isinstance(attempt, ShotPutAttempt):
         return DecathlonView(
-            seat=seat, players=state.players, variant=state.variant,
-            disciplines=state.disciplines, discipline=discipline,
-            discipline_no=state.discipline_no, order=state.order,
-            to_act=state.order[stage.turn], phase="throw-or-stop",
-            sheet=state.sheet, honours=state.honours, totals=state.totals,
-            honour_totals=state.honour_totals,
-            attempt=stage.round, attempts=EVENT_ATTEMPTS[discipline], tries=stage.tries,
-            best=stage.best,
+            seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+            state.order, state.order[stage.turn], "throw-or-stop",
+            state.sheet, state.honours, state.totals, state.honour_totals,
+            stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
             shot=attempt.dice,
         )  # fmt: skip
     if isinstance(attempt, ThrowAttempt):
@@ -149,13 +134,9 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         frozen = attempt.jump if attempt.phase == "jump-freeze" else attempt.run_up
         run_up = attempt.run_up
     return DecathlonView(
-        seat=seat, players=state.players, variant=state.variant,
-        disciplines=state.disciplines, discipline=discipline,
-        discipline_no=state.discipline_no, order=state.order,
-        to_act=state.order[stage.turn], phase=attempt.phase,
-        sheet=state.sheet, honours=state.honours, totals=state.totals,
-        honour_totals=state.honour_totals,
-        attempt=stage.round, attempts=EVENT_ATTEMPTS[discipline], tries=stage.tries,
-        best=stage.best,
-        thrown=attempt.thrown, freezable=freezable, frozen=frozen, run_up=run_up,
+        seat, state.players, state.variant, state.disciplines, discipline, state.discipline_no,
+        state.order, state.order[stage.turn], attempt.phase,
+        state.sheet, state.honours, state.totals, state.honour_totals,
+        stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
+        attempt.thrown, freezable, frozen, run_up,
     )  # fmt: skip
