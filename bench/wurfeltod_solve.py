@@ -20,7 +20,8 @@ import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 
-from gamenight.games.wurfeltod.categories import Category, evaluate  # noqa: E402
+from gamenight.games.wurfeltod.booking import evaluate  # noqa: E402
+from gamenight.games.wurfeltod.categories import Category  # noqa: E402
 from gamenight.games.wurfeltod.solver import (  # noqa: E402
     Book,
     Scratch,

@@ -48,11 +48,11 @@ from gamenight.core.advice import Advice
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import Results
 from gamenight.core.solver import Progress
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
     CATEGORY_LABELS,
     WURFELTOD_PENALTY,
     Category,
-    evaluate,
 )
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
 from gamenight.games.wurfeltod.rules import (

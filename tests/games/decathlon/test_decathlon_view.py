@@ -16,7 +16,6 @@ from gamenight.games.decathlon.actions import Freeze, Skip
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.view import DecathlonView
 
-
 # view.build passes the fields positionally in this order: a change to the struct's
 # order must change build's calls with it, and this pin says so.
 FIELDS = (

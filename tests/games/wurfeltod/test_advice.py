@@ -13,8 +13,9 @@ from gamenight.core.advice import Advice
 from gamenight.core.agents import Decision
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.games.wurfeltod import advisor
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.bots import OptimalBot
-from gamenight.games.wurfeltod.categories import Category, evaluate
+from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME
 from gamenight.games.wurfeltod.rules import Book, Scratch, SetAside, WurfeltodState
 from gamenight.games.wurfeltod.solver import ValueTable, ValueTableError, ValueTableMissingError

@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
     BOXES_PER_CATEGORY,
     CATEGORIES,
@@ -14,7 +15,6 @@ from gamenight.games.wurfeltod.categories import (
     TOTAL_BOXES,
     Booking,
     Category,
-    evaluate,
     forming_dice,
     scratch_booking,
 )

@@ -17,8 +17,9 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import to_json
 from gamenight.core.record import RecordWriter, parse_record, replay
 from gamenight.core.runner import play_match
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.bots import GreedyBot
-from gamenight.games.wurfeltod.categories import Category, evaluate
+from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
 from gamenight.games.wurfeltod.rules import (
     BOXES,

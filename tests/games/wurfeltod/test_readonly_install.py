@@ -31,7 +31,8 @@ import json, random, sys
 import gamenight
 from gamenight.core.runner import play_match
 from gamenight.games.wurfeltod.bots import GreedyBot
-from gamenight.games.wurfeltod.categories import Category, evaluate
+from gamenight.games.wurfeltod.booking import evaluate
+from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME
 from gamenight.games.wurfeltod.solver import (
     Book, BoxSet, Scratch, SetAside, ValueTable, best_option, expected_score, solve_values

@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 import pytest
 
-from gamenight.games.wurfeltod.categories import CATEGORIES, Category, evaluate
+from gamenight.games.wurfeltod.booking import evaluate
+from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.turn_plan import category_worth, turn_plan
 
 Dice = tuple[int, ...]

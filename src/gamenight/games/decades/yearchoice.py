@@ -28,7 +28,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -36,13 +36,19 @@ import numpy.typing as npt
 from gamenight.games.decades.boards import DECADES, FIRST_YEAR, decade_row
 from gamenight.games.decades.tokens import TOKEN_LENGTHS
 
-if TYPE_CHECKING:  # planner imports this module; Valuer is only an annotation here
-    from gamenight.games.decades.planner import Valuer
-
 ROW = 10  # years per decade row (T1)
 MASKS = 1 << len(TOKEN_LENGTHS)  # sets of token lengths, as bit masks
 IntArray = npt.NDArray[np.int64]
 FloatArray = npt.NDArray[np.float64]
+
+
+class Valuer(Protocol):
+    """What this module asks of a team's belief (``planner.Valuer`` is one; planner
+    imports this module, so the type is said here, not imported)."""
+
+    def interval(self, low: int, high: int) -> float: ...
+
+    def row_table(self, row: int) -> FloatArray: ...
 
 
 class RowPlacements:

@@ -38,11 +38,11 @@ from pathlib import Path
 from gamenight.core.advice import Advice, Objective
 from gamenight.core.advice import Option as AdviceOption
 from gamenight.core.game import to_json
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
     CATEGORY_LABELS,
     WURFELTOD_PENALTY,
     Category,
-    evaluate,
 )
 from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, ScoreCard, Scratch, SetAside

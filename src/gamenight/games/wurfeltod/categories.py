@@ -1,8 +1,9 @@
 """Wurfeltod categories: what each box needs, what it scores, and when it brings a Wurfeltod.
 
 This module is pure: no game state, no dice source. The engine, the bots and the
-solver all judge a booking with :func:`evaluate` (or, in bulk, with the arrays of
-:mod:`gamenight.games.wurfeltod.tables`).
+solver all judge a booking with :func:`gamenight.games.wurfeltod.booking.evaluate`,
+which reads the tables built from this module's shapes (or, in bulk, with those
+arrays).
 
 Vocabulary. The six *final dice* are the dice set aside plus the *final roll*
 (the dice thrown in the last roll; all six when the player books after the
@@ -18,14 +19,6 @@ dice with the category's shape (W4).
   always brings a Wurfeltod.
 - W2: the first-roll *scratch* (book 0 with no Wurfeltod) is an engine rule, not
   a category property; :data:`SCRATCH` is the booking it produces.
-
->>> result = evaluate(aside=(1, 1, 4, 4, 4), final_roll=(3,))
->>> result[Category.TRIPLE_FOURS]
-Booking(satisfied=True, points=100, wurfeltod=True)
->>> result[Category.FACE_VALUE]
-Booking(satisfied=True, points=170, wurfeltod=False)
->>> result[Category.SUM_25].satisfied
-False
 """
 
 from __future__ import annotations
@@ -33,7 +26,7 @@ from __future__ import annotations
 import enum
 import itertools
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 __all__ = [
@@ -47,7 +40,6 @@ __all__ = [
     "Booking",
     "Category",
     "category_points",
-    "evaluate",
     "forming_dice",
     "scratch_booking",
 ]
@@ -234,7 +226,7 @@ def category_points(category: Category, final_dice: Sequence[int]) -> int:
     return FIXED_POINTS[category]
 
 
-def _validate(aside: Sequence[int], final_roll: Sequence[int]) -> None:
+def check_dice(aside: Sequence[int], final_roll: Sequence[int]) -> None:
     if len(final_roll) == 0:
         raise ValueError("the final roll must contain at least one die")
     if len(aside) + len(final_roll) != DICE:
@@ -260,7 +252,7 @@ def forming_dice(
     >>> forming_dice(Category.TRIPLE_FOURS, aside=(1, 2, 3), final_roll=(4, 4, 4))
     (4, 4, 4)
     """
-    _validate(aside, final_roll)
+    check_dice(aside, final_roll)
     final = _shape([*aside, *final_roll])
     roll = _shape(final_roll)
     shapes = candidate_shapes(category, final)
@@ -268,19 +260,3 @@ def forming_dice(
         return None
     best = max(shapes, key=lambda s: sum(min(a, b) for a, b in zip(s, roll, strict=True)))
     return tuple(itertools.chain.from_iterable([f] * n for f, n in zip(FACES, best, strict=True)))
-
-
-def evaluate(aside: Sequence[int], final_roll: Sequence[int]) -> Mapping[Category, Booking]:
-    """How booking each of the 19 categories would turn out with these dice (W3, W4).
-
-    ``aside`` are the dice set aside before the final roll (possibly none) and
-    ``final_roll`` the dice thrown in it; together six dice. Table driven: one
-    dictionary lookup plus building the result.
-    """
-    _validate(aside, final_roll)
-    # Imported here because tables.py builds its arrays from this module's shapes.
-    from gamenight.games.wurfeltod.tables import pair_tables
-
-    tables = pair_tables()
-    pair = tables.pair_index[(tuple(sorted(aside)), tuple(sorted(final_roll)))]
-    return tables.bookings(pair)

@@ -8,7 +8,7 @@ Wurfeltod. Once a single die has been rolled with five aside there is nothing
 left to set aside, so only bookings are legal.
 
 Whether a booking scores and whether it brings a Wurfeltod is judged by
-:func:`gamenight.games.wurfeltod.categories.evaluate` from the dice set aside
+:func:`gamenight.games.wurfeltod.booking.evaluate` from the dice set aside
 and the dice of the final roll.
 
 The module speaks the rules dialect every game speaks: :func:`start`,
@@ -41,6 +41,7 @@ from gamenight.core.events import Event
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
+from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
     BOXES_PER_CATEGORY,
     CATEGORIES,
@@ -49,7 +50,6 @@ from gamenight.games.wurfeltod.categories import (
     WURFELTOD_PENALTY,
     Booking,
     Category,
-    evaluate,
 )
 
 __all__ = [

@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamenight.games.wurfeltod.categories import Category, evaluate
+from gamenight.games.wurfeltod.booking import evaluate
+from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.solver import (
     FULL_GAME,
     Book,

@@ -23,7 +23,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from gamenight.games.wurfeltod.categories import CATEGORIES, DICE, FACES, Category, evaluate
+from gamenight.games.wurfeltod.booking import evaluate
+from gamenight.games.wurfeltod.categories import CATEGORIES, DICE, FACES, Category
 from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import UsedBoxes
 from gamenight.games.wurfeltod.solver.build import structure_args
