@@ -60,7 +60,7 @@ def list_games(show_bots: bool, show_options: bool) -> None:
         table.add_row(entry.id, entry.name, seats_text(info), ", ".join(entry.bot_infos))
     console.print(table)
     for problem in registry.problems().values():  # a broken plug-in: one line, the rest listed
-        Console(stderr=True).print(Text(f"gamenight: {problem}", style="yellow"))
+        Console(stderr=True).print(Text(f"gamenight: {problem}", style="yellow"), soft_wrap=True)
     for entry in registry.available() if show_bots or show_options else ():
         if show_bots:
             console.print()

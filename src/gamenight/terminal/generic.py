@@ -8,6 +8,8 @@ under ``gamenight.terminal``.
 
 >>> action_label({"type": "take", "box": "sixes", "points": 18})
 'take box=sixes points=18'
+>>> action_label({"kind": "roll", "player": 0, "face": 6})
+'roll player=0 face=6'
 >>> action_label([1, 2])
 '[1, 2]'
 """
@@ -26,6 +28,8 @@ from gamenight.core.events import Event
 from gamenight.core.game import Results
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, plain
 
+TAG_FIELDS = ("type", "kind")
+
 
 def _value(value: Any) -> str:
     if isinstance(value, list | tuple):
@@ -39,8 +43,9 @@ def action_label(raw: Any) -> str:
     """An action (or event) as JSON builtins, in one short line: its tag, then fields."""
     if not isinstance(raw, dict):
         return str(raw)
-    tag = raw.get("type")
-    fields = [f"{k}={_value(v)}" for k, v in raw.items() if k != "type"]
+    key = next((k for k in TAG_FIELDS if k in raw), None)  # actions' tag, events' tag
+    tag = None if key is None else raw[key]
+    fields = [f"{k}={_value(v)}" for k, v in raw.items() if k != key]
     return " ".join([str(tag), *fields] if tag is not None else fields)
 
 
