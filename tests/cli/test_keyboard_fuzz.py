@@ -28,7 +28,7 @@ GAMES = ["decathlon", "decades", "dice-duel", "wurfeltod"]
 
 def _parser(game_id: str) -> Callable[[str, Any, Any], Any]:
     """The game's key parser, wherever its front end keeps it."""
-    package = registry.get(game_id).module_name
+    package = registry.get(game_id).package.rsplit(".", 1)[-1]
     for module in (
         f"gamenight.terminal.{package}_keys",
         f"gamenight.terminal.{package}",

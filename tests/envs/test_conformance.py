@@ -57,5 +57,5 @@ def test_decathlon_events_option() -> None:
 def test_unknown_games_are_refused() -> None:
     with pytest.raises(ValueError, match="no environment"):
         envs.aec_env("chess")
-    with pytest.raises(ValueError, match="only 'decades'"):
+    with pytest.raises(ValueError, match="no parallel environment"):
         envs.parallel_env("wurfeltod")

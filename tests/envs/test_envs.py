@@ -15,9 +15,10 @@ import gamenight.envs as envs
 from gamenight.cli.main import run
 from gamenight.core.dice import SeededDice
 from gamenight.core.seeds import derive
-from gamenight.envs.codecs import DecadesCodec, codec_for
+from gamenight.envs.codecs import codec_for
 from gamenight.envs.gymnasium_envs import SoloEnv
 from gamenight.envs.session import Session
+from gamenight.games.decades.codec import DecadesCodec
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
     ("decathlon", 2, {}),

@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from gamenight.core import OptionsError, SeededDice, registry
 from gamenight.core.testing import check_replay, check_round_trips, check_table, random_playout
 
-# Seat counts and options worth varying for each game (others stay at their defaults).
+# Seat counts and options worth varying for a game (others stay at their defaults); a
+# game not named here (a plug-in) plays its fewest and most seats with default options.
 SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
     "decathlon": [
         (1, {"events": "shot-put,high-jump"}),
@@ -28,18 +29,28 @@ SETUPS: dict[str, list[tuple[int, dict[str, Any]]]] = {
 }
 
 
-def test_every_registered_game_has_setups() -> None:
-    assert set(SETUPS) == {entry.id for entry in registry.available()}
+GAME_IDS = [entry.id for entry in registry.available()]  # every registered game
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+def setups(game_id: str) -> list[tuple[int, dict[str, Any]]]:
+    if game_id in SETUPS:
+        return SETUPS[game_id]
+    info = registry.get(game_id).game.info
+    return [(n, {}) for n in sorted({info.min_players, info.max_players})]
+
+
+def test_every_named_setup_is_a_registered_game() -> None:
+    assert set(SETUPS) <= set(GAME_IDS)
+
+
+@pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(
     max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 @given(data=st.data())
 def test_random_play_keeps_the_contract(game_id: str, data: st.DataObject) -> None:
     game = registry.get(game_id).game
-    seats, raw = data.draw(st.sampled_from(SETUPS[game_id]))
+    seats, raw = data.draw(st.sampled_from(setups(game_id)))
     seed = data.draw(st.integers(0, 2**31 - 1))
     options = game.parse_options(raw)
     final, history = random_playout(game, seats, options, seed)
@@ -47,13 +58,13 @@ def test_random_play_keeps_the_contract(game_id: str, data: st.DataObject) -> No
     check_replay(game, seats, options, seed, history, final)
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=4, deadline=None)
 @given(data=st.data())
 def test_the_table_keeps_its_promises(game_id: str, data: st.DataObject) -> None:
     """Seq, snapshots, refusals, per-seat streams and redaction (core.table)."""
     game = registry.get(game_id).game
-    seats, raw = data.draw(st.sampled_from(SETUPS[game_id]))
+    seats, raw = data.draw(st.sampled_from(setups(game_id)))
     # A 128-bit seed, as drawn for real games, so finding it in a stream is no coincidence.
     seed = data.draw(st.integers(2**100, 2**128 - 1))
     check_table(game, seats, game.parse_options(raw), seed)
@@ -66,7 +77,7 @@ OPTION_JUNK = st.one_of(
 )  # fmt: skip
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_any_options_are_accepted_or_refused_clearly(game_id: str, data: st.DataObject) -> None:
@@ -81,7 +92,7 @@ def test_any_options_are_accepted_or_refused_clearly(game_id: str, data: st.Data
         assert str(error)  # a message that names the problem
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 @settings(max_examples=150, deadline=None)
 @given(data=st.data())
 def test_check_setup_says_what_start_would(game_id: str, data: st.DataObject) -> None:
@@ -111,7 +122,7 @@ def test_check_setup_says_what_start_would(game_id: str, data: st.DataObject) ->
     game.start(seats, options, SeededDice(seed=1))  # no refusal once the check passed
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_every_option_choice_allows_some_seat_count(game_id: str) -> None:
     game = registry.get(game_id).game
     for spec in game.info.options:
@@ -121,7 +132,7 @@ def test_every_option_choice_allows_some_seat_count(game_id: str) -> None:
             assert lo <= hi, (spec.name, choice)
 
 
-@pytest.mark.parametrize("game_id", sorted(SETUPS))
+@pytest.mark.parametrize("game_id", GAME_IDS)
 def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None:
     """Capabilities are named by strings ("module:attribute"), which mypy cannot follow:
     what each names must take the arguments its callers pass."""
@@ -137,3 +148,11 @@ def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None
     if entry.game.info.solver is not None:
         solve = registry.load(entry.game.info.solver).solve
         inspect.signature(solve).bind({}, rebuild=False, progress=lambda done, total: None)
+    info = entry.game.info
+    for path, args in ((info.codec, ({},)), (info.actions, ({},)), (info.stage, (None,))):
+        if path is not None:
+            inspect.signature(registry.load(path)).bind(*args)
+    if info.terminal is not None:
+        ui = registry.load(info.terminal)()  # a TerminalUI: these four methods
+        for method in ("show", "show_events", "ask", "show_results"):
+            assert callable(getattr(ui, method)), (info.terminal, method)

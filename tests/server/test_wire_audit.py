@@ -30,12 +30,9 @@ from gamenight.core.record import parse_record
 from gamenight.core.table import Table
 from gamenight.server.rooms import public_action
 
-GAMES = [
-    ("decathlon", {"events": "100m,long-jump,high-jump"}),
-    ("dice-duel", {}),
-    ("wurfeltod", {}),
-    ("decades", {}),
-]
+# Every registered game (plug-ins too: tests/plugins/toy), two seats; a shorter Decathlon.
+OPTIONS: dict[str, dict[str, Any]] = {"decathlon": {"events": "100m,long-jump,high-jump"}}
+GAMES = [(entry.id, OPTIONS.get(entry.id, {})) for entry in registry.available()]
 
 
 def _dicts(value: Any) -> Iterator[dict[str, Any]]:

@@ -59,6 +59,8 @@ def list_games(show_bots: bool, show_options: bool) -> None:
         info = entry.game.info
         table.add_row(entry.id, entry.name, seats_text(info), ", ".join(entry.bot_infos))
     console.print(table)
+    for problem in registry.problems().values():  # a broken plug-in: one line, the rest listed
+        Console(stderr=True).print(Text(f"gamenight: {problem}", style="yellow"), soft_wrap=True)
     for entry in registry.available() if show_bots or show_options else ():
         if show_bots:
             console.print()
@@ -163,7 +165,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
         record = read_record(path)
         viewer = None if as_seat is None else resolve_seat(as_seat, record.seats)
         seen = SeatView(viewer)
-        # --odds (Decathlon only): one line of win odds after every action
+        # --odds (games with the odds capability): a line of win odds after every action
         track: list[str] = []
         odds_step = _odds_step(record, track) if show_odds else None
         visitors = [v for v in (seen if as_seat is not None else None, odds_step) if v]
@@ -173,7 +175,11 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     if as_seat is not None:
         show_as(console, game_entry(record.game), record, seen)
     if show_odds:
-        none = "Win odds are only available for Reiner Knizia's Decathlon with two or more players."
+        with_odds = [e.name for e in registry.available() if e.game.info.odds is not None]
+        none = (
+            f"Win odds are only available for {' and '.join(with_odds) or 'no game'}"
+            " with two or more players."
+        )
         for line in track or [none]:
             console.print(Text(line))
     if report.committed:
@@ -199,17 +205,20 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
 
 
 def _odds_step(record: Any, track: list[str]) -> Any:
-    """For ``replay --odds``: a step that appends one odds line per table (Decathlon only)."""
-    if record.game != "decathlon":
-        return None
-    from gamenight.terminal.decathlon import odds_line
+    """For ``replay --odds``: a step that appends one line per action of each seat's
+    win odds, from the game's ``odds`` capability (None for a game without one)."""
+    from gamenight.terminal.odds import live_odds, odds_line, stage_of
 
+    entry = game_entry(record.game)
+    if entry.game.info.odds is None:
+        return None
     names = [s.name for s in record.seats]
 
     def step(step: Any) -> None:
-        line = odds_line(step.seq, step.frame(None).position.view, names)
-        if line is not None:
-            track.append(line)
+        view = step.frame(None).position.view  # the spectator's: odds never rest on a secret
+        odds = live_odds(entry, view)
+        if odds is not None:
+            track.append(odds_line(step.seq, odds, names, stage_of(entry, view)))
 
     return step
 

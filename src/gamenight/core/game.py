@@ -62,6 +62,13 @@ class GameInfo:
     advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
     solver: str | None = None  # a gamenight.core.solver.Solver
     odds: str | None = None  # odds(view) -> Odds | None (gamenight.core.odds), live win odds
+    # What front ends and learners find a game's own modules by (a game without one gets
+    # their generic fallback). Strings only: a game names, never imports, a front end.
+    terminal: str | None = None  # a gamenight.terminal.ui.TerminalUI class (UI())
+    codec: str | None = None  # codec(options) -> gamenight.core.codec.Codec, for envs
+    actions: str | None = None  # actions(options) -> every action, fixed order (generic codec)
+    stage: str | None = None  # stage(view) -> str | None: the part of the game (e.g. event)
+    simultaneous: bool = False  # several seats may choose at once (a parallel env)
 
 
 @dataclass(frozen=True)

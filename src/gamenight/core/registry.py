@@ -1,22 +1,31 @@
-"""The game registry: one line per game, and each game's capabilities.
+"""The game registry: every installed game, found by entry point, and its capabilities.
 
-Each entry names a package under :mod:`gamenight.games` that provides
-``game.py`` (``GAME``) and the rules doc ``rules.md``. The game's
-:class:`~gamenight.core.game.GameInfo` declares its capabilities by name
-("module:attribute"): bots, an advisor, a solver and live win odds. They are
-imported on first use, so listing the games imports no bot, solver or numpy.
+A game registers in its distribution's metadata, group ``gamenight.games``: the entry
+point's name is the game id, its value the package that holds ``game.py`` (``GAME``)
+and the rules doc ``rules.md``. gamenight's own games register the same way (its
+pyproject.toml); a plug-in is any installed distribution that does::
 
-Front ends find their own per-game modules by the package's last name (e.g.
-``gamenight.terminal.dice_duel``); the registry knows nothing of them.
+    [project.entry-points."gamenight.games"]
+    toy = "gamenight_toy"
+
+The game's :class:`~gamenight.core.game.GameInfo` declares its capabilities by name
+("module:attribute"): bots, an advisor, a solver, live win odds, a terminal UI, an RL
+codec. They are imported on first use, so listing the games imports no bot, solver or
+numpy. Front ends find their per-game modules through those capabilities only (a game
+without one gets the front end's generic fallback), never by package name.
+
+A plug-in that cannot be loaded (a bad entry point, an import error, an id that is not
+its game's) is left out of the listing with one line in :func:`problems`; the others
+are unaffected.
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
+from importlib import metadata, resources
 from typing import Any
 
 from gamenight.core.errors import UnknownGameError
@@ -46,19 +55,24 @@ def load(path: str) -> Any:
 @dataclass(frozen=True)
 class GameEntry:
     id: str
-    name: str
+    title: str | None  # None: the game's own GameInfo.name, read on first use
     package: str
+    source: str = "gamenight"  # the distribution that registered it
 
     @property
-    def module_name(self) -> str:
-        """The package's last name, which front ends use for their per-game modules."""
-        return self.package.rsplit(".", 1)[-1]
+    def name(self) -> str:
+        """The game's name for people (its ``GameInfo.name``)."""
+        return self.title if self.title is not None else self.game.info.name
 
     @cached_property
     def game(self) -> Game[Any, Any]:
         """The game object (a :class:`gamenight.core.game.Game`)."""
         game: Game[Any, Any] = importlib.import_module(f"{self.package}.game").GAME
         return game
+
+    def capability(self, path: str | None) -> Any:
+        """The object a capability string names, or None for no capability."""
+        return None if path is None else load(path)
 
     @cached_property
     def bot_infos(self) -> Mapping[str, BotInfo]:
@@ -133,34 +147,125 @@ class _LazyBots(Mapping[str, Callable[[int], Any]]):
         return len(self._infos)
 
 
-# One line per game. Order is the order `gamenight list` shows.
-GAMES: dict[str, GameEntry] = {
-    entry.id: entry
-    for entry in (
-        GameEntry("decathlon", "Reiner Knizia's Decathlon", "gamenight.games.decathlon"),
-        GameEntry("dice-duel", "Kniffel Dice Duel", "gamenight.games.dice_duel"),
-        GameEntry("wurfeltod", "Wurfeltod", "gamenight.games.wurfeltod"),
-        GameEntry("decades", "The Decades", "gamenight.games.decades"),
-    )
-}
+GROUP = "gamenight.games"  # the entry-point group games register in
+# gamenight's own games, in the order `gamenight list` shows them; plug-ins follow by id.
+# Only a sort key: each still registers by its entry point (pyproject.toml).
+SHELF = ("decathlon", "dice-duel", "wurfeltod", "decades")
+
+_problems: dict[str, str] = {}  # game id -> one line on why its plug-in is left out
+
+
+def _entries(
+    points: Iterable[metadata.EntryPoint], problems: dict[str, str]
+) -> dict[str, GameEntry]:
+    r"""The entries of ``points`` in listing order (gamenight's own in :data:`SHELF`
+    order, then the rest by id); each bad one gets a line in ``problems`` instead.
+
+    >>> seen: dict[str, str] = {}
+    >>> points = [metadata.EntryPoint(n, v, GROUP) for n, v in
+    ...           [("toy", "toy_pkg"), ("Bad Id", "x"), ("decades", "a.b"), ("odd", "m:GAME")]]
+    >>> list(_entries(points, seen))
+    ['decades', 'toy']
+    >>> print(*seen.values(), sep="\n")
+    game plug-in 'Bad Id' (x) is broken: its id must be lower-case letters, digits and '-'
+    game plug-in 'odd' (m:GAME) is broken: its value must be a package name (one holding game.py)
+    """
+    found: dict[str, GameEntry] = {}
+    for ep in points:
+        source = ep.dist.name if ep.dist is not None else "gamenight"
+        why = _check_point(ep)
+        if why is not None:
+            problems[ep.name] = f"game plug-in '{ep.name}' ({ep.value}) is broken: {why}"
+        elif ep.name in found:
+            problems[ep.name] = (
+                f"game plug-in '{ep.name}' ({ep.value}, from {source}) is left out: "
+                f"{found[ep.name].source} registers that id too"
+            )
+        else:
+            found[ep.name] = GameEntry(ep.name, None, ep.value, source)
+    rank = {game_id: i for i, game_id in enumerate(SHELF)}
+    ordered = sorted(found, key=lambda g: (rank.get(g, len(rank)), g))
+    return {g: found[g] for g in ordered}
+
+
+def _check_point(ep: metadata.EntryPoint) -> str | None:
+    name, value = ep.name, ep.value
+    if not name or not all(c.islower() or c.isdigit() or c == "-" for c in name):
+        return "its id must be lower-case letters, digits and '-'"
+    if ":" in value or not all(part.isidentifier() for part in value.split(".")):
+        return "its value must be a package name (one holding game.py)"
+    return None
+
+
+def _discover() -> dict[str, GameEntry]:
+    points = list(metadata.entry_points(group=GROUP))
+    if not any(ep.dist is not None and ep.dist.name == "gamenight" for ep in points):
+        # gamenight's own metadata predates the entry points (an editable install made
+        # before pyproject.toml declared them): its games are still its games.
+        points += [
+            metadata.EntryPoint(g, f"gamenight.games.{g.replace('-', '_')}", GROUP) for g in SHELF
+        ]
+    return _entries(points, _problems)
+
+
+GAMES: dict[str, GameEntry] = _discover()
+
+
+def problems() -> dict[str, str]:
+    """Game id -> one line on each plug-in left out (bad entry point, failed import)."""
+    return dict(_problems)
 
 
 def available() -> list[GameEntry]:
-    """Registered games whose package is installed and importable."""
-    found = []
-    for entry in GAMES.values():
-        try:
-            importlib.import_module(f"{entry.package}.game")
-        except ModuleNotFoundError:
-            continue
-        found.append(entry)
-    return found
+    """Registered games whose package imports and whose game is the one registered; a
+    plug-in that fails is left out (one line in :func:`problems`), never the others."""
+    return [entry for entry in GAMES.values() if _loads(entry)]
+
+
+_checked: dict[str, bool] = {}  # game id -> whether its game loaded
+
+
+def _loads(entry: GameEntry) -> bool:
+    """Whether ``entry``'s game loads (once per id); why not goes to :func:`problems`."""
+    ok = _checked.get(entry.id)
+    if ok is None:
+        why = _problems.get(entry.id) or _load_problem(entry)
+        if why is not None and why != NOT_INSTALLED:
+            _problems[entry.id] = why
+        ok = _checked[entry.id] = why is None
+    return ok
+
+
+NOT_INSTALLED = "not installed"  # a built-in game left out of a slimmed install: no problem
+
+
+def _load_problem(entry: GameEntry) -> str | None:
+    """None if ``entry``'s game loads; else one line saying why not."""
+    where = f"game plug-in '{entry.id}' ({entry.package})"
+    try:
+        game = entry.game
+    except ModuleNotFoundError as exc:
+        if entry.source == "gamenight" and (exc.name or "").startswith(entry.package):
+            return NOT_INSTALLED
+        return f"{where} is broken: {type(exc).__name__}: {exc}"
+    except Exception as exc:  # a plug-in's own bug must not take the others down
+        return f"{where} is broken: {type(exc).__name__}: {exc}"
+    info = getattr(game, "info", None)
+    if getattr(info, "id", None) != entry.id:
+        return f"{where} is broken: its GAME's info.id is {getattr(info, 'id', None)!r}"
+    return None
 
 
 def get(game_id: str) -> GameEntry:
-    """The entry for ``game_id``; raises :class:`UnknownGameError` naming the choices."""
-    entry = GAMES.get(game_id.strip().lower())
+    """The entry for ``game_id``; raises :class:`UnknownGameError` naming the choices
+    (or, for a plug-in that does not load, saying why in one line)."""
+    key = game_id.strip().lower()
+    entry = GAMES.get(key)
+    if entry is not None and entry.source != "gamenight" and not _loads(entry):
+        raise UnknownGameError(_problems[key])
     if entry is None:
+        if key in _problems:
+            raise UnknownGameError(_problems[key])
         raise UnknownGameError(
             f"unknown game '{game_id}' (choose from {', '.join(e.id for e in available())})"
         )

@@ -1,7 +1,9 @@
-"""Reinforcement-learning environments for the four games (``pip install gamenight[rl]``).
+"""Reinforcement-learning environments for every registered game (``pip install gamenight[rl]``).
 
-* :func:`aec_env` -- a PettingZoo ``AECEnv`` for any game;
-* :func:`parallel_env` -- a PettingZoo ``ParallelEnv`` for The Decades;
+* :func:`aec_env` -- a PettingZoo ``AECEnv`` for any game (its codec, or the generic one:
+  :mod:`gamenight.envs.codecs`);
+* :func:`parallel_env` -- a PettingZoo ``ParallelEnv`` for a game with simultaneous
+  choices (``GameInfo.simultaneous``: The Decades);
 * Gymnasium ``gamenight/Decathlon-v0``, ``gamenight/Wurfeltod-v0`` and
   ``gamenight/DiceDuelSolo-v0``, registered on import.
 
@@ -12,26 +14,32 @@ from __future__ import annotations
 
 from typing import Any
 
+from gamenight.core import registry
 from gamenight.envs.gymnasium_envs import register
-from gamenight.envs.pettingzoo_envs import DecadesParallel, GamenightAEC
+from gamenight.envs.pettingzoo_envs import DecadesParallel, GamenightAEC, GamenightParallel
 
-__all__ = ["DecadesParallel", "GamenightAEC", "aec_env", "parallel_env"]
+__all__ = ["DecadesParallel", "GamenightAEC", "GamenightParallel", "aec_env", "parallel_env"]
 
-GAME_IDS = ("decathlon", "dice-duel", "wurfeltod", "decades")
+GAME_IDS = tuple(e.id for e in registry.available())  # every game has environments
 
 
 def aec_env(game_id: str, players: int | None = None, **options: Any) -> GamenightAEC:
-    """A PettingZoo AEC environment for ``game_id`` (default: 2 seats; Dice Duel solo: 1)."""
+    """A PettingZoo AEC environment for ``game_id`` (default: 2 seats, or the nearest
+    count its options allow: Dice Duel solo, 1)."""
     if game_id not in GAME_IDS:
         raise ValueError(f"no environment for {game_id!r}; choose one of {', '.join(GAME_IDS)}")
     return GamenightAEC(game_id, players, **options)
 
 
-def parallel_env(game_id: str, **options: Any) -> DecadesParallel:
-    """A PettingZoo parallel environment; only The Decades has simultaneous choices."""
-    if game_id != "decades":
-        raise ValueError(f"only 'decades' has a parallel environment, not {game_id!r}")
-    return DecadesParallel(**options)
+def parallel_env(game_id: str, **options: Any) -> GamenightParallel:
+    """A PettingZoo parallel environment, for a game whose seats choose at once."""
+    simultaneous = [g for g in GAME_IDS if registry.get(g).game.info.simultaneous]
+    if game_id not in simultaneous:
+        raise ValueError(
+            f"{game_id!r} has no parallel environment (no simultaneous choices); "
+            f"games with one: {', '.join(simultaneous)}"
+        )
+    return GamenightParallel(game_id, **options)
 
 
 register()

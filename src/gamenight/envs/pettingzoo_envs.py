@@ -1,6 +1,8 @@
-"""PettingZoo environments: an ``AECEnv`` for every game, a ``ParallelEnv`` for The Decades.
+"""PettingZoo environments: an ``AECEnv`` for every game, a ``ParallelEnv`` for a game
+whose seats choose at once (``GameInfo.simultaneous``: The Decades).
 
-Agents are ``player_0``.. (``team_0``, ``team_1`` in The Decades), seat order.
+Agents are ``<seat noun>_0``.. (``player_0``; ``team_0``, ``team_1`` in The Decades), seat
+order.
 Each observation is ``{"observation": Box, "action_mask": Box(int8)}`` for that
 agent's own view. Rewards come at the end only: +1 for each opponent beaten and
 -1 for each opponent ahead, divided by the number of opponents; a one-seat game
@@ -12,13 +14,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
-from gamenight.envs.codecs import BIG, DecadesCodec
+from gamenight.core import registry
+from gamenight.envs.codecs import BIG
 from gamenight.envs.session import Session
 
 AgentID = str
@@ -34,9 +37,10 @@ def _spaces(session: Session) -> spaces.Dict:
 
 
 def _default_players(game_id: str, options: Mapping[str, Any]) -> int:
-    if game_id == "dice-duel" and options.get("mode") == "solo":
-        return 1
-    return 2
+    """Two seats, or the nearest count the options allow (Dice Duel solo: one)."""
+    game = registry.get(game_id).game
+    lo, hi = game.seat_range(game.parse_options(dict(options)))
+    return max(lo, min(2, hi))
 
 
 class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
@@ -53,7 +57,7 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
             "render_modes": [],
             "is_parallelizable": False,
         }
-        noun = "team" if game_id == "decades" else "player"
+        noun = self.session.game.info.seat_noun
         self.possible_agents = [f"{noun}_{i}" for i in range(players)]
         self._seat = {a: i for i, a in enumerate(self.possible_agents)}
         self._obs_space = _spaces(self.session)
@@ -121,21 +125,25 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
         return None
 
 
-class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
-    """The Decades as a PettingZoo parallel environment: both teams choose at once.
+class GamenightParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
+    """A game whose seats choose at once (``GameInfo.simultaneous``) as a PettingZoo
+    parallel environment: every seat in ``to_act`` acts each step.
 
-    A team with nothing to choose this step (e.g. its card has no target) must send
-    action 410, *wait*, the only action its mask allows.
+    A seat with nothing to choose this step (e.g. a Decades team whose card has no
+    target) must send the codec's *wait* action (410 in The Decades), the only action
+    its mask allows.
     """
 
-    metadata: ClassVar[dict[str, Any]] = {
-        "name": "gamenight_decades_parallel_v0",
-        "render_modes": [],
-    }
-
-    def __init__(self, **options: Any) -> None:
-        self.session = Session("decades", 2, options)
-        self.possible_agents = ["team_0", "team_1"]
+    def __init__(self, game_id: str, players: int | None = None, **options: Any) -> None:
+        players = _default_players(game_id, options) if players is None else players
+        self.session = Session(game_id, players, options)
+        wait = self.session.codec.wait
+        if not self.session.game.info.simultaneous or wait is None:
+            raise ValueError(f"{game_id!r} has no simultaneous choices: use aec_env")
+        self._wait = wait
+        self.metadata = {"name": f"gamenight_{game_id}_parallel_v0", "render_modes": []}
+        noun = self.session.game.info.seat_noun
+        self.possible_agents = [f"{noun}_{i}" for i in range(players)]
         self.agents: list[AgentID] = []
         self._obs_space = _spaces(self.session)
         self._act_space = spaces.Discrete(self.session.n_actions)
@@ -149,7 +157,7 @@ class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignor
     def _observe(self, seat: int) -> dict[str, Any]:
         mask = self.session.mask(seat)
         if seat not in self.session.to_act():
-            mask[DecadesCodec.WAIT] = 1
+            mask[self._wait] = 1
         return {"observation": self.session.observe(seat), "action_mask": mask}
 
     def reset(
@@ -194,3 +202,6 @@ class DecadesParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignor
 
     def close(self) -> None:
         return None
+
+
+DecadesParallel = GamenightParallel  # the name before any game could have one

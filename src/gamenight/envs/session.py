@@ -32,18 +32,6 @@ from gamenight.envs.codecs import Codec, Obs, codec_for
 Mask = npt.NDArray[np.int8]
 
 
-def running_score(game_id: str, view: Any, seat: int) -> float:
-    """The score ``seat`` holds now, as the final results will count it."""
-    if game_id == "decathlon":
-        totals = view.honour_totals if view.variant == "championship" else view.totals
-        return float(totals[seat])
-    if game_id == "wurfeltod":
-        return float(view.cards[seat].total)
-    if game_id == "dice-duel":
-        return float(view.scores[seat].total)
-    return float(view.teams[seat].score)
-
-
 class Session:
     """A game, its options and seat count, and the episode being played."""
 
@@ -53,16 +41,7 @@ class Session:
         self.options = self.game.parse_options(dict(options))
         self.game.check_setup(players, self.options)
         self.players = players
-        extra: dict[str, Any] = {}
-        if game_id == "decades":
-            from gamenight.games.decades.game import deck_for
-
-            deck = deck_for(self.options["deck"])
-            extra["questions"] = {
-                (q.category, q.text): i
-                for i, q in enumerate(q for card in deck.cards for q in card.questions)
-            }
-        self.codec: Codec = codec_for(game_id, **extra)
+        self.codec: Codec = codec_for(game_id, self.options)  # the game's, or the generic
         self.n_actions = self.codec.n_actions
         self.obs_size = self.codec.obs_size(players)
         self.base_seed = draw_seed()
@@ -80,8 +59,6 @@ class Session:
         self._masks: dict[Any, tuple[Mask, dict[int, Any]]] = {}
         self._results: tuple[Any, Results | None] = (None, None)
         self._fast = self.codec.fast
-        # the fixed table straight (Codec.index is a plain lookup for all but The Decades)
-        self._index = self.codec._index.__getitem__ if game_id != "decades" else self.codec.index
 
     # ----- the episode ----------------------------------------------------------------
     def reset(self, seed: int | None = None) -> None:
@@ -135,14 +112,8 @@ class Session:
         actions = self.game.legal_actions(self.state, seat)
         if not actions:
             return {}
-        if self.game_id == "decades":  # only its indices depend on the view (Extend)
-            found: dict[int, Any] = {}
-            codec, view = self.codec, self.game.view(self.state, seat)
-            for action in actions:
-                found.setdefault(codec.index_at(view, seat, action), action)
-            return found
-        index = self._index
-        return {index(action): action for action in reversed(actions)}
+        state = self.state
+        return self.codec.legal_indices(actions, seat, lambda: self.game.view(state, seat))
 
     def legal(self, seat: int) -> dict[int, Any]:
         """Index -> action for every legal action of ``seat`` now (the first action
@@ -195,7 +166,7 @@ class Session:
         obs = np.zeros(self.obs_size, np.float32)
         self.codec.encode(view, seat, obs)
         mask = self.mask(seat)
-        score = running_score(self.game_id, view, seat)
+        score = self.codec.score(view, seat)
         if self.finished:
             score = float(self.results().scores[seat])
         return obs, mask, score
@@ -206,7 +177,7 @@ class Session:
             return self.snapshot(seat)[2]
         if self.finished:
             return float(self.results().scores[seat])
-        return running_score(self.game_id, self.game.view(self.state, seat), seat)
+        return self.codec.score(self.game.view(self.state, seat), seat)
 
     def play(self, seat: int, index: int) -> bool:
         """Apply ``seat``'s action number ``index``; False (nothing changes) if illegal."""

@@ -179,14 +179,15 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
 
 
 class _Watch:
-    """An agent that keeps every view it decides on (for :func:`odds_track`)."""
+    """An agent that keeps the spectator's view of every position it decides at (for
+    :func:`odds_track`: the odds capability is asked with what everyone may know)."""
 
-    def __init__(self, agent: Any, seen: list[Any]) -> None:
-        self.agent, self.seen = agent, seen
+    def __init__(self, agent: Any, seen: list[Any], spectator: Any) -> None:
+        self.agent, self.seen, self.spectator = agent, seen, spectator
         self.label = getattr(agent, "label", "agent")
 
     def act(self, decision: Any) -> Any:
-        self.seen.append(decision.view)
+        self.seen.append(self.spectator())
         return self.agent.act(decision)
 
     def observe(self, seat: int, events: Sequence[Any]) -> None:
@@ -196,46 +197,58 @@ class _Watch:
 def odds_track(
     report: SeriesReport,
 ) -> tuple[list[tuple[float, ...]], list[tuple[int, str]], str] | None:
-    """The Decathlon's win odds before every decision of the series' first game.
+    """The win odds before every decision of the series' first game, for a game with
+    the ``odds`` capability (``GameInfo.odds``).
 
     The game is played again from its row (same dice seed, same bot seeds, so the
-    same game) and :mod:`gamenight.games.decathlon.odds` is asked at every
-    decision; the last point is the final result. Returns ``(track, sections,
-    what)`` with a section per discipline, or ``None`` for any other game, a
-    single player or no games.
+    same game) and the capability is asked at every decision; the last point is the
+    final result. Returns ``(track, sections, what)`` with a section per part of the
+    game (the ``stage`` capability, e.g. the Decathlon's events; none without it), or
+    ``None`` for a game without odds, a single player or no games.
     """
-    if report.game != "decathlon" or len(report.seats) < 2 or not report.rows:
-        return None
+    from gamenight.core.record import SeatInfo
     from gamenight.core.registry import get as get_entry
-    from gamenight.core.runner import play_match
+    from gamenight.core.runner import Match
     from gamenight.core.seeds import derive
-    from gamenight.games.decathlon import odds as decathlon_odds
-    from gamenight.games.decathlon.disciplines import NAMES
 
-    row = min(report.rows, key=lambda r: r.index)
     entry = get_entry(report.game)
+    odds, info = entry.odds, entry.game.info
+    if odds is None or len(report.seats) < 2 or not report.rows:
+        return None
+    stage = entry.capability(info.stage)
+    row = min(report.rows, key=lambda r: r.index)
     seen: list[Any] = []
-    agents = [
-        _Watch(entry.make_bot(bot, derive(row.seed, "bot", seat)), seen)
+
+    def spectator() -> Any:
+        return entry.game.view(match.state, None)
+
+    agents: list[Any] = [
+        _Watch(entry.make_bot(bot, derive(row.seed, "bot", seat)), seen, spectator)
         for seat, bot in enumerate(row.bots)
     ]
-    results, _ = play_match(entry.game, agents, seed=row.seed, options=report.options)
+    seats = [SeatInfo(f"{bot} {i + 1}", f"bot:{bot}") for i, bot in enumerate(row.bots)]
+    match = Match(entry.game, report.options, row.seed, seats, agents)
+    results = match.run()
     if tuple(float(x) for x in results.scores) != row.scores:
         return None  # not the same game again (a bot that does not follow its seed)
-    champ = report.options.get("variant") == "championship"
     track: list[tuple[float, ...]] = []
     sections: list[tuple[int, str]] = []
+    label, shared = "chance to win", True
     for view in seen:
-        if not sections or sections[-1][1] != NAMES[view.discipline]:
-            sections.append((len(track), NAMES[view.discipline]))
-        if champ:
-            track.append(decathlon_odds.championship_odds(view, samples=4000).first)
-        else:
-            track.append(decathlon_odds.odds(view))
+        part = stage(view) if stage is not None else None
+        if part is not None and (not sections or sections[-1][1] != part):
+            sections.append((len(track), part))
+        chances = odds(view)
+        if chances is None:
+            continue
+        track.append(chances.win)
+        label = chances.label + ("" if chances.exact else "; simulated")
+        shared = shared and abs(sum(chances.win) - 1.0) < 1e-6
     winners = results.winners
-    track.append(tuple((1.0 if champ else 1 / len(winners)) if s in winners else 0.0
+    # the final point: ties share the win where the odds share it, else count for each
+    track.append(tuple((1 / len(winners) if shared else 1.0) if s in winners else 0.0
                        for s in range(len(row.bots))))  # fmt: skip
-    what = "P(most honours, ties included; simulated)" if champ else "P(win), exact (ties shared)"
+    what = label[:1].upper() + label[1:]
     return track, sections, what
 
 

@@ -1,20 +1,25 @@
-"""The terminal front end: Rich presentation, one module per game.
+"""The terminal front end: Rich presentation, one module per game, and a generic one.
 
-``gamenight.terminal.<package>`` (e.g. ``gamenight.terminal.dice_duel``) holds a
-game's ``UI`` class implementing :class:`gamenight.terminal.ui.TerminalUI`.
-Everything here is presentation: it renders views, events and advice, and turns
-keys into actions; legality always comes from the engine.
+A game names its terminal UI in ``GameInfo.terminal`` ("module:attribute" of a class
+implementing :class:`gamenight.terminal.ui.TerminalUI`, e.g.
+``gamenight.terminal.dice_duel:UI``; a plug-in may ship its own). A game that names
+none is played through :mod:`gamenight.terminal.generic`. Everything here is
+presentation: it renders views, events and advice, and turns keys into actions;
+legality always comes from the engine.
 """
 
 from __future__ import annotations
 
-import importlib
 from typing import Any
 
 from gamenight.core.registry import GameEntry
 
 
 def ui_for(entry: GameEntry) -> Any:
-    """A new terminal UI for ``entry``'s game."""
-    module = importlib.import_module(f"gamenight.terminal.{entry.module_name}")
-    return module.UI()
+    """A new terminal UI for ``entry``'s game (the generic one if it names none)."""
+    cls = entry.capability(entry.game.info.terminal)
+    if cls is None:
+        from gamenight.terminal.generic import UI
+
+        cls = UI
+    return cls()

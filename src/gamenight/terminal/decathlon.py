@@ -23,8 +23,10 @@ from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from gamenight.core import registry
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results
+from gamenight.core.odds import Odds
 from gamenight.games.decathlon.actions import Action, Freeze, Retire
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
@@ -55,13 +57,13 @@ from gamenight.games.decathlon.events import (
 )
 from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
+from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
-    from gamenight.games.decathlon.odds import HonoursOdds
 
 FACES = "⚀⚁⚂⚃⚄⚅"
 THROWN, FROZEN, BARRED = "bold yellow", "bold cyan on grey23", "dim"
@@ -125,48 +127,27 @@ def score_sheet(
     return sheet
 
 
-def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
-    """Each player's chance of winning, or None solo or once over
-    (:func:`gamenight.games.decathlon.odds.win_odds`)."""
+def live_odds(view: DecathlonView) -> Odds | None:
+    """The game's ``odds`` capability (through the registry), or None solo or once over."""
     if not view.contested:
         return None  # solo or over: numpy and the solver are imported only when odds are shown
-    from gamenight.games.decathlon import odds
-
-    return odds.win_odds(view)
+    return odds_text.live_odds(registry.get("decathlon"), view)
 
 
-def honours_odds(view: DecathlonView) -> HonoursOdds | None:
-    """The Championship's rank odds with standard errors, or None
-    (:func:`gamenight.games.decathlon.odds.honours_odds`)."""
-    if not view.contested:
-        return None
-    from gamenight.games.decathlon import odds
-
-    return odds.honours_odds(view)
+def win_odds(view: DecathlonView) -> tuple[float, ...] | None:
+    """Each player's chance of winning (in the Championship: of the most honours), or None
+    solo or once over."""
+    odds = live_odds(view)
+    return None if odds is None else odds.win
 
 
 def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None:
-    """One line of the ``replay --odds`` track: after action ``seq``, each player's odds.
-
-    In the Championship each player's chance of first place comes with its
-    standard error (none when exact: two players) and the chances of every rank
-    (1st/2nd/...).
-    """
-    chances = win_odds(view)
-    if chances is None:
+    """One line of the ``replay --odds`` track (:func:`gamenight.terminal.odds.odds_line`)."""
+    odds = live_odds(view)
+    if odds is None:
         return None
-    where = f"{NAMES[view.discipline]}" if view.discipline else ""
-    ranked = honours_odds(view)
-    if ranked is None:
-        cells = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, chances, strict=True))
-    else:
-        cells = "  ".join(
-            f"{name} {ranks[0]:6.1%}{f' ±{se[0]:.1%}' if ranked.samples else ''} ("
-            + "/".join(f"{p:.0%}" for p in ranks)
-            + ")"
-            for name, ranks, se in zip(names, ranked.ranks, ranked.se, strict=True)
-        )
-    return f"{seq:4d}. {where:<14} {cells}"
+    where = NAMES[view.discipline] if view.discipline else None
+    return odds_text.odds_line(seq, odds, names, where)
 
 
 class UI:
@@ -184,14 +165,12 @@ class UI:
         parts: list[RenderableType] = [self._counters(view, table)]
         parts.extend(self._dice(view))
         parts.append(self._field(view, table))
-        ranked = honours_odds(view)
+        ranked = live_odds(view) if view.variant == "championship" else None
         if ranked is not None:
-            worst = max(max(se) for se in ranked.se)
             how = (
                 "exact"
-                if not ranked.samples
-                else f"from {ranked.samples:,} simulated finishes (standard error at most"
-                f" {worst:.1%})"
+                if ranked.exact or not ranked.se
+                else f"from simulated finishes (standard error at most {max(ranked.se):.1%})"
             )
             parts.append(
                 Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")

@@ -93,6 +93,9 @@ class DecadesGame(Game[DecadesState, Action]):
         ),
         seat_noun="team",
         hidden_info=True,  # T7: hot-seat play must hide each team's entries
+        terminal="gamenight.terminal.decades:UI",  # a name only: games import no front end
+        codec="gamenight.games.decades.codec:make",
+        simultaneous=True,  # both teams answer and choose cards at once
     )
     state_type: ClassVar[type[msgspec.Struct]] = DecadesState
     action_type: ClassVar[Any] = Action

@@ -69,6 +69,9 @@ class DecathlonGame(Game[DecathlonState, Action]):
         advisor="gamenight.games.decathlon.advisor:advise",
         solver="gamenight.games.decathlon.solver.capability:SOLVER",
         odds="gamenight.games.decathlon.odds:live_odds",
+        terminal="gamenight.terminal.decathlon:UI",  # a name only: games import no front end
+        codec="gamenight.games.decathlon.codec:make",
+        stage="gamenight.games.decathlon.view:stage",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action

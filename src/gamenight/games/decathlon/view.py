@@ -20,7 +20,7 @@ from __future__ import annotations
 import msgspec
 
 from gamenight.games.decathlon.attempt import POSITIONS
-from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, SET_RULES
+from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, NAMES, SET_RULES
 from gamenight.games.decathlon.heights import HeightsStage
 from gamenight.games.decathlon.long_jump import LongJumpAttempt
 from gamenight.games.decathlon.rules import DecathlonState
@@ -140,3 +140,8 @@ def build(state: DecathlonState, seat: int | None) -> DecathlonView:
         stage.round, EVENT_ATTEMPTS[discipline], stage.tries, stage.best,
         attempt.thrown, freezable, frozen, run_up,
     )  # fmt: skip
+
+
+def stage(view: DecathlonView) -> str | None:
+    """The ``stage`` capability: the event a view is in, by name (None once over)."""
+    return None if view.discipline is None else NAMES[view.discipline]

@@ -96,6 +96,8 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
             ),
         ),
         advisor="gamenight.games.dice_duel.advisor:advise",
+        terminal="gamenight.terminal.dice_duel:UI",  # a name only: games import no front end
+        codec="gamenight.games.dice_duel.codec:make",
     )
     state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
     action_type: ClassVar[object] = Action

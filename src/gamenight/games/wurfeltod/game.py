@@ -70,6 +70,8 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
         ),
         advisor="gamenight.games.wurfeltod.advisor:advise",
         solver="gamenight.games.wurfeltod.solver.capability:SOLVER",
+        terminal="gamenight.terminal.wurfeltod:UI",  # a name only: games import no front end
+        codec="gamenight.games.wurfeltod.codec:make",
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
     action_type: ClassVar[Any] = Action

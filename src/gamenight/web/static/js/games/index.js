@@ -1,4 +1,5 @@
-// One renderer module per game, by game id. Adding a game = adding a module here.
+// The browser's renderer of each game, by game id; any other game (a plug-in's) gets the
+// generic table (generic.js), so a new game needs nothing here to be played online.
 import decathlon from "./decathlon.js";
 import diceDuel from "./dice-duel.js";
 import wurfeltod from "./wurfeltod.js";
@@ -13,5 +14,5 @@ const RENDERERS = {
 };
 
 export function rendererFor(gameId) {
-  return RENDERERS[gameId] || generic;
+  return Object.hasOwn(RENDERERS, gameId) ? RENDERERS[gameId] : generic;
 }

@@ -1,0 +1,102 @@
+"""The terminal table of a game without its own UI (``GameInfo.terminal`` unset).
+
+It shows the view's fields one per line, narrates each event by its tag and fields,
+and numbers the legal actions: type the number, or the action as it is shown (e.g.
+``hold``). Everything shown is plain text: a plug-in's strings are never read as
+markup. Any game the registry lists is playable this way, with nothing of its own
+under ``gamenight.terminal``.
+
+>>> action_label({"type": "take", "box": "sixes", "points": 18})
+'take box=sixes points=18'
+>>> action_label({"kind": "roll", "player": 0, "face": 6})
+'roll player=0 face=6'
+>>> action_label([1, 2])
+'[1, 2]'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import msgspec
+from rich.console import Console
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from gamenight.core.events import Event
+from gamenight.core.game import Results
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, plain
+
+TAG_FIELDS = ("type", "kind")
+
+
+def _value(value: Any) -> str:
+    if isinstance(value, list | tuple):
+        return ",".join(_value(v) for v in value) or "-"
+    if isinstance(value, dict):
+        return "{" + " ".join(f"{k}={_value(v)}" for k, v in value.items()) + "}"
+    return str(value)
+
+
+def action_label(raw: Any) -> str:
+    """An action (or event) as JSON builtins, in one short line: its tag, then fields."""
+    if not isinstance(raw, dict):
+        return str(raw)
+    key = next((k for k in TAG_FIELDS if k in raw), None)  # actions' tag, events' tag
+    tag = None if key is None else raw[key]
+    fields = [f"{k}={_value(v)}" for k, v in raw.items() if k != key]
+    return " ".join([str(tag), *fields] if tag is not None else fields)
+
+
+class UI:
+    """A :class:`gamenight.terminal.ui.TerminalUI` for any game, from its structs alone."""
+
+    def show(self, console: Console, view: Any, seat: int | None, table: Seating) -> None:
+        grid = RichTable(box=None, show_header=False, pad_edge=False)
+        grid.add_column(style="dim")
+        grid.add_column()
+        for key, value in msgspec.to_builtins(view).items():
+            grid.add_row(plain(key), plain(_value(value)))
+        console.print(grid)
+
+    def show_events(self, console: Console, events: Sequence[Event], table: Seating) -> None:
+        for event in events:
+            console.print(plain(f"· {action_label(msgspec.to_builtins(event))}", "dim"))
+
+    def ask(
+        self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int, table: Seating
+    ) -> Any:
+        labels = [action_label(msgspec.to_builtins(a)) for a in legal]
+        menu = "  ".join(f"{i}: {label}" for i, label in enumerate(labels, 1))
+
+        def parse(text: str) -> Any:
+            word = text.strip().lower()
+            if word.isdigit() and 1 <= int(word) <= len(legal):
+                return legal[int(word) - 1]
+            for action, label in zip(legal, labels, strict=True):
+                if word == label.lower():
+                    return action
+            return f"type a number from 1 to {len(legal)} (or the action as shown), ? for help"
+
+        def on_help(word: str) -> bool:
+            if word in HELP_WORDS:
+                prompter.say(plain(f"your choices: {menu}"))
+                return True
+            return False
+
+        prompter.say(plain(menu))
+        return ask_until_parsed(prompter, f"{table.names[seat]}> ", parse, on_help)
+
+    def show_results(self, console: Console, results: Results, view: Any, table: Seating) -> None:
+        grid = RichTable("rank", "player", "score", box=None, title="Results", title_justify="left")
+        order = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
+        for s in order:
+            score = results.scores[s]
+            shown = str(int(score)) if float(score).is_integer() else f"{score:g}"
+            grid.add_row(str(results.ranks[s]), Text(table.names[s]), shown)
+        console.print(grid)
+        names = " and ".join(table.names[w] for w in results.winners)
+        if len(results.scores) > 1:
+            verb = "share the win" if len(results.winners) > 1 else "wins"
+            console.print(plain(f"{names} {verb}!", "bold green"))

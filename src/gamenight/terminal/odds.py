@@ -1,0 +1,43 @@
+"""Live win odds as text, for any game with the ``odds`` capability (``GameInfo.odds``).
+
+>>> from gamenight.core.odds import Odds
+>>> odds_line(3, Odds(win=(0.625, 0.375)), ["Ann", "Bob"], "100 Metres")
+'   3. 100 Metres     Ann  62.5%  Bob  37.5%'
+>>> odds_cells(Odds(win=(0.5, 0.5), exact=False, se=(0.01, 0.01)), ["Ann", "Bob"])
+'Ann  50.0% ±1.0%  Bob  50.0% ±1.0%'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from gamenight.core.odds import Odds
+from gamenight.core.registry import GameEntry
+
+
+def odds_cells(odds: Odds, names: Sequence[str]) -> str:
+    """Each seat's chance, with its standard error when estimated."""
+    se = odds.se if not odds.exact and odds.se is not None else None
+    return "  ".join(
+        f"{name} {p:6.1%}" + (f" ±{se[i]:.1%}" if se is not None else "")
+        for i, (name, p) in enumerate(zip(names, odds.win, strict=True))
+    )
+
+
+def odds_line(seq: int, odds: Odds, names: Sequence[str], stage: str | None = None) -> str:
+    """One line of the ``replay --odds`` track: after action ``seq`` (in ``stage``, the
+    part of the game the ``stage`` capability names), each seat's chance."""
+    return f"{seq:4d}. {stage or '':<14} {odds_cells(odds, names)}"
+
+
+def live_odds(entry: GameEntry, view: Any) -> Odds | None:
+    """``entry``'s odds for the spectator ``view``, or None (no capability, nothing to tell)."""
+    odds = entry.odds
+    return None if odds is None else odds(view)
+
+
+def stage_of(entry: GameEntry, view: Any) -> str | None:
+    """The part of the game ``view`` is in (the ``stage`` capability), or None."""
+    stage = entry.capability(entry.game.info.stage)
+    return None if stage is None else stage(view)
