@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import httpx
 import pytest
 from harness import Client, ThreadServer, claim, create_room, run
 
-from gamenight.server.db import Behind, Store, migrate, token_hash
+from gamenight.server.db import METADATA, Behind, Store, migrate, token_hash
 
 
 def test_store_round_trip(db_url: str) -> None:
@@ -118,3 +119,21 @@ def test_concurrent_appends_take_one_seq_each(db_url: str) -> None:
             await store.close()
 
     run(main())
+
+
+def test_the_migrations_create_exactly_the_tables_the_store_declares(tmp_path: Path) -> None:
+    """db.METADATA (Core tables) and the Alembic migrations describe one schema: no
+    autogenerate difference after ``upgrade head``."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine
+
+    url = f"sqlite:///{tmp_path / 'schema.sqlite3'}"
+    migrate(url)
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), METADATA)
+    finally:
+        engine.dispose()
+    assert diff == []

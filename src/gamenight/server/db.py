@@ -1,4 +1,4 @@
-"""Storage: SQLAlchemy 2 (async) models and the :class:`Store` the rooms use.
+"""Storage: SQLAlchemy 2 (async Core) tables and the :class:`Store` the rooms use.
 
 The same code runs on SQLite (the embedded default, one server process) and on
 PostgreSQL (several server processes). The schema is created by the Alembic
@@ -44,9 +44,11 @@ import msgspec
 import platformdirs
 from sqlalchemy import (
     Boolean,
+    Column,
     Float,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     Table,
     Text,
@@ -59,7 +61,6 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from gamenight.core.errors import StorageUnavailableError
@@ -69,72 +70,77 @@ CONNECT_TIMEOUT = 5  # seconds before a PostgreSQL connection attempt gives up
 RETRY_AFTER = 2  # seconds a client is told to wait while the database is unavailable
 
 
-class Base(DeclarativeBase):
-    pass
+# The schema, as Core tables (the Alembic migration in ``migrations/versions`` creates
+# the same: tests/server/test_storage.py compares them).
+METADATA = MetaData()
 
+ROOMS = Table(
+    "rooms",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(32), nullable=False, unique=True, index=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON, parsed game options
+    Column("room_options", Text, nullable=False),  # JSON, RoomOptions
+    Column("public", Boolean, nullable=False, default=False),
+    Column("status", String(16), nullable=False, index=True),  # a Lifecycle value
+    Column("seed", String(48), nullable=False),  # secret until finished (decimal)
+    Column("commitment", String(64), nullable=False),
+    Column("host_token_hash", String(64), nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("results", Text, nullable=True),
+    Column("note", Text, nullable=False, default=""),  # why it closed, etc.
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
 
-class RoomModel(Base):
-    __tablename__ = "rooms"
+SEATS = Table(
+    "seats",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "room_id",
+        Integer,
+        ForeignKey("rooms.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("bot", String(40), nullable=False, default=""),
+    Column("name", String(80), nullable=False, default=""),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("away_since", Float, nullable=True),
+    UniqueConstraint("room_id", "seat"),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
-    game: Mapped[str] = mapped_column(String(40))
-    options: Mapped[str] = mapped_column(Text)  # JSON, parsed game options
-    room_options: Mapped[str] = mapped_column(Text)  # JSON, RoomOptions
-    public: Mapped[bool] = mapped_column(Boolean, default=False)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting|playing|finished|closed
-    seed: Mapped[str] = mapped_column(String(48))  # secret until finished (decimal)
-    commitment: Mapped[str] = mapped_column(String(64))
-    host_token_hash: Mapped[str] = mapped_column(String(64))
-    seq: Mapped[int] = mapped_column(Integer, default=0)
-    results: Mapped[str | None] = mapped_column(Text, nullable=True)
-    note: Mapped[str] = mapped_column(Text, default="")  # why it closed, etc.
-    created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float)
+ACTIONS = Table(
+    "actions",
+    METADATA,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # JSON
+    Column("by", String(16), nullable=False),  # human | bot | takeover
+    Column("at", Float, nullable=False),
+)
 
-
-class SeatModel(Base):
-    __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("room_id", "seat"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))  # human | bot
-    bot: Mapped[str] = mapped_column(String(40), default="")
-    name: Mapped[str] = mapped_column(String(80), default="")
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    away_since: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
-class ActionModel(Base):
-    __tablename__ = "actions"
-
-    room_id: Mapped[int] = mapped_column(
-        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(Text)  # JSON
-    by: Mapped[str] = mapped_column(String(16))  # human | bot | takeover
-    at: Mapped[float] = mapped_column(Float)
-
-
-class ChatModel(Base):
-    __tablename__ = "chat"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-
-
-ROOMS: Table = RoomModel.__table__  # type: ignore[assignment]
-SEATS: Table = SeatModel.__table__  # type: ignore[assignment]
-ACTIONS: Table = ActionModel.__table__  # type: ignore[assignment]
-CHAT: Table = ChatModel.__table__  # type: ignore[assignment]
+CHAT = Table(
+    "chat",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "room_id",
+        Integer,
+        ForeignKey("rooms.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
 
 
 def token_hash(token: str) -> str:
