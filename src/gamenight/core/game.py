@@ -26,6 +26,7 @@ from typing import Any, ClassVar, Generic, TypeVar
 
 import msgspec
 
+from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.core.events import Event
@@ -53,6 +54,9 @@ class GameInfo:
     advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
     solver: str | None = None  # a gamenight.core.solver.Solver
     odds: str | None = None  # odds(view) -> Odds | None (gamenight.core.odds), live win odds
+    # Catalogues and preparation (issue 22): what front ends offer without naming a game.
+    catalogues: tuple[CatalogueInfo, ...] = ()  # options whose values name catalogue entries
+    preparation: str | None = None  # prepare(progress: (done, total) -> None) -> None, once
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
@@ -103,6 +104,15 @@ class DecadesGame(Game[DecadesState, Action]):
         ),
         seat_noun="team",
         hidden_info=True,  # T7: hot-seat play must hide each team's entries
+        catalogues=(
+            CatalogueInfo(
+                "deck",
+                "gamenight.games.decades.library:catalogue",
+                noun="deck",
+                defaults=library.DEFAULT_NAMES,
+                default_label="the shipped deck",
+            ),
+        ),
     )
     state_type: ClassVar[type[msgspec.Struct]] = DecadesState
     action_type: ClassVar[Any] = Action
