@@ -137,3 +137,10 @@ def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None
     if entry.game.info.solver is not None:
         solve = registry.load(entry.game.info.solver).solve
         inspect.signature(solve).bind({}, rebuild=False, progress=lambda done, total: None)
+    if entry.game.info.preparation is not None:  # prepare(progress) -> None
+        inspect.signature(registry.load(entry.game.info.preparation)).bind(lambda d, t: None)
+    names = {spec.name: spec for spec in entry.game.info.options}
+    for catalogue in entry.game.info.catalogues:  # () -> entries, for a "str" option
+        assert names[catalogue.option].kind == "str", catalogue
+        assert names[catalogue.option].default in catalogue.defaults, catalogue
+        inspect.signature(registry.load(catalogue.entries)).bind()

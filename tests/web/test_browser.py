@@ -132,9 +132,7 @@ def test_the_lobby_renders_any_catalogue_option_from_api_games(page: Any, server
 
     entries = [{"id": "t1", "name": "<i>Big</i>", "detail": "3 MB", "count": None}]
     page.route("**/api/games", games)
-    page.route(
-        "**/api/games/wurfeltod/catalogues/table", lambda route: route.fulfill(json=entries)
-    )
+    page.route("**/api/games/wurfeltod/catalogues/table", lambda route: route.fulfill(json=entries))
     page.goto(f"{server.url}/?game=wurfeltod")
     page.wait_for_selector("button[data-game='wurfeltod'][aria-checked='true']")
     options = page.locator("#opt-table option")

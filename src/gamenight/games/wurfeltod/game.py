@@ -72,6 +72,7 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
         ),
         advisor="gamenight.games.wurfeltod.advisor:advise",
         solver="gamenight.games.wurfeltod.solver.capability:SOLVER",
+        preparation="gamenight.games.wurfeltod.solver.capability:prepare",  # the value table
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
     action_type: ClassVar[Any] = Action
