@@ -156,3 +156,10 @@ def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None
         ui = registry.load(info.terminal)()  # a TerminalUI: these four methods
         for method in ("show", "show_events", "ask", "show_results"):
             assert callable(getattr(ui, method)), (info.terminal, method)
+    if entry.game.info.preparation is not None:  # prepare(progress) -> None
+        inspect.signature(registry.load(entry.game.info.preparation)).bind(lambda d, t: None)
+    names = {spec.name: spec for spec in entry.game.info.options}
+    for catalogue in entry.game.info.catalogues:  # () -> entries, for a "str" option
+        assert names[catalogue.option].kind == "str", catalogue
+        assert names[catalogue.option].default in catalogue.defaults, catalogue
+        inspect.signature(registry.load(catalogue.entries)).bind()

@@ -27,7 +27,20 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
             assert decks == [{"id": info.id, "name": "party", "cards": 6}]
             games = httpx.get(f"{server.url}/api/games").json()
             decades = next(g for g in games if g["id"] == "decades")
-            assert "deck" in [o["name"] for o in decades["options"]]
+            deck = next(o for o in decades["options"] if o["name"] == "deck")
+            assert deck["catalogue"] == {
+                "url": "/api/games/decades/catalogues/deck",
+                "noun": "deck",
+                "defaults": ["", "default"],
+                "default_label": "the shipped deck",
+            }
+            assert all(
+                o.get("catalogue") is None for g in games for o in g["options"] if o is not deck
+            )
+            entries = httpx.get(server.url + deck["catalogue"]["url"]).json()
+            assert entries == [{"id": info.id, "name": "party", "detail": "6 cards", "count": 6}]
+            for missing in ("/api/games/decades/catalogues/track", "/api/games/chess/catalogues/x"):
+                assert httpx.get(server.url + missing).status_code == 404, missing
             created = create_room(
                 server.url, "decades", ["human", "human"], options={"deck": info.id}
             )
@@ -39,7 +52,10 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
                     json={"game": "decades", "seats": ["human", "human"], "options": {"deck": bad}},
                 )
                 assert reply.status_code == 400, bad
-                assert reply.json()["code"] == "bad_deck", bad
-                assert "\n" not in reply.json()["message"]
+                assert reply.json()["code"] == "bad_option_value", bad
+                assert reply.json()["message"] == (
+                    "option 'deck' names no deck of this server's catalogue (see GET "
+                    "/api/games/decades/catalogues/deck; empty for the shipped deck)"
+                ), bad
     finally:
         library.forget()

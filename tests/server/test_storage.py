@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import asyncio
 import random
+from pathlib import Path
 
 import httpx
 import pytest
 from harness import Client, ThreadServer, claim, create_room, run
 
-from gamenight.server.db import Behind, Store, migrate, token_hash
+from gamenight.server.db import METADATA, Behind, Store, migrate, token_hash
 
 
 def test_store_round_trip(db_url: str) -> None:
@@ -114,6 +115,80 @@ def test_concurrent_appends_take_one_seq_each(db_url: str) -> None:
             wins = await asyncio.gather(writer(0), writer(1))
             assert sum(wins) == 20
             assert [r.seq for r in await store.actions_after(room_id, 0)] == list(range(1, 21))
+        finally:
+            await store.close()
+
+    run(main())
+
+
+def test_the_migrations_create_exactly_the_tables_the_store_declares(tmp_path: Path) -> None:
+    """db.METADATA (Core tables) and the Alembic migrations describe one schema: no
+    autogenerate difference after ``upgrade head``."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+    from sqlalchemy import create_engine
+
+    url = f"sqlite:///{tmp_path / 'schema.sqlite3'}"
+    migrate(url)
+    engine = create_engine(url)
+    try:
+        with engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), METADATA)
+    finally:
+        engine.dispose()
+    assert diff == []
+
+
+def test_a_typed_append_round_trip_through_the_group_commit(db_url: str) -> None:
+    """The writers take AppendRequests and say True (logged) or False (the room moved
+    on) for each, in one batch; the store reads back typed rows."""
+    from gamenight.server.db import AppendRequest
+    from gamenight.server.lifecycle import Lifecycle
+
+    migrate(db_url)
+
+    async def main() -> None:
+        store = Store(db_url)
+        try:
+            ids = []
+            for code in ("ta1", "ta2"):
+                room_id = await store.create_room(
+                    code=code,
+                    game="dice-duel",
+                    options={},
+                    room_options={},
+                    public=False,
+                    seed=1,
+                    commitment="c" * 64,
+                    host_token_hash=token_hash("h"),
+                    seats=[("human", "")],
+                )
+                assert await store.start_room(room_id, {})
+                ids.append(room_id)
+            a, b = ids
+            requests = [
+                AppendRequest(a, 1, 0, '{"type":"roll"}', "human", 1.0),
+                AppendRequest(a, 1, 0, '{"type":"again"}', "bot", 1.0),  # seq taken
+                AppendRequest(b, 2, 0, '{"type":"gap"}', "human", 1.0),  # not the next seq
+                AppendRequest(b, 1, 0, '{"type":"end"}', "human", 2.0, results='{"w":[0]}'),
+            ]
+            outcomes = await asyncio.gather(*(store._log.append(r) for r in requests))
+            assert outcomes == [True, False, False, True]
+            [logged] = await store.actions_after(a, 0)
+            assert (logged.seq, logged.seat, logged.action, logged.by) == (
+                1,
+                0,
+                {"type": "roll"},
+                "human",
+            )
+            row = await store.load_room("ta2")
+            assert row is not None and row.status is Lifecycle.FINISHED
+            assert row.results == {"w": [0]} and row.seq == 1
+            open_rooms = await store.open_rooms()
+            assert open_rooms["ta1"].seq == 1 and open_rooms["ta1"].status == "playing"
+            assert "ta2" not in open_rooms
+            with pytest.raises(ValueError):
+                await store.set_status(a, "paused")  # not a Lifecycle value
         finally:
             await store.close()
 

@@ -100,6 +100,56 @@ def test_the_lobby_offers_only_the_seat_counts_of_the_chosen_mode(
     assert counts() == [str(n) for n in range(1, 9)]
 
 
+def test_the_lobby_renders_any_catalogue_option_from_api_games(page: Any, server: Server) -> None:
+    """A catalogue option's picker comes from /api/games (its `catalogue`) and the entries
+    from its url, for any game: here an option the page has never heard of, given to
+    Wurfeltod by a rewritten /api/games; and the lobby never asks /api/decks."""
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+
+    def games(route: Any) -> None:
+        listed = route.fetch().json()
+        wurfeltod = next(g for g in listed if g["id"] == "wurfeltod")
+        wurfeltod["options"] = [
+            {
+                "name": "table",
+                "kind": "str",
+                "help": "which value table",
+                "default": "",
+                "choices": [],
+                "minimum": None,
+                "maximum": None,
+                "seats": {},
+                "catalogue": {
+                    "url": "/api/games/wurfeltod/catalogues/table",
+                    "noun": "table",
+                    "defaults": ["", "default"],
+                    "default_label": "the built-in table",
+                },
+            }
+        ]
+        route.fulfill(json=listed)
+
+    entries = [{"id": "t1", "name": "<i>Big</i>", "detail": "3 MB", "count": None}]
+    page.route("**/api/games", games)
+    page.route("**/api/games/wurfeltod/catalogues/table", lambda route: route.fulfill(json=entries))
+    page.goto(f"{server.url}/?game=wurfeltod")
+    page.wait_for_selector("button[data-game='wurfeltod'][aria-checked='true']")
+    options = page.locator("#opt-table option")
+    assert options.evaluate_all("os => os.map(o => o.value)") == ["", "t1"]
+    assert options.evaluate_all("os => os.map(o => o.textContent)") == [
+        "The built-in table",
+        "<i>Big</i> (3 MB)",
+    ]
+    assert page.locator("#opt-table i").count() == 0  # names are text only
+    # the real catalogue of The Decades is rendered the same way
+    page.click("button[data-game='decades']")
+    page.wait_for_selector("#opt-deck option", state="attached")
+    assert page.locator("#opt-deck option").first.text_content() == "The shipped deck"
+    assert not [url for url in asked if "/api/decks" in url]
+    assert [url for url in asked if url.endswith("/api/games/decades/catalogues/deck")]
+
+
 def test_wurfeltod_against_a_bot_with_hints(page: Any, browser: Any, server: Server) -> None:
     code = ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"])
     ui.start_if_host(page)

@@ -66,8 +66,8 @@ class RecordWriteError(GamenightError):
 
 class BuildNeededError(GamenightError):
     """A capability (a bot, an advisor) needs a one-time build first, which the game's
-    solver (``GameInfo.solver``) makes: ``gamenight solve GAME``, or a server's
-    background build."""
+    preparation (``GameInfo.preparation``) makes: ``gamenight solve GAME``, or a
+    server's background build (``python -m gamenight.server.build GAME``)."""
 
 
 class RecordBusyError(RecordError):

@@ -33,6 +33,7 @@ from typing import Any, ClassVar, Generic
 import msgspec
 from typing_extensions import TypeVar
 
+from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.core.events import Event
@@ -69,6 +70,9 @@ class GameInfo:
     actions: str | None = None  # actions(options) -> every action, fixed order (generic codec)
     stage: str | None = None  # stage(view) -> str | None: the part of the game (e.g. event)
     simultaneous: bool = False  # several seats may choose at once (a parallel env)
+    # Catalogues and preparation (issue 22): what front ends offer without naming a game.
+    catalogues: tuple[CatalogueInfo, ...] = ()  # options whose values name catalogue entries
+    preparation: str | None = None  # prepare(progress: (done, total) -> None) -> None, once
 
 
 @dataclass(frozen=True)

@@ -33,8 +33,8 @@ from litestar.params import FromPath, JSONBody
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
+from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError
-from gamenight.games.decades import library
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
 from gamenight.server.guard import (
@@ -48,6 +48,7 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
+from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.rooms import (
     UNAVAILABLE,
     Config,
@@ -87,6 +88,18 @@ class OptionInfo(msgspec.Struct, frozen=True):
     maximum: int | None = None
     # a choice option's choices that narrow the seat counts: choice -> [lowest, highest]
     seats: dict[str, tuple[int, int]] = {}
+    catalogue: CatalogueOut | None = None  # the value names an entry of this catalogue
+
+
+class CatalogueOut(msgspec.Struct, frozen=True):
+    """A catalogue option: its entries are at ``url`` (GET: a list of CatalogueEntry);
+    ``defaults`` are the values meaning the game's default (``default_label`` names it
+    in a picker); ``noun`` names an entry ("deck")."""
+
+    url: str
+    noun: str
+    defaults: tuple[str, ...]
+    default_label: str
 
 
 class BotOut(msgspec.Struct, frozen=True):
@@ -108,7 +121,7 @@ class GameOut(msgspec.Struct, frozen=True):
 
 
 class DeckOut(msgspec.Struct, frozen=True):
-    """A deck in the server's library: a room's Decades option ``deck`` names it by id."""
+    """A deck of ``GET /api/decks`` (an alias of the Decades catalogue ``deck``)."""
 
     id: str
     name: str
@@ -186,6 +199,7 @@ async def list_games() -> list[GameOut]:
                         o.minimum,
                         o.maximum,
                         dict(o.seats),
+                        _catalogue_out(entry, o.name),
                     )
                     for o in info.options
                 ),
@@ -197,13 +211,45 @@ async def list_games() -> list[GameOut]:
     return out
 
 
+def _catalogue_out(entry: registry.GameEntry, option: str) -> CatalogueOut | None:
+    info = catalogue_of(entry, option)
+    if info is None:
+        return None
+    return CatalogueOut(
+        catalogue_url(entry.id, option), info.noun, info.defaults, info.default_label
+    )
+
+
+@get(
+    "/api/games/{game:str}/catalogues/{option:str}",
+    responses=error_responses("GET"),
+    summary="The entries a catalogue option of a game may name (its value is an entry's id)",
+)
+async def game_catalogue(game: FromPath[str], option: FromPath[str]) -> list[CatalogueEntry]:
+    return await _catalogue_entries(game, option)
+
+
+async def _catalogue_entries(game: str, option: str) -> list[CatalogueEntry]:
+    try:
+        entry = registry.get(game)
+    except GamenightError as exc:
+        raise RoomError(404, "bad_game", str(exc)) from None
+    info = catalogue_of(entry, option)
+    if info is None:
+        raise RoomError(404, "not_found", f"{entry.id} has no catalogue option '{option}'")
+    return list(await asyncio.to_thread(entries, info))
+
+
 @get(
     "/api/decks",
     responses=error_responses("GET"),
-    summary="The Decades decks in the server's library (ids for option 'deck')",
+    summary="Alias: the Decades catalogue 'deck' (GET /api/games/decades/catalogues/deck)",
 )
 async def list_decks() -> list[DeckOut]:
-    return [DeckOut(d.id, d.name, d.cards) for d in await asyncio.to_thread(library.list_decks)]
+    """Kept for older clients: the entries of the catalogue of The Decades' option
+    ``deck``, with their card counts."""
+    found = await _catalogue_entries("decades", "deck")
+    return [DeckOut(d.id, d.name, d.count or 0) for d in found]
 
 
 @get(
@@ -513,6 +559,7 @@ def create_app(config: Config) -> Litestar:
         route_handlers=[
             list_games,
             list_decks,
+            game_catalogue,
             game_rules,
             game_schema,
             create_room,

@@ -1,19 +1,24 @@
-"""A game's one-time build in a worker process: ``python -m gamenight.server.build GAME``.
+"""A game's one-time preparation in a worker process: ``python -m gamenight.server.build GAME``.
 
-A bot that needs its game's solution built first (it raised
-:class:`~gamenight.core.errors.BuildNeededError`) gets it from here: the server runs
-this module, which calls the game's :class:`~gamenight.core.solver.Solver` (the
-game's own ``GameInfo.solver``; the server names no game) and reports on stdout, one
-line each, ``progress DONE TOTAL`` (at most once per percent) and, if it fails,
-``error MESSAGE`` (one line). The exit status is 0 once the solution is built.
+A game that needs something prepared before a capability works (Wurfeltod's value
+table for its ``optimal`` bot: it raises :class:`~gamenight.core.errors.BuildNeededError`
+until then) declares it as ``GameInfo.preparation``: ``"module:attribute"`` of a
+function ``prepare(progress: (done, total) -> None) -> None`` that raises on failure.
+The server runs this module for any game that declares one (the server names no
+game); it reports on stdout, one line each, ``progress DONE TOTAL`` (at most once per
+percent) and, if it fails, ``error MESSAGE`` (one line). The exit status is 0 once the
+game is prepared, 1 if preparing failed, 2 for a game with nothing to prepare.
 """
 
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, first_line
+
+Prepare = Callable[[Callable[[int, int], None]], None]  # what GameInfo.preparation names
 
 
 def main(argv: list[str]) -> int:
@@ -21,12 +26,14 @@ def main(argv: list[str]) -> int:
         print("error usage: python -m gamenight.server.build GAME", flush=True)
         return 2
     try:
-        solver = registry.get(argv[0]).solver
+        entry = registry.get(argv[0])
+        named = entry.game.info.preparation
+        if named is None:
+            print(f"error {entry.name} has nothing to prepare", flush=True)
+            return 2
+        prepare: Prepare = registry.load(named)
     except GamenightError as exc:
         print(f"error {first_line(exc)}", flush=True)
-        return 2
-    if solver is None:
-        print(f"error {argv[0]} has nothing to build", flush=True)
         return 2
     shown = -1
 
@@ -38,8 +45,8 @@ def main(argv: list[str]) -> int:
             print(f"progress {done} {total}", flush=True)
 
     try:
-        solver.solve({}, progress=report)
-    except GamenightError as exc:
+        prepare(report)
+    except Exception as exc:  # any failure is one line for the server (its log, the room)
         print(f"error {first_line(exc)}", flush=True)
         return 1
     return 0

@@ -1,4 +1,4 @@
-"""Storage: SQLAlchemy 2 (async) models and the :class:`Store` the rooms use.
+"""Storage: SQLAlchemy 2 (async Core) tables and the :class:`Store` the rooms use.
 
 The same code runs on SQLite (the embedded default, one server process) and on
 PostgreSQL (several server processes). The schema is created by the Alembic
@@ -38,15 +38,17 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from functools import wraps
 from pathlib import Path
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 import msgspec
 import platformdirs
 from sqlalchemy import (
     Boolean,
+    Column,
     Float,
     ForeignKey,
     Integer,
+    MetaData,
     String,
     Table,
     Text,
@@ -59,82 +61,87 @@ from sqlalchemy import (
 )
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
-from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from gamenight.core.errors import StorageUnavailableError
+from gamenight.server.lifecycle import OPEN, Lifecycle
 
 NOTIFY_CHANNEL = "gamenight"
 CONNECT_TIMEOUT = 5  # seconds before a PostgreSQL connection attempt gives up
 RETRY_AFTER = 2  # seconds a client is told to wait while the database is unavailable
 
 
-class Base(DeclarativeBase):
-    pass
+# The schema, as Core tables (the Alembic migration in ``migrations/versions`` creates
+# the same: tests/server/test_storage.py compares them).
+METADATA = MetaData()
 
+ROOMS = Table(
+    "rooms",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column("code", String(32), nullable=False, unique=True, index=True),
+    Column("game", String(40), nullable=False),
+    Column("options", Text, nullable=False),  # JSON, parsed game options
+    Column("room_options", Text, nullable=False),  # JSON, RoomOptions
+    Column("public", Boolean, nullable=False, default=False),
+    Column("status", String(16), nullable=False, index=True),  # a Lifecycle value
+    Column("seed", String(48), nullable=False),  # secret until finished (decimal)
+    Column("commitment", String(64), nullable=False),
+    Column("host_token_hash", String(64), nullable=False),
+    Column("seq", Integer, nullable=False, default=0),
+    Column("results", Text, nullable=True),
+    Column("note", Text, nullable=False, default=""),  # why it closed, etc.
+    Column("created_at", Float, nullable=False),
+    Column("updated_at", Float, nullable=False),
+)
 
-class RoomModel(Base):
-    __tablename__ = "rooms"
+SEATS = Table(
+    "seats",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "room_id",
+        Integer,
+        ForeignKey("rooms.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("seat", Integer, nullable=False),
+    Column("kind", String(8), nullable=False),  # human | bot
+    Column("bot", String(40), nullable=False, default=""),
+    Column("name", String(80), nullable=False, default=""),
+    Column("token_hash", String(64), nullable=True, index=True),
+    Column("away_since", Float, nullable=True),
+    UniqueConstraint("room_id", "seat"),
+)
 
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    code: Mapped[str] = mapped_column(String(32), unique=True, index=True)
-    game: Mapped[str] = mapped_column(String(40))
-    options: Mapped[str] = mapped_column(Text)  # JSON, parsed game options
-    room_options: Mapped[str] = mapped_column(Text)  # JSON, RoomOptions
-    public: Mapped[bool] = mapped_column(Boolean, default=False)
-    status: Mapped[str] = mapped_column(String(16), index=True)  # waiting|playing|finished|closed
-    seed: Mapped[str] = mapped_column(String(48))  # secret until finished (decimal)
-    commitment: Mapped[str] = mapped_column(String(64))
-    host_token_hash: Mapped[str] = mapped_column(String(64))
-    seq: Mapped[int] = mapped_column(Integer, default=0)
-    results: Mapped[str | None] = mapped_column(Text, nullable=True)
-    note: Mapped[str] = mapped_column(Text, default="")  # why it closed, etc.
-    created_at: Mapped[float] = mapped_column(Float)
-    updated_at: Mapped[float] = mapped_column(Float)
+ACTIONS = Table(
+    "actions",
+    METADATA,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seq", Integer, primary_key=True),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),  # JSON
+    Column("by", String(16), nullable=False),  # human | bot | takeover
+    Column("at", Float, nullable=False),
+)
 
-
-class SeatModel(Base):
-    __tablename__ = "seats"
-    __table_args__ = (UniqueConstraint("room_id", "seat"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(8))  # human | bot
-    bot: Mapped[str] = mapped_column(String(40), default="")
-    name: Mapped[str] = mapped_column(String(80), default="")
-    token_hash: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
-    away_since: Mapped[float | None] = mapped_column(Float, nullable=True)
-
-
-class ActionModel(Base):
-    __tablename__ = "actions"
-
-    room_id: Mapped[int] = mapped_column(
-        ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
-    )
-    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    action: Mapped[str] = mapped_column(Text)  # JSON
-    by: Mapped[str] = mapped_column(String(16))  # human | bot | takeover
-    at: Mapped[float] = mapped_column(Float)
-
-
-class ChatModel(Base):
-    __tablename__ = "chat"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
-    room_id: Mapped[int] = mapped_column(ForeignKey("rooms.id", ondelete="CASCADE"), index=True)
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    name: Mapped[str] = mapped_column(String(80))
-    text: Mapped[str] = mapped_column(Text)
-    at: Mapped[float] = mapped_column(Float)
-
-
-ROOMS: Table = RoomModel.__table__  # type: ignore[assignment]
-SEATS: Table = SeatModel.__table__  # type: ignore[assignment]
-ACTIONS: Table = ActionModel.__table__  # type: ignore[assignment]
-CHAT: Table = ChatModel.__table__  # type: ignore[assignment]
+CHAT = Table(
+    "chat",
+    METADATA,
+    Column("id", Integer, primary_key=True, autoincrement=True),
+    Column(
+        "room_id",
+        Integer,
+        ForeignKey("rooms.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
+    ),
+    Column("seat", Integer, nullable=True),
+    Column("name", String(80), nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+)
 
 
 def token_hash(token: str) -> str:
@@ -279,7 +286,29 @@ class Behind(Exception):
         self.seq = seq
 
 
-@dataclass(frozen=True)
+_OPEN = tuple(sorted(s.value for s in OPEN))  # the statuses of rooms still open
+
+
+class OpenRoom(NamedTuple):
+    """An open room's place in its log (the re-check of the rooms a process holds)."""
+
+    seq: int
+    status: Lifecycle
+
+
+class PublicRoom(NamedTuple):
+    code: str
+    game: str
+    status: Lifecycle
+    created_at: float
+
+
+class IdleRoom(NamedTuple):
+    code: str
+    updated_at: float
+
+
+@dataclass(frozen=True, slots=True)
 class SeatRow:
     seat: int
     kind: str
@@ -289,7 +318,7 @@ class SeatRow:
     away_since: float | None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RoomRow:
     id: int
     code: str
@@ -297,7 +326,7 @@ class RoomRow:
     options: dict[str, Any]
     room_options: dict[str, Any]
     public: bool
-    status: str
+    status: Lifecycle
     seed: int
     commitment: str
     host_token_hash: str
@@ -309,7 +338,7 @@ class RoomRow:
     seats: tuple[SeatRow, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ActionRow:
     seq: int
     seat: int
@@ -318,7 +347,7 @@ class ActionRow:
     at: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class ChatRow:
     id: int
     seat: int | None
@@ -334,11 +363,12 @@ class Store:
         self.url = normalise_url(url)
         self.is_postgres = self.url.startswith("postgresql")
         self.engine: AsyncEngine = _engine(self.url, self.is_postgres)
-        self._log: _SqliteLog | _PgLog = (
-            _PgLog(self.url.replace("postgresql+psycopg://", "postgresql://"))
+        writer: _Writer = (
+            _PgWriter(self.url.replace("postgresql+psycopg://", "postgresql://"))
             if self.is_postgres
-            else _SqliteLog(sync_url(url))
+            else _SqliteWriter(sync_url(url))
         )
+        self._log = _GroupCommit(writer)
 
     async def close(self) -> None:
         await self._log.close()
@@ -369,7 +399,7 @@ class Store:
                     "options": json.dumps(options),
                     "room_options": json.dumps(room_options),
                     "public": public,
-                    "status": "waiting",
+                    "status": Lifecycle.WAITING.value,
                     "seed": str(seed),
                     "commitment": commitment,
                     "host_token_hash": host_token_hash,
@@ -407,7 +437,7 @@ class Store:
             options=json.loads(row.options),
             room_options=json.loads(row.room_options),
             public=bool(row.public),
-            status=row.status,
+            status=Lifecycle(row.status),
             seed=int(row.seed),
             commitment=row.commitment,
             host_token_hash=row.host_token_hash,
@@ -423,6 +453,7 @@ class Store:
 
     @_guarded
     async def room_codes(self, statuses: Sequence[str]) -> list[str]:
+        """The codes of the rooms in ``statuses`` (Lifecycle values), oldest first."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ROOMS.c.code).where(ROOMS.c.status.in_(statuses)).order_by(ROOMS.c.id)
@@ -430,46 +461,42 @@ class Store:
             return [r[0] for r in rows]
 
     @_guarded
-    async def open_rooms(self) -> dict[str, tuple[int, str]]:
+    async def open_rooms(self) -> dict[str, OpenRoom]:
         """code -> (seq, status) of every waiting or playing room (the re-check of the
         rooms a process holds, and the rooms it should adopt)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(ROOMS.c.code, ROOMS.c.seq, ROOMS.c.status).where(
-                    ROOMS.c.status.in_(("waiting", "playing"))
-                )
+                select(ROOMS.c.code, ROOMS.c.seq, ROOMS.c.status).where(ROOMS.c.status.in_(_OPEN))
             )
-            return {r[0]: (int(r[1]), str(r[2])) for r in rows}
+            return {r[0]: OpenRoom(int(r[1]), Lifecycle(r[2])) for r in rows}
 
     @_guarded
-    async def public_rooms(self, limit: int = 100) -> list[tuple[str, str, str, float]]:
+    async def public_rooms(self, limit: int = 100) -> list[PublicRoom]:
         """(code, game, status, created_at) of open public rooms, newest first."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ROOMS.c.code, ROOMS.c.game, ROOMS.c.status, ROOMS.c.created_at)
-                .where(ROOMS.c.public.is_(True), ROOMS.c.status.in_(("waiting", "playing")))
+                .where(ROOMS.c.public.is_(True), ROOMS.c.status.in_(_OPEN))
                 .order_by(ROOMS.c.id.desc())
                 .limit(limit)
             )
-            return [(r[0], r[1], r[2], r[3]) for r in rows]
+            return [PublicRoom(r[0], r[1], Lifecycle(r[2]), r[3]) for r in rows]
 
     @_guarded
-    async def idle_rooms(self, now: float) -> list[tuple[str, float]]:
+    async def idle_rooms(self, now: float) -> list[IdleRoom]:
         """(code, updated_at) of every room still open, for the idle check."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(ROOMS.c.code, ROOMS.c.updated_at).where(
-                    ROOMS.c.status.in_(("waiting", "playing"))
-                )
+                select(ROOMS.c.code, ROOMS.c.updated_at).where(ROOMS.c.status.in_(_OPEN))
             )
-            return [(r[0], r[1]) for r in rows]
+            return [IdleRoom(r[0], r[1]) for r in rows]
 
     @_guarded
     async def claim_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
         """Give an unclaimed human seat of a waiting room to ``name``; False if taken."""
         async with self.engine.begin() as conn:
             status = await self._lock_room(conn, room_id)
-            if status != "waiting":
+            if status is not Lifecycle.WAITING:
                 return False
             result = await conn.execute(
                 update(SEATS)
@@ -488,7 +515,7 @@ class Store:
     async def release_seat(self, room_id: int, seat: int) -> bool:
         """The host frees a claimed seat of a waiting room: its token stops working."""
         async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) != "waiting":
+            if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
                 return False
             result = await conn.execute(
                 update(SEATS)
@@ -502,7 +529,7 @@ class Store:
     async def start_room(self, room_id: int, bots: dict[int, str]) -> bool:
         """Waiting -> playing; empty human seats become the given bots. False if not waiting."""
         async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) != "waiting":
+            if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
                 return False
             for seat, bot in bots.items():
                 await conn.execute(
@@ -513,17 +540,20 @@ class Store:
             await conn.execute(
                 update(ROOMS)
                 .where(ROOMS.c.id == room_id)
-                .values(status="playing", updated_at=time.time())
+                .values(status=Lifecycle.PLAYING.value, updated_at=time.time())
             )
         return True
 
     @_guarded
     async def set_status(self, room_id: int, status: str, note: str = "") -> None:
+        """Store the room's status (a :class:`Lifecycle` or its value; anything else is
+        refused with ValueError before the database is touched)."""
+        value = Lifecycle(status).value
         async with self.engine.begin() as conn:
             await conn.execute(
                 update(ROOMS)
                 .where(ROOMS.c.id == room_id)
-                .values(status=status, note=note, updated_at=time.time())
+                .values(status=value, note=note, updated_at=time.time())
             )
 
     @_guarded
@@ -559,24 +589,22 @@ class Store:
         transaction, each with its own compare-and-set. ``action`` is JSON
         builtins or already encoded (``msgspec.Raw``).
         """
-        now = time.time()
-        values: dict[str, Any] = {"seq": seq, "updated_at": now}
-        if finished_results is not None:
-            values["status"] = "finished"
-            values["results"] = json.dumps(finished_results)
-        row = {
-            "room_id": room_id,
-            "seq": seq,
-            "seat": seat,
-            "action": (
+        request = AppendRequest(
+            room_id=room_id,
+            seq=seq,
+            seat=seat,
+            action=(
                 bytes(action).decode("utf-8")
                 if isinstance(action, msgspec.Raw)
                 else json.dumps(action, separators=(",", ":"))
             ),
-            "by": by,
-            "at": now,
-        }
-        await self._log.append(room_id, seq, values, row, notify)
+            by=by,
+            at=time.time(),
+            results=None if finished_results is None else json.dumps(finished_results),
+            notify=notify,
+        )
+        if not await self._log.append(request):
+            raise Behind(seq - 1)
 
     @_guarded
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
@@ -631,13 +659,13 @@ class Store:
             )
 
     # ----- helpers ------------------------------------------------------------------------
-    async def _lock_room(self, conn: AsyncConnection, room_id: int) -> str | None:
+    async def _lock_room(self, conn: AsyncConnection, room_id: int) -> Lifecycle | None:
         row = (
             await conn.execute(
                 select(ROOMS.c.status).where(ROOMS.c.id == room_id).with_for_update()
             )
         ).first()
-        return None if row is None else str(row[0])
+        return None if row is None else Lifecycle(row[0])
 
     async def _touch(self, conn: AsyncConnection, room_id: int) -> None:
         await conn.execute(
@@ -645,42 +673,80 @@ class Store:
         )
 
 
-Pending = tuple[int, int, dict[str, Any], dict[str, Any], str | None, "asyncio.Future[None]"]
+@dataclass(frozen=True, slots=True)
+class AppendRequest:
+    """One action for the log, ready to write: the room moves from ``seq - 1`` to ``seq``
+    (compare-and-set) and the log gets its row, or nothing happens (the room moved on).
+
+    >>> AppendRequest(1, 2, 0, '{"type":"roll"}', "human", 0.0).finishes
+    False
+    """
+
+    room_id: int
+    seq: int
+    seat: int
+    action: str  # JSON text
+    by: str  # human | bot | takeover
+    at: float
+    results: str | None = None  # JSON of the results if this action ends the game
+    notify: str | None = None  # payload for the other processes (PostgreSQL NOTIFY)
+
+    @property
+    def finishes(self) -> bool:
+        return self.results is not None
+
+
+# What a writer says of each request of a batch: True (logged), False (the room's log
+# had moved on: Behind) or the exception that failed this request alone.
+Outcome = bool | Exception
+
+
+class _Writer(Protocol):
+    """Writes a batch of appends in one transaction; one outcome per request, in order.
+    Raises if the batch failed as a whole (then nothing of it is logged)."""
+
+    writers: int  # batches it can write at once (its slots)
+
+    async def write(self, batch: Sequence[AppendRequest], slot: int) -> list[Outcome]: ...
+
+    async def close(self) -> None: ...
+
+
+@dataclass(slots=True)
+class _Pending:
+    """An append waiting for its batch's commit."""
+
+    request: AppendRequest
+    done: asyncio.Future[bool]
 
 
 class _GroupCommit:
     """Group commit of the action log: appends queue up while a write is running and
-    then go in together, one transaction for the batch.
+    then go in together, one transaction for the batch (the :class:`_Writer`'s).
 
     Each append still waits for the commit of its batch, so an acknowledged action
     is a committed one. The compare-and-set on each room's seq keeps every room's
-    log gapless across processes; a room that moved on fails alone (:class:`Behind`).
+    log gapless across processes; a room that moved on fails alone (False).
     """
 
     MAX_BATCH = 200  # bounds a statement (and PostgreSQL's 8000-byte NOTIFY payload)
-    WRITERS = 1  # batches in flight at once
 
-    def __init__(self) -> None:
-        self.pending: list[Pending] = []
-        self.idle = list(range(self.WRITERS))  # free writer slots
+    def __init__(self, writer: _Writer) -> None:
+        self.writer = writer
+        self.pending: list[_Pending] = []
+        self.idle = list(range(writer.writers))  # free writer slots
         self.flushers: set[asyncio.Task[None]] = set()
 
-    async def append(
-        self,
-        room_id: int,
-        seq: int,
-        values: dict[str, Any],
-        row: dict[str, Any],
-        notify: str | None,
-    ) -> None:
+    async def append(self, request: AppendRequest) -> bool:
+        """True once ``request`` is committed; False if its room's log had moved on."""
         loop = asyncio.get_running_loop()
-        done: asyncio.Future[None] = loop.create_future()
-        self.pending.append((room_id, seq, values, row, notify, done))
+        done: asyncio.Future[bool] = loop.create_future()
+        self.pending.append(_Pending(request, done))
         if self.idle:
             task = loop.create_task(self._flush(self.idle.pop()))
             self.flushers.add(task)
             task.add_done_callback(self.flushers.discard)
-        await done
+        return await done
 
     async def _flush(self, slot: int) -> None:
         try:
@@ -688,75 +754,70 @@ class _GroupCommit:
                 batch = self.pending[: self.MAX_BATCH]
                 del self.pending[: self.MAX_BATCH]
                 try:
-                    outcome = await self._write(batch, slot)
+                    outcome = await self.writer.write([p.request for p in batch], slot)
                 except Exception as exc:  # the whole batch failed: nobody is acknowledged
-                    for *_, done in batch:
-                        if not done.done():
-                            done.set_exception(exc)
-                    continue
-                for ok, item in zip(outcome, batch, strict=True):
-                    done = item[-1]
-                    if done.done():
+                    outcome = [exc] * len(batch)
+                for result, pending in zip(outcome, batch, strict=True):
+                    if pending.done.done():
                         continue
-                    if ok:
-                        done.set_result(None)
+                    if isinstance(result, Exception):
+                        pending.done.set_exception(result)
                     else:
-                        done.set_exception(Behind(item[1] - 1))
+                        pending.done.set_result(result)
         finally:
             self.idle.append(slot)
 
-    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
-        raise NotImplementedError
-
     async def close(self) -> None:
-        raise NotImplementedError
+        await self.writer.close()
 
 
-class _SqliteLog(_GroupCommit):
+# The room's status around an append: only a playing room takes actions, and the one
+# that ends the game leaves it finished (bound as parameters, never spelt in the SQL).
+_PLAYING = Lifecycle.PLAYING.value
+_FINISHED = Lifecycle.FINISHED.value
+
+
+class _SqliteWriter:
     """SQLite: the batch is one transaction on one writer thread with its own plain
     ``sqlite3`` connection (one thread hand-off per batch, not per statement)."""
 
-    _MOVE = (
-        "UPDATE rooms SET seq = ?, updated_at = ? WHERE id = ? AND seq = ? AND status = 'playing'"
-    )
+    _MOVE = "UPDATE rooms SET seq = ?, updated_at = ? WHERE id = ? AND seq = ? AND status = ?"
     _FINISH = (
-        "UPDATE rooms SET seq = ?, updated_at = ?, status = 'finished', results = ? "
-        "WHERE id = ? AND seq = ? AND status = 'playing'"
+        "UPDATE rooms SET seq = ?, updated_at = ?, status = ?, results = ? "
+        "WHERE id = ? AND seq = ? AND status = ?"
     )
     _INSERT = 'INSERT INTO actions (room_id, seq, seat, action, "by", at) VALUES (?, ?, ?, ?, ?, ?)'
+
+    writers = 1  # SQLite has one writer anyway
 
     def __init__(self, url: str) -> None:
         from concurrent.futures import ThreadPoolExecutor
 
-        super().__init__()
         self.path = url[len("sqlite:///") :] if url.startswith("sqlite:///") else ":memory:"
         self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sqlite-log")
         self.conn: sqlite3.Connection | None = None  # only ever used on self.thread
 
-    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
+    async def write(self, batch: Sequence[AppendRequest], slot: int) -> list[Outcome]:
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self.thread, self._write_sync, batch)
 
-    def _write_sync(self, batch: list[Pending]) -> list[bool]:
+    def _write_sync(self, batch: Sequence[AppendRequest]) -> list[Outcome]:
         if self.conn is None:
             self.conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
             _sqlite_pragmas(self.conn, None)
         conn = self.conn
-        outcome = []
+        outcome: list[Outcome] = []
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for room_id, seq, values, row, _notify, _done in batch:
-                if "results" in values:
-                    finish = (seq, values["updated_at"], values["results"], room_id, seq - 1)
+            for r in batch:
+                if r.finishes:
+                    finish = (r.seq, r.at, _FINISHED, r.results, r.room_id, r.seq - 1, _PLAYING)
                     moved = conn.execute(self._FINISH, finish)
                 else:
-                    moved = conn.execute(self._MOVE, (seq, values["updated_at"], room_id, seq - 1))
+                    moved = conn.execute(self._MOVE, (r.seq, r.at, r.room_id, r.seq - 1, _PLAYING))
                 ok = moved.rowcount == 1
                 if ok:
-                    conn.execute(
-                        self._INSERT,
-                        (room_id, seq, row["seat"], row["action"], row["by"], row["at"]),
-                    )
+                    conn.execute(self._INSERT, (r.room_id, r.seq, r.seat, r.action, r.by, r.at))
                 outcome.append(ok)
             conn.execute("COMMIT")
         except BaseException:
@@ -780,7 +841,7 @@ class _SqliteLog(_GroupCommit):
         self.thread.shutdown(wait=True)
 
 
-class _PgLog(_GroupCommit):
+class _PgWriter:
     """PostgreSQL: the batch is ONE statement on a dedicated connection (autocommit, so
     one round trip and one commit per batch, psycopg directly: no ORM on the hot path).
 
@@ -789,7 +850,7 @@ class _PgLog(_GroupCommit):
     a seq (two appends of one room in a batch: one at most moves it, by the row
     lock's rules; the other is Behind); the rooms that moved get their log row, and
     the batch sends one NOTIFY (the payloads joined by ``|``) for the other processes.
-    Up to ``WRITERS`` batches are in flight at once, each on its own connection (a
+    Up to ``writers`` batches are in flight at once, each on its own connection (a
     room is in one of them at most: its actions wait for each other's commits). If a
     batch fails as a whole (a deadlock between two processes' batches, a broken
     connection...) its appends are retried one by one, each with its own outcome.
@@ -803,9 +864,9 @@ class _PgLog(_GroupCommit):
         " AS t(room, seq, seat, action, by_, at, results, payload, idx)"
         "), moved AS ("
         " UPDATE rooms r SET seq = i.seq, updated_at = i.at,"
-        " status = CASE WHEN i.results IS NULL THEN r.status ELSE 'finished' END,"
+        " status = CASE WHEN i.results IS NULL THEN r.status ELSE %(finished)s::text END,"
         " results = COALESCE(i.results, r.results)"
-        " FROM input i WHERE r.id = i.room AND r.seq = i.seq - 1 AND r.status = 'playing'"
+        " FROM input i WHERE r.id = i.room AND r.seq = i.seq - 1 AND r.status = %(playing)s::text"
         " RETURNING r.id, i.seq, i.seat, i.action, i.by_, i.at, i.payload, i.idx"
         "), logged AS ("
         ' INSERT INTO actions (room_id, seq, seat, action, "by", at)'
@@ -816,12 +877,11 @@ class _PgLog(_GroupCommit):
         ") SELECT idx, (SELECT count(*) FROM told) FROM moved"
     )
 
-    WRITERS = 2  # a batch can start while the previous one commits
+    writers = 2  # a batch can start while the previous one commits
 
     def __init__(self, url: str) -> None:
-        super().__init__()
         self.url = url
-        self.conns: list[Any] = [None] * self.WRITERS  # psycopg.AsyncConnection per slot
+        self.conns: list[Any] = [None] * self.writers  # psycopg.AsyncConnection per slot
 
     async def _connection(self, slot: int) -> Any:
         import psycopg
@@ -833,37 +893,36 @@ class _PgLog(_GroupCommit):
             )
         return conn
 
-    async def _write(self, batch: list[Pending], slot: int) -> list[bool]:
+    async def write(self, batch: Sequence[AppendRequest], slot: int) -> list[Outcome]:
         try:
-            return await self._run(batch, slot)
+            return list(await self._run(batch, slot))
         except Exception:
             if len(batch) == 1:
                 raise
         # One by one: a failed append fails alone (Behind for a duplicate seq).
-        outcome = []
-        for item in batch:
+        outcome: list[Outcome] = []
+        for request in batch:
             try:
-                outcome += await self._run([item], slot)
+                outcome += await self._run([request], slot)
             except Exception as exc:
-                done = item[-1]
-                if not done.done():
-                    done.set_exception(exc)
-                outcome.append(False)
+                outcome.append(exc)
         return outcome
 
-    async def _run(self, batch: list[Pending], slot: int) -> list[bool]:
+    async def _run(self, batch: Sequence[AppendRequest], slot: int) -> list[bool]:
         import psycopg
 
         params = {
-            "rooms": [b[0] for b in batch],
-            "seqs": [b[1] for b in batch],
-            "seats": [b[3]["seat"] for b in batch],
-            "actions": [b[3]["action"] for b in batch],
-            "bys": [b[3]["by"] for b in batch],
-            "ats": [b[3]["at"] for b in batch],
-            "results": [b[2].get("results") for b in batch],
-            "payloads": [b[4] or "" for b in batch],
+            "rooms": [r.room_id for r in batch],
+            "seqs": [r.seq for r in batch],
+            "seats": [r.seat for r in batch],
+            "actions": [r.action for r in batch],
+            "bys": [r.by for r in batch],
+            "ats": [r.at for r in batch],
+            "results": [r.results for r in batch],
+            "payloads": [r.notify or "" for r in batch],
             "channel": NOTIFY_CHANNEL,
+            "playing": _PLAYING,
+            "finished": _FINISHED,
         }
         conn = await self._connection(slot)
         try:

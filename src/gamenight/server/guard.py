@@ -44,7 +44,7 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_game": ((400, 404), "there is no such game (400 creating a room, 404 in a path)"),
     "bad_seats": ((400,), "a seat is not 'human' or a bot of the game, or too many/few seats"),
     "bad_options": ((400,), "a game or room option is refused"),
-    "bad_deck": ((400,), "option 'deck' names no deck of this server's library"),
+    "bad_option_value": ((400,), "a catalogue option names no entry of its catalogue"),
     "bad_name": ((400,), "a display name breaks the text rules"),
     "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),
     "not_host": ((401, 403), "no host token (401) or not the host's (403)"),

@@ -52,8 +52,6 @@ from gamenight.core.record import RecordWriter
 from gamenight.core.record import SeatInfo as RecordSeat
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
-from gamenight.games.decades.library import DEFAULT_NAMES as DEFAULT_DECKS
-from gamenight.games.decades.library import list_decks
 from gamenight.server import protocol as p
 from gamenight.server.db import (
     Behind,
@@ -64,6 +62,7 @@ from gamenight.server.db import (
     outage_reason,
     token_hash,
 )
+from gamenight.server.options import BAD_VALUE, catalogue_problem
 
 NOT_BUILT_HERE = "not built on this server"  # a build refused by --no-table-build
 ODDS_GAP = 0.1  # seconds between a room's live odds: a burst of moves gets its last ones
@@ -276,30 +275,17 @@ class LiveRoom:
 _PATHLIKE = re.compile(r"[/\\]|\.\.|^~|\.(json|csv|txt|db|sqlite3?)$", re.IGNORECASE)
 
 
-_DECK_ID = re.compile(r"^[0-9a-f]{64}$")
-
-
-def check_deck(value: object) -> None:
-    """A room's ``deck`` option: "" / "default" (the shipped deck) or the full id of a deck
-    in the server's own library. Never a path, a prefix or a deck a record brought along."""
-    if value is None or (isinstance(value, str) and value.strip().lower() in DEFAULT_DECKS):
-        return
-    if not isinstance(value, str) or not _DECK_ID.match(value):
-        raise RoomError(400, "bad_deck", "option 'deck' must be a deck id from GET /api/decks")
-    if value not in {info.id for info in list_decks()}:
-        raise RoomError(400, "bad_deck", "there is no such deck in this server's library")
-
-
 def check_game_options(entry: registry.GameEntry, raw: dict[str, Any]) -> dict[str, Any]:
     """The game's options for a server room: unknown options and anything naming a file
-    are refused; a deck is named by the id of a deck in the server's library."""
+    are refused; a catalogue option names an entry of its catalogue (server/options.py)."""
     game = entry.game
     specs = {s.name: s for s in game.info.options}
     for name, value in raw.items():
         if name not in specs:
             raise RoomError(400, "bad_options", f"{entry.id} has no option '{name}'")
-        if name == "deck":
-            check_deck(value)
+        problem = catalogue_problem(entry, name, value)
+        if problem is not None:
+            raise RoomError(400, BAD_VALUE, problem)
         if isinstance(value, str) and _PATHLIKE.search(value):
             raise RoomError(400, "bad_options", f"option '{name}' may not name a file")
     try:

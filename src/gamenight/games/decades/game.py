@@ -12,6 +12,7 @@ from typing import Any, ClassVar
 
 import msgspec
 
+from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
@@ -96,6 +97,15 @@ class DecadesGame(Game[DecadesState, Action]):
         terminal="gamenight.terminal.decades:UI",  # a name only: games import no front end
         codec="gamenight.games.decades.codec:make",
         simultaneous=True,  # both teams answer and choose cards at once
+        catalogues=(
+            CatalogueInfo(
+                "deck",
+                "gamenight.games.decades.library:catalogue",
+                noun="deck",
+                defaults=library.DEFAULT_NAMES,
+                default_label="the shipped deck",
+            ),
+        ),
     )
     state_type: ClassVar[type[msgspec.Struct]] = DecadesState
     action_type: ClassVar[Any] = Action

@@ -24,6 +24,7 @@ from typing import Final
 import msgspec
 import platformdirs
 
+from gamenight.core.catalogue import CatalogueEntry
 from gamenight.games.decades.deck import (
     Deck,
     DeckError,
@@ -135,6 +136,15 @@ def list_decks() -> list[DeckInfo]:
         except DeckError:
             continue
     return sorted(found, key=lambda info: (info.name.casefold(), info.id))
+
+
+def catalogue() -> list[CatalogueEntry]:
+    """The library as the catalogue of option ``deck`` (``GameInfo.catalogues``): each
+    deck by its full id, its name and its card count."""
+    return [
+        CatalogueEntry(d.id, d.name, f"{d.cards} card{'s' if d.cards != 1 else ''}", d.cards)
+        for d in list_decks()
+    ]
 
 
 def resolve_id(text: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, text
 
-from gamenight.server.db import Base
+from gamenight.server.db import METADATA
 
 MIGRATION_LOCK = 0x67616D65  # "game": the advisory lock id held while migrating
 
@@ -25,7 +25,7 @@ def run() -> None:
             connection.execute(text("SELECT pg_advisory_lock(:id)"), {"id": MIGRATION_LOCK})
             connection.commit()
         try:
-            context.configure(connection=connection, target_metadata=Base.metadata)
+            context.configure(connection=connection, target_metadata=METADATA)
             with context.begin_transaction():
                 context.run_migrations()
             connection.commit()

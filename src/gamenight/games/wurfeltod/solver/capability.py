@@ -29,7 +29,7 @@ from gamenight.games.wurfeltod.solver.build import build_table
 from gamenight.games.wurfeltod.solver.policy import expected_score
 from gamenight.games.wurfeltod.solver.table import require_table
 
-__all__ = ["SOLVER", "WurfeltodSolution", "WurfeltodSolver"]
+__all__ = ["SOLVER", "WurfeltodSolution", "WurfeltodSolver", "prepare"]
 
 
 @dataclass
@@ -90,3 +90,10 @@ class WurfeltodSolver:
 
 
 SOLVER = WurfeltodSolver()
+
+
+def prepare(progress: Progress) -> None:
+    """``GameInfo.preparation``: build the full-game value table once (kept if a valid
+    one is already in the cache), so the ``optimal`` bot and the advisor can run.
+    Raises ValueTableError (one line) when it cannot be written or read back."""
+    require_table(build_table(progress=progress))

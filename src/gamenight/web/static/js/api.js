@@ -32,7 +32,8 @@ async function call(method, path, body, token, type = "application/json") {
 
 export const api = {
   games: () => call("GET", "/api/games"),
-  decks: () => call("GET", "/api/decks"),
+  // a catalogue option's entries: the url is the option's catalogue.url from /api/games
+  catalogue: (url) => call("GET", url),
   rooms: () => call("GET", "/api/rooms"),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => call("POST", "/api/rooms", body),

@@ -7,7 +7,7 @@ import * as store from "./store.js";
 
 translatePage();
 let games = [];
-let decks = []; // the Decades decks in the server's library (GET /api/decks)
+const catalogues = new Map(); // a catalogue option's url -> its entries (GET /api/games/{id}/catalogues/{option})
 let chosen = null;
 
 function showError(text) {
@@ -30,13 +30,17 @@ function optionField(game, opt) {
       h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
         combos.map((c) => h("option", { value: c, selected: c === opt.default }, t("opt.sides_value", { a: c[0], b: c[2] })))), help);
   }
-  if (game.id === "decades" && opt.name === "deck") {
-    // the shipped deck, then the server's library decks by id; names are text only
+  if (opt.catalogue) {
+    // a catalogue option (docs/protocol.md): the game's default, then the catalogue's
+    // entries by id, as the server lists them; names are text only
+    const cat = opt.catalogue;
+    const first = tOr(`opt.${game.id}.${opt.name}.default`, cat.default_label.charAt(0).toUpperCase() + cat.default_label.slice(1));
     return h("div", { class: "field" }, h("label", { for: id }, label),
       h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
-        h("option", { value: "", selected: true }, t("opt.deck_shipped")),
-        decks.map((d) => h("option", { value: d.id }, t("opt.deck_value", { name: d.name, cards: d.cards })))),
-      h("p", { class: "muted help", id: `${id}-help` }, t("opt.deck_help")));
+        h("option", { value: cat.defaults[0] ?? "", selected: true }, first),
+        (catalogues.get(cat.url) || []).map((e) => h("option", { value: e.id },
+          e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name))),
+      h("p", { class: "muted help", id: `${id}-help` }, tOr(`opt.${game.id}.${opt.name}.help`, opt.help)));
   }
   if (opt.kind === "choice") {
     return h("div", { class: "field" }, h("label", { for: id }, label),
@@ -228,7 +232,9 @@ async function renderOpen() {
 
 async function main() {
   try {
-    [games, decks] = await Promise.all([api.games(), api.decks().catch(() => [])]);
+    games = await api.games();
+    const urls = new Set(games.flatMap((g) => g.options.filter((o) => o.catalogue).map((o) => o.catalogue.url)));
+    await Promise.all([...urls].map(async (url) => catalogues.set(url, await api.catalogue(url).catch(() => []))));
     await Promise.all(games.map((g) => loadGameMessages(g.id))); // their option names
   } catch (err) {
     showError(err.message);

@@ -4,6 +4,8 @@ export default {
   "opt.decades.track": "Score track length",
   "opt.decades.sides": "Board sides (team 1, team 2)",
   "opt.decades.deck": "Deck",
+  "opt.decades.deck.default": "The shipped deck",
+  "opt.decades.deck.help": "The question cards: the shipped deck or one imported on this server with `gamenight decks import`.",
   "dc.status": "Round {round} of {rounds} · {phase}",
   "dc.over": "The game is over",
   "dc.phase.keep": "keep four action cards",
