@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import gc
 import io
 import logging
 import re
@@ -47,8 +46,9 @@ from gamenight.core.errors import (
     StorageUnavailableError,
     first_line,
 )
-from gamenight.core.game import Game, to_json
-from gamenight.core.record import RecordWriter
+from gamenight.core.frames import Frame, Step
+from gamenight.core.game import to_json
+from gamenight.core.record import RecordWriter, write_moves
 from gamenight.core.record import SeatInfo as RecordSeat
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
@@ -129,7 +129,6 @@ class Config:
     address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
-    gc_freeze: float = 1.0  # seconds between moves of old objects out of GC (0: never)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
 
 
@@ -461,8 +460,10 @@ class Hub:
         )
         if row.status != "broken" and (row.status in ("playing", "finished") or row.seq > 0):
             self._start_table(room)
-            for action in await self.store.actions_after(row.id, 0):
-                self._replay(room, action.seat, action.action)
+            assert room.table is not None
+            for action in await self.store.actions_after(row.id, 0):  # no socket yet
+                room.table.submit(action.seat, entry.game.decode_action(action.action))
+            room.updated = row.updated_at  # replaying is no activity
             now = time.monotonic()
             for s in room.seats:
                 if s.kind == "human":
@@ -517,8 +518,13 @@ class Hub:
         return Table.start(game, len(room.seats), game.parse_options(room.options), dice)
 
     def _start_table(self, room: LiveRoom) -> None:
-        room.table = self._new_table(room)
+        self._install(room, self._new_table(room))
+
+    def _install(self, room: LiveRoom, table: Table[Any, Any]) -> None:
+        """``table`` is the room's: its one listener serves every socket and bot."""
+        room.table = table
         room.turn_since = time.monotonic()
+        table.listen(lambda step: self._on_step(room, step))
 
     @staticmethod
     def _dice_scheme(room: LiveRoom) -> int:
@@ -529,15 +535,6 @@ class Hub:
             room.commitment, room.seed, room.entry.id, game.info.rules_version, room.options
         )
         return scheme if scheme is not None else DICE_SCHEME
-
-    def _replay(self, room: LiveRoom, seat: int, raw: Any) -> tuple[Any, ...]:
-        assert room.table is not None
-        action = room.entry.game.decode_action(raw)
-        events = room.table.submit(seat, action).events
-        agent = room.agents.get(seat)
-        if agent is not None:
-            _observe(agent, seat, events)
-        return events
 
     async def claim(self, room: LiveRoom, seat: int, name: str) -> str:
         """Claim human seat ``seat`` of a waiting room with a display name; the seat token."""
@@ -625,8 +622,8 @@ class Hub:
             room.seats[seat].bot = bot
             room.seats[seat].token_hash = None
         room.status = "playing"
-        room.table = table
-        room.turn_since = now = time.monotonic()
+        self._install(room, table)
+        now = time.monotonic()
         for s in room.seats:
             if s.kind == "human" and not room.connected(s.seat):
                 room.away_since[s.seat] = now
@@ -801,48 +798,29 @@ class Hub:
                 except Behind:
                     await self._catch_up(room)  # another process moved the room on
                     continue
-                events = table.commit(pending).events
-                self._after_commit(room, pending.seq, seat, action, events)
+                table.commit(pending)  # the listener tells every socket and bot
                 break
             else:
                 raise RoomError(503, "internal", "the room is too busy; try again")
         self._kick(room)
         return pending.seq
 
-    def _after_commit(
-        self, room: LiveRoom, seq: int, seat: int, action: Any, events: tuple[Any, ...]
-    ) -> None:
-        table = room.table
-        assert table is not None
+    def _on_step(self, room: LiveRoom, step: Step[Any, Any]) -> None:
+        """The table's one listener: every step (played here, caught up with or replayed
+        at a rebuild) goes to the bots as the events their seat may see, and to every
+        socket as its seat's frame (``Step.frame``, the one redaction), encoded once per
+        seat and shared by the sockets of that seat."""
         room.turn_since = time.monotonic()
         room.updated = time.time()
-        for other, agent in room.agents.items():
-            _observe(agent, other, events)
-        game = room.entry.game
-        public = _public_raw(game, table.state, seat, action)
-        mine = p.raw(action)
-        # Each frame is encoded once, straight from the structs (msgspec.Raw pieces, no
-        # round trip through dicts); sockets of the same seat share one frame.
+        for seat, agent in room.agents.items():
+            _observe(agent, seat, step.events_for(seat))
         frames: dict[int | None, bytes] = {}
         for conn in list(room.conns):
             frame = frames.get(conn.seat)
             if frame is None:
-                snap = table.position(conn.seat)
-                frame = frames[conn.seat] = p.encode(
-                    p.Events(
-                        seq=seq,
-                        events=tuple(p.raw(e) for e in events if e.visible_to(conn.seat)),
-                        view=p.raw(snap.view),
-                        legal=p.raw_items(snap.legal),
-                        to_act=snap.to_act,
-                        finished=snap.finished,
-                        results=None if snap.results is None else p.raw(snap.results),
-                        seat=seat,
-                        action=mine if conn.seat == seat else public,
-                    )
-                )
+                frame = frames[conn.seat] = events_frame(step.frame(conn.seat))
             conn.send_frame(frame)
-        if table.finished:
+        if step.finished:
             room.status = "finished"
             room.takeover.clear()
             room.broadcast(p.RoomUpdate(room=room.info()))
@@ -879,14 +857,7 @@ class Hub:
             for action in await self.store.actions_after(room.id, room.table.seq):
                 if room.status != "playing":
                     break
-                events = self._replay(room, action.seat, action.action)
-                self._after_commit(
-                    room,
-                    action.seq,
-                    action.seat,
-                    room.entry.game.decode_action(action.action),
-                    events,
-                )
+                room.table.submit(action.seat, room.entry.game.decode_action(action.action))
         if row.status == "closed" and room.status != "closed":
             room.status = "closed"
             room.note = row.note
@@ -1090,8 +1061,7 @@ class Hub:
         except Exception as exc:
             agent = self._stand_in(room, seat, name, seed, exc)
         if room.table is not None:
-            for stamped in room.table.events_since(seat, -1):
-                _observe(agent, seat, (stamped.event,))
+            _observe(agent, seat, [s.event for s in room.table.events_since(seat, -1)])
         room.agents[seat] = agent
         return agent
 
@@ -1191,17 +1161,11 @@ class Hub:
 
     # ----- background -----------------------------------------------------------------------
     async def _ticker(self) -> None:
-        last_idle = last_freeze = last_resync = time.monotonic()
+        last_idle = last_resync = time.monotonic()
         failing = False  # a failure is logged once, until the checks work again
         while True:
             await asyncio.sleep(self.config.tick)
             try:
-                if (
-                    self.config.gc_freeze
-                    and time.monotonic() - last_freeze >= self.config.gc_freeze
-                ):
-                    last_freeze = time.monotonic()
-                    _freeze_old_objects()
                 await self._check_turns()
                 if (
                     self.store.is_postgres
@@ -1407,8 +1371,6 @@ class Hub:
             raise RoomError(409, "broken", "this room cannot continue and has no record")
         if room.status != "finished" or table is None:
             raise RoomError(409, "not_finished", "the record is offered when the game is over")
-        out = io.StringIO()
-        writer = RecordWriter(out)
         seats = [
             RecordSeat(
                 s.name or (f"bot {s.bot}" if s.kind == "bot" else f"seat {s.seat + 1}"),
@@ -1417,42 +1379,37 @@ class Hub:
             for s in room.seats
         ]
         game = room.entry.game
-        writer.header(
+        out = io.StringIO()
+        write_moves(  # the game is over: the seed goes in the header
+            RecordWriter(out),
             game,
             game.parse_options(room.options),
             room.seed,
             seats,
+            table.moves(),
+            seed_in_header=True,
             dice_scheme=self._dice_scheme(room),
         )
-        writer.start(table.start_events)
-        by_seq: dict[int, list[Any]] = {}
-        for stamped in table.log():
-            by_seq.setdefault(stamped.seq, []).append(stamped.event)
-        for seq, (seat, action) in enumerate(table.moves(), start=1):
-            writer.action(seat, action, by_seq.get(seq, []))
-        results = table.results()
-        assert results is not None
-        writer.results(results)
         return out.getvalue()
 
 
-def public_action(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
-    """How ``seat``'s action is shown to the other sockets (JSON), or None.
-
-    A game with hidden information that does not say how its actions look to
-    others (no :meth:`Game.public_action` of its own) gets nothing sent: its
-    events say what is public.
-    """
-    if game.info.hidden_info and type(game).public_action is Game.public_action:
-        return None
-    return to_json(game.public_action(state, seat, action))
-
-
-def _public_raw(game: Game[Any, Any], state: Any, seat: int, action: Any) -> Any:
-    """:func:`public_action`, encoded once for every frame (``msgspec.Raw``) or None."""
-    if game.info.hidden_info and type(game).public_action is Game.public_action:
-        return None
-    return p.raw(game.public_action(state, seat, action))
+def events_frame(frame: Frame) -> bytes:
+    """A step's :class:`~gamenight.core.frames.Frame` as its ``events`` message, encoded
+    straight from the structs (``msgspec.Raw`` pieces, no round trip through dicts)."""
+    position = frame.position
+    return p.encode(
+        p.Events(
+            seq=frame.seq,
+            events=tuple(p.raw(e) for e in frame.events),
+            view=p.raw(position.view),
+            legal=p.raw_items(position.legal),
+            to_act=position.to_act,
+            finished=position.finished,
+            results=None if position.results is None else p.raw(position.results),
+            seat=frame.seat,
+            action=None if frame.action is None else p.raw(frame.action),
+        )
+    )
 
 
 async def _watch_loop(threshold: float, period: float = 0.02) -> None:
@@ -1473,23 +1430,11 @@ async def _watch_loop(threshold: float, period: float = 0.02) -> None:
             )
 
 
-def _freeze_old_objects() -> None:
-    """Keep the cycle collector's full passes short: they scan every tracked object, and
-    the tables of a thousand rooms hold millions (every position of every game), so a
-    full pass stalls the loop for 100s of ms. Young garbage goes first (the two young
-    generations: a few ms); the survivors are long-lived and go to the permanent
-    generation (``gc.freeze``, O(1)), which no pass scans. Objects there are still freed
-    by reference counting; only a cycle that dies later is never reclaimed, a small
-    bounded cost (connections and tasks end without cycles in the normal case)."""
-    gc.collect(1)
-    gc.freeze()
-
-
 def _observe(agent: Any, seat: int, events: Sequence[Any]) -> None:
-    mine = [e for e in events if e.visible_to(seat)]
-    if mine:
+    """Events ``seat`` may see (already filtered by the table) to its bot."""
+    if events:
         with contextlib.suppress(Exception):
-            agent.observe(seat, mine)
+            agent.observe(seat, list(events))
 
 
 @dataclass
