@@ -178,7 +178,7 @@ async def join(room: Room, hello: p.Hello) -> Conn:
     conn = Conn(seat, room.services.config)
     room.conns.add(conn)
     if seat is not None:
-        room.seat_back(seat)
+        room.away.back(room, seat)
     room.chat_seen = max([room.chat_seen, *(c.id for c in chat)])
     conn.send(snapshot(room, seat, hello.last_seq, chat))
     room.show()
@@ -191,7 +191,7 @@ async def leave(room: Room, conn: Conn) -> None:
     room.conns.discard(conn)
     seat = conn.seat
     if seat is not None and not room.conns.connected(seat):
-        room.seat_away(seat, time.monotonic())
+        room.away.away(room, seat, time.monotonic())
         if room.status is Lifecycle.PLAYING:
             with contextlib.suppress(Exception):
                 await room.services.store.set_away(room.id, seat, time.time())

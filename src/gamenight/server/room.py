@@ -11,7 +11,8 @@ the room's lock within this one.
 
 Timers are the room's own (``loop.call_later``): a bot takes over a seat away for
 ``takeover_after``, the turn clock makes a bot act once after ``turn_clock``, an idle
-room closes after ``idle_close``, a start that failed (database down) is retried.
+room closes after ``idle_close``, a start that failed (database down) is retried
+(:mod:`gamenight.server.timers`).
 """
 
 from __future__ import annotations
@@ -21,7 +22,7 @@ import io
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable, Coroutine
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -48,11 +49,11 @@ from gamenight.server.bots import BotPool, BotSeats
 from gamenight.server.config import Config, RoomOptions
 from gamenight.server.conns import Conn, Conns
 from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
-from gamenight.server.faults import RoomError, failed, log_fault, refused, unavailable
+from gamenight.server.faults import RoomError, failed, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsState
+from gamenight.server.timers import IdleClose, SeatTakeover, StartRetry, Timers, TurnClock
 
-SLACK = 0.01  # seconds a timer fires late on purpose: its check never finds it early
 log = logging.getLogger("gamenight.server")
 
 
@@ -76,14 +77,6 @@ class Services:
 
     def payload(self, code: str, kind: str) -> str:
         return f"{self.tag} {code} {kind}"
-
-
-class SeatTakeover:
-    """Human seats whose socket is away (since when, monotonic) and those a bot plays."""
-
-    def __init__(self) -> None:
-        self.away_since: dict[int, float] = {}
-        self.seats: set[int] = set()
 
 
 async def mark_broken(store: Store, room_id: int, code: str, status: str, exc: Exception) -> str:
@@ -129,9 +122,10 @@ class Room:
         self.odds = OddsState()
         self.away = SeatTakeover()
         self.chat_seen = 0
-        self.start_pending = False  # every seat claimed, but the start failed (database down)
-        self._timers: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
+        self.timers = Timers()
+        self.clock = TurnClock()
+        self.idle = IdleClose()
+        self.start_retry = StartRetry()
 
     # ----- reading ------------------------------------------------------------------------
     @property
@@ -225,7 +219,7 @@ class Room:
         if step.finished:
             self.status = Lifecycle.FINISHED
             self.takeover.clear()
-            self._cancel_timers()
+            self.timers.cancel_all()
             self.show()
         else:
             self._turn_begins()
@@ -263,7 +257,7 @@ class Room:
                 await self.begin({})
             except StorageUnavailableError as exc:  # the seat is claimed: its token stands
                 log.warning("room %s not begun yet: %s", self.code, exc)
-                self._start_failed()
+                self.start_retry.failed(self)
         return token
 
     async def release(self, host_token: str, seat: int) -> None:
@@ -324,7 +318,7 @@ class Room:
         now = time.monotonic()
         for s in self.seats:
             if s.kind == "human" and not self.conns.connected(s.seat):
-                self.seat_away(s.seat, now)
+                self.away.away(self, s.seat, now)
 
     async def close(self, note: str) -> None:
         if self.status.is_over:
@@ -332,7 +326,7 @@ class Room:
         await self.services.store.set_status(self.id, Lifecycle.CLOSED, note)  # the database first
         self.status = Lifecycle.CLOSED
         self.note = note
-        self._cancel_timers()
+        self.timers.cancel_all()
         await self._tell_others("room")
         self.show()
         self.bots.cancel()
@@ -518,7 +512,7 @@ class Room:
         if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
             self.status = Lifecycle.CLOSED
             self.note = row.note
-            self._cancel_timers()
+            self.timers.cancel_all()
             changed = True
         if changed:
             self.show()
@@ -580,13 +574,11 @@ class Room:
     def open(self) -> None:
         """The room is held by this process: its idle timer runs."""
         if not self.status.is_over:
-            self._arm_idle(0.0)
+            self.idle.arm(self)
 
     def dispose(self) -> None:
         """The process stops: every timer, task and socket of the room ends."""
-        self._cancel_timers()
-        for task in list(self._tasks):
-            task.cancel()
+        self.timers.dispose()
         self.bots.cancel()
         self.odds.cancel()
         for conn in list(self.conns):
@@ -596,124 +588,10 @@ class Room:
         """Another process's activity in the room (``rooms.updated_at``)."""
         self.updated = max(self.updated, updated)
 
-    def seat_away(self, seat: int, since: float) -> None:
-        """Human seat ``seat`` has no socket since ``since`` (monotonic)."""
-        self.away.away_since[seat] = since
-        after = self.room_options.takeover_after
-        if after is not None:
-            delay = since + after - time.monotonic() + SLACK
-            self._arm(f"away {seat}", max(delay, 0.0), self._check_takeover)
-
-    def seat_back(self, seat: int) -> None:
-        """A socket of ``seat`` joined: a bot playing it stops (reclaimed with the token)."""
-        self.away.away_since.pop(seat, None)
-        self._cancel(f"away {seat}")
-        if seat in self.takeover:
-            self.takeover.discard(seat)
-            self.bots.forget(seat)
-
-    def _check_takeover(self) -> None:
-        """A bot takes over each human seat to act that has been away ``takeover_after``."""
-        after = self.room_options.takeover_after
-        if after is None or self.status is not Lifecycle.PLAYING or self.table is None:
-            return
-        now = time.monotonic()
-        for seat in self.table.to_act():
-            away = self.away.away_since.get(seat)
-            if self.seats[seat].kind != "human" or seat in self.takeover or away is None:
-                continue
-            if now - away >= after - SLACK:
-                self.takeover.add(seat)
-                self.show()
-                self.bots.kick(self)
-
     def _turn_begins(self) -> None:
-        """A new decision: the turn clock runs from now; an away seat to act is taken over."""
-        self._check_takeover()
-        clock = self.room_options.turn_clock
-        if clock is not None and self.status is Lifecycle.PLAYING:
-            self._arm("clock", clock, self._clock_due)
-
-    def _clock_due(self) -> None:
-        """The turn clock ran out: a bot acts once for the first human seat to act. If that
-        fails (the database is down), the clock runs again from now."""
-        if self.status is not Lifecycle.PLAYING or self.table is None:
-            return
-        self._check_takeover()
-        for seat in self.table.to_act():
-            if self.seats[seat].kind == "human" and seat not in self.takeover:
-                self._arm("clock", self.room_options.turn_clock or 1, self._clock_due)
-                self._spawn(self._clock_move(seat))
-                return
-
-    async def _clock_move(self, seat: int) -> None:
-        try:
-            await self.bots.move(self, seat, "clock")
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            log.warning("turn clock of room %s: %s", self.code, first_line(exc))
-
-    def _arm_idle(self, at_least: float) -> None:
-        delay = self.updated + self.room_options.idle_close - time.time() + SLACK
-        self._arm("idle", max(delay, at_least), self._idle_due)
-
-    def _idle_due(self) -> None:
-        if self.status.is_over:
-            return
-        idle = time.time() - self.updated >= self.room_options.idle_close - SLACK
-        if idle and not self.conns.any_open():
-            self._spawn(self._close_idle())
-        else:
-            self._arm_idle(self.services.config.idle_check)
-
-    async def _close_idle(self) -> None:
-        try:
-            await self.close("closed after a long time without play")
-        except Exception as exc:  # the database: the next look tries again
-            log_fault(f"idle close of room {self.code}", exc)
-            self._arm_idle(self.services.config.idle_check)
-
-    def _start_failed(self) -> None:
-        self.start_pending = True
-        self._arm("start", self.services.config.tick, self._start_due)
-
-    def _start_due(self) -> None:
-        if not self.start_pending:
-            return
-        if self.ready() and not self.lock.locked():
-            self.start_pending = False
-            self._spawn(self._begin_quietly())
-        else:
-            self._arm("start", self.services.config.tick, self._start_due)
-
-    async def _begin_quietly(self) -> None:
-        try:
-            await self.begin({})
-        except StorageUnavailableError:
-            self._start_failed()  # tried again later
-        except Exception:
-            log.exception("room %s could not begin", self.code)
-
-    def _arm(self, name: str, delay: float, callback: Callable[[], None]) -> None:
-        self._cancel(name)
-        self._timers[name] = asyncio.get_running_loop().call_later(delay, callback)
-
-    def _cancel(self, name: str) -> None:
-        timer = self._timers.pop(name, None)
-        if timer is not None:
-            timer.cancel()
-
-    def _cancel_timers(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-
-    def _spawn(self, coro: Coroutine[Any, Any, None]) -> None:
-        """Run ``coro`` as the room's task, kept until it ends (``dispose`` cancels it)."""
-        task = asyncio.create_task(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        """A new decision: an away seat to act is taken over; the turn clock runs."""
+        self.away.check(self)
+        self.clock.begin(self)
 
 
 Handler = Callable[[Room, Conn, Any], Awaitable[p.Message | None]]

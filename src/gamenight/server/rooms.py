@@ -236,7 +236,7 @@ class Hub:
             now = time.monotonic()
             for s in room.seats:
                 if s.kind == "human":
-                    room.seat_away(s.seat, now)
+                    room.away.away(room, s.seat, now)
         return room
 
     async def _broken(self, row: RoomRow, exc: Exception) -> Room | None:
