@@ -11,7 +11,7 @@ import httpx
 import pytest
 from harness import Client, ThreadServer, claim, create_room, run
 
-from gamenight.server.rooms import Hub
+from gamenight.server.bots import BotPool
 
 
 def _wait(predicate: object, seconds: float = 20) -> None:
@@ -29,11 +29,11 @@ def test_a_bot_that_needs_a_build_never_fails_a_room_and_the_build_runs_once(
     monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(tmp_path / "empty-cache"))
     builds: list[str] = []
 
-    def slow_build(self: Hub, game: str) -> list[str]:  # the real one solves (15 s or more)
+    def slow_build(self: BotPool, game: str) -> list[str]:  # the real one solves (15 s or more)
         builds.append(game)
         return [sys.executable, "-c", "import time; time.sleep(60)"]
 
-    monkeypatch.setattr(Hub, "build_command", slow_build)
+    monkeypatch.setattr(BotPool, "build_command", slow_build)
     with ThreadServer(sqlite_url, build_tables=True) as server:
         code = create_room(server.url, "wurfeltod", ["bot:optimal", "bot:optimal"])["code"]
         _wait(lambda: httpx.get(f"{server.url}/api/rooms/{code}").json()["status"] == "finished")

@@ -28,6 +28,7 @@ import pytest
 import websockets
 from harness import Client, PgCluster, ProcessServer, claim, create_room, run
 
+from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.testing import Tmpfs, free_port
 
 DEADLINE = 120.0  # seconds for anything to happen (generous: the machine is shared)
@@ -491,8 +492,8 @@ def test_a_start_raced_by_another_process_does_not_hang(pg: PgCluster) -> None:
         loop = hub._tasks[0].get_loop()
 
         async def as_if_behind() -> str:
-            room.status = "waiting"  # this process's view lags behind the database
-            await asyncio.wait_for(hub._begin(room, {}), 30)
+            room.status = Lifecycle.WAITING  # this process's view lags behind the database
+            await asyncio.wait_for(room.begin({}), 30)
             return room.status
 
         done = asyncio.run_coroutine_threadsafe(as_if_behind(), loop)

@@ -12,7 +12,7 @@ import pytest
 from harness import Client, PgCluster, ThreadServer, claim, create_room, run
 from sqlalchemy.exc import OperationalError
 
-from gamenight.server.rooms import Hub
+from gamenight.server.bots import BotSeats
 
 
 def _seat_connected(server: ThreadServer, code: str, seat: int) -> bool:
@@ -82,15 +82,15 @@ def test_the_snapshot_comes_first_and_no_events_frame_repeats_it(
     (the commit in it), and no frame after it repeats a seq."""
     hello_waiting = asyncio.Event()
     moved = asyncio.Event()
-    real_move = Hub._bot_move
+    real_move = BotSeats.move
 
-    async def gated_move(self: Hub, room: Any, seat: int, by: str) -> None:
+    async def gated_move(self: BotSeats, room: Any, seat: int, by: str) -> None:
         await hello_waiting.wait()
         hello_waiting.clear()
         await real_move(self, room, seat, by)
         moved.set()
 
-    monkeypatch.setattr(Hub, "_bot_move", gated_move)
+    monkeypatch.setattr(BotSeats, "move", gated_move)
     code = create_room(server.url, "decathlon", ["bot:random", "bot:random"], room={"bot_pace": 0})[
         "code"
     ]

@@ -151,7 +151,7 @@ def test_internal_errors_echo_the_id_and_are_logged_once(
     async def main() -> None:
         c = Client(server.url, code, token)
         await c.connect()
-        monkeypatch.setattr(server.hub, "act", broken)
+        monkeypatch.setattr(server.hub.rooms[code], "apply", broken)
         reply = await c.act(c.state["legal"][0])
         assert (reply["type"], reply["code"]) == ("error", "internal")
         assert "request " in reply["message"] and "Traceback" not in reply["message"]

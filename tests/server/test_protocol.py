@@ -226,7 +226,7 @@ def test_hints_only_when_the_room_allows(server: ThreadServer) -> None:
         seen.append((view, seat))
         return fake
 
-    server.hub.advisor = lambda entry: advise  # type: ignore[method-assign]
+    server.hub.bots.advisor = lambda entry: advise  # type: ignore[method-assign]
     on = create_room(server.url, "dice-duel", ["human", "human"], room={"hints": True})["code"]
     off = create_room(server.url, "dice-duel", ["human", "human"])["code"]
     tokens_on = [claim(server.url, on, s, f"P{s}") for s in (0, 1)]

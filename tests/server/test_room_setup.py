@@ -13,7 +13,7 @@ import sqlalchemy as sa
 from harness import Client, ProcessServer, ThreadServer, claim, create_room, run
 
 from gamenight.server.db import sync_url
-from gamenight.server.rooms import Hub
+from gamenight.server.room import Room
 
 
 @pytest.mark.parametrize(
@@ -71,15 +71,15 @@ def test_a_start_that_fails_commits_nothing_and_is_logged_once(
     """Any exception while starting: the room stays waiting (never `playing` without a
     table), the answer is a one-line 500 {code, message}, the log says it once with the
     room's code; and a restart is not stopped by the room."""
-    real = Hub._new_table
+    real = Room.new_table
 
-    def failing(self: Hub, room: object) -> object:
+    def failing(self: Room) -> object:
         raise RuntimeError("a bug while dealing")
 
     with ThreadServer(sqlite_url) as server:
         code = create_room(server.url, "wurfeltod", ["human", "human"])["code"]
         claim(server.url, code, 0, "Ann")
-        monkeypatch.setattr(Hub, "_new_table", failing)
+        monkeypatch.setattr(Room, "new_table", failing)
         with Records() as caplog:
             last = httpx.post(f"{server.url}/api/rooms/{code}/seats/1/claim", json={"name": "Bo"})
         assert last.status_code == 500
@@ -88,7 +88,7 @@ def test_a_start_that_fails_commits_nothing_and_is_logged_once(
         mentions = [r for r in caplog.records if code in r.getMessage()]
         assert len(mentions) == 1, [r.getMessage() for r in caplog.records]
         assert httpx.get(f"{server.url}/api/rooms/{code}").json()["status"] == "waiting"
-        monkeypatch.setattr(Hub, "_new_table", real)
+        monkeypatch.setattr(Room, "new_table", real)
     with ThreadServer(sqlite_url) as again:
         info = httpx.get(f"{again.url}/api/rooms/{code}").json()
         assert info["status"] == "waiting"
@@ -246,10 +246,10 @@ def test_any_unexpected_failure_is_a_logged_500_with_code_and_message(
 ) -> None:
     code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
 
-    async def broken_claim(self: Hub, room: object, seat: int, name: str) -> str:
+    async def broken_claim(self: Room, seat: int, name: str) -> str:
         raise KeyError("a bug")
 
-    monkeypatch.setattr(Hub, "claim", broken_claim)
+    monkeypatch.setattr(Room, "claim", broken_claim)
     with Records() as records:
         answer = httpx.post(f"{server.url}/api/rooms/{code}/seats/0/claim", json={"name": "A"})
     assert answer.status_code == 500

@@ -16,7 +16,7 @@ import pytest
 from harness import Client, ThreadServer, claim, create_room, run
 
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV, TABLE_FILENAME
-from gamenight.server.rooms import Hub
+from gamenight.server.bots import BotPool
 
 BUILD_TIMEOUT = 900  # a cold numba compile and the solve, on a loaded 2-core machine
 
@@ -91,7 +91,7 @@ def test_a_failed_build_is_shown_and_the_stand_in_plays_on(
         "print('progress 0 400', flush=True); print('progress 100 400', flush=True);"
         "print('error the disk is full', flush=True); raise SystemExit(1)"
     )
-    monkeypatch.setattr(Hub, "build_command", lambda self, game: [sys.executable, "-c", script])
+    monkeypatch.setattr(BotPool, "build_command", lambda self, game: [sys.executable, "-c", script])
     with ThreadServer(sqlite_url, build_tables=True) as server:
         code = create_room(server.url, "wurfeltod", ["bot:optimal", "human"])["code"]
 

@@ -25,10 +25,10 @@ from harness import Client, ThreadServer, claim, create_room, run
 
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
+from gamenight.core.frames import public_form
 from gamenight.core.game import to_json
 from gamenight.core.record import parse_record
 from gamenight.core.table import Table
-from gamenight.server.rooms import public_action
 
 # Every registered game (plug-ins too: tests/plugins/toy), two seats; a shorter Decathlon.
 OPTIONS: dict[str, dict[str, Any]] = {"decathlon": {"events": "100m,long-jump,high-jump"}}
@@ -104,7 +104,7 @@ def test_no_frame_carries_a_secret(
                 assert audience is None or (seat is not None and seat in audience), event
             if kind == "events" and frame["seat"] != seat:
                 acted = record.actions[seq - 1]
-                public = public_action(game, state, acted[0], game.decode_action(acted[1]))
+                public = to_json(public_form(game, state, acted[0], game.decode_action(acted[1])))
                 assert frame["action"] == public
             if game_id == "decades":
                 _audit_decades(frame, raw, state, seat)

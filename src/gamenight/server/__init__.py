@@ -7,7 +7,12 @@ Layout:
   the schema is created by the Alembic migration in ``migrations/``.
 * :mod:`~gamenight.server.protocol` — the versioned WebSocket messages
   (msgspec structs) and their JSON Schema (``docs/protocol.md``).
-* :mod:`~gamenight.server.rooms` — live rooms: tables, connections, bots,
-  takeover, turn clock; the only place where actions are applied.
+* :mod:`~gamenight.server.room` — one live room (an active object): its table
+  and lifecycle, the only place where actions are applied, its message handlers;
+  :mod:`~gamenight.server.timers` its takeover, turn clock and idle close,
+  :mod:`~gamenight.server.bots` its bots, :mod:`~gamenight.server.conns` its
+  sockets, :mod:`~gamenight.server.odds` its live odds.
+* :mod:`~gamenight.server.rooms` — the ``Hub``: every room of the process,
+  loaded and rebuilt on first use, re-read from the database (resync, LISTEN).
 * :mod:`~gamenight.server.app` — the Litestar app: HTTP API, pages, socket.
 """

@@ -48,6 +48,7 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
+from gamenight.server.lifecycle import OPEN
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.rooms import (
     UNAVAILABLE,
@@ -55,7 +56,7 @@ from gamenight.server.rooms import (
     Conn,
     CreateRoom,
     Hub,
-    LiveRoom,
+    Room,
     RoomError,
     refused,
     unavailable,
@@ -160,7 +161,7 @@ def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
     return hub
 
 
-async def _room(request: Request[Any, Any, Any], code: str) -> LiveRoom:
+async def _room(request: Request[Any, Any, Any], code: str) -> Room:
     room = await _hub(request).room(code)
     if room is None:
         raise RoomError(404, "no_room", "there is no such room")
@@ -293,7 +294,7 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
     out = []
     for code, _game, _status, _created in await hub.store.public_rooms():
         room = await hub.room(code)
-        if room is not None and room.status in ("waiting", "playing"):
+        if room is not None and room.status in OPEN:
             info = room.info()
             out.append(LobbyRoom(code, info.game, info.status, info.seats, f"/r/{code}"))
     return out
@@ -314,7 +315,7 @@ async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
     room = await _room(request, code)
-    token = await _hub(request).claim(room, seat, data.name)
+    token = await room.claim(seat, data.name)
     return Claimed(seat, token)
 
 
@@ -328,7 +329,7 @@ async def release_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
 ) -> p.RoomInfo:
     room = await _room(request, code)
-    await _hub(request).release(room, _bearer(request), seat)
+    await room.release(_bearer(request), seat)
     return room.info()
 
 
@@ -340,7 +341,7 @@ async def release_seat(
 )
 async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.RoomInfo:
     room = await _room(request, code)
-    await _hub(request).start_game(room, _bearer(request))
+    await room.start_game(_bearer(request))
     return room.info()
 
 
@@ -352,7 +353,7 @@ async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.
 )
 async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _room(request, code)
-    text = _hub(request).record(room)
+    text = room.record()
     return Response(
         text,
         media_type="application/x-ndjson",
@@ -379,7 +380,7 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     await socket.accept()
     conn: Conn | None = None
     writer: asyncio.Task[None] | None = None
-    room: LiveRoom | None = None
+    room: Room | None = None
     try:
         room = await hub.room(code)
         if room is None:
@@ -407,7 +408,7 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await socket.close(code=1011)
     finally:
         if conn is not None and room is not None:
-            await hub.leave(room, conn)
+            await room.leave(conn)
         if writer is not None:
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(writer, 2)
@@ -428,7 +429,7 @@ def _throttle_keys(socket: WebSocket[Any, Any, Any], hello: p.Hello) -> list[tup
 
 
 async def _handshake(
-    socket: WebSocket[Any, Any, Any], hub: Hub, room: LiveRoom
+    socket: WebSocket[Any, Any, Any], hub: Hub, room: Room
 ) -> tuple[Conn, list[tuple[str, str]]] | None:
     throttle: ReconnectThrottle = socket.app.state.throttle
     for _ in range(5):
@@ -450,7 +451,7 @@ async def _handshake(
             await socket.close(code=1008)
             return None
         try:
-            return await hub.join(room, message, hub.config), keys
+            return await room.join(message), keys
         except RoomError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
@@ -478,7 +479,7 @@ async def _writer(socket: WebSocket[Any, Any, Any], conn: Conn) -> None:
 async def _reader(
     socket: WebSocket[Any, Any, Any],
     hub: Hub,
-    room: LiveRoom,
+    room: Room,
     conn: Conn,
     keys: list[tuple[str, str]],
 ) -> None:
@@ -503,16 +504,7 @@ async def _reader(
             continue
         reply: p.Message | None
         try:
-            if isinstance(message, p.Act):
-                reply = await hub.act(room, conn, message)
-            elif isinstance(message, p.Ping):
-                reply = p.Pong(id=message.id)
-            elif isinstance(message, p.HintRequest):
-                reply = await hub.hint(room, conn, message)
-            elif isinstance(message, p.ChatIn):
-                reply = await hub.chat(room, conn, message)
-            else:
-                reply = p.Error(code="bad_message", message="this socket has already said hello")
+            reply = await room.handle(conn, message)  # the room's handler for its type
         except Exception as exc:
             ident = failures(exc, f"room {room.code}, {type(message).__name__}")
             failed = f"the server failed (request {ident}); nothing changed"

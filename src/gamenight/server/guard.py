@@ -2,7 +2,7 @@
 body check, the reconnect throttle and a log that cannot be flooded.
 
 * Every HTTP error is ``{"code", "message"}`` (:class:`Problem`), whatever raised it:
-  a refused request (:class:`~gamenight.server.rooms.RoomError`, also what the checks
+  a refused request (:class:`~gamenight.server.faults.RoomError`, also what the checks
   before a handler raise), the framework
   (validation 400, 404, 405, 413, 415) or a bug (500, logged with a request id that
   the answer names). :data:`HTTP_CODES` lists them; ``docs/protocol.md`` documents them.
@@ -31,7 +31,8 @@ from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
 from gamenight.server import protocol as p
-from gamenight.server.rooms import Bucket, RoomError
+from gamenight.server.conns import Bucket
+from gamenight.server.faults import RoomError
 
 log = logging.getLogger("gamenight.server")
 

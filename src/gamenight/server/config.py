@@ -1,0 +1,49 @@
+"""How a server process runs (:class:`Config`) and what a host sets for a room
+(:class:`RoomOptions`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Annotated
+
+import msgspec
+
+Seconds = Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600)]
+
+
+class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """What the host sets for the room (not the game's own options)."""
+
+    hints: bool = False  # seats may ask for the game's Advice
+    odds: bool = False  # everyone sees every seat's live chance to win (games with odds)
+    spectators: bool = True  # anyone with the link may watch
+    bot_pace: Annotated[float, msgspec.Meta(ge=0, le=10)] = 0.0  # seconds a bot waits
+    takeover_after: Seconds | None = None  # a bot plays a human's seat after this absence
+    turn_clock: Seconds | None = None  # after this long on one decision, a bot acts once
+    takeover_bot: Annotated[str, msgspec.Meta(max_length=40)] = ""  # "": the game's first bot
+    idle_close: Seconds = 24 * 3600  # close the room after this long without activity
+
+
+@dataclass
+class Config:
+    """How this server process runs."""
+
+    db_url: str
+    bot_workers: int = 2
+    build_tables: bool = True  # build a missing Wurfeltod value table in the background
+    tick: float = 0.25  # seconds before a start that failed (database down) is retried
+    idle_check: float = 30.0  # seconds between looks for idle rooms not loaded here
+    msg_rate: float = 20.0  # messages per second a socket may send on average
+    msg_burst: float = 40.0
+    chat_rate: float = 0.5  # chat lines per second
+    chat_burst: float = 5.0
+    abuse_limit: int = 50  # refused-for-rate messages before the socket is closed
+    # hellos answered with a snapshot (guard.ReconnectThrottle): per seat token and per
+    # client address, (rate a second, burst); over it, waits that double up to 60 s
+    reconnect_rate: float = 1.0
+    reconnect_burst: float = 10.0
+    address_rate: float = 50.0
+    address_burst: float = 500.0
+    extra_origins: tuple[str, ...] = ()
+    resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
+    stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)

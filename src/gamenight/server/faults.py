@@ -1,0 +1,61 @@
+"""Refusals and failures of a room's requests: one-line errors, logged once."""
+
+from __future__ import annotations
+
+import logging
+import time
+
+from gamenight.core.errors import GamenightError, StorageUnavailableError, first_line
+from gamenight.server import protocol as p
+from gamenight.server.db import is_outage, outage_reason
+
+UNAVAILABLE = "the database is unavailable; nothing changed, try again"
+REFUSAL_LOG_EVERY = 10.0  # seconds: requests refused during an outage share a log line
+log = logging.getLogger("gamenight.server")
+_refusals = {"last": -1e9, "count": 0.0}
+
+
+class RoomError(GamenightError):
+    """A refused request: ``status`` is the HTTP status, ``code`` a stable error code."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.code = code
+        self.message = message
+
+
+def failed(code: str, what: str, exc: Exception) -> RoomError:
+    """An unexpected failure of room ``code``'s request: logged once with the code, and
+    answered with a one-line ``internal`` error (never a silent 500, never a traceback)."""
+    if isinstance(exc, GamenightError):
+        log.error("room %s %s: %s", code, what, first_line(exc))
+        return RoomError(500, "internal", f"the game {what}: {first_line(exc)}")
+    log.exception("room %s %s", code, what)
+    return RoomError(500, "internal", f"the game {what}; the server failed")
+
+
+def log_fault(what: str, exc: BaseException, then: str = "") -> None:
+    """Log a failure of ``what`` once: one line for a database outage (an outage must not
+    flood the log), the traceback for anything else (a bug); ``then`` says what follows."""
+    if is_outage(exc):
+        log.warning("%s: %s%s", what, outage_reason(exc), then)
+    else:
+        log.error("%s failed%s", what, then, exc_info=exc)
+
+
+def refused(what: str, exc: StorageUnavailableError) -> None:
+    """Log a request refused because the database is unavailable: the first at once,
+    then one line every ``REFUSAL_LOG_EVERY`` seconds with the count meanwhile (an
+    outage with many clients retrying must not flood the log)."""
+    _refusals["count"] += 1
+    now = time.monotonic()
+    if now - _refusals["last"] >= REFUSAL_LOG_EVERY:
+        count = int(_refusals["count"])
+        _refusals["last"], _refusals["count"] = now, 0
+        log.warning("%s refused (%d since the last line): %s", what, count, exc)
+
+
+def unavailable(exc: StorageUnavailableError, request: int | None) -> p.Error:
+    """The answer to a request refused because the database is down (nothing changed)."""
+    return p.Error(code="unavailable", message=UNAVAILABLE, id=request, retry_after=exc.retry_after)

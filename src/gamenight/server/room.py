@@ -1,0 +1,603 @@
+"""A live room, an active object (Colyseus's Room as the model): it owns its table, its
+lock, its sockets, its seats, its lifecycle (:class:`Lifecycle`), its timers and its
+message handlers (:data:`HANDLERS`); :meth:`Room.dispose` ends all of them.
+
+An action goes: validate (``Table.prepare``) -> append its log row and commit ->
+``Table.commit`` -> the table's one listener (:meth:`Room._on_step`) sends every
+socket its seat's frame and lets the bots observe -> ``Ack`` to the sender. A crash
+before the commit loses an action nobody was told about; after it, a restart replays
+it. The database serialises actions across processes (:meth:`Store.append_action`),
+the room's lock within this one.
+
+Timers are the room's own (``loop.call_later``): a bot takes over a seat away for
+``takeover_after``, the turn clock makes a bot act once after ``turn_clock``, an idle
+room closes after ``idle_close``, a start that failed (database down) is retried
+(:mod:`gamenight.server.timers`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from gamenight.core import registry, seeds
+from gamenight.core.dice import DICE_SCHEME, SeededDice
+from gamenight.core.errors import (
+    GamenightError,
+    IllegalActionError,
+    StaleActionError,
+    StorageUnavailableError,
+    first_line,
+)
+from gamenight.core.frames import Step
+from gamenight.core.game import to_json
+from gamenight.core.record import RecordWriter, write_moves
+from gamenight.core.record import SeatInfo as RecordSeat
+from gamenight.core.table import Table
+from gamenight.core.text import TextError, check_text
+from gamenight.server import conns
+from gamenight.server import protocol as p
+from gamenight.server.bots import BotPool, BotSeats
+from gamenight.server.config import Config, RoomOptions
+from gamenight.server.conns import Conn, Conns
+from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
+from gamenight.server.faults import RoomError, failed, refused, unavailable
+from gamenight.server.lifecycle import Lifecycle
+from gamenight.server.odds import OddsState
+from gamenight.server.timers import IdleClose, SeatTakeover, StartRetry, Timers, TurnClock
+
+log = logging.getLogger("gamenight.server")
+
+
+@dataclass
+class SeatState:
+    seat: int
+    kind: str  # human | bot
+    bot: str
+    name: str
+    token_hash: str | None
+
+
+@dataclass
+class Services:
+    """What every room of this process shares."""
+
+    store: Store
+    config: Config
+    bots: BotPool
+    tag: str  # this process's tag in NOTIFY payloads
+
+    def payload(self, code: str, kind: str) -> str:
+        return f"{self.tag} {code} {kind}"
+
+
+async def mark_broken(store: Store, room_id: int, code: str, status: str, exc: Exception) -> str:
+    """Log why room ``code`` cannot go on (once) and mark it broken in the database;
+    the note that says so."""
+    if isinstance(exc, GamenightError):
+        reason = first_line(exc)
+        log.error("room %s cannot be rebuilt: %s", code, reason)
+    else:
+        reason = "the server could not rebuild it"
+        log.exception("room %s cannot be rebuilt", code)
+    note = f"This room cannot continue: {reason}."
+    if status != Lifecycle.BROKEN:
+        try:
+            await store.set_status(room_id, Lifecycle.BROKEN, note)
+        except Exception as failure:  # the database: the room stays broken in memory
+            log.error("room %s: marking it broken failed: %s", code, first_line(failure))
+    return note
+
+
+class Room:
+    """One room of this process (see the module docstring)."""
+
+    def __init__(self, row: RoomRow, services: Services, status: Lifecycle, note: str) -> None:
+        self.id = row.id
+        self.code = row.code
+        self.entry: registry.GameEntry = registry.get(row.game)
+        self.options: dict[str, Any] = row.options
+        self.room_options = msgspec.convert(row.room_options, RoomOptions)
+        self.public = row.public
+        self.status = status
+        self.seed = row.seed
+        self.commitment = row.commitment
+        self.host_token_hash = row.host_token_hash
+        self.seats = [SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in row.seats]
+        self.note = note
+        self.updated = row.updated_at  # wall clock of the last activity (idle close)
+        self.services = services
+        self.table: Table[Any, Any] | None = None
+        self.lock = asyncio.Lock()
+        self.conns = Conns()
+        self.bots = BotSeats()
+        self.odds = OddsState()
+        self.away = SeatTakeover()
+        self.chat_seen = 0
+        self.timers = Timers()
+        self.clock = TurnClock()
+        self.idle = IdleClose()
+        self.start_retry = StartRetry()
+
+    # ----- reading ------------------------------------------------------------------------
+    @property
+    def seq(self) -> int:
+        return 0 if self.table is None else self.table.seq
+
+    @property
+    def takeover(self) -> set[int]:
+        """Human seats a bot plays now."""
+        return self.away.seats
+
+    def info(self) -> p.RoomInfo:
+        table = self.table
+        results = table.results() if table is not None and table.finished else None
+        bots = self.bots
+        return p.RoomInfo(
+            code=self.code,
+            game=self.entry.id,
+            rules_version=self.entry.game.info.rules_version,
+            options=self.options,
+            room_options=msgspec.to_builtins(self.room_options),
+            public=self.public,
+            status=self.status.value,
+            seats=tuple(
+                p.SeatInfo(
+                    seat=s.seat,
+                    kind=s.kind,  # type: ignore[arg-type]
+                    bot=s.bot,
+                    name=s.name,
+                    claimed=s.kind == "bot" or s.token_hash is not None,
+                    connected=s.kind == "bot" or self.conns.connected(s.seat),
+                    takeover=s.seat in self.takeover,
+                    stand_in=bots.fallback.get(s.seat, "")
+                    if s.kind == "bot" or s.seat in self.takeover
+                    else "",
+                )
+                for s in self.seats
+            ),
+            commitment=self.commitment,
+            seed=str(self.seed) if self.status is Lifecycle.FINISHED else None,
+            seq=self.seq,
+            results=None if results is None else to_json(results),
+            notes=tuple(bots.notes + [n for n in (bots.build_note, self.note) if n]),
+        )
+
+    def show(self) -> None:
+        """Every socket gets the room as it is now."""
+        self.conns.broadcast(p.RoomUpdate(room=self.info()))
+
+    def default_bot(self) -> str:
+        if self.room_options.takeover_bot:
+            return self.room_options.takeover_bot
+        names = [n for n in self.entry.bot_infos if n != "random"]
+        return names[0] if names else "random"
+
+    def seat_for_token(self, token: str) -> int | None:
+        hashed = token_hash(token)
+        for s in self.seats:
+            if s.token_hash is not None and secrets.compare_digest(s.token_hash, hashed):
+                return s.seat
+        return None
+
+    def dice_scheme(self) -> int:
+        """The dice scheme the room's commitment binds: a room created before dice
+        scheme 2 goes on (and replays) with the dice it began with."""
+        game = self.entry.game
+        scheme = seeds.committed_scheme(
+            self.commitment, self.seed, self.entry.id, game.info.rules_version, self.options
+        )
+        return scheme if scheme is not None else DICE_SCHEME
+
+    # ----- the table ----------------------------------------------------------------------
+    def new_table(self) -> Table[Any, Any]:
+        game = self.entry.game
+        dice = SeededDice(seed=self.seed, scheme=self.dice_scheme())
+        return Table.start(game, len(self.seats), game.parse_options(self.options), dice)
+
+    def install(self, table: Table[Any, Any]) -> None:
+        """``table`` is the room's: its one listener serves every socket and bot."""
+        self.table = table
+        table.listen(self._on_step)
+        self._turn_begins()
+
+    def _on_step(self, step: Step[Any, Any]) -> None:
+        """Every step (played here, caught up with, or replayed at a rebuild, when no
+        socket is there yet): the bots observe the events their seat may see, every socket
+        gets its seat's frame (``Step.frame``, the one redaction)."""
+        self.updated = time.time()
+        self.bots.observe(step)
+        self.conns.send_step(step)
+        if step.finished:
+            self.status = Lifecycle.FINISHED
+            self.takeover.clear()
+            self.timers.cancel_all()
+            self.show()
+        else:
+            self._turn_begins()
+        self.odds.want(self)
+
+    # ----- seats and the start ------------------------------------------------------------
+    def ready(self) -> bool:
+        """Every seat is claimed (or a bot) in a waiting room: the game begins."""
+        return self.status is Lifecycle.WAITING and all(
+            s.kind == "bot" or s.token_hash for s in self.seats
+        )
+
+    def check_host(self, host_token: str) -> None:
+        if not secrets.compare_digest(token_hash(host_token), self.host_token_hash):
+            raise RoomError(403, "not_host", "only the host may do that")
+
+    async def claim(self, seat: int, name: str) -> str:
+        """Claim human seat ``seat`` of a waiting room with a display name; the seat token."""
+        try:
+            clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
+        except TextError as exc:
+            raise RoomError(400, "bad_name", str(exc)) from None
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        token = new_token()
+        hashed = token_hash(token)
+        if not await self.services.store.claim_seat(self.id, seat, clean, hashed):
+            raise RoomError(409, "seat_taken", "that seat is taken or the game has begun")
+        self.seats[seat].name = clean
+        self.seats[seat].token_hash = hashed
+        self.updated = time.time()
+        await self._changed()
+        if self.ready():
+            try:
+                await self.begin({})
+            except StorageUnavailableError as exc:  # the seat is claimed: its token stands
+                log.warning("room %s not begun yet: %s", self.code, exc)
+                self.start_retry.failed(self)
+        return token
+
+    async def release(self, host_token: str, seat: int) -> None:
+        self.check_host(host_token)
+        if not await self.services.store.release_seat(self.id, seat):
+            raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
+        self.seats[seat].name = ""
+        self.seats[seat].token_hash = None
+        for conn in list(self.conns):
+            if conn.seat == seat:
+                conn.send(p.Error(code="bad_token", message="the host freed your seat"))
+                conn.close()
+        await self._changed()
+
+    async def start_game(self, host_token: str) -> None:
+        """The host starts: empty human seats get bots."""
+        self.check_host(host_token)
+        if self.status is Lifecycle.BROKEN:
+            raise RoomError(409, "broken", "this room cannot continue")
+        if self.status is not Lifecycle.WAITING:
+            raise RoomError(409, "not_waiting", "the game has already begun")
+        default = self.default_bot()
+        bots = {s.seat: default for s in self.seats if s.kind == "human" and not s.token_hash}
+        await self.begin(bots)
+
+    async def begin(self, bots: dict[int, str]) -> None:
+        async with self.lock:
+            if self.status is not Lifecycle.WAITING:
+                return
+            # The table first: a start that fails commits nothing (never a room `playing`
+            # without a table, which no restart could rebuild).
+            try:
+                table = self.new_table()
+            except Exception as exc:
+                raise failed(self.code, "could not start", exc) from None
+            if await self.services.store.start_room(self.id, bots):
+                self._started(bots, table)
+                await self._tell_others("room")
+            else:  # another process began it (the lock is held: not self.sync)
+                await self.catch_up()
+        self.bots.kick(self)
+
+    def _started(self, bots: dict[int, str], table: Table[Any, Any]) -> None:
+        """The room begins with ``table`` (its start is committed); every socket gets it."""
+        for seat, bot in bots.items():
+            self.seats[seat].kind = "bot"
+            self.seats[seat].bot = bot
+            self.seats[seat].token_hash = None
+        self.status = Lifecycle.PLAYING
+        self.install(table)
+        self._absent_seats()
+        for conn in list(self.conns):
+            conn.send(conns.snapshot(self, conn.seat, -1))
+        self.odds.want(self)
+
+    def _absent_seats(self) -> None:
+        """Human seats without a socket are away from now (a bot may take them over)."""
+        now = time.monotonic()
+        for s in self.seats:
+            if s.kind == "human" and not self.conns.connected(s.seat):
+                self.away.away(self, s.seat, now)
+
+    async def close(self, note: str) -> None:
+        if self.status.is_over:
+            return
+        await self.services.store.set_status(self.id, Lifecycle.CLOSED, note)  # the database first
+        self.status = Lifecycle.CLOSED
+        self.note = note
+        self.timers.cancel_all()
+        await self._tell_others("room")
+        self.show()
+        self.bots.cancel()
+
+    # ----- sockets ------------------------------------------------------------------------
+    async def join(self, hello: p.Hello) -> Conn:
+        return await conns.join(self, hello)
+
+    async def leave(self, conn: Conn) -> None:
+        await conns.leave(self, conn)
+
+    async def handle(self, conn: Conn, message: p.ClientMessage) -> p.Message | None:
+        """A message after the hello, by its type (:data:`HANDLERS`)."""
+        handler = HANDLERS.get(type(message))
+        if handler is None:
+            return p.Error(code="bad_message", message="this socket has already said hello")
+        return await handler(self, conn, message)
+
+    async def on_ping(self, conn: Conn, message: p.Ping) -> p.Message:
+        return p.Pong(id=message.id)
+
+    async def on_act(self, conn: Conn, message: p.Act) -> p.Message:
+        """A seat's action: Ack after the commit, or Error (nothing changed)."""
+        seat = conn.seat
+        if seat is None:
+            return p.Error(code="not_seated", message="spectators cannot act", id=message.id)
+        refusal = self._refuse_play(message.id)
+        if refusal is not None:
+            return refusal
+        try:
+            action = self.entry.game.decode_action(message.action)
+        except IllegalActionError as exc:
+            return p.Error(code="illegal", message=str(exc), id=message.id)
+        try:
+            seq = await self.apply(seat, action, message.expected_seq, "human")
+        except StaleActionError as exc:
+            return p.Error(code="stale", message=str(exc), id=message.id)
+        except IllegalActionError as exc:
+            return p.Error(code="illegal", message=str(exc), id=message.id)
+        except RoomError as exc:
+            return p.Error(code=exc.code, message=exc.message, id=message.id)  # type: ignore[arg-type]
+        except StorageUnavailableError as exc:
+            refused(f"an act in room {self.code}", exc)
+            return unavailable(exc, message.id)
+        return p.Ack(seq=seq, id=message.id)
+
+    def _refuse_play(self, request: int | None) -> p.Error | None:
+        status = self.status
+        if status is Lifecycle.WAITING:
+            return p.Error(code="not_started", message="the game has not begun", id=request)
+        if status is Lifecycle.FINISHED:
+            return p.Error(code="finished", message="the game is over", id=request)
+        if status is Lifecycle.CLOSED:
+            return p.Error(code="closed", message="the room is closed", id=request)
+        if status is Lifecycle.BROKEN:
+            return p.Error(code="closed", message="this room cannot continue", id=request)
+        return None
+
+    async def apply(self, seat: int, action: Any, expected_seq: int | None, by: str) -> int:
+        """Validate, log (committed), apply and broadcast one action; returns its seq."""
+        async with self.lock:
+            for _ in range(5):
+                table = self.table
+                if table is None or not self.status.accepts_actions:
+                    raise RoomError(409, "finished", "the game is not being played")
+                step = table.prepare(seat, action, expected_seq)
+                results = step.results()
+                try:
+                    await self.services.store.append_action(
+                        self.id,
+                        step.seq,
+                        seat,
+                        p.raw(action),
+                        by,
+                        finished_results=None if results is None else to_json(results),
+                        notify=self.services.payload(self.code, "act"),
+                    )
+                except Behind:
+                    await self.catch_up()  # another process moved the room on
+                    continue
+                table.commit(step)  # the listener tells every socket and bot
+                break
+            else:
+                raise RoomError(503, "internal", "the room is too busy; try again")
+        self.bots.kick(self)
+        return step.seq
+
+    async def on_hint(self, conn: Conn, message: p.HintRequest) -> p.Message:
+        if not self.room_options.hints:
+            return p.Error(code="hints_off", message="this room gives no hints", id=message.id)
+        if conn.seat is None:
+            return p.Error(code="not_seated", message="spectators get no hints", id=message.id)
+        refusal = self._refuse_play(message.id)
+        if refusal is not None or self.table is None:
+            return refusal or p.Error(code="not_started", message="not begun", id=message.id)
+        position = self.table.position(conn.seat)
+        if not position.legal:
+            return p.Error(code="no_advice", message="it is not your turn", id=message.id)
+        pool = self.services.bots
+        advise = pool.advisor(self.entry)
+        if advise is None:
+            return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+        try:
+            advice = await pool.run(advise, position.view, conn.seat, list(position.legal))
+        except Exception as exc:  # an advisor that cannot advise here (a missing table...)
+            log.info("advisor failed: %s", exc)
+            return p.Error(code="no_advice", message=first_line(exc), id=message.id)
+        if advice is None:
+            return p.Error(code="no_advice", message="no advice for this decision", id=message.id)
+        return p.AdviceOut(seq=position.seq, advice=to_json(advice), id=message.id)
+
+    async def on_chat(self, conn: Conn, message: p.ChatIn) -> p.Message | None:
+        if conn.seat is None:
+            return p.Error(code="not_seated", message="spectators cannot chat", id=message.id)
+        try:
+            text = check_text(message.text, what="a chat line", limit=p.MAX_CHAT_CHARS)
+        except TextError as exc:
+            return p.Error(code="chat_invalid", message=str(exc), id=message.id)
+        if not conn.chats.take():
+            return p.Error(code="rate_limited", message="slow down", id=message.id)
+        name = self.seats[conn.seat].name or f"seat {conn.seat + 1}"
+        try:
+            row = await self.services.store.add_chat(
+                self.id, conn.seat, name, text, notify=self.services.payload(self.code, "chat")
+            )
+        except StorageUnavailableError as exc:
+            refused(f"a chat line in room {self.code}", exc)
+            return unavailable(exc, message.id)
+        self.chat_seen = max(self.chat_seen, row.id)
+        self.updated = time.time()
+        for other in list(self.conns):  # the sender's copy carries its request id
+            other.send(
+                p.ChatOut(
+                    name=row.name,
+                    text=row.text,
+                    at=row.at,
+                    seat=row.seat,
+                    id=message.id if other is conn else None,
+                )
+            )
+        return None
+
+    # ----- other processes ----------------------------------------------------------------
+    async def sync(self) -> None:
+        """Catch up with the database (another process acted, chatted or changed the room)."""
+        await self.catch_up_locked()
+        self.bots.kick(self)
+
+    async def catch_up_locked(self) -> None:
+        async with self.lock:
+            await self.catch_up()
+
+    async def catch_up(self) -> None:
+        """Take the database's seats, start, actions and closing (the lock is held). The
+        actions go through ``table.submit``: the listener sends their frames."""
+        store = self.services.store
+        row = await store.load_room(self.code)
+        if row is None:
+            return
+        changed = False
+        for s, r in zip(self.seats, row.seats, strict=True):
+            if (s.kind, s.bot, s.name, s.token_hash) != (r.kind, r.bot, r.name, r.token_hash):
+                s.kind, s.bot, s.name, s.token_hash = r.kind, r.bot, r.name, r.token_hash
+                changed = True
+        if self.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:
+            try:
+                table = self.new_table()
+            except Exception as exc:
+                self.note = await mark_broken(store, self.id, self.code, row.status, exc)
+                self.status = Lifecycle.BROKEN
+                self.show()
+                return
+            self.status = Lifecycle.PLAYING
+            self.install(table)
+            for conn in list(self.conns):
+                conn.send(conns.snapshot(self, conn.seat, -1))
+            self.odds.want(self)
+        if self.table is not None:
+            for action in await store.actions_after(self.id, self.table.seq):
+                if self.status is not Lifecycle.PLAYING:
+                    break
+                self.table.submit(action.seat, self.entry.game.decode_action(action.action))
+        if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
+            self.status = Lifecycle.CLOSED
+            self.note = row.note
+            self.timers.cancel_all()
+            changed = True
+        if changed:
+            self.show()
+
+    async def chat_sync(self) -> None:
+        """Chat lines another process added."""
+        try:
+            rows = await self.services.store.chat_after(self.id, self.chat_seen)
+        except StorageUnavailableError as exc:
+            log.warning("chat of room %s not read: %s", self.code, exc)
+            return
+        for row in rows:
+            self.chat_seen = max(self.chat_seen, row.id)
+            self.conns.broadcast(p.ChatOut(name=row.name, text=row.text, at=row.at, seat=row.seat))
+
+    async def _changed(self) -> None:
+        self.show()
+        await self._tell_others("room")
+
+    async def _tell_others(self, kind: str) -> None:
+        """NOTIFY the other processes of a change already committed. If the database just
+        went away, the change stands (the caller must not fail for it): the others find it
+        when they re-read their rooms (``Hub.resync``)."""
+        try:
+            await self.services.store.notify(self.services.payload(self.code, kind))
+        except StorageUnavailableError as exc:
+            log.warning("room %s: others not told: %s", self.code, exc)
+
+    # ----- the record ---------------------------------------------------------------------
+    def record(self) -> str:
+        """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
+        table = self.table
+        if self.status is Lifecycle.BROKEN:
+            raise RoomError(409, "broken", "this room cannot continue and has no record")
+        if self.status is not Lifecycle.FINISHED or table is None:
+            raise RoomError(409, "not_finished", "the record is offered when the game is over")
+        seats = [
+            RecordSeat(
+                s.name or (f"bot {s.bot}" if s.kind == "bot" else f"seat {s.seat + 1}"),
+                f"bot:{s.bot}" if s.kind == "bot" else "human",
+            )
+            for s in self.seats
+        ]
+        game = self.entry.game
+        out = io.StringIO()
+        write_moves(  # the game is over: the seed goes in the header
+            RecordWriter(out),
+            game,
+            game.parse_options(self.options),
+            self.seed,
+            seats,
+            table.moves(),
+            seed_in_header=True,
+            dice_scheme=self.dice_scheme(),
+        )
+        return out.getvalue()
+
+    # ----- timers -------------------------------------------------------------------------
+    def open(self) -> None:
+        """The room is held by this process: its idle timer runs."""
+        if not self.status.is_over:
+            self.idle.arm(self)
+
+    def dispose(self) -> None:
+        """The process stops: every timer, task and socket of the room ends."""
+        self.timers.dispose()
+        self.bots.cancel()
+        self.odds.cancel()
+        for conn in list(self.conns):
+            conn.close()
+
+    def seen_update(self, updated: float) -> None:
+        """Another process's activity in the room (``rooms.updated_at``)."""
+        self.updated = max(self.updated, updated)
+
+    def _turn_begins(self) -> None:
+        """A new decision: an away seat to act is taken over; the turn clock runs."""
+        self.away.check(self)
+        self.clock.begin(self)
+
+
+Handler = Callable[[Room, Conn, Any], Awaitable[p.Message | None]]
+HANDLERS: dict[type, Handler] = {
+    p.Act: Room.on_act,
+    p.HintRequest: Room.on_hint,
+    p.ChatIn: Room.on_chat,
+    p.Ping: Room.on_ping,
+}
