@@ -13,10 +13,12 @@ import pytest
 from rich.console import Console
 
 from gamenight.cli.menu import main_menu, saved_games
+from gamenight.core import registry
 from gamenight.terminal.ui import Prompter
 
 CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
-GAMES = {"decathlon": "1", "dice-duel": "2", "wurfeltod": "3", "decades": "4"}
+# each game's number in the menu: the registry's order (plug-ins listed after the shelf)
+GAMES = {entry.id: str(n) for n, entry in enumerate(registry.available(), start=1)}
 
 
 @pytest.fixture(autouse=True)
@@ -66,7 +68,7 @@ def test_bots_are_described_before_the_players_are_asked(monkeypatch: pytest.Mon
 
 def test_rules_from_the_menu(monkeypatch: pytest.MonkeyPatch) -> None:
     shown = run_menu(monkeypatch, "r", "9", GAMES["dice-duel"], "q")
-    assert "type a number from 1 to 4" in shown
+    assert f"type a number from 1 to {len(GAMES)}" in shown
     assert len(shown) > 2000
 
 
@@ -85,7 +87,7 @@ def test_markup_typed_or_named_in_the_menu_is_shown_as_typed(
 
 def test_unknown_menu_choice_is_asked_again(monkeypatch: pytest.MonkeyPatch) -> None:
     shown = run_menu(monkeypatch, "[/]", "0", "q")
-    assert shown.count("type a game number from 1 to 4, r, s or q") == 2
+    assert shown.count(f"type a game number from 1 to {len(GAMES)}, r, s or q") == 2
 
 
 def test_resume_a_saved_game_from_the_menu(
