@@ -17,7 +17,8 @@ DOCS = Path(__file__).parents[2] / "docs"
 
 def test_every_game_schema_is_current_and_linked() -> None:
     protocol = (DOCS / "protocol.md").read_text(encoding="utf-8")
-    for entry in registry.available():
+    # gamenight's own games publish theirs here; a plug-in (the toy) publishes its own
+    for entry in [e for e in registry.available() if e.package.startswith("gamenight.games.")]:
         path = DOCS / "schemas" / f"{entry.id}.json"
         assert path.exists(), f"run: python -m gamenight.core.schema docs/schemas ({entry.id})"
         assert path.read_text(encoding="utf-8") == render(entry.game), f"{path} is stale"
