@@ -11,7 +11,8 @@ Layout:
   and lifecycle, the only place where actions are applied, its message handlers;
   :mod:`~gamenight.server.timers` its takeover, turn clock and idle close,
   :mod:`~gamenight.server.bots` its bots, :mod:`~gamenight.server.conns` its
-  sockets, :mod:`~gamenight.server.odds` its live odds.
+  sockets, :mod:`~gamenight.server.odds` its live odds; these pieces see the room
+  through :mod:`~gamenight.server.roomface` (a protocol), never ``room`` itself.
 * :mod:`~gamenight.server.rooms` — the ``Hub``: every room of the process,
   loaded and rebuilt on first use, re-read from the database (resync, LISTEN).
 * :mod:`~gamenight.server.app` — the Litestar app: HTTP API, pages, socket.

@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gamenight.core import registry, seeds
 from gamenight.core.agents import Decision, RandomAgent
@@ -26,13 +26,27 @@ from gamenight.core.frames import Step
 from gamenight.server.config import Config
 from gamenight.server.faults import RoomError, log_fault
 from gamenight.server.lifecycle import Lifecycle
-
-if TYPE_CHECKING:
-    from gamenight.server.room import Room
+from gamenight.server.roomface import RoomFace, Shared
 
 NOT_BUILT_HERE = "not built on this server"  # a build refused by --no-table-build
 BOT_RETRY = (0.25, 5.0)  # a bot whose move failed tries again after this, doubling, up to
 log = logging.getLogger("gamenight.server")
+
+
+class BotServices(Shared, Protocol):
+    """The process's shared services, its bots included (``room.Services``)."""
+
+    @property
+    def bots(self) -> BotPool: ...
+
+
+class BotRoom(RoomFace, Protocol):
+    """A room as its bots see it (``room.Room``)."""
+
+    @property
+    def bots(self) -> BotSeats: ...
+    @property
+    def services(self) -> BotServices: ...
 
 
 @dataclass
@@ -50,7 +64,7 @@ class Build:
 class BotPool:
     """The process's worker threads (bots, hints, odds) and its one-time builds."""
 
-    def __init__(self, config: Config, rooms: Callable[[], Iterable[Room]]) -> None:
+    def __init__(self, config: Config, rooms: Callable[[], Iterable[BotRoom]]) -> None:
         self.config = config
         self.rooms = rooms  # every room held (a build's progress is shown in them)
         self.pool = ThreadPoolExecutor(max_workers=config.bot_workers, thread_name_prefix="bot")
@@ -167,10 +181,10 @@ class BotSeats:
         self.notes: list[str] = []
         self.task: asyncio.Task[None] | None = None
 
-    def plays(self, room: Room, seat: int) -> bool:
+    def plays(self, room: BotRoom, seat: int) -> bool:
         return room.seats[seat].kind == "bot" or seat in room.takeover
 
-    def name(self, room: Room, seat: int) -> str:
+    def name(self, room: BotRoom, seat: int) -> str:
         """The bot meant to play ``seat`` (a human's seat: the room's takeover bot)."""
         s = room.seats[seat]
         return s.bot if s.kind == "bot" else room.default_bot()
@@ -189,7 +203,7 @@ class BotSeats:
         if self.task is not None:
             self.task.cancel()
 
-    def kick(self, room: Room) -> None:
+    def kick(self, room: BotRoom) -> None:
         """Let the bots of ``room`` act if one is to act (one bot task per room)."""
         if room.status is not Lifecycle.PLAYING or room.table is None:
             return
@@ -198,7 +212,7 @@ class BotSeats:
         if any(self.plays(room, s) for s in room.table.to_act()):
             self.task = asyncio.create_task(self._run(room))
 
-    async def _run(self, room: Room) -> None:
+    async def _run(self, room: BotRoom) -> None:
         """The room's bots move while one is to act. A move that fails (the database is
         down, the disk is full...) changed nothing: the bots catch up with the database
         and try again, waiting longer each time (``BOT_RETRY``), until the room goes on."""
@@ -227,7 +241,7 @@ class BotSeats:
                     log_fault(f"bots of room {room.code}", exc, "; retrying")
                 await asyncio.sleep(wait)
 
-    async def move(self, room: Room, seat: int, by: str) -> None:
+    async def move(self, room: BotRoom, seat: int, by: str) -> None:
         """``seat``'s bot acts once (``by``: "bot", or "clock" for the turn clock)."""
         table = room.table
         if table is None:
@@ -241,7 +255,7 @@ class BotSeats:
         with contextlib.suppress(StaleActionError, RoomError):
             await room.apply(seat, action, position.seq, by)
 
-    def agent(self, room: Room, seat: int) -> Any:
+    def agent(self, room: BotRoom, seat: int) -> Any:
         agent = self.agents.get(seat)
         build = room.services.bots.builds.get(room.entry.id)
         retry = seat in self.fallback and build is not None and build.state == "ready"
@@ -260,7 +274,7 @@ class BotSeats:
         self.agents[seat] = agent
         return agent
 
-    def _stand_in(self, room: Room, seat: int, name: str, seed: int, exc: Exception) -> Any:
+    def _stand_in(self, room: BotRoom, seat: int, name: str, seed: int, exc: Exception) -> Any:
         """A bot that could not be built (its game's solution is not built yet...) is
         played by another; the seat says which (``SeatInfo.stand_in``)."""
         agent: Any = None

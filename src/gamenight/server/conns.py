@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 import time
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gamenight.core.errors import StorageUnavailableError
 from gamenight.core.frames import Frame, Step
@@ -16,9 +16,8 @@ from gamenight.server import protocol as p
 from gamenight.server.config import Config
 from gamenight.server.faults import RoomError
 from gamenight.server.lifecycle import Lifecycle
-
-if TYPE_CHECKING:
-    from gamenight.server.room import Room
+from gamenight.server.odds import OddsRoom, OddsState
+from gamenight.server.timers import TimerRoom
 
 
 class Bucket:
@@ -117,7 +116,19 @@ def events_frame(frame: Frame) -> bytes:
     )
 
 
-def snapshot(room: Room, seat: int | None, last_seq: int, chat: Sequence[Any] = ()) -> p.Snapshot:
+class ConnRoom(TimerRoom, OddsRoom, Protocol):
+    """A room as its sockets see it (``room.Room``): joining takes a seat back from the
+    bot that took it over and sends the room's odds."""
+
+    @property
+    def conns(self) -> Conns: ...
+    @property
+    def odds(self) -> OddsState: ...
+
+
+def snapshot(
+    room: ConnRoom, seat: int | None, last_seq: int, chat: Sequence[Any] = ()
+) -> p.Snapshot:
     """What a socket of ``seat`` gets first: the room, its position now (``table.position``)
     and the events since ``last_seq`` it may see."""
     table = room.table
@@ -146,7 +157,7 @@ def snapshot(room: Room, seat: int | None, last_seq: int, chat: Sequence[Any] = 
     )
 
 
-async def join(room: Room, hello: p.Hello) -> Conn:
+async def join(room: ConnRoom, hello: p.Hello) -> Conn:
     """Register a socket after its Hello; raises RoomError (code, message) if refused."""
     if hello.protocol != p.PROTOCOL_VERSION:
         raise RoomError(
@@ -186,7 +197,7 @@ async def join(room: Room, hello: p.Hello) -> Conn:
     return conn
 
 
-async def leave(room: Room, conn: Conn) -> None:
+async def leave(room: ConnRoom, conn: Conn) -> None:
     conn.close()
     room.conns.discard(conn)
     seat = conn.seat

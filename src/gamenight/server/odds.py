@@ -6,15 +6,22 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gamenight.server import protocol as p
-
-if TYPE_CHECKING:
-    from gamenight.server.room import Room
+from gamenight.server.bots import BotRoom
+from gamenight.server.roomface import Sockets
 
 ODDS_GAP = 0.1  # seconds between a room's live odds: a burst of moves gets its last ones
 log = logging.getLogger("gamenight.server")
+
+
+class OddsRoom(BotRoom, Protocol):
+    """A room as its odds see it (``room.Room``): they run in its bots' worker pool and
+    go to its sockets."""
+
+    @property
+    def conns(self) -> Sockets: ...
 
 
 class OddsState:
@@ -26,7 +33,7 @@ class OddsState:
         self.at = -1e9  # when (event loop clock) they were last computed
         self.task: asyncio.Task[None] | None = None
 
-    def want(self, room: Room) -> None:
+    def want(self, room: OddsRoom) -> None:
         """Compute the odds of the room's position if it has odds on and they are not
         known yet (a running task picks the newest seq up when it ends)."""
         if not room.room_options.odds or room.table is None or self.seq == room.table.seq:
@@ -39,7 +46,7 @@ class OddsState:
         if self.task is not None:
             self.task.cancel()
 
-    async def _run(self, room: Room) -> None:
+    async def _run(self, room: OddsRoom) -> None:
         compute = room.services.bots.odds_function(room.entry)
         table = room.table
         if compute is None or table is None:

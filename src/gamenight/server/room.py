@@ -24,7 +24,7 @@ import secrets
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -45,14 +45,22 @@ from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
 from gamenight.server import conns
 from gamenight.server import protocol as p
-from gamenight.server.bots import BotPool, BotSeats
+from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
-from gamenight.server.conns import Conn, Conns
+from gamenight.server.conns import Conn, ConnRoom, Conns
 from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
 from gamenight.server.faults import RoomError, failed, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
-from gamenight.server.odds import OddsState
-from gamenight.server.timers import IdleClose, SeatTakeover, StartRetry, Timers, TurnClock
+from gamenight.server.odds import OddsRoom, OddsState
+from gamenight.server.roomface import RoomFace
+from gamenight.server.timers import (
+    IdleClose,
+    SeatTakeover,
+    StartRetry,
+    TimerRoom,
+    Timers,
+    TurnClock,
+)
 
 log = logging.getLogger("gamenight.server")
 
@@ -601,3 +609,9 @@ HANDLERS: dict[type, Handler] = {
     p.ChatIn: Room.on_chat,
     p.Ping: Room.on_ping,
 }
+
+
+if TYPE_CHECKING:  # mypy checks that a Room is what each of its pieces sees of it
+
+    def _faces(room: Room) -> tuple[RoomFace, BotRoom, OddsRoom, TimerRoom, ConnRoom]:
+        return room, room, room, room, room

@@ -12,17 +12,28 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable, Coroutine
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gamenight.core.errors import StorageUnavailableError, first_line
+from gamenight.server.bots import BotRoom
 from gamenight.server.faults import log_fault
 from gamenight.server.lifecycle import Lifecycle
-
-if TYPE_CHECKING:
-    from gamenight.server.room import Room
+from gamenight.server.roomface import Sockets
 
 SLACK = 0.01  # seconds a timer fires late on purpose: its check never finds it early
 log = logging.getLogger("gamenight.server")
+
+
+class TimerRoom(BotRoom, Protocol):
+    """A room as its timers see it (``room.Room``): a bot takes a seat over or moves on
+    the clock, an idle room with no socket open closes."""
+
+    @property
+    def timers(self) -> Timers: ...
+    @property
+    def away(self) -> SeatTakeover: ...
+    @property
+    def conns(self) -> Sockets: ...
 
 
 class Timers:
@@ -67,14 +78,14 @@ class SeatTakeover:
         self.away_since: dict[int, float] = {}
         self.seats: set[int] = set()  # human seats a bot plays now
 
-    def away(self, room: Room, seat: int, since: float) -> None:
+    def away(self, room: TimerRoom, seat: int, since: float) -> None:
         self.away_since[seat] = since
         after = room.room_options.takeover_after
         if after is not None:
             delay = since + after - time.monotonic() + SLACK
             room.timers.arm(f"away {seat}", max(delay, 0.0), lambda: self.check(room))
 
-    def back(self, room: Room, seat: int) -> None:
+    def back(self, room: TimerRoom, seat: int) -> None:
         """A socket of ``seat`` joined: a bot playing it stops (reclaimed with the token)."""
         self.away_since.pop(seat, None)
         room.timers.cancel(f"away {seat}")
@@ -82,7 +93,7 @@ class SeatTakeover:
             self.seats.discard(seat)
             room.bots.forget(seat)
 
-    def check(self, room: Room) -> None:
+    def check(self, room: TimerRoom) -> None:
         """A bot takes over each human seat to act that has been away ``takeover_after``
         (when its timer fires, and at each new decision: the seat may come to act later)."""
         after = room.room_options.takeover_after
@@ -103,13 +114,13 @@ class TurnClock:
     """After ``turn_clock`` seconds on one decision, a bot acts once for the first human
     seat to act; if that fails (the database is down) the clock runs again from now."""
 
-    def begin(self, room: Room) -> None:
+    def begin(self, room: TimerRoom) -> None:
         """A new decision: the clock runs from now."""
         clock = room.room_options.turn_clock
         if clock is not None and room.status is Lifecycle.PLAYING:
             room.timers.arm("clock", clock, lambda: self._due(room))
 
-    def _due(self, room: Room) -> None:
+    def _due(self, room: TimerRoom) -> None:
         if room.status is not Lifecycle.PLAYING or room.table is None:
             return
         room.away.check(room)
@@ -119,7 +130,7 @@ class TurnClock:
                 room.timers.spawn(self._move(room, seat))
                 return
 
-    async def _move(self, room: Room, seat: int) -> None:
+    async def _move(self, room: TimerRoom, seat: int) -> None:
         try:
             await room.bots.move(room, seat, "clock")
         except asyncio.CancelledError:
@@ -132,11 +143,11 @@ class IdleClose:
     """The room closes ``idle_close`` seconds after its last activity (``Room.updated``,
     also another process's) unless a socket is open; then it looks again later."""
 
-    def arm(self, room: Room, at_least: float = 0.0) -> None:
+    def arm(self, room: TimerRoom, at_least: float = 0.0) -> None:
         delay = room.updated + room.room_options.idle_close - time.time() + SLACK
         room.timers.arm("idle", max(delay, at_least), lambda: self._due(room))
 
-    def _due(self, room: Room) -> None:
+    def _due(self, room: TimerRoom) -> None:
         if room.status.is_over:
             return
         idle = time.time() - room.updated >= room.room_options.idle_close - SLACK
@@ -145,7 +156,7 @@ class IdleClose:
         else:
             self.arm(room, room.services.config.idle_check)
 
-    async def _close(self, room: Room) -> None:
+    async def _close(self, room: TimerRoom) -> None:
         try:
             await room.close("closed after a long time without play")
         except Exception as exc:  # the database: the next look tries again
@@ -159,11 +170,11 @@ class StartRetry:
     def __init__(self) -> None:
         self.pending = False
 
-    def failed(self, room: Room) -> None:
+    def failed(self, room: TimerRoom) -> None:
         self.pending = True
         room.timers.arm("start", room.services.config.tick, lambda: self._due(room))
 
-    def _due(self, room: Room) -> None:
+    def _due(self, room: TimerRoom) -> None:
         if not self.pending:
             return
         if room.ready() and not room.lock.locked():
@@ -172,7 +183,7 @@ class StartRetry:
         else:
             room.timers.arm("start", room.services.config.tick, lambda: self._due(room))
 
-    async def _begin(self, room: Room) -> None:
+    async def _begin(self, room: TimerRoom) -> None:
         try:
             await room.begin({})
         except StorageUnavailableError:
