@@ -8,6 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from web.fixtures import browser, context, page, server
+
+__all__ = ["browser", "context", "page", "server"]
+
 # --doctest-modules would import this file as a module named "conftest", which clashes
 # with the conftest modules of tests/cli and tests/server: it has no doctests anyway.
 collect_ignore = ["conftest.py"]

@@ -6,6 +6,7 @@ import csv
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -124,20 +125,17 @@ def test_ratings_command_without_ratings(capsys: pytest.CaptureFixture[str]) -> 
 
 
 def test_report_html_opens_in_chromium_with_its_plots(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], browser: Any
 ) -> None:
-    sync_api = pytest.importorskip("playwright.sync_api")
-    chromium = Path("/usr/bin/chromium")
-    if not chromium.exists():
-        pytest.skip("no /usr/bin/chromium (apt-get install -y chromium)")
+    # the session's one browser (tests/web/conftest.py): a second sync_playwright in
+    # the same worker would find the first one's loop running
     out_dir = tmp_path / "out"
     argv = ["tournament", "decathlon", *SHORT, "--bots", "optimal,greedy,random",
             "--games", "4", "-j", "1", "--no-save", "--out", str(out_dir)]  # fmt: skip
     code, _ = cli(argv, capsys)
     assert code == 0
-    with sync_api.sync_playwright() as p:
-        browser = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox"])
-        page = browser.new_page()
+    page = browser.new_page()
+    try:
         page.goto((out_dir / "report.html").as_uri())
         assert "tournament" in page.title()
         figures = page.locator("figure svg")
@@ -148,7 +146,8 @@ def test_report_html_opens_in_chromium_with_its_plots(
         assert page.locator("figcaption").all_inner_texts() == [
             "Score distribution per bot", "Win shares", "Head-to-head win shares"]  # fmt: skip
         assert page.locator("script, img[src^='http'], link").count() == 0  # self-contained
-        browser.close()
+    finally:
+        page.close()
 
 
 def test_solve_decathlon_plot_draws_each_event(
