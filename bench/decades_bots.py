@@ -27,7 +27,7 @@ from gamenight.games.decades.tokens import legal_placements
 from gamenight.games.decades.view import DecadesView
 
 
-def make(name: str, seed: int) -> Agent[Any, Any]:
+def make(name: str, seed: int) -> Agent[Any, Any, Any]:
     return RandomAgent(seed) if name == "random" else BOTS[name](seed)
 
 

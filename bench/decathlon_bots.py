@@ -21,7 +21,7 @@ from gamenight.games.decathlon.game import GAME
 
 
 def run(
-    make: Callable[[int], Agent[Any, Any]], games: int, events: list[str]
+    make: Callable[[int], Agent[Any, Any, Any]], games: int, events: list[str]
 ) -> tuple[list[float], float]:
     options = GAME.parse_options({"events": events})
     start = time.perf_counter()
@@ -35,7 +35,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=2000)
     games = parser.parse_args().games
-    bots: dict[str, Callable[[int], Agent[Any, Any]]] = {
+    bots: dict[str, Callable[[int], Agent[Any, Any, Any]]] = {
         "random": RandomAgent,
         "greedy": GreedyAgent,
     }

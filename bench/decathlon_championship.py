@@ -67,7 +67,7 @@ class Timed:
 def play(game: int, competitive: bool, variant: str) -> Outcome:
     seat = game % PLAYERS
     tested = Timed(CompetitiveAgent(game) if competitive else OptimalAgent(game))
-    agents: list[Agent[Any, Any]] = [OptimalAgent(game) for _ in range(PLAYERS)]
+    agents: list[Agent[Any, Any, Any]] = [OptimalAgent(game) for _ in range(PLAYERS)]
     agents[seat] = tested
     options = GAME.parse_options({"variant": variant})
     results, _ = play_match(GAME, agents, seed=game, options=options)

@@ -89,7 +89,7 @@ def play_chunk(task: tuple[int, int, int, str]) -> dict[str, Any]:
     started = time.process_time()
     for seed in range(first, first + count):
         seat = seed % players
-        agents: list[Agent[Any, Any]] = [
+        agents: list[Agent[Any, Any, Any]] = [
             BOTS[bot](seed) if i == seat else OptimalAgent(seed) for i in range(players)
         ]
         results, _ = play_match(GAME, agents, seed=seed, options=opts)

@@ -35,7 +35,7 @@ NEW_PATH = hasattr(Table, "position")
 def play(game: Any, players: int, seed: int) -> int:
     """One random game with every viewer's frame made after each action; the actions."""
     rng = random.Random(seed)
-    table = Table.start(game, players, game.parse_options(), SeededDice(seed=seed))
+    table: Any = Table.start(game, players, game.parse_options(), SeededDice(seed=seed))
     viewers: list[int | None] = [*range(players), None]
     sent: list[Any] = []
     if NEW_PATH:
@@ -55,7 +55,7 @@ def play(game: Any, players: int, seed: int) -> int:
                 shown = action if viewer == seat else game.public_action(table.state, seat, action)
                 sent.append((mine, shown, table.snapshot(viewer)))
         sent.clear()
-    return table.seq
+    return int(table.seq)
 
 
 def main() -> None:

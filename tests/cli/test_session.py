@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from rich.console import Console
@@ -90,7 +91,7 @@ class _StubUI:
     def show(self, console: Console, view: object, seat: int | None, table: object) -> None:
         console.print(f"VIEW {view}")
 
-    def ask(self, prompter: Prompter, view: object, legal: object, seat: int, table: object) -> str:
+    def ask(self, prompter: Prompter, view: object, legal: object, seat: int, table: object) -> Any:
         return next(self.answers)
 
     def show_events(self, console: Console, events: object, table: object) -> None:

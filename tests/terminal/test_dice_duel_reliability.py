@@ -51,15 +51,16 @@ def _play_and_render(console: Console, table: Seating, seed: int, players: int =
     """A whole seeded bot game narrated, with the board shown at every decision."""
     ui = UI()
     seats = [SeatInfo(name, "bot:random") for name in table.names[:players]]
-    agents: list[Agent[Any, Any]] = [RandomAgent(seed + p) for p in range(players)]
+    agents: list[Agent[Any, Any, Any]] = [RandomAgent(seed + p) for p in range(players)]
     match = Match(GAME, GAME.parse_options(), seed, seats, agents)
 
-    def observe(frame: Frame) -> None:
+    def observe(frame: Frame[Any, Any, Any]) -> None:
         ui.show_events(console, list(frame.events), table)
         ui.show(console, frame.position.view, None, table)
 
     match.observers.append(observe)
     results = match.run()
+    assert match.state is not None
     ui.show_results(console, results, GAME.view(match.state, None), table)
     out = console.file
     assert isinstance(out, io.StringIO)
@@ -282,7 +283,9 @@ def test_no_ruling_ids_in_anything_a_player_reads() -> None:
     )
     ui = UI()
     solo.observers.append(lambda frame: ui.show_events(console, frame.events, table))
-    ui.show_results(console, solo.run(), GAME.view(solo.state, None), table)
+    results = solo.run()
+    assert solo.state is not None
+    ui.show_results(console, results, GAME.view(solo.state, None), table)
     # Help, hints and every error the keyboard can cause, in a few positions.
     rng = random.Random(1)
     state = GAME.start(2, GAME.parse_options(), SeededDice(seed=2)).state

@@ -220,7 +220,8 @@ def test_events_results_and_a_whole_game_render() -> None:
     )
     match.observers.append(lambda frame: ui.show_events(console, frame.events, TABLE))
     results = match.run()
-    final: DiceDuelState = match.state
+    final = match.state
+    assert final is not None
     view = GAME.view(final, None)
     ui.show(console, view, None, TABLE)
     ui.show_results(console, results, view, TABLE)

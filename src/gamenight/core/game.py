@@ -43,6 +43,8 @@ S = TypeVar("S", bound=msgspec.Struct)
 A = TypeVar("A", bound=msgspec.Struct)
 V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
 E = TypeVar("E", bound=Event, default=Event)
+S_co = TypeVar("S_co", bound=msgspec.Struct, covariant=True)
+E_co = TypeVar("E_co", bound=Event, covariant=True, default=Event)
 
 
 @dataclass(frozen=True)
@@ -85,11 +87,11 @@ class BotInfo:
     factory: str
 
 
-class Transition(msgspec.Struct, Generic[S], frozen=True, gc=False):
-    """The result of an action: the new state and what happened."""
+class Transition(msgspec.Struct, Generic[S_co, E_co], frozen=True, gc=False):
+    """The result of an action: the new state and what happened (the game's events)."""
 
-    state: S
-    events: tuple[Event, ...]  # the game's Event subclasses
+    state: S_co
+    events: tuple[E_co, ...]
 
 
 class Results(msgspec.Struct, frozen=True):
@@ -175,13 +177,13 @@ class Game(ABC, Generic[S, A, V, E]):
         )
 
     # ----- the state machine ----------------------------------------------
-    def start(self, players: int, options: Options, dice: DiceSource) -> Transition[S]:
+    def start(self, players: int, options: Options, dice: DiceSource) -> Transition[S, E]:
         """The initial state for ``players`` seats. ``options`` must be parsed."""
         self.check_setup(players, options)
         return self._start(players, options, dice)
 
     @abstractmethod
-    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[S]: ...
+    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[S, E]: ...
 
     @abstractmethod
     def to_act(self, state: S) -> tuple[int, ...]:
@@ -191,7 +193,7 @@ class Game(ABC, Generic[S, A, V, E]):
     def legal_actions(self, state: S, seat: int) -> list[A]:
         """Every action ``seat`` may take now (empty if it may not act)."""
 
-    def apply(self, state: S, seat: int, action: A) -> Transition[S]:
+    def apply(self, state: S, seat: int, action: A) -> Transition[S, E]:
         """Apply ``action`` by ``seat``; raises :class:`IllegalActionError`."""
         acting = self.to_act(state)
         if not acting:
@@ -203,7 +205,7 @@ class Game(ABC, Generic[S, A, V, E]):
         return self._apply(state, seat, action)
 
     @abstractmethod
-    def _apply(self, state: S, seat: int, action: A) -> Transition[S]: ...
+    def _apply(self, state: S, seat: int, action: A) -> Transition[S, E]: ...
 
     @cached_property
     def _action_classes(self) -> tuple[type, ...]:

@@ -14,25 +14,31 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import msgspec
+from typing_extensions import TypeVar
 
 from gamenight.core.dice import DiceSource, SeededDice
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.events import Event
-from gamenight.core.game import AnyGame, Results, to_json
+from gamenight.core.game import Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay, write_moves
 from gamenight.core.table import Table
 
+S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
+A = TypeVar("A", bound=msgspec.Struct, default=msgspec.Struct)
+V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
+E = TypeVar("E", bound=Event, default=Event)
+
 
 def random_playout(
-    game: AnyGame,
+    game: Game[S, A, V, E],
     seats: int,
     options: Options,
     seed: int,
     *,
     max_steps: int = 100_000,
     probe: bool = True,
-) -> tuple[Any, list[tuple[int, Any, tuple[Event, ...]]]]:
+) -> tuple[S, list[tuple[int, A, tuple[E, ...]]]]:
     """Play uniformly random legal actions to the end, checking each step.
 
     With ``probe``, every position is also checked for refusing illegal actions
@@ -42,7 +48,7 @@ def random_playout(
     rng = random.Random(seed)
     step = game.start(seats, options, SeededDice(seed=seed))
     state = step.state
-    history: list[tuple[int, Any, tuple[Event, ...]]] = []
+    history: list[tuple[int, A, tuple[E, ...]]] = []
     for _ in range(max_steps):
         acting = game.to_act(state)
         if not acting:
@@ -74,7 +80,7 @@ def check_results(results: Results, seats: int) -> None:
 
 
 def check_illegal_refused(
-    game: AnyGame, state: Any, seats: int, legal: list[Any], rng: random.Random
+    game: Game[S, A, V, E], state: S, seats: int, legal: list[A], rng: random.Random
 ) -> None:
     """Actions outside the legal list, and actions by seats not to act, are refused."""
     before = msgspec.json.encode(state)
@@ -125,7 +131,7 @@ def _mutants(actions: list[Any], rng: random.Random) -> Iterable[Any]:
                 continue
 
 
-def check_views_hide_dice(game: AnyGame, state: Any, seats: int) -> None:
+def check_views_hide_dice(game: Game[S, A, V, E], state: Any, seats: int) -> None:
     """Views do not change when only the dice source changes, nor mention it."""
     dice: DiceSource = state.dice
     other = msgspec.structs.replace(state, dice=SeededDice(seed=dice_seed(dice) + 7919, counter=3))
@@ -140,7 +146,7 @@ def dice_seed(dice: DiceSource) -> int:
     return dice.seed if isinstance(dice, SeededDice) else 0
 
 
-def check_round_trips(game: AnyGame, state: Any, history: list[Any]) -> None:
+def check_round_trips(game: Game[S, A, V, E], state: Any, history: list[Any]) -> None:
     """States, actions and events survive JSON unchanged."""
     assert game.decode_state(to_json(state)) == state
     for _, action, events in history:
@@ -152,7 +158,7 @@ def check_round_trips(game: AnyGame, state: Any, history: list[Any]) -> None:
 
 
 def check_replay(
-    game: AnyGame,
+    game: Game[S, A, V, E],
     seats: int,
     options: Options,
     seed: int,
@@ -175,8 +181,8 @@ def check_replay(
 
 
 def check_table(
-    game: AnyGame, seats: int, options: Options, seed: int, *, max_steps: int = 100_000
-) -> Table:
+    game: Game[S, A, V, E], seats: int, options: Options, seed: int, *, max_steps: int = 100_000
+) -> Table[S, A, V, E]:
     """Play a random game through a :class:`Table` on the path every front end takes
     (prepare, a durable writer, commit, listeners taking each seat's frame, as the
     server's broadcast does), checking its promises at every step.
@@ -248,7 +254,9 @@ def check_table(
     return table
 
 
-def _check_frame(game: AnyGame, table: Table, step: Any, viewer: int | None, frame: Any) -> None:
+def _check_frame(
+    game: Game[S, A, V, E], table: Table[S, A, V, E], step: Any, viewer: int | None, frame: Any
+) -> None:
     """One seat's frame of ``step``, against the game's own functions."""
     assert frame.seq == step.seq == table.seq and frame.viewer == viewer
     assert frame.seat == step.seat
@@ -270,7 +278,7 @@ def _check_frame(game: AnyGame, table: Table, step: Any, viewer: int | None, fra
     assert (position.results is not None) == table.finished
 
 
-def _check_refusals(table: Table, seat: int, legal: Sequence[Any], seats: int) -> None:
+def _check_refusals(table: Table[S, A, V, E], seat: int, legal: Sequence[Any], seats: int) -> None:
     """A stale seq and a seat out of turn are refused, and change nothing."""
     before = (table.seq, msgspec.json.encode(table.state))
     if table.seq > 0:

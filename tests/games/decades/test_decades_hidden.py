@@ -248,7 +248,7 @@ def check_step(state: DecadesState, seat: int, action: Action, after: DecadesSta
 # ----- whole games ------------------------------------------------------------------------
 
 
-def walk(agents: Sequence[Agent[Any, Any]], seed: int) -> int:
+def walk(agents: Sequence[Agent[Any, Any, Any]], seed: int) -> int:
     """Play a whole game, checking every position and every step; returns the steps."""
     step = GAME.start(2, GAME.parse_options(), SeededDice(seed=seed))
     state = step.state

@@ -28,14 +28,14 @@ from gamenight.games.decades.game import GAME
 Moves = list[tuple[int, Any]]
 
 
-def _table(seed: int, moves: Sequence[tuple[int, Any]] = ()) -> Table[Any, Any]:
-    table: Table[Any, Any] = Table.start(GAME, 2, GAME.parse_options(), SeededDice(seed=seed))
+def _table(seed: int, moves: Sequence[tuple[int, Any]] = ()) -> Table[Any, Any, Any, Any]:
+    table = Table.start(GAME, 2, GAME.parse_options(), SeededDice(seed=seed))
     for seat, action in moves:
         table.submit(seat, action)
     return table
 
 
-def _seen(table: Table[Any, Any], viewer: int | None) -> str:
+def _seen(table: Table[Any, Any, Any, Any], viewer: int | None) -> str:
     """Everything ``viewer`` can read at the table: history, events and snapshot."""
     return json.dumps(
         [

@@ -65,7 +65,7 @@ def test_greedy_beats_random_over_100_single_player_decathlons() -> None:
 
 
 def test_all_bot_championship_runs_through_the_runner() -> None:
-    agents: list[Agent[Any, Any]] = [GreedyAgent(1), RandomAgent(2), GreedyAgent(3)]
+    agents: list[Agent[Any, Any, Any]] = [GreedyAgent(1), RandomAgent(2), GreedyAgent(3)]
     options = GAME.parse_options({"variant": "championship", "events": "long,high,javelin"})
     results, state = play_match(GAME, agents, seed=11, options=options)
     assert GAME.is_terminal(state)

@@ -28,7 +28,7 @@ from gamenight.games.decathlon.view import DecathlonView
 
 
 def decide(
-    agent: Agent[Any, Any], state: DecathlonState
+    agent: Agent[Any, Any, Any], state: DecathlonState
 ) -> tuple[DecathlonView, list[Action], Action]:
     (seat,) = GAME.to_act(state)
     view, legal = GAME.view(state, seat), GAME.legal_actions(state, seat)
@@ -139,7 +139,7 @@ def test_solver_bots_only_choose_legal_actions(
     variant = "championship" if championship else "points"
     options = GAME.parse_options({"events": events, "variant": variant})
     kinds = (CompetitiveAgent, OptimalAgent, GreedyAgent)
-    agents: list[Agent[Any, Any]] = [kinds[(seed + s) % 3](seed) for s in range(players)]
+    agents: list[Agent[Any, Any, Any]] = [kinds[(seed + s) % 3](seed) for s in range(players)]
     agents[seed % players] = CompetitiveAgent(seed)  # at least one competitive seat
     state = GAME.start(players, options, SeededDice(seed=seed)).state
     while not GAME.is_terminal(state):

@@ -136,7 +136,7 @@ def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
     predicted = odds_at_start(("100m", "long-jump"), 2)[0]
     games, won = 2000, 0.0
     for seed in range(games):
-        agents: list[Agent[Any, Any]] = [OptimalAgent(), OptimalAgent()]
+        agents: list[Agent[Any, Any, Any]] = [OptimalAgent(), OptimalAgent()]
         results, _ = play_match(GAME, agents, seed=seed, options=opts)
         a, b = results.scores
         won += 1.0 if a > b else 0.5 if a == b else 0.0
@@ -147,7 +147,7 @@ def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
 
 def test_winner_bot_plays_a_short_points_game() -> None:
     opts = GAME.parse_options({"events": "100m,long,shot"})
-    agents: list[Agent[Any, Any]] = [WinnerAgent(1), OptimalAgent(2)]
+    agents: list[Agent[Any, Any, Any]] = [WinnerAgent(1), OptimalAgent(2)]
     results, state = play_match(GAME, agents, seed=3, options=opts)
     assert GAME.is_terminal(state) and len(results.scores) == 2
 

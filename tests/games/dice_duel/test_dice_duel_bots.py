@@ -23,6 +23,7 @@ from gamenight.games.dice_duel.advisor import (
 )
 from gamenight.games.dice_duel.bots import BOTS, TurnOptimalBot
 from gamenight.games.dice_duel.combinations import INDEX, is_kniffel, satisfied
+from gamenight.games.dice_duel.events import DiceDuelEvent
 from gamenight.games.dice_duel.expectimax import FIRST, HANDS, KEEPS, ChipValues, turn_tables
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Take
@@ -157,7 +158,7 @@ def test_option_values_cover_every_legal_action() -> None:
 
 def test_bot_is_typed_against_the_game() -> None:
     # mypy checks this assignment: the bot takes Dice Duel views and returns its actions.
-    bot: Agent[DiceDuelView, Action] = TurnOptimalBot(7)
+    bot: Agent[DiceDuelView, Action, DiceDuelEvent] = TurnOptimalBot(7)
     state = _position((2, 3, 4, 5, 6), rolls_used=1)
     decision = Decision("dice-duel", 0, GAME.view(state, 0), GAME.legal_actions(state, 0))
     assert bot.act(decision) == Take("large-straight")

@@ -14,7 +14,14 @@ from gamenight.core.runner import play_match
 from gamenight.games.wurfeltod.bots import BOTS, GreedyBot, greedy_action
 from gamenight.games.wurfeltod.categories import Category
 from gamenight.games.wurfeltod.game import GAME, WurfeltodView
-from gamenight.games.wurfeltod.rules import Action, Book, Scratch, SetAside, WurfeltodState
+from gamenight.games.wurfeltod.rules import (
+    Action,
+    Book,
+    Scratch,
+    SetAside,
+    WurfeltodEvent,
+    WurfeltodState,
+)
 from gamenight.games.wurfeltod.turn_plan import turn_plan
 
 
@@ -113,8 +120,8 @@ def test_greedy_books_a_clean_six_straight_on_the_first_roll() -> None:
 
 def test_bots_are_typed_agents_of_wurfeltod() -> None:
     # mypy checks these assignments against the game's view and action types.
-    greedy: Agent[WurfeltodView, Action] = GreedyBot(0)
-    factories: dict[str, Callable[[int], Agent[WurfeltodView, Action]]] = BOTS
+    greedy: Agent[WurfeltodView, Action, WurfeltodEvent] = GreedyBot(0)
+    factories: dict[str, Callable[[int], Agent[WurfeltodView, Action, WurfeltodEvent]]] = BOTS
     state: WurfeltodState = GAME.start(1, GAME.parse_options(), SeededDice(seed=4)).state
     decision: Decision[WurfeltodView, Action] = Decision(
         "wurfeltod", 0, GAME.view(state, 0), GAME.legal_actions(state, 0)

@@ -47,7 +47,7 @@ def deck_option(raw: str) -> str:
     return ident
 
 
-class DecadesGame(Game[DecadesState, Action]):
+class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
     info: ClassVar[GameInfo] = GameInfo(
         id="decades",
         name="The Decades",
@@ -121,7 +121,9 @@ class DecadesGame(Game[DecadesState, Action]):
         except DeckError as exc:
             raise OptionsError(f"option 'deck': {exc}") from None
 
-    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DecadesState]:
+    def _start(
+        self, players: int, options: Options, dice: DiceSource
+    ) -> Transition[DecadesState, DecadesEvent]:
         return rules.start(players, options, dice)
 
     def to_act(self, state: DecadesState) -> tuple[int, ...]:
@@ -130,7 +132,9 @@ class DecadesGame(Game[DecadesState, Action]):
     def legal_actions(self, state: DecadesState, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def _apply(self, state: DecadesState, seat: int, action: Action) -> Transition[DecadesState]:
+    def _apply(
+        self, state: DecadesState, seat: int, action: Action
+    ) -> Transition[DecadesState, DecadesEvent]:
         return rules.apply(state, seat, action)
 
     def results(self, state: DecadesState) -> Results:

@@ -173,7 +173,7 @@ def _with(pair: tuple[T, T], seat: int, value: T) -> tuple[T, T]:
     return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
-def _done(state: DecadesState, umpire: Referee) -> Transition[DecadesState]:
+def _done(state: DecadesState, umpire: Referee) -> Transition[DecadesState, DecadesEvent]:
     """The end of a rules call: the umpire's dice go back into the state."""
     return Transition(msgspec.structs.replace(state, dice=umpire.dice), umpire.events)
 
@@ -217,7 +217,9 @@ def apart_cards(apart: Sequence[tuple[str, str]]) -> dict[str, frozenset[str]]:
     return {card: frozenset(others) for card, others in found.items()}
 
 
-def start(players: int, options: Options, dice: DiceSource) -> Transition[DecadesState]:
+def start(
+    players: int, options: Options, dice: DiceSource
+) -> Transition[DecadesState, DecadesEvent]:
     """A new game for two teams (T1) from parsed ``options``: the ``deck`` (its id,
     "" for the shipped deck), the score ``track`` (T6) and the board ``sides`` (T1).
     Deals as :func:`deal` does."""
@@ -242,7 +244,7 @@ def deal(
     sides: tuple[str, str],
     dice: DiceSource,
     apart: Sequence[tuple[str, str]] = (),
-) -> Transition[DecadesState]:
+) -> Transition[DecadesState, DecadesEvent]:
     """Deal 4 question cards and 7 action cards per team (T2, T3).
 
     Cards that would answer each other (``apart``) are never dealt together:
@@ -363,7 +365,7 @@ STEP_OF: dict[type, str] = {
 }
 
 
-def apply(state: DecadesState, seat: int, action: Action) -> Transition[DecadesState]:
+def apply(state: DecadesState, seat: int, action: Action) -> Transition[DecadesState, DecadesEvent]:
     """Apply ``action`` by ``seat``; raises IllegalActionError.
 
     ``seat`` must be one to act (Game.apply checks the turn and the action's class).

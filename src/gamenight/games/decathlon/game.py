@@ -13,7 +13,7 @@ from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS
 from gamenight.games.decathlon.events import DecathlonEvent
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.scoring import honours, points, standings, totals
-from gamenight.games.decathlon.view import build
+from gamenight.games.decathlon.view import DecathlonView, build
 
 OPTIONS = (
     OptionSpec(
@@ -35,7 +35,7 @@ OPTIONS = (
 )
 
 
-class DecathlonGame(Game[DecathlonState, Action]):
+class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent]):
     info: ClassVar[GameInfo] = GameInfo(
         id="decathlon",
         name="Reiner Knizia's Decathlon",
@@ -79,7 +79,7 @@ class DecathlonGame(Game[DecathlonState, Action]):
 
     def _start(
         self, players: int, options: Options, dice: DiceSource
-    ) -> Transition[DecathlonState]:
+    ) -> Transition[DecathlonState, DecathlonEvent]:
         return rules.start(players, options, dice)  # ``events``: the disciplines (.events)
 
     # The hot calls are bound straight to the rules: one Python frame fewer each, and

@@ -34,6 +34,7 @@ from gamenight.games.decathlon.attempt import Finished
 from gamenight.games.decathlon.disciplines import EVENT_ATTEMPTS, EVENT_FAMILY
 from gamenight.games.decathlon.events import (
     AttemptResult,
+    DecathlonEvent,
     DisciplineEnd,
     DisciplineStart,
     GameOver,
@@ -102,7 +103,9 @@ class DecathlonState(msgspec.Struct, frozen=True, gc=False):
 
 
 # ----- the public machine ------------------------------------------------------------
-def start(players: int, options: Options, dice: DiceSource) -> Transition[DecathlonState]:
+def start(
+    players: int, options: Options, dice: DiceSource
+) -> Transition[DecathlonState, DecathlonEvent]:
     """A new game: the starting order drawn (D2) and the first discipline begun.
 
     ``options`` are parsed: ``variant`` and ``events`` (the disciplines to play, D1 order).
@@ -135,7 +138,9 @@ def legal_actions(state: DecathlonState, seat: int) -> list[Action]:
     return _LEGAL[type(attempt)](discipline, attempt)
 
 
-def apply(state: DecathlonState, seat: int, action: Action) -> Transition[DecathlonState]:
+def apply(
+    state: DecathlonState, seat: int, action: Action
+) -> Transition[DecathlonState, DecathlonEvent]:
     """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing."""
     # Hot (every decision of every simulated game): no property or helper calls here.
     # Game.apply makes these three checks first (same messages); they stay here so a

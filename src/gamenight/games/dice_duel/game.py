@@ -67,7 +67,7 @@ class DiceDuelView(msgspec.Struct, frozen=True):
         return legal_for(self.phase, self.faces, self.plate, self.set_aside)
 
 
-class DiceDuelGame(Game[DiceDuelState, Action]):
+class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
     info: ClassVar[GameInfo] = GameInfo(
         id="dice-duel",
         name="Kniffel Dice Duel",
@@ -114,7 +114,9 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
             hint = " (for one player choose the solo mode, mode=solo)" if players == 1 else ""
             raise OptionsError(f"Kniffel Dice Duel takes {lo} to {hi} players, not {players}{hint}")
 
-    def _start(self, players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+    def _start(
+        self, players: int, options: Options, dice: DiceSource
+    ) -> Transition[DiceDuelState, DiceDuelEvent]:
         return rules.start(players, options, dice)
 
     def to_act(self, state: DiceDuelState) -> tuple[int, ...]:
@@ -123,7 +125,9 @@ class DiceDuelGame(Game[DiceDuelState, Action]):
     def legal_actions(self, state: DiceDuelState, seat: int) -> list[Action]:
         return rules.legal_actions(state, seat)
 
-    def _apply(self, state: DiceDuelState, seat: int, action: Action) -> Transition[DiceDuelState]:
+    def _apply(
+        self, state: DiceDuelState, seat: int, action: Action
+    ) -> Transition[DiceDuelState, DiceDuelEvent]:
         return rules.apply(state, seat, action)
 
     def results(self, state: DiceDuelState) -> Results:

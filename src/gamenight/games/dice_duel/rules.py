@@ -149,7 +149,9 @@ def scores(state: DiceDuelState) -> tuple[Score, ...]:
 Referee = Umpire[DiceDuelEvent]
 
 
-def start(players: int, options: Options, dice: DiceSource) -> Transition[DiceDuelState]:
+def start(
+    players: int, options: Options, dice: DiceSource
+) -> Transition[DiceDuelState, DiceDuelEvent]:
     """Fill the plate, draw the starting player (K7) and play the first roll.
 
     ``options`` are parsed; only ``mode`` (multi or solo) matters here.
@@ -192,7 +194,9 @@ def legal_actions(state: DiceDuelState, seat: int) -> list[Action]:
     return legal_for(state.phase, state.faces, state.plate, state.set_aside)
 
 
-def apply(state: DiceDuelState, seat: int, action: Action) -> Transition[DiceDuelState]:
+def apply(
+    state: DiceDuelState, seat: int, action: Action
+) -> Transition[DiceDuelState, DiceDuelEvent]:
     """Validate ``action`` by ``seat`` and apply it; raises IllegalActionError.
 
     ``seat`` must be the one to act (Game.apply checks the turn and the action's class).

@@ -45,7 +45,7 @@ class WurfeltodView(msgspec.Struct, frozen=True):
     finished: bool
 
 
-class WurfeltodGame(Game[WurfeltodState, Action]):
+class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent]):
     info: ClassVar[GameInfo] = GameInfo(
         id="wurfeltod",
         name="Wurfeltod",
@@ -80,7 +80,7 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
 
     def _start(
         self, players: int, options: Options, dice: DiceSource
-    ) -> Transition[WurfeltodState]:
+    ) -> Transition[WurfeltodState, WurfeltodEvent]:
         return rules.start(players, options, dice)
 
     def to_act(self, state: WurfeltodState) -> tuple[int, ...]:
@@ -91,7 +91,7 @@ class WurfeltodGame(Game[WurfeltodState, Action]):
 
     def _apply(
         self, state: WurfeltodState, seat: int, action: Action
-    ) -> Transition[WurfeltodState]:
+    ) -> Transition[WurfeltodState, WurfeltodEvent]:
         return rules.apply(state, seat, action)
 
     def results(self, state: WurfeltodState) -> Results:

@@ -243,7 +243,9 @@ class WurfeltodState(msgspec.Struct, frozen=True):
 Ump = Umpire[WurfeltodEvent]
 
 
-def start(players: int, options: Options, dice: DiceSource) -> Transition[WurfeltodState]:
+def start(
+    players: int, options: Options, dice: DiceSource
+) -> Transition[WurfeltodState, WurfeltodEvent]:
     """A new game with the first player's first roll made (Wurfeltod has no options)."""
     umpire: Ump = Umpire(dice)
     state = WurfeltodState(dice=dice, cards=tuple(ScoreCard() for _ in range(players)))
@@ -272,7 +274,9 @@ def legal_actions(state: WurfeltodState, seat: int) -> list[Action]:
     return actions
 
 
-def apply(state: WurfeltodState, seat: int, action: Action) -> Transition[WurfeltodState]:
+def apply(
+    state: WurfeltodState, seat: int, action: Action
+) -> Transition[WurfeltodState, WurfeltodEvent]:
     """``seat``'s ``action``; raises IllegalActionError saying what was wrong.
 
     ``seat`` must be the one to act (Game.apply checks the turn and the action's class).
@@ -299,7 +303,7 @@ def apply(state: WurfeltodState, seat: int, action: Action) -> Transition[Wurfel
     return _done(umpire, state)
 
 
-def _done(umpire: Ump, state: WurfeltodState) -> Transition[WurfeltodState]:
+def _done(umpire: Ump, state: WurfeltodState) -> Transition[WurfeltodState, WurfeltodEvent]:
     return Transition(msgspec.structs.replace(state, dice=umpire.dice), umpire.events)
 
 
