@@ -1,6 +1,6 @@
 """The browser fixtures: the real server in a subprocess, Debian's chromium driven by
-Playwright. Defined once for the whole run (tests/conftest.py imports them): a second
-``sync_playwright`` in a worker would find the first one's loop running.
+Playwright. Defined once (tests/conftest.py imports them), so no two are open at once: a second
+``sync_playwright`` would find the first one's loop running.
 """
 
 from __future__ import annotations
@@ -20,7 +20,9 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     srv.stop()
 
 
-@pytest.fixture(scope="session")
+# Per module, not per session: while Playwright's sync API is open its event loop runs
+# in this thread, and a later test's asyncio.run (the server tests) would be refused.
+@pytest.fixture(scope="module")
 def browser() -> Iterator[object]:
     if not Path(CHROMIUM).exists():
         pytest.fail(f"{CHROMIUM} is missing: install Debian's chromium (make system-deps)")
