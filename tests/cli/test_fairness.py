@@ -133,14 +133,14 @@ def test_a_seed_revealed_only_in_the_last_line_replays(tmp_path: Path, cli: CliR
 def _old_record(tmp_path: Path) -> Path:
     """A finished format-2 record played with dice scheme 1 (as before scheme 2)."""
     from gamenight.core import registry
-    from gamenight.core.record import RecordWriter, SeatInfo
+    from gamenight.core.record import RecordSeat, RecordWriter
     from gamenight.core.runner import Match
     from gamenight.core.seeds import derive
 
     entry = registry.get("dice-duel")
     path = tmp_path / "old.jsonl"
     agents = [entry.make_bot("random", derive(5, "bot", i)) for i in range(2)]
-    seats = [SeatInfo("Ann", "bot:random"), SeatInfo("Bob", "bot:random")]
+    seats = [RecordSeat("Ann", "bot:random"), RecordSeat("Bob", "bot:random")]
     match = Match(
         entry.game, entry.game.parse_options({}), 5, seats, agents,
         record=RecordWriter.create(path), dice_scheme=1,

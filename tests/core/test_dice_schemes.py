@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import RecordError
-from gamenight.core.record import RecordWriter, SeatInfo, read_record, replay, resume_record
+from gamenight.core.record import RecordSeat, RecordWriter, read_record, replay, resume_record
 from gamenight.core.runner import Match
 from gamenight.core.seeds import derive
 
@@ -78,7 +78,7 @@ OPTIONS = {"events": "100m,long-jump"}
 def _match(path: Path, scheme: int, seed: int = 11) -> Match:
     entry = registry.get(GAME_ID)
     agents = [entry.make_bot("random", derive(seed, "bot", 0))]
-    seats = [SeatInfo("Ann", "bot:random")]
+    seats = [RecordSeat("Ann", "bot:random")]
     options = entry.game.parse_options(OPTIONS)
     writer = RecordWriter.create(path)
     return Match(entry.game, options, seed, seats, agents, record=writer, dice_scheme=scheme)
@@ -138,7 +138,7 @@ def test_a_save_from_before_scheme_2_resumes_with_its_own_dice(tmp_path: Path) -
         entry.game,
         entry.game.parse_options(OPTIONS),
         11,
-        [SeatInfo("Ann", "bot:random")],
+        [RecordSeat("Ann", "bot:random")],
         [entry.make_bot("random", derive(11, "bot", 0))],
         record=resumed.writer,
         dice_scheme=resumed.report.dice_scheme,

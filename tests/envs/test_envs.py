@@ -16,8 +16,8 @@ from gamenight.cli.main import run
 from gamenight.core.dice import SeededDice
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import codec_for
+from gamenight.envs.episode import Episode
 from gamenight.envs.gymnasium_envs import SoloEnv
-from gamenight.envs.session import Session
 from gamenight.games.decades.codec import DecadesCodec
 
 GAMES: list[tuple[str, int, dict[str, Any]]] = [
@@ -28,7 +28,7 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
 ]
 
 
-def _walk(session: Session, rng: random.Random, steps: int) -> list[Any]:
+def _walk(session: Episode, rng: random.Random, steps: int) -> list[Any]:
     """States met while playing random legal actions (resetting when a game ends)."""
     states = []
     for _ in range(steps):
@@ -47,7 +47,7 @@ def test_observation_ignores_the_dice_source(
     game_id: str, players: int, options: dict[str, Any]
 ) -> None:
     """Two states that differ only in the dice still to come look the same to every seat."""
-    session = Session(game_id, players, options)
+    session = Episode(game_id, players, options)
     session.reset(1)
     for state in _walk(session, random.Random(2), 150)[::5]:
         other = msgspec.structs.replace(state, dice=SeededDice(seed=99, counter=12345))
@@ -60,7 +60,7 @@ def test_observation_ignores_the_dice_source(
 
 def test_decades_observation_ignores_the_other_teams_secrets() -> None:
     """The other team's pending choice, its hand and the questions' years never show."""
-    session = Session("decades", 2, {})
+    session = Episode("decades", 2, {})
     session.reset(5)
     rng = random.Random(3)
     checked = 0
@@ -97,7 +97,7 @@ def test_decades_observation_ignores_the_other_teams_secrets() -> None:
 
 
 def test_decades_keep_step_hides_the_other_dealt_cards() -> None:
-    session = Session("decades", 2, {})
+    session = Episode("decades", 2, {})
     session.reset(8)
     state = session.state
     seat0 = session.observe(0).copy()
@@ -123,7 +123,7 @@ def test_decathlon_fast_path_equals_the_view_encoding(
 ) -> None:
     """The observation built from the state's public fields (cached float32 blocks) is
     exactly the encoding of ``Game.view`` for every seat, and its score the view's."""
-    session = Session("decathlon", players, options)
+    session = Episode("decathlon", players, options)
     session.reset(11)
     codec, game = session.codec, session.game
     fast = np.zeros(session.obs_size, np.float32)
@@ -150,7 +150,7 @@ def test_decathlon_cached_masks_equal_legal_actions(players: int, options: dict[
     """A mask (and index -> action table) is learnt once per mask key and reused: on
     every position met, for every seat, it equals the encoding of that position's own
     ``Game.legal_actions`` (so the key holds everything the legal set depends on)."""
-    session = Session("decathlon", players, options)
+    session = Episode("decathlon", players, options)
     session.reset(12)
     game, codec = session.game, session.codec
     reused = 0
@@ -201,7 +201,7 @@ def test_action_indices_are_fixed_and_decode(
     game_id: str, players: int, options: dict[str, Any]
 ) -> None:
     """Every legal action has an index in range; the index gives that action back."""
-    session = Session(game_id, players, options)
+    session = Episode(game_id, players, options)
     session.reset(21)
     for state in _walk(session, random.Random(6), 300):
         session.state, session._legal = state, {}

@@ -21,7 +21,7 @@ from gamenight.core.agents import Agent, RandomAgent
 from gamenight.core.dice import ScriptedDice, SeededDice
 from gamenight.core.errors import IllegalActionError
 from gamenight.core.frames import Frame
-from gamenight.core.record import SeatInfo
+from gamenight.core.record import RecordSeat
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.bots import TurnOptimalBot
 from gamenight.games.dice_duel.combinations import COMBINATIONS, LABEL
@@ -50,7 +50,7 @@ def _start(players: int, *dice: int, mode: str = "multi") -> DiceDuelState:
 def _play_and_render(console: Console, table: Seating, seed: int, players: int = 2) -> str:
     """A whole seeded bot game narrated, with the board shown at every decision."""
     ui = UI()
-    seats = [SeatInfo(name, "bot:random") for name in table.names[:players]]
+    seats = [RecordSeat(name, "bot:random") for name in table.names[:players]]
     agents: list[Agent[Any, Any, Any]] = [RandomAgent(seed + p) for p in range(players)]
     match = Match(GAME, GAME.parse_options(), seed, seats, agents)
 
@@ -279,7 +279,11 @@ def test_no_ruling_ids_in_anything_a_player_reads() -> None:
     for seed in range(3):
         _play_and_render(console, table, seed)
     solo = Match(
-        GAME, GAME.parse_options({"mode": "solo"}), 4, [SeatInfo("Ann", "bot")], [TurnOptimalBot()]
+        GAME,
+        GAME.parse_options({"mode": "solo"}),
+        4,
+        [RecordSeat("Ann", "bot")],
+        [TurnOptimalBot()],
     )
     ui = UI()
     solo.observers.append(lambda frame: ui.show_events(console, frame.events, table))

@@ -12,7 +12,7 @@ from rich.console import Console
 
 from gamenight.core.agents import RandomAgent
 from gamenight.core.dice import ScriptedDice
-from gamenight.core.record import SeatInfo
+from gamenight.core.record import RecordSeat
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
@@ -215,7 +215,7 @@ def test_events_results_and_a_whole_game_render() -> None:
         GAME,
         GAME.parse_options(),
         9,
-        [SeatInfo("Ann", "bot:random"), SeatInfo("Bob", "bot:random")],
+        [RecordSeat("Ann", "bot:random"), RecordSeat("Bob", "bot:random")],
         [RandomAgent(1), RandomAgent(2)],
     )
     match.observers.append(lambda frame: ui.show_events(console, frame.events, TABLE))

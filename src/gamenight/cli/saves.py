@@ -18,7 +18,7 @@ from gamenight.cli.session import saves_folder
 from gamenight.core.errors import RecordError
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import to_json
-from gamenight.core.record import Record, SeatInfo, read_record
+from gamenight.core.record import Record, RecordSeat, read_record
 from gamenight.core.registry import GameEntry
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import Seating
@@ -78,10 +78,10 @@ def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
 
 
 # ----- replay --as SEAT -----------------------------------------------------------------
-def resolve_seat(text: str, seats: Sequence[SeatInfo]) -> int | None:
+def resolve_seat(text: str, seats: Sequence[RecordSeat]) -> int | None:
     """A seat by number (from 1) or name; ``spectator`` is ``None``.
 
-    >>> seats = [SeatInfo("Ann", "human"), SeatInfo("Bob", "bot:greedy")]
+    >>> seats = [RecordSeat("Ann", "human"), RecordSeat("Bob", "bot:greedy")]
     >>> resolve_seat("2", seats), resolve_seat("ann", seats), resolve_seat("spectator", seats)
     (1, 0, None)
     """

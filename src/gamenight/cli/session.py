@@ -29,7 +29,7 @@ from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteEr
 from gamenight.core.events import Event
 from gamenight.core.frames import Frame
 from gamenight.core.game import Results, to_json
-from gamenight.core.record import RecordWriter, SeatInfo, resume_record
+from gamenight.core.record import RecordSeat, RecordWriter, resume_record
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
 from gamenight.core.seeds import commitment, derive, fingerprint
@@ -199,7 +199,7 @@ class Session:
         if self.writer is not None:
             self.record_path = self.writer.path or self.record_path
             self.writer.on_failure = self._write_failed
-        seat_infos = [SeatInfo(s.name, s.agent) for s in self.seats]
+        seat_infos = [RecordSeat(s.name, s.agent) for s in self.seats]
         match = Match(
             game,
             self.options,

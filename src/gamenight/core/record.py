@@ -79,7 +79,7 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
 @dataclass(frozen=True)
-class SeatInfo:
+class RecordSeat:
     name: str
     agent: str  # "human" or "bot:<name>"
 
@@ -95,7 +95,7 @@ class Record:
     rules_version: str
     options: dict[str, Any]
     seed: int | None
-    seats: list[SeatInfo]
+    seats: list[RecordSeat]
     commitment: str | None = None
     attachments: dict[str, Any] = field(default_factory=dict)
     format_version: int = FORMAT_VERSION
@@ -190,7 +190,7 @@ class RecordWriter:
         game: Game[S, A, V, E],
         options: dict[str, Any],
         seed: int,
-        seats: Sequence[SeatInfo],
+        seats: Sequence[RecordSeat],
         *,
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
@@ -226,7 +226,7 @@ class RecordWriter:
         game: Game[S, A, V, E],
         options: Options,
         seed: int,
-        seats: Sequence[SeatInfo],
+        seats: Sequence[RecordSeat],
         opening: Step[S, A, V, E],
         *,
         seed_in_header: bool = True,
@@ -387,7 +387,7 @@ def write_moves(
     game: Game[S, A, V, E],
     options: Options,
     seed: int,
-    seats: Sequence[SeatInfo],
+    seats: Sequence[RecordSeat],
     moves: Sequence[tuple[int, A]],
     *,
     seed_in_header: bool = True,
@@ -617,7 +617,7 @@ def parse_record(
 
 def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Record:
     try:
-        seats = [SeatInfo(str(s["name"]), str(s["agent"])) for s in head["seats"]]
+        seats = [RecordSeat(str(s["name"]), str(s["agent"])) for s in head["seats"]]
     except (KeyError, TypeError) as exc:
         raise RecordError(f"{name} line {lineno}: bad header field {exc}") from None
     record = Record(

@@ -22,7 +22,7 @@ from gamenight.core.events import Event
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import Game, Results
 from gamenight.core.options import Options
-from gamenight.core.record import RecordWriter, SeatInfo
+from gamenight.core.record import RecordSeat, RecordWriter
 from gamenight.core.table import Table
 
 S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
@@ -40,7 +40,7 @@ class Match(Generic[S, A, V, E]):
     game: Game[S, A, V, E]
     options: Options
     seed: int
-    seats: list[SeatInfo]
+    seats: list[RecordSeat]
     agents: list[Agent[V, A, E]]
     record: RecordWriter | None = None
     observers: list[Observer[A, V, E]] = field(default_factory=list)
@@ -162,7 +162,7 @@ def play_match(
         names or [f"{getattr(a, 'label', 'agent')} {i + 1}" for i, a in enumerate(agents)]
     )
     seats = [
-        SeatInfo(n, f"bot:{getattr(a, 'label', 'agent')}")
+        RecordSeat(n, f"bot:{getattr(a, 'label', 'agent')}")
         for n, a in zip(labels, agents, strict=True)
     ]
     match = Match(

@@ -21,7 +21,7 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.core.events import Event
 from gamenight.core.game import Game, Results, to_json
 from gamenight.core.options import Options
-from gamenight.core.record import RecordWriter, SeatInfo, parse_record, replay, write_moves
+from gamenight.core.record import RecordSeat, RecordWriter, parse_record, replay, write_moves
 from gamenight.core.table import Table
 
 S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
@@ -168,7 +168,7 @@ def check_replay(
     """A record of the game replays to exactly the same final state."""
     buffer = io.StringIO()
     writer = RecordWriter(buffer)
-    names = [SeatInfo(f"p{i}", "bot:random") for i in range(seats)]
+    names = [RecordSeat(f"p{i}", "bot:random") for i in range(seats)]
     table = write_moves(writer, game, options, seed, names, [(s, a) for s, a, _ in history])
     by_seq: dict[int, list[Any]] = {}
     for stamped in table.log():

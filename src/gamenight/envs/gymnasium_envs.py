@@ -24,7 +24,7 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 
 from gamenight.envs.codecs import BIG, Obs
-from gamenight.envs.session import Session
+from gamenight.envs.episode import Episode
 
 
 class SoloEnv(gym.Env[Obs, np.int64]):
@@ -35,7 +35,7 @@ class SoloEnv(gym.Env[Obs, np.int64]):
     fixed_options: ClassVar[dict[str, Any]] = {}
 
     def __init__(self, **options: Any) -> None:
-        self.session = Session(self.game_id, 1, {**self.fixed_options, **options})
+        self.session = Episode(self.game_id, 1, {**self.fixed_options, **options})
         n, size = self.session.n_actions, self.session.obs_size
         self.action_space = spaces.Discrete(n)
         self.observation_space = spaces.Box(-BIG, BIG, (size,), np.float32)

@@ -22,12 +22,12 @@ from pettingzoo import AECEnv, ParallelEnv
 
 from gamenight.core import registry
 from gamenight.envs.codecs import BIG
-from gamenight.envs.session import Session
+from gamenight.envs.episode import Episode
 
 AgentID = str
 
 
-def _spaces(session: Session) -> spaces.Dict:
+def _spaces(session: Episode) -> spaces.Dict:
     return spaces.Dict(
         {
             "observation": spaces.Box(-BIG, BIG, (session.obs_size,), np.float32),
@@ -51,7 +51,7 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
         super().__init__()
         self.render_mode = None
         players = _default_players(game_id, options) if players is None else players
-        self.session = Session(game_id, players, options)
+        self.session = Episode(game_id, players, options)
         self.metadata = {
             "name": f"gamenight_{game_id}_v0",
             "render_modes": [],
@@ -136,7 +136,7 @@ class GamenightParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ign
 
     def __init__(self, game_id: str, players: int | None = None, **options: Any) -> None:
         players = _default_players(game_id, options) if players is None else players
-        self.session = Session(game_id, players, options)
+        self.session = Episode(game_id, players, options)
         wait = self.session.codec.wait
         if not self.session.game.info.simultaneous or wait is None:
             raise ValueError(f"{game_id!r} has no simultaneous choices: use aec_env")

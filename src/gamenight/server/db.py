@@ -50,7 +50,6 @@ from sqlalchemy import (
     Integer,
     MetaData,
     String,
-    Table,
     Text,
     UniqueConstraint,
     event,
@@ -59,6 +58,7 @@ from sqlalchemy import (
     text,
     update,
 )
+from sqlalchemy import Table as SqlTable  # not core.table.Table: a database table
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_engine
 from sqlalchemy.pool import AsyncAdaptedQueuePool
@@ -75,7 +75,7 @@ RETRY_AFTER = 2  # seconds a client is told to wait while the database is unavai
 # the same: tests/server/test_storage.py compares them).
 METADATA = MetaData()
 
-ROOMS = Table(
+ROOMS = SqlTable(
     "rooms",
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -95,7 +95,7 @@ ROOMS = Table(
     Column("updated_at", Float, nullable=False),
 )
 
-SEATS = Table(
+SEATS = SqlTable(
     "seats",
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),
@@ -115,7 +115,7 @@ SEATS = Table(
     UniqueConstraint("room_id", "seat"),
 )
 
-ACTIONS = Table(
+ACTIONS = SqlTable(
     "actions",
     METADATA,
     Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
@@ -126,7 +126,7 @@ ACTIONS = Table(
     Column("at", Float, nullable=False),
 )
 
-CHAT = Table(
+CHAT = SqlTable(
     "chat",
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),

@@ -39,8 +39,7 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
-from gamenight.core.record import RecordWriter, write_moves
-from gamenight.core.record import SeatInfo as RecordSeat
+from gamenight.core.record import RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
 from gamenight.server import conns

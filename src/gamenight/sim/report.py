@@ -206,7 +206,7 @@ def odds_track(
     game (the ``stage`` capability, e.g. the Decathlon's events; none without it), or
     ``None`` for a game without odds, a single player or no games.
     """
-    from gamenight.core.record import SeatInfo
+    from gamenight.core.record import RecordSeat
     from gamenight.core.registry import get as get_entry
     from gamenight.core.runner import Match
     from gamenight.core.seeds import derive
@@ -226,7 +226,7 @@ def odds_track(
         _Watch(entry.make_bot(bot, derive(row.seed, "bot", seat)), seen, spectator)
         for seat, bot in enumerate(row.bots)
     ]
-    seats = [SeatInfo(f"{bot} {i + 1}", f"bot:{bot}") for i, bot in enumerate(row.bots)]
+    seats = [RecordSeat(f"{bot} {i + 1}", f"bot:{bot}") for i, bot in enumerate(row.bots)]
     match = Match(entry.game, report.options, row.seed, seats, agents)
     results = match.run()
     if tuple(float(x) for x in results.scores) != row.scores:

@@ -1,10 +1,10 @@
 """One episode of a game for the environments: seeding, stepping, masks and the record.
 
-A :class:`Session` calls the Game API only (``start``, ``to_act``,
+A :class:`Episode` calls the Game API only (``start``, ``to_act``,
 ``legal_actions``, ``apply``, ``view``, ``results``); an observation is the encoding
 of :meth:`Game.view` for the observing seat. ``reset(seed)`` seeds the dice with
 ``derive(seed, "env", 0)`` (later unseeded resets take ``derive(seed, "env", k)``
-for the k-th episode), so an episode is reproducible and :meth:`Session.record`
+for the k-th episode), so an episode is reproducible and :meth:`Episode.record`
 writes it as a gamenight record that ``gamenight replay`` verifies.
 
 A codec with a fast path (the Decathlon's) builds the observation from the state's
@@ -25,14 +25,14 @@ import numpy.typing as npt
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
 from gamenight.core.game import AnyGame, Results
-from gamenight.core.record import RecordWriter, SeatInfo, write_moves
+from gamenight.core.record import RecordSeat, RecordWriter, write_moves
 from gamenight.core.seeds import derive, draw_seed
 from gamenight.envs.codecs import Codec, Obs, codec_for
 
 Mask = npt.NDArray[np.int8]
 
 
-class Session:
+class Episode:
     """A game, its options and seat count, and the episode being played."""
 
     def __init__(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
@@ -217,7 +217,7 @@ class Session:
         game = self.game
         writer = RecordWriter.create(path, force=force)
         try:
-            seats = [SeatInfo(f"agent {i + 1}", "bot:env") for i in range(self.players)]
+            seats = [RecordSeat(f"agent {i + 1}", "bot:env") for i in range(self.players)]
             write_moves(writer, game, self.options, self.game_seed, seats, self.moves)
         finally:
             writer.close()
