@@ -47,3 +47,4 @@ class Config:
     extra_origins: tuple[str, ...] = ()
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
+    gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)

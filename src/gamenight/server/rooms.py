@@ -26,6 +26,7 @@ from gamenight.server.config import Config, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.db import RoomRow, Store, is_outage, new_token, outage_reason, token_hash
 from gamenight.server.faults import UNAVAILABLE, RoomError, log_fault, refused, unavailable
+from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, mark_broken
@@ -109,6 +110,9 @@ class Hub:
         self._tasks.append(asyncio.create_task(_watch_loop(self.config.stall_warning)))
         if self.store.is_postgres:
             self._tasks.append(asyncio.create_task(self._listen()))
+        if self.config.gc_freeze:  # short full collections (server/heap.py says why)
+            keep_young()
+            self._tasks.append(asyncio.create_task(keep_young_every(self.config.gc_freeze)))
 
     async def stop(self) -> None:
         for task in self._tasks:
