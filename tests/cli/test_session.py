@@ -117,7 +117,7 @@ def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
     agent = HumanAgent(
         _StubUI(), prompter, Seating(["Red", "Blue"], frozenset({0, 1})), hidden=True
     )
-    action = agent.act(Decision("decades", 1, "secret-of-blue", ["legal"]))
+    action = agent.act(Decision[Any, Any]("decades", 1, "secret-of-blue", ["legal"]))
     assert action == "legal"
     assert prompts == ["Pass the terminal to Blue, then press Enter "]
     assert "not a legal choice" in console.file.getvalue()  # type: ignore[attr-defined]

@@ -43,7 +43,7 @@ def test_the_hand_over_prints_names_as_text() -> None:
     console = Console(file=io.StringIO(), width=80, color_system=None)
     prompter = Prompter(console, reader=lambda _prompt: "")
     agent = HumanAgent(_StubUI(), prompter, Seating(["[/]", "[b]x[/b]"], frozenset({0, 1})), True)
-    agent.act(Decision("decades", 0, "view", ["legal"]))
+    agent.act(Decision[Any, Any]("decades", 0, "view", ["legal"]))
     assert "[/] to act" in console.file.getvalue()  # type: ignore[attr-defined]
 
 
@@ -205,7 +205,7 @@ def test_secrets_are_hidden_only_from_another_human(
     prompter = Prompter(console, secret_reader=secret_reader)
     table = Seating(["Red", "Blue"], frozenset(range(humans)))
     agent = HumanAgent(_StubUI(), prompter, table, hidden=humans > 1)
-    assert agent.act(Decision("decades", 0, None, ["x"])) == "x"
+    assert agent.act(Decision[Any, Any]("decades", 0, None, ["x"])) == "x"
     assert len(hidden) == (1 if humans > 1 else 0)
     shown = out.getvalue()
     if humans > 1:  # hand-over: screen and scrollback cleared before and after

@@ -160,7 +160,8 @@ def test_the_generic_codec_without_declared_actions() -> None:
     class Bare(ToyGame):
         info = dataclasses.replace(ToyGame.info, actions=None)
 
-    codec = GenericCodec(Bare(), {})
+    game: Any = Bare()
+    codec = GenericCodec(game, {})
     assert codec.n_actions == MAX_LEGAL and codec.obs_size(2) == 2 + OBS_BYTES
     assert codec.legal_indices([Roll(), Hold()], 0, lambda: None) == {0: Roll(), 1: Hold()}
     out = np.zeros(codec.obs_size(2), np.float32)

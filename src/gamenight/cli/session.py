@@ -62,7 +62,7 @@ class HumanAgent:
         self.match: Match | None = None
         self.record_path: Path | None = None
 
-    def act(self, decision: Decision[Any, Any]) -> Any:
+    def act(self, decision: Decision) -> Any:
         console = self.prompter.console
         seat = decision.seat
         name = self.table.names[seat]
@@ -188,7 +188,7 @@ class Session:
         humans = frozenset(i for i, s in enumerate(self.seats) if s.bot is None)
         table = Seating([s.name for s in self.seats], humans)
         hidden = bool(game.info.hidden_info) and len(humans) > 1
-        agents: list[Agent[Any, Any]] = []
+        agents: list[Agent] = []
         for index, seat in enumerate(self.seats):
             if seat.bot is None:
                 agents.append(HumanAgent(ui, self.prompter, table, hidden))

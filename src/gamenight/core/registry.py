@@ -28,16 +28,21 @@ from functools import cached_property
 from importlib import metadata, resources
 from typing import Any
 
+import msgspec
+
+from gamenight.core.advice import Advice
+from gamenight.core.agents import Agent
 from gamenight.core.errors import UnknownGameError
-from gamenight.core.game import BotInfo, Game
+from gamenight.core.game import AnyGame, BotInfo
+from gamenight.core.odds import Odds
 from gamenight.core.solver import Solver
 
 # The capabilities' signatures (GameInfo names each by a string, which mypy cannot
 # follow: these types make every caller checked; tests/games/test_game_contract.py
 # checks that what each string names takes these arguments).
-Advisor = Callable[[Any, int, list[Any]], Any]  # (view, seat, legal) -> Advice | None
-OddsFunction = Callable[[Any], Any]  # (spectator view) -> Odds | None
-BotFactory = Callable[[int], Any]  # (seed) -> Agent
+Advisor = Callable[[msgspec.Struct, int, list[msgspec.Struct]], Advice | None]
+OddsFunction = Callable[[msgspec.Struct], Odds | None]  # (spectator view) -> live odds
+BotFactory = Callable[[int], Agent]  # (seed) -> a bot
 
 RANDOM_BOT = BotInfo(
     "random",
@@ -65,9 +70,9 @@ class GameEntry:
         return self.title if self.title is not None else self.game.info.name
 
     @cached_property
-    def game(self) -> Game[Any, Any]:
+    def game(self) -> AnyGame:
         """The game object (a :class:`gamenight.core.game.Game`)."""
-        game: Game[Any, Any] = importlib.import_module(f"{self.package}.game").GAME
+        game: AnyGame = importlib.import_module(f"{self.package}.game").GAME
         return game
 
     def capability(self, path: str | None) -> Any:
@@ -84,14 +89,15 @@ class GameEntry:
         """Bot factories by name; each takes a seed and returns an agent (imported lazily)."""
         return _LazyBots(self.bot_infos)
 
-    def make_bot(self, name: str, seed: int) -> Any:
+    def make_bot(self, name: str, seed: int) -> Agent:
         """A new bot ``name`` seeded with ``seed``; raises UnknownGameError for no such bot."""
         info = self.bot_infos.get(name)
         if info is None:
             raise UnknownGameError(
                 f"{self.name} has no bot '{name}' (choose from {', '.join(self.bot_infos)})"
             )
-        return load(info.factory)(seed)
+        bot: Agent = load(info.factory)(seed)
+        return bot
 
     @property
     def advisor(self) -> Advisor | None:

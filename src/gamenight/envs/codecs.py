@@ -32,7 +32,7 @@ import numpy as np
 
 from gamenight.core import registry
 from gamenight.core.codec import BIG, Codec, Obs
-from gamenight.core.game import Game
+from gamenight.core.game import AnyGame
 
 __all__ = ["BIG", "Codec", "GenericCodec", "Obs", "codec_for"]
 
@@ -43,7 +43,7 @@ MAX_LEGAL = 64  # legal actions at once the generic positional action space hold
 class GenericCodec(Codec):
     """The codec of a game that declares none (see the module doc)."""
 
-    def __init__(self, game: Game[Any, Any], options: Mapping[str, Any]) -> None:
+    def __init__(self, game: AnyGame, options: Mapping[str, Any]) -> None:
         super().__init__()
         info = game.info
         self.game_id, self._name = info.id, info.name

@@ -19,6 +19,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -48,15 +49,15 @@ class Episode:
         self.episode = -1
         self.game_seed = 0
         self.state: Any = None
-        self.moves: list[tuple[int, Any]] = []
+        self.moves: list[tuple[int, msgspec.Struct]] = []
         self.finished = True
         # Caches for the current state only (checked by identity, so assigning
         # ``session.state`` directly is safe): legal index -> action per seat, and with a
         # fast codec each seat's (observation bytes, mask entry, running score).
         self._cached_for: Any = None
-        self._legal: dict[int, dict[int, Any]] = {}  # the general path
-        self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, Any]], float]] = {}  # fast
-        self._masks: dict[Any, tuple[Mask, dict[int, Any]]] = {}
+        self._legal: dict[int, dict[int, msgspec.Struct]] = {}  # the general path
+        self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, msgspec.Struct]], float]] = {}  # fast
+        self._masks: dict[Any, tuple[Mask, dict[int, msgspec.Struct]]] = {}
         self._results: tuple[Any, Results | None] = (None, None)
         self._fast = self.codec.fast
 
@@ -76,7 +77,7 @@ class Episode:
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.game.to_act(self.state))
 
-    def snapshot(self, seat: int) -> tuple[bytes, tuple[Mask, dict[int, Any]], float]:
+    def snapshot(self, seat: int) -> tuple[bytes, tuple[Mask, dict[int, msgspec.Struct]], float]:
         """Fast codecs only: ``seat``'s observation bytes, (mask, legal index -> action)
         and running score for the current state, computed once per state and seat."""
         state = self.state
@@ -92,8 +93,8 @@ class Episode:
         return snap
 
     def _learn_mask(
-        self, key: Any, seat: int, legal: dict[int, Any] | None = None
-    ) -> tuple[Mask, dict[int, Any]]:
+        self, key: Any, seat: int, legal: dict[int, msgspec.Struct] | None = None
+    ) -> tuple[Mask, dict[int, msgspec.Struct]]:
         """The mask and legal actions of every position with this mask key, taken from
         ``Game.legal_actions`` at the first position met (the key is exact: tests/envs)."""
         if legal is None:
@@ -108,14 +109,14 @@ class Episode:
         entry = self._masks[key] = (mask, legal if self._fast else {})
         return entry
 
-    def _legal_now(self, seat: int) -> dict[int, Any]:
+    def _legal_now(self, seat: int) -> dict[int, msgspec.Struct]:
         actions = self.game.legal_actions(self.state, seat)
         if not actions:
             return {}
         state = self.state
         return self.codec.legal_indices(actions, seat, lambda: self.game.view(state, seat))
 
-    def legal(self, seat: int) -> dict[int, Any]:
+    def legal(self, seat: int) -> dict[int, msgspec.Struct]:
         """Index -> action for every legal action of ``seat`` now (the first action
         wins when two spellings share an index)."""
         if self._fast:

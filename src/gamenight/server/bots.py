@@ -189,7 +189,7 @@ class BotSeats:
         s = room.seats[seat]
         return s.bot if s.kind == "bot" else room.default_bot()
 
-    def observe(self, step: Step[Any, Any]) -> None:
+    def observe(self, step: Step) -> None:
         """Each bot sees the events its seat may see (``Step.events_for``)."""
         for seat, agent in self.agents.items():
             _observe(agent, seat, step.events_for(seat))

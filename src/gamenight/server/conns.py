@@ -87,7 +87,7 @@ class Conns(set[Conn]):
         for conn in list(self):
             conn.send_frame(frame)
 
-    def send_step(self, step: Step[Any, Any]) -> None:
+    def send_step(self, step: Step) -> None:
         """Each socket gets its seat's frame of ``step``; sockets of one seat share it."""
         frames: dict[int | None, bytes] = {}
         for conn in list(self):

@@ -122,7 +122,7 @@ class Room:
         self.note = note
         self.updated = row.updated_at  # wall clock of the last activity (idle close)
         self.services = services
-        self.table: Table[Any, Any] | None = None
+        self.table: Table | None = None
         self.lock = asyncio.Lock()
         self.conns = Conns()
         self.bots = BotSeats()
@@ -205,18 +205,18 @@ class Room:
         return scheme if scheme is not None else DICE_SCHEME
 
     # ----- the table ----------------------------------------------------------------------
-    def new_table(self) -> Table[Any, Any]:
+    def new_table(self) -> Table:
         game = self.entry.game
         dice = SeededDice(seed=self.seed, scheme=self.dice_scheme())
         return Table.start(game, len(self.seats), game.parse_options(self.options), dice)
 
-    def install(self, table: Table[Any, Any]) -> None:
+    def install(self, table: Table) -> None:
         """``table`` is the room's: its one listener serves every socket and bot."""
         self.table = table
         table.listen(self._on_step)
         self._turn_begins()
 
-    def _on_step(self, step: Step[Any, Any]) -> None:
+    def _on_step(self, step: Step) -> None:
         """Every step (played here, caught up with, or replayed at a rebuild, when no
         socket is there yet): the bots observe the events their seat may see, every socket
         gets its seat's frame (``Step.frame``, the one redaction)."""
@@ -307,7 +307,7 @@ class Room:
                 await self.catch_up()
         self.bots.kick(self)
 
-    def _started(self, bots: dict[int, str], table: Table[Any, Any]) -> None:
+    def _started(self, bots: dict[int, str], table: Table) -> None:
         """The room begins with ``table`` (its start is committed); every socket gets it."""
         for seat, bot in bots.items():
             self.seats[seat].kind = "bot"

@@ -220,7 +220,9 @@ def odds_track(
     seen: list[Any] = []
 
     def spectator() -> Any:
-        return entry.game.view(match.state, None)
+        state = match.state
+        assert state is not None  # asked only while the match is played
+        return entry.game.view(state, None)
 
     agents: list[Any] = [
         _Watch(entry.make_bot(bot, derive(row.seed, "bot", seat)), seen, spectator)

@@ -10,16 +10,16 @@ legality always comes from the engine.
 
 from __future__ import annotations
 
-from typing import Any
-
 from gamenight.core.registry import GameEntry
+from gamenight.terminal.ui import TerminalUI
 
 
-def ui_for(entry: GameEntry) -> Any:
+def ui_for(entry: GameEntry) -> TerminalUI:
     """A new terminal UI for ``entry``'s game (the generic one if it names none)."""
     cls = entry.capability(entry.game.info.terminal)
     if cls is None:
-        from gamenight.terminal.generic import UI
+        from gamenight.terminal.generic import UI  # only for a game without its own
 
         cls = UI
-    return cls()
+    ui: TerminalUI = cls()
+    return ui
