@@ -64,14 +64,11 @@ system-deps:
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
-$(STAMP): requirements.lock pyproject.toml tests/plugins/toy/pyproject.toml
+$(STAMP): requirements.lock pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
 	$(BIN)/python -m pip install --quiet --no-deps -e .
-	# the example game plug-in the tests play (tests/plugins): its own command, since a
-	# local path has no hash for --require-hashes to check
-	$(BIN)/python -m pip install --quiet --no-deps -e tests/plugins/toy
 	touch $(STAMP)
 
 # Re-pin every dependency (needs pip-tools in the venv).

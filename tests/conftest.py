@@ -3,12 +3,56 @@ and listed at the end of the run. This is the conftest the xdist controller load
 
 from __future__ import annotations
 
+import os
 import shutil
+import sys
+import tomllib
 from pathlib import Path
 
 import pytest
 
-from web.fixtures import browser, context, page, server
+ROOT = Path(__file__).resolve().parents[1]
+TOY = ROOT / "tests" / "plugins" / "toy"
+TOY_SITE = ROOT / "artifacts" / "plugins"
+
+
+def _register_toy() -> None:
+    """The toy plug-in (tests/plugins/toy), registered for this run and its subprocesses
+    only: its package and a dist-info holding the entry points of its pyproject go on the
+    path (PYTHONPATH too), as an installed distribution's would. It is never installed
+    into the venv, so `make serve` and `make play` list no test game. Before anything
+    imports gamenight's registry."""
+    project = tomllib.loads((TOY / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    info = TOY_SITE / f"gamenight_toy-{project['version']}.dist-info"
+    files = {
+        "METADATA": f"Metadata-Version: 2.1\nName: {project['name']}\n"
+        f"Version: {project['version']}\n",
+        "entry_points.txt": "".join(
+            f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in points.items())
+            for group, points in project["entry-points"].items()
+        ),
+    }
+    info.mkdir(parents=True, exist_ok=True)
+    for name, text in files.items():
+        path = info / name
+        if not path.exists() or path.read_text(encoding="utf-8") != text:
+            temp = path.with_suffix(f".{os.getpid()}")  # xdist workers write at once
+            temp.write_text(text, encoding="utf-8")
+            os.replace(temp, path)
+    for entry in (str(TOY_SITE), str(TOY)):
+        if entry not in sys.path:
+            sys.path.insert(0, entry)
+    paths = [
+        str(TOY_SITE),
+        str(TOY),
+        *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep)),
+    ]
+    os.environ["PYTHONPATH"] = os.pathsep.join(dict.fromkeys(paths))
+
+
+_register_toy()
+
+from web.fixtures import browser, context, page, server  # noqa: E402
 
 __all__ = ["browser", "context", "page", "server"]
 

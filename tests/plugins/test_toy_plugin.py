@@ -28,10 +28,7 @@ GAMENIGHT = [sys.executable, "-c", "from gamenight.cli.main import run; run()"]
 def _installed() -> None:
     points = {ep.name: ep for ep in metadata.entry_points(group=registry.GROUP)}
     if "toy" not in points:
-        pytest.fail(
-            "the toy plug-in is not installed: `make` installs it "
-            "(pip install --no-deps -e tests/plugins/toy)"
-        )
+        pytest.fail("the toy plug-in is not registered: tests/conftest.py puts it on the path")
 
 
 def _run(
@@ -57,6 +54,18 @@ def test_every_game_registers_by_entry_point_in_listing_order() -> None:
     toy = registry.get("toy")
     assert toy.name == "Toy Pig" and toy.source == "gamenight-toy"
     assert "push-your-luck" in toy.rules_text()
+
+
+def test_the_product_lists_no_test_game(tmp_path: Path) -> None:
+    """The toy is registered for the tests' run only: the venv that `make serve` and
+    `make play` use has gamenight's four games and no toy."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    out = subprocess.run(
+        [*GAMENIGHT, "list"], capture_output=True, text=True, timeout=120, check=False,
+        env={**env, "XDG_DATA_HOME": str(tmp_path), "COLUMNS": "100"}, cwd=tmp_path,
+    )  # fmt: skip
+    assert out.returncode == 0, out.stderr
+    assert "Decathlon" in out.stdout and "Toy Pig" not in out.stdout
 
 
 def test_listing_imports_no_bot_solver_or_numpy() -> None:

@@ -56,7 +56,8 @@ class Episode:
         # fast codec each seat's (observation bytes, mask entry, running score).
         self._cached_for: Any = None
         self._legal: dict[int, dict[int, msgspec.Struct]] = {}  # the general path
-        self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, msgspec.Struct]], float]] = {}  # fast
+        # the fast path
+        self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, msgspec.Struct]], float]] = {}
         self._masks: dict[Any, tuple[Mask, dict[int, msgspec.Struct]]] = {}
         self._results: tuple[Any, Results | None] = (None, None)
         self._fast = self.codec.fast

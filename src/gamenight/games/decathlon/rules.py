@@ -19,13 +19,12 @@ The events each call reports are the typed structs of :mod:`.events` (a
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any, get_args
+from typing import Any
 
 import msgspec
 from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
 from gamenight.games.decathlon import heights, long_jump, sets, shot_put, throws
@@ -141,18 +140,15 @@ def legal_actions(state: DecathlonState, seat: int) -> list[Action]:
 def apply(
     state: DecathlonState, seat: int, action: Action
 ) -> Transition[DecathlonState, DecathlonEvent]:
-    """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing."""
+    """The state after ``seat`` plays ``action``; raises IllegalActionError, changing nothing.
+
+    ``seat`` must be the one to act and ``action`` a Decathlon action: ``Game.apply``
+    checks both first, as in every game's rules (an environment that calls
+    ``Game._apply`` directly passes only actions it took from the legal ones).
+    """
     # Hot (every decision of every simulated game): no property or helper calls here.
-    # Game.apply makes these three checks first (same messages); they stay here so a
-    # direct call (an environment's Game._apply) is refused the same way.
     stage = state.stage
-    if stage is None:
-        raise IllegalActionError("the game is over; no more actions")
-    acting = state.order[stage.turn]
-    if seat != acting:
-        raise IllegalActionError(f"it is not seat {seat}'s turn to act")
-    if type(action) not in _ACTIONS:  # the action structs are final: a set lookup
-        raise IllegalActionError(f"{action!r} is not a Reiner Knizia's Decathlon action")
+    assert stage is not None  # Game.apply refused a finished game
     discipline = state.disciplines[state.discipline_no]
     ump = Ump(state.dice)
     if isinstance(stage, HeightsStage):
@@ -171,9 +167,6 @@ def apply(
         tries, bests = _record(stage.tries, stage.best, seat, stage.round, outcome.result, ump)
         state = _next_attempt(state, stage.round, stage.turn + 1, tries, bests, ump)
     return Transition(replace(state, dice=ump.dice), tuple(ump))  # the umpire is its events
-
-
-_ACTIONS = frozenset(get_args(Action))
 
 
 # ----- discipline flow ------------------------------------------------------------------
