@@ -313,9 +313,14 @@ class Room:
             self.seats[seat].kind = "bot"
             self.seats[seat].bot = bot
             self.seats[seat].token_hash = None
+        self._go_live(table)
+        self._absent_seats()
+
+    def _go_live(self, table: Table) -> None:
+        """The room plays ``table`` from now (begun here or by another process): every
+        socket gets its snapshot, and the odds are asked for."""
         self.status = Lifecycle.PLAYING
         self.install(table)
-        self._absent_seats()
         for conn in list(self.conns):
             conn.send(conns.snapshot(self, conn.seat, -1))
         self.odds.want(self)
@@ -506,11 +511,7 @@ class Room:
                 self.status = Lifecycle.BROKEN
                 self.show()
                 return
-            self.status = Lifecycle.PLAYING
-            self.install(table)
-            for conn in list(self.conns):
-                conn.send(conns.snapshot(self, conn.seat, -1))
-            self.odds.want(self)
+            self._go_live(table)
         if self.table is not None:
             for action in await store.actions_after(self.id, self.table.seq):
                 if self.status is not Lifecycle.PLAYING:
