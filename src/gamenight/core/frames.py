@@ -92,10 +92,24 @@ def action_for(
     return action if viewer == seat else public_form(game, state, seat, action)
 
 
-def position_of(game: Game[S, A, V, E], state: S, seq: int, seat: int | None) -> Position[A, V]:
-    """``seat``'s :class:`Position` in ``state`` (the one place a view is taken)."""
-    acting = game.to_act(state)
+def position_of(
+    game: Game[S, A, V, E],
+    state: S,
+    seq: int,
+    seat: int | None,
+    *,
+    acting: tuple[int, ...] | None = None,
+    results: Results | None = None,
+) -> Position[A, V]:
+    """``seat``'s :class:`Position` in ``state`` (the one place a view is taken).
+
+    ``acting`` and ``results``, if given, are ``state``'s (a step computes them once
+    for all its viewers)."""
+    if acting is None:
+        acting = game.to_act(state)
     legal = tuple(game.legal_actions(state, seat)) if seat in acting else ()
+    if not acting and results is None:
+        results = game.results(state)
     return Position(
         seq=seq,
         seat=seat,
@@ -103,17 +117,21 @@ def position_of(game: Game[S, A, V, E], state: S, seq: int, seat: int | None) ->
         legal=legal,
         to_act=acting,
         finished=not acting,
-        results=None if acting else game.results(state),
+        results=None if acting else results,
     )
 
 
 class Step(Generic[S, A, V, E]):
     """One action applied (or about to be), or the start of a game (seq 0).
 
-    Immutable once made; its frames are computed on first request and kept.
+    Immutable once made; who acts next, the results and the frames are computed on
+    first request and kept (a room asks for them once per socket and writer).
     """
 
-    __slots__ = ("_frames", "_seen", "action", "events", "game", "seat", "seq", "state")
+    __slots__ = (
+        "_acting", "_frames", "_results", "_seen", "action", "events", "game", "seat", "seq",
+        "state",
+    )  # fmt: skip
 
     def __init__(
         self,
@@ -134,17 +152,31 @@ class Step(Generic[S, A, V, E]):
         self.events = cast(tuple[E, ...], events)
         self._frames: dict[int | None, Frame[A, V, E]] = {}
         self._seen: dict[int | None, tuple[E, ...]] = {}
+        self._acting: tuple[int, ...] | None = None
+        self._results: Results | None = None
 
     def __repr__(self) -> str:
         return f"Step(seq={self.seq}, seat={self.seat}, action={self.action!r})"
 
     @property
+    def to_act(self) -> tuple[int, ...]:
+        """The seats that act after this step; empty if it ended the game."""
+        acting = self._acting
+        if acting is None:
+            acting = self._acting = self.game.to_act(self.state)
+        return acting
+
+    @property
     def finished(self) -> bool:
-        return self.game.is_terminal(self.state)
+        return not self.to_act
 
     def results(self) -> Results | None:
         """The results if this step ended the game."""
-        return self.game.results(self.state) if self.finished else None
+        if self.to_act:
+            return None
+        if self._results is None:
+            self._results = self.game.results(self.state)
+        return self._results
 
     def events_for(self, viewer: int | None) -> tuple[E, ...]:
         """The events ``viewer`` may see (the frame's, without computing its position)."""
@@ -169,6 +201,8 @@ class Step(Generic[S, A, V, E]):
                 seat=self.seat,
                 action=action,
                 events=self.events_for(viewer),
-                position=position_of(game, state, self.seq, viewer),
+                position=position_of(
+                    game, state, self.seq, viewer, acting=self.to_act, results=self.results()
+                ),
             )
         return made
