@@ -55,15 +55,7 @@ class Match(Generic[S, A, V, E]):
     @property
     def history(self) -> list[tuple[int, A, tuple[E, ...]]]:
         """(seat, action, events) of every action so far (the referee's view)."""
-        if self.table is None:
-            return []
-        events: dict[int, list[E]] = {}
-        for stamped in self.table.log():
-            events.setdefault(stamped.seq, []).append(stamped.event)
-        return [
-            (seat, action, tuple(events.get(seq, ())))
-            for seq, (seat, action) in enumerate(self.table.moves(), start=1)
-        ]
+        return [] if self.table is None else self.table.played()
 
     def begin(
         self, dice: DiceSource | None = None, *, replayed: Sequence[tuple[int, A]] = ()

@@ -155,6 +155,17 @@ class Table(Generic[S, A, V, E]):
         """The referee's history: every (seat, action), unredacted."""
         return list(self._moves)
 
+    def played(self) -> list[tuple[int, A, tuple[E, ...]]]:
+        """The referee's history with each action's events: (seat, action, events)."""
+        events: list[list[E]] = [[] for _ in self._moves]
+        for stamped in self._log:
+            if stamped.seq:
+                events[stamped.seq - 1].append(stamped.event)
+        return [
+            (seat, action, tuple(mine))
+            for (seat, action), mine in zip(self._moves, events, strict=True)
+        ]
+
     # ----- acting ---------------------------------------------------------------
     def prepare(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A, V, E]:
         """Validate ``action`` and compute its :class:`Step` without applying it.

@@ -170,11 +170,8 @@ def check_replay(
     writer = RecordWriter(buffer)
     names = [RecordSeat(f"p{i}", "bot:random") for i in range(seats)]
     table = write_moves(writer, game, options, seed, names, [(s, a) for s, a, _ in history])
-    by_seq: dict[int, list[Any]] = {}
-    for stamped in table.log():
-        by_seq.setdefault(stamped.seq, []).append(stamped.event)
-    assert [by_seq.get(i, []) for i in range(1, len(history) + 1)] == [
-        list(events) for _, _, events in history
+    assert [events for _, _, events in table.played()] == [
+        tuple(events) for _, _, events in history
     ], "the table's events differ from the game's"
     report = replay(parse_record(buffer.getvalue().splitlines()))
     assert report.final_state == final, "replayed final state differs"
