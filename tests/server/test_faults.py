@@ -166,17 +166,21 @@ def own_pg() -> Iterator[PgCluster]:
         cluster.stop()
 
 
+def _three_rooms(url: str) -> tuple[str, str, str]:
+    """A two-human Dice Duel, a Wurfeltod against a bot and a room of two bots."""
+    duel = create_room(url, "dice-duel", ["human", "human"])["code"]
+    versus = create_room(url, "wurfeltod", ["human", "bot:random"])["code"]
+    bots = create_room(url, "dice-duel", ["bot:random", "bot:random"], room={"bot_pace": 0.05})
+    return duel, versus, bots["code"]
+
+
 @pytest.mark.parametrize("processes", [1, 2])
 def test_postgres_restart_mid_game(own_pg: PgCluster, processes: int) -> None:
     url = own_pg.new_database()
     servers = [ProcessServer(url).start() for _ in range(processes)]
     a, b = servers[0], servers[-1]  # one process: both are the same
     try:
-        duel = create_room(a.url, "dice-duel", ["human", "human"])["code"]
-        versus = create_room(a.url, "wurfeltod", ["human", "bot:random"])["code"]
-        bots = create_room(
-            a.url, "dice-duel", ["bot:random", "bot:random"], room={"bot_pace": 0.05}
-        )["code"]
+        duel, versus, bots = _three_rooms(a.url)
         seats = [
             Client(a.url, duel, claim(a.url, duel, 0, "A")),
             Client(b.url, duel, claim(b.url, duel, 1, "B")),
@@ -429,12 +433,8 @@ def test_kill_9_of_one_of_two_processes(pg: PgCluster) -> None:
     url = pg.new_database()
     a, b = ProcessServer(url).start(), ProcessServer(url).start()
     try:
-        duel = create_room(a.url, "dice-duel", ["human", "human"])["code"]
-        versus = create_room(a.url, "wurfeltod", ["human", "bot:random"])["code"]
-        # Created on A after B started: only A runs its bots until B adopts it.
-        bots = create_room(
-            a.url, "dice-duel", ["bot:random", "bot:random"], room={"bot_pace": 0.05}
-        )["code"]
+        # The bot room is created on A after B started: only A runs its bots until B adopts it.
+        duel, versus, bots = _three_rooms(a.url)
         on_a = Client(a.url, duel, claim(a.url, duel, 0, "A"))
         on_b = Client(b.url, duel, claim(b.url, duel, 1, "B"))
         versus_a = Client(a.url, versus, claim(a.url, versus, 0, "C"))

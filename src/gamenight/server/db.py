@@ -95,17 +95,19 @@ ROOMS = SqlTable(
     Column("updated_at", Float, nullable=False),
 )
 
+
+def _room_ref() -> Column[int]:
+    """The ``room_id`` of a room's seats and chat lines: indexed, gone with the room."""
+    return Column(
+        "room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), nullable=False, index=True
+    )
+
+
 SEATS = SqlTable(
     "seats",
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column(
-        "room_id",
-        Integer,
-        ForeignKey("rooms.id", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
+    _room_ref(),
     Column("seat", Integer, nullable=False),
     Column("kind", String(8), nullable=False),  # human | bot
     Column("bot", String(40), nullable=False, default=""),
@@ -130,13 +132,7 @@ CHAT = SqlTable(
     "chat",
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),
-    Column(
-        "room_id",
-        Integer,
-        ForeignKey("rooms.id", ondelete="CASCADE"),
-        nullable=False,
-        index=True,
-    ),
+    _room_ref(),
     Column("seat", Integer, nullable=True),
     Column("name", String(80), nullable=False),
     Column("text", Text, nullable=False),
