@@ -192,7 +192,9 @@ def _dice() -> Any:
 def test_played_in_the_browser_through_generic_js(page: Any, server: Any) -> None:
     from web import webui as ui
 
-    ui.create_room(page, server.url, "toy", ["human", "bot:random"])
+    # the highest target: the random bot cannot end the game in its first turn (a
+    # shorter one sometimes ended after our first move, leaving nothing to play)
+    ui.create_room(page, server.url, "toy", ["human", "bot:random"], fills={"target": "50"})
     ui.start_if_host(page)
     page.wait_for_selector("#table .generic")
     assert page.locator("#table dl.view-fields dt", has_text="scores").count() == 1

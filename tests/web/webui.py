@@ -115,16 +115,20 @@ def create_room(
     name: str = "Ann",
     events: list[str] | None = None,
     choices: dict[str, str] | None = None,
+    fills: dict[str, str] | None = None,
     public: bool = False,
     checks: tuple[str, ...] = (),
 ) -> str:
     """Fill the lobby form for ``game`` and create the room; returns its code.
 
-    ``checks`` are the ids of room checkboxes to tick (``"odds"``...)."""
+    ``choices`` are select options, ``fills`` typed ones (numbers, text); ``checks`` are
+    the ids of room checkboxes to tick (``"odds"``...)."""
     page.goto(f"{base}/?game={game}")
     page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
     for option, value in (choices or {}).items():
         page.select_option(f"#opt-{option}", value)
+    for option, value in (fills or {}).items():
+        page.fill(f"#opt-{option}", value)
     if events is not None:
         for box in page.locator("fieldset[data-name='events'] input").all():
             box.set_checked(box.get_attribute("value") in events)
