@@ -26,6 +26,7 @@
     for (const el of controls) {
       const r = el.getBoundingClientRect();
       if (!r.width || !r.height || el.disabled || el.closest("[hidden]")) continue;
+      if (r.bottom <= 0 || r.right <= 0) continue; // moved off screen (a skip link until focused)
       if (getComputedStyle(el).visibility === "hidden") continue;
       // a link inside running text is exempt (WCAG 2.5.8 "inline")
       if (el.tagName === "A" && getComputedStyle(el).display === "inline") continue;

@@ -109,7 +109,8 @@ def check_axe(page: Page, where: str, *, strict: bool = False) -> None:
 
 LONG_NAME = "W" * 40  # the longest name the claim form allows, with no space to break at
 SIZES = {"narrow": {"width": 320, "height": 640}, "phone": PHONE, "desktop": DESKTOP}
-LAYOUT_JS = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8")
+# the function itself, without the file's leading comment (evaluate must see a function)
+LAYOUT_JS = (Path(__file__).parent / "layout.js").read_text(encoding="utf-8").split("\n", 1)[1]
 MIN_TAP = 44  # px: the smallest control a phone offers (WCAG 2.5.5)
 
 
