@@ -221,3 +221,32 @@ def test_the_hand_check_in_the_docs_checks_a_real_record(
     first, dice = out.getvalue().splitlines()
     assert first == f"True {head['commitment'][:12]}"
     assert dice == str(list(SeededDice(5, scheme=scheme).roll(10)[0]))
+
+
+def test_the_hand_check_in_the_docs_checks_an_online_record_with_contributions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same recipe on a record of an online room (entropy players-v1): it checks the
+    sha256-v3 commitment and derives the dice seed from the contributions."""
+    from contextlib import redirect_stdout
+
+    from gamenight.core import registry
+    from gamenight.core.dice import SeededDice
+    from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
+    from gamenight.core.seeds import dice_seed
+
+    game = registry.get("dice-duel").game
+    parts = [Contribution(0, "player", "3f9a0c17e2b4d5a6 Zoë"), Contribution(1, "bot", None)]
+    seats = [RecordSeat("Ann", "human"), RecordSeat("Bot", "bot:random")]
+    with (tmp_path / "game.jsonl").open("w", encoding="utf-8") as out:
+        write_moves(RecordWriter(out), game, game.parse_options({}), 77, seats, [],
+                    contributions=parts)  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        exec(compile(_doc_recipe(), "docs/fairness.md", "exec"), {})
+    head = json.loads((tmp_path / "game.jsonl").read_text().splitlines()[0])
+    first, dice = printed.getvalue().splitlines()
+    assert first == f"True {head['commitment'][:12]}"
+    derived = dice_seed(77, ["3f9a0c17e2b4d5a6 Zoë", None])
+    assert dice == str(list(SeededDice(derived).roll(10)[0]))
