@@ -17,6 +17,7 @@ from gamenight.core.seeds import PLAYERS, commitment, dice_seed
 from harness import Client, ThreadServer, claim, create_room, run
 
 WAIT = 0.4  # contribute_wait of these servers, seconds
+A_PART, B_PART = "c0ntrib-A-7e1f", "c0ntrib-B-92ab"
 
 
 @pytest.fixture
@@ -106,15 +107,17 @@ def test_a_contribute_message_begins_the_game_and_is_taken_once(server: ThreadSe
             answer = await a.request({"type": "contribute", "value": bad})
             assert answer["type"] == "error", answer
             assert answer["code"] in ("bad_message", "bad_contribution"), answer
-        assert (await a.request({"type": "contribute", "value": "first"}))["type"] == "ack"
+        assert (await a.request({"type": "contribute", "value": A_PART}))["type"] == "ack"
         again = await a.request({"type": "contribute", "value": "second"})
         assert again["code"] == "bad_contribution" and "already" in again["message"]
         assert _info(server, code)["status"] == "waiting"
-        assert (await b.request({"type": "contribute", "value": "two"}))["type"] == "ack"
+        assert (await b.request({"type": "contribute", "value": B_PART}))["type"] == "ack"
         # the game began before the ack: every socket got the playing snapshot
         assert any(f["type"] == "snapshot" and f["room"]["status"] == "playing" for f in b.frames)
         late = await b.request({"type": "contribute", "value": "late"})
         assert late["code"] == "bad_contribution" and "begun" in late["message"]
+        # a contribution is secret until the end: no other socket ever receives it
+        assert A_PART not in "".join(watcher.raw + b.raw) and B_PART not in "".join(a.raw)
         for c in (a, b, watcher):
             await c.close()
 
