@@ -22,11 +22,11 @@ const sum = (xs) => xs.reduce((a, b) => a + b, 0);
 function eventPanel(v) {
   const facts = [];
   if (v.attempts) facts.push(t("dec.attempt", { n: v.attempt, of: v.attempts }));
-  if (v.rethrows_left !== null && v.rethrows_left !== undefined) facts.push(t("dec.rethrows", { n: v.rethrows_left }));
+  if (v.rethrows_left !== null && v.rethrows_left !== undefined) facts.push(t("dec.rethrows", { count: v.rethrows_left }));
   if (v.set_no) facts.push(t("dec.set", { n: v.set_no, of: v.sets }));
   if (v.run_up && v.run_up.length) facts.push(t("dec.run_up", { total: sum(v.run_up) }));
   if (v.height !== null && v.height !== undefined) facts.push(t("dec.height", { height: v.height }));
-  if (v.jumps_at_height !== null && v.jumps_at_height !== undefined && v.height !== null) facts.push(t("dec.jumps", { n: v.jumps_at_height }));
+  if (v.jumps_at_height !== null && v.jumps_at_height !== undefined && v.height !== null) facts.push(t("dec.jumps", { count: v.jumps_at_height }));
   return h("section", { class: "panel event-panel" },
     h("h3", {}, v.discipline ? t("dec.event_title", { name: ev(v.discipline), n: v.discipline_no + 1, of: v.disciplines.length }) : t("dec.over")),
     v.discipline ? h("p", { class: "rule" }, t(`dec.rule.${v.discipline}`)) : null,
@@ -49,7 +49,7 @@ export default {
     const frozenSets = v.frozen_sets && v.frozen_sets.length ? v.frozen_sets : v.frozen && v.frozen.length ? [v.frozen] : [];
     const buttons = [];
     if (wholeSet) buttons.push(actButton(ctx, freezes[0], t("dec.keep_set"), { primary: true, key: "freeze-set" }));
-    else if (toggles) buttons.push(actButton(ctx, { type: "freeze", dice: sorted(pick) }, pick.size ? t("dec.freeze", { n: pick.size }) : t("dec.pick_to_freeze"), { primary: true, key: "freeze" }));
+    else if (toggles) buttons.push(actButton(ctx, { type: "freeze", dice: sorted(pick) }, pick.size ? t("dec.freeze", { count: pick.size }) : t("dec.pick_to_freeze"), { primary: true, key: "freeze" }));
     for (const type of ["rethrow", "throw", "jump", "stop", "skip", "retire"]) {
       const a = findLegal(ctx.legal, { type });
       if (a) buttons.push(actButton(ctx, a, t(`dec.act.${type}`), { key: type, primary: !buttons.length }));

@@ -51,7 +51,7 @@ export default {
     const players = Array.from({ length: v.players }, (_, i) => nameOf(ctx, i));
     const status = v.phase === "over"
       ? t("dd.over", { reason: v.end || "" })
-      : t("dd.turn", { name: nameOf(ctx, v.current), round: v.round, rolls: v.rolls_left });
+      : t("dd.turn", { name: nameOf(ctx, v.current), round: v.round, rolls: t("dd.rolls_left", { count: v.rolls_left }) });
     return h("div", { class: "table dice-duel" },
       h("p", { class: "status-line" }, status),
       panel(t("dd.dice"),
@@ -60,9 +60,9 @@ export default {
         (v.satisfied || []).length ? h("p", {}, t("dd.makes_list", { list: v.satisfied.map(combo).join(", ") })) : null,
         v.kniffel ? h("p", { class: "tag" }, t("dd.kniffel")) : null,
         h("div", { class: "actions" },
-          canRoll ? actButton(ctx, rollAction, t("dd.roll", { n: 5 - keep.size }), { primary: !legalOfType(ctx.legal, "take").length, key: "roll" }) : null,
+          canRoll ? actButton(ctx, rollAction, t("dd.roll", { count: 5 - keep.size }), { primary: !legalOfType(ctx.legal, "take").length, key: "roll" }) : null,
           findLegal(ctx.legal, { type: "stop" }) ? actButton(ctx, { type: "stop" }, t("dd.stop"), { key: "stop" }) : null,
-          h("span", { class: "muted" }, t("dd.rolls_left", { n: v.rolls_left })))),
+          h("span", { class: "muted" }, t("dd.rolls_left", { count: v.rolls_left })))),
       h("div", { class: "two-col" },
         chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),
         chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside", true)),

@@ -104,7 +104,7 @@ export default {
         diceRow(t("wt.aside"), aside.length ? aside.map((f) => die({ value: f })) : [h("span", { class: "muted" }, t("wt.none"))]),
         mine && !v.finished
           ? h("div", { class: "actions" },
-              canPick ? actButton(ctx, pickAction, pick.size ? t("wt.set_aside", { n: pick.size }) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
+              canPick ? actButton(ctx, pickAction, pick.size ? t("wt.set_aside", { count: pick.size }) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
               h("span", { class: "muted" }, v.must_book ? t("wt.must_book") : canPick ? t("wt.pick_help") : ""))
           : null),
       h("div", { class: "sheet-wrap" }, sheetTable(rows, players, v.current, ctx.seat)),

@@ -27,7 +27,7 @@ export default {
   "wt.aside": "Set aside",
   "wt.none": "none yet",
   "wt.picked": "picked to set aside",
-  "wt.set_aside": "Set aside {n} and roll the rest",
+  "wt.set_aside": { one: "Set aside {n} die and roll the rest", other: "Set aside {n} dice and roll the rest" },
   "wt.pick_first": "Pick dice to set aside",
   "wt.pick_help": "Pick dice to set aside, or book a box on the sheet.",
   "wt.must_book": "Book a box now.",
