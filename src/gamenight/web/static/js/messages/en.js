@@ -131,6 +131,7 @@ export default {
   "die.colour.red": "red",
   "die.colour.black": "black",
   "die.kept": "kept",
+  "die.fresh": "just thrown",
 
   "replay.title": "Replay",
   "replay.open": "Open a record",
