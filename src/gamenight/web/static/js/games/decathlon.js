@@ -146,9 +146,10 @@ export default {
     const acting = v.to_act;
     return h("div", { class: "table decathlon" },
       h("h2", { class: `status-line ${ctx.myTurn ? "mine" : ""}` }, acting !== null && acting !== undefined
-        ? t(ctx.myTurn ? "dec.turn_mine" : "dec.turn", { name: nameOf(ctx, acting) }) : t("dec.over")),
+        ? t(ctx.myTurn ? "dec.turn_mine" : "dec.turn", { name: nameOf(ctx, acting), event: v.discipline ? ev(v.discipline) : "" })
+        : t("dec.over")),
       v.discipline ? eventPanel(v) : null,
-      !v.discipline ? null : panel(t("dec.dice"),
+      !v.discipline ? null : h("section", { class: "panel dice-panel" }, h("h3", {}, t("dec.dice")),
         frozenSets.map((set, i) => diceRow(t("dec.frozen", { n: i + 1 }),
           set.map((f) => die({ value: f, note: [t("dec.frozen_note"), sixNote(f)].filter(Boolean).join(", ") })), "frozen",
           v.discipline in SETS ? h("span", { class: "set-sum" }, sumText(set, minusSix)) : null)),
