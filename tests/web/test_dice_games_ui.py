@@ -51,6 +51,11 @@ def _table_layout(page: Any, where: str) -> None:
         _unscope(page)
 
 
+def _int(text: str) -> int:
+    """A number as the sheets show it (a real minus sign)."""
+    return int(text.strip().replace("−", "-"))
+
+
 def _my_turn(page: Any) -> None:
     page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
 
@@ -102,7 +107,7 @@ def test_plural_messages_pick_the_form_by_count(page: Any, server: Server) -> No
 # ----- Dice Duel ----------------------------------------------------------------------------
 def _column_points(page: Any, row: str, player: int) -> int:
     cell = page.locator(f"#table .dd-sheet tr[data-row='{row}'] td[data-player='{player}'] .pts-n")
-    return int(cell.inner_text().replace("−", "-"))
+    return _int(cell.inner_text())
 
 
 def _check_dd_sheet_adds_up(page: Any, players: int) -> list[int]:
@@ -263,7 +268,7 @@ def test_wurfeltod_hint_and_buttons_say_the_same(advised_page: Any, server: Serv
     total = page.locator("#table tr[data-row=total] td[data-player='0']").inner_text()
     points = page.locator("#table tr[data-row=points] td[data-player='0']").inner_text()
     penalty = page.locator("#table tr[data-row=wurfeltods] td[data-player='0'] [data-points]")
-    assert int(points) + int(penalty.get_attribute("data-points") or "0") == int(total)
+    assert _int(points) + int(penalty.get_attribute("data-points") or "0") == _int(total)
     ui.check_axe(page, "wurfeltod finished", strict=True)
     _table_layout(page, "wurfeltod finished")
     ui.shoot(page, "wt-ui-finished")

@@ -132,14 +132,14 @@ export default {
           if (row) {
             const result = row[p];
             const kind = championship && v.honours[i] ? MEDALS[v.honours[i][p]] : "";
-            return h("span", {}, result === null ? "–" : String(result), kind ? medal(kind) : null);
+            return h("span", {}, result === null ? "–" : signed(result), kind ? medal(kind) : null);
           }
-          if (i === v.discipline_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${v.best[p]})`;
+          if (i === v.discipline_no && v.best && v.best[p] !== null && v.best[p] !== undefined) return `(${signed(v.best[p])})`;
           return "";
         }),
       };
     });
-    sheetRows.push({ label: t("dec.total"), cls: "total", cells: v.totals });
+    sheetRows.push({ label: t("dec.total"), cls: "total", cells: v.totals.map(signed) });
     if (championship) sheetRows.push({ label: t("dec.honours"), cls: "total", cells: v.honour_totals });
     const key = championship ? v.honour_totals : v.totals;
     const standings = players.map((n, p) => ({ n, p, k: key[p] ?? 0, pts: v.totals[p] ?? 0 })).sort((a, b) => b.k - a.k || b.pts - a.pts);

@@ -137,11 +137,11 @@ export default {
         cells,
       };
     });
-    rows.push({ key: "points", label: t("wt.points"), cells: v.cards.map((c) => c.points), cls: "subtotal" });
+    rows.push({ key: "points", label: t("wt.points"), cells: v.cards.map((c) => signed(c.points)), cls: "subtotal" });
     rows.push({ key: "wurfeltods", label: t("wt.wurfeltods"), cls: "bonus",
       cells: v.cards.map((c) => h("span", { class: c.wurfeltods ? "wt-dead" : "zero", "data-points": String(-PENALTY * c.wurfeltods) },
         c.wurfeltods ? [h("span", { class: "chip-n" }, t("wt.penalty", { n: c.wurfeltods })), signed(-PENALTY * c.wurfeltods)] : "0")) });
-    rows.push({ key: "total", label: t("wt.total"), cells: v.cards.map((c) => c.total), cls: "total" });
+    rows.push({ key: "total", label: t("wt.total"), cells: v.cards.map((c) => signed(c.total)), cls: "total" });
     const pickAction = { type: "set-aside", dice: sorted(pick) };
     const status = v.finished
       ? t("wt.over")
@@ -158,7 +158,7 @@ export default {
               canPick ? actButton(ctx, pickAction, pick.size ? say(pickAction) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
               h("span", { class: "muted" }, v.must_book ? t("wt.must_book") : canPick ? t("wt.pick_help") : t("wt.book_help")))
           : null),
-      sheet({ caption: t("wt.sheet"), players, rows, current: v.finished ? null : v.current, me: ctx.seat, cls: "wt-sheet" })),
+      sheet({ caption: t(v.finished ? "wt.sheet_final" : "wt.sheet"), players, rows, current: v.finished ? null : v.current, me: ctx.seat, cls: "wt-sheet" })),
     );
   },
   describe(e, ctx) {
@@ -169,6 +169,7 @@ export default {
       case "book": return e.wurfeltod ? t("wt.log.book_dead", { who, cat: label(e.category), points: e.points }) : t("wt.log.book", { who, cat: label(e.category), points: e.points });
       case "scratch": return t("wt.log.scratch", { who, cat: label(e.category) });
       case "turn": return t("wt.log.turn", { who, turn: e.turn });
+      case "game-over": return t("wt.log.over", { scores: (e.totals || []).map((s, i) => `${nameOf(ctx, i)} ${signed(s)}`).join(", ") });
       default: return undefined;
     }
   },

@@ -22,7 +22,7 @@ export default {
   "wt.cat.face-value": "Face Value ×10",
   "wt.turn": "{name} to play · turn {turn} of {turns} · roll {roll}",
   "wt.turn_mine": "Your turn · turn {turn} of {turns} · roll {roll}",
-  "wt.over": "Game over",
+  "wt.over": "Every turn is played: the final sheet",
   "wt.dice": "Dice",
   "wt.rolled": "Rolled",
   "wt.aside": "Set aside",
@@ -40,6 +40,7 @@ export default {
   "wt.pick_help": "Pick dice to set aside, or book a box on the sheet.",
   "wt.must_book": "Book a box now.",
   "wt.sheet": "Score sheet: open boxes show what booking them scores now (☠ = Wurfeltod, −250)",
+  "wt.sheet_final": "Score sheet (☠ = Wurfeltod, −250)",
   "wt.scratch": "✗",
   "wt.scratched": "scratched",
   "wt.wurfeltod": "Wurfeltod",
@@ -53,4 +54,5 @@ export default {
   "wt.log.book_dead": "{who} books {cat} for {points} — Wurfeltod!",
   "wt.log.scratch": "{who} scratches {cat}",
   "wt.log.turn": "{who}'s turn {turn}",
+  "wt.log.over": "Final: {scores}",
 };
