@@ -83,6 +83,8 @@ def test_plural_messages_pick_the_form_by_count(page: Any, server: Server) -> No
           out['free/3'] = i18n.t('lobby.free_seats', { n: 3 });
           out['wt/1'] = i18n.t('wt.act.set_aside', { dice: '4', count: 1 });
           out['wt/2'] = i18n.t('wt.act.set_aside', { dice: '4 4', count: 2 });
+          out['pts/1'] = i18n.t('dec.standing_points', { count: 1, pts: '1' });
+          out['hon/1'] = i18n.t('dec.honours_n', { count: 1 });
           return out;
         }"""
     )
@@ -101,6 +103,8 @@ def test_plural_messages_pick_the_form_by_count(page: Any, server: Server) -> No
         "free/3": "3 free seats",
         "wt/1": "Set aside 4, roll the other die",
         "wt/2": "Set aside 4 4, roll the other 2 dice",
+        "pts/1": "1 point",
+        "hon/1": "1 honour",
     }
 
 

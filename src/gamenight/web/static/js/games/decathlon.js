@@ -78,7 +78,7 @@ export default {
       : null;
     const rolling = rollProgress("decathlon", thrownId);
     const thrown = (v.thrown || []).map((face, i) =>
-      die({ value: face, selected: pick.has(i), key: `die-${i}`,
+      die({ value: face, selected: pick.has(i), key: `die-${i}`, cls: sixNote(face) ? "minus-six" : "",
         note: [pick.has(i) ? t("dec.to_freeze") : "", sixNote(face)].filter(Boolean).join(", "),
         fresh: true, rolling,
         disabled: !toggles || !freezable.has(i) || ctx.busy,
@@ -150,8 +150,8 @@ export default {
         : t("dec.over")),
       v.discipline ? eventPanel(v) : null,
       !v.discipline ? null : h("section", { class: "panel dice-panel" }, h("h3", {}, t("dec.dice")),
-        frozenSets.map((set, i) => diceRow(t("dec.frozen", { n: i + 1 }),
-          set.map((f) => die({ value: f, note: [t("dec.frozen_note"), sixNote(f)].filter(Boolean).join(", ") })), "frozen",
+        frozenSets.map((set, i) => diceRow(v.discipline in SETS ? t("dec.frozen_set", { n: i + 1 }) : t("dec.frozen_all"),
+          set.map((f) => die({ value: f, cls: sixNote(f) ? "minus-six" : "", note: [t("dec.frozen_note"), sixNote(f)].filter(Boolean).join(", ") })), "frozen",
           v.discipline in SETS ? h("span", { class: "set-sum" }, sumText(set, minusSix)) : null)),
         v.shot && v.shot.length ? diceRow(t("dec.shot"), v.shot.map((f, i) => die({ value: f, fresh: i === v.shot.length - 1,
           rolling: i === v.shot.length - 1 ? rollProgress("decathlon-shot", `${v.discipline_no}/${v.attempt}/${v.to_act}/${v.shot.join("")}`) : null }))) : null,
@@ -170,7 +170,9 @@ export default {
       h("div", { class: "two-col" },
         sheet({ caption: t("dec.sheet"), players, rows: sheetRows, current: acting, me: ctx.seat }),
         panel(t("dec.standings"), h("ol", { class: "standings" }, standings.map((s) =>
-          h("li", { class: s.p === ctx.seat ? "me" : "" }, h("span", { class: "standing-name" }, s.n), h("span", { class: "rank-score" }, championship ? t("dec.standing_honours", { h: s.k, pts: s.pts }) : t("dec.standing_points", { pts: s.pts }))))))),
+          h("li", { class: s.p === ctx.seat ? "me" : "" }, h("span", { class: "standing-name" }, s.n), h("span", { class: "rank-score" }, championship
+            ? t("dec.standing_honours", { honours: t("dec.honours_n", { count: s.k }), points: t("dec.standing_points", { count: s.pts, pts: signed(s.pts) }) })
+            : t("dec.standing_points", { count: s.pts, pts: signed(s.pts) }))))))),
     );
   },
   describe(e, ctx) {

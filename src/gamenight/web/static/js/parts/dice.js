@@ -69,12 +69,12 @@ export function dieSvg(value, style = "plain") {
  * plain picture with a text alternative.
  */
 export function die({
-  value, style = "plain", selected = false, onToggle, key, disabled = false, note = "", fresh = false, rolling = null,
+  value, style = "plain", selected = false, onToggle, key, disabled = false, note = "", fresh = false, rolling = null, cls: extra = "",
 }) {
   const colour = style === "red" || style === "black" ? t(`die.colour.${style}`) : "";
   const notes = [note, fresh ? t("die.fresh") : ""].filter(Boolean);
   const label = t("die.label", { value, colour }).trim() + notes.map((n) => `, ${n}`).join("");
-  const cls = ["die", selected ? "selected" : "", fresh ? "fresh" : "", rolling !== null && fresh ? "rolling" : ""].filter(Boolean).join(" ");
+  const cls = ["die", selected ? "selected" : "", fresh ? "fresh" : "", rolling !== null && fresh ? "rolling" : "", extra].filter(Boolean).join(" ");
   const el = onToggle
     ? dieButton({ value, style, selected, onToggle, key, disabled, label, cls })
     : h("span", { class: cls, role: "img", "aria-label": label, "data-value": value }, dieSvg(value, style));

@@ -13,7 +13,7 @@ export default {
   "dd.source.set-aside": "the set-aside pile",
   "dd.turn": "{name} to play · round {round} · {rolls}",
   "dd.turn_mine": "Your turn · round {round} · {rolls}",
-  "dd.over": "The game has ended: {reason}",
+  "dd.over": "Game over: {reason}",
   "dd.dice": "Dice",
   "dd.legend": "Red dice (even numbers) are round with a stripe; black dice (odd numbers) are square with a rim. A dot marks the dice just thrown.",
   "dd.keep_help": "Press a die to keep it; the others are rolled again.",

@@ -22,7 +22,7 @@ export default {
   "wt.cat.face-value": "Face Value ×10",
   "wt.turn": "{name} to play · turn {turn} of {turns} · roll {roll}",
   "wt.turn_mine": "Your turn · turn {turn} of {turns} · roll {roll}",
-  "wt.over": "Every turn is played: the final sheet",
+  "wt.over": "Game over: every turn is played",
   "wt.dice": "Dice",
   "wt.rolled": "Rolled",
   "wt.aside": "Set aside",
