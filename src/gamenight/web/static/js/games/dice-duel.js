@@ -118,7 +118,7 @@ export default {
           rollsLeft(v)) : null,
         help ? h("p", { class: "muted help-line" }, help) : null,
         h("p", { class: "muted legend" }, t("dd.legend"))),
-      h("div", { class: "dd-board" },
+      h("div", { class: `dd-board ${v.players > 3 ? "many" : ""}` },
         h("div", { class: "dd-piles" },
           chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),
           chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside", true)),
