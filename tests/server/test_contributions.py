@@ -6,15 +6,16 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import httpx
 import pytest
+from harness import Client, ThreadServer, claim, create_room, run
 
 from gamenight.core.record import parse_record, replay
 from gamenight.core.seeds import PLAYERS, commitment, dice_seed
-from harness import Client, ThreadServer, claim, create_room, run
 
 WAIT = 0.4  # contribute_wait of these servers, seconds
 A_PART, B_PART = "c0ntrib-A-7e1f", "c0ntrib-B-92ab"
@@ -40,13 +41,19 @@ async def _play_out(server: ThreadServer, code: str, tokens: list[str]) -> None:
         await c.close()
 
 
-def _finished(server: ThreadServer, code: str) -> dict[str, Any]:
-    for _ in range(200):
+def _reaches(server: ThreadServer, code: str, status: str) -> dict[str, Any]:
+    """The room's info once it has ``status`` (polled; bounded for a loaded machine)."""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
         info = _info(server, code)
-        if info["status"] == "finished":
+        if info["status"] == status:
             return info
         run(asyncio.sleep(0.05))
-    raise AssertionError(f"room {code} did not finish")
+    raise AssertionError(f"room {code} never became {status}")
+
+
+def _finished(server: ThreadServer, code: str) -> dict[str, Any]:
+    return _reaches(server, code, "finished")
 
 
 def test_claims_with_contributions_begin_at_once_and_the_record_carries_them(
@@ -74,16 +81,21 @@ def test_claims_with_contributions_begin_at_once_and_the_record_carries_them(
     assert replay(record).finished
 
 
+def test_a_silent_seat_holds_the_room_waiting(sqlite_url: str) -> None:
+    with ThreadServer(sqlite_url, contribute_wait=3600) as server:  # the wait never ends here
+        code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
+        claim(server.url, code, 0, "Ann", "mine")
+        claim(server.url, code, 1, "Bo", None)
+        info = _info(server, code)  # every seat claimed, one silent
+        assert info["status"] == "waiting"
+        assert [s["contributed"] for s in info["seats"]] == [True, False]
+
+
 def test_a_silent_seat_gets_the_servers_part_after_the_wait(quick: ThreadServer) -> None:
     code = create_room(quick.url, "dice-duel", ["human", "human"])["code"]
     tokens = [claim(quick.url, code, 0, "Ann", "mine"), claim(quick.url, code, 1, "Bo", None)]
-    assert _info(quick, code)["status"] == "waiting"  # every seat claimed, one silent
-    for _ in range(100):
-        if _info(quick, code)["status"] == "playing":
-            break
-        run(asyncio.sleep(0.05))
-    info = _info(quick, code)
-    assert info["status"] == "playing" and all(s["contributed"] for s in info["seats"])
+    info = _reaches(quick, code, "playing")
+    assert all(s["contributed"] for s in info["seats"])
     run(_play_out(quick, code, tokens))
     parts = _finished(quick, code)["contributions"]
     assert parts[0] == {"seat": 0, "by": "player", "value": "mine"}
