@@ -26,7 +26,7 @@ def _api(server: Server, path: str) -> Any:
 
 def _finished_checks(page: Any, server: Server, code: str) -> None:
     page.wait_for_selector("#end:not([hidden]) .ranks li")
-    page.wait_for_selector(".fairness.ok")
+    page.wait_for_selector(".fair-check[data-checked=ok]")
     room = _api(server, f"/api/rooms/{code}")
     assert room["status"] == "finished"
     assert page.locator("code.seed").inner_text() == room["seed"]
@@ -420,7 +420,7 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
         assert checked >= 10
         for p in (a, b):
             p.wait_for_selector("#end:not([hidden]) .ranks li")
-            p.wait_for_selector(".fairness.ok")
+            p.wait_for_selector(".fair-check[data-checked=ok]")
         ui.shoot(a, "decades-end")
     finally:
         ctx_a.close()
