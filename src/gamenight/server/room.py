@@ -141,8 +141,16 @@ class Room:
 
     @property
     def takeover(self) -> set[int]:
-        """Human seats a bot plays now."""
-        return self.away.seats
+        """Human seats a bot plays now: taken over while away, or freed by the host
+        during play (a human seat without a token) until someone claims it."""
+        freed = self.freed()
+        return self.away.seats | freed if freed else self.away.seats
+
+    def freed(self) -> set[int]:
+        """Human seats the host freed during play (no token): a bot plays them."""
+        if self.status is not Lifecycle.PLAYING:
+            return set()
+        return {s.seat for s in self.seats if s.kind == "human" and s.token_hash is None}
 
     def info(self) -> p.RoomInfo:
         table = self.table
@@ -176,6 +184,7 @@ class Room:
             seq=self.seq,
             results=None if results is None else to_json(results),
             notes=tuple(bots.notes + [n for n in (bots.build_note, self.note) if n]),
+            spectators=self.conns.spectators(),
         )
 
     def show(self) -> None:
@@ -222,10 +231,11 @@ class Room:
         gets its seat's frame (``Step.frame``, the one redaction)."""
         self.updated = time.time()
         self.bots.observe(step)
-        self.conns.send_step(step)
+        clock = self.room_options.turn_clock
+        self.conns.send_step(step, None if step.finished or clock is None else float(clock))
         if step.finished:
             self.status = Lifecycle.FINISHED
-            self.takeover.clear()
+            self.away.seats.clear()
             self.timers.cancel_all()
             self.show()
         else:
@@ -268,7 +278,12 @@ class Room:
         return token
 
     async def release(self, host_token: str, seat: int) -> None:
+        """The host frees a claimed seat: before the game, or during play a seat whose
+        player is away (:meth:`free_in_play`)."""
         self.check_host(host_token)
+        if self.status is Lifecycle.PLAYING:
+            await self.free_in_play(seat)
+            return
         if not await self.services.store.release_seat(self.id, seat):
             raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
         self.seats[seat].name = ""
@@ -278,6 +293,45 @@ class Room:
                 conn.send(p.Error(code="bad_token", message="the host freed your seat"))
                 conn.close()
         await self._changed()
+
+    async def free_in_play(self, seat: int) -> None:
+        """During play, the host frees human seat ``seat`` whose player is away: its token
+        stops working, a bot plays it (``takeover``) until someone claims it
+        (:meth:`claim_freed`)."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        if self.conns.connected(seat):
+            raise RoomError(409, "seat_connected", "the player of that seat is still here")
+        if not await self.services.store.free_seat_in_play(self.id, seat):
+            raise RoomError(409, "not_claimed", "that seat is not claimed in a game being played")
+        self.seats[seat].name = ""
+        self.seats[seat].token_hash = None
+        self.updated = time.time()
+        await self._changed()
+        self.bots.kick(self)
+
+    async def claim_freed(self, seat: int, name: str) -> str:
+        """Claim a human seat the host freed during play; the seat token. The bot that
+        played it stops."""
+        try:
+            clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
+        except TextError as exc:
+            raise RoomError(400, "bad_name", str(exc)) from None
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        token = new_token()
+        hashed = token_hash(token)
+        if not await self.services.store.claim_freed_seat(self.id, seat, clean, hashed):
+            raise RoomError(409, "seat_taken", "that seat is taken")
+        self.seats[seat].name = clean
+        self.seats[seat].token_hash = hashed
+        self.updated = time.time()
+        if seat not in self.away.seats:
+            self.bots.forget(seat)
+        # away from now until its socket joins (a takeover counts from the claim)
+        self.away.away(self, seat, time.monotonic())
+        await self._changed()
+        return token
 
     async def start_game(self, host_token: str) -> None:
         """The host starts: empty human seats get bots."""
