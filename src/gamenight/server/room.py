@@ -18,6 +18,7 @@ room closes after ``idle_close``, a start that failed (database down) is retried
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 import secrets
@@ -186,6 +187,13 @@ class Room:
             notes=tuple(bots.notes + [n for n in (bots.build_note, self.note) if n]),
             spectators=self.conns.spectators(),
         )
+
+    def labels(self) -> list[str]:
+        """Every seat's label as the browser shows it: the name, "Bot greedy", "Seat 2"."""
+        return [
+            s.name or (f"Bot {s.bot}" if s.kind == "bot" else f"Seat {s.seat + 1}")
+            for s in self.seats
+        ]
 
     def show(self) -> None:
         """Every socket gets the room as it is now."""
@@ -495,8 +503,11 @@ class Room:
         advise = pool.advisor(self.entry)
         if advise is None:
             return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+        args: tuple[Any, ...] = (position.view, conn.seat, list(position.legal))
+        if _takes_names(advise):  # the advice words whose result a target is by name
+            args += (self.labels(),)
         try:
-            advice = await pool.run(advise, position.view, conn.seat, list(position.legal))
+            advice = await pool.run(advise, *args)
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
             log.info("advisor failed: %s", exc)
             return p.Error(code="no_advice", message=first_line(exc), id=message.id)
@@ -654,6 +665,14 @@ class Room:
         """A new decision: an away seat to act is taken over; the turn clock runs."""
         self.away.check(self)
         self.clock.begin(self)
+
+
+def _takes_names(fn: Callable[..., Any]) -> bool:
+    """Whether a game's ``advise`` takes the seats' names (a fourth argument ``names``)."""
+    try:
+        return "names" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 Handler = Callable[[Room, Conn, Any], Awaitable[p.Message | None]]
