@@ -143,3 +143,17 @@ def test_freeing_needs_a_claimed_human_seat(server: ThreadServer) -> None:
     auth = {"Authorization": f"Bearer {host}"}
     bot = httpx.post(f"{server.url}/api/rooms/{code}/seats/1/release", headers=auth)
     assert bot.status_code == 404 and bot.json()["code"] == "no_seat"
+
+
+def test_hints_name_seats_as_the_browser_does(server: ThreadServer) -> None:
+    """The Decathlon's advice says whose result a target is: by the seat's label ("Ann",
+    "Bot random"), never "seat 3" (issue 23 item 14)."""
+    from gamenight.core import registry
+    from gamenight.server.room import _takes_names
+
+    code = create_room(server.url, "decathlon", ["human", "human", "bot:random"])["code"]
+    claim(server.url, code, 0, "Ann")
+    assert server.hub.rooms[code].labels() == ["Ann", "Seat 2", "Bot random"]
+    advise = registry.get("decathlon").advisor
+    assert advise is not None and _takes_names(advise)
+    assert not _takes_names(lambda view, seat, legal: None)
