@@ -1,5 +1,5 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
-import { h, replace, $ } from "./dom.js";
+import { h, s as svg, replace, $ } from "./dom.js";
 import { t, translatePage, loadGameMessages } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
@@ -254,6 +254,12 @@ function clockLeft() {
   return Math.max(0, Math.ceil((state.clockEnds - performance.now()) / 1000));
 }
 
+function clockIcon() {
+  return svg("svg", { viewBox: "0 0 24 24", class: "clock-icon", "aria-hidden": "true", focusable: "false" },
+    svg("circle", { cx: 12, cy: 13, r: 8 }),
+    svg("path", { d: "M12 9v4l3 2M9 2h6" }));
+}
+
 function clockText(left) {
   const m = Math.floor(left / 60);
   const sec = String(left % 60).padStart(2, "0");
@@ -317,7 +323,8 @@ function renderBar() {
       watching ? h("span", { class: "tag watching-tag" }, t("room.watching")) : null,
       turn ? banner(turn) : null,
       left !== null
-        ? h("span", { class: `turn-clock ${left <= 10 ? "low" : ""}`, role: "timer", "aria-live": "off", "data-left": left }, clockText(left))
+        ? h("span", { class: `turn-clock ${left <= 10 ? "low" : ""}`, role: "timer", "aria-live": "off", "data-left": left },
+            clockIcon(), h("span", { class: "clock-text" }, clockText(left)))
         : null),
     h("div", { class: "bar-side" },
       spectators ? h("span", { class: "spectators", "data-count": spectators }, t("room.spectators", { count: spectators })) : null,
@@ -583,7 +590,7 @@ setInterval(() => {
   if (!el) return;
   const left = clockLeft();
   if (left === null) return;
-  el.textContent = clockText(left);
+  el.querySelector(".clock-text").textContent = clockText(left);
   el.dataset.left = String(left);
   el.classList.toggle("low", left <= 10);
 }, 500);

@@ -65,7 +65,7 @@ export default {
   "room.to_play": "{names} to play",
   "room.title": "{game} · gamenight",
   "room.title_turn": "● Your turn · gamenight",
-  "room.clock": "⏱ {time} left",
+  "room.clock": "{time} left",
   "room.watching": "You are watching",
   "room.spectators": { one: "{n} spectator watching", other: "{n} spectators watching" },
   "room.seat_free_in_play": "A seat is free: take it and play on from here.",
