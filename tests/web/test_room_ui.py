@@ -73,6 +73,19 @@ def _toy_step(page: Any, rng: random.Random) -> bool:
     return False
 
 
+def _watch_console(*pages: Any) -> list[str]:
+    """Console warnings and errors of ``pages`` (a missing message key warns)."""
+    seen: list[str] = []
+
+    def keep(message: Any) -> None:
+        if message.type in ("warning", "error"):
+            seen.append(message.text)
+
+    for page in pages:
+        page.on("console", keep)
+    return seen
+
+
 def _focus(page: Any) -> Any:
     """What has the keyboard focus: tag, data-key, whether it is in the table, enabled."""
     return page.evaluate(
@@ -89,6 +102,7 @@ def test_long_names_never_push_the_page_sideways_and_axe_is_clean(
 ) -> None:
     host_ctx, guest_ctx = ui.new_context(browser), ui.new_context(browser)
     host, guest = host_ctx.new_page(), guest_ctx.new_page()
+    warnings = _watch_console(host, guest)
     try:
         code = ui.create_room(
             host, server.url, "toy", ["human", "human", "bot:random"], name=ui.LONG_NAME
@@ -109,6 +123,7 @@ def test_long_names_never_push_the_page_sideways_and_axe_is_clean(
         # both names are shown in full (wrapped), not cut off
         assert host.locator(f".seat-name:text-is('{ui.LONG_NAME}')").count() == 1
         assert host.locator(f".seat-name:text-is('{OTHER_LONG}')").count() == 1
+        assert not [w for w in warnings if "missing message" in w], warnings
     finally:
         host_ctx.close()
         guest_ctx.close()
