@@ -13,6 +13,8 @@ import { advicePanel } from "./parts/hint.js";
 import { endPanel } from "./parts/end.js";
 import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
+import { fairBox } from "./parts/fair.js";
+import { newContribution, PLAYERS } from "./fairness.js";
 
 translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -34,6 +36,7 @@ const els = {
   announce: $("#announce"),
   error: $("#error"),
   invite: $("#invite"),
+  fair: $("#fair"),
 };
 
 const state = {
@@ -60,6 +63,7 @@ const state = {
   signalReady: false, // not for the position a page opens on (a reload)
   clockEnds: null, // performance.now() when the turn clock runs out (rooms with a clock)
   freeing: null, // the seat the host is freeing
+  word: "", // a word of the player's own for the dice, typed before sitting down
 };
 let conn = null;
 const log = new LogPanel();
@@ -168,9 +172,12 @@ async function claim(seat) {
   state.claiming = true;
   render();
   try {
-    const claimed = await api.claim(code, seat, name);
+    // this player's part of the dice seed, made here (docs/fairness.md); a seat freed
+    // during play joins dice already seeded: no contribution then
+    const contribution = state.room.status === "waiting" ? newContribution(state.word) : undefined;
+    const claimed = await api.claim(code, seat, name, contribution);
     store.setName(name);
-    store.remember(code, { seat: claimed.seat, token: claimed.token, game: state.room.game, name });
+    store.remember(code, { seat: claimed.seat, token: claimed.token, game: state.room.game, name, contribution });
     state.claimDraft = null;
     connect(claimed.token);
   } catch (err) {
@@ -401,6 +408,41 @@ function hostTools(seat) {
   }, t("seat.free"));
 }
 
+function noted() {
+  // the commitment as this browser first saw it (kept in localStorage, never replaced)
+  return state.room ? store.noteCommitment(code, state.room.commitment, state.room.status) : null;
+}
+
+function myContribution() {
+  const remembered = store.room(code) || {};
+  return state.seat === null || !remembered.contribution ? null : { seat: state.seat, value: remembered.contribution };
+}
+
+function renderFair() {
+  const room = state.room;
+  if (!room || room.status === "finished" || room.status === "broken") {
+    els.fair.hidden = true; // the end panel shows the check
+    return;
+  }
+  els.fair.hidden = false;
+  replace(els.fair, fairBox({
+    room, noted: noted(), mine: myContribution(), word: state.word, seated: state.seat !== null,
+    onWord: (value) => { state.word = value; },
+  }));
+}
+
+function contributeIfMissing() {
+  // a seat claimed elsewhere (another tab, another device) or by a client that sent no
+  // contribution: add ours while the room waits; the server answers once per seat
+  const room = state.room;
+  if (!conn || !room || room.entropy !== PLAYERS || room.status !== "waiting" || state.seat === null) return;
+  if (room.seats[state.seat]?.contributed) return;
+  const remembered = store.room(code) || {};
+  const value = remembered.contribution || newContribution(state.word);
+  store.remember(code, { contribution: value });
+  conn.request({ type: "contribute", value }).catch(() => {});
+}
+
 function renderSeats() {
   if (!state.room) return;
   const spectators = state.room.spectators || 0;
@@ -451,7 +493,7 @@ function renderEnd() {
     return;
   }
   els.end.hidden = false;
-  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, mine: store.room(code) }));
+  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, noted: noted(), mine: myContribution() }));
 }
 
 function render() {
@@ -479,6 +521,7 @@ function render() {
   renderSeats();
   renderDevice();
   renderChat();
+  renderFair();
   renderEnd();
   restoreFocus();
 }
@@ -535,8 +578,9 @@ async function playAgain() {
     const created = await api.create({ game: room.game, seats, options: room.options, public: room.public, room: room.room_options });
     store.remember(created.code, { hostToken: created.host_token, game: room.game });
     if (state.seat !== null && seats[state.seat] === "human") {
-      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat]);
-      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name() });
+      const contribution = newContribution();
+      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat], contribution);
+      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name(), contribution });
     }
     conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${created.code}` });
     setTimeout(() => location.assign(`/r/${created.code}`), 150);
@@ -578,6 +622,7 @@ function onSnapshot(msg) {
   }
   render();
   state.signalReady = true;
+  contributeIfMissing();
 }
 
 function setClock(left) {
