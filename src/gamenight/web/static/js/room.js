@@ -92,7 +92,10 @@ function takeDeviceLink() {
   const token = params.get("token");
   if (!token) return false;
   const seat = Number(params.get("seat"));
-  store.remember(code, { token, seat: Number.isInteger(seat) ? seat : null });
+  const fields = { token, seat: Number.isInteger(seat) ? seat : null };
+  // this player's part of the dice, so that this device checks it at the end too
+  if (params.get("part")) fields.contribution = params.get("part");
+  store.remember(code, fields);
   // the fragment never reached the server; it leaves the address bar and the history too
   history.replaceState(history.state, "", location.pathname + location.search);
   return true;
@@ -101,7 +104,8 @@ function takeDeviceLink() {
 function deviceLink() {
   const mine = store.room(code) || {};
   if (state.seat === null || !mine.token) return null;
-  return `${location.origin}/r/${encodeURIComponent(code)}#seat=${state.seat}&token=${encodeURIComponent(mine.token)}`;
+  const part = mine.contribution ? `&part=${encodeURIComponent(mine.contribution)}` : "";
+  return `${location.origin}/r/${encodeURIComponent(code)}#seat=${state.seat}&token=${encodeURIComponent(mine.token)}${part}`;
 }
 
 function ctx() {
