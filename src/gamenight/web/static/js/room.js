@@ -527,6 +527,7 @@ function render() {
   renderChat();
   renderFair();
   renderEnd();
+  log.el.hidden = !log.count; // no empty "What happened" box before the first event
   restoreFocus();
 }
 
