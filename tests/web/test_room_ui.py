@@ -233,7 +233,10 @@ def test_turn_signal_title_banner_sound_and_notification(browser: Any, server: S
     ctx.add_init_script(_HIDDEN_TAB)
     page = ctx.new_page()
     try:
-        ui.create_room(page, server.url, "toy", ["human", "bot:random"], name="Ann")
+        # to 50 points: the game outlasts the few turns this test plays
+        ui.create_room(
+            page, server.url, "toy", ["human", "bot:random"], name="Ann", fills={"target": "50"}
+        )
         ui.start_if_host(page)
         page.wait_for_selector("body[data-my-turn=true]")
         assert page.title().startswith("● Your turn")
