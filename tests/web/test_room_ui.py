@@ -412,6 +412,8 @@ def test_host_frees_an_away_seat_during_play_and_a_spectator_takes_it(
         newcomer.goto(f"{server.url}/r/{code}")
         newcomer.wait_for_selector(".bar-claim button[data-key=claim-1]")
         ui.check_layout(newcomer, "a free seat offered during play")
+        ui.shoot(newcomer, "room-free-seat-in-play")
+        ui.shoot(host, "room-host-freed-seat")
         newcomer.fill("#claim-name", "Newcomer")
         newcomer.click("button[data-key=claim-1]")
         newcomer.wait_for_selector("body[data-seat='1'][data-status=playing]")
