@@ -356,7 +356,27 @@ function renderTable() {
     return;
   }
   els.table.hidden = false;
+  // a redraw never drops the focus to <body>: replace() keeps it by data-key; a focused
+  // element without one (a scrolling sheet's region), or one that is gone or disabled
+  // now, hands it to the same key's control or the table's first enabled control
+  const active = document.activeElement;
+  const had = active && active !== els.table && els.table.contains(active);
+  const key = had && active.dataset ? active.dataset.key : undefined;
   replace(els.table, renderer.render(ctx()));
+  if (had && !els.table.contains(document.activeElement)) focusInTable(key);
+}
+
+/** Focus the table's control with data-key `key` if enabled, else its first enabled
+ * control, else the table itself (it waits there); true if a control got it. */
+function focusInTable(key) {
+  const same = key !== undefined ? els.table.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  const target = same && same.matches(CONTROLS) ? same : els.table.querySelector(CONTROLS);
+  if (target && !state.busy) {
+    target.focus({ preventScroll: true });
+    return true;
+  }
+  if (document.activeElement !== els.table) els.table.focus({ preventScroll: true });
+  return false;
 }
 
 function renderHint() {
@@ -562,17 +582,11 @@ function restoreFocus() {
     state.refocus = null;
     return;
   }
-  if (!state.busy && !els.table.hidden) {
-    const same = want.key !== undefined ? els.table.querySelector(`[data-key="${CSS.escape(want.key)}"]`) : null;
-    const target = same && same.matches(CONTROLS) ? same : els.table.querySelector(CONTROLS);
-    if (target) {
-      target.focus({ preventScroll: true });
-      state.refocus = null;
-      return;
-    }
+  if (els.table.hidden) {
+    state.refocus = null;
+    return;
   }
-  if (!els.table.hidden && active !== els.table) els.table.focus({ preventScroll: true });
-  else if (els.table.hidden) state.refocus = null;
+  if (focusInTable(want.key)) state.refocus = null;
 }
 
 async function playAgain() {
