@@ -99,8 +99,17 @@ def rss_kib(pid: int) -> int:
 # the same rooms with odds off, to compare.
 ROOM_KINDS: dict[str, dict[str, Any]] = {
     "solo": {"game": "wurfeltod", "seats": ["human"]},
-    "odds": {"game": "decathlon", "seats": ["human", "bot:optimal"], "room": {"odds": True}},
-    "bot": {"game": "decathlon", "seats": ["human", "bot:optimal"]},  # "odds" without odds
+    # bots at full speed (bot_pace 0; the server's default is a pace people can follow)
+    "odds": {
+        "game": "decathlon",
+        "seats": ["human", "bot:optimal"],
+        "room": {"odds": True, "bot_pace": 0},
+    },
+    "bot": {  # "odds" without odds
+        "game": "decathlon",
+        "seats": ["human", "bot:optimal"],
+        "room": {"bot_pace": 0},
+    },
 }
 
 

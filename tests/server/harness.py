@@ -68,6 +68,9 @@ class ThreadServer:
 
 # ----- clients ------------------------------------------------------------------------------
 def create_room(base: str, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
+    """Create a room; its bots act at once unless the test sets ``room.bot_pace`` (the
+    server's default is a readable pace for people)."""
+    body["room"] = {"bot_pace": 0, **(body.get("room") or {})}
     response = httpx.post(f"{base}/api/rooms", json={"game": game, "seats": seats, **body})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()

@@ -512,7 +512,9 @@ def test_hint_panel_renders_any_advice(page: Any, server: Server) -> None:
 def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None:
     made = urllib.request.Request(
         server.url + "/api/rooms",
-        data=json.dumps({"game": "dice-duel", "seats": ["bot:random", "bot:random"]}).encode(),
+        data=json.dumps(
+            {"game": "dice-duel", "seats": ["bot:random"] * 2, "room": {"bot_pace": 0}}
+        ).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )

@@ -49,7 +49,7 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
-from gamenight.server.lifecycle import OPEN
+from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.rooms import (
     UNAVAILABLE,
@@ -321,7 +321,10 @@ async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
     room = await _room(request, code)
-    token = await room.claim(seat, data.name, data.contribution)
+    if room.status is Lifecycle.PLAYING:  # a seat the host freed during play
+        token = await room.claim_freed(seat, data.name)
+    else:
+        token = await room.claim(seat, data.name, data.contribution)
     return Claimed(seat, token)
 
 

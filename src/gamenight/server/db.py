@@ -553,6 +553,46 @@ class Store:
             return bool(result.rowcount)
 
     @_guarded
+    async def free_seat_in_play(self, room_id: int, seat: int) -> bool:
+        """The host frees a claimed human seat of a room being played (its player left):
+        its token stops working and a bot plays it until someone claims it. False if the
+        room is not playing or the seat is no claimed human seat."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.kind == "human",
+                    SEATS.c.token_hash.is_not(None),
+                )
+                .values(name="", token_hash=None)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    @_guarded
+    async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
+        """Give a human seat the host freed during play to ``name``; False if taken."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.kind == "human",
+                    SEATS.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=hashed, away_since=None)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    @_guarded
     async def contribute(self, room_id: int, seat: int, hashed: str, contribution: str) -> bool:
         """The player of ``seat`` (token hash ``hashed``) adds their part of the dice seed,
         once, while the room waits; False if it already has one or the game has begun."""

@@ -164,6 +164,7 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     seq: int = 0
     results: Any = None
     notes: tuple[str, ...] = ()
+    spectators: int = 0  # sockets open without a seat (people watching)
 
 
 class StampedEvent(msgspec.Struct, frozen=True):
@@ -188,6 +189,9 @@ class Snapshot(Message, frozen=True, tag="snapshot", omit_defaults=False):
     events: tuple[StampedEvent, ...] = ()  # missed since Hello.last_seq, filtered for you
     chat: tuple[ChatOut, ...] = ()  # the latest chat lines
     odds: OddsOut | None = None  # rooms with odds on: the latest odds message sent
+    # rooms with a turn clock: seconds left on the current decision's clock when this was
+    # sent (null: no clock running)
+    clock_left: float | None = None
 
 
 class Events(Message, frozen=True, tag="events", omit_defaults=False):
@@ -202,6 +206,9 @@ class Events(Message, frozen=True, tag="events", omit_defaults=False):
     results: Any = None
     seat: int | None = None  # who acted
     action: Any = None  # what they did, in its public form (Game.public_action)
+    # rooms with a turn clock: seconds on the new decision's clock (it starts with this
+    # frame); null: no clock running (none set, or the game is over)
+    clock_left: float | None = None
 
 
 class Ack(Message, frozen=True, tag="ack"):

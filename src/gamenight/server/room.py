@@ -25,6 +25,7 @@ room closes after ``idle_close``, a start that failed (database down) is retried
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 import secrets
@@ -162,8 +163,16 @@ class Room:
 
     @property
     def takeover(self) -> set[int]:
-        """Human seats a bot plays now."""
-        return self.away.seats
+        """Human seats a bot plays now: taken over while away, or freed by the host
+        during play (a human seat without a token) until someone claims it."""
+        freed = self.freed()
+        return self.away.seats | freed if freed else self.away.seats
+
+    def freed(self) -> set[int]:
+        """Human seats the host freed during play (no token): a bot plays them."""
+        if self.status is not Lifecycle.PLAYING:
+            return set()
+        return {s.seat for s in self.seats if s.kind == "human" and s.token_hash is None}
 
     def info(self) -> p.RoomInfo:
         table = self.table
@@ -205,7 +214,15 @@ class Room:
             seq=self.seq,
             results=None if results is None else to_json(results),
             notes=tuple(bots.notes + [n for n in (bots.build_note, self.note) if n]),
+            spectators=self.conns.spectators(),
         )
+
+    def labels(self) -> list[str]:
+        """Every seat's label as the browser shows it: the name, "Bot greedy", "Seat 2"."""
+        return [
+            s.name or (f"Bot {s.bot}" if s.kind == "bot" else f"Seat {s.seat + 1}")
+            for s in self.seats
+        ]
 
     def show(self) -> None:
         """Every socket gets the room as it is now."""
@@ -262,10 +279,11 @@ class Room:
         gets its seat's frame (``Step.frame``, the one redaction)."""
         self.updated = time.time()
         self.bots.observe(step)
-        self.conns.send_step(step)
+        clock = self.room_options.turn_clock
+        self.conns.send_step(step, None if step.finished or clock is None else float(clock))
         if step.finished:
             self.status = Lifecycle.FINISHED
-            self.takeover.clear()
+            self.away.seats.clear()
             self.timers.cancel_all()
             self.show()
         else:
@@ -380,7 +398,12 @@ class Room:
         return p.Ack(seq=self.seq, id=message.id)
 
     async def release(self, host_token: str, seat: int) -> None:
+        """The host frees a claimed seat: before the game, or during play a seat whose
+        player is away (:meth:`free_in_play`)."""
         self.check_host(host_token)
+        if self.status is Lifecycle.PLAYING:
+            await self.free_in_play(seat)
+            return
         if not await self.services.store.release_seat(self.id, seat):
             raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
         self.seats[seat].name = ""
@@ -392,6 +415,45 @@ class Room:
                 conn.send(p.Error(code="bad_token", message="the host freed your seat"))
                 conn.close()
         await self._changed()
+
+    async def free_in_play(self, seat: int) -> None:
+        """During play, the host frees human seat ``seat`` whose player is away: its token
+        stops working, a bot plays it (``takeover``) until someone claims it
+        (:meth:`claim_freed`)."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        if self.conns.connected(seat):
+            raise RoomError(409, "seat_connected", "the player of that seat is still here")
+        if not await self.services.store.free_seat_in_play(self.id, seat):
+            raise RoomError(409, "not_claimed", "that seat is not claimed in a game being played")
+        self.seats[seat].name = ""
+        self.seats[seat].token_hash = None
+        self.updated = time.time()
+        await self._changed()
+        self.bots.kick(self)
+
+    async def claim_freed(self, seat: int, name: str) -> str:
+        """Claim a human seat the host freed during play; the seat token. The bot that
+        played it stops."""
+        try:
+            clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
+        except TextError as exc:
+            raise RoomError(400, "bad_name", str(exc)) from None
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        token = new_token()
+        hashed = token_hash(token)
+        if not await self.services.store.claim_freed_seat(self.id, seat, clean, hashed):
+            raise RoomError(409, "seat_taken", "that seat is taken")
+        self.seats[seat].name = clean
+        self.seats[seat].token_hash = hashed
+        self.updated = time.time()
+        if seat not in self.away.seats:
+            self.bots.forget(seat)
+        # away from now until its socket joins (a takeover counts from the claim)
+        self.away.away(self, seat, time.monotonic())
+        await self._changed()
+        return token
 
     async def start_game(self, host_token: str) -> None:
         """The host starts: empty human seats get bots."""
@@ -591,8 +653,11 @@ class Room:
         advise = pool.advisor(self.entry)
         if advise is None:
             return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+        args: tuple[Any, ...] = (position.view, conn.seat, list(position.legal))
+        if _takes_names(advise):  # the advice words whose result a target is by name
+            args += (self.labels(),)
         try:
-            advice = await pool.run(advise, position.view, conn.seat, list(position.legal))
+            advice = await pool.run(advise, *args)
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
             log.info("advisor failed: %s", exc)
             return p.Error(code="no_advice", message=first_line(exc), id=message.id)
@@ -755,6 +820,14 @@ class Room:
         """A new decision: an away seat to act is taken over; the turn clock runs."""
         self.away.check(self)
         self.clock.begin(self)
+
+
+def _takes_names(fn: Callable[..., Any]) -> bool:
+    """Whether a game's ``advise`` takes the seats' names (a fourth argument ``names``)."""
+    try:
+        return "names" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 Handler = Callable[[Room, Conn, Any], Awaitable[p.Message | None]]

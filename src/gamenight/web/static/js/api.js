@@ -42,6 +42,9 @@ export const api = {
     call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name, contribution }),
   start: (code, hostToken) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, undefined, hostToken),
+  // the host frees a claimed seat (before the game, or during play one whose player is away)
+  release: (code, seat, hostToken) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/release`, undefined, hostToken),
   record: async (code) => {
     const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`);
     if (!response.ok) throw new ApiError(response.status, "no_record", await response.text());
