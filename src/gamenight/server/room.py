@@ -775,11 +775,8 @@ class Room:
         if self.status is not Lifecycle.FINISHED or table is None:
             raise RoomError(409, "not_finished", "the record is offered when the game is over")
         seats = [
-            RecordSeat(
-                s.name or (f"bot {s.bot}" if s.kind == "bot" else f"seat {s.seat + 1}"),
-                f"bot:{s.bot}" if s.kind == "bot" else "human",
-            )
-            for s in self.seats
+            RecordSeat(label, f"bot:{s.bot}" if s.kind == "bot" else "human")
+            for s, label in zip(self.seats, self.labels(), strict=True)
         ]
         game = self.entry.game
         out = io.StringIO()

@@ -149,7 +149,7 @@ def room_fallback(name: str, info: Any) -> str:
     """A room's public facts as escaped HTML (names are text, never markup)."""
     seats = "".join(
         f"<li>{s.seat + 1}: "
-        + html.escape(s.name or (f"bot {s.bot}" if s.kind == "bot" else "open seat"))
+        + html.escape(s.name or (f"Bot {s.bot}" if s.kind == "bot" else "Open seat"))
         + "</li>"
         for s in info.seats
     )
