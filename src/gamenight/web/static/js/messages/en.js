@@ -38,7 +38,7 @@ export default {
   "lobby.none": "None",
   "lobby.your_seat": "your seat {n}",
   "lobby.host": "you host it",
-  "lobby.free_seats": "{n} free seats",
+  "lobby.free_seats": { one: "{n} free seat", other: "{n} free seats" },
   "opt.catalogue_entry": "{name} ({detail})",
   "opt.sides_value": "Team 1 side {a}, team 2 side {b}",
   "opt.value.points": "Points",
