@@ -148,8 +148,7 @@ export default {
   "replay.verified": "✓ record verified, seed matches its commitment",
   "replay.bad": "This record cannot be replayed: {message}",
   "replay.no_record": "That room has no finished record.",
-  "rules.loading": "Loading the rules…",
-  "rules.title": "rules",
+  "rules.page_title": "{name} · rules · gamenight",
   "rules.back": "Back to the lobby",
   "rules.missing": "No rules for this game.",
 };
