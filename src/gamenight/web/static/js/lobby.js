@@ -366,7 +366,7 @@ function renderGames() {
   replace($("#games"), games.map((g) => h("button", {
     type: "button", role: "radio", class: "game-choice", "aria-checked": chosen === g ? "true" : "false", "data-game": g.id, "data-key": `game-${g.id}`,
     onclick: () => { chosen = g; renderGames(); renderDetail(g); },
-  }, h("span", { class: "game-name" }, g.name))));
+  }, h("span", { class: "game-name" }, g.name), h("span", { class: "game-meta" }, countText(g, g.min_players, g.max_players)))));
 }
 
 // ----- your rooms and games ----------------------------------------------------------------
