@@ -49,6 +49,7 @@ function show(i) {
   const renderer = rendererFor(data.game);
   const c = ctx(frame);
   $("#table").hidden = false;
+  $("#side").hidden = false;
   replace($("#table"), renderer.render(c));
   log.clear();
   for (const f of data.frames.slice(0, index + 1)) for (const e of f.events) log.add(describe(renderer, e, c)); // bare events
@@ -70,6 +71,7 @@ function reset() {
   index = 0;
   $("#stepper").hidden = true;
   $("#table").hidden = true;
+  $("#side").hidden = true;
   $("#table").replaceChildren();
   $("#replay-info").textContent = "";
   $("#copied").textContent = "";

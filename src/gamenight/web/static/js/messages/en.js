@@ -157,7 +157,7 @@ export default {
 
   "replay.title": "Replay",
   "replay.open": "Open a record",
-  "replay.upload": "Upload a JSONL record",
+  "replay.upload": "Open a game record file (.jsonl, from “Download the record”)",
   "replay.room": "or a finished room's code",
   "replay.load": "Load",
   "replay.first": "First",
