@@ -25,7 +25,7 @@ BOTS = {"decathlon": "bot:greedy", "dice-duel": "bot:random", "wurfeltod": "bot:
 BOTS["decades"] = "bot:novice"
 
 
-def owned_by(helper: str) -> Any:
+def owned_by(helper: str) -> pytest.MarkDecorator:
     return pytest.mark.xfail(
         strict=False, reason=f"owned by the {helper} helper; the lead removes this after merging"
     )

@@ -95,7 +95,7 @@ def rules_html(text: str) -> str:
             del token.attrs["style"]
             token.attrSet("class", "align-" + style.removeprefix("text-align:"))
     _unlink(tokens)
-    out = md.renderer.render(tokens, md.options, {})
+    out = str(md.renderer.render(tokens, md.options, {}))
     return out.replace("<table>", '<div class="table-wrap"><table>').replace(
         "</table>", "</table></div>"
     )

@@ -93,14 +93,14 @@ async function load(text, { room = null, step = 0 } = {}) {
     return;
   }
   if (mine !== attempt) return;
+  const fair = await checkRecord(text, got.commitment).catch(() => null);
+  if (mine !== attempt) return;
   data = got;
   roomCode = room;
   $("#replay-title").textContent = t("replay.of", { name: data.name });
   $("#stepper").hidden = false;
   $("#scrub").max = String(data.frames.length - 1);
   show(step);
-  const fair = await checkRecord(text, data.commitment).catch(() => null);
-  if (mine !== attempt) return;
   $("#replay-info").textContent = [
     t("replay.players", { list: names().join(", ") }),
     t("end.seed") + " " + data.seed,
