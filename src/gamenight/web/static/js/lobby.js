@@ -399,7 +399,7 @@ async function renderMine() {
       if (err.status === 404) store.forget(code); // gone from the server; anything else: try later
       return;
     }
-    if (room.status !== info.status) store.note(code, { status: room.status, finishedSeen: info.finishedSeen || Date.now() });
+    if (room.status !== info.status) store.note(code, { status: room.status });
     (room.status === "finished" || room.status === "closed" || room.status === "broken" ? done : open).push([code, info, room]);
   }));
   const order = (list) => list.sort((a, b) => (b[1].touched || 0) - (a[1].touched || 0));
@@ -414,15 +414,20 @@ async function renderMine() {
   replace($("#done"), done.length
     ? h("ul", { class: "game-list" }, order(done).slice(0, 12).map(([code, info, room]) => {
         const when = info.created ? dateFormat.format(new Date(info.created)) : "";
+        const problem = h("p", { class: "field-error", id: `again-${code}-error`, role: "alert", hidden: true });
         const again = h("button", { type: "button", class: "small again", "data-key": `again-${code}`,
           onclick: async () => {
             again.disabled = true;
+            problem.hidden = true;
             try {
               const next = await rematch(room, { seat: info.seat ?? null, name: info.name || store.name() });
               location.assign(`/r/${next}`);
             } catch (err) {
               again.disabled = false;
-              showError(t("lobby.err.create", { message: err.message }));
+              problem.textContent = t("lobby.err.create", { message: err.message }); // at its button
+              problem.hidden = false;
+              again.setAttribute("aria-describedby", problem.id);
+              again.focus();
             }
           } }, t("lobby.again"));
         return h("li", { class: "game-row", "data-code": code },
@@ -430,7 +435,8 @@ async function renderMine() {
           h("p", { class: "game-result" }, resultText(room, info)),
           h("div", { class: "actions" },
             room.status === "finished" ? h("a", { class: "button small", href: `/replay?room=${encodeURIComponent(code)}` }, t("lobby.replay")) : null,
-            room.status === "finished" ? again : null));
+            room.status === "finished" ? again : null),
+          problem);
       }))
     : h("p", { class: "muted" }, t("lobby.done_none")));
 }
