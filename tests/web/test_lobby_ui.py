@@ -199,8 +199,19 @@ def test_your_games_with_result_replay_and_play_again(page: Any, server: Server)
     ui.check_axe(page, "lobby with your games", strict=True)
     ui.check_layout(page, "lobby with your games")
     ui.shoot(page, "lobby-your-games")
+    # a refused rematch says so at its button
+    again_button = row.locator("button", has_text="Play again with the same people")
+    page.route(
+        "**/api/rooms",
+        lambda route: route.fulfill(status=503, json={"code": "unavailable", "message": "busy"}),
+    )
+    again_button.click()
+    page.wait_for_selector(f"#done li[data-code='{code}'] .field-error:has-text('busy')")
+    assert again_button.is_enabled()
+    assert again_button.get_attribute("aria-describedby") == f"again-{code}-error"
+    page.unroute("**/api/rooms")
     # play again with the same people: same game, seats, options; we sit where we sat
-    row.locator("button", has_text="Play again with the same people").click()
+    again_button.click()
     page.wait_for_url(re.compile(r".*/r/(?!" + re.escape(code) + r")[\w-]+$"))
     again = _api(server, f"/api/rooms/{page.url.rsplit('/', 1)[-1]}")
     assert again["game"] == "dice-duel" and again["options"] == room["options"]
