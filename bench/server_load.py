@@ -114,7 +114,8 @@ async def make_rooms(base: str, n: int, kind: str = "solo") -> list[tuple[str, s
                 created = await http.post("/api/rooms", json=ROOM_KINDS[kind])
                 code = created.json()["code"]
                 claimed = await http.post(
-                    f"/api/rooms/{code}/seats/0/claim", json={"name": "bench"}
+                    f"/api/rooms/{code}/seats/0/claim",
+                    json={"name": "bench", "contribution": "bench"},
                 )
                 return code, claimed.json()["token"]
 

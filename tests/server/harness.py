@@ -74,8 +74,13 @@ def create_room(base: str, game: str, seats: list[str], **body: Any) -> dict[str
     return created
 
 
-def claim(base: str, code: str, seat: int, name: str) -> str:
-    response = httpx.post(f"{base}/api/rooms/{code}/seats/{seat}/claim", json={"name": name})
+def claim(base: str, code: str, seat: int, name: str, contribution: str | None = "") -> str:
+    """Claim a seat, with a contribution to the dice seed as a client should send it
+    (``""``: one made of the name and the seat; None: none, so the room waits for it)."""
+    body: dict[str, Any] = {"name": name}
+    if contribution is not None:
+        body["contribution"] = contribution or f"{name}-{seat}"
+    response = httpx.post(f"{base}/api/rooms/{code}/seats/{seat}/claim", json=body)
     assert response.status_code == 200, response.text
     token: str = response.json()["token"]
     return token

@@ -355,7 +355,7 @@ def test_a_typed_name_survives_a_room_update_before_claiming(browser: Any, serve
         b.fill("#claim-name", "Larks")
         claim = urllib.request.Request(
             f"{server.url}/api/rooms/{code}/seats/2/claim",
-            data=json.dumps({"name": "Cy"}).encode(),
+            data=json.dumps({"name": "Cy", "contribution": "c2"}).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
         )

@@ -47,4 +47,7 @@ class Config:
     extra_origins: tuple[str, ...] = ()
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
+    # seconds a room with every seat claimed waits for a seat's contribution to the dice
+    # seed before the server makes it (docs/fairness.md); a claim may carry it at once
+    contribute_wait: float = 15.0
     gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)

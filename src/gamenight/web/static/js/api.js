@@ -37,8 +37,9 @@ export const api = {
   rooms: () => call("GET", "/api/rooms"),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => call("POST", "/api/rooms", body),
-  claim: (code, seat, name) =>
-    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name }),
+  // contribution: the player's part of the dice seed (fairness.js newContribution)
+  claim: (code, seat, name, contribution) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name, contribution }),
   start: (code, hostToken) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, undefined, hostToken),
   record: async (code) => {

@@ -5,6 +5,7 @@
 // lobby's "Your games"; the end screen's play again (room.js) can call it as well.
 import { api } from "./api.js";
 import * as store from "./store.js";
+import { newContribution } from "./fairness.js";
 
 /** The seats of `room` (a RoomInfo) as POST /api/rooms wants them. */
 export function sameSeats(room) {
@@ -26,9 +27,11 @@ export async function rematch(room, { seat = null, name = "" } = {}) {
     room: room.room_options,
   });
   store.remember(created.code, { hostToken: created.host_token, game: room.game, rematchOf: room.code });
+  store.noteCommitment(created.code, created.commitment, "waiting"); // first sight (docs/fairness.md)
   if (seat !== null && seat !== undefined && seats[seat] === "human" && name) {
-    const claimed = await api.claim(created.code, seat, name);
-    store.remember(created.code, { seat: claimed.seat, token: claimed.token, name });
+    const contribution = newContribution(); // this player's part of the dice
+    const claimed = await api.claim(created.code, seat, name, contribution);
+    store.remember(created.code, { seat: claimed.seat, token: claimed.token, name, contribution });
   }
   return created.code;
 }

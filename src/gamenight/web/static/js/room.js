@@ -11,6 +11,8 @@ import { connectionStatus } from "./parts/status.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { advicePanel } from "./parts/hint.js";
 import { endPanel } from "./parts/end.js";
+import { fairBox } from "./parts/fair.js";
+import { newContribution, PLAYERS } from "./fairness.js";
 
 translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -28,6 +30,7 @@ const els = {
   announce: $("#announce"),
   error: $("#error"),
   invite: $("#invite"),
+  fair: $("#fair"),
 };
 
 const state = {
@@ -47,6 +50,7 @@ const state = {
   advice: null,
   hintOpen: false,
   odds: null, // the latest odds message {seq, odds} (rooms with odds on)
+  word: "", // a word of the player's own for the dice, typed before sitting down
 };
 let conn = null;
 const log = new LogPanel();
@@ -148,9 +152,11 @@ function renderWaiting() {
       return;
     }
     try {
-      const claimed = await api.claim(code, seat, name);
+      // this player's part of the dice seed, made here (docs/fairness.md)
+      const contribution = newContribution(state.word);
+      const claimed = await api.claim(code, seat, name, contribution);
       store.setName(name);
-      store.remember(code, { seat: claimed.seat, token: claimed.token, game: room.game, name });
+      store.remember(code, { seat: claimed.seat, token: claimed.token, game: room.game, name, contribution });
       connect(claimed.token);
     } catch (err) {
       showError(err.message);
@@ -216,6 +222,41 @@ function renderHint() {
   );
 }
 
+function noted() {
+  // the commitment as this browser first saw it (kept in localStorage, never replaced)
+  return state.room ? store.noteCommitment(code, state.room.commitment, state.room.status) : null;
+}
+
+function myContribution() {
+  const remembered = store.room(code) || {};
+  return state.seat === null || !remembered.contribution ? null : { seat: state.seat, value: remembered.contribution };
+}
+
+function renderFair() {
+  const room = state.room;
+  if (!room || room.status === "finished" || room.status === "broken") {
+    els.fair.hidden = true; // the end panel shows the check
+    return;
+  }
+  els.fair.hidden = false;
+  replace(els.fair, fairBox({
+    room, noted: noted(), mine: myContribution(), word: state.word, seated: state.seat !== null,
+    onWord: (value) => { state.word = value; },
+  }));
+}
+
+function contributeIfMissing() {
+  // a seat claimed elsewhere (another tab, another device) or by a client that sent no
+  // contribution: add ours while the room waits; the server answers once per seat
+  const room = state.room;
+  if (!conn || !room || room.entropy !== PLAYERS || room.status !== "waiting" || state.seat === null) return;
+  if (room.seats[state.seat]?.contributed) return;
+  const remembered = store.room(code) || {};
+  const value = remembered.contribution || newContribution(state.word);
+  store.remember(code, { contribution: value });
+  conn.request({ type: "contribute", value }).catch(() => {});
+}
+
 function renderSeats() {
   if (!state.room) return;
   replace(els.seats, h("h2", {}, t("seats.title")), seatList({ seats: state.room.seats, me: state.seat, toAct: state.finished ? [] : state.toAct, gameInfo: state.game }),
@@ -229,7 +270,7 @@ function renderEnd() {
     return;
   }
   els.end.hidden = false;
-  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, mine: store.room(code) }));
+  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, noted: noted(), mine: myContribution() }));
 }
 
 function render() {
@@ -245,6 +286,7 @@ function render() {
   renderTable();
   renderHint();
   renderSeats();
+  renderFair();
   renderEnd();
 }
 
@@ -256,8 +298,9 @@ async function playAgain() {
     const created = await api.create({ game: room.game, seats, options: room.options, public: room.public, room: room.room_options });
     store.remember(created.code, { hostToken: created.host_token, game: room.game });
     if (state.seat !== null && seats[state.seat] === "human") {
-      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat]);
-      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name() });
+      const contribution = newContribution();
+      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat], contribution);
+      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name(), contribution });
     }
     conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${created.code}` });
     setTimeout(() => location.assign(`/r/${created.code}`), 150);
@@ -294,6 +337,7 @@ function onSnapshot(msg) {
     els.chat.replaceChildren(...msg.chat.map(chatLine));
   }
   render();
+  contributeIfMissing();
 }
 
 function onEvents(msg) {
