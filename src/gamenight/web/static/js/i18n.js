@@ -44,10 +44,8 @@ export function t(key, params = {}) {
     return key;
   }
   if (typeof text === "function") return text(params);
-  if (typeof text === "object" && text !== null) {
-    text = pluralForm(text, params.count ?? params.n);
-    if ("count" in params && !("n" in params)) params = { ...params, n: params.count };
-  }
+  if (typeof text === "object" && text !== null) text = pluralForm(text, params.count ?? params.n);
+  if ("count" in params && !("n" in params)) params = { ...params, n: params.count };
   return String(text).replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
 }
 
