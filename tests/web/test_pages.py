@@ -122,6 +122,11 @@ def test_the_rules_page_speaks_to_players(page: Any, server: Server) -> None:
         if game != "decathlon":  # its only table is the terminal's keys
             assert page.locator("main table").count() >= 1, game
             assert page.locator("main table thead th").count() >= 2, game
+        # the contents lead to every section
+        targets = page.locator(".rules-toc a").evaluate_all(
+            "as => as.map(a => document.getElementById(a.hash.slice(1))?.tagName)"
+        )
+        assert len(targets) > 2 and set(targets) == {"H2"}, (game, targets)
         # the way back leads to this game in the lobby
         assert page.locator(".rules-back a").get_attribute("href") == f"/?game={game}"
         ui.check_axe(page, f"rules {game}", strict=True)

@@ -23,6 +23,7 @@ same CSP as every page.
 
 from __future__ import annotations
 
+import html
 import re
 from functools import lru_cache
 
@@ -78,24 +79,50 @@ def _open_dropped(kept: list[Token]) -> bool:
     return True
 
 
+def _slug(title: str, taken: set[str]) -> str:
+    base = "rules-" + (re.sub(r"[^a-z0-9]+", "-", title.lower()).strip("-") or "part")
+    slug, n = base, 2
+    while slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    taken.add(slug)
+    return slug
+
+
 @lru_cache(maxsize=32)
 def rules_html(text: str) -> str:
-    """The player's rules as an HTML fragment: headings from ``h2`` down (the page's
-    ``h1`` is the game's name, so the Markdown's own title is left out), tables in a
+    """The player's rules as an HTML fragment: a list of its sections (links to each
+    ``h2``), then the rules with headings from ``h2`` down (the page's ``h1`` is the
+    game's name, so the Markdown's own title is left out), tables in a
     ``div.table-wrap``."""
     md = _md()
     tokens = md.parse(player_markdown(text))
     if tokens and tokens[0].type == "heading_open" and tokens[0].tag == "h1":
         tokens = tokens[3:]  # heading_open, inline, heading_close
-    for token in tokens:
+    sections: list[tuple[str, str]] = []
+    taken: set[str] = set()
+    for i, token in enumerate(tokens):
         if token.type in ("heading_open", "heading_close") and token.tag == "h1":
             token.tag = "h2"
+        if token.type == "heading_open" and token.tag == "h2":
+            title = "".join(c.content for c in tokens[i + 1].children or [])
+            slug = _slug(title, taken)
+            token.attrSet("id", slug)
+            sections.append((slug, title))
         style = str(token.attrGet("style") or "")  # a table column's alignment
         if style:  # the CSP allows no style attribute: a class says it
             del token.attrs["style"]
             token.attrSet("class", "align-" + style.removeprefix("text-align:"))
     _unlink(tokens)
     out = str(md.renderer.render(tokens, md.options, {}))
-    return out.replace("<table>", '<div class="table-wrap"><table>').replace(
+    toc = ""
+    if len(sections) > 2:
+        items = "".join(
+            f'<li><a href="#{slug}">{html.escape(title)}</a></li>' for slug, title in sections
+        )
+        toc = (
+            '<nav class="rules-toc" aria-label="Contents" data-i18n-label="rules.contents">'
+            f"<ul>{items}</ul></nav>\n"
+        )
+    return toc + out.replace("<table>", '<div class="table-wrap"><table>').replace(
         "</table>", "</table></div>"
     )

@@ -198,6 +198,7 @@ export default {
   "replay.copy_prompt": "Copy this link: {url}",
   "replay.no_record": "That room has no finished record.",
   "rules.page_title": "{name} · rules · gamenight",
+  "rules.contents": "Contents",
   "rules.back": "Back to the lobby",
   "rules.missing": "No rules for this game.",
 };
