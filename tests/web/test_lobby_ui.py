@@ -59,7 +59,7 @@ def test_errors_show_next_to_their_field_and_take_the_focus(page: Any, server: S
     assert_error_at(page, "#opt-track", "opt-track-error", "from 1 to 1000")
     assert_error_at(page, "#my-name", "my-name-error", "Enter your name")
     # the first wrong field has the focus; nothing was created
-    assert page.evaluate("document.activeElement.id") == "opt-track"
+    assert page.evaluate("() => document.activeElement.id") == "opt-track"
     assert "/r/" not in page.url
     # the error is near its field, not at the bottom of the page
     box = page.locator("#opt-track").bounding_box()
@@ -94,7 +94,7 @@ def test_a_multi_option_with_nothing_picked_says_so_at_the_option(
     page.click("#create")
     page.wait_for_selector("#opt-events-error")
     assert_error_at(page, "#opt-events", "opt-events-error", "Pick at least one")
-    assert page.evaluate("document.activeElement.value") == "100m"  # its first box
+    assert page.evaluate("() => document.activeElement.value") == "100m"  # its first box
     page.check("fieldset[data-name=events] input[value=discus]")
     assert page.locator("#opt-events-error").count() == 0
 
@@ -112,7 +112,7 @@ def test_a_server_refusal_shows_at_the_field_it_names(page: Any, server: Server)
     page.click("#create")
     page.wait_for_selector("#opt-sides-error")
     assert_error_at(page, "#opt-sides", "opt-sides-error", "option 'sides' must be two")
-    assert page.evaluate("document.activeElement.id") == "opt-sides"
+    assert page.evaluate("() => document.activeElement.id") == "opt-sides"
     assert page.locator("#create").is_enabled()  # and one may try again
 
 

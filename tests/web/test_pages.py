@@ -184,7 +184,7 @@ def test_replay_autoplay_and_links_to_a_step(browser: Any, server: Server) -> No
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        assert page.evaluate("matchMedia('(prefers-reduced-motion: reduce)').matches")
+        assert page.evaluate("() => matchMedia('(prefers-reduced-motion: reduce)').matches")
         page.goto(f"{server.url}/replay?room={code}&step=5")
         page.wait_for_selector("body[data-step='5']")
         assert page.locator("#position").inner_text().startswith("Step 5 of")
@@ -193,7 +193,7 @@ def test_replay_autoplay_and_links_to_a_step(browser: Any, server: Server) -> No
         assert page.url.endswith(f"/replay?room={code}&step=6")
         page.click("#copy-step")
         page.wait_for_selector("#copied:has-text('step 6')")
-        copied = page.evaluate("navigator.clipboard.readText()")
+        copied = page.evaluate("() => navigator.clipboard.readText()")
         assert copied == f"{server.url}/replay?room={code}&step=6"
         # a copied link opens that step
         other = ctx.new_page()

@@ -55,12 +55,9 @@ def finished(browser: Any, server: Server) -> Iterator[tuple[str, Any]]:
 def test_sweep_lobby(page: Any, server: Server, finished: tuple[str, Any]) -> None:
     """The lobby with a long name typed, a finished game under "Your games", every game's
     options shown once (the longest labels)."""
-    ctx = page.context.browser.new_context(
-        viewport=ui.PHONE, reduced_motion="reduce", storage_state=finished[1]
-    )
+    ctx = ui.new_context(page.context.browser, ui.PHONE, storage_state=finished[1])
     try:
         lobby = ctx.new_page()
-        lobby.set_default_timeout(ui.TIMEOUT_S * 1000)
         lobby.goto(f"{server.url}/?game=decathlon")
         lobby.wait_for_selector("body[data-mine=ready]")
         lobby.wait_for_selector(f"#done li[data-code='{finished[0]}']")
@@ -107,11 +104,8 @@ def test_sweep_playing(page: Any, server: Server, game: str) -> None:
 
 
 def _open_as_player(page: Any, state: Any) -> Any:
-    ctx = page.context.browser.new_context(
-        viewport=ui.PHONE, reduced_motion="reduce", storage_state=state
-    )
+    ctx = ui.new_context(page.context.browser, ui.PHONE, storage_state=state)
     other = ctx.new_page()
-    other.set_default_timeout(ui.TIMEOUT_S * 1000)
     return ctx, other
 
 
