@@ -225,3 +225,17 @@ def test_your_games_with_result_replay_and_play_again(page: Any, server: Server)
     open_lobby(page, server, "dice-duel")
     page.locator(f"#done li[data-code='{code}'] a", has_text="Watch the replay").click()
     page.wait_for_selector("body[data-loaded=verified]")
+
+
+def test_the_game_tiles_are_a_radio_group_for_the_keyboard(page: Any, server: Server) -> None:
+    open_lobby(page, server, "decathlon")
+    tabbable = page.locator("#games [role=radio][tabindex='0']")
+    assert tabbable.count() == 1 and tabbable.get_attribute("data-game") == "decathlon"
+    page.focus("#games [data-game=decathlon]")
+    page.keyboard.press("ArrowRight")
+    page.wait_for_selector("button[data-game='dice-duel'][aria-checked='true']")
+    assert page.evaluate("() => document.activeElement.dataset.game") == "dice-duel"
+    assert page.locator("#game-detail h3").inner_text() == "Kniffel Dice Duel"
+    page.keyboard.press("ArrowLeft")
+    page.wait_for_selector("button[data-game='decathlon'][aria-checked='true']")
+    assert page.locator("#games [role=radio][tabindex='0']").count() == 1

@@ -365,10 +365,25 @@ function serverError(form, game, err, count) {
   $("#create").focus();
 }
 
+function choose(g) {
+  chosen = g;
+  renderGames();
+  renderDetail(g);
+}
+
+// The game tiles are a radio group: one tab stop (the chosen game), arrow keys move and choose.
 function renderGames() {
-  replace($("#games"), games.map((g) => h("button", {
+  replace($("#games"), games.map((g, i) => h("button", {
     type: "button", role: "radio", class: "game-choice", "aria-checked": chosen === g ? "true" : "false", "data-game": g.id, "data-key": `game-${g.id}`,
-    onclick: () => { chosen = g; renderGames(); renderDetail(g); },
+    tabindex: chosen === g ? "0" : "-1",
+    onclick: () => choose(g),
+    onkeydown: (e) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      choose(games[(i + step + games.length) % games.length]);
+      $(`#games [data-game="${CSS.escape(chosen.id)}"]`).focus();
+    },
   }, h("span", { class: "game-name" }, g.name), h("span", { class: "game-meta" }, countText(g, g.min_players, g.max_players)))));
 }
 
