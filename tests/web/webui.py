@@ -168,7 +168,8 @@ def create_room(
     if events is not None:
         for box in page.locator("fieldset[data-name='events'] input").all():
             box.set_checked(box.get_attribute("value") in events)
-    page.select_option("#seat-count", str(len(seats)))
+    if page.locator("#seat-count").is_visible():  # a single possible count is shown as text
+        page.select_option("#seat-count", str(len(seats)))
     for i, seat in enumerate(seats):
         page.select_option(f"#seat-{i}", seat)
     page.fill("#my-name", name)

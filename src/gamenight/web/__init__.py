@@ -3,8 +3,9 @@
 Everything the browser loads lives in ``static/`` and is served as is (no build
 step, no CDN). :func:`route_handlers` gives the server app its pages
 (``/``, ``/r/<code>``, ``/replay``), the ``/static`` files and
-``POST /api/replay`` (a JSONL record in, every step's spectator view out).
-See ``docs/web.md``.
+``POST /api/replay`` (a JSONL record in, every step's spectator view out); the rules
+page is rendered here from the game's ``rules.md`` (:mod:`gamenight.web.rules`), and
+``/favicon.ico`` is the site icon. See ``docs/web.md``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from litestar import MediaType, Request, Response, get, post
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
-from litestar.params import FromPath, RawBody
+from litestar.params import FromPath, FromQuery, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
@@ -29,6 +30,7 @@ from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
 from gamenight.core.record import parse_record, replay
+from gamenight.web.rules import rules_html
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -162,6 +164,28 @@ def room_fallback(name: str, info: Any) -> str:
     )
 
 
+def rules_main(game: str) -> tuple[str, str, int]:
+    """The rules page's title, ``<main>`` content and status for game id ``game``: the
+    game's name as the ``h1``, a way back to the lobby, the player's rules (markdown-it,
+    raw HTML escaped: :mod:`gamenight.web.rules`). Unknown game: 404 and a short note."""
+    back = '<p class="rules-back"><a href="/{}" data-i18n="{}">{}</a></p>'
+    try:
+        entry = registry.get(game)
+        text = entry.rules_text()
+    except GamenightError:
+        body = '<h1 data-i18n="rules.missing">No rules for this game.</h1>' + back.format(
+            "", "nav.lobby", "Back to the lobby"
+        )
+        return "gamenight rules", body, 404
+    name = html.escape(entry.name)
+    link = back.format(f"?game={html.escape(entry.id)}", "rules.back", "Back to the lobby")
+    body = (
+        f'{link}<h1 id="rules-title" data-game="{html.escape(entry.id)}">{name}</h1>'
+        f'<article class="rules-text" aria-labelledby="rules-title">{rules_html(text)}</article>'
+    )
+    return f"{name} · rules · gamenight", body, 200
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
     headers = dict(page_headers)
@@ -191,8 +215,23 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         return page("replay")
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
-    def rules_page() -> Response[bytes]:
-        return page("rules")
+    def rules_page(game: FromQuery[str] = "") -> Response[bytes]:
+        title, body, status = rules_main(game)
+        text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
+        text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
+        text = text.replace("<!--rules-->", body, 1)
+        return Response(
+            text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
+        )
+
+    @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
+    def favicon() -> Response[bytes]:
+        """The site icon (an SVG) for a browser that asks /favicon.ico by itself."""
+        return Response(
+            (STATIC / "img" / "icon.svg").read_bytes(),
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
 
     @post(
         "/api/replay",
@@ -223,4 +262,4 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         directories=[STATIC],
         include_in_schema=False,
     )
-    return [lobby_page, room_page, replay_page, rules_page, replay_record, static]
+    return [lobby_page, room_page, replay_page, rules_page, favicon, replay_record, static]

@@ -1,9 +1,15 @@
 // The lobby (/): pick a game, see its rules summary, set options and seats, create a room;
-// reopen your own unfinished rooms; join open public rooms.
+// reopen your own unfinished rooms, see your finished games (result, date, replay, play
+// again with the same people); join open public rooms.
+//
+// Every field's error is shown next to the field (aria-invalid, aria-describedby) and the
+// field gets the focus; the checks come from GET /api/games (an int option's minimum and
+// maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
 import { t, tOr, translatePage, loadGameMessages } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
+import { rematch } from "./rematch.js";
 import { newContribution } from "./fairness.js";
 
 translatePage();
@@ -11,77 +17,174 @@ let games = [];
 const catalogues = new Map(); // a catalogue option's url -> its entries (GET /api/games/{id}/catalogues/{option})
 let chosen = null;
 
+// Room option presets (seconds; null: off). The server takes any whole number of seconds
+// from 1 to a week (RoomOptions in docs/protocol.md); these are the ones a table needs.
+const TURN_CLOCKS = [null, 30, 60, 120, 300];
+const TAKEOVERS = [null, 60, 120, 300, 900];
+
 function showError(text) {
   const el = $("#error");
   el.textContent = text || "";
   el.hidden = !text;
 }
 
+// ----- errors next to their field ----------------------------------------------------------
+/** Show `text` under the field of control `el` (an input, a select or a fieldset); mark it
+ * invalid and describe it by the message. */
+function fieldError(el, text) {
+  const box = el.closest(".field, fieldset") || el.parentElement;
+  const id = `${el.id || el.dataset.name || "field"}-error`;
+  let msg = box.querySelector(`#${CSS.escape(id)}`);
+  if (!msg) {
+    msg = h("p", { class: "field-error", id });
+    const help = box.querySelector(".help");
+    if (help && help.parentElement === box) help.before(msg);
+    else box.append(msg);
+  }
+  msg.textContent = text;
+  if (!el.matches("fieldset")) el.setAttribute("aria-invalid", "true");
+  const described = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((x) => x && x !== id);
+  el.setAttribute("aria-describedby", [id, ...described].join(" "));
+  box.classList.add("invalid");
+}
+
+function clearFieldError(el) {
+  const box = el.closest(".field, fieldset") || el.parentElement;
+  const id = `${el.id || el.dataset.name || "field"}-error`;
+  const msg = box && box.querySelector(`#${CSS.escape(id)}`);
+  if (msg) msg.remove();
+  el.removeAttribute("aria-invalid");
+  const rest = (el.getAttribute("aria-describedby") || "").split(/\s+/).filter((x) => x && x !== id);
+  if (rest.length) el.setAttribute("aria-describedby", rest.join(" "));
+  else el.removeAttribute("aria-describedby");
+  if (box) box.classList.remove("invalid");
+}
+
+function clearErrors(form) {
+  for (const el of form.querySelectorAll("[aria-invalid], fieldset.invalid")) clearFieldError(el);
+  const general = $("#create-error");
+  if (general) { general.textContent = ""; general.hidden = true; }
+}
+
+function focusField(el) {
+  const target = el.matches("fieldset") ? el.querySelector("input, select, button") : el;
+  if (target) target.focus();
+  (target || el).scrollIntoView({ block: "center" });
+}
+
+// ----- options -----------------------------------------------------------------------------
 function defaultBot(game) {
   return game.bots[Math.min(1, game.bots.length - 1)].name;
+}
+
+/** An option's help: the game's message `opt.<game>.<option>.help`, else the server's
+ * text without ruling ids. */
+function helpText(game, opt) {
+  return tOr(`opt.${game.id}.${opt.name}.help`, String(opt.help || "").replace(/\s*\([A-Z]\d+\)\s*/g, " ").trim());
+}
+
+function helpEl(id, text) {
+  return h("p", { class: "muted help", id: `${id}-help` }, text);
+}
+
+/** A select of `values`; with a single value it is shown as text (the select stays,
+ * hidden, so the form still reads it). */
+function selectField({ id, name, label, values, selected, text, help, onchange }) {
+  const select = h("select", { id, name, "aria-describedby": help ? `${id}-help` : undefined, onchange },
+    values.map((v) => h("option", { value: v, selected: v === selected }, text(v))));
+  const single = values.length === 1;
+  select.hidden = single;
+  return h("div", { class: `field${single ? " single" : ""}` },
+    h(single ? "span" : "label", single ? { class: "label", id: `${id}-label` } : { for: id }, label),
+    select,
+    single ? h("p", { class: "single-value", id: `${id}-value` }, text(values[0])) : null,
+    help ? helpEl(id, help) : null);
 }
 
 function optionField(game, opt) {
   const id = `opt-${opt.name}`;
   const label = tOr(`opt.${game.id}.${opt.name}`, opt.name);
-  const help = h("p", { class: "muted help", id: `${id}-help` }, opt.help.replace(/\s*\([A-Z]\d+\)\s*/g, " ").trim());
+  const help = helpText(game, opt);
   if (game.id === "decades" && opt.name === "sides") {
     const combos = ["A,B", "B,A", "A,A", "B,B"];
-    return h("div", { class: "field" }, h("label", { for: id }, label),
-      h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
-        combos.map((c) => h("option", { value: c, selected: c === opt.default }, t("opt.sides_value", { a: c[0], b: c[2] })))), help);
+    return selectField({ id, name: opt.name, label, values: combos, selected: opt.default, help,
+      text: (c) => t("opt.sides_value", { a: c[0], b: c[2] }) });
   }
   if (opt.catalogue) {
     // a catalogue option (docs/protocol.md): the game's default, then the catalogue's
     // entries by id, as the server lists them; names are text only
     const cat = opt.catalogue;
     const first = tOr(`opt.${game.id}.${opt.name}.default`, cat.default_label.charAt(0).toUpperCase() + cat.default_label.slice(1));
-    return h("div", { class: "field" }, h("label", { for: id }, label),
-      h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
-        h("option", { value: cat.defaults[0] ?? "", selected: true }, first),
-        (catalogues.get(cat.url) || []).map((e) => h("option", { value: e.id },
-          e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name))),
-      h("p", { class: "muted help", id: `${id}-help` }, tOr(`opt.${game.id}.${opt.name}.help`, opt.help)));
+    const entries = catalogues.get(cat.url) || [];
+    const names = new Map(entries.map((e) => [e.id, e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name]));
+    return selectField({ id, name: opt.name, label, help, values: [cat.defaults[0] ?? "", ...entries.map((e) => e.id)],
+      selected: cat.defaults[0] ?? "", text: (v) => names.get(v) ?? first });
   }
   if (opt.kind === "choice") {
-    return h("div", { class: "field" }, h("label", { for: id }, label),
-      h("select", { id, name: opt.name, "aria-describedby": `${id}-help` },
-        opt.choices.map((c) => h("option", { value: c, selected: c === opt.default }, tOr(`opt.value.${c}`, c)))), help);
+    return selectField({ id, name: opt.name, label, values: opt.choices, selected: opt.default, help,
+      text: (c) => tOr(`opt.${game.id}.${opt.name}.${c}`, tOr(`opt.value.${c}`, c)) });
   }
   if (opt.kind === "multi") {
     const defaults = new Set(Array.isArray(opt.default) ? opt.default : String(opt.default).split(","));
-    return h("fieldset", { class: "field multi", "data-name": opt.name },
+    const all = (on) => (e) => {
+      const set = e.target.closest("fieldset");
+      set.querySelectorAll("input").forEach((i) => (i.checked = on));
+      clearFieldError(set);
+    };
+    return h("fieldset", { class: "field multi", "data-name": opt.name, id, "aria-describedby": `${id}-help` },
       h("legend", {}, label),
       h("div", { class: "checks" }, opt.choices.map((c) => h("label", { class: "check" },
         h("input", { type: "checkbox", value: c, checked: defaults.has(c) }), tOr(`opt.${game.id}.${opt.name}.${c}`, c)))),
       h("div", { class: "actions" },
-        h("button", { type: "button", class: "small", onclick: (e) => e.target.closest("fieldset").querySelectorAll("input").forEach((i) => (i.checked = true)) }, t("lobby.all")),
-        h("button", { type: "button", class: "small", onclick: (e) => e.target.closest("fieldset").querySelectorAll("input").forEach((i) => (i.checked = false)) }, t("lobby.none"))),
-      help);
+        h("button", { type: "button", class: "small", onclick: all(true) }, t("lobby.all")),
+        h("button", { type: "button", class: "small", onclick: all(false) }, t("lobby.none"))),
+      helpEl(id, help));
   }
   if (opt.kind === "int") {
+    const range = opt.minimum !== null && opt.maximum !== null ? t("lobby.range", { min: opt.minimum, max: opt.maximum }) : "";
     return h("div", { class: "field" }, h("label", { for: id }, label),
-      h("input", { id, name: opt.name, type: "number", value: opt.default, min: opt.minimum ?? undefined, max: opt.maximum ?? undefined, "aria-describedby": `${id}-help` }), help);
+      h("input", { id, name: opt.name, type: "number", inputmode: "numeric", step: 1, value: opt.default,
+        min: opt.minimum ?? undefined, max: opt.maximum ?? undefined, "aria-describedby": `${id}-help` }),
+      helpEl(id, [help, range].filter(Boolean).join(" ")));
   }
   return h("div", { class: "field" }, h("label", { for: id }, label),
-    h("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "aria-describedby": `${id}-help` }), help);
+    h("input", { id, name: opt.name, type: "text", value: opt.default ?? "", "aria-describedby": `${id}-help` }), helpEl(id, help));
 }
 
+/** The options as POST /api/rooms wants them, and the first problem of each field
+ * ([element, message]) found on the way. */
 function readOptions(game, form) {
   const out = {};
+  const problems = [];
   for (const opt of game.options) {
     if (opt.kind === "multi") {
-      const picked = [...form.querySelectorAll(`fieldset[data-name="${opt.name}"] input:checked`)].map((i) => i.value);
+      const set = form.querySelector(`fieldset[data-name="${opt.name}"]`);
+      const picked = [...set.querySelectorAll("input:checked")].map((i) => i.value);
+      if (!picked.length) problems.push([set, t("lobby.err.pick_one")]);
       out[opt.name] = picked.join(",");
+      continue;
+    }
+    const el = form.querySelector(`[name="${opt.name}"]`);
+    if (!el) continue;
+    if (opt.kind === "int") {
+      const text = el.value.trim();
+      const n = Number(text);
+      const lo = opt.minimum ?? -Infinity;
+      const hi = opt.maximum ?? Infinity;
+      if (!/^-?\d+$/.test(text) || !Number.isSafeInteger(n) || n < lo || n > hi) {
+        problems.push([el, Number.isFinite(lo) && Number.isFinite(hi)
+          ? t("lobby.err.range", { min: lo, max: hi })
+          : t("lobby.err.whole")]);
+      }
+      out[opt.name] = n;
     } else {
-      const el = form.querySelector(`[name="${opt.name}"]`);
-      if (!el) continue;
-      out[opt.name] = opt.kind === "int" ? Number(el.value) : el.value;
+      out[opt.name] = el.value;
     }
   }
-  return out;
+  return [out, problems];
 }
 
+// ----- seats -------------------------------------------------------------------------------
 function seatRow(game, i, value) {
   const id = `seat-${i}`;
   const summary = h("p", { class: "muted help", id: `${id}-help` });
@@ -101,67 +204,118 @@ function seatRow(game, i, value) {
 function seatRange(game, form) {
   let [lo, hi] = [game.min_players, game.max_players];
   for (const opt of game.options) {
-    const el = opt.seats && form.querySelector(`[name="${opt.name}"]`);
-    const narrowed = el && opt.seats[el.value];
+    const el = opt.seats && form && form.querySelector(`[name="${opt.name}"]`);
+    const narrowed = el ? opt.seats[el.value] : opt.seats && opt.seats[opt.default];
     if (narrowed) [lo, hi] = [Math.max(lo, narrowed[0]), Math.min(hi, narrowed[1])];
   }
   return [lo, hi];
 }
 
+/** "2 teams", "1 player", "2 to 6 players". */
+function countText(game, lo, hi) {
+  const nouns = { one: t(`noun.${game.seat_noun}`), other: t(`noun.${game.seat_noun}s`) };
+  return lo === hi
+    ? t("lobby.players_exactly", { count: lo, one: nouns.one, other: nouns.other })
+    : t("lobby.players", { min: lo, max: hi, noun: nouns.other });
+}
+
+// ----- room options ------------------------------------------------------------------------
+function duration(seconds) {
+  return seconds % 60 === 0 ? t("lobby.minutes", { count: seconds / 60 }) : t("lobby.seconds", { count: seconds });
+}
+
+function roomSelect(id, label, values, text, help) {
+  return h("div", { class: "field" }, h("label", { for: id }, label),
+    h("select", { id, "aria-describedby": `${id}-help` },
+      values.map((v) => h("option", { value: v === null ? "" : String(v), selected: v === null }, text(v)))),
+    helpEl(id, help));
+}
+
+function seconds(select) {
+  return select.value === "" ? null : Number(select.value);
+}
+
+// ----- the form ----------------------------------------------------------------------------
 function renderDetail(game) {
   const seatsBox = h("div", { class: "seats-box" });
-  const count = h("select", { id: "seat-count" });
+  const countBox = h("div", { class: "count-box" });
+  const players = h("p", { class: "muted players-line" });
+  let count = null;
   const drawSeats = () => {
     const old = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const n = Number(count.value);
     replace(seatsBox, Array.from({ length: n }, (_, i) => seatRow(game, i, old[i] || (i === 0 ? "human" : `bot:${defaultBot(game)}`))));
   };
-  // only the counts the chosen options allow are offered (redrawn when an option changes)
+  // only the counts the chosen options allow are offered (redrawn when an option changes);
+  // a single possible count is shown as text
   const drawCounts = () => {
     const [lo, hi] = seatRange(game, form);
-    const was = Number(count.value) || Math.max(lo, Math.min(2, hi));
+    const was = count ? Number(count.value) : Math.max(lo, Math.min(2, hi));
     const keep = Math.max(lo, Math.min(was, hi));
-    replace(count, Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => h("option", { value: lo + i, selected: lo + i === keep }, String(lo + i))));
+    const values = Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
+    const field = selectField({ id: "seat-count", label: t("lobby.count", { noun: t(`noun.${game.seat_noun}s`) }),
+      values, selected: keep, text: (n) => (values.length === 1 ? countText(game, n, n) : String(n)), onchange: drawSeats });
+    replace(countBox, field);
+    count = field.querySelector("select");
     count.value = String(keep);
+    players.textContent = countText(game, lo, hi);
     drawSeats();
   };
-  count.addEventListener("change", drawSeats);
-  const name = h("input", { id: "my-name", type: "text", maxlength: 40, value: store.name() || "", autocomplete: "nickname", required: true });
-  const form = h("form", { class: "create", id: "create-form" },
+  const name = h("input", { id: "my-name", type: "text", maxlength: 40, value: store.name() || "", autocomplete: "nickname" });
+  const clock = roomSelect("turn-clock", t("lobby.clock"), TURN_CLOCKS,
+    (v) => (v === null ? t("lobby.clock_off") : t("lobby.clock_on", { time: duration(v) })), t("lobby.clock_help"));
+  const takeover = roomSelect("takeover", t("lobby.takeover"), TAKEOVERS,
+    (v) => (v === null ? t("lobby.takeover_off") : t("lobby.takeover_on", { time: duration(v) })), t("lobby.takeover_help"));
+  const createError = h("p", { class: "error form-error", id: "create-error", role: "alert", hidden: true });
+  const form = h("form", { class: "create", id: "create-form", novalidate: true },
     game.options.length ? h("fieldset", { class: "group" }, h("legend", {}, t("lobby.options")), game.options.map((o) => optionField(game, o))) : null,
     h("fieldset", { class: "group" }, h("legend", {}, t("lobby.seats")),
-      h("div", { class: "field" }, h("label", { for: "seat-count" }, t("lobby.count", { noun: t(`noun.${game.seat_noun}s`) })), count),
+      countBox,
       seatsBox,
       h("div", { class: "field" }, h("label", { for: "my-name" }, t("lobby.your_name")), name)),
     h("fieldset", { class: "group" }, h("legend", {}, t("lobby.room")),
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "public" }), t("lobby.public")),
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
-      h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace" }), t("lobby.pace"))),
-    h("div", { class: "actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))));
-  form.addEventListener("change", (e) => { if (e.target !== count && !seatsBox.contains(e.target)) drawCounts(); });
+      h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace" }), t("lobby.pace")),
+      clock, takeover),
+    h("div", { class: "actions create-actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))),
+    createError);
+  form.addEventListener("change", (e) => {
+    if (e.target.matches("[aria-invalid]")) clearFieldError(e.target);
+    const set = e.target.closest("fieldset.invalid");
+    if (set && set.dataset.name) clearFieldError(set);
+    if (!countBox.contains(e.target) && !seatsBox.contains(e.target)) drawCounts();
+  });
+  form.addEventListener("input", (e) => { if (e.target.matches("[aria-invalid]")) clearFieldError(e.target); });
   drawCounts();
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
-    showError("");
+    clearErrors(form);
     const seats = [...seatsBox.querySelectorAll("select")].map((s) => s.value);
     const me = name.value.trim();
-    if (seats.includes("human") && !me) {
-      name.focus();
-      showError(t("room.name_needed"));
+    const [options, problems] = readOptions(game, form);
+    if (seats.includes("human") && !me) problems.push([name, t("lobby.err.name")]);
+    if (problems.length) {
+      for (const [el, text] of problems) fieldError(el, text);
+      focusField(problems[0][0]);
       return;
     }
     const body = {
       game: game.id,
       seats,
-      options: readOptions(game, form),
+      options,
       public: $("#public").checked,
       room: {
         hints: !!(game.hints && $("#hints").checked),
         odds: !!(game.odds && $("#odds").checked),
         bot_pace: $("#pace").checked ? 0.8 : 0,
+        turn_clock: seconds(clock.querySelector("select")),
+        takeover_after: seconds(takeover.querySelector("select")),
       },
     };
+    const button = $("#create");
+    button.disabled = true;
     try {
       const created = await api.create(body);
       store.remember(created.code, { hostToken: created.host_token, game: game.id });
@@ -175,45 +329,134 @@ function renderDetail(game) {
       }
       location.assign(`/r/${created.code}`);
     } catch (err) {
-      showError(err.message);
+      button.disabled = false;
+      serverError(form, game, err, count);
     }
   });
   replace($("#game-detail"),
     h("div", { class: "game-info" },
       h("h3", {}, game.name),
       h("p", {}, game.summary),
-      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}` }, t("lobby.rules", { name: game.name }))),
-      h("p", { class: "muted" }, game.min_players === game.max_players
-        ? t("lobby.players_exactly", { n: game.min_players, noun: t(`noun.${game.seat_noun}s`) })
-        : t("lobby.players", { min: game.min_players, max: game.max_players, noun: t(`noun.${game.seat_noun}s`) }))),
+      players,
+      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}` }, t("lobby.rules", { name: game.name })))),
     form);
 }
 
+/** A refusal of POST /api/rooms, shown at the field it is about (the server's codes,
+ * docs/protocol.md), else under the create button. */
+function serverError(form, game, err, count) {
+  let el = null;
+  if (err.code === "bad_name") el = $("#my-name");
+  else if (err.code === "bad_seats") el = count.hidden ? $("#seat-0") : count;
+  else if (err.code === "bad_options" || err.code === "bad_option_value") {
+    const named = String(err.message).match(/option '([\w-]+)'/);
+    const opt = named && game.options.find((o) => o.name === named[1]);
+    el = opt ? form.querySelector(`#opt-${CSS.escape(opt.name)}`) : null;
+    if (el && el.hidden) el = null;
+  }
+  if (el) {
+    fieldError(el, err.message);
+    focusField(el);
+    return;
+  }
+  const general = $("#create-error");
+  general.textContent = t("lobby.err.create", { message: err.message });
+  general.hidden = false;
+  $("#create").focus();
+}
+
+function choose(g) {
+  chosen = g;
+  renderGames();
+  renderDetail(g);
+}
+
+// The game tiles are a radio group: one tab stop (the chosen game), arrow keys move and choose.
 function renderGames() {
-  replace($("#games"), games.map((g) => h("button", {
+  replace($("#games"), games.map((g, i) => h("button", {
     type: "button", role: "radio", class: "game-choice", "aria-checked": chosen === g ? "true" : "false", "data-game": g.id, "data-key": `game-${g.id}`,
-    onclick: () => { chosen = g; renderGames(); renderDetail(g); },
-  }, h("span", { class: "game-name" }, g.name))));
+    tabindex: chosen === g ? "0" : "-1",
+    onclick: () => choose(g),
+    onkeydown: (e) => {
+      const step = { ArrowRight: 1, ArrowDown: 1, ArrowLeft: -1, ArrowUp: -1 }[e.key];
+      if (!step) return;
+      e.preventDefault();
+      choose(games[(i + step + games.length) % games.length]);
+      $(`#games [data-game="${CSS.escape(chosen.id)}"]`).focus();
+    },
+  }, h("span", { class: "game-name" }, g.name), h("span", { class: "game-meta" }, countText(g, g.min_players, g.max_players)))));
+}
+
+// ----- your rooms and games ----------------------------------------------------------------
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
+
+/** One line about a finished game's result, for this browser's seat (or the winners). */
+function resultText(room, info) {
+  const results = room.results;
+  if (room.status !== "finished" || !results || !results.ranks) return t(`room.status.${room.status}`);
+  const names = room.seats.map((s, i) => s.name || (s.kind === "bot" ? t("seat.bot", { bot: s.bot }) : `#${i + 1}`));
+  const seat = info.seat;
+  if (seat !== null && seat !== undefined && results.ranks[seat] !== undefined) {
+    const score = results.scores ? results.scores[seat] : undefined;
+    const key = results.winners && results.winners.includes(seat) ? "lobby.result_won" : "lobby.result_rank";
+    return t(key, { rank: results.ranks[seat], of: results.ranks.length, score: score ?? "" });
+  }
+  const winners = (results.winners || []).map((s) => names[s]).join(", ");
+  return t("lobby.result_winners", { names: winners });
 }
 
 async function renderMine() {
-  const mine = Object.entries(store.rooms()).sort((a, b) => (b[1].touched || 0) - (a[1].touched || 0)).slice(0, 12);
-  const items = [];
-  for (const [code, info] of mine) {
+  const mine = Object.entries(store.rooms()).sort((a, b) => (b[1].touched || 0) - (a[1].touched || 0)).slice(0, 24);
+  const open = [];
+  const done = [];
+  await Promise.all(mine.map(async ([code, info]) => {
     let room = null;
     try {
       room = await api.room(code);
-    } catch {
-      store.forget(code);
-      continue;
+    } catch (err) {
+      if (err.status === 404) store.forget(code); // gone from the server; anything else: try later
+      return;
     }
-    if (room.status === "finished" || room.status === "closed") continue;
-    const game = games.find((g) => g.id === room.game);
-    items.push(h("li", {}, h("a", { href: `/r/${encodeURIComponent(code)}` }, game ? game.name : room.game),
-      " — ", t(`room.status.${room.status}`), info.seat !== null && info.seat !== undefined ? ` · ${t("lobby.your_seat", { n: info.seat + 1 })}` : "",
-      info.hostToken ? ` · ${t("lobby.host")}` : ""));
-  }
-  replace($("#mine"), items.length ? h("ul", { class: "room-list" }, items) : h("p", { class: "muted" }, t("lobby.mine_none")));
+    if (room.status !== info.status) store.note(code, { status: room.status });
+    (room.status === "finished" || room.status === "closed" || room.status === "broken" ? done : open).push([code, info, room]);
+  }));
+  const order = (list) => list.sort((a, b) => (b[1].touched || 0) - (a[1].touched || 0));
+  const gameName = (room) => (games.find((g) => g.id === room.game) || { name: room.game }).name;
+  replace($("#mine"), open.length
+    ? h("ul", { class: "room-list" }, order(open).map(([code, info, room]) => h("li", {},
+        h("a", { href: `/r/${encodeURIComponent(code)}` }, gameName(room)),
+        h("span", { class: "room-facts" }, " — ", t(`room.status.${room.status}`),
+          info.seat !== null && info.seat !== undefined ? ` · ${t("lobby.your_seat", { n: info.seat + 1 })}` : "",
+          info.hostToken ? ` · ${t("lobby.host")}` : ""))))
+    : h("p", { class: "muted" }, t("lobby.mine_none")));
+  replace($("#done"), done.length
+    ? h("ul", { class: "game-list" }, order(done).slice(0, 12).map(([code, info, room]) => {
+        const when = info.created ? dateFormat.format(new Date(info.created)) : "";
+        const problem = h("p", { class: "field-error", id: `again-${code}-error`, role: "alert", hidden: true });
+        const again = h("button", { type: "button", class: "small again", "data-key": `again-${code}`,
+          onclick: async () => {
+            again.disabled = true;
+            problem.hidden = true;
+            try {
+              const next = await rematch(room, { seat: info.seat ?? null, name: info.name || store.name() });
+              location.assign(`/r/${next}`);
+            } catch (err) {
+              again.disabled = false;
+              problem.textContent = t("lobby.err.create", { message: err.message }); // at its button
+              problem.hidden = false;
+              again.setAttribute("aria-describedby", problem.id);
+              again.focus();
+            }
+          } }, t("lobby.again"));
+        return h("li", { class: "game-row", "data-code": code },
+          h("div", { class: "game-row-head" }, h("b", {}, gameName(room)), when ? h("span", { class: "muted" }, " · ", h("time", { datetime: new Date(info.created).toISOString() }, when)) : null),
+          h("p", { class: "game-result" }, resultText(room, info)),
+          h("div", { class: "actions" },
+            room.status === "finished" ? h("a", { class: "button small", href: `/replay?room=${encodeURIComponent(code)}` }, t("lobby.replay")) : null,
+            room.status === "finished" ? again : null),
+          problem);
+      }))
+    : h("p", { class: "muted" }, t("lobby.done_none")));
 }
 
 async function renderOpen() {
@@ -227,8 +470,9 @@ async function renderOpen() {
     ? h("ul", { class: "room-list" }, rooms.map((r) => {
         const game = games.find((g) => g.id === r.game);
         const free = r.seats.filter((s) => s.kind === "human" && !s.claimed).length;
-        return h("li", {}, h("a", { href: r.invite }, game ? game.name : r.game), " — ", t(`room.status.${r.status}`),
-          " · ", t("lobby.free_seats", { n: free }), " · ", r.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : "…")).join(", "));
+        return h("li", {}, h("a", { href: r.invite }, game ? game.name : r.game),
+          h("span", { class: "room-facts" }, " — ", t(`room.status.${r.status}`),
+            " · ", t("lobby.free_seats", { count: free, n: free }), " · ", r.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : "…")).join(", ")));
       }))
     : h("p", { class: "muted" }, t("lobby.open_none")));
 }
@@ -247,7 +491,8 @@ async function main() {
   chosen = games.find((g) => g.id === wanted) || games[0];
   renderGames();
   renderDetail(chosen);
-  renderMine();
+  await renderMine();
+  document.body.dataset.mine = "ready"; // for tests: your rooms and games are drawn
   renderOpen();
   setInterval(renderOpen, 10000);
 }

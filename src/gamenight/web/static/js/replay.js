@@ -1,6 +1,8 @@
-// The replay page (/replay): open a finished room's record (?room=<code>) or upload a JSONL
-// record; the server verifies it and returns every step's spectator view; step forwards
-// and backwards with the same table renderers.
+// The replay page (/replay): open a finished room's record (?room=<code>, optionally
+// &step=<n>) or upload a JSONL record; the server verifies it and returns every step's
+// spectator view; step forwards and backwards with the same table renderers, or let it
+// play by itself at a chosen speed. A room's replay keeps its step in the address
+// (history.replaceState), so a link leads to the same step; "copy link" copies it.
 import { h, replace, $ } from "./dom.js";
 import { t, translatePage, loadGameMessages } from "./i18n.js";
 import { api } from "./api.js";
@@ -12,6 +14,9 @@ import { checkRecord } from "./fairness.js";
 translatePage();
 let data = null;
 let index = 0;
+let roomCode = null; // the finished room shown, null for an uploaded record
+let timer = null;
+let attempt = 0; // the latest load; an older one that answers late is ignored
 const log = new LogPanel();
 $("#side").append(log.el);
 
@@ -29,12 +34,22 @@ function ctx(frame) {
     rerender: () => show(index), replay: true });
 }
 
+/** The address of step `i` of the room shown (null for an uploaded record). */
+function stepUrl(i) {
+  if (!roomCode) return null;
+  const url = new URL("/replay", location.origin);
+  url.searchParams.set("room", roomCode);
+  if (i > 0) url.searchParams.set("step", String(i));
+  return url;
+}
+
 function show(i) {
   index = Math.max(0, Math.min(data.frames.length - 1, i));
   const frame = data.frames[index];
   const renderer = rendererFor(data.game);
   const c = ctx(frame);
   $("#table").hidden = false;
+  $("#side").hidden = false;
   replace($("#table"), renderer.render(c));
   log.clear();
   for (const f of data.frames.slice(0, index + 1)) for (const e of f.events) log.add(describe(renderer, e, c)); // bare events
@@ -42,56 +57,150 @@ function show(i) {
   $("#scrub").value = String(index);
   $("#first").disabled = $("#prev").disabled = index === 0;
   $("#next").disabled = $("#last").disabled = index === data.frames.length - 1;
+  document.body.dataset.step = String(index);
+  const url = stepUrl(index);
+  if (url) history.replaceState(null, "", url);
+  $("#copy-step").hidden = !url;
 }
 
-async function load(text) {
-  showError("");
+/** Forget the record shown: a new attempt never leaves the old one's table, steps or
+ * "verified" on the page. */
+function reset() {
+  pause();
+  data = null;
+  index = 0;
+  $("#stepper").hidden = true;
+  $("#table").hidden = true;
+  $("#side").hidden = true;
+  $("#table").replaceChildren();
+  $("#replay-info").textContent = "";
+  $("#copied").textContent = "";
+  $("#replay-title").textContent = t("replay.title");
+  log.clear();
+  delete document.body.dataset.step;
+  delete document.body.dataset.loaded;
+}
+
+async function load(text, { room = null, step = 0 } = {}) {
+  const mine = ++attempt;
+  let got;
   try {
-    data = await api.replay(text);
-    await loadGameMessages(data.game);
+    got = await api.replay(text);
+    await loadGameMessages(got.game);
   } catch (err) {
+    if (mine !== attempt) return;
     showError(t("replay.bad", { message: err.message }));
     return;
   }
+  if (mine !== attempt) return;
+  const fair = await checkRecord(text, got.commitment).catch(() => null);
+  if (mine !== attempt) return;
+  data = got;
+  roomCode = room;
   $("#replay-title").textContent = t("replay.of", { name: data.name });
   $("#stepper").hidden = false;
   $("#scrub").max = String(data.frames.length - 1);
-  const fair = await checkRecord(text, data.commitment).catch(() => null);
+  show(step);
   $("#replay-info").textContent = [
     t("replay.players", { list: names().join(", ") }),
     t("end.seed") + " " + data.seed,
-    fair && fair.ok ? t("replay.verified") : "",
-  ].filter(Boolean).join(" · ");
-  show(0);
+    fair && fair.ok ? t("replay.verified") : t("replay.unverified"),
+  ].join(" · ");
+  document.body.dataset.loaded = fair && fair.ok ? "verified" : "unverified";
 }
 
+async function loadRoom(code, step = 0) {
+  reset();
+  showError("");
+  const mine = ++attempt;
+  let text;
+  try {
+    text = await api.record(code);
+  } catch {
+    if (mine === attempt) showError(t("replay.no_record"));
+    return;
+  }
+  if (mine === attempt) load(text, { room: code, step });
+}
+
+// ----- autoplay ----------------------------------------------------------------------------
+function playing() {
+  return timer !== null;
+}
+
+function drawPlay() {
+  const on = playing();
+  $("#play").textContent = on ? t("replay.pause") : t("replay.play");
+  $("#play").setAttribute("aria-pressed", String(on));
+  document.body.dataset.playing = String(on);
+}
+
+function tick() {
+  if (!data || index >= data.frames.length - 1) {
+    pause();
+    return;
+  }
+  show(index + 1);
+  timer = setTimeout(tick, Number($("#speed").value));
+}
+
+function play() {
+  if (!data) return;
+  if (index >= data.frames.length - 1) show(0); // from the start again
+  clearTimeout(timer);
+  timer = setTimeout(tick, Number($("#speed").value));
+  drawPlay();
+}
+
+function pause() {
+  clearTimeout(timer);
+  timer = null;
+  drawPlay();
+}
+
+// ----- controls ----------------------------------------------------------------------------
 $("#record-file").addEventListener("change", async (e) => {
   const file = e.target.files[0];
-  if (file) load(await file.text());
+  reset();
+  showError("");
+  if (!file) return;
+  roomCode = null;
+  history.replaceState(null, "", "/replay");
+  load(await file.text());
 });
-$("#room-form").addEventListener("submit", async (e) => {
+$("#room-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const code = $("#room-code").value.trim();
-  if (!code) return;
+  if (code) loadRoom(code);
+});
+const step = (to) => () => { pause(); show(to()); };
+$("#first").addEventListener("click", step(() => 0));
+$("#prev").addEventListener("click", step(() => index - 1));
+$("#next").addEventListener("click", step(() => index + 1));
+$("#last").addEventListener("click", step(() => data.frames.length - 1));
+$("#scrub").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
+$("#play").addEventListener("click", () => (playing() ? pause() : play()));
+$("#speed").addEventListener("change", () => { if (playing()) play(); });
+$("#copy-step").addEventListener("click", async () => {
+  const url = String(stepUrl(index));
   try {
-    load(await api.record(code));
-  } catch (err) {
-    showError(t("replay.no_record"));
+    await navigator.clipboard.writeText(url);
+    $("#copied").textContent = t("replay.copied", { n: index });
+  } catch {
+    $("#copied").textContent = t("replay.copy_prompt", { url }); // no clipboard: the link as text
   }
 });
-$("#first").addEventListener("click", () => show(0));
-$("#prev").addEventListener("click", () => show(index - 1));
-$("#next").addEventListener("click", () => show(index + 1));
-$("#last").addEventListener("click", () => show(data.frames.length - 1));
-$("#scrub").addEventListener("input", (e) => show(Number(e.target.value)));
 document.addEventListener("keydown", (e) => {
   if (!data || e.target.closest("input, select, textarea")) return;
-  if (e.key === "ArrowRight") show(index + 1);
-  if (e.key === "ArrowLeft") show(index - 1);
+  if (e.key === "ArrowRight") { pause(); show(index + 1); }
+  if (e.key === "ArrowLeft") { pause(); show(index - 1); }
 });
+drawPlay();
 
-const room = new URLSearchParams(location.search).get("room");
+const params = new URLSearchParams(location.search);
+const room = params.get("room");
 if (room) {
   $("#room-code").value = room;
-  api.record(room).then(load).catch(() => showError(t("replay.no_record")));
+  const wanted = Number.parseInt(params.get("step") || "0", 10);
+  loadRoom(room, Number.isFinite(wanted) && wanted > 0 ? wanted : 0);
 }

@@ -31,6 +31,15 @@ export function remember(code, fields) {
   return all[code];
 }
 
+/** Add `fields` to a remembered room without making it the most recent (a status seen). */
+export function note(code, fields) {
+  const all = load();
+  if (!all[code]) return null;
+  all[code] = { ...all[code], ...fields };
+  save(all);
+  return all[code];
+}
+
 export function forget(code) {
   const all = load();
   delete all[code];

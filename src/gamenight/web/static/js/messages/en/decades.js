@@ -1,11 +1,13 @@
 // English strings of The Decades: keys "dc.*", and "opt.decades.*" for its lobby options.
 // i18n.loadGameMessages("decades") loads them before a page shows the game.
 export default {
-  "opt.decades.track": "Score track length",
+  "opt.decades.track": "Points to win early",
   "opt.decades.sides": "Board sides (team 1, team 2)",
   "opt.decades.deck": "Deck",
   "opt.decades.deck.default": "The shipped deck",
-  "opt.decades.deck.help": "The question cards: the shipped deck or one imported on this server with `gamenight decks import`.",
+  "opt.decades.deck.help": "The question cards: the deck that comes with the game, or another deck this server holds.",
+  "opt.decades.track.help": "A team that reaches this score wins at once.",
+  "opt.decades.sides.help": "The two board sides differ only in their bonus spaces.",
   "dc.status": "Round {round} of {rounds} · {phase}",
   "dc.over": "The game is over",
   "dc.phase.keep": "keep four action cards",

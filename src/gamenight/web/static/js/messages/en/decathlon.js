@@ -19,6 +19,8 @@ export default {
   ...Object.fromEntries(Object.entries(EVENTS).map(([key, text]) => [key.replace("dec.event.", "opt.decathlon.events."), text])),
   "opt.decathlon.variant": "Variant",
   "opt.decathlon.events": "Events",
+  "opt.decathlon.events.help": "Play the whole decathlon or any of its events; they are always played in this order.",
+  "opt.decathlon.variant.help": "Points: the highest total wins. Championship: medals in every event, the most honours win.",
   "dec.rule.100m": "Two sets of 4 dice. Freeze a set or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",
   "dec.rule.400m": "Four sets of 2 dice. Freeze a set or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",
   "dec.rule.1500m": "Eight dice one at a time. Freeze each or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",

@@ -2,6 +2,7 @@
 // i18n.loadGameMessages("dice-duel") loads them before a page shows the game.
 export default {
   "opt.dice-duel.mode": "Mode",
+  "opt.dice-duel.mode.help": "Against each other: 2 to 6 players. Solo: one player chasing 1000 points.",
   "dd.combo.two-pairs": "Two pairs",
   "dd.combo.three-of-a-kind": "Three of a kind",
   "dd.combo.small-straight": "Small straight",
