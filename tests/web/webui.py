@@ -175,6 +175,8 @@ def create_room(
     page.fill("#my-name", name)
     if public:
         page.check("#public")
+    # bots move at a readable pace by default; a test's bots move at once unless it asks
+    page.set_checked("#pace", "pace" in checks)
     for box in checks:
         page.check(f"#{box}")
     page.click("#create")

@@ -277,7 +277,7 @@ function renderDetail(game) {
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "public" }), t("lobby.public")),
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
-      h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace" }), t("lobby.pace")),
+      h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace", checked: true }), t("lobby.pace")),
       clock, takeover),
     h("div", { class: "actions create-actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))),
     createError);

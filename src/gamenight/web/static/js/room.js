@@ -14,6 +14,7 @@ import { endPanel } from "./parts/end.js";
 import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
 import { fairBox } from "./parts/fair.js";
+import { rematch } from "./rematch.js";
 import { newContribution, PLAYERS } from "./fairness.js";
 
 translatePage();
@@ -590,19 +591,13 @@ function restoreFocus() {
 }
 
 async function playAgain() {
-  const room = state.room;
+  // the same seats and options, this player in the same seat (rematch.js, shared with the
+  // lobby's "Your games"); the new link goes to the others through the chat
   const mine = store.room(code) || {};
-  const seats = room.seats.map((s) => (s.kind === "bot" ? `bot:${s.bot}` : "human"));
   try {
-    const created = await api.create({ game: room.game, seats, options: room.options, public: room.public, room: room.room_options });
-    store.remember(created.code, { hostToken: created.host_token, game: room.game });
-    if (state.seat !== null && seats[state.seat] === "human") {
-      const contribution = newContribution();
-      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat], contribution);
-      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name(), contribution });
-    }
-    conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${created.code}` });
-    setTimeout(() => location.assign(`/r/${created.code}`), 150);
+    const next = await rematch(state.room, { seat: state.seat, name: mine.name || store.name() || names()[state.seat] });
+    conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${next}` });
+    setTimeout(() => location.assign(`/r/${next}`), 150);
   } catch (err) {
     showError(err.message);
   }

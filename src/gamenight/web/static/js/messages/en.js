@@ -54,7 +54,7 @@ export default {
   "lobby.room": "Room",
   "lobby.public": "Public: list this room in the lobby",
   "lobby.hints": "Hints: the hint button shows every option's value",
-  "lobby.pace": "Bots wait a moment before they act",
+  "lobby.pace": "Show bot moves one at a time, at a readable pace",
   "lobby.odds": "Live odds: everyone sees each player's chance to win",
   "lobby.create": "Create the room",
   "lobby.all": "All",
