@@ -80,7 +80,6 @@ def test_sweep_rules(page: Any, server: Server, game: str) -> None:
 
 
 # ----- pages drawn by other helpers' code ---------------------------------------------------
-@owned_by("room")
 def test_sweep_waiting_room(page: Any, server: Server) -> None:
     ui.create_room(page, server.url, "wurfeltod", ["human", "human"], name=ui.LONG_NAME)
     page.wait_for_selector("#waiting:not([hidden]) #start")
@@ -88,9 +87,9 @@ def test_sweep_waiting_room(page: Any, server: Server) -> None:
 
 
 PLAYING: list[Any] = [
-    pytest.param("decathlon", marks=owned_by("dice")),
-    pytest.param("dice-duel", marks=owned_by("dice")),
-    pytest.param("wurfeltod", marks=owned_by("dice")),
+    "decathlon",
+    "dice-duel",
+    "wurfeltod",
     pytest.param("decades", marks=owned_by("decades")),
 ]
 
@@ -109,19 +108,17 @@ def _open_as_player(page: Any, state: Any) -> Any:
     return ctx, other
 
 
-@owned_by("room")  # the end screen (parts/end.js) and the sheet (the dice helper's)
 def test_sweep_finished(page: Any, server: Server, finished: tuple[str, Any]) -> None:
     ctx, player = _open_as_player(page, finished[1])
     try:
         player.goto(f"{server.url}/r/{finished[0]}")
         player.wait_for_selector("body[data-status=finished][data-seat='0']")
-        player.wait_for_selector("#end:not([hidden]) .fairness.ok")
+        player.wait_for_selector("#end:not([hidden]) .fair-check[data-checked=ok]")
         check(player, "finished")
     finally:
         ctx.close()
 
 
-@owned_by("dice")  # the replay page passes; the Dice Duel table on it is the dice helper's
 def test_sweep_replay(page: Any, server: Server, finished: tuple[str, Any]) -> None:
     page.goto(f"{server.url}/replay?room={finished[0]}&step=3")
     page.wait_for_selector("body[data-step='3'][data-loaded=verified]")
