@@ -32,24 +32,13 @@ const REVEAL_AUTO_MS = 15000; // the round reveal continues by itself after this
 const STAGE_MS = 700; // one stage (a question's answers+true year, then its points)
 const reveal = {
   live: false, // the table has been drawn: later events are news
-  asked: 0, // questions read out this round
-  question: null, // the last question read out: {round, index, category, name, text}
-  answers: null, // {round, index, category, name, text, years}
   round: null, // {round, lines: [Scored...], final, dismissed, stage, timer}
   rerender: null,
 };
 
 function noteEvent(e, ctx) {
-  if (e.kind === "round") reveal.asked = 0;
-  if (e.kind === "question") {
-    reveal.question = { round: e.round, index: reveal.asked, category: e.category, name: e.name, text: e.text };
-    reveal.asked += 1;
-  }
   if (ctx.replay || !reveal.live) return;
-  if (e.kind === "answers") {
-    const q = reveal.question || {};
-    reveal.answers = { round: q.round, index: q.index, category: e.category, name: q.name, text: q.text, years: e.years };
-  } else if (e.kind === "score") {
+  if (e.kind === "score") {
     if (!reveal.round || reveal.round.round !== e.round || reveal.round.dismissed) {
       stopRound();
       reveal.round = { round: e.round, lines: [], final: null, dismissed: false, stage: 1, timer: 0, started: false };
@@ -364,18 +353,34 @@ function roundReveal(v, ctx) {
       r.final ? null : h("span", { class: "muted" }, t("dc.reveal_auto"))));
 }
 
+// both answers of the question just revealed, until the next one is (read from the view,
+// which holds every revealed answer of the round, so a reload shows it too)
 function answersReveal(v, ctx) {
-  const a = reveal.answers;
-  if (!a || a.round !== v.round || v.finished) return null;
-  const current = v.phase === "answer" ? v.questions.length - 1 : QUESTIONS;
-  if (current !== a.index + 1 || !["answer", "extend"].includes(v.phase)) return null;
-  return h("section", { class: "panel dc-answers-reveal", "data-q": a.index },
-    h("h3", {}, t("dc.answers_title", { cat: catName(a.category, a.name) })),
-    a.text ? h("p", { class: "dc-qtext" }, a.text) : null,
-    h("ul", { class: "dc-result-teams" }, a.years.map((y, team) => h("li", { class: `team-${team}` },
+  const index = v.phase === "answer" ? v.questions.length - 2 : v.phase === "extend" ? QUESTIONS - 1 : -1;
+  const years = v.teams.map((tm) => (tm.answers || [])[index]);
+  const q = v.questions[index];
+  if (index < 0 || !q || years.some((y) => y === undefined)) return null;
+  return h("section", { class: "panel dc-answers-reveal", "data-q": index },
+    h("h3", {}, t("dc.answers_title", { cat: catName(q.category, q.name) })),
+    h("p", { class: "dc-qtext" }, q.text),
+    h("ul", { class: "dc-result-teams" }, years.map((y, team) => h("li", { class: `team-${team}` },
       h("span", { class: `dc-swatch team-${team}`, "aria-hidden": "true" }),
       h("span", { class: "dc-name" }, nameOf(ctx, team)),
       h("strong", { class: "dc-answer" }, String(y))))));
+}
+
+// the two teams at a glance: name, score, and whether each still has to choose
+function teamStrip(v, ctx) {
+  return h("ul", { class: "dc-teams", "aria-label": t("dc.teams") }, [0, 1].map((i) => {
+    const tm = v.teams[i];
+    const acting = tm.to_act && !v.finished;
+    return h("li", { class: `dc-team team-${i} ${i === ctx.seat ? "me" : ""} ${acting ? "acting" : ""}` },
+      h("span", { class: "dc-team-name" }, h("span", { class: `dc-swatch team-${i}`, "aria-hidden": "true" }),
+        h("span", { class: "dc-name", title: nameOf(ctx, i) }, nameOf(ctx, i))),
+      h("strong", { class: "dc-team-score" }, h("span", { "aria-hidden": "true" }, String(tm.score)), h("span", { class: "visually-hidden" }, t("dc.points", { n: tm.score }))),
+      h("span", { class: "dc-team-state" }, i === ctx.seat ? h("span", { class: "tag" }, t("seat.you")) : null,
+        v.finished ? null : acting ? t("dc.team.choosing") : t("dc.team.ready")));
+  }));
 }
 
 function lastRound(v, ctx) {
@@ -458,7 +463,8 @@ export default {
     return h("div", { class: `table decades ${revealing ? "revealing" : ""}`, "data-phase": v.phase },
       h("div", { class: "dc-head" },
         h("h2", { class: "status-line" }, v.finished ? t("dc.final_boards", { n: v.round }) : t("dc.status", { round: v.round, rounds: v.rounds, phase: t(`dc.phase.${v.phase}`) })),
-        turn && !v.finished ? h("p", { class: `dc-turn ${myTeam && myTeam.to_act ? "mine" : ""}` }, turn) : null),
+        turn && !v.finished ? h("p", { class: `dc-turn ${myTeam && myTeam.to_act ? "mine" : ""}` }, turn) : null,
+        teamStrip(v, ctx)),
       revealing ? roundReveal(v, ctx) : null,
       !revealing ? answersReveal(v, ctx) : null,
       question ? h("section", { class: "panel question-card", "aria-live": "polite", tabindex: "-1", "data-key": "question" },
