@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 import re
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -42,28 +43,69 @@ def continue_reveal(page: Any) -> None:
         page.wait_for_selector("#table .dc-reveal", state="detached")
 
 
+def settle(page: Any, move: Callable[[], None], gone: str) -> None:
+    """Make a move until it took: ``gone`` (a selector of what the move removes) is gone.
+
+    A move sent while another team's move was landing is refused as stale (the page says
+    nothing, as a player would just try again); then the page has a new seq and the move's
+    controls are still there, and we make it again."""
+    for _ in range(5):
+        before = seq(page)
+        move()
+        ui.wait_until(
+            page,
+            "([gone, before]) => !document.querySelector(gone) || "
+            "(document.body.dataset.seq !== before && document.body.dataset.myTurn === 'true')",
+            [gone, before],
+        )
+        if not page.locator(gone).count():
+            return
+    raise AssertionError(f"the move never took: {gone} is still there")
+
+
 def keep(page: Any, prefer: tuple[str, ...] = ()) -> None:
     """Keep 4 of the dealt cards, the ``prefer``red kinds first."""
     page.wait_for_selector("#table button[data-key^=deal-]")
-    cards = page.locator("#table button[data-key^=deal-]")
-    texts = cards.all_inner_texts()
-    order = sorted(range(len(texts)), key=lambda i: (texts[i] not in prefer, i))
-    for i in order[:4]:
-        cards.nth(i).click()
-    before = seq(page)
-    page.click("#table button[data-key=keep]")
-    wait_new_seq(page, before)
+
+    def move() -> None:
+        cards = page.locator("#table button[data-key^=deal-]")
+        texts = cards.all_inner_texts()
+        order = sorted(range(len(texts)), key=lambda i: (texts[i] not in prefer, i))
+        for i in order[:4]:
+            if cards.nth(i).get_attribute("aria-pressed") != "true":
+                cards.nth(i).click()
+        page.click("#table button[data-key=keep]")
+
+    settle(page, move, "#table button[data-key=keep]")
 
 
 def answer(page: Any, year: int, *, tap: bool = False) -> None:
     continue_reveal(page)
-    cell = page.locator(f"#table button.cell[data-key=year-{year}]")
-    (cell.tap if tap else cell.click)()
-    page.wait_for_selector(f"#table button.cell[data-key=year-{year}][aria-pressed=true]")
-    before = seq(page)
-    button = page.locator("#table button[data-key=answer]")
-    (button.tap if tap else button.click)()
-    wait_new_seq(page, before)
+    question = page.locator("#table .question-card").inner_text()
+
+    def move() -> None:
+        cell = page.locator(f"#table button.cell[data-key=year-{year}]")
+        (cell.tap if tap else cell.click)()
+        page.wait_for_selector(f"#table button.cell[data-key=year-{year}][aria-pressed=true]")
+        button = page.locator("#table button[data-key=answer]")
+        (button.tap if tap else button.click)()
+
+    def answered() -> bool:
+        # our year is waiting for the other team, or both are revealed and we moved on
+        return bool(
+            page.locator("#table .board.mine .mark.pending").count()
+            or not page.locator("#table .question-card").count()
+            or page.locator("#table .question-card").inner_text() != question
+        )
+
+    for _ in range(5):
+        before = seq(page)
+        move()
+        wait_new_seq(page, before)
+        page.wait_for_selector("body[data-my-turn]")
+        if answered():
+            return
+    raise AssertionError(f"the answer {year} never took")
 
 
 def my_answers(page: Any) -> list[int]:
@@ -121,14 +163,14 @@ def test_tokens_by_touch_with_preview_and_only_legal_spots(browser: Any, server:
         ui.check_layout(page, "decades extend step (phone, touch)")
         ui.check_axe(page, "decades extend step", strict=True)
         ui.shoot(page, "decades-extend")
-        before = seq(page)
         page.tap(f"#table button[data-key=spot-{start}]")
         # placed on the board, not yet sent: a dashed token over the four years
         page.wait_for_selector("#table .dc-token-chip.placed button[data-key=undo-4]")
         placed = page.locator("#table .board.mine .dc-cell.tok.placed")
         years = placed.evaluate_all("cs => cs.map(c => Number(c.dataset.year))")
         assert years == list(range(start, start + 4))
-        assert seq(page) == before
+        assert page.locator("#table .board.mine .dc-cell.tok.pending").count() == 0
+        assert not [x for x in _log(page) if x.startswith("You placed")]
         # the next token's spots take the placed one into account
         page.wait_for_selector("#table button[data-key=token-2][aria-pressed=true]")
         assert offered(page) == legal_starts(answers, 2, {4: start})
@@ -146,8 +188,8 @@ def test_tokens_by_touch_with_preview_and_only_legal_spots(browser: Any, server:
         ui.shoot(page, "decades-extend-placed")
         confirm = page.locator("#table button[data-key=extend]")
         assert "2 years" in confirm.inner_text() and "4 years" in confirm.inner_text()
-        confirm.tap()
-        wait_new_seq(page, before)
+        settle(page, confirm.tap, "#table button[data-key=extend]")
+        assert [x for x in _log(page) if x.startswith("You placed")]
         page.wait_for_selector("#table .table.decades:not([data-phase=extend])")
         tokens = page.locator("#table .board.mine .dc-token-list").inner_text()
         assert f"2 years {two}–{two + 1}" in tokens and f"4 years {start}–{start + 3}" in tokens
@@ -203,9 +245,7 @@ def test_tokens_by_keyboard_only(browser: Any, server: Server) -> None:
                 break
             page.keyboard.press("Shift+Tab")
         assert page.evaluate(focused) == "extend"
-        before = seq(page)
-        page.keyboard.press("Enter")
-        wait_new_seq(page, before)
+        settle(page, lambda: page.keyboard.press("Enter"), "#table button[data-key=extend]")
         page.wait_for_selector("#table .table.decades:not([data-phase=extend])")
         tokens = page.locator("#table .board.mine .dc-token-list").inner_text()
         assert f"3 years {second}–{second + 2}" in tokens
@@ -234,10 +274,12 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         b.goto(f"{server.url}/r/{code}")
         b.fill("#claim-name", OTHER_NAME)
         b.click("button[data-key=claim-1]")
-        ui.start_if_host(a)
-        for p in (a, b):
-            p.wait_for_selector("body[data-status=playing]")
+        # the room starts by itself once both seats are taken (no Start: a bot would sit
+        # down in a seat whose claim is still on its way)
+        a.wait_for_selector("body[data-status=playing][data-seat='0']")
+        b.wait_for_selector("body[data-status=playing][data-seat='1']")
         keep(a, prefer=("Cancel an answer", "Remove a token"))
+        b.wait_for_selector(f"body[data-seq='{seq(a)}']")
         keep(b, prefer=("Cancel an answer", "Remove a token"))
         for i, (ya, yb) in enumerate(zip(YEARS, OTHER_YEARS, strict=True)):
             wait_phase(a, "answer")
@@ -261,15 +303,12 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         ui.check_axe(a, "decades mid-game (extend step)", strict=True)
         ui.check_axe(b, "decades mid-game, desktop", strict=True)
         # A places no token, B places its 2-year token (a target for Remove a token)
-        before = seq(a)
-        a.tap("#table button[data-key=extend]")
-        wait_new_seq(a, before)
+        settle(a, lambda: a.tap("#table button[data-key=extend]"), "#table [data-key=extend]")
         b.wait_for_selector(f"body[data-seq='{seq(a)}']")
         b.wait_for_selector("#table button[data-key=token-2][aria-pressed=true]")
         b.click("#table .board.mine button.dc-spot >> nth=0")
-        before = seq(b)
-        b.click("#table button[data-key=extend]")
-        wait_new_seq(b, before)
+        b.wait_for_selector("#table button[data-key=undo-2]")
+        settle(b, lambda: b.click("#table button[data-key=extend]"), "#table [data-key=extend]")
         # cards: A plays one that needs a target, B anything but Blocked
         for p in (a, b):
             wait_phase(p, "card")
@@ -277,14 +316,10 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         plays = a.locator("#table button[data-key^=play-]:enabled")
         keys = plays.evaluate_all("bs => bs.map(b => b.dataset.key)")
         mine = next(k for k in ("play-cancel-answer", "play-remove-token") if k in keys)
-        before = seq(a)
-        a.click(f"#table button[data-key={mine}]")
-        wait_new_seq(a, before)
+        settle(a, lambda: a.click(f"#table button[data-key={mine}]"), "#table [data-key^=play-]")
         b.wait_for_selector(f"body[data-seq='{seq(a)}']")
         theirs = b.locator("#table button[data-key^=play-]:enabled:not([data-key=play-blocked])")
-        before = seq(b)
-        theirs.first.click()
-        wait_new_seq(b, before)
+        settle(b, theirs.first.click, "#table [data-key^=play-]")
         # the target, in words (category names and the years, no ids)
         wait_phase(a, "target")
         a.wait_for_selector("body[data-my-turn=true]")
@@ -297,9 +332,7 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
             assert any(
                 re.fullmatch(r"Remove their 2-year token \(\d{4}–\d{4}\)", x) for x in labels
             )
-        before = seq(a)
-        targets.first.click()
-        wait_new_seq(a, before)
+        settle(a, targets.first.click, "#table .dc-targets button")
         # the round's reveal: every question with both answers, the true year, the points
         for p in (a, b):
             p.wait_for_selector("#table .dc-reveal[data-round='1'][data-done=true]")

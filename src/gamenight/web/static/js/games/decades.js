@@ -398,7 +398,7 @@ function keepPicker(v, ctx) {
   const names = [...chosen].map((i) => v.dealt[i]).sort();
   const action = keeps.find((a) => JSON.stringify([...a.cards].sort()) === JSON.stringify(names));
   return panel(t("dc.keep_title", { n: need }),
-    h("div", { class: "hand" }, v.dealt.map((c, i) => h("button", { type: "button", class: `card ${chosen.has(i) ? "selected" : ""}`, "aria-pressed": chosen.has(i) ? "true" : "false", "data-key": `deal-${i}`,
+    h("div", { class: "hand" }, v.dealt.map((c, i) => h("button", { type: "button", class: `card ${chosen.has(i) ? "selected" : ""}`, "aria-pressed": chosen.has(i) ? "true" : "false", "data-key": `deal-${i}`, "data-card": c,
       onclick: () => { if (chosen.has(i)) chosen.delete(i); else if (chosen.size < need) chosen.add(i); ctx.rerender(); } }, card(c)))),
     h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "keep", disabled: !action || ctx.busy, onclick: () => ctx.act(action) }, t("dc.keep", { n: chosen.size, of: need }))));
 }
@@ -430,8 +430,25 @@ function moveFocus(ctx, st) {
   });
 }
 
+// What the player is putting together (a year picked, cards to keep, tokens laid down)
+// survives the other team's moves: those change the seq, and the room resets ctx.local at
+// every seq. It is kept per step of the game instead (the round, the step, the question).
+const drafts = { key: null, local: {} };
+
+function draft(ctx) {
+  if (ctx.replay) return ctx.local;
+  const v = ctx.view;
+  const key = `${v.round}:${v.phase}:${v.questions.length}:${ctx.seat}`;
+  if (drafts.key !== key) {
+    drafts.key = key;
+    drafts.local = {};
+  }
+  return drafts.local;
+}
+
 export default {
   render(ctx) {
+    ctx = { ...ctx, local: draft(ctx) };
     const v = ctx.view;
     const me = ctx.seat;
     if (!ctx.replay) {
@@ -462,7 +479,8 @@ export default {
     moveFocus(ctx, placing);
     return h("div", { class: `table decades ${revealing ? "revealing" : ""}`, "data-phase": v.phase },
       h("div", { class: "dc-head" },
-        h("h2", { class: "status-line" }, v.finished ? t("dc.final_boards", { n: v.round }) : t("dc.status", { round: v.round, rounds: v.rounds, phase: t(`dc.phase.${v.phase}`) })),
+        h("h2", { class: "status-line" }, v.finished ? t("dc.final_boards", { n: v.round })
+          : t(v.round ? "dc.status" : "dc.status_before", { round: v.round, rounds: v.rounds, phase: t(`dc.phase.${v.phase}`) })),
         turn && !v.finished ? h("p", { class: `dc-turn ${myTeam && myTeam.to_act ? "mine" : ""}` }, turn) : null,
         teamStrip(v, ctx)),
       revealing ? roundReveal(v, ctx) : null,
@@ -472,7 +490,8 @@ export default {
         h("p", { class: "question" }, question.text)) : null,
       revealing ? null : keepPicker(v, ctx),
       placing ? extendPanel(ctx, placing) : null,
-      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => actButton(ctx, a, card(a.card), { cls: "card", key: `play-${a.card}` })))) : null,
+      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, card(a.card)))),
+        h("ul", { class: "dc-card-help muted" }, plays.map((a) => h("li", {}, h("strong", {}, card(a.card)), " ", tOr(`dc.card_help.${a.card}`, ""))))) : null,
       others.length ? panel(t("dc.target_title"), h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
       h("div", { class: "dc-boards" },
         board(v, boards[0], ctx, me, shown, placing),
@@ -484,7 +503,7 @@ export default {
       waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear })
         : v.pending && v.pending.type === "extend" ? t("dc.waiting_tokens") : t("dc.waiting_other")) : null,
       scoreTrack(v, ctx),
-      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card" }, card(c)))),
+      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card", "data-card": c }, card(c)))),
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       revealing ? null : lastRound(v, ctx),
     );
