@@ -284,11 +284,21 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         for i, (ya, yb) in enumerate(zip(YEARS, OTHER_YEARS, strict=True)):
             wait_phase(a, "answer")
             a.wait_for_selector("body[data-my-turn=true]")
-            answer(a, ya, tap=True)
-            b.wait_for_selector(f"body[data-seq='{seq(a)}']")
-            if i == 0:  # nothing of our answer reaches the other team before it answers
-                assert b.locator(f".board.team-0 .mark[data-year='{ya}']").count() == 0
-            answer(b, yb)
+            if i == 1:
+                # a year picked but not locked in survives the other team's answer
+                a.tap(f"#table button.cell[data-key=year-{ya}]")
+                before = seq(a)
+                b.wait_for_selector(f"body[data-seq='{before}']")
+                answer(b, yb)
+                wait_new_seq(a, before)
+                a.wait_for_selector(f"#table button.cell[data-key=year-{ya}][aria-pressed=true]")
+                a.tap("#table button[data-key=answer]")  # nothing else can land meanwhile
+            else:
+                answer(a, ya, tap=True)
+                b.wait_for_selector(f"body[data-seq='{seq(a)}']")
+                if i == 0:  # nothing of our answer reaches the other team before it answers
+                    assert b.locator(f".board.team-0 .mark[data-year='{ya}']").count() == 0
+                answer(b, yb)
             # both answers shown together, on both pages
             for p in (a, b):
                 reveal = p.locator(f"#table .dc-answers-reveal[data-q='{i}']")
@@ -348,6 +358,8 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
             assert p.locator("#table .board.team-0 .mark").count() == 6
             # and nothing is asked of the player until they continue
             assert p.locator("#table .question-card").count() == 0
+        # the reveal takes the focus from the target button that is gone
+        assert b.evaluate("() => document.activeElement.dataset.key") == "reveal-continue"
         ui.check_layout(a, "decades round reveal")
         ui.check_axe(a, "decades round reveal", strict=True)
         ui.shoot(a, "decades-reveal")

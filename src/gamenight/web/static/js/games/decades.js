@@ -340,6 +340,10 @@ function totalsText(totals, ctx) {
 function roundReveal(v, ctx) {
   const r = reveal.round;
   scheduleRound();
+  if (!r.focused) {
+    r.focused = true; // the reveal takes the place of what was focused: focus Continue
+    ctx.local.focus = "reveal-continue";
+  }
   const stages = r.lines.length * 2;
   const done = r.stage >= stages;
   const last = r.lines[r.lines.length - 1];
@@ -425,6 +429,9 @@ function moveFocus(ctx, st) {
     else key = "extend";
   }
   queueMicrotask(() => {
+    // never take the focus from elsewhere (the chat): only from the table or from nowhere
+    const active = document.activeElement;
+    if (active && active !== document.body && !active.closest("#table")) return;
     const el = document.querySelector(`#table [data-key="${key}"]`);
     if (el && !el.disabled) el.focus({ preventScroll: false });
   });
@@ -476,8 +483,7 @@ export default {
       reveal.round.focusAfter = false;
       ctx.local.focus ||= question ? "question" : null;
     }
-    moveFocus(ctx, placing);
-    return h("div", { class: `table decades ${revealing ? "revealing" : ""}`, "data-phase": v.phase },
+    const table = h("div", { class: `table decades ${revealing ? "revealing" : ""}`, "data-phase": v.phase },
       h("div", { class: "dc-head" },
         h("h2", { class: "status-line" }, v.finished ? t("dc.final_boards", { n: v.round })
           : t(v.round ? "dc.status" : "dc.status_before", { round: v.round, rounds: v.rounds, phase: t(`dc.phase.${v.phase}`) })),
@@ -486,7 +492,10 @@ export default {
       revealing ? roundReveal(v, ctx) : null,
       !revealing ? answersReveal(v, ctx) : null,
       question ? h("section", { class: "panel question-card", "aria-live": "polite", tabindex: "-1", "data-key": "question" },
-        h("p", { class: "category" }, catName(question.category, question.name), " · ", t("dc.question_n", { n: v.questions.length, of: QUESTIONS })),
+        h("div", { class: "dc-q-head" },
+          h("p", { class: "category" }, catName(question.category, question.name), " · ", t("dc.question_n", { n: v.questions.length, of: QUESTIONS })),
+          h("span", { class: "dc-progress", "aria-hidden": "true" }, Array.from({ length: QUESTIONS }, (_, i) =>
+            h("span", { class: i < v.questions.length - 1 ? "done" : i === v.questions.length - 1 ? "now" : "" })))),
         h("p", { class: "question" }, question.text)) : null,
       revealing ? null : keepPicker(v, ctx),
       placing ? extendPanel(ctx, placing) : null,
@@ -507,6 +516,8 @@ export default {
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       revealing ? null : lastRound(v, ctx),
     );
+    moveFocus(ctx, placing);
+    return table;
   },
   describe(e, ctx) {
     noteEvent(e, ctx);
