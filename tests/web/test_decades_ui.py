@@ -137,10 +137,14 @@ def test_tokens_by_touch_with_preview_and_only_legal_spots(browser: Any, server:
     try:
         ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name=ui.LONG_NAME)
         ui.start_if_host(page)
+        page.wait_for_selector("#table button[data-key^=deal-]")
+        ui.check_layout(page, "decades keep step")
         keep(page)
         for year in YEARS:
             wait_phase(page, "answer")
             page.wait_for_selector("body[data-my-turn=true]")
+            if year == YEARS[1]:
+                ui.check_layout(page, "decades answer step")
             answer(page, year, tap=True)
         wait_phase(page, "extend")
         page.wait_for_selector("body[data-my-turn=true]")
@@ -333,6 +337,7 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         # the target, in words (category names and the years, no ids)
         wait_phase(a, "target")
         a.wait_for_selector("body[data-my-turn=true]")
+        ui.check_layout(a, "decades target step")
         targets = a.locator("#table .dc-targets button:enabled")
         labels = targets.all_inner_texts()
         assert labels and all(not any(r in label for r in RAW_IDS) for label in labels), labels
