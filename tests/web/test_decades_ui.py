@@ -457,3 +457,22 @@ def test_round_reveal_steps_unless_reduced_motion(
         page.wait_for_selector("#table .question-card")
     finally:
         ctx.close()
+
+
+def test_generic_log_line_names_the_team_or_player(page: Any, server: Server) -> None:
+    """parts/log.js, for a game whose renderer has no words for an event: a seat field
+    (``player``, or ``team`` in a team game) is shown as that seat's name, not a number."""
+    page.goto(server.url + "/")
+    page.wait_for_selector("#create")
+    lines = page.evaluate(
+        """async () => {
+          const { describe } = await import('/static/js/parts/log.js');
+          const ctx = { names: ['Owls', 'Larks'] };
+          return [
+            describe(null, { kind: 'ready', team: 1, step: 'answer' }, ctx),
+            describe({ describe: () => undefined }, { kind: 'rolled', player: 0, total: 7 }, ctx),
+            describe(null, { kind: 'target', team: 0, card: 'x', target: { length: 2 } }, ctx),
+          ];
+        }"""
+    )
+    assert lines == ["Larks: ready: step answer", "Owls: rolled: total 7", "Owls: target: card x"]

@@ -526,7 +526,7 @@ export default {
     switch (e.kind) {
       case "setup": return t("dc.log.setup", { rounds: e.rounds, track: e.track });
       case "deal": return null;
-      case "hand": return t("dc.log.hand");
+      case "hand": return t("dc.log.hand", { cards: (e.cards || []).map(card).join(", ") });
       case "keep": return t("dc.log.keep_step", { dealt: e.dealt, keep: e.keep });
       case "ready": return t("dc.log.ready", { who, what: tOr(`dc.step.${e.step}`, e.step) });
       case "chosen": {

@@ -111,7 +111,7 @@ export default {
   "dc.step.extend": "its tokens",
   "dc.step.card": "an action card",
   "dc.log.setup": "{rounds} rounds; {track} points win early",
-  "dc.log.hand": "Your action cards are dealt",
+  "dc.log.hand": "Your action cards are dealt: {cards}",
   "dc.log.keep_step": "Each team draws {dealt} action cards and keeps {keep}",
   "dc.log.ready": "{who} has chosen {what}",
   "dc.log.chosen.answer": "You chose {year} (hidden from the other team)",
