@@ -266,7 +266,8 @@ function extendPanel(ctx, st) {
         h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
         h("span", { class: "dc-token-text" }, room ? t("dc.token_choose", { n }) : t("dc.token_unplaceable", { n }))));
   });
-  const help = !st.lengths.length ? t("dc.extend_nowhere") : st.holding ? t("dc.extend_pick", { n: st.holding }) : t("dc.extend_none_left");
+  const help = !st.lengths.length ? t("dc.extend_nowhere") : st.holding ? t("dc.extend_pick", { n: st.holding })
+    : st.placedTokens.length ? t("dc.extend_none_left") : t("dc.extend_choose");
   return h("section", { class: "panel dc-extend" },
     h("h3", {}, t("dc.extend_title")),
     h("p", { class: "muted" }, t("dc.extend_help")),
