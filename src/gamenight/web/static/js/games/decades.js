@@ -33,6 +33,7 @@ const STAGE_MS = 700; // one stage (a question's answers+true year, then its poi
 const reveal = {
   live: false, // the table has been drawn: later events are news
   round: null, // {round, lines: [Scored...], final, dismissed, stage, timer}
+  answersShown: null, // "round:question" of the answers panel drawn last
   rerender: null,
 };
 
@@ -352,6 +353,7 @@ function roundReveal(v, ctx) {
     h("h3", { id: "dc-reveal-title" }, t("dc.reveal_title", { n: r.round })),
     teamLegend(ctx),
     resultList(r.lines, ctx, { stage: r.stage, fresh: r.stage - 1 }),
+    h("p", { class: "muted" }, t("dc.truth_legend")),
     done ? h("p", { class: "dc-totals" }, r.final ? t("dc.reveal_final", { list: totalsText(r.final.scores, ctx) }) : t("dc.reveal_totals", { list: totalsText(last.totals, ctx) })) : null,
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "reveal-continue", onclick: dismissRound }, t("dc.reveal_continue")),
@@ -365,7 +367,10 @@ function answersReveal(v, ctx) {
   const years = v.teams.map((tm) => (tm.answers || [])[index]);
   const q = v.questions[index];
   if (index < 0 || !q || years.some((y) => y === undefined)) return null;
-  return h("section", { class: "panel dc-answers-reveal", "data-q": index },
+  const key = `${v.round}:${index}`;
+  const fresh = reveal.answersShown !== key; // drawn for the first time: it pops in
+  reveal.answersShown = key;
+  return h("section", { class: `panel dc-answers-reveal ${fresh && reveal.live ? "fresh" : ""}`, "data-q": index },
     h("h3", {}, t("dc.answers_title", { cat: catName(q.category, q.name) })),
     h("p", { class: "dc-qtext" }, q.text),
     h("ul", { class: "dc-result-teams" }, years.map((y, team) => h("li", { class: `team-${team}` },

@@ -74,6 +74,7 @@ export default {
   "dc.round_result": "Round {n}: the answers",
   "dc.reveal_title": "Round {n}: the true years",
   "dc.reveal_continue": "Continue",
+  "dc.truth_legend": "On the boards below, ★ marks each question's true year (★2: question 2).",
   "dc.reveal_auto": "The game goes on by itself in a few seconds.",
   "dc.reveal_final": "Final scores: {list}",
   "dc.reveal_totals": "Scores now: {list}",
