@@ -313,6 +313,15 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         wait_phase(a, "extend")
         wait_phase(b, "extend")
         a.wait_for_selector("body[data-my-turn=true]")
+        # the score track names both teams in full, nothing clipped, on the narrowest phone
+        a.set_viewport_size(ui.SIZES["narrow"])
+        ui.next_frame(a)
+        names = a.locator("#table .dc-score .dc-legend .dc-name").evaluate_all(
+            "ns => ns.map(n => [n.textContent, n.scrollWidth <= n.clientWidth + 1,"
+            " n.getBoundingClientRect().right <= document.documentElement.clientWidth])"
+        )
+        assert names == [[ui.LONG_NAME, True, True], [OTHER_NAME, True, True]], names
+        a.set_viewport_size(ui.PHONE)
         ui.check_layout(a, "decades mid-game (extend step)")
         ui.check_axe(a, "decades mid-game (extend step)", strict=True)
         ui.check_axe(b, "decades mid-game, desktop", strict=True)
