@@ -259,6 +259,51 @@ def test_tokens_by_keyboard_only(browser: Any, server: Server) -> None:
         ctx.close()
 
 
+def test_tokens_by_mouse_drag(browser: Any, server: Server) -> None:
+    """Dragging a token onto the board (optional, next to tapping): the spot under the
+    pointer previews the years, letting go lays the token there, unsent until Confirm."""
+    ctx = ui.new_context(browser, {"width": 1366, "height": 1200})  # token and board in view
+    page = ctx.new_page()
+    try:
+        ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name="Drag")
+        ui.start_if_host(page)
+        keep(page)
+        for year in YEARS:
+            wait_phase(page, "answer")
+            page.wait_for_selector("body[data-my-turn=true]")
+            answer(page, year)
+        wait_phase(page, "extend")
+        page.wait_for_selector("body[data-my-turn=true]")
+        answers = my_answers(page)
+        box = page.locator("#table button[data-key=token-3]").bounding_box()
+        assert box
+        page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.mouse.down()
+        page.mouse.move(box["x"] + box["width"] / 2 + 30, box["y"] + box["height"] / 2 + 30)
+        # picked up: its spots (only the legal ones) are drawn, a ghost follows the pointer
+        page.wait_for_selector("#table button[data-key=token-3][aria-pressed=true]")
+        page.wait_for_selector(".dc-ghost")
+        assert offered(page) == legal_starts(answers, 3, {})
+        start = max(offered(page))
+        spot = page.locator(f"#table button[data-key=spot-{start}]").bounding_box()
+        assert spot
+        page.mouse.move(spot["x"] + spot["width"] / 2, spot["y"] + spot["height"] / 2, steps=8)
+        preview = page.locator("#table .board.mine .dc-cell.preview")
+        assert preview.evaluate_all("cs => cs.map(c => Number(c.dataset.year))") == list(
+            range(start, start + 3)
+        )
+        page.mouse.up()
+        page.wait_for_selector("#table button[data-key=undo-3]")
+        assert page.locator(".dc-ghost").count() == 0
+        placed = page.locator("#table .board.mine .dc-cell.tok.placed")
+        assert placed.evaluate_all("cs => cs.map(c => Number(c.dataset.year))") == list(
+            range(start, start + 3)
+        )
+        assert not [x for x in _log(page) if x.startswith("You placed")]
+    finally:
+        ctx.close()
+
+
 def _log(page: Any) -> list[str]:
     return [line.strip() for line in page.locator(".log-list li").all_inner_texts()]
 

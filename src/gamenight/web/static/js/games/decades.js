@@ -248,6 +248,51 @@ function placingState(ctx) {
   return st;
 }
 
+// Dragging a token onto the board (optional: tapping works everywhere): once the pointer
+// has moved a little, the token is in hand (its spots are drawn), a ghost follows the
+// pointer, the spot under it previews its years, and letting go on a spot lays it there.
+function dragToken(e, n, ctx, st) {
+  if (e.button !== 0 || ctx.busy) return;
+  const from = [e.clientX, e.clientY];
+  let ghost = null;
+  let over = null;
+  const move = (ev) => {
+    if (!ghost) {
+      if (Math.hypot(ev.clientX - from[0], ev.clientY - from[1]) < 10) return;
+      if (ctx.local.holding !== n) {
+        ctx.local.holding = n;
+        ctx.rerender();
+      }
+      ghost = h("div", { class: `dc-ghost team-${ctx.seat}`, "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {})));
+      document.body.append(ghost);
+    }
+    ghost.style.left = `${ev.clientX}px`;
+    ghost.style.top = `${ev.clientY}px`;
+    // near the window's top or bottom edge, the page scrolls towards the board
+    const edge = 48;
+    if (ev.clientY > window.innerHeight - edge) window.scrollBy(0, 24);
+    else if (ev.clientY < edge) window.scrollBy(0, -24);
+    const under = document.elementFromPoint(ev.clientX, ev.clientY);
+    const spot = under && under.closest("button.dc-spot");
+    if (spot !== over) {
+      if (over && over.isConnected) unpreview(over);
+      over = spot;
+      if (spot) preview(spot, Number(spot.dataset.year), Number(spot.dataset.year) + n - 1);
+    }
+  };
+  const done = (ev) => {
+    document.removeEventListener("pointermove", move);
+    document.removeEventListener("pointerup", done);
+    document.removeEventListener("pointercancel", done);
+    if (!ghost) return; // not a drag: the click picks the token up
+    ghost.remove();
+    if (ev.type === "pointerup" && over && over.isConnected && ctx.local.holding === n) st.place(Number(over.dataset.year));
+  };
+  document.addEventListener("pointermove", move);
+  document.addEventListener("pointerup", done);
+  document.addEventListener("pointercancel", done);
+}
+
 function extendPanel(ctx, st) {
   const local = ctx.local;
   const chips = st.lengths.map((n) => {
@@ -262,7 +307,7 @@ function extendPanel(ctx, st) {
     const room = st.spotsFor(n).size > 0;
     return h("li", { class: `dc-token-chip team-${ctx.seat}` },
       h("button", { type: "button", class: `dc-token ${st.holding === n ? "selected" : ""}`, "data-key": `token-${n}`, "data-length": n,
-        "aria-pressed": st.holding === n ? "true" : "false", disabled: !room || ctx.busy,
+        "aria-pressed": st.holding === n ? "true" : "false", disabled: !room || ctx.busy, onpointerdown: (e) => dragToken(e, n, ctx, st),
         onclick: (e) => { local.holding = st.holding === n ? null : n; local.focus = local.holding && byKeyboard(e) ? "spot" : `token-${n}`; ctx.rerender(); } },
         h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
         h("span", { class: "dc-token-text" }, room ? t("dc.token_choose", { n }) : t("dc.token_unplaceable", { n }))));
