@@ -551,7 +551,7 @@ export default {
       revealing ? null : keepPicker(v, ctx),
       placing ? extendPanel(ctx, placing) : null,
       plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, card(a.card)))),
-        h("ul", { class: "dc-card-help muted" }, plays.map((a) => h("li", {}, h("strong", {}, card(a.card)), " ", tOr(`dc.card_help.${a.card}`, ""))))) : null,
+        h("ul", { class: "dc-card-help muted" }, plays.map((a) => h("li", {}, h("strong", {}, t("dc.card_help_name", { card: card(a.card) })), " ", tOr(`dc.card_help.${a.card}`, ""))))) : null,
       others.length ? panel(t("dc.target_title"), h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
       h("div", { class: "dc-boards" },
         board(v, boards[0], ctx, me, shown, placing),

@@ -103,6 +103,7 @@ export default {
   "dc.card_help.remove-token": "One of the other team's extension tokens does not count this round.",
   "dc.card_help.cancel-answer": "One of the other team's six answers scores 0 this round.",
   "dc.card_help.blocked": "The other team's card has no effect this round.",
+  "dc.card_help_name": "{card}:",
   "dc.note.both-blocked": "both blocked: neither works",
   "dc.note.blocked": "blocked",
   "dc.note.blocks": "blocks the other card",
