@@ -157,7 +157,9 @@ def main() -> None:
                 code = http.post(f"{a.url}/api/rooms", json=body).json()["code"]
                 for i, server in enumerate(servers):
                     claim = f"{server.url}/api/rooms/{code}/seats/{i}/claim"
-                    token = http.post(claim, json={"name": f"P{i}"}).json()["token"]
+                    token = http.post(
+                        claim, json={"name": f"P{i}", "contribution": f"p{i}"}
+                    ).json()["token"]
                     seats.append(Seat(code, i, token, i, i))
             bot_body = {"game": "dice-duel", "seats": ["bot:random"] * 2, "room": {"bot_pace": 0.1}}
             bots = [

@@ -99,8 +99,17 @@ def rss_kib(pid: int) -> int:
 # the same rooms with odds off, to compare.
 ROOM_KINDS: dict[str, dict[str, Any]] = {
     "solo": {"game": "wurfeltod", "seats": ["human"]},
-    "odds": {"game": "decathlon", "seats": ["human", "bot:optimal"], "room": {"odds": True}},
-    "bot": {"game": "decathlon", "seats": ["human", "bot:optimal"]},  # "odds" without odds
+    # bots at full speed (bot_pace 0; the server's default is a pace people can follow)
+    "odds": {
+        "game": "decathlon",
+        "seats": ["human", "bot:optimal"],
+        "room": {"odds": True, "bot_pace": 0},
+    },
+    "bot": {  # "odds" without odds
+        "game": "decathlon",
+        "seats": ["human", "bot:optimal"],
+        "room": {"bot_pace": 0},
+    },
 }
 
 
@@ -114,7 +123,8 @@ async def make_rooms(base: str, n: int, kind: str = "solo") -> list[tuple[str, s
                 created = await http.post("/api/rooms", json=ROOM_KINDS[kind])
                 code = created.json()["code"]
                 claimed = await http.post(
-                    f"/api/rooms/{code}/seats/0/claim", json={"name": "bench"}
+                    f"/api/rooms/{code}/seats/0/claim",
+                    json={"name": "bench", "contribution": "bench"},
                 )
                 return code, claimed.json()["token"]
 

@@ -221,3 +221,74 @@ def test_the_hand_check_in_the_docs_checks_a_real_record(
     first, dice = out.getvalue().splitlines()
     assert first == f"True {head['commitment'][:12]}"
     assert dice == str(list(SeededDice(5, scheme=scheme).roll(10)[0]))
+
+
+def test_the_hand_check_in_the_docs_checks_an_online_record_with_contributions(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same recipe on a record of an online room (entropy players-v1): it checks the
+    sha256-v3 commitment and derives the dice seed from the contributions."""
+    from contextlib import redirect_stdout
+
+    from gamenight.core import registry
+    from gamenight.core.dice import SeededDice
+    from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
+    from gamenight.core.seeds import dice_seed
+
+    game = registry.get("dice-duel").game
+    parts = [Contribution(0, "player", "3f9a0c17e2b4d5a6 Zoë"), Contribution(1, "bot", None)]
+    seats = [RecordSeat("Ann", "human"), RecordSeat("Bot", "bot:random")]
+    with (tmp_path / "game.jsonl").open("w", encoding="utf-8") as out:
+        write_moves(RecordWriter(out), game, game.parse_options({}), 77, seats, [],
+                    contributions=parts)  # fmt: skip
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        exec(compile(_doc_recipe(), "docs/fairness.md", "exec"), {})
+    head = json.loads((tmp_path / "game.jsonl").read_text().splitlines()[0])
+    first, dice = printed.getvalue().splitlines()
+    assert first == f"True {head['commitment'][:12]}"
+    derived = dice_seed(77, ["3f9a0c17e2b4d5a6 Zoë", None])
+    assert dice == str(list(SeededDice(derived).roll(10)[0]))
+
+
+def _online_record(path: Path) -> list[dict[str, object]]:
+    """A finished online game (entropy players-v1) as a server writes it."""
+    import random
+
+    from gamenight.core import registry
+    from gamenight.core.dice import SeededDice
+    from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
+    from gamenight.core.seeds import dice_seed
+    from gamenight.core.table import Table
+
+    game = registry.get("dice-duel").game
+    parts = [Contribution(0, "player", "a1b2"), Contribution(1, "server", "c3d4")]
+    seats = [RecordSeat("Ann", "human"), RecordSeat("Bo", "human")]
+    table: Table = Table.start(
+        game, 2, game.parse_options({}), SeededDice(dice_seed(9, ["a1b2", "c3d4"]))
+    )
+    rng = random.Random(2)
+    while not table.finished:
+        seat = table.to_act()[0]
+        table.submit(seat, rng.choice(table.position(seat).legal))
+    with path.open("w", encoding="utf-8") as out:
+        write_moves(RecordWriter(out), game, game.parse_options({}), 9, seats, table.moves(),
+                    contributions=parts)  # fmt: skip
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def test_replay_checks_an_online_game_and_refuses_an_altered_contribution(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    path = tmp_path / "online.jsonl"
+    rows = _online_record(path)
+    code, out, err = cli(["replay", str(path)])
+    assert code == 0, err
+    said = " ".join(out.split())  # the console wraps long lines
+    assert "derived from it and 1 player contribution(s)" in said
+    assert "1 made by the server for silent seats" in said
+    rows[0]["contributions"][0]["value"] = "a1b3"  # type: ignore[index]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    code, out, err = cli(["replay", str(path)])
+    assert code == 1 and err.startswith("gamenight: error: ") and err.count("\n") == 1, err

@@ -93,7 +93,7 @@ def _write(path: Path, rows: list[dict[str, object]]) -> Path:
     return path
 
 
-@pytest.mark.parametrize(("scheme", "version"), [(1, 2), (2, 3)])
+@pytest.mark.parametrize(("scheme", "version"), [(1, 2), (2, 4)])
 def test_a_record_replays_with_the_dice_it_was_played_with(
     tmp_path: Path, scheme: int, version: int
 ) -> None:

@@ -68,14 +68,22 @@ class ThreadServer:
 
 # ----- clients ------------------------------------------------------------------------------
 def create_room(base: str, game: str, seats: list[str], **body: Any) -> dict[str, Any]:
+    """Create a room; its bots act at once unless the test sets ``room.bot_pace`` (the
+    server's default is a readable pace for people)."""
+    body["room"] = {"bot_pace": 0, **(body.get("room") or {})}
     response = httpx.post(f"{base}/api/rooms", json={"game": game, "seats": seats, **body})
     assert response.status_code == 201, response.text
     created: dict[str, Any] = response.json()
     return created
 
 
-def claim(base: str, code: str, seat: int, name: str) -> str:
-    response = httpx.post(f"{base}/api/rooms/{code}/seats/{seat}/claim", json={"name": name})
+def claim(base: str, code: str, seat: int, name: str, contribution: str | None = "") -> str:
+    """Claim a seat, with a contribution to the dice seed as a client should send it
+    (``""``: one made of the name and the seat; None: none, so the room waits for it)."""
+    body: dict[str, Any] = {"name": name}
+    if contribution is not None:
+        body["contribution"] = contribution or f"{name}-{seat}"
+    response = httpx.post(f"{base}/api/rooms/{code}/seats/{seat}/claim", json=body)
     assert response.status_code == 200, response.text
     token: str = response.json()["token"]
     return token

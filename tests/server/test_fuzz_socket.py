@@ -148,6 +148,7 @@ VALID = [
     {"type": "chat", "text": "hello there", "id": 3},
     {"type": "hint", "id": 4},
     {"type": "ping", "id": 5},
+    {"type": "contribute", "value": "4f1c a word", "id": 6},
     {"type": "hello", "protocol": 1, "token": "x", "last_seq": -1},
 ]
 BIG = st.sampled_from([10**30, -(10**30), 2**53, 2**63, -1, 1e308, float("nan")])
@@ -262,5 +263,5 @@ def test_socket_fuzzed_before_hello(
 
 def test_generated_frames_cover_every_client_message_type() -> None:
     client = {d["properties"]["type"]["enum"][0] for d in CLIENT_DEFS}
-    assert client == {"hello", "act", "hint", "chat", "ping"}
+    assert client == {"hello", "act", "hint", "chat", "ping", "contribute"}
     assert {f["type"] for f in VALID} == client

@@ -83,10 +83,16 @@ def test_full_game_two_humans_record_replays(server: ThreadServer) -> None:
     info = httpx.get(server.url + f"/api/rooms/{code}").json()
     assert info["status"] == "finished" and info["seed"] is not None
     seed = int(info["seed"])
+    # the commitment binds player entropy; each seat's part is the one its claim carried
+    assert info["entropy"] == "players-v1"
     assert (
-        commitment(seed, "dice-duel", info["rules_version"], info["options"])
+        commitment(seed, "dice-duel", info["rules_version"], info["options"], entropy="players-v1")
         == created["commitment"]
     )
+    assert info["contributions"] == [
+        {"seat": 0, "by": "player", "value": "P0-0"},
+        {"seat": 1, "by": "player", "value": "P1-1"},
+    ]
     record = httpx.get(server.url + f"/api/rooms/{code}/record")
     assert record.status_code == 200
     report = replay(parse_record(record.text.splitlines()))

@@ -81,7 +81,10 @@ def test_a_start_that_fails_commits_nothing_and_is_logged_once(
         claim(server.url, code, 0, "Ann")
         monkeypatch.setattr(Room, "new_table", failing)
         with Records() as caplog:
-            last = httpx.post(f"{server.url}/api/rooms/{code}/seats/1/claim", json={"name": "Bo"})
+            last = httpx.post(
+                f"{server.url}/api/rooms/{code}/seats/1/claim",
+                json={"name": "Bo", "contribution": "b1"},
+            )
         assert last.status_code == 500
         assert last.json()["code"] == "internal" and "\n" not in last.json()["message"]
         assert "Traceback" not in last.text
@@ -169,6 +172,9 @@ def test_a_room_that_cannot_be_rebuilt_does_not_stop_a_restart(db_url: str) -> N
         good = create_room(server.url, "dice-duel", ["human", "human"])["code"]
         tokens = [claim(server.url, good, seat, f"P{seat}") for seat in (0, 1)]
         victims = [create_room(server.url, "dice-duel", ["human", "human"])["code"] for _ in "abc"]
+        for code in victims:  # begun as any room is: both seats claimed, with their parts
+            for seat in (0, 1):
+                claim(server.url, code, seat, f"V{seat}")
     finally:
         server.stop()
     planted = _plant(db_url, [good, *victims])
@@ -270,13 +276,15 @@ def test_a_start_another_process_won_catches_up_without_a_deadlock(
     store = server.hub.store
     real = store.start_room
 
-    async def lost_race(room_id: int, bots: dict[int, str]) -> bool:
-        await real(room_id, bots)  # as if another process had begun it first
-        return False
+    async def lost_race(room_id: int, bots: dict[int, str], fill: dict[int, str]) -> None:
+        await real(room_id, bots, fill)  # as if another process had begun it first
+        return None
 
     monkeypatch.setattr(store, "start_room", lost_race)
     answer = httpx.post(
-        f"{server.url}/api/rooms/{code}/seats/1/claim", json={"name": "Bo"}, timeout=60
+        f"{server.url}/api/rooms/{code}/seats/1/claim",
+        json={"name": "Bo", "contribution": "b1"},
+        timeout=60,
     )
     assert answer.status_code == 200, answer.text
     info = httpx.get(f"{server.url}/api/rooms/{code}").json()

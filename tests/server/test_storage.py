@@ -28,6 +28,7 @@ def test_store_round_trip(db_url: str) -> None:
                 public=True,
                 seed=2**127 + 5,
                 commitment="c" * 64,
+                entropy="players-v1",
                 host_token_hash=token_hash("host"),
                 seats=[("human", ""), ("bot", "random")],
             )
@@ -97,6 +98,7 @@ def test_concurrent_appends_take_one_seq_each(db_url: str) -> None:
                 public=False,
                 seed=1,
                 commitment="c",
+                entropy="players-v1",
                 host_token_hash="h",
                 seats=[("bot", "random")] * 2,
             )
@@ -160,6 +162,7 @@ def test_a_typed_append_round_trip_through_the_group_commit(db_url: str) -> None
                     public=False,
                     seed=1,
                     commitment="c" * 64,
+                    entropy="players-v1",
                     host_token_hash=token_hash("h"),
                     seats=[("human", "")],
                 )

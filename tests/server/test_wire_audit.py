@@ -72,7 +72,9 @@ def test_no_frame_carries_a_secret(
     seed = int(info["seed"])
     entry = registry.get(game_id)
     game = entry.game
-    table = Table.start(game, 2, game.parse_options(record.options), SeededDice(seed=seed))
+    dice = record.dice_seed()  # derived from the seed and both players' contributions
+    assert dice is not None and dice != seed
+    table = Table.start(game, 2, game.parse_options(record.options), SeededDice(seed=dice))
     states = [table.state]
     for actor, action, _events in record.actions:
         table.submit(actor, game.decode_action(action))

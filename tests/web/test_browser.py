@@ -26,7 +26,7 @@ def _api(server: Server, path: str) -> Any:
 
 def _finished_checks(page: Any, server: Server, code: str) -> None:
     page.wait_for_selector("#end:not([hidden]) .ranks li")
-    page.wait_for_selector(".fairness.ok")
+    page.wait_for_selector(".fair-check[data-checked=ok]")
     room = _api(server, f"/api/rooms/{code}")
     assert room["status"] == "finished"
     assert page.locator("code.seed").inner_text() == room["seed"]
@@ -355,7 +355,7 @@ def test_a_typed_name_survives_a_room_update_before_claiming(browser: Any, serve
         b.fill("#claim-name", "Larks")
         claim = urllib.request.Request(
             f"{server.url}/api/rooms/{code}/seats/2/claim",
-            data=json.dumps({"name": "Cy"}).encode(),
+            data=json.dumps({"name": "Cy", "contribution": "c2"}).encode(),
             headers={"Content-Type": "application/json"},
             method="POST",
         )
@@ -420,7 +420,7 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
         assert checked >= 10
         for p in (a, b):
             p.wait_for_selector("#end:not([hidden]) .ranks li")
-            p.wait_for_selector(".fairness.ok")
+            p.wait_for_selector(".fair-check[data-checked=ok]")
         ui.shoot(a, "decades-end")
     finally:
         ctx_a.close()
@@ -512,7 +512,9 @@ def test_hint_panel_renders_any_advice(page: Any, server: Server) -> None:
 def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None:
     made = urllib.request.Request(
         server.url + "/api/rooms",
-        data=json.dumps({"game": "dice-duel", "seats": ["bot:random", "bot:random"]}).encode(),
+        data=json.dumps(
+            {"game": "dice-duel", "seats": ["bot:random"] * 2, "room": {"bot_pace": 0}}
+        ).encode(),
         headers={"Content-Type": "application/json"},
         method="POST",
     )

@@ -276,6 +276,14 @@ def wurfeltod(page: Page, rng: random.Random) -> bool:
 
 
 def decathlon(page: Page, rng: random.Random) -> bool:
+    counts = enabled(page, "button[data-key^=vault-n-]")
+    if counts.count():  # the Pole Vault: pick the dice and jump in one step, or skip
+        if rng.random() < 0.2 and enabled(page, "button[data-key=skip]").count():
+            enabled(page, "button[data-key=skip]").click()
+            return True
+        counts.nth(rng.randrange(2, min(7, counts.count()))).click()
+        enabled(page, "button[data-key=vault-go]").click()
+        return True
     dice = enabled(page, "button.die")
     if dice.count():
         n = dice.count()

@@ -184,6 +184,16 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
             console.print(Text(line))
     if report.committed:
         fair = f"the seed matches the commitment {fingerprint(record.commitment or '')}"
+        if record.contributions:  # player entropy: the dice came from every seat's part too
+            made = {"player": 0, "server": 0}
+            for part in record.contributions:
+                made[part.by] = made.get(part.by, 0) + 1
+            fair += (
+                f", the dice seed is derived from it and {made['player']} player "
+                f"contribution(s)"
+                + (f" and {made['server']} made by the server for silent seats"
+                   if made["server"] else "")
+            )  # fmt: skip
     else:
         fair = "a format 1 record: no commitment to check the seed against"
     if not report.finished:

@@ -14,6 +14,7 @@ from rich.text import Text
 from gamenight.cli.args import CheckFailure, game_entry
 from gamenight.cli.players import SeatSpec
 from gamenight.cli.session import Session, restore
+from gamenight.core import seeds
 from gamenight.core.errors import RecordError
 from gamenight.core.record import resume_record
 from gamenight.terminal.ui import Prompter
@@ -37,6 +38,9 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
             raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
         seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
     assert record.seed is not None  # replay checked it
+    if record.entropy != seeds.SERVER:  # only a server room makes such a game
+        resumed.writer.close()
+        raise CheckFailure(f"{path}: a game of an online room is played on in its room")
     options = entry.game.parse_options(record.options)
     session = Session(
         entry, seats, options, record.seed, console, prompter, path,

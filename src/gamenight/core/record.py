@@ -1,13 +1,17 @@
 """Game records in JSON Lines: write durably, load, replay and verify.
 
-Format version 3 (``docs/fairness.md`` says why it looks like this; version 3 is
-version 2 with dice scheme 2, bound by the commitment):
+Format version 4 (``docs/fairness.md`` says why it looks like this; version 3 is
+version 2 with dice scheme 2, bound by the commitment; version 4 adds ``entropy``):
 
 1. a header: game id, rules version, options, ``attachments`` (content the
    options name, e.g. a user deck, so the record replays on any machine), the
    seats, the ``commitment`` (:func:`gamenight.core.seeds.commitment` over the
    seed, the game, its rules version and the options) and, in a local record,
-   the ``seed`` itself (decimal string) so the game can be resumed;
+   the ``seed`` itself (decimal string) so the game can be resumed; the
+   ``entropy`` scheme (:data:`~gamenight.core.seeds.SERVER`: the seed is the dice
+   seed; :data:`~gamenight.core.seeds.PLAYERS`: the dice seed is
+   :func:`~gamenight.core.seeds.dice_seed` of the seed and the ``contributions``,
+   one per seat, each with who made it);
 2. the events of the start;
 3. one line per action with the events it caused;
 4. a finished game's ``results``;
@@ -62,7 +66,16 @@ from gamenight.core.events import Event
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, Game, Results, to_json
 from gamenight.core.options import Options
-from gamenight.core.seeds import commitment, committed_scheme, fingerprint
+from gamenight.core.seeds import (
+    ENTROPY_SCHEMES,
+    PLAYERS,
+    SERVER,
+    check_contribution,
+    commitment,
+    committed_scheme,
+    dice_seed,
+    fingerprint,
+)
 from gamenight.core.table import Listener, Table
 
 S = TypeVar("S", bound=msgspec.Struct, default=msgspec.Struct)
@@ -71,8 +84,8 @@ V = TypeVar("V", bound=msgspec.Struct, default=msgspec.Struct)
 E = TypeVar("E", bound=Event, default=Event)
 
 FORMAT = "gamenight-record"
-FORMAT_VERSION = 3  # 3: dice scheme 2 (one hash per eight dice), bound by the commitment
-SUPPORTED_VERSIONS = (1, 2, 3)
+FORMAT_VERSION = 4  # 3: dice scheme 2 bound by the commitment; 4: the entropy scheme named
+SUPPORTED_VERSIONS = (1, 2, 3, 4)
 MAX_DEPTH = 64  # deeper JSON is damage, not a record (and would exhaust the stack)
 _DIGITS = re.compile(r"[0-9]{1,80}")
 _HEX64 = re.compile(r"[0-9a-f]{64}")
@@ -82,6 +95,23 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 class RecordSeat:
     name: str
     agent: str  # "human" or "bot:<name>"
+
+
+CONTRIBUTORS = ("player", "server", "bot")
+
+
+@dataclass(frozen=True)
+class Contribution:
+    """One seat's part of a game's dice seed (entropy scheme PLAYERS): ``by`` the
+    ``"player"`` (their client sent ``value``), the ``"server"`` (it sent none in time)
+    or ``"bot"`` (a bot seat contributes nothing: ``value`` is None)."""
+
+    seat: int
+    by: str
+    value: str | None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "by": self.by, "value": self.value}
 
 
 @dataclass
@@ -103,10 +133,18 @@ class Record:
     start_events: list[Any] = field(default_factory=list)
     actions: list[tuple[int, Any, list[Any]]] = field(default_factory=list)
     results: Any = None
+    entropy: str = SERVER
+    contributions: list[Contribution] = field(default_factory=list)
 
     @property
     def finished(self) -> bool:
         return self.results is not None
+
+    def dice_seed(self) -> int | None:
+        """The seed the dice came from (None while the seed is secret)."""
+        if self.seed is None or self.entropy == SERVER:
+            return self.seed
+        return dice_seed(self.seed, [c.value for c in self.contributions])
 
 
 FailureHandler = Callable[["RecordWriter", RecordWriteError], None]
@@ -194,15 +232,20 @@ class RecordWriter:
         *,
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
+        contributions: Sequence[Contribution] | None = None,
     ) -> None:
         """The header line. ``seed_in_header=False`` keeps the seed secret (write it
         with :meth:`reveal` at the end); local records keep it so they can resume.
-        ``dice_scheme`` 1 writes a format-2 record (a game begun before scheme 2)."""
+        ``dice_scheme`` 1 writes a format-2 record (a game begun before scheme 2).
+        ``contributions`` (one per seat): a game with player entropy, whose dice
+        seed is :func:`~gamenight.core.seeds.dice_seed` of ``seed`` and them."""
         plain = to_json(options)
+        entropy = SERVER if contributions is None else PLAYERS
         row: dict[str, Any] = {
             "type": "header",
             "format": FORMAT,
             "format_version": FORMAT_VERSION if dice_scheme != 1 else 2,
+            "entropy": entropy,
             "game": game.info.id,
             "rules_version": game.info.rules_version,
             "gamenight": __version__,
@@ -210,10 +253,21 @@ class RecordWriter:
             "options": plain,
             "attachments": to_json(game.attachments(options)),
             "commitment": commitment(
-                seed, game.info.id, game.info.rules_version, plain, dice=dice_scheme
+                seed,
+                game.info.id,
+                game.info.rules_version,
+                plain,
+                dice=dice_scheme,
+                entropy=entropy,
             ),
             "seats": [{"name": s.name, "agent": s.agent} for s in seats],
         }
+        if dice_scheme == 1:
+            del row["entropy"]  # format 2 has no such field
+        if contributions is not None:
+            if dice_scheme == 1 or len(contributions) != len(seats):
+                raise ValueError("player entropy takes dice scheme 2 and one part per seat")
+            row["contributions"] = [c.to_json() for c in contributions]
         if seed_in_header:
             row["seed"] = str(seed)
         self._line(row)
@@ -231,11 +285,13 @@ class RecordWriter:
         *,
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
+        contributions: Sequence[Contribution] | None = None,
     ) -> None:
         """The header and the start of the game (step 0): the first two lines."""
         self.header(
-            game, options, seed, seats, seed_in_header=seed_in_header, dice_scheme=dice_scheme
-        )
+            game, options, seed, seats, seed_in_header=seed_in_header,
+            dice_scheme=dice_scheme, contributions=contributions,
+        )  # fmt: skip
         self.start(opening.events)
 
     def on_step(self, step: Step[S, A, V, E]) -> None:
@@ -392,15 +448,18 @@ def write_moves(
     *,
     seed_in_header: bool = True,
     dice_scheme: int = DICE_SCHEME,
+    contributions: Sequence[Contribution] | None = None,
 ) -> Table[S, A, V, E]:
     """Write a game played elsewhere (a server room, an RL episode) from its seed and
     moves: the same sequence as live play (:meth:`RecordWriter.begin`, then the
     writer as the table's durable writer), so the record is checked as it is made.
+    ``contributions``: the players' entropy (the dice seed is derived from them).
     Returns the table at the end."""
-    table = Table.start(game, len(seats), options, SeededDice(seed=seed, scheme=dice_scheme))
+    dice = seed if contributions is None else dice_seed(seed, [c.value for c in contributions])
+    table = Table.start(game, len(seats), options, SeededDice(seed=dice, scheme=dice_scheme))
     writer.begin(
         game, options, seed, seats, table.opening,
-        seed_in_header=seed_in_header, dice_scheme=dice_scheme,
+        seed_in_header=seed_in_header, dice_scheme=dice_scheme, contributions=contributions,
     )  # fmt: skip
     table.on_commit(writer.on_step)
     for seat, action in moves:
@@ -642,9 +701,45 @@ def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Recor
         raise RecordError(f"{name} line {lineno}: field 'attachments' must be dict")
     if "seed" in head:
         record.seed = _seed(head["seed"], name, lineno)
+    if version >= 4:
+        record.entropy = head.get("entropy")  # type: ignore[assignment]
+        if record.entropy not in ENTROPY_SCHEMES:
+            raise RecordError(
+                f"{name} line {lineno}: field 'entropy' must be one of {', '.join(ENTROPY_SCHEMES)}"
+            )
+        if record.entropy == PLAYERS:
+            record.contributions = _contributions(head, len(seats), name, lineno)
+        elif "contributions" in head:
+            raise RecordError(f"{name} line {lineno}: contributions in a game without them")
     started = head.get("started")
     record.started = started if isinstance(started, str) else None
     return record
+
+
+def _contributions(head: dict[str, Any], seats: int, name: str, lineno: int) -> list[Contribution]:
+    """The header's ``contributions``: one per seat in seat order, each a player's or
+    the server's string, or a bot seat's null."""
+    rows = head.get("contributions")
+    where = f"{name} line {lineno}: contributions"
+    if not isinstance(rows, list) or len(rows) != seats:
+        raise RecordError(f"{where} must be a list with one entry per seat")
+    out = []
+    for index, row in enumerate(rows):
+        if not isinstance(row, dict) or row.get("seat") != index:
+            raise RecordError(f"{where}: entry {index} must be {{'seat': {index}, ...}}")
+        by, value = row.get("by"), row.get("value")
+        if by not in CONTRIBUTORS:
+            raise RecordError(f"{where}: seat {index}: 'by' must be one of {CONTRIBUTORS}")
+        if (by == "bot") != (value is None):
+            raise RecordError(f"{where}: seat {index}: only a bot seat has no value")
+        if value is not None:
+            try:
+                if check_contribution(value) != value:
+                    raise ValueError("a contribution is stored NFC-normalised")
+            except ValueError as exc:
+                raise RecordError(f"{where}: seat {index}: {exc}") from None
+        out.append(Contribution(index, by, value))
+    return out
 
 
 def _seed(value: Any, name: str, lineno: int) -> int:
@@ -704,8 +799,9 @@ def replay(
     scheme = 1  # records of format 1 predate commitments and dice scheme 2
     if record.commitment is not None:
         bound = committed_scheme(
-            record.commitment, record.seed, record.game, record.rules_version, record.options
-        )
+            record.commitment, record.seed, record.game, record.rules_version, record.options,
+            entropy=record.entropy,
+        )  # fmt: skip
         scheme = bound or 0
         if bound is None or (bound == 1) != (record.format_version < 3):
             short = fingerprint(record.commitment)
@@ -716,8 +812,10 @@ def replay(
     try:
         game.attach(record.attachments)
         options = game.parse_options(record.options)
+        dice = record.dice_seed()
+        assert dice is not None  # the seed is revealed
         table: Table = Table.start(
-            game, len(record.seats), options, SeededDice(seed=record.seed, scheme=scheme)
+            game, len(record.seats), options, SeededDice(seed=dice, scheme=scheme)
         )
     except (OptionsError, ValueError, TypeError) as exc:
         raise RecordError(f"{name}: header: {exc}") from None

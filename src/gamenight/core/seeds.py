@@ -7,6 +7,13 @@
   recompute the commitment and re-derive every die (``docs/fairness.md``).
   :func:`committed_scheme` tells which dice scheme a commitment binds (games
   committed before dice scheme 2 bind scheme 1), so old records replay exactly.
+* :func:`dice_seed` is the one key-derivation step of player entropy (issue 24,
+  ``docs/fairness.md``): in a room every seated player adds a *contribution*
+  after the server committed to its seed, and the game's dice come from
+  HMAC-SHA256 keyed with the server seed over all contributions in seat order.
+  The server cannot steer the dice (it committed before any contribution), nor
+  can a player (the server seed is secret until the end). The commitment of such
+  a game binds :data:`PLAYERS` so no one can later claim it used the seed alone.
 * :func:`derive` is the one key-derivation step for every other stream that
   comes from a game seed (bots, series games): keyed blake2b, so no derived seed
   tells anything about the game seed or another derived seed.
@@ -25,6 +32,18 @@ True
 (1, False)
 >>> committed_scheme(c, 8, "decathlon", "1", {"variant": "points"}) is None
 True
+>>> played = commitment(7, "decathlon", "1", {}, entropy=PLAYERS)
+>>> played != commitment(7, "decathlon", "1", {}), committed_scheme(played, 7, "decathlon", "1", {})
+(True, None)
+>>> committed_scheme(played, 7, "decathlon", "1", {}, entropy=PLAYERS)
+2
+>>> dice_seed(7, ["a1", None, "b2"]) == dice_seed(7, ["a1", None, "b2"])
+True
+>>> len({dice_seed(7, ["a1", None, "b2"]), dice_seed(7, ["a1", None, "b3"]),
+...      dice_seed(8, ["a1", None, "b2"]), dice_seed(7, ["b2", None, "a1"])})
+4
+>>> 0 <= dice_seed(7, []) < 2**128
+True
 >>> derive(7, "bot", 0) != derive(7, "bot", 1) != derive(8, "bot", 0)
 True
 >>> 0 <= derive(7, "bot", 0) < 2**64
@@ -34,15 +53,23 @@ True
 from __future__ import annotations
 
 import hashlib
+import hmac
 import json
 import secrets
-from collections.abc import Mapping
-from typing import Any
+import unicodedata
+from collections.abc import Mapping, Sequence
+from typing import Any, Final
 
 from gamenight.core.dice import DICE_SCHEME
 
 SEED_BITS = 128
 COMMITMENT_SCHEME = "sha256-v2"  # v1: before the dice scheme was part of the payload
+# The entropy schemes: where a game's dice seed comes from. A record names its own
+# (header field ``entropy``; format 3 and older records are SERVER).
+SERVER: Final = "server"  # the committed seed is the dice seed (local games, --seed)
+PLAYERS: Final = "players-v1"  # the dice seed is dice_seed(server seed, contributions)
+ENTROPY_SCHEMES: Final = (SERVER, PLAYERS)
+MAX_CONTRIBUTION_CHARS = 200
 
 
 def draw_seed() -> int:
@@ -57,10 +84,13 @@ def commitment(
     options: Mapping[str, Any],
     *,
     dice: int = DICE_SCHEME,
+    entropy: str = SERVER,
 ) -> str:
     """sha256 (hex) over the canonical JSON of seed, game, rules version, options and
     dice scheme. Dice scheme 1 keeps the older payload (no ``dice`` key, ``sha256-v1``)
-    so commitments made before scheme 2 still check."""
+    so commitments made before scheme 2 still check. A game whose dice take the
+    players' contributions (``entropy=PLAYERS``) says so in the payload: the key
+    ``entropy`` and ``"scheme":"sha256-v3"``."""
     fields: dict[str, Any] = {
         "scheme": "sha256-v1" if dice == 1 else COMMITMENT_SCHEME,
         "seed": str(seed),
@@ -70,19 +100,70 @@ def commitment(
     }
     if dice != 1:
         fields["dice"] = dice
-    payload = json.dumps(fields, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
-    return hashlib.sha256(payload.encode("ascii")).hexdigest()
+    if entropy != SERVER:
+        fields.update(scheme="sha256-v3", entropy=entropy)
+    return hashlib.sha256(_canonical(fields)).hexdigest()
+
+
+def _canonical(value: Any) -> bytes:
+    """Canonical JSON: sorted keys, no spaces, ASCII only (every hash here uses it)."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True).encode()
 
 
 def committed_scheme(
-    commitment_hex: str, seed: int, game_id: str, rules_version: str, options: Mapping[str, Any]
+    commitment_hex: str,
+    seed: int,
+    game_id: str,
+    rules_version: str,
+    options: Mapping[str, Any],
+    *,
+    entropy: str = SERVER,
 ) -> int | None:
-    """The dice scheme ``commitment_hex`` binds for this seed and game, or None when it
-    matches none (the seed or the options are not the committed ones)."""
-    for dice in (DICE_SCHEME, 1):
-        if commitment(seed, game_id, rules_version, options, dice=dice) == commitment_hex:
+    """The dice scheme ``commitment_hex`` binds for this seed, game and entropy scheme,
+    or None when it matches none (the seed, the options or the entropy scheme are not
+    the committed ones)."""
+    schemes = (DICE_SCHEME, 1) if entropy == SERVER else (DICE_SCHEME,)
+    for dice in schemes:
+        made = commitment(seed, game_id, rules_version, options, dice=dice, entropy=entropy)
+        if made == commitment_hex:
             return dice
     return None
+
+
+def dice_seed(server_seed: int, contributions: Sequence[str | None]) -> int:
+    """The dice seed of a game with player entropy (:data:`PLAYERS`): the first 16 bytes,
+    big-endian, of HMAC-SHA256 keyed with the server seed's decimal digits (ASCII) over
+    the canonical JSON ``{"contributions": [...], "scheme": "players-v1"}``, one entry
+    per seat in seat order (``null`` for a bot seat). Changing any one contribution,
+    or their order, gives an unrelated seed."""
+    if server_seed < 0:
+        raise ValueError("seeds are non-negative integers")
+    message = _canonical({"contributions": list(contributions), "scheme": PLAYERS})
+    digest = hmac.new(str(server_seed).encode("ascii"), message, hashlib.sha256).digest()
+    return int.from_bytes(digest[:16], "big")
+
+
+def new_contribution() -> str:
+    """A contribution the server makes for a seat that sent none in time (128 bits)."""
+    return secrets.token_hex(16)
+
+
+def check_contribution(value: object) -> str:
+    """``value`` as a contribution: a string of 1 to MAX_CONTRIBUTION_CHARS characters
+    with no control characters (a random hex string, a word, or both), NFC-normalised
+    so the same word typed on two machines is the same contribution; else ValueError.
+
+    >>> check_contribution("9f2c  ein Wort")
+    '9f2c  ein Wort'
+    >>> check_contribution("")
+    Traceback (most recent call last):
+    ValueError: a contribution is 1 to 200 characters
+    """
+    if not isinstance(value, str) or not 1 <= len(value) <= MAX_CONTRIBUTION_CHARS:
+        raise ValueError(f"a contribution is 1 to {MAX_CONTRIBUTION_CHARS} characters")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in value):
+        raise ValueError("a contribution has no control characters")
+    return unicodedata.normalize("NFC", value)
 
 
 def fingerprint(commitment_hex: str) -> str:

@@ -35,6 +35,7 @@ from gamenight import __version__, web
 from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError
+from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
 from gamenight.server.guard import (
@@ -48,7 +49,7 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
-from gamenight.server.lifecycle import OPEN
+from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.rooms import (
     UNAVAILABLE,
@@ -141,6 +142,11 @@ class Claim(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     (docs/protocol.md, "Text")."""
 
     name: Annotated[str, msgspec.Meta(min_length=1, max_length=p.MAX_NAME_CHARS)]
+    # the player's part of the dice seed (docs/fairness.md); without it the seat must
+    # send a `contribute` message before the game begins, or the server makes one for it
+    contribution: (
+        Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONTRIBUTION_CHARS)] | None
+    ) = None
 
 
 class Claimed(msgspec.Struct, frozen=True):
@@ -315,7 +321,10 @@ async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
     room = await _room(request, code)
-    token = await room.claim(seat, data.name)
+    if room.status is Lifecycle.PLAYING:  # a seat the host freed during play
+        token = await room.claim_freed(seat, data.name)
+    else:
+        token = await room.claim(seat, data.name, data.contribution)
     return Claimed(seat, token)
 
 

@@ -8,6 +8,7 @@ from typing import Annotated
 
 import msgspec
 
+DEFAULT_BOT_PACE = 0.8  # seconds: one bot step at a time, readable
 Seconds = Annotated[int, msgspec.Meta(ge=1, le=7 * 24 * 3600)]
 
 
@@ -17,7 +18,9 @@ class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     hints: bool = False  # seats may ask for the game's Advice
     odds: bool = False  # everyone sees every seat's live chance to win (games with odds)
     spectators: bool = True  # anyone with the link may watch
-    bot_pace: Annotated[float, msgspec.Meta(ge=0, le=10)] = 0.0  # seconds a bot waits
+    # seconds a bot waits before it acts: by default a readable pace, so that players see
+    # bot turns step by step (issue 23); 0 lets bots act at once (tests, bench)
+    bot_pace: Annotated[float, msgspec.Meta(ge=0, le=10)] = DEFAULT_BOT_PACE
     takeover_after: Seconds | None = None  # a bot plays a human's seat after this absence
     turn_clock: Seconds | None = None  # after this long on one decision, a bot acts once
     takeover_bot: Annotated[str, msgspec.Meta(max_length=40)] = ""  # "": the game's first bot
@@ -47,4 +50,7 @@ class Config:
     extra_origins: tuple[str, ...] = ()
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
+    # seconds a room with every seat claimed waits for a seat's contribution to the dice
+    # seed before the server makes it (docs/fairness.md); a claim may carry it at once
+    contribute_wait: float = 15.0
     gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)

@@ -17,7 +17,7 @@ from gamenight.server.config import Config
 from gamenight.server.faults import RoomError
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsRoom, OddsState
-from gamenight.server.timers import TimerRoom
+from gamenight.server.timers import TimerRoom, TurnClock
 
 
 class Bucket:
@@ -82,22 +82,27 @@ class Conns(set[Conn]):
     def any_open(self) -> bool:
         return any(not c.closed for c in self)
 
+    def spectators(self) -> int:
+        """Open sockets without a seat: the people watching."""
+        return sum(1 for c in self if c.seat is None and not c.closed)
+
     def broadcast(self, message: p.Message) -> None:
         frame = p.encode(message)
         for conn in list(self):
             conn.send_frame(frame)
 
-    def send_step(self, step: Step) -> None:
-        """Each socket gets its seat's frame of ``step``; sockets of one seat share it."""
+    def send_step(self, step: Step, clock_left: float | None = None) -> None:
+        """Each socket gets its seat's frame of ``step``; sockets of one seat share it.
+        ``clock_left``: the seconds on the turn clock of the decision it begins."""
         frames: dict[int | None, bytes] = {}
         for conn in list(self):
             frame = frames.get(conn.seat)
             if frame is None:
-                frame = frames[conn.seat] = events_frame(step.frame(conn.seat))
+                frame = frames[conn.seat] = events_frame(step.frame(conn.seat), clock_left)
             conn.send_frame(frame)
 
 
-def events_frame(frame: Frame) -> bytes:
+def events_frame(frame: Frame, clock_left: float | None = None) -> bytes:
     """A step's :class:`~gamenight.core.frames.Frame` as its ``events`` message, encoded
     straight from the structs (``msgspec.Raw`` pieces, no round trip through dicts)."""
     position = frame.position
@@ -112,6 +117,7 @@ def events_frame(frame: Frame) -> bytes:
             results=None if position.results is None else p.raw(position.results),
             seat=frame.seat,
             action=None if frame.action is None else p.raw(frame.action),
+            clock_left=clock_left,
         )
     )
 
@@ -124,6 +130,8 @@ class ConnRoom(TimerRoom, OddsRoom, Protocol):
     def conns(self) -> Conns: ...
     @property
     def odds(self) -> OddsState: ...
+    @property
+    def clock(self) -> TurnClock: ...
 
 
 def snapshot(
@@ -154,6 +162,7 @@ def snapshot(
         ),
         chat=lines,
         odds=room.odds.latest,
+        clock_left=room.clock.left(room),
     )
 
 

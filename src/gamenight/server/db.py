@@ -87,6 +87,9 @@ ROOMS = SqlTable(
     Column("status", String(16), nullable=False, index=True),  # a Lifecycle value
     Column("seed", String(48), nullable=False),  # secret until finished (decimal)
     Column("commitment", String(64), nullable=False),
+    # core.seeds: "server" (the seed is the dice seed: rooms from before player
+    # entropy) or "players-v1" (the dice seed takes every seat's contribution)
+    Column("entropy", String(16), nullable=False, server_default="server"),
     Column("host_token_hash", String(64), nullable=False),
     Column("seq", Integer, nullable=False, default=0),
     Column("results", Text, nullable=True),
@@ -114,6 +117,10 @@ SEATS = SqlTable(
     Column("name", String(80), nullable=False, default=""),
     Column("token_hash", String(64), nullable=True, index=True),
     Column("away_since", Float, nullable=True),
+    # the seat's part of the dice seed (secret until the game ends), and who made it:
+    # "player" (the client sent it) or "server" (none came in time); null: none yet
+    Column("contribution", String(800), nullable=True),
+    Column("contributed_by", String(8), nullable=True),
     UniqueConstraint("room_id", "seat"),
 )
 
@@ -312,6 +319,8 @@ class SeatRow:
     name: str
     token_hash: str | None
     away_since: float | None
+    contribution: str | None = None
+    contributed_by: str | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -325,6 +334,7 @@ class RoomRow:
     status: Lifecycle
     seed: int
     commitment: str
+    entropy: str
     host_token_hash: str
     seq: int
     results: Any
@@ -382,6 +392,7 @@ class Store:
         public: bool,
         seed: int,
         commitment: str,
+        entropy: str,
         host_token_hash: str,
         seats: Sequence[tuple[str, str]],  # (kind, bot name)
     ) -> int:
@@ -398,6 +409,7 @@ class Store:
                     "status": Lifecycle.WAITING.value,
                     "seed": str(seed),
                     "commitment": commitment,
+                    "entropy": entropy,
                     "host_token_hash": host_token_hash,
                     "seq": 0,
                     "note": "",
@@ -436,6 +448,7 @@ class Store:
             status=Lifecycle(row.status),
             seed=int(row.seed),
             commitment=row.commitment,
+            entropy=row.entropy,
             host_token_hash=row.host_token_hash,
             seq=row.seq,
             results=None if row.results is None else json.loads(row.results),
@@ -443,7 +456,17 @@ class Store:
             created_at=row.created_at,
             updated_at=row.updated_at,
             seats=tuple(
-                SeatRow(s.seat, s.kind, s.bot, s.name, s.token_hash, s.away_since) for s in seats
+                SeatRow(
+                    s.seat,
+                    s.kind,
+                    s.bot,
+                    s.name,
+                    s.token_hash,
+                    s.away_since,
+                    s.contribution,
+                    s.contributed_by,
+                )
+                for s in seats
             ),
         )
 
@@ -488,8 +511,11 @@ class Store:
             return [IdleRoom(r[0], r[1]) for r in rows]
 
     @_guarded
-    async def claim_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
-        """Give an unclaimed human seat of a waiting room to ``name``; False if taken."""
+    async def claim_seat(
+        self, room_id: int, seat: int, name: str, hashed: str, contribution: str | None = None
+    ) -> bool:
+        """Give an unclaimed human seat of a waiting room to ``name`` (with the player's
+        ``contribution`` to the dice seed, if the claim carried one); False if taken."""
         async with self.engine.begin() as conn:
             status = await self._lock_room(conn, room_id)
             if status is not Lifecycle.WAITING:
@@ -502,7 +528,12 @@ class Store:
                     SEATS.c.kind == "human",
                     SEATS.c.token_hash.is_(None),
                 )
-                .values(name=name, token_hash=hashed)
+                .values(
+                    name=name,
+                    token_hash=hashed,
+                    contribution=contribution,
+                    contributed_by=None if contribution is None else "player",
+                )
             )
             await self._touch(conn, room_id)
             return bool(result.rowcount)
@@ -516,29 +547,111 @@ class Store:
             result = await conn.execute(
                 update(SEATS)
                 .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
+                .values(name="", token_hash=None, contribution=None, contributed_by=None)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    @_guarded
+    async def free_seat_in_play(self, room_id: int, seat: int) -> bool:
+        """The host frees a claimed human seat of a room being played (its player left):
+        its token stops working and a bot plays it until someone claims it. False if the
+        room is not playing or the seat is no claimed human seat."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.kind == "human",
+                    SEATS.c.token_hash.is_not(None),
+                )
                 .values(name="", token_hash=None)
             )
             await self._touch(conn, room_id)
             return bool(result.rowcount)
 
     @_guarded
-    async def start_room(self, room_id: int, bots: dict[int, str]) -> bool:
-        """Waiting -> playing; empty human seats become the given bots. False if not waiting."""
+    async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
+        """Give a human seat the host freed during play to ``name``; False if taken."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.kind == "human",
+                    SEATS.c.token_hash.is_(None),
+                )
+                .values(name=name, token_hash=hashed, away_since=None)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    @_guarded
+    async def contribute(self, room_id: int, seat: int, hashed: str, contribution: str) -> bool:
+        """The player of ``seat`` (token hash ``hashed``) adds their part of the dice seed,
+        once, while the room waits; False if it already has one or the game has begun."""
         async with self.engine.begin() as conn:
             if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
                 return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(
+                    SEATS.c.room_id == room_id,
+                    SEATS.c.seat == seat,
+                    SEATS.c.token_hash == hashed,
+                    SEATS.c.contribution.is_(None),
+                )
+                .values(contribution=contribution, contributed_by="player")
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
+    @_guarded
+    async def start_room(
+        self, room_id: int, bots: dict[int, str], fill: dict[int, str] | None = None
+    ) -> list[tuple[str | None, str | None]] | None:
+        """Waiting -> playing; empty human seats become the given bots, and claimed seats
+        still without a contribution get the server's from ``fill``, in the same
+        transaction. Every seat's final (contribution, by), or None if not waiting."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
+                return None
             for seat, bot in bots.items():
                 await conn.execute(
                     update(SEATS)
                     .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
-                    .values(kind="bot", bot=bot, token_hash=None)
+                    .values(kind="bot", bot=bot, token_hash=None, contribution=None,
+                            contributed_by=None)
+                )  # fmt: skip
+            for seat, value in (fill or {}).items():
+                await conn.execute(
+                    update(SEATS)
+                    .where(
+                        SEATS.c.room_id == room_id,
+                        SEATS.c.seat == seat,
+                        SEATS.c.kind == "human",
+                        SEATS.c.contribution.is_(None),
+                    )
+                    .values(contribution=value, contributed_by="server")
                 )
+            parts = await conn.execute(
+                select(SEATS.c.contribution, SEATS.c.contributed_by)
+                .where(SEATS.c.room_id == room_id)
+                .order_by(SEATS.c.seat)
+            )
+            final = [(r[0], r[1]) for r in parts]
             await conn.execute(
                 update(ROOMS)
                 .where(ROOMS.c.id == room_id)
                 .values(status=Lifecycle.PLAYING.value, updated_at=time.time())
             )
-        return True
+        return final
 
     @_guarded
     async def set_status(self, room_id: int, status: str, note: str = "") -> None:

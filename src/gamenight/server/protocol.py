@@ -29,6 +29,7 @@ import msgspec
 from gamenight.core import text
 from gamenight.core.errors import GamenightError
 from gamenight.core.odds import Odds
+from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -59,6 +60,7 @@ ErrorCode = Literal[
     "hints_off",  # the room does not give hints
     "no_advice",  # the game cannot advise here
     "chat_invalid",  # empty or too long
+    "bad_contribution",  # not a valid contribution, already made, or the game has begun
     "rate_limited",  # too many messages: slow down
     "unavailable",  # the database is down or full; nothing changed: retry after retry_after
     "internal",  # the server failed; nothing changed
@@ -108,7 +110,15 @@ class Ping(ClientMessageBase, frozen=True, tag="ping"):
     id: RequestId | None = None
 
 
-ClientMessage = Hello | Act | HintRequest | ChatIn | Ping
+class Contribute(ClientMessageBase, frozen=True, tag="contribute"):
+    """The seat's part of the dice seed (docs/fairness.md): once, while the room waits,
+    unless the claim carried it. 1 to 200 characters, no control characters."""
+
+    value: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONTRIBUTION_CHARS)]
+    id: RequestId | None = None
+
+
+ClientMessage = Hello | Act | HintRequest | ChatIn | Ping | Contribute
 
 
 # ----- server -> client ---------------------------------------------------------------------
@@ -123,6 +133,15 @@ class SeatInfo(msgspec.Struct, frozen=True, kw_only=True):
     connected: bool = False
     takeover: bool = False  # a bot is playing this human's seat now
     stand_in: str = ""  # the bot playing in place of ``bot`` (or the takeover bot) for now
+    contributed: bool = False  # the seat has added its part of the dice seed
+
+
+class ContributionInfo(msgspec.Struct, frozen=True, kw_only=True):
+    """One seat's part of the dice seed, shown once the game is over."""
+
+    seat: int
+    by: Literal["player", "server", "bot"]
+    value: str | None
 
 
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
@@ -137,10 +156,15 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["waiting", "playing", "finished", "closed", "broken"]
     seats: tuple[SeatInfo, ...]
     commitment: str
+    # "players-v1": the dice seed is derived from the seed and every seat's contribution;
+    # "server": the seed is the dice seed (a room from before player entropy)
+    entropy: str = "server"
     seed: str | None = None
+    contributions: tuple[ContributionInfo, ...] | None = None  # once finished (players-v1)
     seq: int = 0
     results: Any = None
     notes: tuple[str, ...] = ()
+    spectators: int = 0  # sockets open without a seat (people watching)
 
 
 class StampedEvent(msgspec.Struct, frozen=True):
@@ -165,6 +189,9 @@ class Snapshot(Message, frozen=True, tag="snapshot", omit_defaults=False):
     events: tuple[StampedEvent, ...] = ()  # missed since Hello.last_seq, filtered for you
     chat: tuple[ChatOut, ...] = ()  # the latest chat lines
     odds: OddsOut | None = None  # rooms with odds on: the latest odds message sent
+    # rooms with a turn clock: seconds left on the current decision's clock when this was
+    # sent (null: no clock running)
+    clock_left: float | None = None
 
 
 class Events(Message, frozen=True, tag="events", omit_defaults=False):
@@ -179,6 +206,9 @@ class Events(Message, frozen=True, tag="events", omit_defaults=False):
     results: Any = None
     seat: int | None = None  # who acted
     action: Any = None  # what they did, in its public form (Game.public_action)
+    # rooms with a turn clock: seconds on the new decision's clock (it starts with this
+    # frame); null: no clock running (none set, or the game is over)
+    clock_left: float | None = None
 
 
 class Ack(Message, frozen=True, tag="ack"):

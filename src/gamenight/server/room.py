@@ -9,6 +9,13 @@ before the commit loses an action nobody was told about; after it, a restart rep
 it. The database serialises actions across processes (:meth:`Store.append_action`),
 the room's lock within this one.
 
+Player entropy (issue 24, ``docs/fairness.md``): the room commits to its seed when it is
+created; each seated player's client then adds a contribution (in the claim or a
+``contribute`` message). The game begins when every seat is claimed and every claimed
+seat has contributed, or when the host starts it; a seat silent for ``contribute_wait``
+once all are claimed gets the server's contribution (the record says so). The dice
+seed is :func:`gamenight.core.seeds.dice_seed` of the seed and every seat's part.
+
 Timers are the room's own (``loop.call_later``): a bot takes over a seat away for
 ``takeover_after``, the turn clock makes a bot act once after ``turn_clock``, an idle
 room closes after ``idle_close``, a start that failed (database down) is retried
@@ -18,6 +25,7 @@ room closes after ``idle_close``, a start that failed (database down) is retried
 from __future__ import annotations
 
 import asyncio
+import inspect
 import io
 import logging
 import secrets
@@ -39,7 +47,7 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
-from gamenight.core.record import RecordSeat, RecordWriter, write_moves
+from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
 from gamenight.server import conns
@@ -71,6 +79,16 @@ class SeatState:
     bot: str
     name: str
     token_hash: str | None
+    contribution: str | None = None  # the seat's part of the dice seed, secret until the end
+    contributed_by: str | None = None  # "player" | "server"
+
+    def part(self) -> Contribution:
+        """This seat's entry of the record's ``contributions``."""
+        if self.kind == "bot":
+            return Contribution(self.seat, "bot", None)
+        if self.contribution is None or self.contributed_by is None:  # a damaged database
+            raise GamenightError(f"seat {self.seat + 1} has no part of the dice seed")
+        return Contribution(self.seat, self.contributed_by, self.contribution)
 
 
 @dataclass
@@ -117,8 +135,12 @@ class Room:
         self.status = status
         self.seed = row.seed
         self.commitment = row.commitment
+        self.entropy = row.entropy
         self.host_token_hash = row.host_token_hash
-        self.seats = [SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash) for s in row.seats]
+        self.seats = [
+            SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
+            for s in row.seats
+        ]
         self.note = note
         self.updated = row.updated_at  # wall clock of the last activity (idle close)
         self.services = services
@@ -141,8 +163,16 @@ class Room:
 
     @property
     def takeover(self) -> set[int]:
-        """Human seats a bot plays now."""
-        return self.away.seats
+        """Human seats a bot plays now: taken over while away, or freed by the host
+        during play (a human seat without a token) until someone claims it."""
+        freed = self.freed()
+        return self.away.seats | freed if freed else self.away.seats
+
+    def freed(self) -> set[int]:
+        """Human seats the host freed during play (no token): a bot plays them."""
+        if self.status is not Lifecycle.PLAYING:
+            return set()
+        return {s.seat for s in self.seats if s.kind == "human" and s.token_hash is None}
 
     def info(self) -> p.RoomInfo:
         table = self.table
@@ -168,15 +198,31 @@ class Room:
                     stand_in=bots.fallback.get(s.seat, "")
                     if s.kind == "bot" or s.seat in self.takeover
                     else "",
+                    contributed=s.contribution is not None,
                 )
                 for s in self.seats
             ),
             commitment=self.commitment,
+            entropy=self.entropy,
             seed=str(self.seed) if self.status is Lifecycle.FINISHED else None,
+            contributions=None
+            if self.status is not Lifecycle.FINISHED or self.entropy == seeds.SERVER
+            else tuple(
+                p.ContributionInfo(seat=c.seat, by=c.by, value=c.value)  # type: ignore[arg-type]
+                for c in self.contributions() or ()
+            ),
             seq=self.seq,
             results=None if results is None else to_json(results),
             notes=tuple(bots.notes + [n for n in (bots.build_note, self.note) if n]),
+            spectators=self.conns.spectators(),
         )
+
+    def labels(self) -> list[str]:
+        """Every seat's label as the browser shows it: the name, "Bot greedy", "Seat 2"."""
+        return [
+            s.name or (f"Bot {s.bot}" if s.kind == "bot" else f"Seat {s.seat + 1}")
+            for s in self.seats
+        ]
 
     def show(self) -> None:
         """Every socket gets the room as it is now."""
@@ -200,15 +246,26 @@ class Room:
         scheme 2 goes on (and replays) with the dice it began with."""
         game = self.entry.game
         scheme = seeds.committed_scheme(
-            self.commitment, self.seed, self.entry.id, game.info.rules_version, self.options
-        )
+            self.commitment, self.seed, self.entry.id, game.info.rules_version, self.options,
+            entropy=self.entropy,
+        )  # fmt: skip
         return scheme if scheme is not None else DICE_SCHEME
+
+    def contributions(self) -> list[Contribution] | None:
+        """Every seat's part of the dice seed (a room with player entropy, begun), or None."""
+        if self.entropy == seeds.SERVER:
+            return None
+        return [s.part() for s in self.seats]
 
     # ----- the table ----------------------------------------------------------------------
     def new_table(self) -> Table:
         game = self.entry.game
-        dice = SeededDice(seed=self.seed, scheme=self.dice_scheme())
-        return Table.start(game, len(self.seats), game.parse_options(self.options), dice)
+        options = game.parse_options(self.options)
+        game.check_setup(len(self.seats), options)  # a bad setup says so before the dice
+        parts = self.contributions()
+        seed = self.seed if parts is None else seeds.dice_seed(self.seed, [c.value for c in parts])
+        dice = SeededDice(seed=seed, scheme=self.dice_scheme())
+        return Table.start(game, len(self.seats), options, dice)
 
     def install(self, table: Table) -> None:
         """``table`` is the room's: its one listener serves every socket and bot."""
@@ -222,10 +279,11 @@ class Room:
         gets its seat's frame (``Step.frame``, the one redaction)."""
         self.updated = time.time()
         self.bots.observe(step)
-        self.conns.send_step(step)
+        clock = self.room_options.turn_clock
+        self.conns.send_step(step, None if step.finished or clock is None else float(clock))
         if step.finished:
             self.status = Lifecycle.FINISHED
-            self.takeover.clear()
+            self.away.seats.clear()
             self.timers.cancel_all()
             self.show()
         else:
@@ -233,18 +291,150 @@ class Room:
         self.odds.want(self)
 
     # ----- seats and the start ------------------------------------------------------------
-    def ready(self) -> bool:
-        """Every seat is claimed (or a bot) in a waiting room: the game begins."""
+    def seated(self) -> bool:
+        """Every seat of a waiting room is claimed (or a bot)."""
         return self.status is Lifecycle.WAITING and all(
             s.kind == "bot" or s.token_hash for s in self.seats
         )
+
+    def ready(self) -> bool:
+        """Every seat is claimed (or a bot) and every claimed seat has added its part of
+        the dice seed: the game begins."""
+        return self.seated() and (
+            self.entropy == seeds.SERVER
+            or all(s.kind == "bot" or s.contribution is not None for s in self.seats)
+        )
+
+    async def _seated_changed(self) -> None:
+        """A seat was claimed or contributed: begin if ready, else (every seat claimed,
+        some still silent) the server contributes for them after ``contribute_wait``."""
+        if self.ready():
+            try:
+                await self.begin({})
+            except StorageUnavailableError as exc:  # the seat is claimed: its token stands
+                log.warning("room %s not begun yet: %s", self.code, exc)
+                self.start_retry.failed(self)
+        elif self.seated():
+            self.arm_contribution_wait()
+
+    def arm_contribution_wait(self) -> None:
+        """Every seat is claimed but some have not contributed: begin without them (the
+        server contributes for them) after ``contribute_wait`` seconds."""
+        if not self.seated():
+            return
+
+        def due() -> None:
+            if self.seated():
+                self.timers.spawn(self._begin_after_wait())
+
+        self.timers.arm("contribute", self.services.config.contribute_wait, due)
+
+    async def _begin_after_wait(self) -> None:
+        try:
+            await self.begin({})
+        except StorageUnavailableError as exc:
+            log.warning("room %s not begun yet: %s", self.code, exc)
+            self.start_retry.failed(self)
+        except GamenightError as exc:
+            log.error("room %s could not begin: %s", self.code, first_line(exc))
 
     def check_host(self, host_token: str) -> None:
         if not secrets.compare_digest(token_hash(host_token), self.host_token_hash):
             raise RoomError(403, "not_host", "only the host may do that")
 
-    async def claim(self, seat: int, name: str) -> str:
-        """Claim human seat ``seat`` of a waiting room with a display name; the seat token."""
+    async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
+        """Claim human seat ``seat`` of a waiting room with a display name and, best, the
+        player's contribution to the dice seed; the seat token."""
+        try:
+            clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
+        except TextError as exc:
+            raise RoomError(400, "bad_name", str(exc)) from None
+        part = None if contribution is None else _checked_part(contribution)
+        if self.entropy == seeds.SERVER:
+            part = None  # a room from before player entropy: its dice are the seed's
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        token = new_token()
+        hashed = token_hash(token)
+        if not await self.services.store.claim_seat(self.id, seat, clean, hashed, part):
+            raise RoomError(409, "seat_taken", "that seat is taken or the game has begun")
+        here = self.seats[seat]
+        here.name, here.token_hash = clean, hashed
+        here.contribution, here.contributed_by = part, None if part is None else "player"
+        self.updated = time.time()
+        await self._changed()
+        await self._seated_changed()
+        return token
+
+    async def contribute(self, seat: int, contribution: str) -> None:
+        """The player of ``seat`` adds their part of the dice seed (once, before the start)."""
+        part = _checked_part(contribution)
+        if self.entropy == seeds.SERVER:
+            raise RoomError(409, "bad_contribution", "this room's dice take no contributions")
+        here = self.seats[seat]
+        if self.status is not Lifecycle.WAITING:
+            raise RoomError(409, "bad_contribution", "the game has begun: its dice are fixed")
+        if here.contribution is not None:
+            raise RoomError(409, "bad_contribution", "this seat has already contributed")
+        assert here.token_hash is not None  # the socket's token is this seat's
+        if not await self.services.store.contribute(self.id, seat, here.token_hash, part):
+            await self.catch_up_locked()
+            raise RoomError(409, "bad_contribution", "too late: this seat's part is fixed")
+        here.contribution, here.contributed_by = part, "player"
+        self.updated = time.time()
+        await self._changed()
+        await self._seated_changed()
+
+    async def on_contribute(self, conn: Conn, message: p.Contribute) -> p.Message:
+        if conn.seat is None:
+            return p.Error(code="not_seated", message="spectators do not contribute", id=message.id)
+        try:
+            await self.contribute(conn.seat, message.value)
+        except RoomError as exc:
+            return p.Error(code="bad_contribution", message=exc.message, id=message.id)
+        except StorageUnavailableError as exc:
+            refused(f"a contribution in room {self.code}", exc)
+            return unavailable(exc, message.id)
+        return p.Ack(seq=self.seq, id=message.id)
+
+    async def release(self, host_token: str, seat: int) -> None:
+        """The host frees a claimed seat: before the game, or during play a seat whose
+        player is away (:meth:`free_in_play`)."""
+        self.check_host(host_token)
+        if self.status is Lifecycle.PLAYING:
+            await self.free_in_play(seat)
+            return
+        if not await self.services.store.release_seat(self.id, seat):
+            raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
+        self.seats[seat].name = ""
+        self.seats[seat].token_hash = None
+        self.seats[seat].contribution = self.seats[seat].contributed_by = None
+        self.timers.cancel("contribute")
+        for conn in list(self.conns):
+            if conn.seat == seat:
+                conn.send(p.Error(code="bad_token", message="the host freed your seat"))
+                conn.close()
+        await self._changed()
+
+    async def free_in_play(self, seat: int) -> None:
+        """During play, the host frees human seat ``seat`` whose player is away: its token
+        stops working, a bot plays it (``takeover``) until someone claims it
+        (:meth:`claim_freed`)."""
+        if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
+            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+        if self.conns.connected(seat):
+            raise RoomError(409, "seat_connected", "the player of that seat is still here")
+        if not await self.services.store.free_seat_in_play(self.id, seat):
+            raise RoomError(409, "not_claimed", "that seat is not claimed in a game being played")
+        self.seats[seat].name = ""
+        self.seats[seat].token_hash = None
+        self.updated = time.time()
+        await self._changed()
+        self.bots.kick(self)
+
+    async def claim_freed(self, seat: int, name: str) -> str:
+        """Claim a human seat the host freed during play; the seat token. The bot that
+        played it stops."""
         try:
             clean = check_text(name, what="a name", limit=p.MAX_NAME_CHARS)
         except TextError as exc:
@@ -253,31 +443,17 @@ class Room:
             raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
         token = new_token()
         hashed = token_hash(token)
-        if not await self.services.store.claim_seat(self.id, seat, clean, hashed):
-            raise RoomError(409, "seat_taken", "that seat is taken or the game has begun")
+        if not await self.services.store.claim_freed_seat(self.id, seat, clean, hashed):
+            raise RoomError(409, "seat_taken", "that seat is taken")
         self.seats[seat].name = clean
         self.seats[seat].token_hash = hashed
         self.updated = time.time()
+        if seat not in self.away.seats:
+            self.bots.forget(seat)
+        # away from now until its socket joins (a takeover counts from the claim)
+        self.away.away(self, seat, time.monotonic())
         await self._changed()
-        if self.ready():
-            try:
-                await self.begin({})
-            except StorageUnavailableError as exc:  # the seat is claimed: its token stands
-                log.warning("room %s not begun yet: %s", self.code, exc)
-                self.start_retry.failed(self)
         return token
-
-    async def release(self, host_token: str, seat: int) -> None:
-        self.check_host(host_token)
-        if not await self.services.store.release_seat(self.id, seat):
-            raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
-        self.seats[seat].name = ""
-        self.seats[seat].token_hash = None
-        for conn in list(self.conns):
-            if conn.seat == seat:
-                conn.send(p.Error(code="bad_token", message="the host freed your seat"))
-                conn.close()
-        await self._changed()
 
     async def start_game(self, host_token: str) -> None:
         """The host starts: empty human seats get bots."""
@@ -294,18 +470,53 @@ class Room:
         async with self.lock:
             if self.status is not Lifecycle.WAITING:
                 return
+            self.timers.cancel("contribute")
+            # Claimed seats still silent get the server's part (committed with the start).
+            fill = {
+                s.seat: seeds.new_contribution()
+                for s in self.seats
+                if self.entropy != seeds.SERVER
+                and s.kind == "human"
+                and s.seat not in bots
+                and s.contribution is None
+            }
+            planned = [(s.contribution, s.contributed_by) for s in self.seats]
+            for seat in bots:
+                planned[seat] = (None, None)
+            for seat, value in fill.items():
+                planned[seat] = (value, "server")
             # The table first: a start that fails commits nothing (never a room `playing`
             # without a table, which no restart could rebuild).
-            try:
-                table = self.new_table()
-            except Exception as exc:
-                raise failed(self.code, "could not start", exc) from None
-            if await self.services.store.start_room(self.id, bots):
+            table = self._table_with(bots, planned)
+            final = await self.services.store.start_room(self.id, bots, fill)
+            if final is not None:
+                if final != planned:  # a player's part came in through another process
+                    table = self._table_with(bots, final)
+                for here, (part, by) in zip(self.seats, final, strict=True):
+                    here.contribution, here.contributed_by = part, by
                 self._started(bots, table)
                 await self._tell_others("room")
             else:  # another process began it (the lock is held: not self.sync)
                 await self.catch_up()
         self.bots.kick(self)
+
+    def _table_with(
+        self, bots: dict[int, str], parts: list[tuple[str | None, str | None]]
+    ) -> Table:
+        """The table the room would begin with, once ``bots`` sit and the seats hold
+        ``parts``; the seats are as they were after (the start is not committed yet)."""
+        saved = [(s.kind, s.contribution, s.contributed_by) for s in self.seats]
+        try:
+            for s, (value, by) in zip(self.seats, parts, strict=True):
+                s.contribution, s.contributed_by = value, by
+                if s.seat in bots:
+                    s.kind = "bot"
+            return self.new_table()
+        except Exception as exc:
+            raise failed(self.code, "could not start", exc) from None
+        finally:
+            for s, (kind, value, by) in zip(self.seats, saved, strict=True):
+                s.kind, s.contribution, s.contributed_by = kind, value, by
 
     def _started(self, bots: dict[int, str], table: Table) -> None:
         """The room begins with ``table`` (its start is committed); every socket gets it."""
@@ -313,6 +524,7 @@ class Room:
             self.seats[seat].kind = "bot"
             self.seats[seat].bot = bot
             self.seats[seat].token_hash = None
+            self.seats[seat].contribution = self.seats[seat].contributed_by = None
         self._go_live(table)
         self._absent_seats()
 
@@ -441,8 +653,11 @@ class Room:
         advise = pool.advisor(self.entry)
         if advise is None:
             return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+        args: tuple[Any, ...] = (position.view, conn.seat, list(position.legal))
+        if _takes_names(advise):  # the advice words whose result a target is by name
+            args += (self.labels(),)
         try:
-            advice = await pool.run(advise, position.view, conn.seat, list(position.legal))
+            advice = await pool.run(advise, *args)
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
             log.info("advisor failed: %s", exc)
             return p.Error(code="no_advice", message=first_line(exc), id=message.id)
@@ -500,8 +715,10 @@ class Room:
             return
         changed = False
         for s, r in zip(self.seats, row.seats, strict=True):
-            if (s.kind, s.bot, s.name, s.token_hash) != (r.kind, r.bot, r.name, r.token_hash):
-                s.kind, s.bot, s.name, s.token_hash = r.kind, r.bot, r.name, r.token_hash
+            mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
+            theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
+            if mine != theirs:
+                (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
                 changed = True
         if self.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:
             try:
@@ -575,6 +792,7 @@ class Room:
             table.moves(),
             seed_in_header=True,
             dice_scheme=self.dice_scheme(),
+            contributions=self.contributions(),
         )
         return out.getvalue()
 
@@ -583,6 +801,8 @@ class Room:
         """The room is held by this process: its idle timer runs."""
         if not self.status.is_over:
             self.idle.arm(self)
+        if self.seated():  # every seat claimed before a restart, some still silent
+            self.arm_contribution_wait()
 
     def dispose(self) -> None:
         """The process stops: every timer, task and socket of the room ends."""
@@ -602,13 +822,30 @@ class Room:
         self.clock.begin(self)
 
 
+def _takes_names(fn: Callable[..., Any]) -> bool:
+    """Whether a game's ``advise`` takes the seats' names (a fourth argument ``names``)."""
+    try:
+        return "names" in inspect.signature(fn).parameters
+    except (TypeError, ValueError):
+        return False
+
+
 Handler = Callable[[Room, Conn, Any], Awaitable[p.Message | None]]
 HANDLERS: dict[type, Handler] = {
     p.Act: Room.on_act,
     p.HintRequest: Room.on_hint,
     p.ChatIn: Room.on_chat,
     p.Ping: Room.on_ping,
+    p.Contribute: Room.on_contribute,
 }
+
+
+def _checked_part(value: str) -> str:
+    """A contribution as the room stores it (``seeds.check_contribution``), or 400."""
+    try:
+        return seeds.check_contribution(value)
+    except ValueError as exc:
+        raise RoomError(400, "bad_contribution", str(exc)) from None
 
 
 if TYPE_CHECKING:  # mypy checks that a Room is what each of its pieces sees of it

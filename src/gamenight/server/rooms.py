@@ -157,7 +157,9 @@ class Hub:
         if takeover_bot and takeover_bot not in entry.bot_infos:
             raise RoomError(400, "bad_options", f"{entry.name} has no bot '{takeover_bot}'")
         seed = seeds.draw_seed()
-        commitment = seeds.commitment(seed, entry.id, entry.game.info.rules_version, options)
+        commitment = seeds.commitment(
+            seed, entry.id, entry.game.info.rules_version, options, entropy=seeds.PLAYERS
+        )
         host_token = new_token()
         code = secrets.token_urlsafe(12)
         await self.store.create_room(
@@ -168,6 +170,7 @@ class Hub:
             public=request.public,
             seed=seed,
             commitment=commitment,
+            entropy=seeds.PLAYERS,
             host_token_hash=token_hash(host_token),
             seats=seats,
         )

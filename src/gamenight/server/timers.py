@@ -114,11 +114,22 @@ class TurnClock:
     """After ``turn_clock`` seconds on one decision, a bot acts once for the first human
     seat to act; if that fails (the database is down) the clock runs again from now."""
 
+    def __init__(self) -> None:
+        self.started: float | None = None  # monotonic start of the clock running now
+
     def begin(self, room: TimerRoom) -> None:
         """A new decision: the clock runs from now."""
         clock = room.room_options.turn_clock
         if clock is not None and room.status is Lifecycle.PLAYING:
+            self.started = time.monotonic()
             room.timers.arm("clock", clock, lambda: self._due(room))
+
+    def left(self, room: TimerRoom) -> float | None:
+        """Seconds left on the clock of the current decision (None: no clock running)."""
+        clock = room.room_options.turn_clock
+        if clock is None or self.started is None or room.status is not Lifecycle.PLAYING:
+            return None
+        return round(max(0.0, self.started + clock - time.monotonic()), 2)
 
     def _due(self, room: TimerRoom) -> None:
         if room.status is not Lifecycle.PLAYING or room.table is None:

@@ -124,7 +124,12 @@ def replay_frames(text: str) -> Replay:
         seats=[{"name": s.name, "agent": s.agent} for s in record.seats],
         seed=str(seed),
         commitment=seeds.commitment(
-            seed, entry.id, record.rules_version, to_json(options), dice=report.dice_scheme
+            seed,
+            entry.id,
+            record.rules_version,
+            to_json(options),
+            dice=report.dice_scheme,
+            entropy=record.entropy,
         ),
         results=record.results,
         frames=frames,

@@ -37,10 +37,14 @@ export const api = {
   rooms: () => call("GET", "/api/rooms"),
   room: (code) => call("GET", `/api/rooms/${encodeURIComponent(code)}`),
   create: (body) => call("POST", "/api/rooms", body),
-  claim: (code, seat, name) =>
-    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name }),
+  // contribution: the player's part of the dice seed (fairness.js newContribution)
+  claim: (code, seat, name, contribution) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name, contribution }),
   start: (code, hostToken) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, undefined, hostToken),
+  // the host frees a claimed seat (before the game, or during play one whose player is away)
+  release: (code, seat, hostToken) =>
+    call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/release`, undefined, hostToken),
   record: async (code) => {
     const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`);
     if (!response.ok) throw new ApiError(response.status, "no_record", await response.text());

@@ -1,6 +1,14 @@
-// The fairness check: recompute the seed's commitment (gamenight.core.seeds.commitment:
-// sha256 over the canonical JSON of scheme, seed, game, rules version and options) and
-// compare it with the commitment the room showed from the start.
+// The fairness check, in the browser and by itself (docs/fairness.md):
+// * the commitment (gamenight.core.seeds.commitment): sha256 over the canonical JSON of
+//   scheme, seed, game, rules version, options, dice scheme and, in an online room with
+//   player entropy, "entropy": "players-v1" (scheme sha256-v3);
+// * the dice seed of such a room (core.seeds.dice_seed): HMAC-SHA256 keyed with the
+//   seed's decimal digits over {"contributions": [...], "scheme": "players-v1"};
+// * this player's contribution: made here with crypto.getRandomValues (plus a word the
+//   player may type), and found unchanged in the record at the end.
+// The dice themselves are re-derived from the dice seed by `gamenight replay` and the
+// Python hand check of docs/fairness.md (the browser does not know each game's order
+// of throws).
 
 /** Python's json.dumps(sort_keys=True, separators=(",", ":"), ensure_ascii=True). */
 export function canonicalJson(value) {
@@ -12,20 +20,56 @@ export function canonicalJson(value) {
   return "{" + keys.map((k) => canonicalJson(k) + ":" + canonicalJson(value[k])).join(",") + "}";
 }
 
-export async function commitment(seed, game, rulesVersion, options, dice = 2) {
+export const PLAYERS = "players-v1";
+
+export async function commitment(seed, game, rulesVersion, options, dice = 2, entropy = "server") {
   // dice scheme 1 (games committed before scheme 2) keeps the older payload without "dice"
   const fields = { scheme: dice === 1 ? "sha256-v1" : "sha256-v2", seed: String(seed), game, rules_version: rulesVersion, options };
   if (dice !== 1) fields.dice = dice;
-  return sha256Hex(canonicalJson(fields));
+  if (entropy !== "server") Object.assign(fields, { scheme: "sha256-v3", entropy });
+  return hex(await sha256(ascii(canonicalJson(fields))));
 }
 
-async function sha256Hex(text) {
-  const bytes = new TextEncoder().encode(text);
-  if (globalThis.crypto && crypto.subtle) {
-    const digest = await crypto.subtle.digest("SHA-256", bytes);
-    return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-  }
+/** The dice seed (decimal string) of a room with player entropy: seat-ordered values. */
+export async function diceSeed(seedDigits, values) {
+  const message = ascii(canonicalJson({ contributions: values, scheme: PLAYERS }));
+  const mac = await hmacSha256(ascii(String(seedDigits)), message);
+  return BigInt("0x" + hex(mac.slice(0, 16))).toString();
+}
+
+/** A new contribution: 32 random hex digits, then the player's own word if they typed one. */
+export function newContribution(word = "") {
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const clean = String(word).replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().normalize("NFC");
+  return (hex(bytes) + (clean ? " " + clean : "")).slice(0, 200);
+}
+
+const ascii = (text) => new TextEncoder().encode(text); // canonical JSON is ASCII only
+const hex = (bytes) => [...bytes].map((b) => b.toString(16).padStart(2, "0")).join("");
+
+async function sha256(bytes) {
+  if (globalThis.crypto && crypto.subtle) return new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
   return sha256Fallback(bytes);
+}
+
+async function hmacSha256(key, message) {
+  if (globalThis.crypto && crypto.subtle) {
+    const k = await crypto.subtle.importKey("raw", key, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+    return new Uint8Array(await crypto.subtle.sign("HMAC", k, message));
+  }
+  // RFC 2104 on the fallback hash (pages served over plain http to another machine)
+  const block = key.length > 64 ? sha256Fallback(key) : key;
+  const padded = new Uint8Array(64);
+  padded.set(block);
+  const inner = new Uint8Array(64 + message.length);
+  const outer = new Uint8Array(64 + 32);
+  for (let i = 0; i < 64; i++) {
+    inner[i] = padded[i] ^ 0x36;
+    outer[i] = padded[i] ^ 0x5c;
+  }
+  inner.set(message, 64);
+  outer.set(sha256Fallback(inner), 64);
+  return sha256Fallback(outer);
 }
 
 // Plain SHA-256 for pages served over http to another machine (no crypto.subtle there).
@@ -67,17 +111,36 @@ function sha256Fallback(bytes) {
     H[0] = (H[0] + a) | 0; H[1] = (H[1] + b) | 0; H[2] = (H[2] + c) | 0; H[3] = (H[3] + d) | 0;
     H[4] = (H[4] + e) | 0; H[5] = (H[5] + f) | 0; H[6] = (H[6] + g) | 0; H[7] = (H[7] + hh) | 0;
   }
-  return H.map((x) => (x >>> 0).toString(16).padStart(8, "0")).join("");
+  const out = new Uint8Array(32);
+  const view32 = new DataView(out.buffer);
+  H.forEach((x, i) => view32.setUint32(i * 4, x >>> 0));
+  return out;
 }
 
-/** Check a JSONL record's header against a commitment: {ok, computed}. */
-export async function checkRecord(jsonl, expected) {
+// Exposed for the tests (tests/web): the fallback must agree with crypto.subtle.
+export const _fallback = { sha256: sha256Fallback };
+
+/**
+ * Check a JSONL record's header by itself: the revealed seed against the commitment
+ * ``expected`` (the one this browser noted first), the dice seed against the seed and
+ * the contributions, and (``mine``: {seat, value}) this player's own contribution.
+ * Returns {ok, computed, seed, entropy, diceSeed, mine: true|false|null}.
+ */
+export async function checkRecord(jsonl, expected, mine = null) {
   const line = jsonl.split("\n")[0];
   const header = JSON.parse(line);
   // a 128-bit seed does not fit a JavaScript number: read its digits from the text
   const digits = (line.match(/"seed"\s*:\s*"?(\d+)/) || [])[1] || String(header.seed);
   // records of format 3 and later bind dice scheme 2; older ones scheme 1
   const dice = (header.format_version || 1) >= 3 ? 2 : 1;
-  const computed = await commitment(digits, header.game, header.rules_version, header.options, dice);
-  return { ok: computed === expected, computed, seed: digits };
+  const entropy = header.entropy || "server";
+  const computed = await commitment(digits, header.game, header.rules_version, header.options, dice, entropy);
+  const parts = entropy === PLAYERS ? header.contributions || [] : null;
+  const seed = parts ? await diceSeed(digits, parts.map((p) => p.value)) : digits;
+  let own = null;
+  if (mine && mine.value) {
+    const entry = (parts || []).find((p) => p.seat === mine.seat);
+    own = !!entry && entry.by === "player" && entry.value === mine.value;
+  }
+  return { ok: computed === expected, computed, seed: digits, entropy, diceSeed: seed, contributions: parts, mine: own };
 }

@@ -3,6 +3,10 @@
 // lines, its lobby options), loaded by loadGameMessages(id) before a page shows that game.
 // A new game adds its own file; no shared catalogue changes. English is complete and the
 // fallback for any missing key. t("key", {name: "x"}) fills {name} placeholders.
+// Plurals: a message may be an object of CLDR plural forms, {one: "{n} die", other: "{n} dice"}
+// (any of zero/one/two/few/many/other); t("key", {count: n}) picks the form with
+// Intl.PluralRules for the page's language, falling back to "other" (a call that passes
+// only {n} counts by n). {count} and {n} both fill with the count unless {n} is given too.
 import en from "./messages/en.js";
 
 const catalogues = { en: { ...en } };
@@ -40,7 +44,22 @@ export function t(key, params = {}) {
     return key;
   }
   if (typeof text === "function") return text(params);
-  return text.replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+  if (typeof text === "object" && text !== null) text = pluralForm(text, params.count ?? params.n);
+  if ("count" in params && !("n" in params)) params = { ...params, n: params.count };
+  return String(text).replace(/\{(\w+)\}/g, (_, name) => (name in params ? String(params[name]) : `{${name}}`));
+}
+
+const pluralRules = new Map(); // lang -> Intl.PluralRules
+
+/** The form of plural message `forms` ({one, other, ...}) for `count` in the page's language. */
+function pluralForm(forms, count) {
+  let category = "other";
+  const n = Number(count);
+  if (Number.isFinite(n)) {
+    if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang));
+    category = pluralRules.get(lang).select(n);
+  }
+  return forms[category] ?? forms.other ?? "";
 }
 
 /** t() for a key that may not exist: the fallback text instead of a warning. */

@@ -4,6 +4,7 @@ import { h, replace, $ } from "./dom.js";
 import { t, tOr, translatePage, loadGameMessages } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
+import { newContribution } from "./fairness.js";
 
 translatePage();
 let games = [];
@@ -167,8 +168,10 @@ function renderDetail(game) {
       const mySeat = seats.indexOf("human");
       if (mySeat >= 0) {
         store.setName(me);
-        const claimed = await api.claim(created.code, mySeat, me);
-        store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: me });
+        const contribution = newContribution(); // the host's part of the dice (docs/fairness.md)
+        const claimed = await api.claim(created.code, mySeat, me, contribution);
+        store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: me, contribution });
+        store.noteCommitment(created.code, created.commitment, "waiting"); // first sight
       }
       location.assign(`/r/${created.code}`);
     } catch (err) {

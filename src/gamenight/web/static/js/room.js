@@ -1,19 +1,24 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
-import { h, replace, $ } from "./dom.js";
+import { h, s as svg, replace, $ } from "./dom.js";
 import { t, translatePage, loadGameMessages } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
 import { rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
-import { seatList, seatName } from "./parts/seats.js";
+import { seatList, seatName, seatNames } from "./parts/seats.js";
 import { connectionStatus } from "./parts/status.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { advicePanel } from "./parts/hint.js";
 import { endPanel } from "./parts/end.js";
+import { sentences } from "./parts/common.js";
+import * as signal from "./parts/signal.js";
+import { fairBox } from "./parts/fair.js";
+import { newContribution, PLAYERS } from "./fairness.js";
 
 translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
+const arrivedByLink = takeDeviceLink();
 const els = {
   title: $("#room-title"),
   status: $("#conn"),
@@ -22,12 +27,16 @@ const els = {
   hint: $("#hint"),
   end: $("#end"),
   seats: $("#seats"),
+  device: $("#device"),
+  bar: $("#bar"),
   side: $("#side"),
   chat: $("#chat-list"),
   chatForm: $("#chat-form"),
+  chatNote: $("#chat-note"),
   announce: $("#announce"),
   error: $("#error"),
   invite: $("#invite"),
+  fair: $("#fair"),
 };
 
 const state = {
@@ -47,6 +56,14 @@ const state = {
   advice: null,
   hintOpen: false,
   odds: null, // the latest odds message {seq, odds} (rooms with odds on)
+  claiming: false, // a claim is on its way: the claim buttons wait (no double claim)
+  refocus: null, // after an action: {key} of the control that had the focus
+  wasMyTurn: false, // the turn signal fires when this turns true
+  turnSince: 0, // performance.now() when our turn began (the banner's pulse)
+  signalReady: false, // not for the position a page opens on (a reload)
+  clockEnds: null, // performance.now() when the turn clock runs out (rooms with a clock)
+  freeing: null, // the seat the host is freeing
+  word: "", // a word of the player's own for the dice, typed before sitting down
 };
 let conn = null;
 const log = new LogPanel();
@@ -66,7 +83,29 @@ function showError(text) {
 }
 
 function names() {
-  return (state.room?.seats || []).map((s) => seatName(s, state.game));
+  return seatNames(state.room?.seats, state.game);
+}
+
+/** A "continue on another device" link opened here: keep its seat, drop it from the URL. */
+function takeDeviceLink() {
+  const params = new URLSearchParams(location.hash.slice(1));
+  const token = params.get("token");
+  if (!token) return false;
+  const seat = Number(params.get("seat"));
+  const fields = { token, seat: Number.isInteger(seat) ? seat : null };
+  // this player's part of the dice, so that this device checks it at the end too
+  if (params.get("part")) fields.contribution = params.get("part");
+  store.remember(code, fields);
+  // the fragment never reached the server; it leaves the address bar and the history too
+  history.replaceState(history.state, "", location.pathname + location.search);
+  return true;
+}
+
+function deviceLink() {
+  const mine = store.room(code) || {};
+  if (state.seat === null || !mine.token) return null;
+  const part = mine.contribution ? `&part=${encodeURIComponent(mine.contribution)}` : "";
+  return `${location.origin}/r/${encodeURIComponent(code)}#seat=${state.seat}&token=${encodeURIComponent(mine.token)}${part}`;
 }
 
 function ctx() {
@@ -93,6 +132,7 @@ function ctx() {
 
 async function act(action) {
   if (!conn || state.busy) return;
+  rememberFocus();
   state.busy = true;
   state.advice = null;
   render();
@@ -123,6 +163,64 @@ async function askHint() {
   render();
 }
 
+/** Claim `seat` with the typed name. One claim at a time: a double tap sends one. */
+async function claim(seat) {
+  if (state.claiming) return;
+  const input = $("#claim-name");
+  const name = (input ? input.value : state.claimDraft || "").trim();
+  if (!name) {
+    if (input) input.focus();
+    showError(t("room.name_needed"));
+    return;
+  }
+  state.claiming = true;
+  render();
+  try {
+    // this player's part of the dice seed, made here (docs/fairness.md); a seat freed
+    // during play joins dice already seeded: no contribution then
+    const contribution = state.room.status === "waiting" ? newContribution(state.word) : undefined;
+    const claimed = await api.claim(code, seat, name, contribution);
+    store.setName(name);
+    store.remember(code, { seat: claimed.seat, token: claimed.token, game: state.room.game, name, contribution });
+    state.claimDraft = null;
+    connect(claimed.token);
+  } catch (err) {
+    // a second claim of ours that lost to the first (two taps, two tabs) is no error
+    const mine = store.room(code);
+    if (!(err.status === 409 && mine && mine.token)) showError(err.message);
+  } finally {
+    state.claiming = false;
+    render();
+  }
+}
+
+/** The name field and one "Sit at …" button per open seat. */
+function claimBox(open) {
+  // What the player typed survives a re-render (a room update while they type):
+  // the draft lives in the state, and the data-key keeps the focus (replace()).
+  const nameInput = h("input", {
+    id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
+    value: state.claimDraft ?? store.name(), required: true, "data-key": "claim-name",
+    oninput: (e) => { state.claimDraft = e.target.value; },
+    onkeydown: (e) => { if (e.key === "Enter" && open.length === 1) claim(open[0].seat); },
+  });
+  return h("div", { class: "claim" },
+    h("label", { for: "claim-name" }, t("room.your_name")),
+    nameInput,
+    open.length
+      ? h("div", { class: "actions" }, open.map((s) =>
+          h("button", {
+            type: "button", class: "primary claim-seat", "data-key": `claim-${s.seat}`,
+            disabled: state.claiming, "aria-busy": state.claiming ? "true" : null,
+            onclick: () => claim(s.seat),
+          }, t("room.claim", { seat: seatName(s, state.game) }))))
+      : h("p", {}, t("room.no_open_seat")));
+}
+
+function openSeats() {
+  return (state.room?.seats || []).filter((s) => s.kind === "human" && !s.claimed);
+}
+
 function renderWaiting() {
   const room = state.room;
   if (!room || room.status !== "waiting") {
@@ -132,30 +230,6 @@ function renderWaiting() {
   els.waiting.hidden = false;
   const mine = store.room(code) || {};
   const isHost = !!mine.hostToken;
-  const open = room.seats.filter((s) => s.kind === "human" && !s.claimed);
-  // What the player typed survives a re-render (a room update while they type):
-  // the draft lives in the state, and the data-key keeps the focus (replace()).
-  const nameInput = h("input", {
-    id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
-    value: state.claimDraft ?? store.name(), required: true, "data-key": "claim-name",
-    oninput: (e) => { state.claimDraft = e.target.value; },
-  });
-  const claim = async (seat) => {
-    const name = nameInput.value.trim();
-    if (!name) {
-      nameInput.focus();
-      showError(t("room.name_needed"));
-      return;
-    }
-    try {
-      const claimed = await api.claim(code, seat, name);
-      store.setName(name);
-      store.remember(code, { seat: claimed.seat, token: claimed.token, game: room.game, name });
-      connect(claimed.token);
-    } catch (err) {
-      showError(err.message);
-    }
-  };
   const url = `${location.origin}/r/${code}`;
   replace(
     els.waiting,
@@ -163,25 +237,116 @@ function renderWaiting() {
     h("div", { class: "invite-box" },
       h("p", {}, t("room.invite_help")),
       h("code", { class: "invite-url" }, url),
-      h("button", { type: "button", class: "small", "data-key": "copy-invite", onclick: () => els.invite.click() }, t("room.invite"))),
+      h("button", { type: "button", "data-key": "copy-invite", onclick: () => els.invite.click() }, t("room.invite"))),
     state.seat === null
-      ? h("div", { class: "claim" },
-          h("label", { for: "claim-name" }, t("room.your_name")),
-          nameInput,
-          open.length
-            ? h("div", { class: "actions" }, open.map((s) =>
-                h("button", { type: "button", class: "primary", "data-key": `claim-${s.seat}`, onclick: () => claim(s.seat) },
-                  t("room.claim", { seat: seatName(s, state.game) }))))
-            : h("p", {}, t("room.no_open_seat")),
-          h("p", { class: "muted" }, t("room.spectating")))
+      ? [claimBox(openSeats()), h("p", { class: "muted" }, t("room.spectating"))]
       : h("p", {}, t("room.seated", { name: names()[state.seat], n: state.seat + 1 })),
     isHost
       ? h("div", { class: "host" },
           h("p", {}, t("room.host_note")),
-          h("button", { type: "button", class: "primary", id: "start", onclick: async () => {
+          h("button", { type: "button", class: "primary", id: "start", "data-key": "start", onclick: async () => {
             try { await api.start(code, mine.hostToken); } catch (err) { showError(err.message); }
           } }, t("room.start")))
       : h("p", { class: "muted" }, t("room.wait_host")),
+  );
+}
+
+/** Who is to act, in words, and whether it is us. */
+function turnText() {
+  const c = ctx();
+  if (c.myTurn) return { mine: true, text: t("room.your_turn") };
+  const who = state.toAct.map((s) => names()[s]).filter(Boolean);
+  if (!who.length) return null;
+  return { mine: false, text: t("room.to_play", { names: who.join(", "), count: who.length }) };
+}
+
+function clockLeft() {
+  if (state.clockEnds === null) return null;
+  return Math.max(0, Math.ceil((state.clockEnds - performance.now()) / 1000));
+}
+
+function clockIcon() {
+  return svg("svg", { viewBox: "0 0 24 24", class: "clock-icon", "aria-hidden": "true", focusable: "false" },
+    svg("circle", { cx: 12, cy: 13, r: 8 }),
+    svg("path", { d: "M12 9v4l3 2M9 2h6" }));
+}
+
+function clockText(left) {
+  const m = Math.floor(left / 60);
+  const sec = String(left % 60).padStart(2, "0");
+  return t("room.clock", { time: `${m}:${sec}` });
+}
+
+/** The turn clock runs for a person (not while a bot plays). */
+function clockShown() {
+  if (state.clockEnds === null || state.finished || state.room?.status !== "playing") return false;
+  return state.toAct.some((s) => {
+    const seat = state.room.seats[s];
+    return seat && seat.kind === "human" && !seat.takeover;
+  });
+}
+
+function toggle(kind, label) {
+  const on = signal.enabled(kind);
+  return h("button", {
+    type: "button", class: `signal-toggle ${on ? "on" : ""}`, "data-key": `signal-${kind}`,
+    "aria-pressed": on ? "true" : "false",
+    onclick: async () => {
+      const now = await signal.setEnabled(kind, !signal.enabled(kind));
+      if (kind === "notify" && !now && !signal.enabled(kind) && typeof Notification === "function" && Notification.permission === "denied") {
+        showError(t("signal.denied"));
+      }
+      renderBar();
+    },
+  }, label);
+}
+
+const PULSE_MS = 2400; // .turn-banner.fresh's animation (app.css)
+
+function banner(turn) {
+  const el = h("p", { class: `turn-banner ${turn.mine ? "mine" : ""}`, "data-turn": turn.mine ? "mine" : "other" }, turn.text);
+  const since = turn.mine && state.turnSince ? performance.now() - state.turnSince : Infinity;
+  if (since < PULSE_MS) {
+    // a redraw in the middle of the pulse goes on where it was (CSSOM, not a style attribute)
+    el.classList.add("fresh");
+    el.style.animationDelay = `-${Math.round(since)}ms`;
+  }
+  return el;
+}
+
+function renderBar() {
+  const room = state.room;
+  if (!room || !["playing", "finished"].includes(room.status) || !state.view) {
+    els.bar.hidden = true;
+    return;
+  }
+  const turn = state.finished ? null : turnText();
+  els.bar.classList.toggle("mine", !!turn?.mine);
+  const watching = state.seat === null;
+  const spectators = room.spectators || 0;
+  const open = watching && room.status === "playing" ? openSeats() : [];
+  const left = clockShown() ? clockLeft() : null;
+  // nothing to say (the game is over, nobody watches): no empty box
+  els.bar.hidden = !turn && !watching && !spectators && state.finished;
+  replace(
+    els.bar,
+    h("div", { class: "bar-main" },
+      watching ? h("span", { class: "tag watching-tag" }, t("room.watching")) : null,
+      turn ? banner(turn) : null,
+      left !== null
+        ? h("span", { class: `turn-clock ${left <= 10 ? "low" : ""}`, role: "timer", "aria-live": "off", "data-left": left },
+            clockIcon(), h("span", { class: "clock-text" }, clockText(left)))
+        : null),
+    h("div", { class: "bar-side" },
+      spectators ? h("span", { class: "spectators", "data-count": spectators }, t("room.spectators", { count: spectators })) : null,
+      !watching && !state.finished
+        ? h("div", { class: "signals", role: "group", "aria-label": t("signal.title") },
+            toggle("sound", t("signal.sound")),
+            signal.notificationsAvailable() ? toggle("notify", t("signal.notify")) : null)
+        : null),
+    open.length
+      ? h("div", { class: "bar-claim" }, h("p", {}, t("room.seat_free_in_play")), claimBox(open))
+      : null,
   );
 }
 
@@ -191,7 +356,27 @@ function renderTable() {
     return;
   }
   els.table.hidden = false;
+  // a redraw never drops the focus to <body>: replace() keeps it by data-key; a focused
+  // element without one (a scrolling sheet's region), or one that is gone or disabled
+  // now, hands it to the same key's control or the table's first enabled control
+  const active = document.activeElement;
+  const had = active && active !== els.table && els.table.contains(active);
+  const key = had && active.dataset ? active.dataset.key : undefined;
   replace(els.table, renderer.render(ctx()));
+  if (had && !els.table.contains(document.activeElement)) focusInTable(key);
+}
+
+/** Focus the table's control with data-key `key` if enabled, else its first enabled
+ * control, else the table itself (it waits there); true if a control got it. */
+function focusInTable(key) {
+  const same = key !== undefined ? els.table.querySelector(`[data-key="${CSS.escape(key)}"]`) : null;
+  const target = same && same.matches(CONTROLS) ? same : els.table.querySelector(CONTROLS);
+  if (target && !state.busy) {
+    target.focus({ preventScroll: true });
+    return true;
+  }
+  if (document.activeElement !== els.table) els.table.focus({ preventScroll: true });
+  return false;
 }
 
 function renderHint() {
@@ -216,10 +401,113 @@ function renderHint() {
   );
 }
 
+async function freeSeat(seat) {
+  const mine = store.room(code) || {};
+  if (!mine.hostToken || state.freeing !== null) return;
+  state.freeing = seat;
+  renderSeats();
+  try {
+    const info = await api.release(code, seat, mine.hostToken);
+    state.room = info;
+    say(t("seat.freed", { n: seat + 1 }));
+  } catch (err) {
+    showError(err.message);
+  } finally {
+    state.freeing = null;
+    render();
+  }
+}
+
+/** The host's button to free a seat: a claimed one before the game, an away one in play. */
+function hostTools(seat) {
+  const mine = store.room(code) || {};
+  const status = state.room.status;
+  if (!mine.hostToken || seat.kind !== "human" || !seat.claimed || seat.seat === state.seat) return null;
+  if (status === "playing" && seat.connected) return null;
+  if (status !== "waiting" && status !== "playing") return null;
+  return h("button", {
+    type: "button", class: "free-seat", "data-key": `free-${seat.seat}`, disabled: state.freeing !== null,
+    "aria-label": t("seat.free_label", { name: seatName(seat, state.game) }),
+    onclick: () => freeSeat(seat.seat),
+  }, t("seat.free"));
+}
+
+function noted() {
+  // the commitment as this browser first saw it (kept in localStorage, never replaced)
+  return state.room ? store.noteCommitment(code, state.room.commitment, state.room.status) : null;
+}
+
+function myContribution() {
+  const remembered = store.room(code) || {};
+  return state.seat === null || !remembered.contribution ? null : { seat: state.seat, value: remembered.contribution };
+}
+
+function renderFair() {
+  const room = state.room;
+  if (!room || room.status === "finished" || room.status === "broken") {
+    els.fair.hidden = true; // the end panel shows the check
+    return;
+  }
+  els.fair.hidden = false;
+  replace(els.fair, fairBox({
+    room, noted: noted(), mine: myContribution(), word: state.word, seated: state.seat !== null,
+    onWord: (value) => { state.word = value; },
+  }));
+}
+
+function contributeIfMissing() {
+  // a seat claimed elsewhere (another tab, another device) or by a client that sent no
+  // contribution: add ours while the room waits; the server answers once per seat
+  const room = state.room;
+  if (!conn || !room || room.entropy !== PLAYERS || room.status !== "waiting" || state.seat === null) return;
+  if (room.seats[state.seat]?.contributed) return;
+  const remembered = store.room(code) || {};
+  const value = remembered.contribution || newContribution(state.word);
+  store.remember(code, { contribution: value });
+  conn.request({ type: "contribute", value }).catch(() => {});
+}
+
 function renderSeats() {
   if (!state.room) return;
-  replace(els.seats, h("h2", {}, t("seats.title")), seatList({ seats: state.room.seats, me: state.seat, toAct: state.finished ? [] : state.toAct, gameInfo: state.game }),
+  const spectators = state.room.spectators || 0;
+  replace(els.seats, h("h2", {}, t("seats.title")),
+    seatList({ seats: state.room.seats, me: state.seat, toAct: state.finished ? [] : state.toAct, gameInfo: state.game, extra: hostTools }),
+    // at the table the bar above it says it (renderBar); in the waiting room, here
+    spectators && els.bar.hidden ? h("p", { class: "muted spectator-count" }, t("room.spectators", { count: spectators })) : null,
     state.room.notes?.length ? h("ul", { class: "notes" }, state.room.notes.map((n) => h("li", {}, n))) : null);
+}
+
+function renderDevice() {
+  const link = deviceLink();
+  if (!link || state.finished) {
+    els.device.hidden = true;
+    els.device.replaceChildren();
+    delete els.device.dataset.link;
+    return;
+  }
+  els.device.hidden = false;
+  if (els.device.dataset.link === link) return; // keep it as it is (open, copied)
+  els.device.dataset.link = link;
+  const copy = h("button", { type: "button", "data-key": "device-copy" }, t("device.copy"));
+  const field = h("input", { id: "device-url", type: "text", readonly: true, value: link, class: "device-url", "data-key": "device-url" });
+  copy.addEventListener("click", async () => {
+    field.select();
+    try {
+      await navigator.clipboard.writeText(link);
+      say(t("device.copied"));
+      copy.textContent = t("device.copied");
+      setTimeout(() => (copy.textContent = t("device.copy")), 2500);
+    } catch {
+      /* the field is selected: the player copies it by hand */
+    }
+  });
+  replace(els.device,
+    h("details", { class: "device-box" },
+      h("summary", {}, t("device.title")),
+      h("p", { class: "device-warning" }, t("device.warning")),
+      h("label", { for: "device-url" }, t("device.link")),
+      field,
+      h("div", { class: "actions" }, copy)));
 }
 
 function renderEnd() {
@@ -229,23 +517,76 @@ function renderEnd() {
     return;
   }
   els.end.hidden = false;
-  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, mine: store.room(code) }));
+  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, noted: noted(), mine: myContribution() }));
 }
 
 function render() {
   if (!state.room) return;
+  const c = ctx();
+  const myTurn = c.myTurn && !state.finished;
   // state for tests and styling: the seq shown, the room status, whether we must act
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.room.status;
-  document.body.dataset.myTurn = String(ctx().myTurn && !state.busy);
+  document.body.dataset.myTurn = String(myTurn && !state.busy);
   document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
-  document.title = `${state.game ? state.game.name : state.room.game} — gamenight`;
-  els.title.textContent = state.game ? state.game.name : state.room.game;
+  document.body.dataset.watching = String(state.seat === null);
+  const gameName = state.game ? state.game.name : state.room.game;
+  document.title = myTurn ? t("room.title_turn", { game: gameName }) : t("room.title", { game: gameName });
+  els.title.textContent = gameName;
+  if (myTurn && !state.wasMyTurn) state.turnSince = performance.now();
+  if (myTurn && !state.wasMyTurn && state.signalReady) {
+    signal.yourTurn({ title: t("room.title_turn", { game: gameName }), body: t("signal.body", { game: gameName }), tag: `gamenight-${code}` });
+  }
+  state.wasMyTurn = myTurn;
   renderWaiting();
+  renderBar();
   renderTable();
   renderHint();
   renderSeats();
+  renderDevice();
+  renderChat();
+  renderFair();
   renderEnd();
+  log.el.hidden = !log.count; // no empty "What happened" box before the first event
+  restoreFocus();
+}
+
+function renderChat() {
+  const seated = state.seat !== null;
+  els.chatForm.hidden = !seated;
+  els.chatNote.hidden = seated;
+}
+
+/** Before an action: which control had the focus (in the table or the hint panel). */
+function rememberFocus() {
+  const active = document.activeElement;
+  const inside = active && (els.table.contains(active) || els.hint.contains(active));
+  state.refocus = inside ? { key: active.dataset ? active.dataset.key : undefined } : null;
+}
+
+const CONTROLS = "button:not(:disabled), input:not(:disabled):not([type=hidden]), select:not(:disabled), textarea:not(:disabled), a[href], [tabindex='0']";
+
+/**
+ * After an action the control the player used may be gone or disabled (every control is
+ * while the action is on its way): the focus goes back to it when it is there again,
+ * else to the first enabled control of the table, and waits on the table meanwhile, so
+ * that the next move never starts again at "Skip to content".
+ */
+function restoreFocus() {
+  const want = state.refocus;
+  if (!want) return;
+  const active = document.activeElement;
+  const lost = !active || active === document.body || active === els.table || !active.isConnected;
+  if (!lost) {
+    // the player went on (replace() kept the same control, or they moved elsewhere)
+    state.refocus = null;
+    return;
+  }
+  if (els.table.hidden) {
+    state.refocus = null;
+    return;
+  }
+  if (focusInTable(want.key)) state.refocus = null;
 }
 
 async function playAgain() {
@@ -256,8 +597,9 @@ async function playAgain() {
     const created = await api.create({ game: room.game, seats, options: room.options, public: room.public, room: room.room_options });
     store.remember(created.code, { hostToken: created.host_token, game: room.game });
     if (state.seat !== null && seats[state.seat] === "human") {
-      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat]);
-      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name() });
+      const contribution = newContribution();
+      const claimed = await api.claim(created.code, state.seat, mine.name || store.name() || names()[state.seat], contribution);
+      store.remember(created.code, { seat: claimed.seat, token: claimed.token, name: mine.name || store.name(), contribution });
     }
     conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${created.code}` });
     setTimeout(() => location.assign(`/r/${created.code}`), 150);
@@ -285,6 +627,7 @@ function onSnapshot(msg) {
   state.finished = msg.finished;
   state.results = msg.results;
   state.odds = msg.odds || null;
+  setClock(msg.clock_left);
   renderer = rendererFor(msg.room.game);
   if (msg.seat !== null && msg.seat !== undefined) store.remember(code, { seat: msg.seat, game: msg.room.game, status: msg.room.status });
   const c = ctx();
@@ -293,8 +636,28 @@ function onSnapshot(msg) {
   if (msg.chat) {
     els.chat.replaceChildren(...msg.chat.map(chatLine));
   }
+  if (arrivedByLink && msg.seat !== null && msg.seat !== undefined && !state.signalReady) {
+    say(t("device.arrived", { name: names()[msg.seat] }));
+  }
   render();
+  state.signalReady = true;
+  contributeIfMissing();
 }
+
+function setClock(left) {
+  state.clockEnds = typeof left === "number" ? performance.now() + left * 1000 : null;
+}
+
+// the turn clock ticks in place (no redraw of the bar)
+setInterval(() => {
+  const el = els.bar.querySelector(".turn-clock");
+  if (!el) return;
+  const left = clockLeft();
+  if (left === null) return;
+  el.querySelector(".clock-text").textContent = clockText(left);
+  el.dataset.left = String(left);
+  el.classList.toggle("low", left <= 10);
+}, 500);
 
 function onEvents(msg) {
   state.view = msg.view;
@@ -311,7 +674,8 @@ function onEvents(msg) {
     if (line) lines.push(line);
   }
   if (c.myTurn) lines.push(t("room.your_turn"));
-  if (lines.length) say(lines.slice(-3).join(". "));
+  if (lines.length) say(sentences(lines.slice(-3)));
+  setClock(msg.clock_left);
   render();
 }
 
@@ -353,13 +717,27 @@ function connect(token) {
   conn.open();
 }
 
-els.chatForm.addEventListener("submit", (e) => {
+els.chatForm.addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = $("#chat-input");
   const text = input.value.trim();
-  if (!text || !conn) return;
-  conn.send({ type: "chat", text });
+  if (!text) return;
+  if (!conn || state.seat === null) {
+    showError(t("chat.spectator_note"));
+    return;
+  }
   input.value = "";
+  try {
+    const answer = await conn.request({ type: "chat", text });
+    if (answer.type === "error") {
+      // never a silent loss: the message comes back into the field with the reason
+      if (!input.value) input.value = text;
+      showError(answer.message);
+    }
+  } catch {
+    if (!input.value) input.value = text;
+    showError(t("error.offline"));
+  }
 });
 
 els.invite.addEventListener("click", async () => {

@@ -44,3 +44,18 @@ export function name() {
 export function setName(value) {
   localStorage.setItem(NAME, value);
 }
+
+/**
+ * The room's commitment as this browser first saw it, noted once and never replaced
+ * (docs/fairness.md): the end of the game is checked against this value, not against
+ * what the server says at the end. Returns the noted {commitment, at}.
+ */
+export function noteCommitment(code, commitment, status) {
+  const mine = room(code);
+  if (mine && mine.commitment) {
+    return { commitment: mine.commitment, at: mine.commitmentAt, status: mine.commitmentStatus };
+  }
+  const at = Date.now();
+  remember(code, { commitment, commitmentAt: at, commitmentStatus: status });
+  return { commitment, at, status };
+}

@@ -1,33 +1,75 @@
 // Kniffel Dice Duel: red and black dice with keep toggles, rolls left, the plate of chips
 // (which the dice can take now), the set-aside pile, each player's chips and total; solo.
+// The score sheet adds up on screen (K6): each combination's chip points, their sum, the
+// gold or silver bonus, the full stacks and the last chip make the total below them.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { die, diceRow } from "../parts/dice.js";
+import { die, diceRow, rollProgress } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
 import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
 
 const COMBOS = ["two-pairs", "three-of-a-kind", "small-straight", "flush", "full-house", "four-of-a-kind", "large-straight"];
 const VALUES = [5, 10, 20, 25, 30, 40, 50];
+const ROLLS = 3; // K4: three rolls a turn
 const combo = (c) => t(`dd.combo.${c}`);
 
 function chipPile(title, counts, ctx, source, hideEmpty = false) {
   if (hideEmpty && !counts.some((n) => n > 0)) {
-    return h("div", { class: "chips" }, h("h3", {}, title), h("p", { class: "muted" }, t("dd.pile_empty")));
+    return h("div", { class: "chips panel" }, h("h3", {}, title), h("p", { class: "muted" }, t("dd.pile_empty")));
   }
   const takes = legalOfType(ctx.legal, "take").filter((a) => a.source === source);
   const satisfied = new Set(ctx.view.satisfied || []);
-  return h("div", { class: "chips" }, h("h3", {}, title),
+  const over = ctx.view.phase === "over";
+  return h("div", { class: "chips panel" }, h("h3", {}, title),
     h("ul", { class: "chip-list" }, COMBOS.flatMap((c, i) => (hideEmpty && !counts[i] ? [] : [c])).map((c) => {
       const i = COMBOS.indexOf(c);
       const action = takes.find((a) => a.combination === c);
-      const can = satisfied.has(c) && counts[i] > 0;
-      return h("li", { class: `chip ${can ? "can" : ""} ${counts[i] ? "" : "empty"}` },
+      const can = !over && satisfied.has(c) && counts[i] > 0;
+      return h("li", { class: `chip ${can ? "can" : ""} ${counts[i] ? "" : "empty"}`, "data-combo": c },
         h("span", { class: "chip-disc", "aria-hidden": "true" }, String(VALUES[i])),
         h("span", { class: "chip-name" }, combo(c)),
-        h("span", { class: "chip-count" }, t("dd.count", { n: counts[i] })),
+        h("span", { class: "chip-count" }, t("dd.chips_left", { count: counts[i] })),
         can && source === "plate" && !action ? h("span", { class: "tag" }, t("dd.makes")) : null,
-        action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}` }) : null);
+        action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}`,
+          title: t("dd.take_title", { combo: combo(c), value: VALUES[i] }) }) : null);
     })));
+}
+
+/** A sheet cell: a number the column adds up (data-points), muted when 0. */
+function points(n, extra = null) {
+  return h("span", { class: `pts ${n ? "" : "zero"}`, "data-points": String(n) }, extra, h("span", { class: "pts-n" }, String(n)));
+}
+
+function sheetRows(v) {
+  const scores = v.scores || [];
+  const chips = v.chips || [];
+  const combos = COMBOS.map((c, i) => ({
+    key: `combo-${c}`,
+    label: t("dd.row.combo", { combo: combo(c), value: VALUES[i] }),
+    cells: chips.map((row) => {
+      const n = row[i] || 0;
+      return n ? points(n * VALUES[i], h("span", { class: "chip-n" }, t("dd.chips_held", { n, value: VALUES[i] }))) : points(0);
+    }),
+  }));
+  const row = (key, label, field, cls = "") => ({ key, label, cls, cells: scores.map((s) => points(s[field] || 0)) });
+  return [
+    ...combos,
+    row("chip-points", t("dd.chip_points"), "chip_points", "subtotal"),
+    row("gold", t("dd.gold"), "gold", "bonus"),
+    row("silver", t("dd.silver"), "silver", "bonus"),
+    row("stacks", t("dd.stacks"), "full_stacks", "bonus"),
+    row("last-chip", t("dd.last_chip"), "last_chip", "bonus"),
+    { key: "total", label: t("dd.total"), cls: "total", cells: scores.map((s) => points(s.total)) },
+  ];
+}
+
+/** The pips of the rolls this turn: used ones filled, the rest open (the text says it too). */
+function rollsLeft(v) {
+  const used = v.phase === "roll" ? ROLLS - v.rolls_left : ROLLS;
+  return h("span", { class: "rolls-left" },
+    h("span", { class: "roll-pips", "aria-hidden": "true" },
+      Array.from({ length: ROLLS }, (_, i) => h("span", { class: `roll-pip ${i < used ? "used" : ""}` }))),
+    h("span", {}, t("dd.rolls_left", { count: v.phase === "roll" ? v.rolls_left : 0 })));
 }
 
 export default {
@@ -35,50 +77,59 @@ export default {
     const v = ctx.view;
     const keep = (ctx.local.keep ||= new Set((v.kept || []).flatMap((k, i) => (k ? [i] : []))));
     const rolls = legalOfType(ctx.legal, "roll");
-    const canRoll = rolls.length > 0;
-    const dice = (v.faces || []).map((face, i) =>
+    const canRoll = rolls.length > 0 && !ctx.busy;
+    const over = v.phase === "over";
+    const faces = v.faces || [];
+    // the dice not kept in the latest roll were just thrown (K4: kept ones stay)
+    const throwId = faces.length ? `${v.current}/${v.round}/${v.rolls_used}/${faces.join("")}` : null;
+    const rolling = rollProgress("dice-duel", throwId);
+    const dice = faces.map((face, i) =>
       die({
         value: face,
         style: (v.colours || [])[i] || "plain",
-        selected: keep.has(i),
+        selected: !over && keep.has(i),
         key: `die-${i}`,
-        note: keep.has(i) ? t("die.kept") : "",
-        disabled: !canRoll || ctx.busy,
-        onToggle: canRoll ? () => { toggle(keep, i); ctx.rerender(); } : undefined,
+        note: !over && keep.has(i) ? t("die.kept") : "",
+        fresh: !over && !(v.kept || [])[i],
+        rolling,
+        disabled: !canRoll,
+        onToggle: rolls.length ? () => { toggle(keep, i); ctx.rerender(); } : undefined,
       }));
     const rollAction = { type: "roll", keep: sorted(keep) };
+    const takes = legalOfType(ctx.legal, "take");
     const solo = v.mode === "solo";
     const players = Array.from({ length: v.players }, (_, i) => nameOf(ctx, i));
-    const status = v.phase === "over"
+    const mine = ctx.myTurn;
+    const status = over
       ? t("dd.over", { reason: v.end || "" })
-      : t("dd.turn", { name: nameOf(ctx, v.current), round: v.round, rolls: v.rolls_left });
-    return h("div", { class: "table dice-duel" },
-      h("p", { class: "status-line" }, status),
-      panel(t("dd.dice"),
+      : t(mine ? "dd.turn_mine" : "dd.turn", { name: nameOf(ctx, v.current), round: v.round, rolls: t("dd.rolls_left", { count: v.rolls_left }) });
+    const help = !mine || over ? null : rolls.length ? t("dd.keep_help") : takes.length ? t("dd.take_help") : null;
+    return h("div", { class: `table dice-duel ${over ? "over" : ""}` },
+      h("h2", { class: `status-line ${mine ? "mine" : ""}`, "data-turn": over ? "" : String(v.current) }, status),
+      h("section", { class: "panel dice-panel" },
+        h("h3", {}, t("dd.dice")),
         diceRow("", dice, "big"),
-        h("p", { class: "muted" }, t("dd.legend")),
-        (v.satisfied || []).length ? h("p", {}, t("dd.makes_list", { list: v.satisfied.map(combo).join(", ") })) : null,
-        v.kniffel ? h("p", { class: "tag" }, t("dd.kniffel")) : null,
-        h("div", { class: "actions" },
-          canRoll ? actButton(ctx, rollAction, t("dd.roll", { n: 5 - keep.size }), { primary: !legalOfType(ctx.legal, "take").length, key: "roll" }) : null,
+        (v.satisfied || []).length && !over ? h("p", { class: "makes" }, t("dd.makes_list", { list: v.satisfied.map(combo).join(", ") })) : null,
+        v.kniffel && !over ? h("p", { class: "tag kniffel" }, t("dd.kniffel")) : null,
+        !over ? h("div", { class: "actions" },
+          rolls.length ? actButton(ctx, rollAction, keep.size < 5 ? t("dd.roll", { count: 5 - keep.size }) : t("dd.roll_none"),
+            { primary: !takes.length, key: "roll" }) : null,
           findLegal(ctx.legal, { type: "stop" }) ? actButton(ctx, { type: "stop" }, t("dd.stop"), { key: "stop" }) : null,
-          h("span", { class: "muted" }, t("dd.rolls_left", { n: v.rolls_left })))),
-      h("div", { class: "two-col" },
-        chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),
-        chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside", true)),
-      sheet({
+          rollsLeft(v)) : null,
+        help ? h("p", { class: "muted help-line" }, help) : null,
+        h("p", { class: "muted legend" }, t("dd.legend"))),
+      h("div", { class: `dd-board ${v.players > 3 ? "many" : ""}` },
+        h("div", { class: "dd-piles" },
+          chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),
+          chipPile(t("dd.set_aside"), v.set_aside || [], ctx, "set-aside", true)),
+        sheet({
         caption: solo ? t("dd.solo_sheet") : t("dd.sheet"),
         players,
-        current: v.current,
+        current: over ? null : v.current,
         me: ctx.seat,
-        rows: [
-          ...COMBOS.map((c, i) => ({ label: `${combo(c)} (${VALUES[i]})`, cells: (v.chips || []).map((row) => row[i] || "") })),
-          { label: t("dd.chip_points"), cells: (v.scores || []).map((s) => s.chip_points) },
-          { label: t("dd.stacks"), cells: (v.scores || []).map((s) => s.full_stacks) },
-          { label: t("dd.last_chip"), cells: (v.scores || []).map((s) => s.last_chip || "") },
-          { label: t("dd.total"), cells: (v.scores || []).map((s) => s.total), cls: "total" },
-        ],
-      }),
+        cls: "dd-sheet",
+        rows: sheetRows(v),
+      })),
     );
   },
   describe(e, ctx) {

@@ -2,8 +2,10 @@
 // each open box would score now and whether it would bring a Wurfeltod, every player's sheet.
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
-import { die, diceRow } from "../parts/dice.js";
-import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
+import { die, diceRow, rollProgress } from "../parts/dice.js";
+import { sheet } from "../parts/sheet.js";
+import { describeActionsWith } from "../parts/hint.js";
+import { actButton, findLegal, legalOfType, nameOf, sorted, toggle } from "../parts/common.js";
 
 // The sheet: 19 categories in order, Face Value Total twice (20 boxes).
 const BOXES = ["any-pair", "two-pair", "1-1-1", "2-2-2", "3-3-3", "4-4-4", "5-5-5", "6-6-6", "sum-25", "four-of-a-kind",
@@ -52,62 +54,111 @@ export function evaluate(category, aside, finalRoll) {
 }
 
 const label = (c) => t(`wt.cat.${c}`);
+const signed = (n) => (n < 0 ? `−${-n}` : String(n));
+
+/** A button whose accessible name is the full description (its text is the short form). */
+function named(button, text) {
+  if (text) button.setAttribute("aria-label", text);
+  if (text) button.title = text;
+  return button;
+}
+
+/**
+ * An action in words: the one text for the table's button (its accessible name) and the
+ * hint panel's option (parts/hint.js asks for it), so both always say the same.
+ */
+export function describeAction(action, view) {
+  if (!action) return null;
+  const rolled = view.rolled || [];
+  const aside = view.aside || [];
+  if (action.type === "set-aside") {
+    const dice = (action.dice || []).map((i) => rolled[i]).sort((a, b) => a - b);
+    const rest = rolled.length - dice.length;
+    return rest
+      ? t("wt.act.set_aside", { dice: dice.join(" "), count: rest })
+      : t("wt.act.set_aside_all", { dice: dice.join(" ") });
+  }
+  if (action.type === "book") {
+    const preview = evaluate(action.category, aside, rolled);
+    return t(preview.wurfeltod ? "wt.act.book_dead" : "wt.act.book", { cat: label(action.category), points: preview.points, score: signed(preview.score) });
+  }
+  if (action.type === "scratch") return t("wt.act.scratch", { cat: label(action.category) });
+  return null;
+}
 
 function boxCell(box) {
   if (!box) return "";
-  if (box.scratch) return h("span", { class: "scratched", title: t("wt.scratched") }, "✗ 0");
-  return h("span", { class: box.wurfeltod ? "wt-dead" : "" }, String(box.points), box.wurfeltod ? h("span", { class: "skull", title: t("wt.wurfeltod") }, " ☠") : null);
+  if (box.scratch) return h("span", { class: "scratched" }, h("span", { "aria-hidden": "true" }, "✗ "), "0", h("span", { class: "visually-hidden" }, ` (${t("wt.scratched")})`));
+  return h("span", { class: box.wurfeltod ? "wt-dead" : "" }, String(box.points),
+    box.wurfeltod ? h("span", { class: "skull", role: "img", "aria-label": t("wt.wurfeltod") }, " ☠") : null);
 }
 
 export default {
   render(ctx) {
     const v = ctx.view;
+    const say = (a) => describeAction(a, v);
+    describeActionsWith(say);
     const pick = (ctx.local.pick ||= new Set());
     const setAsides = legalOfType(ctx.legal, "set-aside");
     const canPick = setAsides.length > 0;
     const rolled = v.rolled || [];
     const aside = v.aside || [];
+    const throwId = rolled.length ? `${v.current}/${v.turn}/${v.roll}/${rolled.join("")}` : null;
+    const rolling = rollProgress("wurfeltod", throwId);
     const dice = rolled.map((face, i) =>
       die({ value: face, selected: pick.has(i), key: `die-${i}`, note: pick.has(i) ? t("wt.picked") : "",
+        fresh: !v.finished, rolling,
         disabled: !canPick || ctx.busy,
         onToggle: canPick ? () => { toggle(pick, i); ctx.rerender(); } : undefined }));
-    const mine = ctx.seat !== null && v.current === ctx.seat;
+    const mine = ctx.myTurn;
     const players = v.cards.map((_, i) => nameOf(ctx, i));
     // the sheet: one row per box; the current player's open boxes preview their booking
     const seenFace = { n: 0 };
     const rows = BOXES.map((cat, index) => {
       const cells = v.cards.map((card, p) => {
         const box = card.boxes[index];
-        if (box || p !== v.current || !rolled.length) return boxCell(box);
+        if (box || p !== v.current || !rolled.length || v.finished) return boxCell(box);
         if (cat === "face-value" && index === 19 && !card.boxes[18]) return ""; // second box after the first
         const book = findLegal(ctx.legal, { type: "book", category: cat });
         const scratch = findLegal(ctx.legal, { type: "scratch", category: cat });
         const preview = evaluate(cat, aside, rolled);
         const text = `${preview.points}${preview.wurfeltod ? " ☠" : ""}`;
-        if (!book && !scratch) return h("span", { class: "preview" }, text);
+        if (!book && !scratch) return h("span", { class: `preview ${preview.wurfeltod ? "dead" : ""}` }, text);
         return h("span", { class: "box-actions" },
-          book ? actButton(ctx, book, text, { cls: `book ${preview.wurfeltod ? "dead" : "good"}`, key: `book-${cat}`,
-            title: t("wt.book_title", { cat: label(cat), score: preview.score }) }) : null,
-          scratch ? actButton(ctx, scratch, t("wt.scratch"), { cls: "small", key: `scratch-${cat}`, title: t("wt.scratch_title", { cat: label(cat) }) }) : null);
+          book ? named(actButton(ctx, book, text, { cls: `book ${preview.wurfeltod ? "dead" : "good"}`, key: `book-${cat}` }), say(book)) : null,
+          scratch ? named(actButton(ctx, scratch, t("wt.scratch"), { cls: "scratch", key: `scratch-${cat}` }), say(scratch)) : null);
       });
       if (cat === "face-value") seenFace.n += 1;
-      return { label: label(cat) + (cat === "face-value" ? ` ${seenFace.n}` : ""), cells };
+      const worth = cat === "face-value" ? t("wt.worth_face") : String(POINTS[cat]);
+      return {
+        key: cat === "face-value" ? `face-value-${seenFace.n}` : cat,
+        label: h("span", { class: "cat" }, h("span", { class: "cat-name" }, label(cat) + (cat === "face-value" ? ` ${seenFace.n}` : "")),
+          h("span", { class: "cat-worth" }, worth)),
+        cells,
+      };
     });
-    rows.push({ label: t("wt.points"), cells: v.cards.map((c) => c.points), cls: "total" });
-    rows.push({ label: t("wt.wurfeltods"), cells: v.cards.map((c) => c.wurfeltods) });
-    rows.push({ label: t("wt.total"), cells: v.cards.map((c) => c.total), cls: "total" });
+    rows.push({ key: "points", label: t("wt.points"), cells: v.cards.map((c) => signed(c.points)), cls: "subtotal" });
+    rows.push({ key: "wurfeltods", label: t("wt.wurfeltods"), cls: "bonus",
+      cells: v.cards.map((c) => h("span", { class: c.wurfeltods ? "wt-dead" : "zero", "data-points": String(-PENALTY * c.wurfeltods) },
+        c.wurfeltods ? [h("span", { class: "chip-n" }, t("wt.penalty", { n: c.wurfeltods })), signed(-PENALTY * c.wurfeltods)] : "0")) });
+    rows.push({ key: "total", label: t("wt.total"), cells: v.cards.map((c) => signed(c.total)), cls: "total" });
     const pickAction = { type: "set-aside", dice: sorted(pick) };
-    return h("div", { class: "table wurfeltod" },
-      h("p", { class: "status-line" }, v.finished ? t("wt.over") : t("wt.turn", { name: nameOf(ctx, v.current), turn: v.turn, turns: v.turns, roll: v.roll })),
-      panel(t("wt.dice"),
+    const status = v.finished
+      ? t("wt.over")
+      : t(mine ? "wt.turn_mine" : "wt.turn", { name: nameOf(ctx, v.current), turn: v.turn, turns: v.turns, roll: v.roll });
+    return h("div", { class: `table wurfeltod ${v.finished ? "over" : ""}` },
+      h("h2", { class: `status-line ${mine ? "mine" : ""}` }, status),
+      h("div", { class: "wt-board" },
+      v.finished ? null : h("section", { class: "panel dice-panel" },
+        h("h3", {}, t("wt.dice")),
         diceRow(t("wt.rolled"), dice, "big"),
-        diceRow(t("wt.aside"), aside.length ? aside.map((f) => die({ value: f })) : [h("span", { class: "muted" }, t("wt.none"))]),
-        mine && !v.finished
+        diceRow(t("wt.aside"), aside.length ? aside.map((f) => die({ value: f, note: t("wt.aside_note") })) : [h("span", { class: "muted" }, t("wt.none"))], "aside"),
+        mine
           ? h("div", { class: "actions" },
-              canPick ? actButton(ctx, pickAction, pick.size ? t("wt.set_aside", { n: pick.size }) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
-              h("span", { class: "muted" }, v.must_book ? t("wt.must_book") : canPick ? t("wt.pick_help") : ""))
+              canPick ? actButton(ctx, pickAction, pick.size ? say(pickAction) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
+              h("span", { class: "muted" }, v.must_book ? t("wt.must_book") : canPick ? t("wt.pick_help") : t("wt.book_help")))
           : null),
-      h("div", { class: "sheet-wrap" }, sheetTable(rows, players, v.current, ctx.seat)),
+      sheet({ caption: t(v.finished ? "wt.sheet_final" : "wt.sheet"), players, rows, current: v.finished ? null : v.current, me: ctx.seat, cls: "wt-sheet" })),
     );
   },
   describe(e, ctx) {
@@ -118,14 +169,8 @@ export default {
       case "book": return e.wurfeltod ? t("wt.log.book_dead", { who, cat: label(e.category), points: e.points }) : t("wt.log.book", { who, cat: label(e.category), points: e.points });
       case "scratch": return t("wt.log.scratch", { who, cat: label(e.category) });
       case "turn": return t("wt.log.turn", { who, turn: e.turn });
+      case "game-over": return t("wt.log.over", { scores: (e.totals || []).map((s, i) => `${nameOf(ctx, i)} ${signed(s)}`).join(", ") });
       default: return undefined;
     }
   },
 };
-
-function sheetTable(rows, players, current, me) {
-  return h("table", { class: "sheet" },
-    h("caption", {}, t("wt.sheet")),
-    h("thead", {}, h("tr", {}, h("th", { scope: "col" }, ""), players.map((n, i) => h("th", { scope: "col", class: `${i === current ? "current" : ""} ${i === me ? "me" : ""}` }, n)))),
-    h("tbody", {}, rows.map((r) => h("tr", { class: r.cls || "" }, h("th", { scope: "row" }, r.label), r.cells.map((c, i) => h("td", { class: i === current ? "current" : "" }, c))))));
-}

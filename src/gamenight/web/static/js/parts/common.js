@@ -52,6 +52,17 @@ export function toggle(set, value) {
 
 export const sorted = (set) => [...set].sort((a, b) => a - b);
 
+/**
+ * Announcement parts joined into one text: a part that already ends a sentence (. ! ? …
+ * or :) is not given another full stop ("Keep this die? Your turn", never "die?. Your").
+ */
+export function sentences(parts) {
+  const clean = (parts || []).map((p) => String(p ?? "").trim()).filter(Boolean);
+  return clean
+    .map((p, i) => (i < clean.length - 1 && !/[.!?…:;]["')\]]*$/.test(p) ? `${p}.` : p))
+    .join(" ");
+}
+
 export function panel(title, ...children) {
   return h("section", { class: "panel" }, title ? h("h3", {}, title) : null, children);
 }

@@ -1,8 +1,40 @@
 // Dice as SVG inside focusable toggle buttons. A die's colour never carries meaning alone:
 // the "black" style is a sharp-cornered die with a double rim, the "red" one a round die
 // with a striped band, and every die's accessible name says its colour and value.
+//
+// Motion: a die of a new throw rolls in (class "rolling", a short CSS animation) and every
+// die of the latest throw carries a "fresh" mark (a dot, and "just thrown" in its name).
+// The renderer says which dice are fresh and names the throw (`throwId`, any string that
+// changes with every throw): a redraw of the same throw (a die toggled, the server's
+// answer) does not start the roll again but continues it where it was. Under
+// `prefers-reduced-motion: reduce` no die ever gets the class (and the CSS turns every
+// animation off too); the mark stays, it is not motion.
 import { h, s } from "../dom.js";
 import { t } from "../i18n.js";
+
+export const ROLL_MS = 450; // the roll's length; app.css's die-roll animation lasts as long
+const throws = new Map(); // group -> {id, at}: the latest throw drawn and when it was first drawn
+
+function reducedMotion() {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * How far into its roll a die of throw `id` (in `group`, e.g. "table") is: 0 for a throw
+ * drawn for the first time now, the milliseconds since then while it still rolls, and null
+ * when it has finished rolling (or motion is reduced).
+ */
+export function rollProgress(group, id) {
+  if (id === null || id === undefined || reducedMotion()) return null;
+  const now = performance.now();
+  const seen = throws.get(group);
+  if (!seen || seen.id !== id) {
+    throws.set(group, { id, at: now });
+    return 0;
+  }
+  const elapsed = now - seen.at;
+  return elapsed < ROLL_MS ? elapsed : null;
+}
 
 const PIPS = {
   1: [[50, 50]],
@@ -36,17 +68,27 @@ export function dieSvg(value, style = "plain") {
  * One die. With `onToggle` it is a toggle button (aria-pressed = selected); without it a
  * plain picture with a text alternative.
  */
-export function die({ value, style = "plain", selected = false, onToggle, key, disabled = false, note = "" }) {
+export function die({
+  value, style = "plain", selected = false, onToggle, key, disabled = false, note = "", fresh = false, rolling = null, cls: extra = "",
+}) {
   const colour = style === "red" || style === "black" ? t(`die.colour.${style}`) : "";
-  const label = t("die.label", { value, colour }).trim() + (note ? `, ${note}` : "");
-  if (!onToggle) {
-    return h("span", { class: `die ${selected ? "selected" : ""}`, role: "img", "aria-label": label }, dieSvg(value, style));
-  }
+  const notes = [note, fresh ? t("die.fresh") : ""].filter(Boolean);
+  const label = t("die.label", { value, colour }).trim() + notes.map((n) => `, ${n}`).join("");
+  const cls = ["die", selected ? "selected" : "", fresh ? "fresh" : "", rolling !== null && fresh ? "rolling" : "", extra].filter(Boolean).join(" ");
+  const el = onToggle
+    ? dieButton({ value, style, selected, onToggle, key, disabled, label, cls })
+    : h("span", { class: cls, role: "img", "aria-label": label, "data-value": value }, dieSvg(value, style));
+  // a redraw in the middle of a roll continues it (CSSOM, not an inline style attribute)
+  if (rolling && fresh) el.style.animationDelay = `-${Math.round(rolling)}ms`;
+  return el;
+}
+
+function dieButton({ value, style, selected, onToggle, key, disabled, label, cls }) {
   return h(
     "button",
     {
       type: "button",
-      class: `die ${selected ? "selected" : ""}`,
+      class: cls,
       "aria-pressed": selected ? "true" : "false",
       "aria-label": label,
       "data-key": key,
@@ -58,7 +100,7 @@ export function die({ value, style = "plain", selected = false, onToggle, key, d
   );
 }
 
-/** A row of dice with a caption. */
-export function diceRow(caption, dice, cls = "") {
-  return h("div", { class: `dice-row ${cls}` }, caption ? h("span", { class: "dice-caption" }, caption) : null, h("div", { class: "dice" }, dice));
+/** A row of dice with a caption (and `after`, e.g. the row's sum, behind the dice). */
+export function diceRow(caption, dice, cls = "", after = null) {
+  return h("div", { class: `dice-row ${cls}` }, caption ? h("span", { class: "dice-caption" }, caption) : null, h("div", { class: "dice" }, dice), after);
 }

@@ -3,11 +3,19 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 import { api } from "../api.js";
-import { checkRecord } from "../fairness.js";
+import { fairCheck } from "./fair.js";
 
-export function endPanel({ room, names, onAgain }) {
+const records = new Map(); // room code -> the record's text (fetched once per page)
+
+function record(code) {
+  if (!records.has(code)) records.set(code, api.record(code));
+  return records.get(code);
+}
+
+// noted: the commitment as this browser first saw it; mine: {seat, value} of the
+// contribution it sent (parts/fair.js checks the record against both)
+export function endPanel({ room, names, onAgain, noted, mine }) {
   const results = room.results;
-  const fairness = h("p", { class: "fairness", "aria-live": "polite" }, t("end.checking"));
   const heading = room.status === "closed" ? t("end.closed") : room.status === "broken" ? t("end.broken") : t("end.title");
   const wrap = h("div", { class: "end" }, h("h2", {}, heading));
   // a room the server cannot rebuild: its notes say why (the record is offered only
@@ -29,7 +37,7 @@ export function endPanel({ room, names, onAgain }) {
     wrap.append(
       h("p", {}, t("end.seed"), " ", h("code", { class: "seed" }, room.seed)),
       h("p", {}, t("end.commitment"), " ", h("code", { class: "commitment" }, room.commitment)),
-      fairness,
+      fairCheck({ room, noted: noted || { commitment: room.commitment, at: Date.now(), status: room.status }, mine, record: record(room.code) }),
       h("div", { class: "actions" },
         h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(room.code)}/record`, download: `${room.game}-${room.code}.jsonl` }, t("end.download")),
         h("a", { class: "button", href: `/replay?room=${encodeURIComponent(room.code)}` }, t("end.replay")),
@@ -37,13 +45,6 @@ export function endPanel({ room, names, onAgain }) {
         h("a", { class: "button", href: "/" }, t("nav.lobby")),
       ),
     );
-    api.record(room.code)
-      .then((text) => checkRecord(text, room.commitment))
-      .then((r) => {
-        fairness.textContent = r.ok && r.seed === room.seed ? t("end.fair") : t("end.unfair");
-        fairness.classList.add(r.ok ? "ok" : "bad");
-      })
-      .catch(() => (fairness.textContent = t("end.check_failed")));
   } else {
     wrap.append(h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));
   }

@@ -1,7 +1,27 @@
 // The hint panel: renders any game's Advice JSON (gamenight.core.advice) as a table,
-// every option with its values, each objective's best option highlighted.
+// every option with its values, each objective's best option highlighted. An option is
+// named as the table's own button for that action names it: a renderer that describes
+// actions (describeAction(action) -> text) registers it with describeActionsWith() while
+// it draws, and the panel uses it (the server's label is the fallback).
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
+
+let describer = null;
+
+/** The table's words for an action (a function action -> text or null), or null for none. */
+export function describeActionsWith(fn) {
+  describer = typeof fn === "function" ? fn : null;
+}
+
+function optionLabel(option, describe) {
+  try {
+    const text = describe ? describe(option.action) : null;
+    if (text) return text;
+  } catch (err) {
+    console.warn("describeAction failed", option.action, err);
+  }
+  return option.label;
+}
 
 function fmt(value, unit) {
   if (value === null || value === undefined) return "–";
@@ -9,7 +29,7 @@ function fmt(value, unit) {
   return Number.isInteger(value) ? String(value) : value.toFixed(2);
 }
 
-export function advicePanel(advice, onChoose) {
+export function advicePanel(advice, onChoose, describe = describer) {
   if (!advice) return h("p", { class: "muted" }, t("hint.none"));
   const objectives = advice.objectives || [];
   const leading = objectives.length ? objectives[0].best : -1;
@@ -39,7 +59,7 @@ export function advicePanel(advice, onChoose) {
           h(
             "tr",
             { class: i === leading ? "best" : "" },
-            h("th", { scope: "row" }, option.label, i === leading ? h("span", { class: "tag best-tag" }, t("hint.best")) : null),
+            h("th", { scope: "row" }, h("span", { class: "option-label" }, optionLabel(option, describe)), i === leading ? h("span", { class: "tag best-tag" }, t("hint.best")) : null),
             objectives.map((o, j) =>
               h("td", { class: o.best === i ? "best-cell" : "" }, fmt(option.values[j], o.unit)),
             ),

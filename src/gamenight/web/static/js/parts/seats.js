@@ -3,10 +3,20 @@
 import { h } from "../dom.js";
 import { t } from "../i18n.js";
 
+/**
+ * A seat's label, the one everywhere on the page (seats, table, log, end): the player's
+ * name, "Bot greedy" for a bot, "Open seat 2" for a seat nobody has taken.
+ */
 export function seatName(seat, gameInfo) {
+  if (!seat) return "";
   if (seat.name) return seat.name;
   if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
   return t("seat.open", { n: seat.seat + 1, noun: gameInfo ? t(`noun.${gameInfo.seat_noun}`) : "" });
+}
+
+/** Every seat's label, by seat number (ctx.names). */
+export function seatNames(seats, gameInfo) {
+  return (seats || []).map((s) => seatName(s, gameInfo));
 }
 
 export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
