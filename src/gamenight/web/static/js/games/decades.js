@@ -463,7 +463,7 @@ function turnLine(v, ctx) {
   const me = ctx.seat;
   const acting = v.teams.map((tm) => tm.to_act);
   if (me === null) return acting.every(Boolean) ? t("dc.turn.both") : t("dc.turn.other", { name: nameOf(ctx, acting.indexOf(true)) });
-  if (acting[me]) return t("dc.turn.you");
+  if (acting[me]) return ""; // the room's own turn signal says "Your turn"
   if (acting[1 - me]) return t("dc.turn.done", { name: nameOf(ctx, 1 - me) });
   return "";
 }
@@ -538,7 +538,7 @@ export default {
       h("div", { class: "dc-head" },
         h("h2", { class: "status-line" }, v.finished ? t("dc.final_boards", { n: v.round })
           : t(v.round ? "dc.status" : "dc.status_before", { round: v.round, rounds: v.rounds, phase: t(`dc.phase.${v.phase}`) })),
-        turn && !v.finished ? h("p", { class: `dc-turn ${myTeam && myTeam.to_act ? "mine" : ""}` }, turn) : null,
+        turn && !v.finished ? h("p", { class: "dc-turn" }, turn) : null,
         teamStrip(v, ctx)),
       revealing ? roundReveal(v, ctx) : null,
       !revealing ? answersReveal(v, ctx) : null,

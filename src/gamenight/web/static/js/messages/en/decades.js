@@ -16,7 +16,6 @@ export default {
   "dc.phase.card": "play an action card",
   "dc.phase.target": "choose the card's target",
   "dc.phase.over": "over",
-  "dc.turn.you": "Your move",
   "dc.teams": "Teams",
   "dc.team.choosing": "choosing…",
   "dc.team.ready": "ready ✓",
