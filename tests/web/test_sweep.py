@@ -90,7 +90,7 @@ PLAYING: list[Any] = [
     "decathlon",
     "dice-duel",
     "wurfeltod",
-    pytest.param("decades", marks=owned_by("decades")),
+    "decades",
 ]
 
 

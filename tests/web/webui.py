@@ -313,6 +313,11 @@ def decathlon(page: Page, rng: random.Random) -> bool:
 
 
 def decades(page: Page, rng: random.Random) -> bool:
+    # the round's reveal stays until we continue (the next question waits behind it)
+    reveal = enabled(page, "button[data-key=reveal-continue]")
+    if reveal.count():
+        reveal.click()
+        page.wait_for_selector("#table .dc-reveal", state="detached")
     cards = enabled(page, "button.card[data-key^=deal-]")
     if cards.count():
         picked = 0
@@ -329,9 +334,21 @@ def decades(page: Page, rng: random.Random) -> bool:
         return True
     extend = enabled(page, "button[data-key=extend]")
     if extend.count():
-        options = page.locator("#extend-select option").count()
-        page.select_option("#extend-select", str(rng.randrange(options)))
-        extend.click()
+        # tokens on the board: pick a token, tap one of the spots offered for it (only
+        # legal ones are), now and then take one back; then confirm the combination
+        for _ in range(rng.randrange(5)):
+            tokens = enabled(page, "button[data-key^=token-]")
+            undo = enabled(page, "button[data-key^=undo-]")
+            if undo.count() and rng.random() < 0.2:
+                undo.nth(rng.randrange(undo.count())).click()
+                continue
+            if not tokens.count():
+                break
+            tokens.nth(rng.randrange(tokens.count())).click()
+            spots = enabled(page, "button.dc-spot")
+            if spots.count():
+                spots.nth(rng.randrange(spots.count())).click()
+        enabled(page, "button[data-key=extend]").click()
         return True
     for sel in ("button[data-key^=play-]", ".panel button:not(.die)"):
         loc = enabled(page, sel)

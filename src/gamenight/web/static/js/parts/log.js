@@ -5,14 +5,24 @@ import { t } from "../i18n.js";
 
 // `event` is always a bare game event: its "kind" and its fields (docs/protocol.md).
 
-export function genericLine(event) {
+// fields that name a seat (a player, or a team of a team game) are shown by its name
+const SEAT_FIELDS = ["player", "team", "seat"];
+
+export function genericLine(event, ctx) {
   const fields = { ...event };
   delete fields.kind;
   delete fields.audience;
+  const names = (ctx && ctx.names) || [];
+  const who = SEAT_FIELDS.filter((k) => Number.isInteger(fields[k])).map((k) => {
+    const seat = fields[k];
+    delete fields[k];
+    return names[seat] || `#${seat + 1}`;
+  });
   const parts = Object.entries(fields)
     .filter(([, v]) => v !== null && v !== undefined && typeof v !== "object")
     .map(([k, v]) => `${k.replace(/_/g, " ")} ${v}`);
-  return `${String(event.kind || "?").replace(/-/g, " ")}${parts.length ? ": " + parts.join(", ") : ""}`;
+  const what = `${String(event.kind || "?").replace(/-/g, " ")}${parts.length ? ": " + parts.join(", ") : ""}`;
+  return who.length ? `${who.join(", ")}: ${what}` : what;
 }
 
 export function describe(renderer, event, ctx) {
@@ -23,7 +33,7 @@ export function describe(renderer, event, ctx) {
   } catch (err) {
     console.warn("describe failed", event, err);
   }
-  return genericLine(event);
+  return genericLine(event, ctx);
 }
 
 export class LogPanel {
