@@ -4,8 +4,6 @@ name against a bot), a finished game's end screen and a replay. Each passes stri
 (no violation of any impact) and the layout check at 320, 390 and 1366 px, and is
 photographed at phone and desktop size (artifacts/web/sweep-*.png).
 
-Cases whose page is drawn by another helper's code (issue 23 is shared out) are marked
-xfail(strict=False) until their branch is merged; the lead removes the marks then.
 """
 
 from __future__ import annotations
@@ -23,12 +21,6 @@ pytestmark = pytest.mark.browser
 GAMES = ("decathlon", "dice-duel", "wurfeltod", "decades")
 BOTS = {"decathlon": "bot:greedy", "dice-duel": "bot:random", "wurfeltod": "bot:greedy"}
 BOTS["decades"] = "bot:novice"
-
-
-def owned_by(helper: str) -> pytest.MarkDecorator:
-    return pytest.mark.xfail(
-        strict=False, reason=f"owned by the {helper} helper; the lead removes this after merging"
-    )
 
 
 def check(page: Any, where: str) -> None:
