@@ -34,7 +34,7 @@ export default {
   "dec.event_title": "{name} (event {n} of {of})",
   "dec.over": "The decathlon is over",
   "dec.turn": "{name} to play · {event}",
-  "dec.turn_mine": "Your turn · {event}",
+  "dec.turn_mine": "{event}",
   "dec.running": "Frozen so far: {total}",
   "dec.with_set": "With this throw: {total}",
   "dec.minus_six": "counts −6",

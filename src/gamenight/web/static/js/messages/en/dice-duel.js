@@ -13,7 +13,7 @@ export default {
   "dd.source.plate": "the plate",
   "dd.source.set-aside": "the set-aside pile",
   "dd.turn": "{name} to play · round {round} · {rolls}",
-  "dd.turn_mine": "Your turn · round {round} · {rolls}",
+  "dd.turn_mine": "Round {round} · {rolls}",
   "dd.over": "Game over: {reason}",
   "dd.dice": "Dice",
   "dd.legend": "Red dice (even numbers) are round with a stripe; black dice (odd numbers) are square with a rim. A dot marks the dice just thrown.",

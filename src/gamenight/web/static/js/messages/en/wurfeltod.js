@@ -21,7 +21,7 @@ export default {
   "wt.cat.six-straight": "6-Die Straight",
   "wt.cat.face-value": "Face Value ×10",
   "wt.turn": "{name} to play · turn {turn} of {turns} · roll {roll}",
-  "wt.turn_mine": "Your turn · turn {turn} of {turns} · roll {roll}",
+  "wt.turn_mine": "Turn {turn} of {turns} · roll {roll}",
   "wt.over": "Game over: every turn is played",
   "wt.dice": "Dice",
   "wt.rolled": "Rolled",
