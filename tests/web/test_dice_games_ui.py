@@ -442,8 +442,7 @@ def _roll_once_and_watch(page: Any) -> list[dict[str, Any]]:
 
 
 def test_dice_roll_with_motion(browser: Any, server: Server) -> None:
-    ctx = browser.new_context(viewport=ui.PHONE, reduced_motion="no-preference")
-    ctx.set_default_timeout(ui.TIMEOUT_S * 1000)
+    ctx = ui.new_context(browser, ui.PHONE, reduced_motion="no-preference")
     try:
         page = ctx.new_page()
         ui.create_room(page, server.url, "dice-duel", ["human"], choices={"mode": "solo"})

@@ -283,8 +283,7 @@ def test_title_shows_the_game_when_it_is_not_our_turn(page: Any, server: Server)
 def test_the_turn_banner_pulses_only_without_reduced_motion(
     browser: Any, server: Server, motion: str
 ) -> None:
-    ctx = browser.new_context(viewport=ui.PHONE, reduced_motion=motion)
-    ctx.set_default_timeout(ui.TIMEOUT_S * 1000)
+    ctx = ui.new_context(browser, ui.PHONE, reduced_motion=motion)
     page = ctx.new_page()
     try:
         page.goto(f"{server.url}/r/{_api_room(server, ['human'])['code']}")

@@ -52,9 +52,16 @@ Page = Any
 Browser = Any
 
 
-def new_context(browser: Browser, viewport: dict[str, int] = PHONE, **options: Any) -> Any:
-    """A browser context whose every wait is bounded by :data:`TIMEOUT_S`."""
-    ctx = browser.new_context(viewport=viewport, reduced_motion="reduce", **options)
+def new_context(
+    browser: Browser,
+    viewport: dict[str, int] = PHONE,
+    *,
+    reduced_motion: str = "reduce",
+    **options: Any,
+) -> Any:
+    """A browser context whose every wait is bounded by :data:`TIMEOUT_S`; motion is
+    reduced unless a test of the motion itself asks for ``"no-preference"``."""
+    ctx = browser.new_context(viewport=viewport, reduced_motion=reduced_motion, **options)
     ctx.set_default_timeout(TIMEOUT_S * 1000)
     return ctx
 
