@@ -27,7 +27,8 @@ from gamenight.cli.session import Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
-from gamenight.core.seeds import draw_seed
+from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
+from gamenight.core.text import clip
 from gamenight.terminal.ui import Prompter, is_number, plain
 
 MENU_HELP = "number: play that game · r: rules · s: resume a saved game · q: quit"
@@ -143,9 +144,12 @@ def ask_seed(prompter: Prompter) -> tuple[int, bool]:
         text = prompter.ask("Seed (a whole number; Enter for a random one) [random]: ")
         if not text:
             return draw_seed(), False
-        if is_number(text):
+        if text.isascii() and text.isdigit() and len(text) <= MAX_SEED_DIGITS:
             return int(text), True
-        prompter.error(f"{text!r} is not a whole number; type one, or press Enter")
+        if text.isascii() and text.isdigit():
+            prompter.error(f"a seed has at most {MAX_SEED_DIGITS} digits; type a shorter one")
+            continue
+        prompter.error(f"{clip(text)} is not a whole number; type one, or press Enter")
 
 
 def play_game(console: Console, prompter: Prompter, setup: SetUp) -> bool:

@@ -196,6 +196,16 @@ class Session:
                 agents.append(self.entry.make_bot(seat.bot, derive(self.seed, "bot", index)))
         if self.writer is None:
             self.writer = self._open_record(bool(humans), append)
+        try:
+            return self._build_match(agents, ui, table, bool(humans))
+        except BaseException:  # nothing played: leave no empty "unfinished" save behind
+            self.discard_empty()
+            raise
+
+    def _build_match(
+        self, agents: list[Agent], ui: TerminalUI, table: Seating, humans: bool
+    ) -> Match:
+        game = self.entry.game
         if self.writer is not None:
             self.record_path = self.writer.path or self.record_path
             self.writer.on_failure = self._write_failed
@@ -210,7 +220,7 @@ class Session:
             dice_scheme=self.dice_scheme,
         )
         attach_undo(match, self.record_path)
-        narrate = bool(humans) if self.narrate is None else self.narrate
+        narrate = humans if self.narrate is None else self.narrate
         if narrate:
             match.observers.append(self._narrator(ui, table))
         self._ui, self._table = ui, table
@@ -260,13 +270,16 @@ class Session:
         finally:  # a game that stops here stays saved; the record is free to resume
             if self.writer is not None:
                 self.writer.close()
+            self.discard_empty()  # ...unless nothing at all was saved (a crash at once)
         state = match.state
         assert state is not None  # run() played the game to its end
         view = match.game.view(state, None)
         self.console.print(Rule("Final standings"))
         self._ui.show_results(self.console, results, view, self._table)
         self.reveal()
-        rate_table_game(self.entry.id, self.seats, results.ranks)  # humans vs bots: ratings
+        rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)
+            self.entry.id, self.seats, results.ranks, say=lambda line: self.prompter.error(line)
+        )
         return results
 
     def play(self, match: Match) -> Results | None:
@@ -292,16 +305,25 @@ class Session:
                     self.console.print("Game abandoned (no record was kept).")
                     return None
 
+    def discard_empty(self) -> None:
+        """Close the record and remove it if not one line reached it (an empty file
+        would be listed as an unfinished game that cannot be resumed)."""
+        writer = self.writer
+        if writer is None or writer.path is None or writer.lines_saved:
+            return
+        writer.close()
+        with contextlib.suppress(OSError):
+            if writer.path.stat().st_size == 0:
+                writer.path.unlink()
+                self.writer = None
+
     def say_saved(self, match: Match) -> None:
         """Where the game is saved (only what was synced) and how to go on."""
         writer = self.writer
         if writer is not None:
             writer.close()
         if writer is None or writer.path is None or writer.lines_saved == 0:
-            if writer is not None and writer.path is not None:
-                with contextlib.suppress(OSError):  # leave no empty record behind
-                    if writer.path.stat().st_size == 0:
-                        writer.path.unlink()
+            self.discard_empty()
             self.console.print("The game was not saved.")
             return
         self.console.print(

@@ -219,6 +219,7 @@ def tournament(
         _stopped()
     if save and not report.partial:
         store = RatingStore(entry.id)
+        _say_problem(store.problem)
         store.merge({f"bot:{s.bot}": s.rating for s in report.standings})
         store.save()
     written = write_tournament(report, out) if out is not None else []
@@ -268,6 +269,12 @@ def tournament(
     _footer(report.worker_peak_mb, written, report.partial)
 
 
+def _say_problem(problem: str | None) -> None:
+    """A damaged ratings store, set aside: one line on stderr (the command goes on)."""
+    if problem:
+        click.echo(f"gamenight: {problem}", err=True)
+
+
 @click.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="print the ratings as JSON")
@@ -278,6 +285,7 @@ def ratings(game: str, as_json: bool) -> None:
 
     entry = game_entry(game)
     store = RatingStore(entry.id)
+    _say_problem(store.problem)
     rows = store.table()
     if as_json:
         click.echo(

@@ -63,11 +63,13 @@ from gamenight.core.errors import (
     RecordWriteError,
 )
 from gamenight.core.events import Event
+from gamenight.core.files import FileProblem, check_regular, read_bytes
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.seeds import (
     ENTROPY_SCHEMES,
+    MAX_SEED_DIGITS,
     PLAYERS,
     SERVER,
     check_contribution,
@@ -87,7 +89,7 @@ FORMAT = "gamenight-record"
 FORMAT_VERSION = 4  # 3: dice scheme 2 bound by the commitment; 4: the entropy scheme named
 SUPPORTED_VERSIONS = (1, 2, 3, 4)
 MAX_DEPTH = 64  # deeper JSON is damage, not a record (and would exhaust the stack)
-_DIGITS = re.compile(r"[0-9]{1,80}")
+_DIGITS = re.compile(rf"[0-9]{{1,{MAX_SEED_DIGITS}}}")  # the one seed limit (core.seeds)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -529,7 +531,13 @@ def resume_record(path: Path) -> Resumed:
     cut-off last line ON DISK before anything is appended: the original is kept
     as ``FILE.bak`` and the file truncated to its last complete line.
     """
-    fd = _open(path, os.O_RDWR | os.O_APPEND)
+    fd = _open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    try:
+        check_regular(fd, path)  # a FIFO or a device is no record (reading it would wait)
+    except FileProblem as exc:
+        os.close(fd)
+        raise RecordError(f"record {exc}") from None
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
     writer = RecordWriter._locked(fd, path)
     try:
         data = _read_all(fd, path)
@@ -611,16 +619,16 @@ def _keep_backup(backup: Path, data: bytes) -> None:
 # ----- reading ---------------------------------------------------------------------------
 def read_record(path: Path, *, repair_tail: bool = False) -> Record:
     """Parse a record file; malformed input raises :class:`RecordError` naming the line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"no such record file: {path}") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a folder, not a gamenight record") from None
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder, not a gamenight record")
+    if not path.exists() and not path.is_symlink():
+        raise RecordError(f"no such record file: {path}")
+    try:  # regular files only, never waiting on a FIFO, of bounded size
+        text = read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
-    except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    except FileProblem as exc:
+        raise RecordError(f"record {exc}") from None
     return parse_record(text.splitlines(), str(path), repair_tail=repair_tail)
 
 

@@ -19,6 +19,7 @@ from rich.console import Console
 from rich.text import Text
 from typing_extensions import TypeVar as DefaultTypeVar
 
+from gamenight.core.errors import GamenightError
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 
@@ -84,6 +85,10 @@ def _read_hidden(prompt: str) -> str:
     return line.rstrip("\n")
 
 
+class InputClosedError(GamenightError):
+    """There is no standard input at all (not merely its end): one line, exit 2."""
+
+
 class UndoRequested(Exception):
     """The human asked to take back their last action (raised out of a UI's ``ask``)."""
 
@@ -117,6 +122,8 @@ class Prompter:
         """
         if self.reader is not None:
             return self.reader(prompt).strip()
+        if sys.stdin is None:  # closed (``<&-``): nothing will ever be typed
+            raise InputClosedError("standard input is closed; nothing can be typed")
         text = plain(prompt)
         if secret and self.hide_secrets:
             self.console.print(text, end="")
