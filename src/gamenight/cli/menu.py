@@ -23,6 +23,7 @@ from rich.table import Table as RichTable
 from gamenight.cli.args import CheckFailure, UsageFailure
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
+from gamenight.cli.saves import list_saves, saves_table
 from gamenight.cli.session import Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
@@ -226,27 +227,14 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
     return None
 
 
-def saved_games(folder: Path | None = None) -> list[Path]:
-    """The saved games (``*.jsonl``), newest first."""
-    folder = folder or saves_folder()
-    try:
-        found = [p for p in folder.glob("*.jsonl") if p.is_file()]
-    except OSError:
-        return []
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
-
-
 def resume_menu(console: Console, prompter: Prompter) -> None:
-    """List the saved games and resume one (or go back with Enter)."""
-    saves = saved_games()
+    """List the unfinished saved games as ``gamenight saves`` does (game, when, players,
+    actions) and resume one, or go back with Enter."""
+    saves = [s for s in list_saves() if s.moved_to is None]
     if not saves:
-        prompter.say(f"No saved games in {saves_folder()}.")
+        prompter.say(f"No saved unfinished games in {saves_folder()}.")
         return
-    table = RichTable("#", "saved game", "last played", box=None)
-    for n, path in enumerate(saves, start=1):
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(n), plain(path.name), when)
-    console.print(table)
+    console.print(saves_table(saves, numbered=True))
     while True:
         text = prompter.ask("Resume which game (number; Enter: back)? ")
         if not text:
@@ -254,7 +242,7 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
         if is_number(text) and 1 <= int(text) <= len(saves):
             break
         prompter.error(f"type a number from 1 to {len(saves)}, or press Enter")
-    resume_saved(console, prompter, saves[int(text) - 1])
+    resume_saved(console, prompter, saves[int(text) - 1].path)
 
 
 def resume_saved(console: Console, prompter: Prompter, path: Path) -> None:

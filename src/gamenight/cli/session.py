@@ -392,8 +392,12 @@ class Session:
                     continue
                 if not where:
                     continue
+                target = Path(where).expanduser()
+                if target.exists() or target.is_symlink():  # no --force can be given here
+                    say(Text(f"✗ {target} already exists; give the name of a new file"))
+                    continue
                 try:
-                    writer.relocate(Path(where).expanduser())
+                    writer.relocate(target)
                 except (RecordError, RecordWriteError) as exc:
                     say(Text(f"✗ {exc}", style="bold red"))
                     continue

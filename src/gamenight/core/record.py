@@ -332,8 +332,29 @@ class RecordWriter:
             raise
         new._lines = list(self._lines)
         new.actions_saved, new.on_failure = self.actions_saved, self.on_failure
+        self._mark_moved(path)
         self.close()
         self.__dict__.update(new.__dict__)
+
+    def _mark_moved(self, to: Path) -> None:
+        """End the old file with a ``moved`` line so it is never played on beside the new
+        one (the same dice, already seen). On a full disk the line may not fit: then the
+        old file is cut to nothing first (the new file holds all of it, synced) and
+        holds the ``moved`` line alone. Best effort: a file that takes neither stays."""
+        if self._fd is None:
+            return
+        line = (json.dumps({"type": "moved", "to": str(to.resolve())}) + "\n").encode()
+        for cut in (False, True):
+            try:
+                if cut or self._dirty:
+                    os.ftruncate(self._fd, 0 if cut else self._size)
+                view = memoryview(line)
+                while view:
+                    view = view[_write(self._fd, view) :]
+                _fsync(self._fd)
+                return
+            except OSError:
+                continue
 
     def forget_last_action(self, seat: int) -> bool:
         """Cut the last line if it is an action of ``seat`` (an undo), so the record
@@ -512,6 +533,17 @@ def _looks_like_record(path: Path) -> bool:
     return isinstance(head, dict) and head.get("format") == FORMAT
 
 
+class RecordMovedError(RecordError):
+    """The game of this record was saved elsewhere after a failed write; go on there."""
+
+    def __init__(self, name: str, to: str) -> None:
+        super().__init__(
+            f"{name}: this game was moved to {to} after a failed save; "
+            f"go on there: gamenight resume {to}"
+        )
+        self.to = to
+
+
 # ----- resuming ---------------------------------------------------------------------------
 @dataclass
 class Resumed:
@@ -641,6 +673,7 @@ def parse_record(
         lines = lines[:-1]
     if not any(line.strip() for line in lines):
         raise RecordError(f"{name}: empty file, not a gamenight record")
+    _refuse_moved(lines, name)
     rows = _json_lines(lines, name)
     lineno, head = next(rows, (0, {}))
     if head.get("type") != "header" or head.get("format") != FORMAT:
@@ -680,6 +713,20 @@ def parse_record(
         else:
             raise RecordError(f"{name} line {lineno}: unknown line type {kind!r}")
     return record
+
+
+def _refuse_moved(lines: Sequence[str], name: str) -> None:
+    """A record whose game was saved elsewhere ends with ``{"type": "moved", "to": PATH}``
+    (:meth:`RecordWriter.relocate`): it is refused, pointing to the new place."""
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    if '"moved"' not in last or len(last) > 1 << 16:
+        return
+    try:
+        row = json.loads(last)
+    except (ValueError, RecursionError):
+        return
+    if isinstance(row, dict) and row.get("type") == "moved" and isinstance(row.get("to"), str):
+        raise RecordMovedError(name, row["to"])
 
 
 def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Record:
