@@ -79,9 +79,12 @@ def parse_players(spec: str, bots: Sequence[str], *, teams: bool = True) -> list
                     f"(write one name per seat, e.g. {clip(example)})"
                 )
     # Names that look the same are one name (case, NFKC, invisible characters: name_key)
-    keys = [name_key(s.name) for s in seats]
-    for seat, key in zip(seats, keys, strict=True):
-        if keys.count(key) > 1:
+    seen: set[str] = set()
+    for seat in seats:
+        key = name_key(seat.name)
+        if key not in seen:
+            seen.add(key)
+        else:
             raise OptionsError(
                 f"--players: two seats are named {clip(seat.name)} (or names that look the "
                 "same); give them distinct names"

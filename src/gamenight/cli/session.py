@@ -36,10 +36,12 @@ from gamenight.core.seeds import commitment, derive, fingerprint
 from gamenight.sim.ratings import rate_table_game
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import (
+    CURTAIN_LINES,
     Prompter,
     Seating,
     TerminalUI,
     UndoRequested,
+    can_clear,
     clear_screen,
     plain,
 )
@@ -67,9 +69,12 @@ class HumanAgent:
         seat = decision.seat
         name = self.table.names[seat]
         if self.hidden:
-            # Hot seat with secrets: clear, hand over, and clear again afterwards.
-            clear_screen(console)
+            # Hot seat with secrets: hand over, clear, and clear again afterwards. The
+            # screen was cleared after the previous seat acted, so what shows now is
+            # public (the start-up text, the set-up, the narration): it stays readable
+            # until Enter is pressed.
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
+            clear_screen(console)
         view, legal = decision.view, decision.legal
         while True:
             console.print(Rule(plain(f"{name} to act")))
@@ -232,6 +237,17 @@ class Session:
         secret until the end) or, for a chosen seed, that the game is not secret."""
         if self.title is not None:
             self.console.print(self.title)
+        hidden = bool(self.entry.game.info.hidden_info)
+        if hidden and sum(s.bot is None for s in self.seats) > 1 and not can_clear(self.console):
+            self.console.print(
+                Text(
+                    "This terminal cannot clear its screen (TERM=dumb): each hand-over prints "
+                    f"{CURTAIN_LINES} blank lines instead, and earlier turns stay in the "
+                    "scrollback. Do not scroll back; for real secrecy use a terminal that "
+                    "clears (or the browser).",
+                    style="bold",
+                )
+            )
         if self.seed_public:
             self.console.print(
                 Text(
