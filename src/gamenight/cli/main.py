@@ -37,6 +37,7 @@ from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
 from gamenight.terminal.glyphs import degrade_streams
 from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.words import plural
 
 console = Console()
 
@@ -201,7 +202,8 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     if not report.finished:
         console.print(
             Text(
-                f"✓ {path}: {report.game}, unfinished: {report.actions} actions verified, "
+                f"✓ {path}: {report.game}, unfinished: "
+                f"{plural(report.actions, 'action')} verified, "
                 f"{fair}, every event so far matches. Resume it with: gamenight resume {path}"
             )
         )
@@ -210,7 +212,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     console.print(
         Text.assemble(
             ("✓", "green"),
-            f" {path}: {report.game}, {report.actions} actions replayed, {fair}, "
+            f" {path}: {report.game}, {plural(report.actions, 'action')} replayed, {fair}, "
             f"every event and the result match (won by {winners})",
         )
     )

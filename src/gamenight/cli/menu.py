@@ -182,7 +182,8 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
         if build is None or reason is None:
             raise
         prompter.error(reason)
-    answer = prompter.ask("Build it now? It takes about 10 seconds [Y/n]: ").lower()
+    estimate = _build_estimate(session.entry)
+    answer = prompter.ask(f"Build it now? It takes {estimate} [Y/n]: ").lower()
     if answer not in {"", "y", "yes"}:
         prompter.say("Choose other players, then.")
         return None
@@ -190,6 +191,15 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
     build(console)
     prompter.say(f"Built in {time.perf_counter() - started:.0f} s.")
     return session.build()
+
+
+def _build_estimate(entry: registry.GameEntry) -> str:
+    """The solver's own estimate of a first build (the one its messages use)."""
+    try:
+        typical = getattr(entry.solver, "typical_build", None)
+    except (ImportError, AttributeError):
+        typical = None
+    return typical() if callable(typical) else "a while"
 
 
 def _bot_failure(session: Session) -> str | None:
@@ -220,7 +230,10 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
                     bar.update(task, completed=done, total=total)
 
                 defaults = {spec.name: spec.default for spec in solver.options}
-                solver.solve(defaults, progress=progress)
+                solution = solver.solve(defaults, progress=progress)
+            note = getattr(solution, "note", None)
+            if note:  # e.g. a read-only cache: the table lives in memory for this run
+                console.print(plain(note))
 
         return run
     return None

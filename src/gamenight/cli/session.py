@@ -45,6 +45,7 @@ from gamenight.terminal.ui import (
     clear_screen,
     plain,
 )
+from gamenight.terminal.words import plural
 
 
 class HumanAgent:
@@ -214,6 +215,7 @@ class Session:
         if self.writer is not None:
             self.record_path = self.writer.path or self.record_path
             self.writer.on_failure = self._write_failed
+            self.writer.seed_chosen = self.seed_public
         seat_infos = [RecordSeat(s.name, s.agent) for s in self.seats]
         match = Match(
             game,
@@ -344,7 +346,7 @@ class Session:
             return
         self.console.print(
             Text(
-                f"Game saved after {writer.actions_saved} actions in {writer.path}\n"
+                f"Game saved after {plural(writer.actions_saved, 'action')} in {writer.path}\n"
                 f"Resume it with: gamenight resume {writer.path}"
             ),
             soft_wrap=True,
@@ -386,7 +388,7 @@ class Session:
         if writer.lines_saved:
             say(
                 Text(
-                    f"Saved so far: {writer.actions_saved} actions in {writer.path} "
+                    f"Saved so far: {plural(writer.actions_saved, 'action')} in {writer.path} "
                     f"(resume them with: gamenight resume {writer.path}). "
                     "The game is still here; nothing is lost yet."
                 )

@@ -137,6 +137,7 @@ class Record:
     results: Any = None
     entropy: str = SERVER
     contributions: list[Contribution] = field(default_factory=list)
+    seed_chosen: bool = False  # the player chose the seed (--seed): not secret
 
     @property
     def finished(self) -> bool:
@@ -180,6 +181,7 @@ class RecordWriter:
         self._size = 0  # bytes known to be on disk
         self._dirty = False  # bytes after _size may be on disk (a failed line)
         self._lines: list[bytes] = []
+        self.seed_chosen = False  # written into the header: the seed was given, not drawn
         self.actions_saved = 0
         self.on_failure: FailureHandler | None = None
 
@@ -272,6 +274,8 @@ class RecordWriter:
             row["contributions"] = [c.to_json() for c in contributions]
         if seed_in_header:
             row["seed"] = str(seed)
+        if self.seed_chosen:  # so a resumed game says it is not secret, as it began
+            row["seed_chosen"] = True
         self._line(row)
 
     def start(self, events: Sequence[Any]) -> None:
@@ -756,6 +760,7 @@ def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Recor
         raise RecordError(f"{name} line {lineno}: field 'attachments' must be dict")
     if "seed" in head:
         record.seed = _seed(head["seed"], name, lineno)
+    record.seed_chosen = head.get("seed_chosen") is True
     if version >= 4:
         record.entropy = head.get("entropy")  # type: ignore[assignment]
         if record.entropy not in ENTROPY_SCHEMES:

@@ -61,6 +61,7 @@ from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.words import plural
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -200,7 +201,7 @@ class UI:
             counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
         if view.discipline == "long-jump":
             if view.phase == "jump-freeze":
-                counters.append(f"jump with {len(view.run_up)} dice")
+                counters.append(f"jump with {plural(len(view.run_up), 'die', 'dice')}")
                 if view.frozen:
                     counters.append(f"jump so far {sum(view.frozen)}")
             else:
@@ -299,7 +300,7 @@ class UI:
                 if height is not None:
                     return Text(f"  {names[p]} goes for {height}")
                 why = " (all five frozen)" if auto else ""
-                return Text(f"  {names[p]} jumps with {dice} dice{why}")
+                return Text(f"  {names[p]} jumps with {plural(dice, 'die', 'dice')}{why}")
             case Invalid(player=p, reason=reason):
                 return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
             case AttemptResult(player=p, result=result, best=best):

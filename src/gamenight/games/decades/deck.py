@@ -31,6 +31,7 @@ import msgspec
 
 from gamenight.core.errors import GamenightError
 from gamenight.core.files import FileProblem, check_depth, read_bytes
+from gamenight.core.text import TextError, check_text
 
 # T2: the six categories, in the order a card asks them.
 CATEGORIES: Final[tuple[str, ...]] = (
@@ -334,6 +335,7 @@ def _check(
     seen_texts: dict[str, str] = {}
     for i, card in enumerate(cards):
         card_path: Path_ = ("cards", i)
+        _check_texts(places, card_path, id=card.id)
         if card.id in seen_ids:
             places.fail(
                 card_path, "id", f"duplicate card id {card.id!r} (first at {seen_ids[card.id]})"
@@ -342,6 +344,7 @@ def _check(
         card_categories: dict[str, str] = {}
         for j, question in enumerate(card.questions):
             at: Path_ = ("cards", i, "questions", j)
+            _check_texts(places, at, text=question.text, source=question.source)
             category = _category_id(question.category)
             if category not in CATEGORIES:
                 places.fail(
@@ -394,6 +397,19 @@ def _check(
         _check_dealable(cards, apart, places)
     if require_balance:
         _check_balance(cards, places, first_year=first_year, last_year=last_year)
+
+
+MAX_TEXT_CHARS: Final = 1000  # a question or a source note; ids are shorter still
+
+
+def _check_texts(places: _Places, at: Path_, **texts: str) -> None:
+    """Deck text is shown at the table: the one policy for user text (core.text: no
+    control characters such as ESC, no bidirectional controls), on import and on load."""
+    for fld, text in texts.items():
+        try:
+            check_text(text, what=f"the {fld}", limit=MAX_TEXT_CHARS)
+        except TextError as error:
+            places.fail(at, fld, str(error))
 
 
 def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places) -> None:
@@ -538,6 +554,7 @@ def _finish(
     require_balance: bool,
 ) -> Deck:
     # Files may list a card's questions in any order; the loaded card follows CATEGORIES.
+    _check_texts(places, (), name=name)
     _check(
         cards,
         apart,

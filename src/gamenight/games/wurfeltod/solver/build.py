@@ -26,6 +26,7 @@ from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
 from gamenight.games.wurfeltod.solver.structure import TurnStructure, turn_structure
 from gamenight.games.wurfeltod.solver.table import (
+    UNSAVED,
     ValueTable,
     ValueTableError,
     default_table_path,
@@ -128,7 +129,9 @@ def build_table(
 
     ``path`` defaults to :func:`~.table.default_table_path`. A valid table
     already there is kept unless ``force``; a corrupt or stale one is rebuilt.
-    ``progress(done, total)`` follows the solve.
+    ``progress(done, total)`` follows the solve. A table that cannot be written (a
+    read-only cache) is kept in memory for this process (:data:`~.table.UNSAVED`, which
+    :func:`~.table.read_table` consults first): a solve is never thrown away.
     """
     target = Path(path) if path is not None else default_table_path()
     if not force:
@@ -137,11 +140,24 @@ def build_table(
                 return target
         except ValueTableError:
             pass  # unusable: rebuild below
-    prepare_table_dir(target)  # fail now, not after the solve
+    unwritable = None
+    try:
+        prepare_table_dir(target)  # known before the solve: it is kept in memory instead
+    except ValueTableError as exc:
+        unwritable = str(exc)
     started = time.perf_counter()
     values = solve_values(FULL_GAME, progress=progress)
     info = {
         "build_seconds": round(time.perf_counter() - started, 2),
         "expected_score": float(values[0]),
     }
-    return write_table(ValueTable(FULL_GAME, values, info=info), target)
+    table = ValueTable(FULL_GAME, values, info=info)
+    try:
+        if unwritable is not None:
+            raise ValueTableError(unwritable)
+        written = write_table(table, target)
+    except ValueTableError as exc:  # e.g. a read-only cache: keep the solve for this run
+        UNSAVED[target] = (table, str(exc))
+        return target
+    UNSAVED.pop(target, None)
+    return written

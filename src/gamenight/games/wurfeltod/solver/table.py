@@ -38,11 +38,13 @@ __all__ = [
     "FORMAT_VERSION",
     "SOLVER_VERSION",
     "TYPICAL_BUILD_SECONDS",
+    "UNSAVED",
     "ValueTable",
     "ValueTableCorruptError",
     "ValueTableError",
     "ValueTableMissingError",
     "ValueTableStaleError",
+    "build_time_text",
     "cache_root",
     "default_table_path",
     "load_table",
@@ -62,6 +64,20 @@ TYPICAL_BUILD_SECONDS = 15
 """Rough wall time of a first full build on a 2-core machine, kernel compilation included
 (about 5 s once compiled; see bench/RESULTS.md)."""
 _MAX_HEADER = 64 * 1024
+
+
+def build_time_text() -> str:
+    """How long a first build takes, in the one wording every message uses.
+
+    >>> build_time_text()
+    'about 15 s'
+    """
+    return f"about {TYPICAL_BUILD_SECONDS} s"
+
+
+UNSAVED: dict[Path, tuple[ValueTable, str]] = {}
+"""Tables built in this process that could not be written (a read-only cache): kept
+in memory by path, with the reason, so the solve is not thrown away (this run only)."""
 _DTYPE = "<f8"
 
 
@@ -189,6 +205,8 @@ def read_table(path: str | os.PathLike[str]) -> ValueTable:
     :class:`ValueTableStaleError` with a message naming the file and the problem.
     """
     where = Path(path)
+    if where in UNSAVED:  # built here, not saved: this run's copy
+        return UNSAVED[where][0]
     try:
         data = where.read_bytes()
     except FileNotFoundError as exc:
@@ -268,11 +286,11 @@ def require_table(
     except (ValueTableCorruptError, ValueTableStaleError) as exc:
         raise type(exc)(
             f"{exc}; rebuild it with `gamenight solve wurfeltod --force` "
-            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+            f"(takes {build_time_text()})"
         ) from None
     if table is None:
         raise ValueTableMissingError(
             f"no Wurfeltod value table at {where}: run `gamenight solve wurfeltod` "
-            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+            f"(takes {build_time_text()})"
         )
     return table
