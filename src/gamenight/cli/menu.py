@@ -23,7 +23,7 @@ from gamenight.cli.args import CheckFailure, UsageFailure
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
 from gamenight.cli.saves import list_saves, saves_table
-from gamenight.cli.session import Session, saves_folder
+from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
@@ -63,17 +63,32 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             resume_menu(console, prompter)
             continue
         if is_number(text) and 1 <= int(text) <= len(entries):
-            setup = set_up(console, prompter, entries[int(text) - 1])
-            while True:
-                while not play_game(console, prompter, setup):
-                    setup.seats = ask_players(console, prompter, setup.entry, setup.options)
-                after = _after_game(prompter)
-                if after == "q":
-                    return
-                if after == "m":
-                    break
+            if play_from_set_up(console, prompter, entries[int(text) - 1]) == "q":
+                return
             continue
         prompter.error(f"type a game number from 1 to {len(entries)}, r, s or q")
+
+
+def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> str:
+    """Set up ``entry`` and play it, again and again, until the player goes back to the
+    menu ("m") or quits ("q"). Ctrl-C or Ctrl-D at a set-up question goes back one step
+    (seed -> players -> options -> the menu)."""
+    setup = set_up(console, prompter, entry)
+    while setup is not None:
+        outcome = play_game(console, prompter, setup)
+        if outcome == "menu":
+            return "m"
+        if outcome in ("players", "back"):  # bad line-up, or a step back from the seed
+            seats = ask_players(console, prompter, setup.entry, setup.options)
+            if seats is None:
+                setup = set_up(console, prompter, entry)
+            else:
+                setup.seats = seats
+            continue
+        after = _after_game(prompter)
+        if after != "a":
+            return after
+    return "m"
 
 
 def _after_game(prompter: Prompter) -> str:
@@ -93,32 +108,62 @@ def games_table(entries: list[registry.GameEntry]) -> RichTable:
     return table
 
 
-def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> SetUp:
-    """Ask for the game's options and players (each re-asked until it is valid)."""
+class StepBack(Exception):
+    """Ctrl-C or Ctrl-D at a set-up question: go back one question."""
+
+
+def _ask_step(prompter: Prompter, prompt: str) -> str:
+    """A set-up answer; Ctrl-C / Ctrl-D raise :class:`StepBack` (a line is ended, so
+    what is printed next starts on its own line)."""
+    try:
+        return prompter.ask(prompt)
+    except (KeyboardInterrupt, EOFError):
+        prompter.console.print()
+        raise StepBack from None
+
+
+def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> SetUp | None:
+    """Ask for the game's options and players (each re-asked until it is valid). Ctrl-C
+    goes back one question; None: back from the first one, to the menu."""
     game = entry.game
     raw: dict[str, Any] = {}
-    for spec in game.info.options:
-        hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
-        while True:
-            text = prompter.ask(f"{spec.help}{hint} [{_show(spec.default)}]: ")
-            if not text:
-                break
+    specs = list(game.info.options)
+    index = 0
+    while True:
+        while index < len(specs):
+            spec = specs[index]
+            hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
             try:
-                spec.parse(text)
-            except OptionsError as exc:
-                prompter.error(str(exc))
+                text = _ask_step(prompter, f"{spec.help}{hint} [{_show(spec.default)}]: ")
+            except StepBack:
+                if index == 0:
+                    return None
+                index -= 1
                 continue
-            raw[spec.name] = text
-            break
-    options = game.parse_options(raw)
-    return SetUp(entry, options, ask_players(console, prompter, entry, options))
+            if text:
+                try:
+                    spec.parse(text)
+                except OptionsError as exc:
+                    prompter.error(str(exc))
+                    continue
+                raw[spec.name] = text
+            else:
+                raw.pop(spec.name, None)
+            index += 1
+        options = game.parse_options(raw)
+        seats = ask_players(console, prompter, entry, options)
+        if seats is not None:
+            return SetUp(entry, options, seats)
+        if not specs:
+            return None
+        index = len(specs) - 1
 
 
 def ask_players(
     console: Console, prompter: Prompter, entry: registry.GameEntry, options: Options
-) -> list[SeatSpec]:
+) -> list[SeatSpec] | None:
     """Show the bots, then ask who plays until the answer is a valid line-up for the
-    chosen ``options`` (parsed)."""
+    chosen ``options`` (parsed); None for a step back (Ctrl-C, Ctrl-D)."""
     game = entry.game
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
@@ -128,7 +173,10 @@ def ask_players(
     if is_team_game(game.info):
         example = "Red:Ann+Bob,Blue:bot:" + example.rsplit(":", 1)[1]
     while True:
-        text = prompter.ask(f"Players, e.g. '{example}': ")
+        try:
+            text = _ask_step(prompter, f"Players, e.g. '{example}': ")
+        except StepBack:
+            return None
         try:
             seats = parse_players(text, list(entry.bots), teams=is_team_game(game.info))
             game.check_setup(len(seats), options)
@@ -139,9 +187,9 @@ def ask_players(
 
 def ask_seed(prompter: Prompter) -> tuple[int, bool]:
     """A seed typed as a whole number (public: the game is reproducible, not secret),
-    or a secret random one for an empty answer."""
+    or a secret random one for an empty answer; Ctrl-C raises :class:`StepBack`."""
     while True:
-        text = prompter.ask("Seed (a whole number; Enter for a random one) [random]: ")
+        text = _ask_step(prompter, "Seed (a whole number; Enter for a random one) [random]: ")
         if not text:
             return draw_seed(), False
         if text.isascii() and text.isdigit() and len(text) <= MAX_SEED_DIGITS:
@@ -152,22 +200,31 @@ def ask_seed(prompter: Prompter) -> tuple[int, bool]:
         prompter.error(f"{clip(text)} is not a whole number; type one, or press Enter")
 
 
-def play_game(console: Console, prompter: Prompter, setup: SetUp) -> bool:
+def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
     """Play one game from ``setup``; an interrupted game is saved (or said lost).
-    False when the game could not start with these players (they are asked again)."""
-    seed, public = ask_seed(prompter)
+    "played"; "players" when the game could not start with these players (they are
+    asked again); "back" for a step back from the seed; "menu" when no save can be
+    kept and the player would not play without one."""
+    try:
+        seed, public = ask_seed(prompter)
+    except StepBack:
+        return "back"
     session = Session(
         setup.entry, setup.seats, setup.options, seed, console, prompter, seed_public=public
     )
     try:
         match = build_with_solver(console, prompter, session)
+    except SaveDeclinedError as exc:
+        prompter.error(str(exc))
+        prompter.say("Back to the menu.")
+        return "menu"
     except GamenightError as exc:
         prompter.error(str(exc))
-        return False
+        return "players"
     if match is None:
-        return False
+        return "players"
     session.play(match)  # Ctrl-C: says where the game is saved, or asks before abandoning
-    return True
+    return "played"
 
 
 def build_with_solver(console: Console, prompter: Prompter, session: Session) -> Any:

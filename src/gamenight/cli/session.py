@@ -318,6 +318,7 @@ class Session:
                 try:
                     answer = self.prompter.ask("Abandon this game? [y/N] ")
                 except (KeyboardInterrupt, EOFError):
+                    self.console.print()  # after the ^C, on a line of its own
                     answer = "y"
                 if answer.strip().lower() in {"y", "yes"}:
                     self.console.print("Game abandoned (no record was kept).")
@@ -378,7 +379,7 @@ class Session:
             answer = ""
         if answer.strip().lower() in {"y", "yes"}:
             return None
-        raise RecordWriteError("no place to save this game; play with --record FILE to choose one")
+        raise SaveDeclinedError("no place to save this game; play with --record FILE to choose one")
 
     def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
         """A record line could not be saved: say what is safe, then retry, save the
@@ -423,6 +424,10 @@ class Session:
                 say(Text(f"The whole game so far is saved in {writer.path}; going on there."))
                 return
             say(Text("Type r, s or q."))
+
+
+class SaveDeclinedError(RecordWriteError):
+    """No save could be made and the player would not play without one."""
 
 
 class Suspended(Exception):

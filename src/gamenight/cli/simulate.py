@@ -134,6 +134,8 @@ def sim(
     written = write_series(report, out) if out is not None else []
     if as_json:
         click.echo(json.dumps(series_summary(report), indent=1))
+        if report.partial:
+            sys.exit(130)
         return
     partial = f", PARTIAL: {report.games} of {report.asked}" if report.partial else ""
     table = RichTable(
@@ -225,6 +227,8 @@ def tournament(
     written = write_tournament(report, out) if out is not None else []
     if as_json:
         click.echo(json.dumps(tournament_summary(report), indent=1))
+        if report.partial:
+            sys.exit(130)
         return
     partial = f", PARTIAL: {len(report.rows)} of {report.asked}" if report.partial else ""
     table = RichTable(
@@ -344,8 +348,9 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
         )
     for path in written:
         console.print(Text(f"wrote {path}"))
-    if partial:
+    if partial:  # the report is printed, but the run was interrupted: the exit says so
         console.print(Text("Stopped with Ctrl-C: these are the games finished so far (partial)."))
+        sys.exit(130)
 
 
 @contextmanager

@@ -176,6 +176,8 @@ class UI:
             parts.append(
                 Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")
             )
+        if view.contested:  # the odds model no bot's strength: say so where they show
+            parts.append(Text(f"win: {odds_text.ASSUMPTION}", style="dim"))
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
         if view.sheet:
