@@ -302,7 +302,8 @@ class UI:
                 if height is not None:
                     return Text(f"  {names[p]} goes for {height}")
                 why = " (all five frozen)" if auto else ""
-                return Text(f"  {names[p]} jumps with {plural(dice, 'die', 'dice')}{why}")
+                count = plural(dice or 0, "die", "dice")
+                return Text(f"  {names[p]} jumps with {count}{why}")
             case Invalid(player=p, reason=reason):
                 return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
             case AttemptResult(player=p, result=result, best=best):
