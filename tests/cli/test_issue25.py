@@ -458,3 +458,30 @@ def test_replay_counts_1_action_and_the_header_keeps_the_chosen_seed(
     _, out, _ = cli(["replay", str(save)])
     assert "unfinished: 1 action verified" in " ".join(out.split())
     assert json.loads(save.read_text().splitlines()[0])["seed_chosen"] is True
+
+
+def test_a_wurfeltod_table_that_cannot_be_written_is_kept_for_the_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 25 §5: a read-only cache no longer throws the solve away; the menu's estimate
+    and the solver's messages are one function."""
+    import numpy as np
+
+    from gamenight.games.wurfeltod.solver import build, table
+    from gamenight.games.wurfeltod.solver.boxes import FULL_GAME
+    from gamenight.games.wurfeltod.solver.capability import SOLVER
+
+    cache = tmp_path / "cache"
+    cache.write_text("a file where the cache folder should be")  # unwritable, even as root
+    monkeypatch.setenv(table.CACHE_ENV, str(cache))
+    solved = np.full(FULL_GAME.state_count, 1234.5)
+    monkeypatch.setattr(build, "solve_values", lambda boxes, progress=None: solved)
+    try:
+        solution = SOLVER.solve({})
+        assert solution.note is not None and "kept in memory for this run only" in solution.note
+        assert "cannot write the value table" in solution.note
+        assert table.require_table().values is solved  # the optimal bot and hints use it
+        assert solution.expected_score == 1234.5
+    finally:
+        table.UNSAVED.clear()  # this process only: the next test sees the disk again
+    assert SOLVER.typical_build() == table.build_time_text() == "about 15 s"

@@ -727,7 +727,7 @@ def load_deck(
         kind = f"file type {p.suffix!r}" if p.suffix else "file without an extension"
         raise DeckError(f"{p}: unknown deck {kind}; use a .json or .csv file")
     if not p.exists() and not p.is_symlink():
-        raise DeckError(f"{p}: no such deck file")
+        raise DeckError(f"{p}: no such deck file") from None
     try:  # a regular file of bounded size only (a FIFO would wait forever)
         text = read_bytes(p, limit=MAX_DECK_BYTES).decode("utf-8-sig")  # -sig: a BOM
     except UnicodeDecodeError as err:
