@@ -140,6 +140,15 @@ def test_a_non_utf8_locale_degrades_the_menu_and_a_game(data: Path, encoding: st
     assert "Final standings" in game.stdout
     saves = list((data / "saves").glob("*.jsonl"))
     assert len(saves) == 1 and read_record(saves[0]).finished
+    typed = subprocess.run(  # a name typed in UTF-8 at an ASCII terminal: read, not a crash
+        [str(GAMENIGHT)],
+        input=f"{GAMES['wurfeltod']}\nZo\u00eb\n\n".encode(),  # then the end of input
+        capture_output=True,
+        env={**os.environ, **env},
+        timeout=120,
+    )
+    assert b"Traceback" not in typed.stderr, typed.stderr
+    assert b"Game saved after 0 actions" in typed.stdout  # Zo?? played, then left
 
 
 def test_a_crash_before_the_first_line_leaves_no_empty_save(
@@ -485,3 +494,10 @@ def test_a_wurfeltod_table_that_cannot_be_written_is_kept_for_the_run(
     finally:
         table.UNSAVED.clear()  # this process only: the next test sees the disk again
     assert SOLVER.typical_build() == table.build_time_text() == "about 15 s"
+
+
+def test_a_huge_typed_line_is_never_echoed_in_full(monkeypatch: pytest.MonkeyPatch) -> None:
+    huge = "x" * 100_000
+    shown = run_menu(monkeypatch, GAMES["wurfeltod"], huge, "bot:greedy", huge, "1", "m", "q")
+    assert huge[:1000] not in shown
+    assert shown.count("✗") == 2  # the players and the seed, each said once, short

@@ -16,6 +16,7 @@ b'Ann - v Zoe -+-'
 from __future__ import annotations
 
 import codecs
+import contextlib
 import sys
 import unicodedata
 from typing import TextIO
@@ -97,7 +98,14 @@ codecs.register_error(FALLBACK, _fallback)
 
 def degrade_streams(*streams: TextIO | None) -> None:
     """Let ``streams`` (default: stdout and stderr) print any text, degraded to what
-    their encoding can show; UTF-8 streams are left as they are."""
+    their encoding can show; UTF-8 streams are left as they are. Standard input of such
+    a locale reads a byte it cannot decode as U+FFFD, never as a crash."""
+    stdin = sys.stdin
+    reconfigure_input = getattr(stdin, "reconfigure", None)
+    if not streams and stdin is not None and reconfigure_input is not None:
+        with contextlib.suppress(LookupError, ValueError, OSError, TypeError):
+            if codecs.lookup(stdin.encoding).name != "utf-8":
+                reconfigure_input(errors="replace")
     for stream in streams or (sys.stdout, sys.stderr):
         encoding = getattr(stream, "encoding", None)
         reconfigure = getattr(stream, "reconfigure", None)

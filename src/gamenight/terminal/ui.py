@@ -143,6 +143,9 @@ def _read_without_echo(prompt: str) -> str:
     return line.rstrip("\n")
 
 
+MAX_MESSAGE_CHARS = 400
+
+
 class InputClosedError(GamenightError):
     """There is no standard input at all (not merely its end): one line, exit 2."""
 
@@ -189,7 +192,10 @@ class Prompter:
         return self.console.input(text).strip()
 
     def error(self, message: str | Text) -> None:
-        """Say what was wrong, on one line; ``message`` is text, never markup."""
+        """Say what was wrong, on one line; ``message`` is text, never markup, and is cut
+        at :data:`MAX_MESSAGE_CHARS` (an error quoting a huge typed line stays short)."""
+        if isinstance(message, str) and len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
         say(self.console, plain("✗ ", "bold red"), message)
 
     def say(self, *parts: str | Text) -> None:
