@@ -480,11 +480,14 @@ def test_a_wurfeltod_table_that_cannot_be_written_is_kept_for_the_run(
     from gamenight.games.wurfeltod.solver.boxes import FULL_GAME
     from gamenight.games.wurfeltod.solver.capability import SOLVER
 
-    cache = tmp_path / "cache"
-    cache.write_text("a file where the cache folder should be")  # unwritable, even as root
-    monkeypatch.setenv(table.CACHE_ENV, str(cache))
+    monkeypatch.setenv(table.CACHE_ENV, str(tmp_path / "cache"))
     solved = np.full(FULL_GAME.state_count, 1234.5)
     monkeypatch.setattr(build, "solve_values", lambda boxes, progress=None: solved)
+
+    def read_only(_table: Any, path: Any) -> Path:  # the folder took the check, not the file
+        raise table.ValueTableError(f"cannot write the value table at {path}: read-only")
+
+    monkeypatch.setattr(build, "write_table", read_only)
     try:
         solution = SOLVER.solve({})
         assert solution.note is not None and "kept in memory for this run only" in solution.note
@@ -501,3 +504,20 @@ def test_a_huge_typed_line_is_never_echoed_in_full(monkeypatch: pytest.MonkeyPat
     shown = run_menu(monkeypatch, GAMES["wurfeltod"], huge, "bot:greedy", huge, "1", "m", "q")
     assert huge[:1000] not in shown
     assert shown.count("✗") == 2  # the players and the seed, each said once, short
+
+
+def test_fifos_in_the_deck_library_and_the_cache_are_never_waited_on(
+    data: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    library = data / "decks"
+    library.mkdir(parents=True)
+    os.mkfifo(library / f"{'ab' * 32}.json")
+    done = run(["decks", "list"])
+    assert done.returncode == 0 and "No decks imported yet" in done.stdout  # skipped
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    os.mkfifo(cache / "wurfeltod-values.bin")
+    done = run(
+        ["play", "wurfeltod", "--players", "bot:optimal"], env={"GAMENIGHT_CACHE_DIR": str(cache)}
+    )
+    assert done.returncode == 2 and "not a regular file" in one_line_error(done)

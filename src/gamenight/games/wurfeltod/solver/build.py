@@ -129,9 +129,10 @@ def build_table(
 
     ``path`` defaults to :func:`~.table.default_table_path`. A valid table
     already there is kept unless ``force``; a corrupt or stale one is rebuilt.
-    ``progress(done, total)`` follows the solve. A table that cannot be written (a
-    read-only cache) is kept in memory for this process (:data:`~.table.UNSAVED`, which
-    :func:`~.table.read_table` consults first): a solve is never thrown away.
+    ``progress(done, total)`` follows the solve. A folder known to be unwritable is
+    refused before solving; a table that still cannot be written after the solve (a
+    read-only or full disk) is kept in memory for this process (:data:`~.table.UNSAVED`,
+    which :func:`~.table.read_table` consults first): a solve is never thrown away.
     """
     target = Path(path) if path is not None else default_table_path()
     if not force:
@@ -140,11 +141,7 @@ def build_table(
                 return target
         except ValueTableError:
             pass  # unusable: rebuild below
-    unwritable = None
-    try:
-        prepare_table_dir(target)  # known before the solve: it is kept in memory instead
-    except ValueTableError as exc:
-        unwritable = str(exc)
+    prepare_table_dir(target)  # fail now, not after the solve
     started = time.perf_counter()
     values = solve_values(FULL_GAME, progress=progress)
     info = {
@@ -153,8 +150,6 @@ def build_table(
     }
     table = ValueTable(FULL_GAME, values, info=info)
     try:
-        if unwritable is not None:
-            raise ValueTableError(unwritable)
         written = write_table(table, target)
     except ValueTableError as exc:  # e.g. a read-only cache: keep the solve for this run
         UNSAVED[target] = (table, str(exc))

@@ -28,6 +28,7 @@ import numpy.typing as npt
 import platformdirs
 
 from gamenight.core.errors import BuildNeededError, GamenightError
+from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.wurfeltod.categories import WURFELTOD_PENALTY, Category
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
 from gamenight.games.wurfeltod.tables import pair_tables
@@ -207,12 +208,12 @@ def read_table(path: str | os.PathLike[str]) -> ValueTable:
     where = Path(path)
     if where in UNSAVED:  # built here, not saved: this run's copy
         return UNSAVED[where][0]
-    try:
-        data = where.read_bytes()
-    except FileNotFoundError as exc:
-        raise ValueTableMissingError(f"no Wurfeltod value table at {where}") from exc
-    except OSError as exc:
-        raise ValueTableCorruptError(f"{where}: cannot read the value table: {exc}") from exc
+    if not where.exists() and not where.is_symlink():
+        raise ValueTableMissingError(f"no Wurfeltod value table at {where}")
+    try:  # a regular file only (a FIFO would wait forever), of bounded size
+        data = read_bytes(where)
+    except FileProblem as exc:
+        raise ValueTableCorruptError(f"cannot read the value table: {exc}") from exc
     end = data.find(b"\n", 0, _MAX_HEADER)
     try:
         if end < 0:
