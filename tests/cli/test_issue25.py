@@ -19,6 +19,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from rich.console import Console
 
 from gamenight.cli.menu import main_menu
@@ -521,3 +523,33 @@ def test_fifos_in_the_deck_library_and_the_cache_are_never_waited_on(
         ["play", "wurfeltod", "--players", "bot:optimal"], env={"GAMENIGHT_CACHE_DIR": str(cache)}
     )
     assert done.returncode == 2 and "not a regular file" in one_line_error(done)
+
+
+_json = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.integers() | st.text(max_size=5),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=12,
+)
+
+
+@given(
+    st.one_of(
+        _json.map(lambda v: json.dumps(v).encode()),
+        st.binary(max_size=40),
+        st.dictionaries(st.text(max_size=5), _json, max_size=3).map(
+            lambda players: json.dumps({"players": players}).encode()
+        ),
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_any_ratings_file_is_read_or_refused_in_one_line(data: bytes) -> None:
+    """Whatever the store holds, reading it gives ratings or a one-line FileProblem."""
+    from gamenight.sim.ratings import _decode_store
+
+    try:
+        stored = _decode_store(data)
+    except FileProblem as problem:
+        assert "\n" not in str(problem)
+        return
+    for rating in stored.players.values():
+        assert rating.sigma > 0 and rating.games >= 0

@@ -238,7 +238,7 @@ def rate_table_game(
         players = [[f"bot:{s.bot}"] if s.bot else list(s.members or (s.name,)) for s in seats]
         store.record(players, ranks)
         store.save()
-    except (OSError, ValueError, KeyError) as exc:
+    except (OSError, ValueError, KeyError, ArithmeticError) as exc:  # odd stored numbers too
         if say is not None:
             say(f"the ratings were not updated: {getattr(exc, 'strerror', None) or exc}")
         return None
