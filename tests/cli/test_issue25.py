@@ -553,3 +553,34 @@ def test_any_ratings_file_is_read_or_refused_in_one_line(data: bytes) -> None:
         return
     for rating in stored.players.values():
         assert rating.sigma > 0 and rating.games >= 0
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["play", "decathlon", "--players", "Tess,bot:greedy"],
+        ["play", "dice-duel", "--players", "Tess,bot:random"],
+        ["play", "wurfeltod", "--players", "Tess,bot:greedy"],
+        ["play", "decades", "--players", "Red:Tess,Blue:bot:novice"],
+    ],
+    ids=lambda args: args[1],
+)
+def test_every_game_shows_its_table_in_ascii(data: Path, args: list[str]) -> None:
+    """Each game's board, prompt and help, with ASCII output; the input then runs out and
+    the game is saved, as under any locale."""
+    done = run([*args, "--seed", "3"], stdin="?\nzz\n", env=ASCII)
+    assert "Traceback" not in done.stderr, done.stderr
+    assert "Game saved after" in done.stdout
+    assert done.stdout.isascii()
+
+
+def test_every_glyph_the_terminal_prints_has_an_ascii_stand_in() -> None:
+    """A new glyph in terminal text needs its stand-in (or it prints as '?')."""
+    from gamenight.terminal import glyphs
+
+    source = Path(glyphs.__file__).parent
+    files = [*source.glob("*.py"), *(source.parent / "cli").glob("*.py")]
+    used = {c for f in files if f.name != "glyphs.py" for c in f.read_text() if ord(c) > 127}
+    used -= {"\u0663"}  # in a doctest of what is not a digit
+    missing = sorted(f"U+{ord(c):04X}" for c in used if glyphs.stand_in(c) == "?")
+    assert missing == []

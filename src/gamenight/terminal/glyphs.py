@@ -54,6 +54,12 @@ STAND_INS = {
     "\u2592": ":",
     "\u2593": "#",
     "\U0001f3c6": "*",  # the winner's trophy
+    "\u00b1": "+/-",
+    "\u25b2": "^",
+    "\u25cf": "o",  # a chip held (Dice Duel)
+    "\u2605": "*",  # the best option
+    "\u2606": "+",  # the best for a column
+    "\u2620": "W",  # a Wurfeltod penalty (Wurfeltod)
     "\u2680": "[1]",
     "\u2681": "[2]",
     "\u2682": "[3]",
