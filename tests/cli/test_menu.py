@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from gamenight.cli.menu import main_menu, saved_games
+from gamenight.cli.menu import main_menu
 from gamenight.core import registry
 from gamenight.terminal.ui import Prompter
 
@@ -96,25 +96,30 @@ def test_resume_a_saved_game_from_the_menu(
     cli: CliRunner,
 ) -> None:
     shown = run_menu(monkeypatch, "s", "q")
-    assert "No saved games" in shown
+    assert "No saved unfinished games" in shown
     saves = data_dir / "saves"
     saves.mkdir()
     record = saves / "wurfeltod-1.jsonl"
+    code, _, err = cli(["play", "wurfeltod", "--players", "bot:random", "--seed", "5",
+                        "--record", str(saves / "done.jsonl")])  # fmt: skip
+    assert code == 0, err  # a finished game: not offered
     code, _, err = cli(["play", "wurfeltod", "--players", "bot:greedy,bot:random", "--seed", "5",
                         "--record", str(record)])  # fmt: skip
     assert code == 0, err
     lines = record.read_text().splitlines()
     assert json.loads(lines[-1])["type"] == "results"
     record.write_text("\n".join(lines[:-10]) + "\n")  # cut short: an unfinished game
-    broken = saves / "broken.jsonl"
-    broken.write_text("not json\n")
+    (saves / "broken.jsonl").write_text("not json\n")
+    os.mkfifo(saves / "fifo.jsonl")  # never opened, never waited on
     os.utime(record, (1, 1))
-    assert saved_games(saves) == [broken, record]  # newest first
 
+    # Issue 25: the list is `gamenight saves`'s: players and actions; finished and damaged
+    # games are not offered.
     shown = run_menu(monkeypatch, "s", "x", "2", "s", "1", "s", "", "q")
-    assert "type a number from 1 to 2, or press Enter" in shown
-    assert "broken.jsonl" in shown
-    assert "invalid JSON" in shown or "broken.jsonl" in shown.split("✗")[-1]
+    assert "type a number from 1 to 1, or press Enter" in shown
+    assert "broken.jsonl" not in shown and "fifo.jsonl" not in shown
+    assert "done.jsonl" not in shown
+    assert "Greedy 1, Random 2" in shown
     assert shown.count("number: play that game") == 4  # back at the menu after each
     assert "Resumed Wurfeltod" in shown and "Final standings" in shown  # on the menu's console
     assert json.loads(record.read_text().splitlines()[-1])["type"] == "results"

@@ -303,3 +303,56 @@ def test_a_deeply_nested_line_in_a_real_save_is_refused(
     path.write_text("\n".join(rows) + "\n")
     code, _, err = cli(["resume", str(path)])
     assert code == 1 and "nested too deeply" in err and "Traceback" not in err
+
+
+# ----- issue 25 item 7: a game saved elsewhere leaves no resumable copy behind -----------
+def _full_disk(monkeypatch: pytest.MonkeyPatch, name: str, after: int, room: bool) -> None:
+    """The file ``name`` takes ``after`` more lines, then the disk is full (ENOSPC). The
+    ``moved`` line still fits when ``room``, else only once the file is cut to nothing
+    (which frees its space, as on a real disk)."""
+    real = record_module._write
+    calls = 0
+
+    def write(fd: int, data: Any) -> int:
+        nonlocal calls
+        if Path(os.readlink(f"/proc/self/fd/{fd}")).name == name:
+            calls += 1
+            moved = bytes(data).startswith(b'{"type": "moved"')
+            fits = calls <= after or (moved and (room or os.fstat(fd).st_size == 0))
+            if not fits:
+                raise OSError(errno.ENOSPC, "No space left on device")
+        return real(fd, data)
+
+    monkeypatch.setattr(record_module, "_write", write)
+
+
+@pytest.mark.parametrize("room", [True, False], ids=["the moved line fits", "the disk is full"])
+def test_a_game_saved_elsewhere_is_refused_at_its_old_place(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, cli: CliRunner, room: bool
+) -> None:
+    data = tmp_path / "data"
+    monkeypatch.setattr("platformdirs.user_data_dir", lambda *_a: str(data))
+    path = data / "saves" / "g.jsonl"
+    path.parent.mkdir(parents=True)
+    other, existing = tmp_path / "elsewhere.jsonl", tmp_path / "taken.jsonl"
+    existing.write_text("x\n")
+    with monkeypatch.context() as patch:
+        _full_disk(patch, "g.jsonl", after=5, room=room)  # header, start, 3 actions
+        prompter = _scripted([*BOOKINGS[:4], "s", str(existing), "s", str(other), "q"])
+        session = _session(prompter, path)
+        assert session.play(session.build()) is None
+    shown = _shown(prompter)
+    assert f"{existing} already exists; give the name of a new file" in shown
+    assert "--force" not in shown  # it cannot be given at this prompt
+    assert f"The whole game so far is saved in {other}" in shown
+    assert len(read_record(other).actions) == 4  # the failed 4th line went there too
+    last = json.loads(path.read_text().splitlines()[-1])
+    assert last == {"type": "moved", "to": str(other.resolve())}
+    code, out, err = cli(["resume", str(path)])
+    assert code == 1 and f"moved to {other.resolve()}" in _flat(err)
+    assert f"gamenight resume {other.resolve()}" in _flat(err)
+    code, out, _ = cli(["saves"])
+    assert f"g.jsonl was moved to {other.resolve()}" in out
+    assert "No saved unfinished games" in out
+    code, _, err = cli(["resume", "--last"])
+    assert code == 2 and "no saved unfinished game" in err

@@ -7,13 +7,14 @@ history with ``capture-pane -S -``. ``make test`` installs tmux when it is missi
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -48,25 +49,33 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the pane shows:\n{self.history()}")
 
+    def screen(self) -> str:
+        """The visible screen only."""
+        return self.run("capture-pane", "-p", "-J", "-t", "game")
+
+    def keys(self, *keys: str) -> None:
+        self.run("send-keys", "-t", "game", *keys)
+
     def type(self, line: str) -> None:
         self.run("send-keys", "-t", "game", "-l", line)
         self.run("send-keys", "-t", "game", "Enter")
 
 
-@pytest.fixture
-def tmux(tmp_path: Path) -> Iterator[Tmux]:
+HOT_SEAT = "play decades --players Red:Ann,Blue:Bob --seed 11"
+
+
+@contextlib.contextmanager
+def tmux_session(tmp_path: Path, command: str, *, height: int = 40) -> Iterator[Tmux]:
+    """A tmux pane (120 columns) running ``command`` (a shell line; ``gamenight`` is
+    this checkout's, with its data and cache folders under ``tmp_path``)."""
     if shutil.which("tmux") is None:
         pytest.fail("tmux is missing: `make system-deps` installs it (the hot-seat test needs it)")
-    session = Tmux(f"gamenight-test-{os.getpid()}")
+    session = Tmux(f"gamenight-test-{os.getpid()}-{tmp_path.name}")
     env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
-    command = " ".join(
-        [
-            *(f"{key}={value}" for key, value in env.items()),
-            str(GAMENIGHT),
-            "play decades --players Red:Ann,Blue:Bob --seed 11; sleep 60",
-        ]
-    )
-    session.run("new-session", "-d", "-s", "game", "-x", "120", "-y", "40", command)
+    exports = " ".join(f"{key}={value}" for key, value in env.items())
+    line = f"export {exports}; " + command.replace("gamenight ", f"{GAMENIGHT} ")
+    size = ["-x", "120", "-y", str(height)]
+    session.run("new-session", "-d", "-s", "game", *size, "bash", "--norc", "-c", line)
     session.run("set-option", "-t", "game", "history-limit", "10000")
     try:
         yield session
@@ -74,8 +83,15 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
         subprocess.run(["tmux", "-L", session.socket, "kill-server"], capture_output=True)
 
 
+@pytest.fixture
+def tmux(tmp_path: Path) -> Iterator[Tmux]:
+    with tmux_session(tmp_path, f"gamenight {HOT_SEAT}; sleep 60") as session:
+        yield session
+
+
 def test_hand_over_leaves_no_secret_in_the_scrollback(tmux: Tmux) -> None:
-    tmux.wait_for("Pass the terminal to Red")
+    seen = tmux.wait_for("Pass the terminal to Red")
+    assert "was chosen with --seed" in seen  # the start-up text stays until Enter (issue 25)
     tmux.type("")
     seen = tmux.wait_for("Keep which 4 cards?")
     cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
@@ -88,3 +104,61 @@ def test_hand_over_leaves_no_secret_in_the_scrollback(tmux: Tmux) -> None:
     assert leaked == [], f"Red's cards are still in the terminal:\n{seen}"
     assert "Keep which 4 cards?" not in seen
     assert "Password input may be echoed" not in seen
+
+
+def _red_keeps_cards(tmux: Tmux, keep: str = "1 2 3 4") -> list[str]:
+    """Red's seven secret cards as shown, after Red typed ``keep`` at the first prompt."""
+    tmux.wait_for("Pass the terminal to Red")
+    tmux.type("")
+    seen = tmux.wait_for("Keep which 4 cards?")
+    cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
+    assert len(cards) == 7, seen
+    tmux.type(keep)
+    return cards
+
+
+def test_a_dumb_terminal_gets_a_curtain_and_a_warning(tmp_path: Path) -> None:
+    """Issue 25 item 8: TERM=dumb cannot clear; blank lines push Red's hand off the screen
+    before Blue's prompt, and the players are told so at the start."""
+    with tmux_session(tmp_path, f"TERM=dumb gamenight {HOT_SEAT}; sleep 60") as tmux:
+        cards = _red_keeps_cards(tmux)
+        tmux.wait_for("Pass the terminal to Blue")
+        screen = tmux.screen()
+        assert "Pass the terminal to Blue" in screen
+        assert [card for card in cards if card in screen] == [], screen
+        assert "Keep which 4 cards?" not in screen
+        assert "cannot clear its screen (TERM=dumb)" in " ".join(tmux.history().split())
+
+
+def _echo_is_off(tmux: Tmux) -> bool:
+    tty = tmux.run("display-message", "-p", "-t", "game", "#{pane_tty}").strip()
+    modes = subprocess.run(["stty", "-a", "-F", tty], capture_output=True, text=True).stdout
+    return " -echo " in f" {modes.replace(chr(10), ' ')} "
+
+
+def test_a_secret_stays_unechoed_after_ctrl_z_and_fg(tmp_path: Path) -> None:
+    """Issue 25 item 10: suspend at a secret prompt, resume with fg, and type the secret:
+    it is not echoed (bash gives a continued job the terminal modes it saved before the
+    job started, echo on)."""
+    with tmux_session(tmp_path, "exec bash --norc --noprofile -i", height=60) as tmux:
+        tmux.type(f"{GAMENIGHT} {HOT_SEAT}")
+        tmux.wait_for("Pass the terminal to Red")
+        tmux.type("")
+        tmux.wait_for("Keep which 4 cards?")
+        assert _wait(lambda: _echo_is_off(tmux))
+        tmux.keys("C-z")
+        tmux.wait_for("Stopped")
+        tmux.type("fg")
+        assert _wait(lambda: _echo_is_off(tmux)), "echo is on again after fg"
+        tmux.type("1   2   3   4")
+        seen = tmux.wait_for("Pass the terminal to Blue")
+        assert "1   2   3   4" not in seen
+
+
+def _wait(condition: Callable[[], bool], timeout: float = 30) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False

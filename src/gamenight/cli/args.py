@@ -84,7 +84,8 @@ def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ())
 def game_seed(seed: int | None) -> int:
     """The player's ``--seed``, or a fresh secret 128-bit one."""
     if seed is not None:
-        if seed < 0:
-            raise UsageFailure("--seed must be a whole number, 0 or more")
-        return seed
+        try:
+            return seeds.check_seed(seed)  # the limit a record can be read back with
+        except ValueError as exc:
+            raise UsageFailure(f"--seed: {exc}") from None
     return seeds.draw_seed()

@@ -35,7 +35,9 @@ from gamenight.cli.session import Session
 from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
+from gamenight.terminal.glyphs import degrade_streams
 from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.words import plural
 
 console = Console()
 
@@ -46,6 +48,7 @@ console = Console()
 def app(ctx: click.Context) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
     if ctx.invoked_subcommand is None:
+        _need_input("the menu")
         main_menu(console, Prompter(console))
 
 
@@ -199,7 +202,8 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     if not report.finished:
         console.print(
             Text(
-                f"✓ {path}: {report.game}, unfinished: {report.actions} actions verified, "
+                f"✓ {path}: {report.game}, unfinished: "
+                f"{plural(report.actions, 'action')} verified, "
                 f"{fair}, every event so far matches. Resume it with: gamenight resume {path}"
             )
         )
@@ -208,7 +212,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     console.print(
         Text.assemble(
             ("✓", "green"),
-            f" {path}: {report.game}, {report.actions} actions replayed, {fair}, "
+            f" {path}: {report.game}, {plural(report.actions, 'action')} replayed, {fair}, "
             f"every event and the result match (won by {winners})",
         )
     )
@@ -240,6 +244,7 @@ def resume(path: Path | None, last: bool) -> None:
     """Resume the unfinished game saved at PATH (or the newest with --last)."""
     if last == (path is not None):
         raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
+    _need_input("resuming a game")
     if path is None:
         path = newest_unfinished()
         if path is None:
@@ -278,6 +283,8 @@ def _play(
 
     chosen = game_seed(seed)
     entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
+    if any(s.bot is None for s in seats):
+        _need_input("a game with humans")
     session = Session(
         entry, seats, options, chosen, console, Prompter(console), record, watch,
         seed_public=seed is not None, force=force,
@@ -289,18 +296,38 @@ def _play(
     _finish(session, match)
 
 
+def _need_input(what: str) -> None:
+    """Refuse up front, before any save is made, what needs a keyboard when there is
+    none (``gamenight <&-``)."""
+    if sys.stdin is None:
+        raise UsageFailure(f"standard input is closed, and {what} needs one to type on")
+
+
 def _finish(session: Session, match: Any) -> None:
     if not play_on(session, match):
         sys.exit(130)
 
 
+MAX_ERROR_CHARS = 400  # an error quoting a huge input is cut: one readable line
+
+
 def _fail(message: str, code: int) -> NoReturn:
-    click.echo(f"gamenight: error: {' '.join(message.split())}", err=True)
+    line = " ".join(message.split())
+    if len(line) > MAX_ERROR_CHARS:
+        line = line[: MAX_ERROR_CHARS - 1] + "…"
+    click.echo(f"gamenight: error: {line}", err=True)
     sys.exit(code)
 
 
 def run(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
+    degrade_streams()  # a non-UTF-8 locale: characters it lacks become ASCII, never a crash
+    if sys.stdout is None:  # gamenight >&-: nothing can be shown
+        if sys.stderr is not None:
+            print(
+                "gamenight: error: standard output is closed; nothing can be shown", file=sys.stderr
+            )
+        sys.exit(2)
     try:
         app.main(args=argv, standalone_mode=False, prog_name="gamenight")
     except click.UsageError as exc:

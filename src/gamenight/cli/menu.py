@@ -12,7 +12,6 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -23,11 +22,13 @@ from rich.table import Table as RichTable
 from gamenight.cli.args import CheckFailure, UsageFailure
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
-from gamenight.cli.session import Session, saves_folder
+from gamenight.cli.saves import list_saves, saves_table
+from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
-from gamenight.core.seeds import draw_seed
+from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
+from gamenight.core.text import clip
 from gamenight.terminal.ui import Prompter, is_number, plain
 
 MENU_HELP = "number: play that game · r: rules · s: resume a saved game · q: quit"
@@ -62,17 +63,32 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             resume_menu(console, prompter)
             continue
         if is_number(text) and 1 <= int(text) <= len(entries):
-            setup = set_up(console, prompter, entries[int(text) - 1])
-            while True:
-                while not play_game(console, prompter, setup):
-                    setup.seats = ask_players(console, prompter, setup.entry, setup.options)
-                after = _after_game(prompter)
-                if after == "q":
-                    return
-                if after == "m":
-                    break
+            if play_from_set_up(console, prompter, entries[int(text) - 1]) == "q":
+                return
             continue
         prompter.error(f"type a game number from 1 to {len(entries)}, r, s or q")
+
+
+def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> str:
+    """Set up ``entry`` and play it, again and again, until the player goes back to the
+    menu ("m") or quits ("q"). Ctrl-C or Ctrl-D at a set-up question goes back one step
+    (seed -> players -> options -> the menu)."""
+    setup = set_up(console, prompter, entry)
+    while setup is not None:
+        outcome = play_game(console, prompter, setup)
+        if outcome == "menu":
+            return "m"
+        if outcome in ("players", "back"):  # bad line-up, or a step back from the seed
+            seats = ask_players(console, prompter, setup.entry, setup.options)
+            if seats is None:
+                setup = set_up(console, prompter, entry)
+            else:
+                setup.seats = seats
+            continue
+        after = _after_game(prompter)
+        if after != "a":
+            return after
+    return "m"
 
 
 def _after_game(prompter: Prompter) -> str:
@@ -92,32 +108,62 @@ def games_table(entries: list[registry.GameEntry]) -> RichTable:
     return table
 
 
-def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> SetUp:
-    """Ask for the game's options and players (each re-asked until it is valid)."""
+class StepBack(Exception):
+    """Ctrl-C or Ctrl-D at a set-up question: go back one question."""
+
+
+def _ask_step(prompter: Prompter, prompt: str) -> str:
+    """A set-up answer; Ctrl-C / Ctrl-D raise :class:`StepBack` (a line is ended, so
+    what is printed next starts on its own line)."""
+    try:
+        return prompter.ask(prompt)
+    except (KeyboardInterrupt, EOFError):
+        prompter.console.print()
+        raise StepBack from None
+
+
+def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> SetUp | None:
+    """Ask for the game's options and players (each re-asked until it is valid). Ctrl-C
+    goes back one question; None: back from the first one, to the menu."""
     game = entry.game
     raw: dict[str, Any] = {}
-    for spec in game.info.options:
-        hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
-        while True:
-            text = prompter.ask(f"{spec.help}{hint} [{_show(spec.default)}]: ")
-            if not text:
-                break
+    specs = list(game.info.options)
+    index = 0
+    while True:
+        while index < len(specs):
+            spec = specs[index]
+            hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
             try:
-                spec.parse(text)
-            except OptionsError as exc:
-                prompter.error(str(exc))
+                text = _ask_step(prompter, f"{spec.help}{hint} [{_show(spec.default)}]: ")
+            except StepBack:
+                if index == 0:
+                    return None
+                index -= 1
                 continue
-            raw[spec.name] = text
-            break
-    options = game.parse_options(raw)
-    return SetUp(entry, options, ask_players(console, prompter, entry, options))
+            if text:
+                try:
+                    spec.parse(text)
+                except OptionsError as exc:
+                    prompter.error(str(exc))
+                    continue
+                raw[spec.name] = text
+            else:
+                raw.pop(spec.name, None)
+            index += 1
+        options = game.parse_options(raw)
+        seats = ask_players(console, prompter, entry, options)
+        if seats is not None:
+            return SetUp(entry, options, seats)
+        if not specs:
+            return None
+        index = len(specs) - 1
 
 
 def ask_players(
     console: Console, prompter: Prompter, entry: registry.GameEntry, options: Options
-) -> list[SeatSpec]:
+) -> list[SeatSpec] | None:
     """Show the bots, then ask who plays until the answer is a valid line-up for the
-    chosen ``options`` (parsed)."""
+    chosen ``options`` (parsed); None for a step back (Ctrl-C, Ctrl-D)."""
     game = entry.game
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
@@ -127,7 +173,10 @@ def ask_players(
     if is_team_game(game.info):
         example = "Red:Ann+Bob,Blue:bot:" + example.rsplit(":", 1)[1]
     while True:
-        text = prompter.ask(f"Players, e.g. '{example}': ")
+        try:
+            text = _ask_step(prompter, f"Players, e.g. '{example}': ")
+        except StepBack:
+            return None
         try:
             seats = parse_players(text, list(entry.bots), teams=is_team_game(game.info))
             game.check_setup(len(seats), options)
@@ -138,32 +187,44 @@ def ask_players(
 
 def ask_seed(prompter: Prompter) -> tuple[int, bool]:
     """A seed typed as a whole number (public: the game is reproducible, not secret),
-    or a secret random one for an empty answer."""
+    or a secret random one for an empty answer; Ctrl-C raises :class:`StepBack`."""
     while True:
-        text = prompter.ask("Seed (a whole number; Enter for a random one) [random]: ")
+        text = _ask_step(prompter, "Seed (a whole number; Enter for a random one) [random]: ")
         if not text:
             return draw_seed(), False
-        if is_number(text):
+        if text.isascii() and text.isdigit() and len(text) <= MAX_SEED_DIGITS:
             return int(text), True
-        prompter.error(f"{text!r} is not a whole number; type one, or press Enter")
+        if text.isascii() and text.isdigit():
+            prompter.error(f"a seed has at most {MAX_SEED_DIGITS} digits; type a shorter one")
+            continue
+        prompter.error(f"{clip(text)} is not a whole number; type one, or press Enter")
 
 
-def play_game(console: Console, prompter: Prompter, setup: SetUp) -> bool:
+def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
     """Play one game from ``setup``; an interrupted game is saved (or said lost).
-    False when the game could not start with these players (they are asked again)."""
-    seed, public = ask_seed(prompter)
+    "played"; "players" when the game could not start with these players (they are
+    asked again); "back" for a step back from the seed; "menu" when no save can be
+    kept and the player would not play without one."""
+    try:
+        seed, public = ask_seed(prompter)
+    except StepBack:
+        return "back"
     session = Session(
         setup.entry, setup.seats, setup.options, seed, console, prompter, seed_public=public
     )
     try:
         match = build_with_solver(console, prompter, session)
+    except SaveDeclinedError as exc:
+        prompter.error(str(exc))
+        prompter.say("Back to the menu.")
+        return "menu"
     except GamenightError as exc:
         prompter.error(str(exc))
-        return False
+        return "players"
     if match is None:
-        return False
+        return "players"
     session.play(match)  # Ctrl-C: says where the game is saved, or asks before abandoning
-    return True
+    return "played"
 
 
 def build_with_solver(console: Console, prompter: Prompter, session: Session) -> Any:
@@ -178,7 +239,8 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
         if build is None or reason is None:
             raise
         prompter.error(reason)
-    answer = prompter.ask("Build it now? It takes about 10 seconds [Y/n]: ").lower()
+    estimate = _build_estimate(session.entry)
+    answer = prompter.ask(f"Build it now? It takes {estimate} [Y/n]: ").lower()
     if answer not in {"", "y", "yes"}:
         prompter.say("Choose other players, then.")
         return None
@@ -186,6 +248,15 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
     build(console)
     prompter.say(f"Built in {time.perf_counter() - started:.0f} s.")
     return session.build()
+
+
+def _build_estimate(entry: registry.GameEntry) -> str:
+    """The solver's own estimate of a first build (the one its messages use)."""
+    try:
+        typical = getattr(entry.solver, "typical_build", None)
+    except (ImportError, AttributeError):
+        typical = None
+    return typical() if callable(typical) else "a while"
 
 
 def _bot_failure(session: Session) -> str | None:
@@ -216,33 +287,23 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
                     bar.update(task, completed=done, total=total)
 
                 defaults = {spec.name: spec.default for spec in solver.options}
-                solver.solve(defaults, progress=progress)
+                solution = solver.solve(defaults, progress=progress)
+            note = getattr(solution, "note", None)
+            if note:  # e.g. a read-only cache: the table lives in memory for this run
+                console.print(plain(note))
 
         return run
     return None
 
 
-def saved_games(folder: Path | None = None) -> list[Path]:
-    """The saved games (``*.jsonl``), newest first."""
-    folder = folder or saves_folder()
-    try:
-        found = [p for p in folder.glob("*.jsonl") if p.is_file()]
-    except OSError:
-        return []
-    return sorted(found, key=lambda p: p.stat().st_mtime, reverse=True)
-
-
 def resume_menu(console: Console, prompter: Prompter) -> None:
-    """List the saved games and resume one (or go back with Enter)."""
-    saves = saved_games()
+    """List the unfinished saved games as ``gamenight saves`` does (game, when, players,
+    actions) and resume one, or go back with Enter."""
+    saves = [s for s in list_saves() if s.moved_to is None]
     if not saves:
-        prompter.say(f"No saved games in {saves_folder()}.")
+        prompter.say(f"No saved unfinished games in {saves_folder()}.")
         return
-    table = RichTable("#", "saved game", "last played", box=None)
-    for n, path in enumerate(saves, start=1):
-        when = datetime.fromtimestamp(path.stat().st_mtime).strftime("%Y-%m-%d %H:%M")
-        table.add_row(str(n), plain(path.name), when)
-    console.print(table)
+    console.print(saves_table(saves, numbered=True))
     while True:
         text = prompter.ask("Resume which game (number; Enter: back)? ")
         if not text:
@@ -250,7 +311,7 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
         if is_number(text) and 1 <= int(text) <= len(saves):
             break
         prompter.error(f"type a number from 1 to {len(saves)}, or press Enter")
-    resume_saved(console, prompter, saves[int(text) - 1])
+    resume_saved(console, prompter, saves[int(text) - 1].path)
 
 
 def resume_saved(console: Console, prompter: Prompter, path: Path) -> None:

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import GameInfo
-from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text
+from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text, clip, name_key
 
 
 @dataclass(frozen=True)
@@ -68,20 +68,27 @@ def parse_players(spec: str, bots: Sequence[str], *, teams: bool = True) -> list
     """
     entries = [part.strip() for part in spec.split(",")]
     if not spec.strip() or any(not e for e in entries):
-        raise OptionsError(f"--players: empty seat in {spec!r} (example: 'Ann,bot:greedy')")
+        raise OptionsError(f"--players: empty seat in {clip(spec)} (example: 'Ann,bot:greedy')")
     seats = [_seat(entry, index, bots) for index, entry in enumerate(entries, start=1)]
     if not teams:
         for entry, seat in zip(entries, seats, strict=True):
             if seat.bot is None and seat.members != (seat.name,):
                 example = seat.members[-1]
                 raise OptionsError(
-                    f"--players: {entry!r} names a team, and this game has no teams "
-                    f"(write one name per seat, e.g. {example!r})"
+                    f"--players: {clip(entry)} names a team, and this game has no teams "
+                    f"(write one name per seat, e.g. {clip(example)})"
                 )
-    names = [s.name.lower() for s in seats]
-    for name in names:
-        if names.count(name) > 1:
-            raise OptionsError(f"--players: two seats are named {name!r}; give them distinct names")
+    # Names that look the same are one name (case, NFKC, invisible characters: name_key)
+    seen: set[str] = set()
+    for seat in seats:
+        key = name_key(seat.name)
+        if key not in seen:
+            seen.add(key)
+        else:
+            raise OptionsError(
+                f"--players: two seats are named {clip(seat.name)} (or names that look the "
+                "same); give them distinct names"
+            )
     return seats
 
 
@@ -92,18 +99,18 @@ def _seat(entry: str, index: int, bots: Sequence[str]) -> SeatSpec:
     if sep and head.strip().lower() != "bot":
         label, who = head.strip(), rest.strip()
         if not label or not who:
-            raise OptionsError(f"--players: cannot read seat {entry!r} (use Label:who)")
+            raise OptionsError(f"--players: cannot read seat {clip(entry)} (use Label:who)")
     head, sep, rest = who.partition(":")
     if sep and head.strip().lower() == "bot":
         bot = rest.strip().lower()
         if bot not in bots:
             raise OptionsError(
-                f"--players: unknown bot {rest.strip()!r} (this game has: {', '.join(bots)})"
+                f"--players: unknown bot {clip(rest.strip())} (this game has: {', '.join(bots)})"
             )
         return SeatSpec(label or f"{bot.replace('-', ' ').capitalize()} {index}", bot=bot)
     members = tuple(m.strip() for m in who.split("+"))
     if any(not m or ":" in m for m in members):
-        raise OptionsError(f"--players: cannot read seat {entry!r}")
+        raise OptionsError(f"--players: cannot read seat {clip(entry)}")
     for text in (label, *members):
         if text is not None:
             _check_name(text)
@@ -116,3 +123,5 @@ def _check_name(text: str) -> None:
         check_text(text, what="a name", limit=MAX_NAME_CHARS)
     except TextError as exc:
         raise OptionsError(f"--players: {exc}") from None
+    if not name_key(text).strip():
+        raise OptionsError("--players: a name needs a visible character")

@@ -18,6 +18,7 @@ from gamenight.core import seeds
 from gamenight.core.errors import RecordError
 from gamenight.core.record import resume_record
 from gamenight.terminal.ui import Prompter
+from gamenight.terminal.words import plural
 
 
 def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Session, Any]:
@@ -45,6 +46,7 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
     session = Session(
         entry, seats, options, record.seed, console, prompter, path,
         writer=resumed.writer, dice_scheme=resumed.report.dice_scheme,
+        seed_public=record.seed_chosen,  # a game begun with --seed is not secret
     )  # fmt: skip
     if resumed.backup is not None:
         console.print(
@@ -55,7 +57,7 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
         )
     match = session.build()
     restore(match, [(seat, action) for seat, action, _ in record.actions])
-    console.print(Text(f"Resumed {entry.name} after {len(record.actions)} actions."))
+    console.print(Text(f"Resumed {entry.name} after {plural(len(record.actions), 'action')}."))
     return session, match
 
 

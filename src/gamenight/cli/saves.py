@@ -18,7 +18,7 @@ from gamenight.cli.session import saves_folder
 from gamenight.core.errors import RecordError
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import to_json
-from gamenight.core.record import Record, RecordSeat, read_record
+from gamenight.core.record import Record, RecordMovedError, RecordSeat, read_record
 from gamenight.core.registry import GameEntry
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import Seating
@@ -31,10 +31,12 @@ class SavedGame:
     when: datetime  # last written
     players: tuple[str, ...]
     actions: int
+    moved_to: str | None = None  # saved elsewhere after a failed write: go on there
 
 
 def list_saves(folder: Path | None = None) -> list[SavedGame]:
-    """The unfinished games in the saves folder, newest first (damaged files skipped)."""
+    """The unfinished games in the saves folder, newest first (damaged files and anything
+    but regular files skipped; a game moved elsewhere is listed with where it went)."""
     folder = saves_folder() if folder is None else folder
     found = []
     try:
@@ -43,8 +45,11 @@ def list_saves(folder: Path | None = None) -> list[SavedGame]:
         return []
     for path in paths:
         try:
-            record = read_record(path, repair_tail=True)
             when = datetime.fromtimestamp(path.stat().st_mtime)
+            record = read_record(path, repair_tail=True)
+        except RecordMovedError as moved:
+            found.append(SavedGame(path, "", when, (), 0, moved_to=moved.to))
+            continue
         except (RecordError, OSError):
             continue
         if record.finished:
@@ -55,26 +60,42 @@ def list_saves(folder: Path | None = None) -> list[SavedGame]:
 
 
 def newest_unfinished(folder: Path | None = None) -> Path | None:
-    saves = list_saves(folder)
+    saves = [s for s in list_saves(folder) if s.moved_to is None]
     return saves[0].path if saves else None
 
 
 def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
+    for save in saves:
+        if save.moved_to is not None:
+            console.print(
+                Text(f"{save.path.name} was moved to {save.moved_to} (resume it there)"),
+                style="dim",
+                soft_wrap=True,
+            )
+    saves = [s for s in saves if s.moved_to is None]
     if not saves:
         console.print("No saved unfinished games.")
         return
-    table = RichTable("game", "when", "players", "actions", box=None)
+    table = saves_table(saves)
+    console.print(table)
+    console.print(Text("Resume one with: gamenight resume PATH (the newest: --last)", style="dim"))
+
+
+def saves_table(saves: Sequence[SavedGame], *, numbered: bool = False) -> RichTable:
+    """The saved games as ``gamenight saves`` and the menu list them: game, when,
+    players, actions and path (``numbered``: a first column to pick one by)."""
+    table = RichTable(*(["#"] if numbered else []), "game", "when", "players", "actions", box=None)
     table.add_column("path", overflow="fold")
-    for save in saves:
+    for n, save in enumerate(saves, start=1):
         table.add_row(
+            *([str(n)] if numbered else []),
             save.game,
             save.when.strftime("%Y-%m-%d %H:%M"),
             Text(", ".join(save.players)),
             str(save.actions),
             Text(str(save.path)),
         )
-    console.print(table)
-    console.print(Text("Resume one with: gamenight resume PATH (the newest: --last)", style="dim"))
+    return table
 
 
 # ----- replay --as SEAT -----------------------------------------------------------------

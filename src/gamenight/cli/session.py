@@ -36,13 +36,16 @@ from gamenight.core.seeds import commitment, derive, fingerprint
 from gamenight.sim.ratings import rate_table_game
 from gamenight.terminal import ui_for
 from gamenight.terminal.ui import (
+    CURTAIN_LINES,
     Prompter,
     Seating,
     TerminalUI,
     UndoRequested,
+    can_clear,
     clear_screen,
     plain,
 )
+from gamenight.terminal.words import plural
 
 
 class HumanAgent:
@@ -67,9 +70,12 @@ class HumanAgent:
         seat = decision.seat
         name = self.table.names[seat]
         if self.hidden:
-            # Hot seat with secrets: clear, hand over, and clear again afterwards.
-            clear_screen(console)
+            # Hot seat with secrets: hand over, clear, and clear again afterwards. The
+            # screen was cleared after the previous seat acted, so what shows now is
+            # public (the start-up text, the set-up, the narration): it stays readable
+            # until Enter is pressed.
             self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
+            clear_screen(console)
         view, legal = decision.view, decision.legal
         while True:
             console.print(Rule(plain(f"{name} to act")))
@@ -196,9 +202,20 @@ class Session:
                 agents.append(self.entry.make_bot(seat.bot, derive(self.seed, "bot", index)))
         if self.writer is None:
             self.writer = self._open_record(bool(humans), append)
+        try:
+            return self._build_match(agents, ui, table, bool(humans))
+        except BaseException:  # nothing played: leave no empty "unfinished" save behind
+            self.discard_empty()
+            raise
+
+    def _build_match(
+        self, agents: list[Agent], ui: TerminalUI, table: Seating, humans: bool
+    ) -> Match:
+        game = self.entry.game
         if self.writer is not None:
             self.record_path = self.writer.path or self.record_path
             self.writer.on_failure = self._write_failed
+            self.writer.seed_chosen = self.seed_public
         seat_infos = [RecordSeat(s.name, s.agent) for s in self.seats]
         match = Match(
             game,
@@ -210,7 +227,7 @@ class Session:
             dice_scheme=self.dice_scheme,
         )
         attach_undo(match, self.record_path)
-        narrate = bool(humans) if self.narrate is None else self.narrate
+        narrate = humans if self.narrate is None else self.narrate
         if narrate:
             match.observers.append(self._narrator(ui, table))
         self._ui, self._table = ui, table
@@ -222,6 +239,17 @@ class Session:
         secret until the end) or, for a chosen seed, that the game is not secret."""
         if self.title is not None:
             self.console.print(self.title)
+        hidden = bool(self.entry.game.info.hidden_info)
+        if hidden and sum(s.bot is None for s in self.seats) > 1 and not can_clear(self.console):
+            self.console.print(
+                Text(
+                    "This terminal cannot clear its screen (TERM=dumb): each hand-over prints "
+                    f"{CURTAIN_LINES} blank lines instead, and earlier turns stay in the "
+                    "scrollback. Do not scroll back; for real secrecy use a terminal that "
+                    "clears (or the browser).",
+                    style="bold",
+                )
+            )
         if self.seed_public:
             self.console.print(
                 Text(
@@ -260,13 +288,16 @@ class Session:
         finally:  # a game that stops here stays saved; the record is free to resume
             if self.writer is not None:
                 self.writer.close()
+            self.discard_empty()  # ...unless nothing at all was saved (a crash at once)
         state = match.state
         assert state is not None  # run() played the game to its end
         view = match.game.view(state, None)
         self.console.print(Rule("Final standings"))
         self._ui.show_results(self.console, results, view, self._table)
         self.reveal()
-        rate_table_game(self.entry.id, self.seats, results.ranks)  # humans vs bots: ratings
+        rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)
+            self.entry.id, self.seats, results.ranks, say=lambda line: self.prompter.error(line)
+        )
         return results
 
     def play(self, match: Match) -> Results | None:
@@ -287,10 +318,23 @@ class Session:
                 try:
                     answer = self.prompter.ask("Abandon this game? [y/N] ")
                 except (KeyboardInterrupt, EOFError):
+                    self.console.print()  # after the ^C, on a line of its own
                     answer = "y"
                 if answer.strip().lower() in {"y", "yes"}:
                     self.console.print("Game abandoned (no record was kept).")
                     return None
+
+    def discard_empty(self) -> None:
+        """Close the record and remove it if not one line reached it (an empty file
+        would be listed as an unfinished game that cannot be resumed)."""
+        writer = self.writer
+        if writer is None or writer.path is None or writer.lines_saved:
+            return
+        writer.close()
+        with contextlib.suppress(OSError):
+            if writer.path.stat().st_size == 0:
+                writer.path.unlink()
+                self.writer = None
 
     def say_saved(self, match: Match) -> None:
         """Where the game is saved (only what was synced) and how to go on."""
@@ -298,15 +342,12 @@ class Session:
         if writer is not None:
             writer.close()
         if writer is None or writer.path is None or writer.lines_saved == 0:
-            if writer is not None and writer.path is not None:
-                with contextlib.suppress(OSError):  # leave no empty record behind
-                    if writer.path.stat().st_size == 0:
-                        writer.path.unlink()
+            self.discard_empty()
             self.console.print("The game was not saved.")
             return
         self.console.print(
             Text(
-                f"Game saved after {writer.actions_saved} actions in {writer.path}\n"
+                f"Game saved after {plural(writer.actions_saved, 'action')} in {writer.path}\n"
                 f"Resume it with: gamenight resume {writer.path}"
             ),
             soft_wrap=True,
@@ -338,7 +379,7 @@ class Session:
             answer = ""
         if answer.strip().lower() in {"y", "yes"}:
             return None
-        raise RecordWriteError("no place to save this game; play with --record FILE to choose one")
+        raise SaveDeclinedError("no place to save this game; play with --record FILE to choose one")
 
     def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
         """A record line could not be saved: say what is safe, then retry, save the
@@ -348,7 +389,7 @@ class Session:
         if writer.lines_saved:
             say(
                 Text(
-                    f"Saved so far: {writer.actions_saved} actions in {writer.path} "
+                    f"Saved so far: {plural(writer.actions_saved, 'action')} in {writer.path} "
                     f"(resume them with: gamenight resume {writer.path}). "
                     "The game is still here; nothing is lost yet."
                 )
@@ -370,8 +411,12 @@ class Session:
                     continue
                 if not where:
                     continue
+                target = Path(where).expanduser()
+                if target.exists() or target.is_symlink():  # no --force can be given here
+                    say(Text(f"✗ {target} already exists; give the name of a new file"))
+                    continue
                 try:
-                    writer.relocate(Path(where).expanduser())
+                    writer.relocate(target)
                 except (RecordError, RecordWriteError) as exc:
                     say(Text(f"✗ {exc}", style="bold red"))
                     continue
@@ -379,6 +424,10 @@ class Session:
                 say(Text(f"The whole game so far is saved in {writer.path}; going on there."))
                 return
             say(Text("Type r, s or q."))
+
+
+class SaveDeclinedError(RecordWriteError):
+    """No save could be made and the player would not play without one."""
 
 
 class Suspended(Exception):

@@ -134,6 +134,8 @@ def sim(
     written = write_series(report, out) if out is not None else []
     if as_json:
         click.echo(json.dumps(series_summary(report), indent=1))
+        if report.partial:
+            sys.exit(130)
         return
     partial = f", PARTIAL: {report.games} of {report.asked}" if report.partial else ""
     table = RichTable(
@@ -219,11 +221,14 @@ def tournament(
         _stopped()
     if save and not report.partial:
         store = RatingStore(entry.id)
+        _say_problem(store.problem)
         store.merge({f"bot:{s.bot}": s.rating for s in report.standings})
         store.save()
     written = write_tournament(report, out) if out is not None else []
     if as_json:
         click.echo(json.dumps(tournament_summary(report), indent=1))
+        if report.partial:
+            sys.exit(130)
         return
     partial = f", PARTIAL: {len(report.rows)} of {report.asked}" if report.partial else ""
     table = RichTable(
@@ -268,6 +273,12 @@ def tournament(
     _footer(report.worker_peak_mb, written, report.partial)
 
 
+def _say_problem(problem: str | None) -> None:
+    """A damaged ratings store, set aside: one line on stderr (the command goes on)."""
+    if problem:
+        click.echo(f"gamenight: {problem}", err=True)
+
+
 @click.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="print the ratings as JSON")
@@ -278,6 +289,7 @@ def ratings(game: str, as_json: bool) -> None:
 
     entry = game_entry(game)
     store = RatingStore(entry.id)
+    _say_problem(store.problem)
     rows = store.table()
     if as_json:
         click.echo(
@@ -336,8 +348,9 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
         )
     for path in written:
         console.print(Text(f"wrote {path}"))
-    if partial:
+    if partial:  # the report is printed, but the run was interrupted: the exit says so
         console.print(Text("Stopped with Ctrl-C: these are the games finished so far (partial)."))
+        sys.exit(130)
 
 
 @contextmanager

@@ -63,11 +63,13 @@ from gamenight.core.errors import (
     RecordWriteError,
 )
 from gamenight.core.events import Event
+from gamenight.core.files import FileProblem, check_regular, read_bytes
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, Game, Results, to_json
 from gamenight.core.options import Options
 from gamenight.core.seeds import (
     ENTROPY_SCHEMES,
+    MAX_SEED_DIGITS,
     PLAYERS,
     SERVER,
     check_contribution,
@@ -87,7 +89,7 @@ FORMAT = "gamenight-record"
 FORMAT_VERSION = 4  # 3: dice scheme 2 bound by the commitment; 4: the entropy scheme named
 SUPPORTED_VERSIONS = (1, 2, 3, 4)
 MAX_DEPTH = 64  # deeper JSON is damage, not a record (and would exhaust the stack)
-_DIGITS = re.compile(r"[0-9]{1,80}")
+_DIGITS = re.compile(rf"[0-9]{{1,{MAX_SEED_DIGITS}}}")  # the one seed limit (core.seeds)
 _HEX64 = re.compile(r"[0-9a-f]{64}")
 
 
@@ -135,6 +137,7 @@ class Record:
     results: Any = None
     entropy: str = SERVER
     contributions: list[Contribution] = field(default_factory=list)
+    seed_chosen: bool = False  # the player chose the seed (--seed): not secret
 
     @property
     def finished(self) -> bool:
@@ -178,6 +181,7 @@ class RecordWriter:
         self._size = 0  # bytes known to be on disk
         self._dirty = False  # bytes after _size may be on disk (a failed line)
         self._lines: list[bytes] = []
+        self.seed_chosen = False  # written into the header: the seed was given, not drawn
         self.actions_saved = 0
         self.on_failure: FailureHandler | None = None
 
@@ -270,6 +274,8 @@ class RecordWriter:
             row["contributions"] = [c.to_json() for c in contributions]
         if seed_in_header:
             row["seed"] = str(seed)
+        if self.seed_chosen:  # so a resumed game says it is not secret, as it began
+            row["seed_chosen"] = True
         self._line(row)
 
     def start(self, events: Sequence[Any]) -> None:
@@ -330,8 +336,29 @@ class RecordWriter:
             raise
         new._lines = list(self._lines)
         new.actions_saved, new.on_failure = self.actions_saved, self.on_failure
+        self._mark_moved(path)
         self.close()
         self.__dict__.update(new.__dict__)
+
+    def _mark_moved(self, to: Path) -> None:
+        """End the old file with a ``moved`` line so it is never played on beside the new
+        one (the same dice, already seen). On a full disk the line may not fit: then the
+        old file is cut to nothing first (the new file holds all of it, synced) and
+        holds the ``moved`` line alone. Best effort: a file that takes neither stays."""
+        if self._fd is None:
+            return
+        line = (json.dumps({"type": "moved", "to": str(to.resolve())}) + "\n").encode()
+        for cut in (False, True):
+            try:
+                if cut or self._dirty:
+                    os.ftruncate(self._fd, 0 if cut else self._size)
+                view = memoryview(line)
+                while view:
+                    view = view[_write(self._fd, view) :]
+                _fsync(self._fd)
+                return
+            except OSError:
+                continue
 
     def forget_last_action(self, seat: int) -> bool:
         """Cut the last line if it is an action of ``seat`` (an undo), so the record
@@ -510,6 +537,17 @@ def _looks_like_record(path: Path) -> bool:
     return isinstance(head, dict) and head.get("format") == FORMAT
 
 
+class RecordMovedError(RecordError):
+    """The game of this record was saved elsewhere after a failed write; go on there."""
+
+    def __init__(self, name: str, to: str) -> None:
+        super().__init__(
+            f"{name}: this game was moved to {to} after a failed save; "
+            f"go on there: gamenight resume {to}"
+        )
+        self.to = to
+
+
 # ----- resuming ---------------------------------------------------------------------------
 @dataclass
 class Resumed:
@@ -529,7 +567,13 @@ def resume_record(path: Path) -> Resumed:
     cut-off last line ON DISK before anything is appended: the original is kept
     as ``FILE.bak`` and the file truncated to its last complete line.
     """
-    fd = _open(path, os.O_RDWR | os.O_APPEND)
+    fd = _open(path, os.O_RDWR | os.O_APPEND | getattr(os, "O_NONBLOCK", 0))
+    try:
+        check_regular(fd, path)  # a FIFO or a device is no record (reading it would wait)
+    except FileProblem as exc:
+        os.close(fd)
+        raise RecordError(f"record {exc}") from None
+    fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
     writer = RecordWriter._locked(fd, path)
     try:
         data = _read_all(fd, path)
@@ -611,16 +655,16 @@ def _keep_backup(backup: Path, data: bytes) -> None:
 # ----- reading ---------------------------------------------------------------------------
 def read_record(path: Path, *, repair_tail: bool = False) -> Record:
     """Parse a record file; malformed input raises :class:`RecordError` naming the line."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise RecordError(f"no such record file: {path}") from None
-    except IsADirectoryError:
-        raise RecordError(f"{path} is a folder, not a gamenight record") from None
+    if path.is_dir():
+        raise RecordError(f"{path} is a folder, not a gamenight record")
+    if not path.exists() and not path.is_symlink():
+        raise RecordError(f"no such record file: {path}")
+    try:  # regular files only, never waiting on a FIFO, of bounded size
+        text = read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
         raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
-    except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+    except FileProblem as exc:
+        raise RecordError(f"record {exc}") from None
     return parse_record(text.splitlines(), str(path), repair_tail=repair_tail)
 
 
@@ -633,6 +677,7 @@ def parse_record(
         lines = lines[:-1]
     if not any(line.strip() for line in lines):
         raise RecordError(f"{name}: empty file, not a gamenight record")
+    _refuse_moved(lines, name)
     rows = _json_lines(lines, name)
     lineno, head = next(rows, (0, {}))
     if head.get("type") != "header" or head.get("format") != FORMAT:
@@ -674,6 +719,20 @@ def parse_record(
     return record
 
 
+def _refuse_moved(lines: Sequence[str], name: str) -> None:
+    """A record whose game was saved elsewhere ends with ``{"type": "moved", "to": PATH}``
+    (:meth:`RecordWriter.relocate`): it is refused, pointing to the new place."""
+    last = next((line for line in reversed(lines) if line.strip()), "")
+    if '"moved"' not in last or len(last) > 1 << 16:
+        return
+    try:
+        row = json.loads(last)
+    except (ValueError, RecursionError):
+        return
+    if isinstance(row, dict) and row.get("type") == "moved" and isinstance(row.get("to"), str):
+        raise RecordMovedError(name, row["to"])
+
+
 def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Record:
     try:
         seats = [RecordSeat(str(s["name"]), str(s["agent"])) for s in head["seats"]]
@@ -701,6 +760,7 @@ def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Recor
         raise RecordError(f"{name} line {lineno}: field 'attachments' must be dict")
     if "seed" in head:
         record.seed = _seed(head["seed"], name, lineno)
+    record.seed_chosen = head.get("seed_chosen") is True
     if version >= 4:
         record.entropy = head.get("entropy")  # type: ignore[assignment]
         if record.entropy not in ENTROPY_SCHEMES:

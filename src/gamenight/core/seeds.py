@@ -70,6 +70,28 @@ SERVER: Final = "server"  # the committed seed is the dice seed (local games, --
 PLAYERS: Final = "players-v1"  # the dice seed is dice_seed(server seed, contributions)
 ENTROPY_SCHEMES: Final = (SERVER, PLAYERS)
 MAX_CONTRIBUTION_CHARS = 200
+MAX_SEED_DIGITS: Final = 80
+"""The longest seed in decimal digits, everywhere: given (``--seed``, the menu) and read
+back from a record. A drawn seed has 39; a longer one given could never be resumed."""
+
+
+def check_seed(seed: int) -> int:
+    """``seed`` if it is a seed a record can hold, else ValueError saying the limit.
+
+    >>> check_seed(7)
+    7
+    >>> check_seed(10**80)
+    Traceback (most recent call last):
+    ...
+    ValueError: a seed is a whole number, 0 or more, of at most 80 digits (this one has 81)
+    """
+    if seed < 0 or seed >= 10**MAX_SEED_DIGITS:
+        digits = len(str(abs(seed)))
+        raise ValueError(
+            f"a seed is a whole number, 0 or more, of at most {MAX_SEED_DIGITS} digits"
+            + (f" (this one has {digits})" if seed >= 0 else "")
+        )
+    return seed
 
 
 def draw_seed() -> int:

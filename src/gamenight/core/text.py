@@ -71,3 +71,32 @@ def check_text(text: str, *, what: str, limit: int) -> str:
         if kind is not None:
             raise TextError(f"{what} may not contain {kind} (U+{ord(char):04X})")
     return clean
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a message, cut to ``limit`` characters: an error never echoes
+    a huge input in full.
+
+    >>> clip("Ann")
+    "'Ann'"
+    >>> clip("x" * 1000, 5)
+    "'xxxxx…' (1000 characters)"
+    """
+    if len(text) <= limit:
+        return repr(text)
+    shown = repr(text[:limit])
+    return f"{shown[:-1]}…{shown[-1]} ({len(text)} characters)"
+
+
+def name_key(name: str) -> str:
+    """What two names must differ in to be told apart on screen: case, Unicode
+    normalisation (NFKC) and invisible format characters (U+200B, U+2060, soft
+    hyphen...) do not count, so "Ann" and "Ann\\u200b" are one name.
+
+    >>> name_key("Ann") == name_key("ANN\\u200b") == name_key("A\\u00adnn")
+    True
+    >>> name_key("Zoe") == name_key("Zoë")
+    False
+    """
+    visible = "".join(c for c in name if unicodedata.category(c) != "Cf")
+    return unicodedata.normalize("NFKC", visible).casefold()

@@ -19,12 +19,16 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Annotated, Any, Protocol
 
+import msgspec
 import platformdirs
+
+from gamenight.core.files import FileProblem, check_depth, read_bytes
 
 if TYPE_CHECKING:
     from gamenight.sim.engine import GameRow
@@ -83,6 +87,43 @@ def ratings_dir() -> Path:
     return Path(platformdirs.user_data_dir("gamenight")) / "ratings"
 
 
+MAX_STORE_BYTES = 16 << 20
+MAX_STORE_DEPTH = 8  # {"players": {name: {"mu": ...}}} is 3 deep
+
+
+class StoredRating(msgspec.Struct, frozen=True):
+    mu: Annotated[float, msgspec.Meta(ge=-1e6, le=1e6)]
+    sigma: Annotated[float, msgspec.Meta(gt=0, le=1e6)]
+    games: Annotated[int, msgspec.Meta(ge=0)] = 0
+
+
+class StoredRatings(msgspec.Struct, frozen=True):
+    """The ratings file's shape (what :meth:`RatingStore.save` writes)."""
+
+    players: dict[str, StoredRating] = {}
+    game: str = ""
+    model: str = MODEL
+
+
+def _decode_store(data: bytes) -> StoredRatings:
+    """The typed content of a ratings file, or :class:`FileProblem` saying what is wrong.
+
+    >>> _decode_store(b'{"players": {"Ann": {"mu": 25.0, "sigma": 8.3, "games": 1}}}').players
+    {'Ann': StoredRating(mu=25.0, sigma=8.3, games=1)}
+    >>> _decode_store(b"[]")
+    Traceback (most recent call last):
+    ...
+    gamenight.core.files.FileProblem: Expected `object`, got `array`
+    """
+    try:
+        check_depth(data.decode("utf-8"), MAX_STORE_DEPTH)
+        return msgspec.json.decode(data, type=StoredRatings)
+    except UnicodeDecodeError:
+        raise FileProblem("not UTF-8 text") from None
+    except (msgspec.ValidationError, msgspec.DecodeError) as exc:
+        raise FileProblem(str(exc).splitlines()[0]) from None
+
+
 class RatingStore:
     """The persisted ratings of one game (player name -> :class:`Rating`)."""
 
@@ -90,12 +131,37 @@ class RatingStore:
         self.game = game
         self.path = (root or ratings_dir()) / f"{game}.json"
         self.players: dict[str, Rating] = {}
-        if self.path.exists():
-            data = json.loads(self.path.read_text(encoding="utf-8"))
-            self.players = {
-                name: Rating(float(r["mu"]), float(r["sigma"]), int(r["games"]))
-                for name, r in data.get("players", {}).items()
-            }
+        self.set_aside: Path | None = None  # where a damaged store was moved, if it was
+        self.problem: str | None = None  # one line saying so
+        if self.path.exists() or self.path.is_symlink():
+            try:
+                stored = _decode_store(read_bytes(self.path, limit=MAX_STORE_BYTES))
+            except FileProblem as exc:
+                self._set_aside(str(exc))
+            else:
+                self.players = {
+                    name: Rating(r.mu, r.sigma, r.games) for name, r in stored.players.items()
+                }
+
+    def _set_aside(self, reason: str) -> None:
+        """Move a damaged store out of the way (kept, renamed ``.bad-<time>``) and start
+        afresh; the reason is kept in :attr:`problem` for the front end to say."""
+        stamp = time.strftime("%Y%m%d-%H%M%S")
+        target = self.path.with_name(f"{self.path.name}.bad-{stamp}")
+        for n in range(1, 100):  # never over an earlier damaged copy
+            if not target.exists():
+                break
+            target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{n}")
+        try:
+            os.replace(self.path, target)
+        except OSError:
+            self.problem = f"ratings file {self.path} is damaged ({reason}) and cannot be moved"
+            raise FileProblem(self.problem) from None
+        self.set_aside = target
+        self.problem = (
+            f"ratings file {self.path} was damaged ({reason}); kept as {target.name}, "
+            "ratings start afresh"
+        )
 
     def get(self, name: str) -> Rating:
         if name in self.players:
@@ -150,20 +216,30 @@ class SeatLike(Protocol):
 
 
 def rate_table_game(
-    game: str, seats: Sequence[SeatLike], ranks: Sequence[int], root: Path | None = None
+    game: str,
+    seats: Sequence[SeatLike],
+    ranks: Sequence[int],
+    root: Path | None = None,
+    *,
+    say: Callable[[str], None] | None = None,
 ) -> RatingStore | None:
     """Rate a finished terminal game if humans played against bots (a seat: ``name``,
     ``bot`` or None for humans, human ``members``). Bots are rated as ``bot:NAME``,
     humans by name. Returns the saved store; None when the game was not humans
-    against bots or the store could not be written (a game never fails for it)."""
+    against bots or the store could not be written (a game never fails for it).
+    ``say`` hears one line when the store was damaged (and set aside) or not saved."""
     humans = [s for s in seats if s.bot is None]
     if not humans or len(humans) == len(seats):
         return None
     try:
         store = RatingStore(game, root)
+        if store.problem and say is not None:
+            say(store.problem)
         players = [[f"bot:{s.bot}"] if s.bot else list(s.members or (s.name,)) for s in seats]
         store.record(players, ranks)
         store.save()
-    except (OSError, ValueError, KeyError):
+    except (OSError, ValueError, KeyError, ArithmeticError) as exc:  # odd stored numbers too
+        if say is not None:
+            say(f"the ratings were not updated: {getattr(exc, 'strerror', None) or exc}")
         return None
     return store

@@ -44,7 +44,7 @@ from gamenight.games.decades.events import (
     TargetChosen,
 )
 from gamenight.games.decades.tokens import Placement
-from gamenight.terminal.ui import Seating
+from gamenight.terminal.ui import Seating, plain
 
 OUTCOME_TEXT = {
     "hit": "hit",
@@ -71,8 +71,18 @@ def signed(points: int) -> str:
 
 
 def line_of(*parts: str | Text | tuple[str, str]) -> Text:
-    """One line from plain strings, (string, style) pairs and Text; no markup anywhere."""
-    return Text.assemble(*parts)
+    """One line from plain strings, (string, style) pairs and Text; no markup anywhere,
+    and no control codes: deck text is filtered on import, and again here (``plain``).
+
+    >>> line_of("a\x1b[2J", ("b", "bold")).plain
+    'a^[[2Jb'
+    """
+    return Text.assemble(
+        *(
+            plain(p) if isinstance(p, str) else plain(*p) if isinstance(p, tuple) else p
+            for p in parts
+        )
+    )
 
 
 def tokens_text(tokens: Sequence[Placement] | None) -> str:

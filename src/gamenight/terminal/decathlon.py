@@ -61,6 +61,7 @@ from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.words import plural
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -175,6 +176,8 @@ class UI:
             parts.append(
                 Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")
             )
+        if view.contested:  # the odds model no bot's strength: say so where they show
+            parts.append(Text(f"win: {odds_text.ASSUMPTION}", style="dim"))
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
         if view.sheet:
@@ -200,7 +203,7 @@ class UI:
             counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
         if view.discipline == "long-jump":
             if view.phase == "jump-freeze":
-                counters.append(f"jump with {len(view.run_up)} dice")
+                counters.append(f"jump with {plural(len(view.run_up), 'die', 'dice')}")
                 if view.frozen:
                     counters.append(f"jump so far {sum(view.frozen)}")
             else:
@@ -299,7 +302,8 @@ class UI:
                 if height is not None:
                     return Text(f"  {names[p]} goes for {height}")
                 why = " (all five frozen)" if auto else ""
-                return Text(f"  {names[p]} jumps with {dice} dice{why}")
+                count = plural(dice or 0, "die", "dice")
+                return Text(f"  {names[p]} jumps with {count}{why}")
             case Invalid(player=p, reason=reason):
                 return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
             case AttemptResult(player=p, result=result, best=best):

@@ -37,6 +37,7 @@ from gamenight.games.decathlon.actions import (
 from gamenight.games.decathlon.disciplines import FREEZE_RULES, MAX_VAULT_DICE, NAMES
 from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal.ui import is_number
+from gamenight.terminal.words import plural
 
 WORDS: dict[str, type[Action]] = {
     "r": Rethrow,
@@ -146,7 +147,7 @@ def describe(action: Action, view: DecathlonView) -> str:
         values = " ".join(str(view.thrown[i]) for i in action.dice if i < len(view.thrown))
         return f"freeze {positions} (showing {values})"
     if isinstance(action, Vault):
-        return f"jump with {action.dice} dice ({action.dice})"
+        return f"jump with {plural(action.dice, 'die', 'dice')} ({action.dice})"
     key = next(k for k, v in WORDS.items() if v is type(action) and len(k) == 1)
     return f"{type(action).__name__.lower()} ({key})"
 
@@ -162,7 +163,8 @@ def _freeze(raw: str, view: DecathlonView, legal: Sequence[Action]) -> Action | 
         return "freeze at least one die: type its position, e.g. 1"
     bad = [p for p in positions if not 1 <= p <= n]
     if bad:
-        return f"there is no die {bad[0]}: {n} dice were just thrown (positions 1-{n})"
+        thrown = plural(n, "die was", "dice were")
+        return f"there is no die {bad[0]}: {thrown} just thrown (positions 1-{n})"
     if len(set(positions)) != len(positions):
         return "each die can be frozen only once"
     for p in positions:

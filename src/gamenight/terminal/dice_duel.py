@@ -48,8 +48,10 @@ from gamenight.games.dice_duel.events import (
 )
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
+from gamenight.games.dice_duel.scoring import SOLO_MAXIMUM
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, is_number
+from gamenight.terminal.words import plural
 
 KEY: dict[Combination, str] = {
     "two-pairs": "2p",
@@ -334,10 +336,6 @@ def _name(table: Seating, seat: int | None) -> str:
     return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}{'s' if n != 1 else ''}"
-
-
 class UI:
     """The Dice Duel presentation for the terminal front end."""
 
@@ -347,19 +345,20 @@ class UI:
         else:
             label = "Turn" if view.mode == "solo" else "Round"
             rolls = f"roll {view.rolls_used} of 3"
-            left = f"{_plural(view.rolls_left, 'roll')} left"
+            left = f"{plural(view.rolls_left, 'roll')} left"
             # The pick phase follows a Kniffel or a third roll that earns several chips.
             chip = "Kniffel chip" if view.kniffel else "chip"
             extra = f" · choose your {chip}" if view.phase == "pick" else ""
             who = _name(table, view.current)
-            line = f" · {who}'s turn · {rolls} · {left}{extra}"
+            best = f" · best possible {SOLO_MAXIMUM}" if view.mode == "solo" else ""
+            line = f" · {who}'s turn · {rolls} · {left}{extra}{best}"
             console.print(Text.assemble((f"{label} {view.round}", "bold"), line))
         if view.faces:
             console.print(dice_text(view))
             if view.kniffel:
                 picks = (2 if view.mode == "solo" else 1) - view.picks
                 console.print(
-                    f"[bold magenta]KNIFFEL![/] take any {_plural(picks, 'chip')}, "
+                    f"[bold magenta]KNIFFEL![/] take any {plural(picks, 'chip')}, "
                     "from the plate or the set-aside pile, and play again"
                 )
             else:
@@ -418,6 +417,10 @@ class UI:
         verb = "share the win" if len(results.winners) > 1 else "wins"
         if view.players > 1:
             console.print(Text(f"{names} {verb}!", style="bold green"))
+        else:  # solo: the score against the best possible (rules.md)
+            console.print(
+                Text(f"{plural(view.scores[0].total, 'point')} of the {SOLO_MAXIMUM} possible.")
+            )
 
 
 RESULT_COLUMNS = ("gold", "silver", "full stacks", "last chip")

@@ -15,6 +15,12 @@ from typing import Any
 from gamenight.core.odds import Odds
 from gamenight.core.registry import GameEntry
 
+ASSUMPTION = (
+    "the odds assume every player, bots included, plays for the most points "
+    "(a weak bot wins less often than shown)"
+)
+"""Said wherever live odds are shown: the odds capability does not model bot strength."""
+
 
 def odds_cells(odds: Odds, names: Sequence[str]) -> str:
     """Each seat's chance, with its standard error when estimated."""

@@ -8,8 +8,11 @@ engine's legal action list, and illegal input is re-asked, never applied.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
+import signal
 import sys
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
@@ -19,6 +22,7 @@ from rich.console import Console
 from rich.text import Text
 from typing_extensions import TypeVar as DefaultTypeVar
 
+from gamenight.core.errors import GamenightError
 from gamenight.core.events import Event
 from gamenight.core.game import Results
 
@@ -64,9 +68,25 @@ def say(console: Console, *parts: str | Text) -> None:
     console.print(Text.assemble(*(plain(p) if isinstance(p, str) else p for p in parts)))
 
 
+CURTAIN_LINES = 100  # where the screen cannot be cleared: blank lines push it off
+
+
+def can_clear(console: Console) -> bool:
+    """Whether ``console`` can clear its screen: a terminal that is not ``TERM=dumb``
+    (Rich sends no control codes to a dumb one). Output that is not a terminal has no
+    screen to clear."""
+    return not console.is_dumb_terminal
+
+
 def clear_screen(console: Console) -> None:
     """Clear the screen *and* the scrollback, so nothing shown before can be scrolled
-    back to (hot-seat hand-overs, T7)."""
+    back to (hot-seat hand-overs, T7). A dumb terminal cannot: it gets a curtain of
+    :data:`CURTAIN_LINES` blank lines, so nothing is left on the screen itself (the
+    session says so at the start)."""
+    if not can_clear(console):
+        console.file.write("\n" * max(CURTAIN_LINES, console.height))
+        console.file.flush()
+        return
     console.clear()
     if console.is_terminal:
         console.file.write(CLEAR_SCROLLBACK)
@@ -77,11 +97,57 @@ def _read_hidden(prompt: str) -> str:
     """A line read without echo on a terminal; piped input is read as it is (it is not
     on screen anyway), without getpass's "Password input may be echoed" warning."""
     if sys.stdin is not None and sys.stdin.isatty():
-        return getpass.getpass(prompt)
+        return _read_without_echo(prompt)
     line = sys.stdin.readline() if sys.stdin is not None else ""
     if not line:
         raise EOFError
     return line.rstrip("\n")
+
+
+def _read_without_echo(prompt: str) -> str:
+    """A line typed at the terminal, echo off for as long as it is typed, even across
+    Ctrl-Z and ``fg``: the shell restores its own terminal modes when the job stops,
+    echo included, so echo is turned off again on SIGCONT (getpass does not)."""
+    try:
+        import termios
+    except ImportError:  # pragma: no cover - not a POSIX terminal
+        return getpass.getpass(prompt)
+    fd = sys.stdin.fileno()
+    try:
+        before = termios.tcgetattr(fd)
+    except termios.error:
+        return getpass.getpass(prompt)
+    quiet = list(before)
+    quiet[3] &= ~termios.ECHO  # the local modes: no echo, lines still edited
+
+    def again(_signum: int, _frame: object) -> None:
+        with contextlib.suppress(termios.error):
+            termios.tcsetattr(fd, termios.TCSANOW, quiet)
+
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGCONT, again) if main else None
+    try:
+        termios.tcsetattr(fd, termios.TCSAFLUSH, quiet)
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+    finally:
+        with contextlib.suppress(termios.error):
+            termios.tcsetattr(fd, termios.TCSAFLUSH, before)
+        if main:
+            signal.signal(signal.SIGCONT, previous)
+        sys.stdout.write("\n")  # the Enter that was not echoed
+        sys.stdout.flush()
+    if not line:
+        raise EOFError
+    return line.rstrip("\n")
+
+
+MAX_MESSAGE_CHARS = 400
+
+
+class InputClosedError(GamenightError):
+    """There is no standard input at all (not merely its end): one line, exit 2."""
 
 
 class UndoRequested(Exception):
@@ -117,6 +183,8 @@ class Prompter:
         """
         if self.reader is not None:
             return self.reader(prompt).strip()
+        if sys.stdin is None:  # closed (``<&-``): nothing will ever be typed
+            raise InputClosedError("standard input is closed; nothing can be typed")
         text = plain(prompt)
         if secret and self.hide_secrets:
             self.console.print(text, end="")
@@ -124,7 +192,10 @@ class Prompter:
         return self.console.input(text).strip()
 
     def error(self, message: str | Text) -> None:
-        """Say what was wrong, on one line; ``message`` is text, never markup."""
+        """Say what was wrong, on one line; ``message`` is text, never markup, and is cut
+        at :data:`MAX_MESSAGE_CHARS` (an error quoting a huge typed line stays short)."""
+        if isinstance(message, str) and len(message) > MAX_MESSAGE_CHARS:
+            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
         say(self.console, plain("✗ ", "bold red"), message)
 
     def say(self, *parts: str | Text) -> None:

@@ -16,6 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from gamenight.core.text import BIDI_CONTROLS
 from gamenight.games.decades.deck import (
     CATEGORIES,
     CATEGORY_NAMES,
@@ -414,8 +415,14 @@ def test_balance_is_required_only_of_the_shipped_deck() -> None:
 # --------------------------------------------------------------------------- property
 
 
-_texts = (
-    st.text(st.characters(blacklist_categories=("Cs", "Cc", "Zl", "Zp")), min_size=1, max_size=30)
+_texts = (  # deck text follows the user-text policy (core.text): what it refuses is left out
+    st.text(
+        st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn", "Zl", "Zp")).filter(
+            lambda c: c not in BIDI_CONTROLS
+        ),
+        min_size=1,
+        max_size=30,
+    )
     .map(str.strip)
     .filter(bool)
 )

@@ -30,6 +30,8 @@ from typing import Annotated, Any, Final, Literal, NoReturn, TypedDict
 import msgspec
 
 from gamenight.core.errors import GamenightError
+from gamenight.core.files import FileProblem, check_depth, read_bytes
+from gamenight.core.text import TextError, check_text
 
 # T2: the six categories, in the order a card asks them.
 CATEGORIES: Final[tuple[str, ...]] = (
@@ -333,6 +335,7 @@ def _check(
     seen_texts: dict[str, str] = {}
     for i, card in enumerate(cards):
         card_path: Path_ = ("cards", i)
+        _check_texts(places, card_path, id=card.id)
         if card.id in seen_ids:
             places.fail(
                 card_path, "id", f"duplicate card id {card.id!r} (first at {seen_ids[card.id]})"
@@ -341,6 +344,7 @@ def _check(
         card_categories: dict[str, str] = {}
         for j, question in enumerate(card.questions):
             at: Path_ = ("cards", i, "questions", j)
+            _check_texts(places, at, text=question.text, source=question.source)
             category = _category_id(question.category)
             if category not in CATEGORIES:
                 places.fail(
@@ -393,6 +397,19 @@ def _check(
         _check_dealable(cards, apart, places)
     if require_balance:
         _check_balance(cards, places, first_year=first_year, last_year=last_year)
+
+
+MAX_TEXT_CHARS: Final = 1000  # a question or a source note; ids are shorter still
+
+
+def _check_texts(places: _Places, at: Path_, **texts: str) -> None:
+    """Deck text is shown at the table: the one policy for user text (core.text: no
+    control characters such as ESC, no bidirectional controls), on import and on load."""
+    for fld, text in texts.items():
+        try:
+            check_text(text, what=f"the {fld}", limit=MAX_TEXT_CHARS)
+        except TextError as error:
+            places.fail(at, fld, str(error))
 
 
 def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places) -> None:
@@ -537,6 +554,7 @@ def _finish(
     require_balance: bool,
 ) -> Deck:
     # Files may list a card's questions in any order; the loaded card follows CATEGORIES.
+    _check_texts(places, (), name=name)
     _check(
         cards,
         apart,
@@ -645,14 +663,18 @@ def parse_deck_json(
 ) -> Deck:
     """A deck from the JSON text of a deck file; ``file`` names it in messages."""
     try:
+        check_depth(text, MAX_DEPTH)  # before any parser recurses into it
+    except FileProblem as problem:
+        raise DeckError(f"{file}: {problem}") from None
+    try:
         typed = msgspec.json.decode(text, type=DeckFile)
     except msgspec.ValidationError as error:
-        tree = msgspec.json.decode(text)
+        tree = _tree(text)
         _json_places(text, file, tree).refuse(error, tree)
     except msgspec.DecodeError as error:
         raise DeckError(f"{file} {_malformed(text, str(error))}") from None
     cards = tuple(_trim(card) for card in typed.cards)
-    places = _json_places(text, file, msgspec.json.decode(text))
+    places = _json_places(text, file, _tree(text))
     return _finish(
         (typed.name or default_name).strip(),
         cards,
@@ -662,6 +684,16 @@ def parse_deck_json(
         last_year=last_year,
         require_balance=require_balance,
     )
+
+
+MAX_DECK_BYTES: Final = 8 << 20  # the shipped deck is 60 kB
+MAX_DEPTH: Final = 16  # a deck nests 5 deep (cards, a card, questions, a question)
+
+
+def _tree(text: str) -> object:
+    """The JSON as builtins, to word a complaint; a number too large for msgspec
+    (``1e400``) reads as infinity here, never as a second error."""
+    return json.loads(text)
 
 
 def _malformed(text: str, message: str) -> str:
@@ -694,16 +726,14 @@ def load_deck(
     if suffix not in (".json", ".csv"):
         kind = f"file type {p.suffix!r}" if p.suffix else "file without an extension"
         raise DeckError(f"{p}: unknown deck {kind}; use a .json or .csv file")
-    try:
-        text = p.read_text(encoding="utf-8-sig")  # -sig: tolerate a spreadsheet's BOM
-    except FileNotFoundError:
+    if not p.exists() and not p.is_symlink():
         raise DeckError(f"{p}: no such deck file") from None
-    except IsADirectoryError:
-        raise DeckError(f"{p}: is a directory, not a deck file") from None
+    try:  # a regular file of bounded size only (a FIFO would wait forever)
+        text = read_bytes(p, limit=MAX_DECK_BYTES).decode("utf-8-sig")  # -sig: a BOM
     except UnicodeDecodeError as err:
         raise DeckError(f"{p}: not UTF-8 text (bad byte at offset {err.start})") from None
-    except OSError as err:
-        raise DeckError(f"{p}: cannot read deck file ({err.strerror})") from None
+    except FileProblem as err:
+        raise DeckError(f"deck file {err}") from None
     if suffix == ".json":
         return parse_deck_json(text, str(p), p.stem, first_year=first_year, last_year=last_year)
     return _parse_csv(text, str(p), p.stem, first_year=first_year, last_year=last_year)

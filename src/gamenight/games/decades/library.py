@@ -25,6 +25,7 @@ import msgspec
 import platformdirs
 
 from gamenight.core.catalogue import CatalogueEntry
+from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.decades.deck import (
     Deck,
     DeckError,
@@ -173,13 +174,11 @@ def load_deck_by_id(text: str) -> Deck:
     if ident in _loaded:
         return _loaded[ident]
     path = library_dir() / f"{ident}.json"
-    try:
-        content = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise DeckError(
-            f"no deck {ident[:12]} in the library (see `gamenight decks list`)"
-        ) from None
-    except (OSError, UnicodeDecodeError) as err:
+    if not path.exists() and not path.is_symlink():
+        raise DeckError(f"no deck {ident[:12]} in the library (see `gamenight decks list`)")
+    try:  # a regular file only: a FIFO named like a deck is never waited on
+        content = read_bytes(path).decode("utf-8")
+    except (FileProblem, UnicodeDecodeError) as err:
         raise DeckError(f"{path}: cannot read the stored deck ({err})") from None
     if deck_id(content) != ident:
         raise DeckError(f"{path}: the stored deck was changed (its content no longer has this id)")

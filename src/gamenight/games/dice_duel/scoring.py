@@ -5,6 +5,8 @@
 (720, 50, 210, 20, 1000)
 >>> score(chips=(1, 1, 1, 1, 1, 1, 0), took_last_chip=False).silver
 20
+>>> b.total == SOLO_MAXIMUM
+True
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ GOLD_BONUS = 50  # K6: chips of all 7 combinations
 SILVER_BONUS = 20  # K6: chips of exactly 6 combinations (the seed's "7" is a mistranslation)
 FULL_STACK_BONUS = 30  # K6: all 4 chips of one combination
 LAST_CHIP_BONUS = 20  # K6: took the last chip from the plate
+SOLO_MAXIMUM = 1000  # every chip (720), gold, seven full stacks and the last chip
 
 
 class Score(msgspec.Struct, frozen=True):

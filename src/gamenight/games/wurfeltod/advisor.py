@@ -46,17 +46,17 @@ from gamenight.games.wurfeltod.categories import (
 )
 from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, ScoreCard, Scratch, SetAside
+from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import (
-    TYPICAL_BUILD_SECONDS,
     Option,
     ValueTable,
     ValueTableError,
     ValueTableMissingError,
+    build_time_text,
     default_table_path,
     load_table,
     require_table,
 )
-from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import Scratch as SolverScratch
 from gamenight.games.wurfeltod.solver import SetAside as SolverSetAside
 from gamenight.games.wurfeltod.solver import option_values as solver_option_values
@@ -76,9 +76,7 @@ __all__ = [
     "used_boxes",
 ]
 
-BUILD_ADVICE = (
-    f"run `gamenight solve wurfeltod` to build it (takes about {TYPICAL_BUILD_SECONDS} s)"
-)
+BUILD_ADVICE = f"run `gamenight solve wurfeltod` to build it (takes {build_time_text()})"
 
 
 def used_boxes(card: ScoreCard) -> dict[Category, int]:

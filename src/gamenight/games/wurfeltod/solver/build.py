@@ -26,6 +26,7 @@ from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
 from gamenight.games.wurfeltod.solver.structure import TurnStructure, turn_structure
 from gamenight.games.wurfeltod.solver.table import (
+    UNSAVED,
     ValueTable,
     ValueTableError,
     default_table_path,
@@ -128,7 +129,10 @@ def build_table(
 
     ``path`` defaults to :func:`~.table.default_table_path`. A valid table
     already there is kept unless ``force``; a corrupt or stale one is rebuilt.
-    ``progress(done, total)`` follows the solve.
+    ``progress(done, total)`` follows the solve. A folder known to be unwritable is
+    refused before solving; a table that still cannot be written after the solve (a
+    read-only or full disk) is kept in memory for this process (:data:`~.table.UNSAVED`,
+    which :func:`~.table.read_table` consults first): a solve is never thrown away.
     """
     target = Path(path) if path is not None else default_table_path()
     if not force:
@@ -144,4 +148,11 @@ def build_table(
         "build_seconds": round(time.perf_counter() - started, 2),
         "expected_score": float(values[0]),
     }
-    return write_table(ValueTable(FULL_GAME, values, info=info), target)
+    table = ValueTable(FULL_GAME, values, info=info)
+    try:
+        written = write_table(table, target)
+    except ValueTableError as exc:  # e.g. a read-only cache: keep the solve for this run
+        UNSAVED[target] = (table, str(exc))
+        return target
+    UNSAVED.pop(target, None)
+    return written

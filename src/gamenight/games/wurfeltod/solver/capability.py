@@ -27,7 +27,7 @@ from gamenight.core.options import OptionSpec, parse_options
 from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.solver.build import build_table
 from gamenight.games.wurfeltod.solver.policy import expected_score
-from gamenight.games.wurfeltod.solver.table import require_table
+from gamenight.games.wurfeltod.solver.table import UNSAVED, build_time_text, require_table
 
 __all__ = ["SOLVER", "WurfeltodSolution", "WurfeltodSolver", "prepare"]
 
@@ -40,6 +40,7 @@ class WurfeltodSolution:
     table: str  # the value table's path
     seconds: float  # wall time of this solve (a load when the table was already built)
     title: str = "Wurfeltod: optimal solitaire play (exact)"
+    note: str | None = None  # said to the player: e.g. the table is kept in memory only
 
     def columns(self) -> Sequence[str]:
         return ("", "value")
@@ -51,6 +52,7 @@ class WurfeltodSolution:
                 f"{self.expected_score:.4f}",
             ),
             ("value table", f"{self.table} ({self.seconds:.1f} s)"),
+            *((("note", self.note),) if self.note else ()),
         )
 
     def to_json(self) -> Any:
@@ -82,11 +84,20 @@ class WurfeltodSolver:
         started = time.perf_counter()
         path = build_table(force=rebuild, progress=progress)
         table = require_table(path)
+        unsaved = UNSAVED.get(path)
+        note = None
+        if unsaved is not None:
+            note = f"{unsaved[1]}; the table is kept in memory for this run only"
         return WurfeltodSolution(
             expected_score=expected_score(table),
             table=str(path),
             seconds=time.perf_counter() - started,
+            note=note,
         )
+
+    def typical_build(self) -> str:
+        """How long a first solve takes, as the menu says it."""
+        return build_time_text()
 
 
 SOLVER = WurfeltodSolver()

@@ -28,6 +28,7 @@ import numpy.typing as npt
 import platformdirs
 
 from gamenight.core.errors import BuildNeededError, GamenightError
+from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.wurfeltod.categories import WURFELTOD_PENALTY, Category
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
 from gamenight.games.wurfeltod.tables import pair_tables
@@ -38,11 +39,13 @@ __all__ = [
     "FORMAT_VERSION",
     "SOLVER_VERSION",
     "TYPICAL_BUILD_SECONDS",
+    "UNSAVED",
     "ValueTable",
     "ValueTableCorruptError",
     "ValueTableError",
     "ValueTableMissingError",
     "ValueTableStaleError",
+    "build_time_text",
     "cache_root",
     "default_table_path",
     "load_table",
@@ -62,6 +65,20 @@ TYPICAL_BUILD_SECONDS = 15
 """Rough wall time of a first full build on a 2-core machine, kernel compilation included
 (about 5 s once compiled; see bench/RESULTS.md)."""
 _MAX_HEADER = 64 * 1024
+
+
+def build_time_text() -> str:
+    """How long a first build takes, in the one wording every message uses.
+
+    >>> build_time_text()
+    'about 15 s'
+    """
+    return f"about {TYPICAL_BUILD_SECONDS} s"
+
+
+UNSAVED: dict[Path, tuple[ValueTable, str]] = {}
+"""Tables built in this process that could not be written (a read-only cache): kept
+in memory by path, with the reason, so the solve is not thrown away (this run only)."""
 _DTYPE = "<f8"
 
 
@@ -189,12 +206,14 @@ def read_table(path: str | os.PathLike[str]) -> ValueTable:
     :class:`ValueTableStaleError` with a message naming the file and the problem.
     """
     where = Path(path)
-    try:
-        data = where.read_bytes()
-    except FileNotFoundError as exc:
-        raise ValueTableMissingError(f"no Wurfeltod value table at {where}") from exc
-    except OSError as exc:
-        raise ValueTableCorruptError(f"{where}: cannot read the value table: {exc}") from exc
+    if where in UNSAVED:  # built here, not saved: this run's copy
+        return UNSAVED[where][0]
+    if not where.exists() and not where.is_symlink():
+        raise ValueTableMissingError(f"no Wurfeltod value table at {where}")
+    try:  # a regular file only (a FIFO would wait forever), of bounded size
+        data = read_bytes(where)
+    except FileProblem as exc:
+        raise ValueTableCorruptError(f"cannot read the value table: {exc}") from exc
     end = data.find(b"\n", 0, _MAX_HEADER)
     try:
         if end < 0:
@@ -268,11 +287,11 @@ def require_table(
     except (ValueTableCorruptError, ValueTableStaleError) as exc:
         raise type(exc)(
             f"{exc}; rebuild it with `gamenight solve wurfeltod --force` "
-            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+            f"(takes {build_time_text()})"
         ) from None
     if table is None:
         raise ValueTableMissingError(
             f"no Wurfeltod value table at {where}: run `gamenight solve wurfeltod` "
-            f"(takes about {TYPICAL_BUILD_SECONDS} s)"
+            f"(takes {build_time_text()})"
         )
     return table
