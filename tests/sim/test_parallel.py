@@ -115,9 +115,9 @@ def test_ctrl_c_stops_cleanly_with_a_partial_report(jobs: str, tmp_path: Path) -
         time.sleep(wait)
         proc.send_signal(signal.SIGINT)
         out, err = proc.communicate(timeout=60)
-        if proc.returncode != 130:  # 130: stopped before any game finished
+        if out.strip():  # a partial report: some games had finished (else try longer)
             break
-    assert proc.returncode == 0, err
+    assert proc.returncode == 130, err  # interrupted: 128 + SIGINT, after the report
     assert "Traceback" not in err
     report = json.loads(out)
     assert report["partial"] is True
