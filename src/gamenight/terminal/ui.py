@@ -8,14 +8,16 @@ engine's legal action list, and illegal input is re-asked, never applied.
 
 from __future__ import annotations
 
+import contextlib
 import getpass
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import msgspec
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 from typing_extensions import TypeVar as DefaultTypeVar
 
@@ -62,6 +64,15 @@ def say(console: Console, *parts: str | Text) -> None:
     'Seed [random]: [/]\\n'
     """
     console.print(Text.assemble(*(plain(p) if isinstance(p, str) else p for p in parts)))
+
+
+def printing(*renderables: RenderableType) -> Callable[[Console], None]:
+    """A drawing (for :meth:`Prompter.board`) that prints ``renderables``."""
+
+    def draw(console: Console) -> None:
+        console.print(*renderables)
+
+    return draw
 
 
 def clear_screen(console: Console) -> None:
@@ -131,6 +142,30 @@ class Prompter:
         """Print ``parts`` on one line as text (see :func:`say`)."""
         say(self.console, *parts)
 
+    # ----- the surface: what the full-screen table (gamenight.terminal.full) draws in
+    # place and the line mode prints in sequence. The session and the menu call these,
+    # so both front ends share every rule and every prompt.
+    def board(self, title: Text, draw: Callable[[Console], None]) -> None:
+        """Show what ``draw`` prints as the board under ``title``: the line mode
+        prints a rule and the board; the full screen redraws its board panel."""
+        self.console.print(Rule(title))
+        draw(self.console)
+
+    def hand_over(self, name: str) -> None:
+        """Hot seat with secrets: clear everything, then wait for ``name`` (T7)."""
+        clear_screen(self.console)
+        self.ask(f"Pass the terminal to {name}, then press Enter ")
+
+    def conceal(self) -> None:
+        """A secret turn is over: nothing of it may stay on screen (T7)."""
+        clear_screen(self.console)
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """What is printed inside is help or a hint: the line mode prints it in
+        sequence; the full screen shows it in its hint panel."""
+        yield
+
 
 T = TypeVar("T")
 
@@ -173,7 +208,9 @@ def ask_until_parsed(
         word = text.strip().lower()
         if prompter.undo and word in UNDO_WORDS:
             raise UndoRequested
-        if on_help(word):
+        with prompter.aside():
+            helped = on_help(word)
+        if helped:
             if prompter.undo:
                 prompter.say(plain("u: take back your last move", "dim"))
             continue
