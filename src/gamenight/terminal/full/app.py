@@ -153,6 +153,11 @@ class TableApp(App[None], Generic[T]):
             width = full - 2 if full < NARROW else full - SIDE - 2
         return max(20, width - 1)  # a column for the scroll bar
 
+    def hint_width(self) -> int:
+        """The hint panel's width in columns."""
+        full = self.size.width
+        return max(20, (full - 3) if full < NARROW else SIDE - 3)
+
     def show_board(self, title: Text, parts: list[RenderableType]) -> None:
         pane = self.query_one("#board-pane", VerticalScroll)
         pane.border_title = title
@@ -242,7 +247,7 @@ class TableApp(App[None], Generic[T]):
         if action == "undo":
             return self.waiting == "line" and self.undo_allowed
         if action == "close_hint":
-            return self.query_one("#hint-pane").has_class("shown") or None
+            return self.query_one("#hint-pane").has_class("shown")
         return True
 
     def action_hint(self) -> None:

@@ -43,6 +43,7 @@ class Surface(Protocol):
     def start_ask(self, prompt: str, hidden: bool, undo: bool) -> None: ...
     def curtain(self, name: str) -> None: ...
     def board_width(self) -> int: ...
+    def hint_width(self) -> int: ...
 
 
 def renderables(
@@ -194,7 +195,7 @@ class ScreenPrompter(Prompter):
     def aside(self) -> Iterator[None]:
         app = self._app()
         console = self._screen()
-        with console.collecting() as parts:
+        with console.collecting(app.call_from_thread(app.hint_width)) as parts:
             yield
         if parts:
             app.call_from_thread(app.show_hint, list(parts))
