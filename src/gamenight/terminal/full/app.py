@@ -64,14 +64,13 @@ class TableApp(App[None], Generic[T]):
     """Runs ``target(console, prompter)`` (the menu or one game) on the full screen."""
 
     TITLE = "gamenight"
-    CSS = (
-        """
+    CSS = """
     Screen { layout: vertical; }
     #table { height: 1fr; }
     #board-pane { width: 1fr; border: round $accent; border-title-color: $text; }
-    #side { width: %d; }
+    #side { width: SIDE_WIDTH; }
     #log { height: 1fr; border: round $panel; border-title-color: $text-muted; }
-    #hint-pane { height: auto; max-height: 70%%; border: round $success; display: none; }
+    #hint-pane { height: auto; max-height: 70%; border: round $success; display: none; }
     #hint-pane.shown { display: block; }
     #error { height: auto; color: $error; display: none; padding: 0 1; }
     #error.shown { display: block; }
@@ -81,14 +80,12 @@ class TableApp(App[None], Generic[T]):
     #curtain { width: 1fr; height: 1fr; content-align: center middle; text-align: center; }
     .narrow #table { layout: vertical; }
     .narrow #board-pane { height: 1fr; border: none; border-top: round $accent; }
-    .narrow #side { width: 1fr; height: 30%%; }
+    .narrow #side { width: 1fr; height: 30%; }
     .narrow #log { border: none; border-top: round $panel; }
-    .narrow #hint-pane { border: none; border-top: round $success; max-height: 100%%; }
+    .narrow #hint-pane { border: none; border-top: round $success; max-height: 100%; }
     .narrow #hint-pane.shown { height: 1fr; }
     .narrow #log.hinted { display: none; }
-    """
-        % SIDE
-    )  # noqa: UP031 - CSS braces
+    """.replace("SIDE_WIDTH", str(SIDE))
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1", "hint", "Hint (?)"),
@@ -113,6 +110,7 @@ class TableApp(App[None], Generic[T]):
         self.undo_allowed = False
         self.leaving = False  # leave at the next question (the session is busy)
         self.prompt_text = ""
+        self.questions = 0  # questions asked so far (curtains and the closing prompt too)
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
 
     # ----- layout ----------------------------------------------------------------
@@ -198,6 +196,7 @@ class TableApp(App[None], Generic[T]):
             self.replies.put(KeyboardInterrupt)
             return
         self.waiting, self.hidden, self.undo_allowed = "line", hidden, undo
+        self.questions += 1
         self.prompt_text = prompt
         label = plain(prompt.rstrip() + " ")
         if hidden:
@@ -212,6 +211,7 @@ class TableApp(App[None], Generic[T]):
 
     def curtain(self, name: str) -> None:
         self.waiting = "curtain"
+        self.questions += 1
 
         def done(_: None) -> None:
             if self.waiting == "curtain":
@@ -287,6 +287,11 @@ class TableApp(App[None], Generic[T]):
         self.query_one("#error").remove_class("shown")
 
     # ----- the session's thread -------------------------------------------------
+    @property
+    def worker_done(self) -> bool:
+        """The session is over (or the app never started it)."""
+        return self.worker.ident is not None and not self.worker.is_alive()
+
     def _work(self) -> None:
         try:
             self.result = self.target(self.screen_console, self.prompter)
@@ -301,6 +306,7 @@ class TableApp(App[None], Generic[T]):
             self.exit()
             return
         self.waiting = "close"
+        self.questions += 1
         self.query_one("#prompt", Label).update(plain(CLOSE_PROMPT))
         answer = self.query_one("#answer", Input)
         answer.password = False
