@@ -58,7 +58,11 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
     if shutil.which("tmux") is None:
         pytest.fail("tmux is missing: `make system-deps` installs it (the hot-seat test needs it)")
     session = Tmux(f"gamenight-test-{os.getpid()}")
-    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "GAMENIGHT_PLAIN": "1",  # the line mode (a tmux pane is a terminal: full screen)
+    }
     command = " ".join(
         [
             *(f"{key}={value}" for key, value in env.items()),

@@ -116,7 +116,8 @@ def table_app(
         )  # fmt: skip
         match = session.build()
         made.append(match)
-        session.play(match)
+        if session.play(match) is None:  # left before the end: as `gamenight play` does
+            raise SystemExit(130)
 
     return Table(TableApp(target, title=entry.name), game_id, made, humans)
 
@@ -149,5 +150,12 @@ async def play_out(
             await pilot.press("enter")
         else:
             await type_line(pilot, table.answer(rng))
-        await until(pilot, lambda asked=asked: app.questions > asked or app.worker_done)
+        await until(pilot, lambda: app.questions > asked or app.worker_done)  # noqa: B023
     raise AssertionError(f"the game did not end after {limit} answers")
+
+
+def screen_text(app: TableApp[None]) -> str:
+    """What the screen shows now, line by line, as plain text (the composed screen:
+    exactly what a player would see)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)

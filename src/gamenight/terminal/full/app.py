@@ -170,7 +170,10 @@ class TableApp(App[None], Generic[T]):
 
     def show_hint(self, parts: list[RenderableType]) -> None:
         self.query_one("#hint", Static).update(Group(*parts))
-        self.query_one("#hint-pane").add_class("shown")
+        pane = self.query_one("#hint-pane", VerticalScroll)
+        pane.add_class("shown")
+        # the games print their keys first and the values last: show the values
+        self.call_after_refresh(pane.scroll_end, animate=False)
         self.query_one("#log").add_class("hinted")
 
     def show_error(self, message: Text) -> None:
