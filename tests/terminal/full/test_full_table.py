@@ -89,12 +89,12 @@ def test_undo_key_types_u_only_while_undo_is_offered(undo: bool) -> None:
 
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
-            await until(pilot, lambda: app.waiting == "line")  # type: ignore[arg-type]
+            await until(pilot, lambda: app.waiting == "line")
             await pilot.press("f2")
             if not undo:
                 assert app.waiting == "line"
-                await type_line(pilot, "x")  # type: ignore[arg-type]
-            await until(pilot, lambda: not app.is_running)  # type: ignore[arg-type]
+                await type_line(pilot, "x")
+            await until(pilot, lambda: not app.is_running)
 
     asyncio.run(run())
     assert app.outcome(Console(file=io.StringIO())) == ("u" if undo else "x")

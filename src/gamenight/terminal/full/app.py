@@ -66,10 +66,12 @@ class TableApp(App[None], Generic[T]):
     TITLE = "gamenight"
     CSS = """
     Screen { layout: vertical; }
+    * { scrollbar-size-vertical: 1; }
     #table { height: 1fr; }
     #board-pane { width: 1fr; border: round $accent; border-title-color: $text; }
     #side { width: SIDE_WIDTH; }
-    #log { height: 1fr; border: round $panel; border-title-color: $text-muted; }
+    #log { height: 1fr; border: round $panel; border-title-color: $text-muted;
+        overflow-y: auto; overflow-x: hidden; }
     #hint-pane { height: auto; max-height: 70%; border: round $success; display: none; }
     #hint-pane.shown { display: block; }
     #error { height: auto; color: $error; display: none; padding: 0 1; }
@@ -109,6 +111,7 @@ class TableApp(App[None], Generic[T]):
         self.hidden = False  # the current question is a secret entry
         self.undo_allowed = False
         self.leaving = False  # leave at the next question (the session is busy)
+        self.closing = False
         self.prompt_text = ""
         self.questions = 0  # questions asked so far (curtains and the closing prompt too)
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
@@ -315,6 +318,14 @@ class TableApp(App[None], Generic[T]):
         answer.password = False
         answer.disabled = False
         answer.focus()
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """The first request to close wins (the session's end may come after it)."""
+        if not self.closing:
+            self.closing = True
+            super().exit(result, return_code, message)
 
     def on_unmount(self) -> None:
         if self.worker.is_alive():  # closed under a question: the session stops there
