@@ -76,9 +76,9 @@ class TableApp(App[None], Generic[T]):
     #hint-pane.shown { display: block; }
     #error { height: auto; color: $error; display: none; padding: 0 1; }
     #error.shown { display: block; }
-    #prompt-line { height: 1; padding: 0 1; }
-    #prompt { width: auto; text-style: bold; }
-    #answer { border: none; height: 1; padding: 0; width: 1fr; }
+    #prompt-line { height: auto; max-height: 4; padding: 0 1; }
+    #prompt { width: auto; max-width: 65%; text-style: bold; }
+    #answer { border: none; height: 1; padding: 0; width: 1fr; min-width: 12; }
     #curtain { width: 1fr; height: 1fr; content-align: center middle; text-align: center; }
     .narrow #table { layout: vertical; }
     .narrow #board-pane { height: 1fr; border: none; border-top: round $accent; }
@@ -337,8 +337,8 @@ class TableApp(App[None], Generic[T]):
         if self.worker.is_alive():
             self.replies.put(EOFError)
             self.worker.join(timeout=10)
-        for part in self.screen_console.tail:
-            console.print(part)
+        for part, soft_wrap in self.screen_console.tail:
+            console.print(part, soft_wrap=soft_wrap)  # a path or a seed stays one line
         if self.failure is not None:
             raise self.failure
         return self.result  # type: ignore[return-value]  # None only if it returned None

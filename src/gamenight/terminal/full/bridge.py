@@ -95,7 +95,7 @@ class ScreenConsole(Console):
         super().__init__(file=io.StringIO(), width=width, highlight=False, emoji=False)
         self.surface = surface
         self.collected: list[RenderableType] | None = None
-        self.tail: list[RenderableType] = []
+        self.tail: list[tuple[RenderableType, bool]] = []  # (shown, printed soft-wrapped)
 
     def print(  # Console.print's own signature
         self,
@@ -119,7 +119,7 @@ class ScreenConsole(Console):
         if self.collected is not None:
             self.collected.extend(parts)
             return
-        self.tail.extend(parts)
+        self.tail.extend((part, bool(soft_wrap)) for part in parts)
         self.surface.call_from_thread(self.surface.write_log, parts)
 
     def clear(self, home: bool = True) -> None:
@@ -177,7 +177,7 @@ class ScreenPrompter(Prompter):
         console = self._screen()
         with console.collecting(app.call_from_thread(app.board_width)) as parts:
             draw(console)
-        console.tail = [Rule(title), *parts]
+        console.tail = [(Rule(title), False), *((part, False) for part in parts)]
         app.call_from_thread(app.show_board, title, list(parts))
 
     def hand_over(self, name: str) -> None:
