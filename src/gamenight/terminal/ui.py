@@ -18,6 +18,7 @@ from typing import Protocol, TypeVar
 import msgspec
 from rich.console import Console, RenderableType
 from rich.rule import Rule
+from rich.style import Style
 from rich.text import Text
 from typing_extensions import TypeVar as DefaultTypeVar
 
@@ -64,6 +65,17 @@ def say(console: Console, *parts: str | Text) -> None:
     'Seed [random]: [/]\\n'
     """
     console.print(Text.assemble(*(plain(p) if isinstance(p, str) else p for p in parts)))
+
+
+def die_key(position: int) -> Style:
+    """The style that makes die ``position`` (from 1) clickable on the full screen: a
+    click types its number at the prompt line (``TableApp.action_die``). The line
+    mode prints it as plain text.
+
+    >>> die_key(3).meta
+    {'@click': 'app.die(3)'}
+    """
+    return Style(meta={"@click": f"app.die({int(position)})"})
 
 
 def printing(*renderables: RenderableType) -> Callable[[Console], None]:

@@ -70,7 +70,7 @@ from gamenight.games.wurfeltod.rules import (
 )
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, plain
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key, plain
 
 __all__ = [
     "BOX_KEYS",
@@ -367,13 +367,18 @@ class UI:
         for line in self._dice_lines(view):
             console.print(line)
 
-    def _dice_lines(self, view: WurfeltodView, *, compact: bool = False) -> list[str]:
+    def _dice_lines(self, view: WurfeltodView, *, compact: bool = False) -> list[str | Text]:
         """The set-aside and rolled dice (numbered for ``s``) and what this roll allows."""
-        rolled = "  ".join(f"[dim]{i}:[/][bold green]{v}[/]" for i, v in enumerate(view.rolled, 1))
+        rolled = Text("  ").join(  # a click on a die types its number (full screen)
+            Text.assemble((f"{i}:", "dim"), (str(v), "bold green"), style=die_key(i))
+            for i, v in enumerate(view.rolled, 1)
+        )
+        lines: list[str | Text]
         if compact:
-            lines = [f"Rolled {rolled}", f"Aside  [bold]{_dice(view.aside)}[/]"]
+            lines = [Text("Rolled ") + rolled, f"Aside  [bold]{_dice(view.aside)}[/]"]
         else:
-            lines = [f"  Set aside:   [bold]{_dice(view.aside)}[/]", f"  Just rolled: {rolled}"]
+            aside = f"  Set aside:   [bold]{_dice(view.aside)}[/]"
+            lines = [aside, Text("  Just rolled: ") + rolled]
         if view.first_roll:
             lines.append(
                 "  First roll: scratch a box (x KEY) for 0, no Wurfeltod."

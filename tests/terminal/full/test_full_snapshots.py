@@ -11,8 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from full_table import table_app, until
+from full_table import screen_text, table_app, until
 from rich.console import Console
+from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
 from gamenight.cli.menu import main_menu
@@ -35,6 +36,21 @@ def quiet_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
 
 
+async def settled(pilot: Pilot[None], app: TableApp[Any]) -> None:
+    """Wait until the screen stops changing (the log and the hint panel scroll after a
+    refresh): the same picture over three frames in a row."""
+    same, last = 0, ""
+    for _ in range(500):
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause()
+        now = screen_text(app)
+        same = same + 1 if now == last else 0
+        last = now
+        if same >= 3:
+            return
+    raise AssertionError("the screen never settled")
+
+
 RunBefore = Callable[[Pilot[None]], Awaitable[None]]
 
 
@@ -47,7 +63,7 @@ def waiting_for(app: TableApp[Any], state: str, *then: str) -> RunBefore:
             asked = app.questions
             await pilot.press(key)
             await until(pilot, lambda: app.questions > asked or app.waiting == state)  # noqa: B023
-        await pilot.pause()
+        await settled(pilot, app)
 
     return run_before
 
@@ -63,7 +79,15 @@ def test_first_question(game: str, size: str, tmp_path: Path, snap_compare: Snap
 @pytest.mark.parametrize("size", list(SIZES))
 def test_hint_panel(size: str, tmp_path: Path, snap_compare: SnapCompare) -> None:
     app = table_app("decathlon", "Ann,bot:greedy", tmp_path, options={"events": "100m"}).app
-    assert snap_compare(app, terminal_size=SIZES[size], run_before=waiting_for(app, "line", "f1"))
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await waiting_for(app, "line", "f1")(pilot)
+        pane = app.query_one("#hint-pane", VerticalScroll)
+        # shown, laid out and scrolled to its values (the app scrolls after a refresh)
+        await until(pilot, lambda: pane.max_scroll_y > 0 and pane.scroll_y == pane.max_scroll_y)
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
 
 
 @pytest.mark.parametrize("size", list(SIZES))

@@ -181,3 +181,28 @@ def test_the_front_end_is_chosen_by_plain_env_and_terminal(
         cli_main.app.main(args=argv, standalone_mode=True, prog_name="gamenight")
     assert exit_info.value.code in (0, None)
     assert ran == (["full"] if full else ["plain"])
+
+
+def test_a_click_on_a_die_types_its_number(tmp_path: Path) -> None:
+    """Dice are clickable (terminal.ui.die_key): a click types the die's number at the
+    prompt line, a second click takes it out; Enter still sends the line."""
+    table = table_app("wurfeltod", "Ann,bot:greedy", tmp_path)
+    app = table.app
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.waiting == "line")
+            lines = screen_text(app).splitlines()
+            (y,) = [n for n, line in enumerate(lines) if "Rolled 1:" in line]
+            x = lines[y].index("3:") + 2  # the third die's face
+            answer = app.query_one("#answer", Input)
+            await pilot.click(offset=(x, y))
+            assert answer.value == "3"
+            await pilot.click(offset=(lines[y].index("5:") + 2, y))
+            assert answer.value == "3 5"
+            await pilot.click(offset=(x, y))
+            assert answer.value == "5"
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())

@@ -64,6 +64,7 @@ class TableApp(App[None], Generic[T]):
     """Runs ``target(console, prompter)`` (the menu or one game) on the full screen."""
 
     TITLE = "gamenight"
+    ENABLE_COMMAND_PALETTE = False  # every action has its own key, in the footer
     CSS = """
     Screen { layout: vertical; }
     * { scrollbar-size-vertical: 1; }
@@ -146,12 +147,10 @@ class TableApp(App[None], Generic[T]):
 
     # ----- the session's thread calls these (through call_from_thread) ----------
     def board_width(self) -> int:
-        """The board panel's width in columns, for the games' narrow layouts."""
-        pane = self.query_one("#board-pane")
-        width = pane.content_size.width
-        if width <= 0:  # not laid out yet: the screen less the log and the borders
-            full = self.size.width
-            width = full - 2 if full < NARROW else full - SIDE - 2
+        """The board panel's width in columns, for the games' narrow layouts: from the
+        screen's size (the layout may not have caught up with a resize yet)."""
+        full = self.size.width
+        width = full if full < NARROW else full - SIDE - 2  # beside the log: two borders
         return max(20, width - 1)  # a column for the scroll bar
 
     def hint_width(self) -> int:
@@ -168,8 +167,10 @@ class TableApp(App[None], Generic[T]):
 
     def write_log(self, parts: list[RenderableType]) -> None:
         log = self.query_one("#log", RichLog)
+        full = self.size.width  # the width from the screen: the same whenever it is written
+        width = max(10, (full if full < NARROW else SIDE - 2) - 1)
         for part in parts:
-            log.write(part)
+            log.write(part, width=width)
 
     def show_hint(self, parts: list[RenderableType]) -> None:
         self.query_one("#hint", Static).update(Group(*parts))
@@ -263,6 +264,23 @@ class TableApp(App[None], Generic[T]):
     def action_undo(self) -> None:
         if self.waiting == "line" and self.undo_allowed:
             self._reply("u")
+
+    def action_die(self, position: int) -> None:
+        """A click on die ``position`` (``terminal.ui.die_key``): its number is typed
+        at the prompt line, or taken out again if it is already there. The keys are
+        the game's own (``s 1 3``, ``r 135``...): the line is still the player's to send."""
+        if self.waiting != "line" or self.hidden:
+            return
+        answer = self.query_one("#answer", Input)
+        digit = str(position)
+        words = answer.value.split()
+        if digit in words:
+            words.remove(digit)
+        else:
+            words.append(digit)
+        answer.value = " ".join(words)
+        answer.cursor_position = len(answer.value)
+        answer.focus()
 
     def action_close_hint(self) -> None:
         self._hide_hint()
