@@ -71,7 +71,11 @@ def tmux_session(tmp_path: Path, command: str, *, height: int = 40) -> Iterator[
     if shutil.which("tmux") is None:
         pytest.fail("tmux is missing: `make system-deps` installs it (the hot-seat test needs it)")
     session = Tmux(f"gamenight-test-{os.getpid()}-{tmp_path.name}")
-    env = {"XDG_DATA_HOME": str(tmp_path / "data"), "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env = {
+        "XDG_DATA_HOME": str(tmp_path / "data"),
+        "XDG_CACHE_HOME": str(tmp_path / "cache"),
+        "GAMENIGHT_PLAIN": "1",  # the line mode (a tmux pane is a terminal: full screen)
+    }
     exports = " ".join(f"{key}={value}" for key, value in env.items())
     line = f"export {exports}; " + command.replace("gamenight ", f"{GAMENIGHT} ")
     size = ["-x", "120", "-y", str(height)]

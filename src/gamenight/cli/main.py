@@ -7,8 +7,9 @@ command shows a traceback for bad input.
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -42,14 +43,40 @@ from gamenight.terminal.words import plural
 console = Console()
 
 
+PLAIN_HELP = (
+    "the line mode instead of the full-screen table (also GAMENIGHT_PLAIN=1; "
+    "automatic for pipes and TERM=dumb)"
+)
+T = TypeVar("T")
+
+
+def plain_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """``--plain``: on the group (``gamenight --plain``) and on each playing command."""
+    return click.option("--plain", "plain_mode", is_flag=True, help=PLAIN_HELP)(command)
+
+
+def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
+    """Run ``target`` (the menu or a game) on the full-screen table when the terminal
+    supports it and the user did not ask for the line mode; else in the line mode."""
+    from gamenight.terminal.full import run_full, wanted
+
+    ctx = click.get_current_context(silent=True)
+    root = None if ctx is None else ctx.find_root()
+    if wanted(plain_mode or bool(root is not None and root.meta.get("plain"))):
+        return run_full(target)
+    return target(console, Prompter(console))
+
+
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="gamenight")
+@plain_option
 @click.pass_context
-def app(ctx: click.Context) -> None:
+def app(ctx: click.Context, plain_mode: bool) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
+    ctx.meta["plain"] = plain_mode
     if ctx.invoked_subcommand is None:
         _need_input("the menu")
-        main_menu(console, Prompter(console))
+        front_end(main_menu, plain_mode)
 
 
 @app.command("list")
@@ -126,6 +153,7 @@ TAKES_GAME_OPTIONS: dict[str, Any] = {
 )
 @click.option("--force", is_flag=True, help="replace an existing record file (records only)")
 @click.option("--watch/--quiet", default=None, help="narrate every event (default: with humans)")
+@plain_option
 @click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
 def play(
     game: str,
@@ -135,6 +163,7 @@ def play(
     record: Path | None,
     force: bool,
     watch: bool | None,
+    plain_mode: bool,
     game_options: tuple[str, ...],
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
@@ -143,7 +172,18 @@ def play(
     info = entry.game.info
     seats = parse_players(players, list(entry.bots), teams=is_team_game(info))
     entry.game.check_setup(len(seats), options)
-    _play(entry, seats, options, seed, record, watch, force=force)
+    chosen = game_seed(seed)
+    from gamenight.core.dice import SeededDice
+
+    entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
+    if any(s.bot is None for s in seats):
+        _need_input("a game with humans")
+
+    def run_game(shown: Console, prompter: Prompter) -> None:
+        _play(entry, seats, options, chosen, record, watch, shown, prompter,
+              seed_public=seed is not None, force=force)  # fmt: skip
+
+    front_end(run_game, plain_mode)
 
 
 @app.command()
@@ -240,7 +280,8 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 @app.command()
 @click.argument("path", type=click.Path(path_type=Path), required=False)
 @click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
-def resume(path: Path | None, last: bool) -> None:
+@plain_option
+def resume(path: Path | None, last: bool, plain_mode: bool) -> None:
     """Resume the unfinished game saved at PATH (or the newest with --last)."""
     if last == (path is not None):
         raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
@@ -249,8 +290,13 @@ def resume(path: Path | None, last: bool) -> None:
         path = newest_unfinished()
         if path is None:
             raise UsageFailure("there is no saved unfinished game (gamenight saves lists them)")
-    session, match = resume_game(path, console, Prompter(console))
-    _finish(session, match)
+    found = path  # a save that cannot be resumed: one line once the screen is closed
+
+    def run_game(shown: Console, prompter: Prompter) -> None:
+        session, match = resume_game(found, shown, prompter)
+        _finish(session, match)
+
+    front_end(run_game, plain_mode)
 
 
 @app.command()
@@ -273,21 +319,18 @@ def _play(
     entry: registry.GameEntry,
     seats: list[SeatSpec],
     options: dict[str, Any],
-    seed: int | None,
+    chosen: int,
     record: Path | None,
     watch: bool | None,
+    shown: Console,
+    prompter: Prompter,
     *,
+    seed_public: bool,
     force: bool = False,
 ) -> None:
-    from gamenight.core.dice import SeededDice
-
-    chosen = game_seed(seed)
-    entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
-    if any(s.bot is None for s in seats):
-        _need_input("a game with humans")
     session = Session(
-        entry, seats, options, chosen, console, Prompter(console), record, watch,
-        seed_public=seed is not None, force=force,
+        entry, seats, options, chosen, shown, prompter, record, watch,
+        seed_public=seed_public, force=force,
     )  # fmt: skip
     session.title = Text.assemble(
         (entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats)

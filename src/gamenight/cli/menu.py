@@ -18,6 +18,7 @@ from typing import Any
 from rich.console import Console
 from rich.markdown import Markdown
 from rich.table import Table as RichTable
+from rich.text import Text
 
 from gamenight.cli.args import CheckFailure, UsageFailure
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
@@ -29,7 +30,7 @@ from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
-from gamenight.terminal.ui import Prompter, is_number, plain
+from gamenight.terminal.ui import Prompter, is_number, plain, printing
 
 MENU_HELP = "number: play that game · r: rules · s: resume a saved game · q: quit"
 AFTER_HELP = "a: play again · m: back to the menu · q: quit"
@@ -49,15 +50,15 @@ def main_menu(console: Console, prompter: Prompter) -> None:
     prompter.say(plain("gamenight", "bold"), " — games for the table (Ctrl-C quits)")
     while True:
         entries = registry.available()
-        console.print()
-        console.print(games_table(entries))
+        prompter.board(Text("Choose a game"), printing(games_table(entries)))
         prompter.say(plain(MENU_HELP, "dim"))
         text = prompter.ask("> ").lower()
         if text in {"q", "quit", "exit"}:
             return
         if text in {"r", "rules"}:
             entry = entries[_pick(prompter, "Rules of which game (number)? ", len(entries)) - 1]
-            console.print(Markdown(entry.rules_text()))
+            rules = Markdown(entry.rules_text())
+            prompter.board(plain(f"Rules of {entry.name}"), printing(rules))
             continue
         if text in {"s", "saves", "resume"}:
             resume_menu(console, prompter)

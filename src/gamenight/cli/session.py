@@ -19,7 +19,6 @@ from typing import Any
 
 import platformdirs
 from rich.console import Console
-from rich.rule import Rule
 from rich.text import Text
 
 from gamenight.cli.players import SeatSpec
@@ -42,7 +41,6 @@ from gamenight.terminal.ui import (
     TerminalUI,
     UndoRequested,
     can_clear,
-    clear_screen,
     plain,
 )
 from gamenight.terminal.words import plural
@@ -66,20 +64,17 @@ class HumanAgent:
         self.record_path: Path | None = None
 
     def act(self, decision: Decision) -> Any:
-        console = self.prompter.console
         seat = decision.seat
         name = self.table.names[seat]
         if self.hidden:
             # Hot seat with secrets: hand over, clear, and clear again afterwards. The
             # screen was cleared after the previous seat acted, so what shows now is
             # public (the start-up text, the set-up, the narration): it stays readable
-            # until Enter is pressed.
-            self.prompter.ask(f"Pass the terminal to {name}, then press Enter ")
-            clear_screen(console)
+            # until Enter is pressed (Prompter.hand_over asks first, then clears).
+            self.prompter.hand_over(name)
         view, legal = decision.view, decision.legal
         while True:
-            console.print(Rule(plain(f"{name} to act")))
-            self.ui.show(console, view, seat, self.table)
+            self.prompter.board(plain(f"{name} to act"), self._drawing(view, seat))
             prompter = self.prompter
             saved = prompter.hide_secrets, prompter.undo
             prompter.hide_secrets, prompter.undo = self.hidden, self.may_undo(seat)
@@ -94,8 +89,16 @@ class HumanAgent:
                 prompter.hide_secrets, prompter.undo = saved
             break
         if self.hidden:
-            clear_screen(console)
+            self.prompter.conceal()
         return action
+
+    def _drawing(self, view: Any, seat: int) -> Callable[[Console], None]:
+        """What draws ``seat``'s board of ``view`` (for :meth:`Prompter.board`)."""
+
+        def draw(console: Console) -> None:
+            self.ui.show(console, view, seat, self.table)
+
+        return draw
 
     def _ask(self, prompter: Prompter, view: Any, legal: Sequence[Any], seat: int) -> Any:
         while True:
@@ -292,8 +295,11 @@ class Session:
         state = match.state
         assert state is not None  # run() played the game to its end
         view = match.game.view(state, None)
-        self.console.print(Rule("Final standings"))
-        self._ui.show_results(self.console, results, view, self._table)
+
+        def draw(console: Console) -> None:
+            self._ui.show_results(console, results, view, self._table)
+
+        self.prompter.board(Text("Final standings"), draw)
         self.reveal()
         rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)
             self.entry.id, self.seats, results.ranks, say=lambda line: self.prompter.error(line)

@@ -60,7 +60,7 @@ from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key
 from gamenight.terminal.words import plural
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
@@ -92,7 +92,9 @@ def thrown_text(values: Sequence[int], freezable: Sequence[int] | None) -> Group
         if i:
             row.append("  ")
         barred = freezable is not None and i not in freezable
+        start = len(row)
         row.append(f" {face(value)} ", style=BARRED if barred else THROWN)
+        row.stylize(die_key(i + 1), start, len(row))  # a click types i+1 (full screen)
     return Group(positions, row)
 
 

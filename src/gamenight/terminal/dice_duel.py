@@ -23,6 +23,7 @@ from msgspec.structs import replace
 from rich import box
 from rich.console import Console, Group, JustifyMethod, RenderableType
 from rich.measure import Measurement
+from rich.style import Style
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -50,7 +51,14 @@ from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
 from gamenight.games.dice_duel.scoring import SOLO_MAXIMUM
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, is_number
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    die_key,
+    is_number,
+)
 from gamenight.terminal.words import plural
 
 KEY: dict[Combination, str] = {
@@ -240,8 +248,8 @@ def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> 
 def dice_text(view: DiceDuelView) -> Text:
     """The five dice in their colours (K1), numbered, with the kept ones marked."""
     text = Text()
-    for face in view.faces:
-        text.append(f" {face} ", style=DIE_STYLE[colour(face)])
+    for i, face in enumerate(view.faces, 1):
+        text.append(f" {face} ", style=Style.parse(DIE_STYLE[colour(face)]) + die_key(i))
         text.append("  ")
     text.append("\n")
     for i, kept in enumerate(view.kept or (False,) * len(view.faces)):

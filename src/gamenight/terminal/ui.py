@@ -13,12 +13,14 @@ import getpass
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import msgspec
-from rich.console import Console
+from rich.console import Console, RenderableType
+from rich.rule import Rule
+from rich.style import Style
 from rich.text import Text
 from typing_extensions import TypeVar as DefaultTypeVar
 
@@ -76,6 +78,26 @@ def can_clear(console: Console) -> bool:
     (Rich sends no control codes to a dumb one). Output that is not a terminal has no
     screen to clear."""
     return not console.is_dumb_terminal
+
+
+def die_key(position: int) -> Style:
+    """The style that makes die ``position`` (from 1) clickable on the full screen: a
+    click types its number at the prompt line (``TableApp.action_die``). The line
+    mode prints it as plain text.
+
+    >>> die_key(3).meta
+    {'@click': 'app.die(3)'}
+    """
+    return Style(meta={"@click": f"app.die({int(position)})"})
+
+
+def printing(*renderables: RenderableType) -> Callable[[Console], None]:
+    """A drawing (for :meth:`Prompter.board`) that prints ``renderables``."""
+
+    def draw(console: Console) -> None:
+        console.print(*renderables)
+
+    return draw
 
 
 def clear_screen(console: Console) -> None:
@@ -202,6 +224,32 @@ class Prompter:
         """Print ``parts`` on one line as text (see :func:`say`)."""
         say(self.console, *parts)
 
+    # ----- the surface: what the full-screen table (gamenight.terminal.full) draws in
+    # place and the line mode prints in sequence. The session and the menu call these,
+    # so both front ends share every rule and every prompt.
+    def board(self, title: Text, draw: Callable[[Console], None]) -> None:
+        """Show what ``draw`` prints as the board under ``title``: the line mode
+        prints a rule and the board; the full screen redraws its board panel."""
+        self.console.print(Rule(title))
+        draw(self.console)
+
+    def hand_over(self, name: str) -> None:
+        """Hot seat with secrets: wait for ``name``, then clear everything (T7). What
+        shows until Enter is public (the previous secret turn was concealed), so the
+        start-up text stays readable until then."""
+        self.ask(f"Pass the terminal to {name}, then press Enter ")
+        clear_screen(self.console)
+
+    def conceal(self) -> None:
+        """A secret turn is over: nothing of it may stay on screen (T7)."""
+        clear_screen(self.console)
+
+    @contextlib.contextmanager
+    def aside(self) -> Iterator[None]:
+        """What is printed inside is help or a hint: the line mode prints it in
+        sequence; the full screen shows it in its hint panel."""
+        yield
+
 
 T = TypeVar("T")
 
@@ -244,7 +292,9 @@ def ask_until_parsed(
         word = text.strip().lower()
         if prompter.undo and word in UNDO_WORDS:
             raise UndoRequested
-        if on_help(word):
+        with prompter.aside():
+            helped = on_help(word)
+        if helped:
             if prompter.undo:
                 prompter.say(plain("u: take back your last move", "dim"))
             continue

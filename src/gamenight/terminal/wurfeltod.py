@@ -70,7 +70,7 @@ from gamenight.games.wurfeltod.rules import (
 )
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key, plain
 
 __all__ = [
     "BOX_KEYS",
@@ -262,6 +262,9 @@ def open_box_rows(view: WurfeltodView) -> list[tuple[str, str, int, bool]]:
     ]
 
 
+NARROW = 60  # consoles narrower than this get the compact sheet, dice first
+
+
 def _dice(values: Sequence[int]) -> str:
     return " ".join(str(v) for v in values) if values else "-"
 
@@ -349,36 +352,72 @@ class UI:
     """The Wurfeltod terminal presentation (implements ``terminal.ui.TerminalUI``)."""
 
     def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Seating) -> None:
+        if console.width < NARROW:  # the dice first, then a sheet without rules
+            if not view.finished:
+                for line in self._dice_lines(view, compact=True):
+                    console.print(line)
+            console.print(self._sheet(view, table, compact=True))
+            if view.finished:
+                console.print(Text("Game over.", style="bold"))
+            return
         console.print(self._sheet(view, table))
         if view.finished:
             console.print(Text("Game over.", style="bold"))
             return
-        console.print(f"  Set aside:   [bold]{_dice(view.aside)}[/]")
-        rolled = "  ".join(f"[dim]{i}:[/][bold green]{v}[/]" for i, v in enumerate(view.rolled, 1))
-        console.print(f"  Just rolled: {rolled}")
-        if view.first_roll:
-            console.print("  First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod.")
-        if view.must_book:
-            console.print("  [yellow]Only one die was rolled: book a box now.[/]")
+        for line in self._dice_lines(view):
+            console.print(line)
 
-    def _sheet(self, view: WurfeltodView, table: Seating) -> RichTable:
+    def _dice_lines(self, view: WurfeltodView, *, compact: bool = False) -> list[str | Text]:
+        """The set-aside and rolled dice (numbered for ``s``) and what this roll allows."""
+        rolled = Text("  ").join(  # a click on a die types its number (full screen)
+            Text.assemble((f"{i}:", "dim"), (str(v), "bold green"), style=die_key(i))
+            for i, v in enumerate(view.rolled, 1)
+        )
+        lines: list[str | Text]
+        if compact:
+            lines = [Text("Rolled ") + rolled, f"Aside  [bold]{_dice(view.aside)}[/]"]
+        else:
+            aside = f"  Set aside:   [bold]{_dice(view.aside)}[/]"
+            lines = [aside, Text("  Just rolled: ") + rolled]
+        if view.first_roll:
+            lines.append(
+                "  First roll: scratch a box (x KEY) for 0, no Wurfeltod."
+                if compact
+                else "  First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod."
+            )
+        if view.must_book:
+            lines.append("  [yellow]Only one die was rolled: book a box now.[/]")
+        return lines
+
+    def _sheet(self, view: WurfeltodView, table: Seating, *, compact: bool = False) -> RichTable:
         """Every player's score card; while a turn is on, the current player's open boxes
-        carry their key and what booking them now would give (W3)."""
+        carry their key and what booking them now would give (W3). ``compact``: for
+        narrow screens, no rules and no wrapped labels (one line per box)."""
         playing = not view.finished
         title = (
             Text(f"Turn {view.turn}/{view.turns} · {table.names[view.current]} · roll {view.roll}")
             if playing
             else Text("Score cards")
         )
-        grid = RichTable(title=title, pad_edge=False)
+        if compact:
+            grid = RichTable(
+                title=title, box=None, pad_edge=False, padding=(0, 1), title_justify="left"
+            )
+        else:
+            grid = RichTable(title=title, pad_edge=False)
         if playing:
             grid.add_column("Key", style="bold")
-        grid.add_column("Box")
+        grid.add_column(
+            "Box", no_wrap=compact, overflow="ellipsis", max_width=12 if compact else None
+        )
         if playing:
-            grid.add_column("Book now", justify="right")
+            grid.add_column("Now" if compact else "Book now", justify="right", no_wrap=compact)
         for s, name in enumerate(table.names):
             style = "bold cyan" if playing and s == view.current else ""
-            grid.add_column(Text(name), justify="right", header_style=style)
+            grid.add_column(
+                plain(name[:6] if compact else name), justify="right", header_style=style,
+                no_wrap=compact,
+            )  # fmt: skip
         now = {key: (points, wurfeltod) for key, _, points, wurfeltod in open_box_rows(view)}
         current = view.cards[view.current]
         for box, category in enumerate(BOXES):

@@ -1,0 +1,72 @@
+"""The full-screen table: the same session, menu and per-game prompts as the line
+mode, drawn by Textual in place (board, log, hint, prompt line, keys).
+
+Nothing here decides a rule or parses a move: the game session
+(:mod:`gamenight.cli.session`) and each game's :class:`~gamenight.terminal.ui.TerminalUI`
+run unchanged in a worker thread, talking to a :class:`~.bridge.ScreenPrompter` instead
+of the line :class:`~gamenight.terminal.ui.Prompter`. The app only shows what they
+print and hands back what is typed (docs/terminal.md).
+
+Which front end runs is decided by :func:`wanted`; Textual is imported only when the
+full screen is used.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Mapping
+from typing import IO, TypeVar
+
+from rich.console import Console
+
+from gamenight.terminal.ui import Prompter
+
+T = TypeVar("T")
+
+PLAIN_VARIABLE = "GAMENIGHT_PLAIN"
+FALSE_WORDS = frozenset({"", "0", "no", "false", "off"})
+
+
+def wanted(
+    plain: bool,
+    environ: Mapping[str, str] | None = None,
+    streams: tuple[IO[str] | None, IO[str] | None] | None = None,
+) -> bool:
+    """Whether to run the full-screen table: not asked for ``--plain`` nor by
+    ``GAMENIGHT_PLAIN``, stdin and stdout both terminals, and TERM not ``dumb``.
+
+    >>> wanted(False, {"TERM": "xterm"}, (None, None))
+    False
+    >>> import io
+    >>> class Tty(io.StringIO):
+    ...     def isatty(self) -> bool: return True
+    >>> wanted(False, {"TERM": "xterm-256color"}, (Tty(), Tty()))
+    True
+    >>> tty = (Tty(), Tty())
+    >>> wanted(False, {"TERM": "dumb"}, tty), wanted(True, {"TERM": "xterm"}, tty)
+    (False, False)
+    >>> wanted(False, {"TERM": "xterm", "GAMENIGHT_PLAIN": "1"}, (Tty(), Tty()))
+    False
+    """
+    env = os.environ if environ is None else environ
+    stdin, stdout = (sys.stdin, sys.stdout) if streams is None else streams
+    if plain or env.get(PLAIN_VARIABLE, "").strip().lower() not in FALSE_WORDS:
+        return False
+    if env.get("TERM", "").strip().lower() in {"", "dumb", "unknown"}:
+        return False
+    try:
+        return stdin is not None and stdout is not None and stdin.isatty() and stdout.isatty()
+    except (ValueError, OSError):  # a closed stream
+        return False
+
+
+def run_full(target: Callable[[Console, Prompter], T], *, title: str = "gamenight") -> T:
+    """Run ``target`` (the menu, or one game) on the full screen; its result, or the
+    exception it raised, once the screen is closed. What it printed last (the
+    standings, where the game is saved) is then printed to the ordinary terminal."""
+    from gamenight.terminal.full.app import TableApp
+
+    app: TableApp[T] = TableApp(target, title=title)
+    app.run()
+    return app.outcome(Console())

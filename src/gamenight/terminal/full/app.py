@@ -1,0 +1,362 @@
+"""The full-screen table (Textual): board, log and hint panels, a prompt line, keys.
+
+The session runs in a worker thread (:mod:`.bridge`); this app shows what it prints
+and hands back what is typed. Layout: the board panel on the left keeps the board
+and score sheet in place (it is redrawn, never scrolled away); the log and, on ``?``
+/ F1, the hint panel on the right; the prompt line and the keys at the bottom. On a
+narrow screen (under 64 columns) the log sits under the board. Everything shown is a
+renderable made by the game's own terminal UI, or the user's text as plain text.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import queue
+import threading
+from collections.abc import Callable
+from typing import ClassVar, Generic, TypeVar
+
+from rich.console import Console, Group, RenderableType
+from rich.text import Text
+from textual import events
+from textual.app import App, ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Label, RichLog, Static
+
+from gamenight.terminal.full.bridge import Reply, ScreenConsole, ScreenPrompter
+from gamenight.terminal.ui import Prompter, plain
+
+T = TypeVar("T")
+
+NARROW = 64  # columns under which the log goes under the board
+SIDE = 32  # the log's width beside the board
+CLOSE_PROMPT = "Enter closes the table "
+
+
+class Curtain(Screen[None]):
+    """The hot-seat hand-over: the whole screen says who is next, nothing else (T7)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "I am here")]
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.seat_name = name
+
+    def compose(self) -> ComposeResult:
+        yield Static(
+            Text.assemble(
+                ("Pass to ", "bold"),
+                plain(self.seat_name, "bold reverse"),
+                "\n\n",
+                plain(f"{self.seat_name}: press Enter when only you can see the screen.", "dim"),
+            ),
+            id="curtain",
+        )
+        yield Footer()
+
+    def action_go(self) -> None:
+        self.dismiss(None)
+
+
+class TableApp(App[None], Generic[T]):
+    """Runs ``target(console, prompter)`` (the menu or one game) on the full screen."""
+
+    TITLE = "gamenight"
+    ENABLE_COMMAND_PALETTE = False  # every action has its own key, in the footer
+    CSS = """
+    Screen { layout: vertical; }
+    * { scrollbar-size-vertical: 1; }
+    #table { height: 1fr; }
+    #board-pane { width: 1fr; border: round $accent; border-title-color: $text; }
+    #side { width: SIDE_WIDTH; }
+    #log { height: 1fr; border: round $panel; border-title-color: $text-muted;
+        overflow-y: auto; overflow-x: hidden; }
+    #hint-pane { height: auto; max-height: 70%; border: round $success; display: none; }
+    #hint-pane.shown { display: block; }
+    #error { height: auto; color: $error; display: none; padding: 0 1; }
+    #error.shown { display: block; }
+    #prompt-line { height: auto; max-height: 4; padding: 0 1; }
+    #prompt { width: auto; max-width: 65%; text-style: bold; }
+    #answer { border: none; height: 1; padding: 0; width: 1fr; min-width: 12; }
+    #curtain { width: 1fr; height: 1fr; content-align: center middle; text-align: center; }
+    .narrow #table { layout: vertical; }
+    .narrow #board-pane { height: 1fr; border: none; border-top: round $accent; }
+    .narrow #side { width: 1fr; height: 30%; }
+    .narrow #log { border: none; border-top: round $panel; }
+    .narrow #hint-pane { border: none; border-top: round $success; max-height: 100%; }
+    .narrow #hint-pane.shown { height: 1fr; }
+    .narrow #log.hinted { display: none; }
+    """.replace("SIDE_WIDTH", str(SIDE))
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f1", "hint", "Hint (?)"),
+        Binding("f2", "undo", "Undo (u)"),
+        Binding("f3", "close_hint", "Close hint"),
+        Binding("ctrl+c", "leave", "Leave", priority=True),
+        Binding("ctrl+q", "leave", "Leave", show=False, priority=True),
+        Binding("ctrl+z", "suspend_process", "Suspend", show=False),
+    ]
+
+    def __init__(self, target: Callable[[Console, Prompter], T], *, title: str = "gamenight"):
+        super().__init__()
+        self.target = target
+        self.title = title
+        self.replies: queue.Queue[Reply] = queue.Queue()
+        self.screen_console = ScreenConsole(self)
+        self.prompter = ScreenPrompter(self.screen_console, surface=self)
+        self.result: T | None = None
+        self.failure: BaseException | None = None
+        self.waiting: str | None = None  # "line", "curtain", "close" or None
+        self.hidden = False  # the current question is a secret entry
+        self.undo_allowed = False
+        self.leaving = False  # leave at the next question (the session is busy)
+        self.closing = False
+        self.prompt_text = ""
+        self.questions = 0  # questions asked so far (curtains and the closing prompt too)
+        self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
+
+    # ----- layout ----------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="table"):
+            with VerticalScroll(id="board-pane"):
+                yield Static(id="board")
+            with Vertical(id="side"):
+                yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=10)
+                with VerticalScroll(id="hint-pane"):
+                    yield Static(id="hint")
+        yield Static(id="error")
+        with Horizontal(id="prompt-line"):
+            yield Label(id="prompt")
+            yield Input(id="answer", disabled=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#board-pane").border_title = self.title
+        self.query_one("#log").border_title = "Log"
+        self.query_one("#hint-pane").border_title = "Hint (F3 closes)"
+        self._fit(self.size.width)
+        self.worker.start()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        self.screen.set_class(width < NARROW, "narrow")
+
+    # ----- the session's thread calls these (through call_from_thread) ----------
+    def board_width(self) -> int:
+        """The board panel's width in columns, for the games' narrow layouts: from the
+        screen's size (the layout may not have caught up with a resize yet)."""
+        full = self.size.width
+        width = full if full < NARROW else full - SIDE - 2  # beside the log: two borders
+        return max(20, width - 1)  # a column for the scroll bar
+
+    def hint_width(self) -> int:
+        """The hint panel's width in columns."""
+        full = self.size.width
+        return max(20, (full - 3) if full < NARROW else SIDE - 3)
+
+    def show_board(self, title: Text, parts: list[RenderableType]) -> None:
+        pane = self.query_one("#board-pane", VerticalScroll)
+        pane.border_title = title
+        self.query_one("#board", Static).update(Group(*parts))
+        pane.scroll_home(animate=False)
+        self._hide_hint()
+
+    def write_log(self, parts: list[RenderableType]) -> None:
+        log = self.query_one("#log", RichLog)
+        full = self.size.width  # the width from the screen: the same whenever it is written
+        width = max(10, (full if full < NARROW else SIDE - 2) - 1)
+        for part in parts:
+            log.write(part, width=width)
+
+    def show_hint(self, parts: list[RenderableType]) -> None:
+        self.query_one("#hint", Static).update(Group(*parts))
+        pane = self.query_one("#hint-pane", VerticalScroll)
+        pane.add_class("shown")
+        # the games print their keys first and the values last: show the values
+        self.call_after_refresh(pane.scroll_end, animate=False)
+        self.query_one("#log").add_class("hinted")
+
+    def show_error(self, message: Text) -> None:
+        error = self.query_one("#error", Static)
+        error.update(message)
+        error.add_class("shown")
+
+    def clear_all(self) -> None:
+        """Nothing of the last turn stays on screen (hot-seat hand-over)."""
+        self.query_one("#board", Static).update("")
+        self.query_one("#board-pane").border_title = self.title
+        self.query_one("#log", RichLog).clear()
+        self.query_one("#hint", Static).update("")
+        self._hide_hint()
+        self._hide_error()
+        answer = self.query_one("#answer", Input)
+        answer.value = ""
+        self.query_one("#prompt", Label).update("")
+
+    def start_ask(self, prompt: str, hidden: bool, undo: bool) -> None:
+        if self.leaving:
+            self.leaving = False
+            self.replies.put(KeyboardInterrupt)
+            return
+        self.waiting, self.hidden, self.undo_allowed = "line", hidden, undo
+        self.questions += 1
+        self.prompt_text = prompt
+        label = plain(prompt.rstrip() + " ")
+        if hidden:
+            label.append("(hidden) ", "dim")
+        self.query_one("#prompt", Label).update(label)
+        answer = self.query_one("#answer", Input)
+        answer.password = hidden
+        answer.value = ""
+        answer.disabled = False
+        answer.focus()
+        self.refresh_bindings()
+
+    def curtain(self, name: str) -> None:
+        self.waiting = "curtain"
+        self.questions += 1
+
+        def done(_: None) -> None:
+            if self.waiting == "curtain":
+                self.waiting = None
+                self.replies.put("")
+
+        self.push_screen(Curtain(name), done)
+
+    # ----- the user -------------------------------------------------------------
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if self.waiting == "close":
+            self.exit()
+            return
+        if self.waiting != "line":
+            return
+        self._reply(event.value)
+
+    def _reply(self, value: str) -> None:
+        answer = self.query_one("#answer", Input)
+        if not self.hidden and value.strip():
+            self.write_log([Text.assemble(plain(self.prompt_text, "dim"), plain(value))])
+        answer.value = ""
+        answer.disabled = True
+        self.waiting = None
+        self._hide_error()
+        self.refresh_bindings()
+        self.replies.put(value)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys that do nothing now are greyed out in the footer."""
+        if action == "hint":
+            return self.waiting == "line"
+        if action == "undo":
+            return self.waiting == "line" and self.undo_allowed
+        if action == "close_hint":
+            return self.query_one("#hint-pane").has_class("shown")
+        return True
+
+    def action_hint(self) -> None:
+        if self.waiting == "line":
+            self._reply("?")
+
+    def action_undo(self) -> None:
+        if self.waiting == "line" and self.undo_allowed:
+            self._reply("u")
+
+    def action_die(self, position: int) -> None:
+        """A click on die ``position`` (``terminal.ui.die_key``): its number is typed
+        at the prompt line, or taken out again if it is already there. The keys are
+        the game's own (``s 1 3``, ``r 135``...): the line is still the player's to send."""
+        if self.waiting != "line" or self.hidden:
+            return
+        answer = self.query_one("#answer", Input)
+        digit = str(position)
+        words = answer.value.split()
+        if digit in words:
+            words.remove(digit)
+        else:
+            words.append(digit)
+        answer.value = " ".join(words)
+        answer.cursor_position = len(answer.value)
+        answer.focus()
+
+    def action_close_hint(self) -> None:
+        self._hide_hint()
+
+    def action_leave(self) -> None:
+        """Ctrl-C: as in the line mode (the session says where the game is saved, or
+        asks before abandoning an unsaved one)."""
+        if self.waiting == "close" or not self.worker.is_alive():
+            self.exit()
+        elif self.waiting == "line":
+            self.query_one("#answer", Input).disabled = True
+            self.waiting = None
+            self.replies.put(KeyboardInterrupt)
+        elif self.waiting == "curtain":
+            self.waiting = None
+            self.pop_screen()
+            self.replies.put(KeyboardInterrupt)
+        else:
+            self.leaving = True
+            self.notify("Leaving at the next question…")
+
+    def _hide_hint(self) -> None:
+        self.query_one("#hint-pane").remove_class("shown")
+        self.query_one("#log").remove_class("hinted")
+        self.refresh_bindings()
+
+    def _hide_error(self) -> None:
+        self.query_one("#error").remove_class("shown")
+
+    # ----- the session's thread -------------------------------------------------
+    @property
+    def worker_done(self) -> bool:
+        """The session is over (or the app never started it)."""
+        return self.worker.ident is not None and not self.worker.is_alive()
+
+    def _work(self) -> None:
+        try:
+            self.result = self.target(self.screen_console, self.prompter)
+        except BaseException as exc:  # re-raised on the main thread by outcome()
+            self.failure = exc
+        with contextlib.suppress(RuntimeError):  # RuntimeError: the app is already gone
+            self.call_from_thread(self._finished)
+
+    def _finished(self) -> None:
+        """The session is over: let the standings be read, then close."""
+        if self.failure is not None or not self.screen_console.tail:
+            self.exit()
+            return
+        self.waiting = "close"
+        self.questions += 1
+        self.query_one("#prompt", Label).update(plain(CLOSE_PROMPT))
+        answer = self.query_one("#answer", Input)
+        answer.password = False
+        answer.disabled = False
+        answer.focus()
+
+    def exit(
+        self, result: None = None, return_code: int = 0, message: RenderableType | None = None
+    ) -> None:
+        """The first request to close wins (the session's end may come after it)."""
+        if not self.closing:
+            self.closing = True
+            super().exit(result, return_code, message)
+
+    def on_unmount(self) -> None:
+        if self.worker.is_alive():  # closed under a question: the session stops there
+            self.replies.put(EOFError)
+
+    def outcome(self, console: Console) -> T:
+        """After the screen closed: print the session's last words, then its result
+        (or raise what it raised)."""
+        if self.worker.is_alive():
+            self.replies.put(EOFError)
+            self.worker.join(timeout=10)
+        for part, soft_wrap in self.screen_console.tail:
+            console.print(part, soft_wrap=soft_wrap)  # a path or a seed stays one line
+        if self.failure is not None:
+            raise self.failure
+        return self.result  # type: ignore[return-value]  # None only if it returned None

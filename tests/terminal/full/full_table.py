@@ -1,0 +1,161 @@
+"""Drive the full-screen table headless (Textual's pilot), as a player would.
+
+:func:`table_app` builds the app around one game session; :func:`play_out` answers
+every question by typing, at the prompt line, a command that the game's own key
+parser maps to a legal action (found by trying short words of the games' vocabulary:
+the player's keys, never an action object), presses Enter at every hand-over curtain
+and at the end. It waits for the app by polling its state, never with fixed sleeps.
+"""
+
+from __future__ import annotations
+
+import importlib
+import itertools
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from textual.pilot import Pilot
+
+from gamenight.cli.players import is_team_game, parse_players
+from gamenight.cli.session import Session
+from gamenight.core import registry
+from gamenight.core.runner import Match
+from gamenight.terminal.full.app import TableApp
+from gamenight.terminal.ui import Prompter
+
+TIMEOUT = 120.0  # seconds for one question to come: only a hang gets near it
+
+DIGITS = ["".join(c) for n in (1, 2, 3) for c in itertools.combinations("123456", n)]
+FOURS = [" ".join(c) for c in itertools.combinations("1234567", 4)]  # keep 4 cards of 7
+VOCABULARY = [
+    "", "f", "r", "s", "t", "j", "k", "x", "a", "b", "none", "all", "keep", "2p", "fh", "ls",
+    "pp", "4k", "3p", "tt", "5k", "p", "sk", "ss", "lb", "ch", "kn", "y", "n",
+    *DIGITS, *FOURS, *(f"s {d}" for d in DIGITS),
+    *(f"x {w}" for w in ("p", "pp", "1", "2", "3", "4")),
+    *(str(year) for year in range(1900, 2030)),
+]  # fmt: skip
+
+
+def spelled(game_id: str, legal: tuple[Any, ...]) -> list[str]:
+    """How the game's UI spells each legal action, where it says (``command_text``)."""
+    module = registry.get(game_id).game.info.terminal
+    assert module is not None
+    spell = getattr(importlib.import_module(module.partition(":")[0]), "command_text", None)
+    return [] if spell is None else [str(spell(action)) for action in legal]
+
+
+def parser(game_id: str) -> Callable[[str, Any, Any], Any]:
+    """The game's key parser, found through its terminal capability's module."""
+    module = registry.get(game_id).game.info.terminal
+    assert module is not None
+    name = module.partition(":")[0]
+    for candidate in (f"{name}_keys", name):
+        try:
+            found = getattr(importlib.import_module(candidate), "parse_command", None)
+        except ModuleNotFoundError:
+            continue
+        if found is not None:
+            parse: Callable[[str, Any, Any], Any] = found
+            return parse
+    raise AssertionError(f"no parse_command for {game_id}")
+
+
+@dataclass
+class Table:
+    """One game on the full screen, and what the test needs to answer for its humans."""
+
+    app: TableApp[None]
+    game_id: str
+    match: list[Match] = field(default_factory=list)
+    humans: frozenset[int] = frozenset()
+
+    def answer(self, rng: random.Random) -> str:
+        """Keys the player to act would type for some legal action."""
+        (match,) = self.match
+        table = match.table
+        assert table is not None
+        (seat,) = [s for s in table.to_act() if s in self.humans][:1]
+        position = table.position(seat)
+        parse = parser(self.game_id)
+        words = [*VOCABULARY, *spelled(self.game_id, position.legal)]
+        rng.shuffle(words)
+        for word in words:
+            try:
+                action = parse(word, position.view, list(position.legal))
+            except Exception:  # a parser may refuse by raising: try another word
+                continue
+            if not isinstance(action, str) and action in position.legal:
+                return word
+        raise AssertionError(f"no word of the vocabulary is legal for {position.legal[:3]}")
+
+
+def table_app(
+    game_id: str,
+    players: str,
+    folder: Path,
+    *,
+    seed: int = 7,
+    options: dict[str, Any] | None = None,
+) -> Table:
+    """The app for one game (``players`` as for ``--players``), recorded in ``folder``."""
+    entry = registry.get(game_id)
+    parsed = entry.game.parse_options(options or {})
+    seats = parse_players(players, list(entry.bots), teams=is_team_game(entry.game.info))
+    humans = frozenset(i for i, s in enumerate(seats) if s.bot is None)
+    made: list[Match] = []
+
+    def target(console: Console, prompter: Prompter) -> None:
+        session = Session(
+            entry, seats, parsed, seed, console, prompter, folder / "game.jsonl",
+            seed_public=True,
+        )  # fmt: skip
+        match = session.build()
+        made.append(match)
+        if session.play(match) is None:  # left before the end: as `gamenight play` does
+            raise SystemExit(130)
+
+    return Table(TableApp(target, title=entry.name), game_id, made, humans)
+
+
+async def until(pilot: Pilot[None], ready: Callable[[], bool]) -> None:
+    """Let the app run until ``ready()``; fails after :data:`TIMEOUT` seconds."""
+    deadline = time.monotonic() + TIMEOUT
+    while not ready():
+        if time.monotonic() > deadline:
+            raise AssertionError("the table never got there")
+        await pilot.pause(0.01)
+
+
+async def type_line(pilot: Pilot[None], text: str) -> None:
+    """Type ``text`` at the prompt line, then Enter."""
+    await pilot.press(*("space" if c == " " else c for c in text), "enter")
+
+
+async def play_out(
+    pilot: Pilot[None], table: Table, rng: random.Random, *, limit: int = 5000
+) -> int:
+    """Answer every question until the game is over; the number of questions answered."""
+    app = table.app
+    for answered in range(limit):
+        await until(pilot, lambda: app.waiting is not None or app.worker_done)
+        if app.waiting == "close" or app.worker_done:
+            return answered
+        asked = app.questions
+        if app.waiting == "curtain":
+            await pilot.press("enter")
+        else:
+            await type_line(pilot, table.answer(rng))
+        await until(pilot, lambda: app.questions > asked or app.worker_done)  # noqa: B023
+    raise AssertionError(f"the game did not end after {limit} answers")
+
+
+def screen_text(app: TableApp[None]) -> str:
+    """What the screen shows now, line by line, as plain text (the composed screen:
+    exactly what a player would see)."""
+    strips = app.screen._compositor.render_strips()
+    return "\n".join("".join(segment.text for segment in strip) for strip in strips)
