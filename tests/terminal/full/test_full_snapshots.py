@@ -1,8 +1,10 @@
 """SVG snapshots of the full-screen table's main screens (pytest-textual-snapshot) at
-80x24 and 40x12: each game's first question, the hint panel, the hot-seat curtain and
-the menu. Deterministic: fixed seeds, chosen seeds shown (no commitment), an empty
-cache (no solver table) and no clock on screen. ``--snapshot-update`` rewrites them
-after a deliberate change; look at the SVGs before committing them."""
+80x24 and 40x12: each game's first question, the hot-seat curtain and the menu (the hint
+panel's picture depended on what ran before it in the process, so it is checked by
+content in test_full_table.py instead). Deterministic: fixed seeds, chosen seeds
+shown (no commitment), an empty cache (no solver table) and no clock on screen.
+``--snapshot-update`` rewrites them after a deliberate change; look at the SVGs before
+committing them."""
 
 from __future__ import annotations
 
@@ -13,8 +15,8 @@ from typing import Any
 import pytest
 from full_table import screen_text, table_app, until
 from rich.console import Console
-from textual.containers import VerticalScroll
 from textual.pilot import Pilot
+from textual.widgets import RichLog
 
 from gamenight.cli.menu import main_menu
 from gamenight.terminal.full.app import TableApp
@@ -64,6 +66,10 @@ def waiting_for(app: TableApp[Any], state: str, *then: str) -> RunBefore:
             await pilot.press(key)
             await until(pilot, lambda: app.questions > asked or app.waiting == state)  # noqa: B023
         await settled(pilot, app)
+        # the log follows its last line, but a write may land after the settling: end it
+        # where the player sees it, so the picture never depends on the timing
+        app.query_one("#log", RichLog).scroll_end(animate=False)
+        await settled(pilot, app)
 
     return run_before
 
@@ -74,20 +80,6 @@ def test_first_question(game: str, size: str, tmp_path: Path, snap_compare: Snap
     players, options = GAMES[game]
     app = table_app(game, players, tmp_path, options=options).app
     assert snap_compare(app, terminal_size=SIZES[size], run_before=waiting_for(app, "line"))
-
-
-@pytest.mark.parametrize("size", list(SIZES))
-def test_hint_panel(size: str, tmp_path: Path, snap_compare: SnapCompare) -> None:
-    app = table_app("decathlon", "Ann,bot:greedy", tmp_path, options={"events": "100m"}).app
-
-    async def run_before(pilot: Pilot[None]) -> None:
-        await waiting_for(app, "line", "f1")(pilot)
-        pane = app.query_one("#hint-pane", VerticalScroll)
-        # shown, laid out and scrolled to its values (the app scrolls after a refresh)
-        await until(pilot, lambda: pane.max_scroll_y > 0 and pane.scroll_y == pane.max_scroll_y)
-        await settled(pilot, app)
-
-    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)
 
 
 @pytest.mark.parametrize("size", list(SIZES))
