@@ -16,7 +16,7 @@ import pytest
 from full_table import screen_text, table_app, until
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import RichLog
+from textual.widgets import Input, RichLog
 
 from gamenight.cli.menu import main_menu
 from gamenight.terminal.full.app import TableApp
@@ -41,6 +41,8 @@ def quiet_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
 async def settled(pilot: Pilot[None], app: TableApp[Any]) -> None:
     """Wait until the screen stops changing (the log and the hint panel scroll after a
     refresh): the same picture over three frames in a row."""
+    for field in app.query(Input):  # a blinking cursor would be on or off by the clock
+        field.cursor_blink = False
     same, last = 0, ""
     for _ in range(500):
         await pilot.wait_for_scheduled_animations()
