@@ -510,107 +510,72 @@ class Store:
             )
             return [IdleRoom(r[0], r[1]) for r in rows]
 
+    async def _update_seat(
+        self, room_id: int, seat: int, status: Lifecycle, *where: Any, **values: Any
+    ) -> bool:
+        """Set ``values`` on seat ``seat`` if the room (locked) is in ``status`` and the
+        seat meets ``where``; touch the room. False when nothing was changed."""
+        async with self.engine.begin() as conn:
+            if await self._lock_room(conn, room_id) is not status:
+                return False
+            result = await conn.execute(
+                update(SEATS)
+                .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, *where)
+                .values(**values)
+            )
+            await self._touch(conn, room_id)
+            return bool(result.rowcount)
+
     @_guarded
     async def claim_seat(
         self, room_id: int, seat: int, name: str, hashed: str, contribution: str | None = None
     ) -> bool:
         """Give an unclaimed human seat of a waiting room to ``name`` (with the player's
         ``contribution`` to the dice seed, if the claim carried one); False if taken."""
-        async with self.engine.begin() as conn:
-            status = await self._lock_room(conn, room_id)
-            if status is not Lifecycle.WAITING:
-                return False
-            result = await conn.execute(
-                update(SEATS)
-                .where(
-                    SEATS.c.room_id == room_id,
-                    SEATS.c.seat == seat,
-                    SEATS.c.kind == "human",
-                    SEATS.c.token_hash.is_(None),
-                )
-                .values(
-                    name=name,
-                    token_hash=hashed,
-                    contribution=contribution,
-                    contributed_by=None if contribution is None else "player",
-                )
-            )
-            await self._touch(conn, room_id)
-            return bool(result.rowcount)
+        return await self._update_seat(
+            room_id, seat, Lifecycle.WAITING,
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_(None),
+            name=name, token_hash=hashed, contribution=contribution,
+            contributed_by=None if contribution is None else "player",
+        )  # fmt: skip
 
     @_guarded
     async def release_seat(self, room_id: int, seat: int) -> bool:
         """The host frees a claimed seat of a waiting room: its token stops working."""
-        async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
-                return False
-            result = await conn.execute(
-                update(SEATS)
-                .where(SEATS.c.room_id == room_id, SEATS.c.seat == seat, SEATS.c.kind == "human")
-                .values(name="", token_hash=None, contribution=None, contributed_by=None)
-            )
-            await self._touch(conn, room_id)
-            return bool(result.rowcount)
+        return await self._update_seat(
+            room_id, seat, Lifecycle.WAITING, SEATS.c.kind == "human",
+            name="", token_hash=None, contribution=None, contributed_by=None,
+        )  # fmt: skip
 
     @_guarded
     async def free_seat_in_play(self, room_id: int, seat: int) -> bool:
         """The host frees a claimed human seat of a room being played (its player left):
         its token stops working and a bot plays it until someone claims it. False if the
         room is not playing or the seat is no claimed human seat."""
-        async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
-                return False
-            result = await conn.execute(
-                update(SEATS)
-                .where(
-                    SEATS.c.room_id == room_id,
-                    SEATS.c.seat == seat,
-                    SEATS.c.kind == "human",
-                    SEATS.c.token_hash.is_not(None),
-                )
-                .values(name="", token_hash=None)
-            )
-            await self._touch(conn, room_id)
-            return bool(result.rowcount)
+        return await self._update_seat(
+            room_id, seat, Lifecycle.PLAYING,
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None),
+            name="", token_hash=None,
+        )  # fmt: skip
 
     @_guarded
     async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
         """Give a human seat the host freed during play to ``name``; False if taken."""
-        async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) is not Lifecycle.PLAYING:
-                return False
-            result = await conn.execute(
-                update(SEATS)
-                .where(
-                    SEATS.c.room_id == room_id,
-                    SEATS.c.seat == seat,
-                    SEATS.c.kind == "human",
-                    SEATS.c.token_hash.is_(None),
-                )
-                .values(name=name, token_hash=hashed, away_since=None)
-            )
-            await self._touch(conn, room_id)
-            return bool(result.rowcount)
+        return await self._update_seat(
+            room_id, seat, Lifecycle.PLAYING,
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_(None),
+            name=name, token_hash=hashed, away_since=None,
+        )  # fmt: skip
 
     @_guarded
     async def contribute(self, room_id: int, seat: int, hashed: str, contribution: str) -> bool:
         """The player of ``seat`` (token hash ``hashed``) adds their part of the dice seed,
         once, while the room waits; False if it already has one or the game has begun."""
-        async with self.engine.begin() as conn:
-            if await self._lock_room(conn, room_id) is not Lifecycle.WAITING:
-                return False
-            result = await conn.execute(
-                update(SEATS)
-                .where(
-                    SEATS.c.room_id == room_id,
-                    SEATS.c.seat == seat,
-                    SEATS.c.token_hash == hashed,
-                    SEATS.c.contribution.is_(None),
-                )
-                .values(contribution=contribution, contributed_by="player")
-            )
-            await self._touch(conn, room_id)
-            return bool(result.rowcount)
+        return await self._update_seat(
+            room_id, seat, Lifecycle.WAITING,
+            SEATS.c.token_hash == hashed, SEATS.c.contribution.is_(None),
+            contribution=contribution, contributed_by="player",
+        )  # fmt: skip
 
     @_guarded
     async def start_room(
