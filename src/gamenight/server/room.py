@@ -30,7 +30,7 @@ import io
 import logging
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -258,12 +258,18 @@ class Room:
         return [s.part() for s in self.seats]
 
     # ----- the table ----------------------------------------------------------------------
-    def new_table(self) -> Table:
+    def new_table(self, values: Sequence[str | None] | None = None) -> Table:
+        """The room's table at its start. A room with player entropy takes its dice seed
+        from ``values`` (one part per seat, None for a bot), the seats' own by default."""
         game = self.entry.game
         options = game.parse_options(self.options)
         game.check_setup(len(self.seats), options)  # a bad setup says so before the dice
-        parts = self.contributions()
-        seed = self.seed if parts is None else seeds.dice_seed(self.seed, [c.value for c in parts])
+        if self.entropy == seeds.SERVER:
+            seed = self.seed
+        else:
+            if values is None:
+                values = [c.value for c in self.contributions() or ()]
+            seed = seeds.dice_seed(self.seed, values)
         dice = SeededDice(seed=seed, scheme=self.dice_scheme())
         return Table.start(game, len(self.seats), options, dice)
 
@@ -309,13 +315,18 @@ class Room:
         """A seat was claimed or contributed: begin if ready, else (every seat claimed,
         some still silent) the server contributes for them after ``contribute_wait``."""
         if self.ready():
-            try:
-                await self.begin({})
-            except StorageUnavailableError as exc:  # the seat is claimed: its token stands
-                log.warning("room %s not begun yet: %s", self.code, exc)
-                self.start_retry.failed(self)
+            await self._begin_or_retry()
         elif self.seated():
             self.arm_contribution_wait()
+
+    async def _begin_or_retry(self) -> None:
+        """Begin; while the database is down the start is tried again later (what led
+        here, a claim or a contribution, is committed and stands)."""
+        try:
+            await self.begin({})
+        except StorageUnavailableError as exc:
+            log.warning("room %s not begun yet: %s", self.code, exc)
+            self.start_retry.failed(self)
 
     def arm_contribution_wait(self) -> None:
         """Every seat is claimed but some have not contributed: begin without them (the
@@ -331,11 +342,8 @@ class Room:
 
     async def _begin_after_wait(self) -> None:
         try:
-            await self.begin({})
-        except StorageUnavailableError as exc:
-            log.warning("room %s not begun yet: %s", self.code, exc)
-            self.start_retry.failed(self)
-        except GamenightError as exc:
+            await self._begin_or_retry()
+        except GamenightError as exc:  # a timer has no one to answer: the log says it
             log.error("room %s could not begin: %s", self.code, first_line(exc))
 
     def check_host(self, host_token: str) -> None:
@@ -487,11 +495,11 @@ class Room:
                 planned[seat] = (value, "server")
             # The table first: a start that fails commits nothing (never a room `playing`
             # without a table, which no restart could rebuild).
-            table = self._table_with(bots, planned)
+            table = self._table_with(planned)
             final = await self.services.store.start_room(self.id, bots, fill)
             if final is not None:
                 if final != planned:  # a player's part came in through another process
-                    table = self._table_with(bots, final)
+                    table = self._table_with(final)
                 for here, (part, by) in zip(self.seats, final, strict=True):
                     here.contribution, here.contributed_by = part, by
                 self._started(bots, table)
@@ -500,23 +508,13 @@ class Room:
                 await self.catch_up()
         self.bots.kick(self)
 
-    def _table_with(
-        self, bots: dict[int, str], parts: list[tuple[str | None, str | None]]
-    ) -> Table:
-        """The table the room would begin with, once ``bots`` sit and the seats hold
-        ``parts``; the seats are as they were after (the start is not committed yet)."""
-        saved = [(s.kind, s.contribution, s.contributed_by) for s in self.seats]
+    def _table_with(self, parts: list[tuple[str | None, str | None]]) -> Table:
+        """The table the room begins with when the seats hold ``parts`` ((value, by) per
+        seat, a bot's None): built before the start is committed."""
         try:
-            for s, (value, by) in zip(self.seats, parts, strict=True):
-                s.contribution, s.contributed_by = value, by
-                if s.seat in bots:
-                    s.kind = "bot"
-            return self.new_table()
+            return self.new_table([value for value, _ in parts])
         except Exception as exc:
             raise failed(self.code, "could not start", exc) from None
-        finally:
-            for s, (kind, value, by) in zip(self.seats, saved, strict=True):
-                s.kind, s.contribution, s.contributed_by = kind, value, by
 
     def _started(self, bots: dict[int, str], table: Table) -> None:
         """The room begins with ``table`` (its start is committed); every socket gets it."""
