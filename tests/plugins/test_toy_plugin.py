@@ -199,20 +199,6 @@ def test_played_in_the_browser_through_generic_js(page: Any, server: Any) -> Non
     page.wait_for_selector("#table .generic")
     assert page.locator("#table dl.view-fields dt", has_text="scores").count() == 1
 
-    def choose(page: Any, rng: Any) -> bool:
-        hold = ui.enabled(
-            page,
-            "button",
-        ).filter(has_text="hold")
-        if hold.count() and rng.random() < 0.4:
-            hold.first.click()
-            return True
-        roll = ui.enabled(page, "button").filter(has_text="roll")
-        if roll.count():
-            roll.first.click()
-            return True
-        return False
-
-    steps = ui.play(page, choose, moments={1: "toy-generic"})
+    steps = ui.play(page, ui.toy, moments={1: "toy-generic"})
     assert steps > 1
     page.wait_for_selector("#end:not([hidden]) .ranks li")

@@ -129,27 +129,45 @@ def legal_starts(answers: list[int], length: int, placed: dict[int, int]) -> set
     return found
 
 
+def reach_extend(
+    page: Any,
+    server: Server,
+    name: str,
+    *,
+    tap: bool = False,
+    look: Callable[[int], None] = lambda step: None,
+) -> list[int]:
+    """Against the novice bot: create the room, keep four cards and answer the first
+    round with YEARS (tapping with ``tap``), until it is our turn to place tokens; our
+    answers. ``look(step)`` runs at the keep step (-1) and before each answer (0, 1...)."""
+    ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name=name)
+    ui.start_if_host(page)
+    page.wait_for_selector("#table button[data-key^=deal-]")
+    look(-1)
+    keep(page)
+    for step, year in enumerate(YEARS):
+        wait_phase(page, "answer")
+        page.wait_for_selector("body[data-my-turn=true]")
+        look(step)
+        answer(page, year, tap=tap)
+    wait_phase(page, "extend")
+    page.wait_for_selector("body[data-my-turn=true]")
+    return my_answers(page)
+
+
 def test_tokens_by_touch_with_preview_and_only_legal_spots(browser: Any, server: Server) -> None:
     ctx = ui.new_context(browser, ui.PHONE, has_touch=True)
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name=ui.LONG_NAME)
-        ui.start_if_host(page)
-        page.wait_for_selector("#table button[data-key^=deal-]")
-        ui.check_layout(page, "decades keep step")
-        keep(page)
-        for year in YEARS:
-            wait_phase(page, "answer")
-            page.wait_for_selector("body[data-my-turn=true]")
-            if year == YEARS[1]:
-                ui.check_layout(page, "decades answer step")
-            answer(page, year, tap=True)
-        wait_phase(page, "extend")
-        page.wait_for_selector("body[data-my-turn=true]")
+
+        def look(step: int) -> None:
+            if step in (-1, 1):
+                ui.check_layout(page, "decades keep step" if step < 0 else "decades answer step")
+
+        answers = reach_extend(page, server, ui.LONG_NAME, tap=True, look=look)
         assert page.locator("#table select").count() == 0  # no dropdown of combinations
-        answers = my_answers(page)
         assert answers == sorted(YEARS)
         # the 2-year token is picked up by itself; its spots are exactly the legal starts
         page.wait_for_selector("#table button[data-key=token-2][aria-pressed=true]")
@@ -206,16 +224,7 @@ def test_tokens_by_keyboard_only(browser: Any, server: Server) -> None:
     ctx = ui.new_context(browser, ui.DESKTOP)
     page = ctx.new_page()
     try:
-        ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name="Keys")
-        ui.start_if_host(page)
-        keep(page)
-        for year in YEARS:
-            wait_phase(page, "answer")
-            page.wait_for_selector("body[data-my-turn=true]")
-            answer(page, year)
-        wait_phase(page, "extend")
-        page.wait_for_selector("body[data-my-turn=true]")
-        answers = my_answers(page)
+        answers = reach_extend(page, server, "Keys")
         focused = "() => document.activeElement && document.activeElement.dataset.key || ''"
         page.evaluate("() => document.activeElement && document.activeElement.blur()")
         for _ in range(60):  # Tab through the page until the 3-year token has the focus
@@ -265,16 +274,7 @@ def test_tokens_by_mouse_drag(browser: Any, server: Server) -> None:
     ctx = ui.new_context(browser, {"width": 1366, "height": 1200})  # token and board in view
     page = ctx.new_page()
     try:
-        ui.create_room(page, server.url, "decades", ["human", "bot:novice"], name="Drag")
-        ui.start_if_host(page)
-        keep(page)
-        for year in YEARS:
-            wait_phase(page, "answer")
-            page.wait_for_selector("body[data-my-turn=true]")
-            answer(page, year)
-        wait_phase(page, "extend")
-        page.wait_for_selector("body[data-my-turn=true]")
-        answers = my_answers(page)
+        answers = reach_extend(page, server, "Drag")
         box = page.locator("#table button[data-key=token-3]").bounding_box()
         assert box
         page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)

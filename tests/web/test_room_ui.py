@@ -9,7 +9,6 @@ is the subject, not a game's table."""
 from __future__ import annotations
 
 import json
-import random
 import urllib.request
 from typing import Any
 
@@ -59,18 +58,6 @@ def _claim_in_page(page: Any, seat: int, name: str) -> None:
     page.fill("#claim-name", name)
     page.click(f"button[data-key=claim-{seat}]")
     page.wait_for_selector(f"body[data-seat='{seat}']")
-
-
-def _toy_step(page: Any, rng: random.Random) -> bool:
-    hold = ui.enabled(page, "button").filter(has_text="hold")
-    if hold.count() and rng.random() < 0.4:
-        hold.first.click()
-        return True
-    roll = ui.enabled(page, "button").filter(has_text="roll")
-    if roll.count():
-        roll.first.click()
-        return True
-    return False
 
 
 def _watch_console(*pages: Any) -> list[str]:
@@ -459,7 +446,7 @@ def test_announcements_join_without_doubled_punctuation(page: Any, server: Serve
 def test_end_screen_says_game_over_once_and_names_bots_alike(page: Any, server: Server) -> None:
     ui.create_room(page, server.url, "toy", ["human", "bot:random"], name=ui.LONG_NAME)
     ui.start_if_host(page)
-    ui.play(page, _toy_step)
+    ui.play(page, ui.toy)
     page.wait_for_selector("#end:not([hidden]) .ranks li")
     text = page.inner_text("body")
     assert text.count("Game over") <= 1

@@ -363,3 +363,16 @@ def decades(page: Page, rng: random.Random) -> bool:
             loc.nth(rng.randrange(loc.count())).click()
             return True
     return False
+
+
+def toy(page: Page, rng: random.Random) -> bool:
+    """Toy Pig (the test plug-in, drawn by the generic renderer): hold sometimes, else roll."""
+    hold = enabled(page, "button").filter(has_text="hold")
+    if hold.count() and rng.random() < 0.4:
+        hold.first.click()
+        return True
+    roll = enabled(page, "button").filter(has_text="roll")
+    if roll.count():
+        roll.first.click()
+        return True
+    return False
