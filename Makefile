@@ -85,8 +85,8 @@ KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-default-keywords --no-location \
 		--sort-output --project gamenight --version 0.1 -o $(LOCALE)/gamenight.pot .
-	$(BIN)/pybabel update -i $(LOCALE)/gamenight.pot -d $(LOCALE) -D gamenight \
-		--no-location --ignore-obsolete --no-fuzzy-matching
+	$(BIN)/pybabel update -i $(LOCALE)/gamenight.pot -d $(LOCALE) -D gamenight -w 100 \
+		--ignore-obsolete --no-fuzzy-matching
 	$(BIN)/pybabel compile -d $(LOCALE) -D gamenight --statistics
 
 clean:

@@ -6,6 +6,7 @@ command shows a traceback for bad input.
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -36,6 +37,8 @@ from gamenight.cli.session import Session
 from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
+from gamenight.core.i18n import _, game_name, set_default_language
+from gamenight.core.languages import LANGUAGES, from_environment
 from gamenight.terminal.glyphs import degrade_streams
 from gamenight.terminal.ui import Prompter, plain
 from gamenight.terminal.words import plural
@@ -70,12 +73,21 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, "--version", "-V", prog_name="gamenight")
 @plain_option
+@click.option(
+    "--lang",
+    "lang",
+    default=None,
+    metavar="LANG",
+    help=f"the language to play in: {', '.join(LANGUAGES)} (default: LANG/LC_MESSAGES)",
+)
 @click.pass_context
-def app(ctx: click.Context, plain_mode: bool) -> None:
+def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
+    # --lang is checked (a bad one: one line, exit 2); else the POSIX locale decides.
+    set_default_language(lang if lang is not None else from_environment(os.environ))
     ctx.meta["plain"] = plain_mode
     if ctx.invoked_subcommand is None:
-        _need_input("the menu")
+        _need_input(_("the menu"))
         front_end(main_menu, plain_mode)
 
 
@@ -84,10 +96,11 @@ def app(ctx: click.Context, plain_mode: bool) -> None:
 @click.option("--options", "show_options", is_flag=True, help="each game's options")
 def list_games(show_bots: bool, show_options: bool) -> None:
     """List the games: id, name, seats and bots (imports no bot and no solver)."""
-    table = RichTable("id", "game", "players", "bots", box=None)
+    table = RichTable("id", _("game"), _("players"), _("bots"), box=None)
     for entry in registry.available():
         info = entry.game.info
-        table.add_row(entry.id, entry.name, seats_text(info), ", ".join(entry.bot_infos))
+        name = game_name(entry.id, entry.name)
+        table.add_row(entry.id, name, seats_text(info), ", ".join(entry.bot_infos))
     console.print(table)
     for problem in registry.problems().values():  # a broken plug-in: one line, the rest listed
         Console(stderr=True).print(Text(f"gamenight: {problem}", style="yellow"), soft_wrap=True)
@@ -102,22 +115,26 @@ def list_games(show_bots: bool, show_options: bool) -> None:
 
 def options_table(entry: registry.GameEntry) -> RichTable:
     """One line per game option: its flag, its default and what it sets."""
-    table = RichTable("option", "default", "what it sets", title=f"{entry.name} options", box=None)
+    title = _("{game} options").format(game=game_name(entry.id, entry.name))
+    table = RichTable(_("option"), _("default"), _("what it sets"), title=title, box=None)
     for spec in entry.game.info.options:
         default = spec.default
         shown = ",".join(map(str, default)) if isinstance(default, list) else str(default)
         if spec.kind == "multi" and list(default) == list(spec.choices):
-            shown = "all"
-        choices = f" (one of: {', '.join(spec.choices)})" if spec.choices else ""
-        table.add_row(plain(f"--{spec.name}"), plain(shown or '""'), plain(spec.help + choices))
+            shown = _("all")
+        choices = ""
+        if spec.choices:
+            choices = " " + _("(one of: {choices})").format(choices=", ".join(spec.choices))
+        table.add_row(plain(f"--{spec.name}"), plain(shown or '""'), plain(_(spec.help) + choices))
     return table
 
 
 def bots_table(entry: registry.GameEntry) -> RichTable:
     """One line per bot of ``entry``: its name, what it does and how strong it is."""
-    table = RichTable("bot", "what it does and how strong", title=entry.name, box=None)
+    title = game_name(entry.id, entry.name)
+    table = RichTable(_("bot"), _("what it does and how strong"), title=title, box=None)
     for name, info in entry.bot_infos.items():
-        table.add_row(plain(name, "bold"), plain(info.summary))
+        table.add_row(plain(name, "bold"), plain(_(info.summary)))
     return table
 
 
@@ -177,7 +194,7 @@ def play(
 
     entry.game.start(len(seats), options, SeededDice(seed=chosen))  # refuse a bad set-up first
     if any(s.bot is None for s in seats):
-        _need_input("a game with humans")
+        _need_input(_("a game with humans"))
 
     def run_game(shown: Console, prompter: Prompter) -> None:
         _play(entry, seats, options, chosen, record, watch, shown, prompter,
@@ -284,12 +301,12 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 def resume(path: Path | None, last: bool, plain_mode: bool) -> None:
     """Resume the unfinished game saved at PATH (or the newest with --last)."""
     if last == (path is not None):
-        raise UsageFailure("name a saved game file or use --last (gamenight saves lists them)")
-    _need_input("resuming a game")
+        raise UsageFailure(_("name a saved game file or use --last (gamenight saves lists them)"))
+    _need_input(_("resuming a game"))
     if path is None:
         path = newest_unfinished()
         if path is None:
-            raise UsageFailure("there is no saved unfinished game (gamenight saves lists them)")
+            raise UsageFailure(_("there is no saved unfinished game (gamenight saves lists them)"))
     found = path  # a save that cannot be resumed: one line once the screen is closed
 
     def run_game(shown: Console, prompter: Prompter) -> None:
@@ -333,7 +350,7 @@ def _play(
         seed_public=seed_public, force=force,
     )  # fmt: skip
     session.title = Text.assemble(
-        (entry.name, "bold"), " · ", ", ".join(s.describe() for s in seats)
+        (game_name(entry.id, entry.name), "bold"), " · ", ", ".join(s.describe() for s in seats)
     )
     match = session.build()
     _finish(session, match)
@@ -343,7 +360,9 @@ def _need_input(what: str) -> None:
     """Refuse up front, before any save is made, what needs a keyboard when there is
     none (``gamenight <&-``)."""
     if sys.stdin is None:
-        raise UsageFailure(f"standard input is closed, and {what} needs one to type on")
+        raise UsageFailure(
+            _("standard input is closed, and {what} needs one to type on").format(what=what)
+        )
 
 
 def _finish(session: Session, match: Any) -> None:
@@ -358,7 +377,7 @@ def _fail(message: str, code: int) -> NoReturn:
     line = " ".join(message.split())
     if len(line) > MAX_ERROR_CHARS:
         line = line[: MAX_ERROR_CHARS - 1] + "…"
-    click.echo(f"gamenight: error: {line}", err=True)
+    click.echo(_("gamenight: error: {message}").format(message=line), err=True)
     sys.exit(code)
 
 

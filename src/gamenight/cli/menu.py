@@ -27,13 +27,14 @@ from gamenight.cli.saves import list_saves, saves_table
 from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.i18n import N_, _, game_name
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
 from gamenight.terminal.ui import Prompter, is_number, plain, printing
 
-MENU_HELP = "number: play that game · r: rules · s: resume a saved game · q: quit"
-AFTER_HELP = "a: play again · m: back to the menu · q: quit"
+MENU_HELP = N_("number: play that game · r: rules · s: resume a saved game · q: quit")
+AFTER_HELP = N_("a: play again · m: back to the menu · q: quit")
 
 
 @dataclass
@@ -47,18 +48,19 @@ class SetUp:
 
 def main_menu(console: Console, prompter: Prompter) -> None:
     """Run the menu until the user quits (``q``, Ctrl-C or end of input at the menu)."""
-    prompter.say(plain("gamenight", "bold"), " — games for the table (Ctrl-C quits)")
+    prompter.say(plain("gamenight", "bold"), " — " + _("games for the table (Ctrl-C quits)"))
     while True:
         entries = registry.available()
-        prompter.board(Text("Choose a game"), printing(games_table(entries)))
-        prompter.say(plain(MENU_HELP, "dim"))
+        prompter.board(Text(_("Choose a game")), printing(games_table(entries)))
+        prompter.say(plain(_(MENU_HELP), "dim"))
         text = prompter.ask("> ").lower()
         if text in {"q", "quit", "exit"}:
             return
         if text in {"r", "rules"}:
-            entry = entries[_pick(prompter, "Rules of which game (number)? ", len(entries)) - 1]
+            entry = entries[_pick(prompter, _("Rules of which game (number)? "), len(entries)) - 1]
             rules = Markdown(entry.rules_text())
-            prompter.board(plain(f"Rules of {entry.name}"), printing(rules))
+            name = game_name(entry.id, entry.name)
+            prompter.board(plain(_("Rules of {game}").format(game=name)), printing(rules))
             continue
         if text in {"s", "saves", "resume"}:
             resume_menu(console, prompter)
@@ -67,7 +69,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             if play_from_set_up(console, prompter, entries[int(text) - 1]) == "q":
                 return
             continue
-        prompter.error(f"type a game number from 1 to {len(entries)}, r, s or q")
+        prompter.error(_("type a game number from 1 to {n}, r, s or q").format(n=len(entries)))
 
 
 def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> str:
@@ -94,18 +96,19 @@ def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameE
 
 def _after_game(prompter: Prompter) -> str:
     while True:
-        prompter.say(plain(AFTER_HELP, "dim"))
+        prompter.say(plain(_(AFTER_HELP), "dim"))
         text = prompter.ask("> ").lower() or "m"
         if text in {"a", "m", "q"}:
             return text
-        prompter.error("type a, m or q")
+        prompter.error(_("type a, m or q"))
 
 
 def games_table(entries: list[registry.GameEntry]) -> RichTable:
-    table = RichTable("#", "game", "players", "bots", box=None)
+    table = RichTable("#", _("game"), _("players"), _("bots"), box=None)
     for n, entry in enumerate(entries, start=1):
         info = entry.game.info
-        table.add_row(str(n), entry.name, seats_text(info), ", ".join(entry.bot_infos))
+        name = game_name(entry.id, entry.name)
+        table.add_row(str(n), name, seats_text(info), ", ".join(entry.bot_infos))
     return table
 
 
@@ -135,7 +138,7 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
             spec = specs[index]
             hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
             try:
-                text = _ask_step(prompter, f"{spec.help}{hint} [{_show(spec.default)}]: ")
+                text = _ask_step(prompter, f"{_(spec.help)}{hint} [{_show(spec.default)}]: ")
             except StepBack:
                 if index == 0:
                     return None
@@ -168,14 +171,14 @@ def ask_players(
     game = entry.game
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
-        table.add_row(plain(f"bot:{name}", "bold"), plain(info.summary))
+        table.add_row(plain(f"bot:{name}", "bold"), plain(_(info.summary)))
     console.print(table)
     example = "Ann,bot:" + next(iter(b for b in entry.bot_infos if b != "random"), "random")
     if is_team_game(game.info):
         example = "Red:Ann+Bob,Blue:bot:" + example.rsplit(":", 1)[1]
     while True:
         try:
-            text = _ask_step(prompter, f"Players, e.g. '{example}': ")
+            text = _ask_step(prompter, _("Players, e.g. '{example}': ").format(example=example))
         except StepBack:
             return None
         try:
@@ -190,15 +193,19 @@ def ask_seed(prompter: Prompter) -> tuple[int, bool]:
     """A seed typed as a whole number (public: the game is reproducible, not secret),
     or a secret random one for an empty answer; Ctrl-C raises :class:`StepBack`."""
     while True:
-        text = _ask_step(prompter, "Seed (a whole number; Enter for a random one) [random]: ")
+        text = _ask_step(prompter, _("Seed (a whole number; Enter for a random one) [random]: "))
         if not text:
             return draw_seed(), False
         if text.isascii() and text.isdigit() and len(text) <= MAX_SEED_DIGITS:
             return int(text), True
         if text.isascii() and text.isdigit():
-            prompter.error(f"a seed has at most {MAX_SEED_DIGITS} digits; type a shorter one")
+            prompter.error(
+                _("a seed has at most {n} digits; type a shorter one").format(n=MAX_SEED_DIGITS)
+            )
             continue
-        prompter.error(f"{clip(text)} is not a whole number; type one, or press Enter")
+        prompter.error(
+            _("{typed} is not a whole number; type one, or press Enter").format(typed=clip(text))
+        )
 
 
 def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
@@ -217,7 +224,7 @@ def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
         match = build_with_solver(console, prompter, session)
     except SaveDeclinedError as exc:
         prompter.error(str(exc))
-        prompter.say("Back to the menu.")
+        prompter.say(_("Back to the menu."))
         return "menu"
     except GamenightError as exc:
         prompter.error(str(exc))
@@ -241,13 +248,13 @@ def build_with_solver(console: Console, prompter: Prompter, session: Session) ->
             raise
         prompter.error(reason)
     estimate = _build_estimate(session.entry)
-    answer = prompter.ask(f"Build it now? It takes {estimate} [Y/n]: ").lower()
-    if answer not in {"", "y", "yes"}:
-        prompter.say("Choose other players, then.")
+    answer = prompter.ask(_("Build it now? It takes {time} [Y/n]: ").format(time=estimate)).lower()
+    if answer not in {"", "y", "yes", _("y"), _("yes")}:
+        prompter.say(_("Choose other players, then."))
         return None
     started = time.perf_counter()
     build(console)
-    prompter.say(f"Built in {time.perf_counter() - started:.0f} s.")
+    prompter.say(_("Built in {n} s.").format(n=f"{time.perf_counter() - started:.0f}"))
     return session.build()
 
 
@@ -257,7 +264,7 @@ def _build_estimate(entry: registry.GameEntry) -> str:
         typical = getattr(entry.solver, "typical_build", None)
     except (ImportError, AttributeError):
         typical = None
-    return typical() if callable(typical) else "a while"
+    return typical() if callable(typical) else _("a while")
 
 
 def _bot_failure(session: Session) -> str | None:
@@ -282,7 +289,9 @@ def solver_builder(entry: registry.GameEntry) -> Callable[[Console], None] | Non
             from rich.progress import Progress
 
             with Progress(console=console, transient=True) as bar:
-                task = bar.add_task(f"Solving {entry.name}", total=None)
+                task = bar.add_task(
+                    _("Solving {game}").format(game=game_name(entry.id, entry.name)), total=None
+                )
 
                 def progress(done: int, total: int) -> None:
                     bar.update(task, completed=done, total=total)
@@ -302,16 +311,16 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
     actions) and resume one, or go back with Enter."""
     saves = [s for s in list_saves() if s.moved_to is None]
     if not saves:
-        prompter.say(f"No saved unfinished games in {saves_folder()}.")
+        prompter.say(_("No saved unfinished games in {folder}.").format(folder=saves_folder()))
         return
     console.print(saves_table(saves, numbered=True))
     while True:
-        text = prompter.ask("Resume which game (number; Enter: back)? ")
+        text = prompter.ask(_("Resume which game (number; Enter: back)? "))
         if not text:
             return
         if is_number(text) and 1 <= int(text) <= len(saves):
             break
-        prompter.error(f"type a number from 1 to {len(saves)}, or press Enter")
+        prompter.error(_("type a number from 1 to {n}, or press Enter").format(n=len(saves)))
     resume_saved(console, prompter, saves[int(text) - 1].path)
 
 
@@ -330,10 +339,10 @@ def _pick(prompter: Prompter, prompt: str, count: int) -> int:
         text = prompter.ask(prompt)
         if is_number(text) and 1 <= int(text) <= count:
             return int(text)
-        prompter.error(f"type a number from 1 to {count}")
+        prompter.error(_("type a number from 1 to {n}").format(n=count))
 
 
 def _show(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(map(str, value))
-    return "default" if value in (None, "") else str(value)
+    return _("default") if value in (None, "") else str(value)

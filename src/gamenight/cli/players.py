@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import GameInfo
+from gamenight.core.i18n import ngettext
 from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text, clip, name_key
 
 
@@ -52,7 +53,12 @@ def seats_text(info: GameInfo) -> str:
     ['2 teams', '1-8 players']
     """
     lo, hi = info.min_players, info.max_players
-    return f"{lo if lo == hi else f'{lo}-{hi}'} {info.seat_noun}{'' if hi == 1 else 's'}"
+    span = str(lo) if lo == hi else f"{lo}-{hi}"
+    if info.seat_noun == "team":
+        return ngettext("{span} team", "{span} teams", hi).format(span=span)
+    if info.seat_noun == "player":
+        return ngettext("{span} player", "{span} players", hi).format(span=span)
+    return f"{span} {info.seat_noun}{'' if hi == 1 else 's'}"
 
 
 def is_team_game(info: GameInfo) -> bool:

@@ -28,6 +28,7 @@ from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteEr
 from gamenight.core.events import Event
 from gamenight.core.frames import Frame
 from gamenight.core.game import Results, to_json
+from gamenight.core.i18n import _, ngettext
 from gamenight.core.record import RecordSeat, RecordWriter, resume_record
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
@@ -43,7 +44,6 @@ from gamenight.terminal.ui import (
     can_clear,
     plain,
 )
-from gamenight.terminal.words import plural
 
 
 class HumanAgent:
@@ -74,12 +74,14 @@ class HumanAgent:
             self.prompter.hand_over(name)
         view, legal = decision.view, decision.legal
         while True:
-            self.prompter.board(plain(f"{name} to act"), self._drawing(view, seat))
+            self.prompter.board(
+                plain(_("{name} to act").format(name=name)), self._drawing(view, seat)
+            )
             prompter = self.prompter
             saved = prompter.hide_secrets, prompter.undo
             prompter.hide_secrets, prompter.undo = self.hidden, self.may_undo(seat)
             if prompter.undo:
-                prompter.say(plain("u takes back your last move", "dim"))
+                prompter.say(plain(_("u takes back your last move"), "dim"))
             try:
                 action = self._ask(prompter, view, legal, seat)
             except UndoRequested:
@@ -105,7 +107,7 @@ class HumanAgent:
             action = self.ui.ask(prompter, view, legal, seat, self.table)
             if action in legal:
                 return action
-            prompter.error("that is not a legal choice here; try again")
+            prompter.error(_("that is not a legal choice here; try again"))
 
     def may_undo(self, seat: int) -> bool:
         """Undo is offered when every opponent is a bot and the game calls the last
@@ -125,10 +127,10 @@ class HumanAgent:
         table = self.match.table
         writer = self.match.record
         if writer is not None and not writer.forget_last_action(seat):
-            self.prompter.error("the record cannot forget that move, so it stays")
+            self.prompter.error(_("the record cannot forget that move, so it stays"))
             return view, legal
         table.undo(seat)
-        self.prompter.say(plain("Your last move is taken back.", "bold"))
+        self.prompter.say(plain(_("Your last move is taken back."), "bold"))
         snap = table.position(seat)
         return snap.view, snap.legal
 
@@ -246,39 +248,53 @@ class Session:
         if hidden and sum(s.bot is None for s in self.seats) > 1 and not can_clear(self.console):
             self.console.print(
                 Text(
-                    "This terminal cannot clear its screen (TERM=dumb): each hand-over prints "
-                    f"{CURTAIN_LINES} blank lines instead, and earlier turns stay in the "
-                    "scrollback. Do not scroll back; for real secrecy use a terminal that "
-                    "clears (or the browser).",
+                    _(
+                        "This terminal cannot clear its screen (TERM=dumb): each hand-over prints "
+                        "{n} blank lines instead, and earlier turns stay in the "
+                        "scrollback. Do not scroll back; for real secrecy use a terminal that "
+                        "clears (or the browser)."
+                    ).format(n=CURTAIN_LINES),
                     style="bold",
                 )
             )
         if self.seed_public:
             self.console.print(
                 Text(
-                    f"Seed {self.seed} was chosen with --seed: this game is reproducible, "
-                    "not secret.",
+                    _(
+                        "Seed {seed} was chosen with --seed: this game is reproducible, not secret."
+                    ).format(seed=self.seed),
                     style="dim",
                 )
             )
         else:
             self.console.print(
                 Text(
-                    f"Dice fixed before play: commitment {fingerprint(self.commitment)} "
-                    "(the seed is revealed at the end).",
+                    _(
+                        "Dice fixed before play: commitment {fingerprint} "
+                        "(the seed is revealed at the end)."
+                    ).format(fingerprint=fingerprint(self.commitment)),
                     style="dim",
                 )
             )
 
     def reveal(self) -> None:
         """At the end: the seed and the full commitment, so anyone can check them."""
-        lines = [f"Seed: {self.seed}", f"Commitment (sha256): {self.commitment}"]
+        lines = [
+            _("Seed: {seed}").format(seed=self.seed),
+            _("Commitment (sha256): {commitment}").format(commitment=self.commitment),
+        ]
         if not self.seed_public:
-            lines[0] = f"Seed revealed: {self.seed}"
+            lines[0] = _("Seed revealed: {seed}").format(seed=self.seed)
             shown = fingerprint(self.commitment)
-            lines.append(f"It begins with {shown}, the fingerprint shown at the start.")
+            lines.append(
+                _("It begins with {fingerprint}, the fingerprint shown at the start.").format(
+                    fingerprint=shown
+                )
+            )
         if self.record_path is not None:
-            lines.append(f"Check every die: gamenight replay {self.record_path}")
+            lines.append(
+                _("Check every die: gamenight replay {path}").format(path=self.record_path)
+            )
         for line in lines:
             self.console.print(Text(line), soft_wrap=True)  # one line: easy to copy
 
@@ -299,7 +315,7 @@ class Session:
         def draw(console: Console) -> None:
             self._ui.show_results(console, results, view, self._table)
 
-        self.prompter.board(Text("Final standings"), draw)
+        self.prompter.board(Text(_("Final standings")), draw)
         self.reveal()
         rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)
             self.entry.id, self.seats, results.ranks, say=lambda line: self.prompter.error(line)
@@ -322,12 +338,12 @@ class Session:
                     self.say_saved(match)
                     return None
                 try:
-                    answer = self.prompter.ask("Abandon this game? [y/N] ")
+                    answer = self.prompter.ask(_("Abandon this game? [y/N] "))
                 except (KeyboardInterrupt, EOFError):
                     self.console.print()  # after the ^C, on a line of its own
                     answer = "y"
-                if answer.strip().lower() in {"y", "yes"}:
-                    self.console.print("Game abandoned (no record was kept).")
+                if is_yes(answer):
+                    self.console.print(_("Game abandoned (no record was kept)."))
                     return None
 
     def discard_empty(self) -> None:
@@ -349,12 +365,18 @@ class Session:
             writer.close()
         if writer is None or writer.path is None or writer.lines_saved == 0:
             self.discard_empty()
-            self.console.print("The game was not saved.")
+            self.console.print(_("The game was not saved."))
             return
+        n = writer.actions_saved
         self.console.print(
             Text(
-                f"Game saved after {plural(writer.actions_saved, 'action')} in {writer.path}\n"
-                f"Resume it with: gamenight resume {writer.path}"
+                ngettext(
+                    "Game saved after {n} action in {path}",
+                    "Game saved after {n} actions in {path}",
+                    n,
+                ).format(n=n, path=writer.path)
+                + "\n"
+                + _("Resume it with: gamenight resume {path}").format(path=writer.path)
             ),
             soft_wrap=True,
         )
@@ -376,16 +398,24 @@ class Session:
             return RecordWriter.create(autosave_path(game.info.id))
         except (OSError, RecordError) as exc:
             reason = getattr(exc, "strerror", None) or str(exc)
-            self.console.print(Text(f"Cannot save games in {folder}: {reason}"))
+            self.console.print(
+                Text(
+                    _("Cannot save games in {folder}: {reason}").format(
+                        folder=folder, reason=reason
+                    )
+                )
+            )
         try:
             answer = self.prompter.ask(
-                "Play without saving? [y/N] (or quit and use --record FILE) "
+                _("Play without saving? [y/N] (or quit and use --record FILE) ")
             )
         except (KeyboardInterrupt, EOFError):
             answer = ""
-        if answer.strip().lower() in {"y", "yes"}:
+        if is_yes(answer):
             return None
-        raise SaveDeclinedError("no place to save this game; play with --record FILE to choose one")
+        raise SaveDeclinedError(
+            _("no place to save this game; play with --record FILE to choose one")
+        )
 
     def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
         """A record line could not be saved: say what is safe, then retry, save the
@@ -395,14 +425,20 @@ class Session:
         if writer.lines_saved:
             say(
                 Text(
-                    f"Saved so far: {plural(writer.actions_saved, 'action')} in {writer.path} "
-                    f"(resume them with: gamenight resume {writer.path}). "
-                    "The game is still here; nothing is lost yet."
+                    ngettext(
+                        "Saved so far: {n} action in {path} "
+                        "(resume them with: gamenight resume {path}). "
+                        "The game is still here; nothing is lost yet.",
+                        "Saved so far: {n} actions in {path} "
+                        "(resume them with: gamenight resume {path}). "
+                        "The game is still here; nothing is lost yet.",
+                        writer.actions_saved,
+                    ).format(n=writer.actions_saved, path=writer.path)
                 )
             )
         while True:
             try:
-                choice = self.prompter.ask("Retry (r), save elsewhere (s) or stop (q)? ")
+                choice = self.prompter.ask(_("Retry (r), save elsewhere (s) or stop (q)? "))
             except (KeyboardInterrupt, EOFError):
                 choice = "q"
             choice = choice.strip().lower()[:1]
@@ -412,14 +448,21 @@ class Session:
                 raise Suspended
             if choice == "s":
                 try:
-                    where = self.prompter.ask("Save the game to which file? ").strip()
+                    where = self.prompter.ask(_("Save the game to which file? ")).strip()
                 except (KeyboardInterrupt, EOFError):
                     continue
                 if not where:
                     continue
                 target = Path(where).expanduser()
                 if target.exists() or target.is_symlink():  # no --force can be given here
-                    say(Text(f"✗ {target} already exists; give the name of a new file"))
+                    say(
+                        Text(
+                            "✗ "
+                            + _("{path} already exists; give the name of a new file").format(
+                                path=target
+                            )
+                        )
+                    )
                     continue
                 try:
                     writer.relocate(target)
@@ -427,9 +470,21 @@ class Session:
                     say(Text(f"✗ {exc}", style="bold red"))
                     continue
                 self.record_path = writer.path
-                say(Text(f"The whole game so far is saved in {writer.path}; going on there."))
+                say(
+                    Text(
+                        _("The whole game so far is saved in {path}; going on there.").format(
+                            path=writer.path
+                        )
+                    )
+                )
                 return
-            say(Text("Type r, s or q."))
+            say(Text(_("Type r, s or q.")))
+
+
+def is_yes(answer: str) -> bool:
+    """Whether ``answer`` says yes: y/yes, or the player's language's word for it."""
+    word = answer.strip().lower()
+    return word in {"y", "yes", _("y"), _("yes")}
 
 
 class SaveDeclinedError(RecordWriteError):

@@ -135,6 +135,27 @@ def N_p(context: str, message: str) -> tuple[str, str]:
     return context, message
 
 
+def term(key: str, english: str) -> str:
+    """A vocabulary term (``key`` as in ``GameInfo.vocabulary``) in the current language.
+
+    >>> with use_language("pl"):
+    ...     term("dec.event.javelin", "Javelin")
+    'Rzut oszczepem'
+    """
+    return translations().pgettext(key, english)
+
+
+def game_name(game_id: str, english: str) -> str:
+    """A game's name in the current language (its vocabulary's ``game.<id>.name``; a
+    plug-in without one keeps its own).
+
+    >>> with use_language("de"):
+    ...     game_name("decathlon", "Reiner Knizia's Decathlon")
+    'Reiner Knizias Zehnkampf'
+    """
+    return term(f"game.{game_id}.name", english)
+
+
 def vocabulary(game_id: str, lang: str) -> dict[str, str]:
     """Every term game ``game_id`` declares (its ``GameInfo.vocabulary``), in ``lang``.
 
@@ -155,16 +176,27 @@ def vocabulary(game_id: str, lang: str) -> dict[str, str]:
     return {key: catalogue.pgettext(key, english) for key, english in terms.items()}
 
 
-def format_decimal(number: float | int, lang: str | None = None) -> str:
-    """``number`` written as ``lang`` (default: the current language) writes numbers.
+def format_decimal(number: float, lang: str | None = None, *, places: int | None = None) -> str:
+    """``number`` written as ``lang`` (default: the current language) writes numbers, with
+    exactly ``places`` decimals if given.
 
     >>> format_decimal(1234.5, "en"), format_decimal(1234.5, "de"), format_decimal(-6, "pl")
     ('1,234.5', '1.234,5', '-6')
+    >>> format_decimal(30, "de", places=2), format_decimal(12345.678, "pl", places=1)
+    ('30,00', '12\xa0345,7')
     """
     from babel.numbers import format_decimal as babel_format  # deferred: Babel loads CLDR data
 
     lang = lang or language()
-    return str(babel_format(number, locale="en" if lang == PSEUDO else lang))
+    pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
+    return str(
+        babel_format(
+            number,
+            format=pattern,
+            locale="en" if lang == PSEUDO else lang,
+            decimal_quantization=True,
+        )
+    )
 
 
 # The pseudo-locale. Placeholders ({name}, %(name)s, %d), Rich markup ([bold], [/]) and

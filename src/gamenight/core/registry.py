@@ -34,6 +34,7 @@ from gamenight.core.advice import Advice
 from gamenight.core.agents import Agent
 from gamenight.core.errors import UnknownGameError
 from gamenight.core.game import AnyGame, BotInfo
+from gamenight.core.i18n import N_
 from gamenight.core.odds import Odds
 from gamenight.core.solver import Solver
 
@@ -46,7 +47,7 @@ BotFactory = Callable[[int], Agent]  # (seed) -> a bot
 
 RANDOM_BOT = BotInfo(
     "random",
-    "picks uniformly among the legal moves: a baseline, not an opponent",
+    N_("picks uniformly among the legal moves: a baseline, not an opponent"),
     "gamenight.core.agents:RandomAgent",
 )
 

@@ -26,11 +26,11 @@ from rich.text import Text
 from gamenight.core import registry
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results
+from gamenight.core.i18n import _, format_decimal, ngettext
 from gamenight.core.odds import Odds
 from gamenight.games.decathlon.actions import Action, Freeze, Retire
 from gamenight.games.decathlon.disciplines import (
     JUMPS_PER_HEIGHT,
-    NAMES,
     RETHROWS,
     RUN_UP_LIMIT,
     SHOT_PUT_DICE,
@@ -59,9 +59,14 @@ from gamenight.games.decathlon.scoring import honours
 from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.decathlon_keys import describe, help_text, parse_command, prompt
+from gamenight.terminal.decathlon_keys import (
+    describe,
+    event_name,
+    help_text,
+    parse_command,
+    prompt,
+)
 from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key
-from gamenight.terminal.words import plural
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -87,7 +92,7 @@ def dice_text(values: Sequence[int], style: str, label: str = "") -> Text:
 def thrown_text(values: Sequence[int], freezable: Sequence[int] | None) -> Group:
     """The dice just thrown, with their positions (from 1) above them."""
     positions = Text(" " * 8 + "  ".join(f" {i + 1:<2} " for i in range(len(values))), style="dim")
-    row = Text(f"{'thrown':<8}")
+    row = Text(f"{_('thrown'):<8}")
     for i, value in enumerate(values):
         if i:
             row.append("  ")
@@ -107,8 +112,8 @@ def score_sheet(
 ) -> RichTable:
     """Rows = events, columns = players; points totals and, in the Championship, honours."""
     champ = variant == "championship"
-    sheet = RichTable(title="Score sheet", show_footer=True, title_justify="left")
-    sheet.add_column("Event", footer="Points" if not champ else "Points / honours")
+    sheet = RichTable(title=_("Score sheet"), show_footer=True, title_justify="left")
+    sheet.add_column(_("Event"), footer=_("Points") if not champ else _("Points / honours"))
     points = [0] * len(names)
     medals = [0] * len(names)
     for row in rows:
@@ -126,7 +131,7 @@ def score_sheet(
                 c + (f" ({h})" if h else "")
                 for c, h in zip(cells, honours(tuple(row)), strict=True)
             ]
-        sheet.add_row(NAMES[event], *cells)
+        sheet.add_row(event_name(event), *cells)
     return sheet
 
 
@@ -149,7 +154,7 @@ def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None
     odds = live_odds(view)
     if odds is None:
         return None
-    where = NAMES[view.discipline] if view.discipline else None
+    where = event_name(view.discipline) if view.discipline else None
     return odds_text.odds_line(seq, odds, names, where)
 
 
@@ -159,11 +164,13 @@ class UI:
     # ----- rendering the table ----------------------------------------------------
     def show(self, console: Console, view: DecathlonView, seat: int | None, table: Seating) -> None:
         if view.discipline is None:
-            console.print(Text("The decathlon is over.", style="bold"))
+            console.print(Text(_("The decathlon is over."), style="bold"))
             return
-        title = (
-            f"{NAMES[view.discipline]} · event {view.discipline_no + 1} of {len(view.disciplines)}"
-            f" · {'Championship' if view.variant == 'championship' else 'points game'}"
+        title = _("{event} · event {n} of {of} · {variant}").format(
+            event=event_name(view.discipline),
+            n=view.discipline_no + 1,
+            of=len(view.disciplines),
+            variant=_("Championship") if view.variant == "championship" else _("points game"),
         )
         parts: list[RenderableType] = [self._counters(view, table)]
         parts.extend(self._dice(view))
@@ -171,49 +178,71 @@ class UI:
         ranked = live_odds(view) if view.variant == "championship" else None
         if ranked is not None:
             how = (
-                "exact"
+                _("exact")
                 if ranked.exact or not ranked.se
-                else f"from simulated finishes (standard error at most {max(ranked.se):.1%})"
+                else _("from simulated finishes (standard error at most {se})").format(
+                    se=f"{max(ranked.se):.1%}"
+                )
             )
             parts.append(
-                Text(f"win: the chance of the most honours (alone or tied), {how}", style="dim")
+                Text(
+                    _("win: the chance of the most honours (alone or tied), {how}").format(how=how),
+                    style="dim",
+                )
             )
         if view.contested:  # the odds model no bot's strength: say so where they show
-            parts.append(Text(f"win: {odds_text.ASSUMPTION}", style="dim"))
+            parts.append(Text(_("win: {why}").format(why=odds_text.assumption()), style="dim"))
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
         if view.sheet:
-            unit = "honours" if view.variant == "championship" else "points"
-            parts.append(Text(f"Standing ({unit}): {totals}", style="dim"))
+            line = (
+                _("Standing (honours): {totals}")
+                if view.variant == "championship"
+                else _("Standing (points): {totals}")
+            )
+            parts.append(Text(line.format(totals=totals), style="dim"))
         console.print(Panel(Group(*parts), title=title, title_align="left"))
 
     def _counters(self, view: DecathlonView, table: Seating) -> Text:
         """Who acts and the D12 counters for this event."""
         who = table.names[view.to_act] if view.to_act is not None else "—"
-        text = Text.assemble((who, "bold"), " to act")
+        text = Text.assemble((who, "bold"), " ", _("to act"))
         counters: list[str] = []
         if view.attempts > 1:
-            counters.append(f"attempt {view.attempt} of {view.attempts}")
+            counters.append(_("attempt {n} of {of}").format(n=view.attempt, of=view.attempts))
         if view.rethrows_left is not None:
-            counters.append(f"rethrows left {view.rethrows_left} of {RETHROWS}")
+            counters.append(
+                _("rethrows left {n} of {of}").format(n=view.rethrows_left, of=RETHROWS)
+            )
             if (view.sets or 1) > 1:
-                counters.append(f"set {view.set_no} of {view.sets}")
+                counters.append(_("set {n} of {of}").format(n=view.set_no, of=view.sets))
             if view.frozen_sets:  # the sprint score of the sets already frozen (D4)
-                counters.append(f"score so far {sprint_score(view.frozen)}")
+                counters.append(_("score so far {n}").format(n=sprint_score(view.frozen)))
         if view.height is not None:
-            counters.append(f"bar {view.height}")
-            counters.append(f"jumps used {view.jumps_at_height or 0} of {JUMPS_PER_HEIGHT}")
+            counters.append(_("bar {n}").format(n=view.height))
+            counters.append(
+                _("jumps used {n} of {of}").format(n=view.jumps_at_height or 0, of=JUMPS_PER_HEIGHT)
+            )
         if view.discipline == "long-jump":
             if view.phase == "jump-freeze":
-                counters.append(f"jump with {plural(len(view.run_up), 'die', 'dice')}")
+                n = len(view.run_up)
+                counters.append(ngettext("jump with {n} die", "jump with {n} dice", n).format(n=n))
                 if view.frozen:
-                    counters.append(f"jump so far {sum(view.frozen)}")
+                    counters.append(_("jump so far {n}").format(n=sum(view.frozen)))
             else:
-                counters.append(f"run-up total {sum(view.frozen)} of at most {RUN_UP_LIMIT}")
+                counters.append(
+                    _("run-up total {n} of at most {of}").format(
+                        n=sum(view.frozen), of=RUN_UP_LIMIT
+                    )
+                )
         if view.discipline in ("discus", "javelin") and view.frozen:
-            counters.append(f"frozen total {sum(view.frozen)}")
+            counters.append(_("frozen total {n}").format(n=sum(view.frozen)))
         if view.shot:
-            counters.append(f"die {len(view.shot)} of {SHOT_PUT_DICE}, total {sum(view.shot)}")
+            counters.append(
+                _("die {n} of {of}, total {total}").format(
+                    n=len(view.shot), of=SHOT_PUT_DICE, total=sum(view.shot)
+                )
+            )
         if counters:
             text.append(" · " + " · ".join(counters), style="bold magenta")
         return text
@@ -221,40 +250,40 @@ class UI:
     def _dice(self, view: DecathlonView) -> list[RenderableType]:
         parts: list[RenderableType] = []
         if view.frozen_sets:
-            sets = Text(f"{'frozen':<8}")
+            sets = Text(f"{_('frozen'):<8}")
             for i, values in enumerate(view.frozen_sets):
                 if i:
                     sets.append(" │ ", style="dim")
                 sets.append_text(dice_text(values, FROZEN))
             parts.append(sets)
         elif view.frozen:
-            parts.append(dice_text(view.frozen, FROZEN, "frozen"))
+            parts.append(dice_text(view.frozen, FROZEN, _("frozen")))
         if view.shot:
-            parts.append(dice_text(view.shot, FROZEN, "shot"))
+            parts.append(dice_text(view.shot, FROZEN, _("shot")))
         if view.thrown:
             barred = view.freezable if view.discipline in ("discus", "javelin") else None
             parts.append(thrown_text(view.thrown, barred))
         if view.last_jump:
-            parts.append(dice_text(view.last_jump, "dim", "last"))
+            parts.append(dice_text(view.last_jump, "dim", _("last")))
         return parts
 
     def _field(self, view: DecathlonView, table: Seating) -> RichTable:
         """This event so far, one line per player in acting order."""
         field = RichTable(box=None, pad_edge=False, show_header=True, header_style="dim")
         field.add_column("")
-        field.add_column("player")
+        field.add_column(_("player"))
         heights = view.height is not None
-        field.add_column("heights" if heights else "attempts")
-        field.add_column("best", justify="right")
+        field.add_column(_("heights") if heights else _("attempts"))
+        field.add_column(_("best"), justify="right")
         chances = win_odds(view)
         if chances is not None:
-            field.add_column("win", justify="right")
+            field.add_column(_("win"), justify="right")
         for seat in view.order:
             marker = "▶" if seat == view.to_act else ""
             if heights:
                 status = view.status[seat] if view.status else "in"
                 done = " ".join(f"{h}:{m}" for h, m in view.marks[seat]) if view.marks else ""
-                detail = f"{done} [{status}]" if status != "in" else done
+                detail = f"{done} [{STATUS.get(status, str)()}]" if status != "in" else done
             else:
                 tries = view.tries[seat] if view.tries else ()
                 detail = "  ".join("✗" if t is None else str(t) for t in tries)
@@ -282,67 +311,116 @@ class UI:
         names = table.names
         match event:
             case StartingOrder(order=order):
-                return Text("Starting order (drawn): " + ", ".join(names[s] for s in order))
+                return Text(
+                    _("Starting order (drawn): {names}").format(
+                        names=", ".join(names[s] for s in order)
+                    )
+                )
             case DisciplineStart(discipline=discipline, order=order):
-                title = f"{NAMES[discipline]} — order: {', '.join(names[s] for s in order)}"
+                title = _("{event} — order: {names}").format(
+                    event=event_name(discipline), names=", ".join(names[s] for s in order)
+                )
                 return Rule(Text(title))
             case Turn(player=p, attempt=attempt, attempts=attempts):
                 if attempts > 1:
-                    return Text(f"{names[p]} — attempt {attempt} of {attempts}", style="bold")
-                return Text(f"{names[p]} is up", style="bold")
+                    return Text(
+                        _("{name} — attempt {n} of {of}").format(
+                            name=names[p], n=attempt, of=attempts
+                        ),
+                        style="bold",
+                    )
+                return Text(_("{name} is up").format(name=names[p]), style="bold")
             case Rolled():
                 return self._roll(names[event.player], event)
             case Froze(player=p, what=what, dice=dice, frozen=frozen, auto=auto):
-                text = Text(f"  {names[p]} freezes ")
+                text = Text("  " + _("{name} freezes").format(name=names[p]) + " ")
                 text.append_text(dice_text(dice, FROZEN))
                 if what != "set":
-                    text.append(f"  (frozen {sum(frozen)})")
+                    text.append("  " + _("(frozen {n})").format(n=sum(frozen)))
                 if auto:
-                    text.append("  automatically", style="dim")
+                    text.append("  " + _("automatically"), style="dim")
                 return text
             case Jumped(player=p, dice=dice, height=height, auto=auto):
                 if height is not None:
-                    return Text(f"  {names[p]} goes for {height}")
-                why = " (all five frozen)" if auto else ""
-                count = plural(dice or 0, "die", "dice")
-                return Text(f"  {names[p]} jumps with {count}{why}")
+                    return Text(
+                        "  " + _("{name} goes for {height}").format(name=names[p], height=height)
+                    )
+                n = dice or 0
+                line = (
+                    ngettext(
+                        "{name} jumps with {n} die (all five frozen)",
+                        "{name} jumps with {n} dice (all five frozen)",
+                        n,
+                    )
+                    if auto
+                    else ngettext("{name} jumps with {n} die", "{name} jumps with {n} dice", n)
+                )
+                return Text("  " + line.format(name=names[p], n=n))
             case Invalid(player=p, reason=reason):
-                return Text(f"  ✗ {names[p]}: invalid attempt — {reason}", style="red")
+                return Text(
+                    "  ✗ "
+                    + _("{name}: invalid attempt — {reason}").format(name=names[p], reason=reason),
+                    style="red",
+                )
             case AttemptResult(player=p, result=result, best=best):
-                shown = "no valid result" if result is None else f"{result}"
-                return Text(f"  {names[p]}: {shown} (best {result_text(best)})", style="green")
+                shown = _("no valid result") if result is None else f"{result}"
+                return Text(
+                    "  "
+                    + _("{name}: {result} (best {best})").format(
+                        name=names[p], result=shown, best=result_text(best)
+                    ),
+                    style="green",
+                )
             case Bar(height=height):
-                return Text(f"The bar is at {height}", style="bold magenta")
+                return Text(_("The bar is at {height}").format(height=height), style="bold magenta")
             case Skipped(player=p, height=height):
-                return Text(f"  {names[p]} skips {height}")
+                return Text("  " + _("{name} skips {height}").format(name=names[p], height=height))
             case Retired(player=p):
-                return Text(f"  {names[p]} retires")
+                return Text("  " + _("{name} retires").format(name=names[p]))
             case Cleared(player=p, height=height, jump=jump):
-                return Text(f"  ✓ {names[p]} clears {height} (jump {jump})", style="green")
+                return Text(
+                    "  ✓ "
+                    + _("{name} clears {height} (jump {jump})").format(
+                        name=names[p], height=height, jump=jump
+                    ),
+                    style="green",
+                )
             case Missed(player=p, height=height, reason=reason):
-                return Text(f"  ✗ {names[p]} misses {height}: {reason}", style="red")
+                return Text(
+                    "  ✗ "
+                    + _("{name} misses {height}: {reason}").format(
+                        name=names[p], height=height, reason=reason
+                    ),
+                    style="red",
+                )
             case Out(player=p, height=height):
-                return Text(f"  {names[p]} is out at {height}", style="red")
+                return Text(
+                    "  " + _("{name} is out at {height}").format(name=names[p], height=height),
+                    style="red",
+                )
             case DisciplineEnd(sheet=sheet, honours=medals):
                 variant = "championship" if medals is not None else "points"
                 return score_sheet(list(sheet), list(sheet.values()), names, variant)
             case GameOver():
-                return Rule("The decathlon is over")
+                return Rule(_("The decathlon is over"))
         return None
 
     def _roll(self, who: str, event: Rolled) -> Text:
         what = event.what
         if what == "set":
-            note = f"set {event.set_no}" + (
-                f", rethrow — {event.rethrows_left} left" if event.rethrow else ""
+            note = (_("set {n}, rethrow — {left} left") if event.rethrow else _("set {n}")).format(
+                n=event.set_no, left=event.rethrows_left
             )
         elif what == "height":
-            note = f"jump {event.jump} at {event.height}, total {sum(event.dice)}"
+            note = _("jump {n} at {height}, total {total}").format(
+                n=event.jump, height=event.height, total=sum(event.dice)
+            )
         elif what == "shot":
-            note = f"die {event.die}"
+            note = _("die {n}").format(n=event.die)
         else:
-            note = what + (", rethrow" if event.rethrow else "")
-        text = Text(f"  {who} throws ")
+            word = THROW_WHAT.get(what, str)()
+            note = _("{what}, rethrow").format(what=word) if event.rethrow else word
+        text = Text("  " + _("{name} throws").format(name=who) + " ")
         text.append_text(dice_text(event.dice, THROWN))
         text.append(f"  ({note})", style="dim")
         return text
@@ -366,7 +444,7 @@ class UI:
             self._print_hint(prompter.console, view, legal, table)
             return True
 
-        question = f"{table.names[seat]}: {prompt(view)} (? help) > "
+        question = _("{name}: {keys} (? help) > ").format(name=table.names[seat], keys=prompt(view))
         while True:
             # mypy joins the union of action types to Struct when solving the TypeVar
             action = cast(Action, ask_until_parsed(prompter, question, parse, on_help))
@@ -391,9 +469,9 @@ class UI:
         if found is None:
             return
         advice = hint_advice(found, view)
-        console.print(Text("Hint: value of each option (exact solver)", style="bold"))
+        console.print(Text(_("Hint: value of each option (exact solver)"), style="bold"))
         console.print(advice_table(advice, title=""))
-        console.print(Text("★ optimal (expected result) · ☆ best for that column", style="dim"))
+        console.print(Text(_("★ optimal (expected result) · ☆ best for that column"), style="dim"))
         for objective in advice.objectives:
             if objective.note:
                 console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
@@ -404,15 +482,15 @@ class UI:
         self, console: Console, results: Results, view: DecathlonView, table: Seating
     ) -> None:
         champ = view.variant == "championship"
-        standings = RichTable(title="Final standings", title_justify="left")
-        standings.add_column("Rank", justify="right")
-        standings.add_column("Player")
-        standings.add_column("Honours" if champ else "Points", justify="right")
+        standings = RichTable(title=_("Final standings"), title_justify="left")
+        standings.add_column(_("Rank"), justify="right")
+        standings.add_column(_("Player"))
+        standings.add_column(_("Honours") if champ else _("Points"), justify="right")
         if champ:
-            standings.add_column("Points", justify="right")
+            standings.add_column(_("Points"), justify="right")
         by_rank = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
         for seat in by_rank:
-            score = f"{results.scores[seat]:g}"
+            score = format_decimal(results.scores[seat])
             trophy = " 🏆" if seat in results.winners else ""
             cells: list[str | Text] = [str(results.ranks[seat]), Text(table.names[seat] + trophy)]
             cells.append(score)
@@ -437,9 +515,13 @@ def hint_line(found: Recommendation, view: DecathlonView) -> str:
     """One sentence: the optimal action, and the competitive one where it differs."""
     best = found.advice.options[found.optimal]
     label = describe(found.actions[found.optimal], view)
-    text = f"Hint: the optimal play is to {label}: expected result {best.values[0]:.2f}."
+    text = _("Hint: the optimal play is to {action}: expected result {value}.").format(
+        action=label, value=format_decimal(cast(float, best.values[0]), places=2)
+    )
     if found.goal:
-        text += f" To play for {found.goal}: {describe(found.actions[found.competitive], view)}."
+        text += " " + _("To play for {goal}: {action}.").format(
+            goal=found.goal, action=describe(found.actions[found.competitive], view)
+        )
     return text
 
 
@@ -449,21 +531,37 @@ def confirmation(action: Action, view: DecathlonView) -> str | None:
     Retiring leaves the height discipline for good; a Long Jump run-up freeze over
     the limit makes the attempt invalid at once.
     """
-    name = NAMES.get(view.discipline or "", "")
+    name = event_name(view.discipline)
     if isinstance(action, Retire):
         kept = view.best[view.to_act] if view.best and view.to_act is not None else None
-        keeps = f"you keep {kept}" if kept is not None else "you have cleared no height yet"
-        return f"Retire from the {name} for good ({keeps})? y/n"
+        if kept is not None:
+            return _("Retire from the {event} for good (you keep {n})? y/n").format(
+                event=name, n=kept
+            )
+        return _("Retire from the {event} for good (you have cleared no height yet)? y/n").format(
+            event=name
+        )
     if isinstance(action, Freeze) and view.phase == "run-up-freeze":
         total = sum(view.frozen) + sum(view.thrown[i] for i in action.dice)
         if total > RUN_UP_LIMIT:
-            return (
-                f"That takes the run-up to {total}, more than {RUN_UP_LIMIT}: you step over "
+            return _(
+                "That takes the run-up to {total}, more than {limit}: you step over "
                 "and the attempt is invalid. Freeze anyway? y/n"
-            )
+            ).format(total=total, limit=RUN_UP_LIMIT)
     return None
 
 
 def _confirmed(prompter: Prompter, question: str) -> bool:
     answer = prompter.ask(f"{question} > ").strip().lower()
-    return answer in ("y", "yes")
+    return answer in ("y", "yes", _("y"), _("yes"))
+
+
+# Words of the events' own values (views and events hold neutral ids), shown to players.
+STATUS = {"in": lambda: _("in"), "out": lambda: _("out"), "retired": lambda: _("retired")}
+THROW_WHAT = {
+    "run-up": lambda: _("run-up"),
+    "jump": lambda: _("jump"),
+    "hurdles": lambda: _("hurdles"),
+    "attempt": lambda: _("attempt"),
+    "throw": lambda: _("throw"),
+}

@@ -12,14 +12,20 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from gamenight.core.i18n import N_, gettext
 from gamenight.core.odds import Odds
 from gamenight.core.registry import GameEntry
 
-ASSUMPTION = (
+ASSUMPTION = N_(
     "the odds assume every player, bots included, plays for the most points "
     "(a weak bot wins less often than shown)"
 )
 """Said wherever live odds are shown: the odds capability does not model bot strength."""
+
+
+def assumption() -> str:
+    """:data:`ASSUMPTION` in the player's language."""
+    return gettext(ASSUMPTION)
 
 
 def odds_cells(odds: Odds, names: Sequence[str]) -> str:

@@ -27,6 +27,7 @@ from typing_extensions import TypeVar as DefaultTypeVar
 from gamenight.core.errors import GamenightError
 from gamenight.core.events import Event
 from gamenight.core.game import Results
+from gamenight.core.i18n import _
 
 # The terminal's "erase the scrollback" (xterm's E3). ``Console.clear`` sends only
 # ESC[2J (erase the screen), which leaves every earlier line in the scrollback (T7).
@@ -206,7 +207,7 @@ class Prompter:
         if self.reader is not None:
             return self.reader(prompt).strip()
         if sys.stdin is None:  # closed (``<&-``): nothing will ever be typed
-            raise InputClosedError("standard input is closed; nothing can be typed")
+            raise InputClosedError(_("standard input is closed; nothing can be typed"))
         text = plain(prompt)
         if secret and self.hide_secrets:
             self.console.print(text, end="")
@@ -237,7 +238,7 @@ class Prompter:
         """Hot seat with secrets: wait for ``name``, then clear everything (T7). What
         shows until Enter is public (the previous secret turn was concealed), so the
         start-up text stays readable until then."""
-        self.ask(f"Pass the terminal to {name}, then press Enter ")
+        self.ask(_("Pass the terminal to {name}, then press Enter ").format(name=name))
         clear_screen(self.console)
 
     def conceal(self) -> None:
@@ -296,7 +297,7 @@ def ask_until_parsed(
             helped = on_help(word)
         if helped:
             if prompter.undo:
-                prompter.say(plain("u: take back your last move", "dim"))
+                prompter.say(plain(_("u: take back your last move"), "dim"))
             continue
         parsed = parse(text)
         if isinstance(parsed, str):

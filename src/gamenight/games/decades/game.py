@@ -16,6 +16,7 @@ from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import library, rules
 from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
@@ -55,17 +56,17 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         bots=(
             BotInfo(
                 "novice",
-                "remembers years loosely (sd 6 years); places tokens and cards exactly",
+                N_("remembers years loosely (sd 6 years); places tokens and cards exactly"),
                 "gamenight.games.decades.bots:novice",
             ),
             BotInfo(
                 "casual",
-                "remembers years fairly well (sd 3 years)",
+                N_("remembers years fairly well (sd 3 years)"),
                 "gamenight.games.decades.bots:casual",
             ),
             BotInfo(
                 "expert",
-                "remembers years closely (sd 1.5 years); beat novice 999 times in 1,000",
+                N_("remembers years closely (sd 1.5 years); beat novice 999 times in 1,000"),
                 "gamenight.games.decades.bots:expert",
             ),
         ),
@@ -80,18 +81,18 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
             OptionSpec(
                 "deck",
                 "str",
-                "question deck id from `gamenight decks list`; empty: the shipped deck",
+                N_("question deck id from `gamenight decks list`; empty: the shipped deck"),
                 "",
             ),
             OptionSpec(
                 "track",
                 "int",
-                "length of the score track (1 to 1000)",
+                N_("length of the score track (1 to 1000)"),
                 100,
                 minimum=1,
                 maximum=1000,
             ),  # T6
-            OptionSpec("sides", "str", "board side per team, like A,B", "A,B"),  # T1
+            OptionSpec("sides", "str", N_("board side per team, like A,B"), "A,B"),  # T1
         ),
         seat_noun="team",
         hidden_info=True,  # T7: hot-seat play must hide each team's entries

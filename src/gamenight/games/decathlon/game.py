@@ -6,6 +6,7 @@ from typing import Any, ClassVar
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decathlon import rules
 from gamenight.games.decathlon.actions import Action
@@ -19,7 +20,7 @@ OPTIONS = (
     OptionSpec(
         "variant",
         "choice",
-        "points: the highest total wins; championship: medals per event, most honours wins",
+        N_("points: the highest total wins; championship: medals per event, most honours wins"),
         default="points",
         choices=("points", "championship"),
         aliases={"champ": "championship", "honours": "championship", "point": "points"},
@@ -27,7 +28,7 @@ OPTIONS = (
     OptionSpec(
         "events",
         "multi",
-        "the events to play, comma-separated, always in the decathlon's order",
+        N_("the events to play, comma-separated, always in the decathlon's order"),
         default=list(EVENT_IDS),
         choices=EVENT_IDS,
         aliases=ALIASES,
@@ -48,22 +49,22 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         bots=(
             BotInfo(
                 "greedy",
-                "simple rules of thumb per event; about 206 points a decathlon",
+                N_("simple rules of thumb per event; about 206 points a decathlon"),
                 "gamenight.games.decathlon.bots:GreedyAgent",
             ),
             BotInfo(
                 "optimal",
-                "exact solver, maximises each event's expected result; about 220 points",
+                N_("exact solver, maximises each event's expected result; about 220 points"),
                 "gamenight.games.decathlon.bots:OptimalAgent",
             ),
             BotInfo(
                 "competitive",
-                "exact solver playing for the others' posted results; best in a Championship",
+                N_("exact solver playing for the others' posted results; best in a Championship"),
                 "gamenight.games.decathlon.bots:CompetitiveAgent",
             ),
             BotInfo(
                 "winner",
-                "exact solver playing each event for its chance of winning the points game",
+                N_("exact solver playing each event for its chance of winning the points game"),
                 "gamenight.games.decathlon.bots:WinnerAgent",
             ),
         ),

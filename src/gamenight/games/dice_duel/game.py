@@ -9,6 +9,7 @@ import msgspec
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition, to_json
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.dice_duel import rules
 from gamenight.games.dice_duel.combinations import (
@@ -83,7 +84,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
             OptionSpec(
                 "mode",
                 "choice",
-                "multi: 2–6 players; solo: one player chasing 1000 points",  # K7
+                N_("multi: 2–6 players; solo: one player chasing 1000 points"),  # K7
                 default="multi",
                 choices=("multi", "solo"),
                 seats={"multi": MULTI_PLAYERS, "solo": (1, 1)},
@@ -92,7 +93,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         bots=(
             BotInfo(
                 "turn-optimal",
-                "exact best play for the current turn; beat random in 2,000 of 2,000 games",
+                N_("exact best play for the current turn; beat random in 2,000 of 2,000 games"),
                 "gamenight.games.dice_duel.bots:TurnOptimalBot",
             ),
         ),

@@ -14,6 +14,7 @@ import msgspec
 
 from gamenight.core.dice import DiceSource
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options
 from gamenight.games.wurfeltod import rules
 from gamenight.games.wurfeltod.categories import Category
@@ -60,12 +61,12 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
         bots=(
             BotInfo(
                 "greedy",
-                "best booking for this turn only; about 8,500 points a solitaire game",
+                N_("best booking for this turn only; about 8,500 points a solitaire game"),
                 "gamenight.games.wurfeltod.bots:GreedyBot",
             ),
             BotInfo(
                 "optimal",
-                "exact solitaire solver (value table built once); about 9,070 points",
+                N_("exact solitaire solver (value table built once); about 9,070 points"),
                 "gamenight.games.wurfeltod.bots:OptimalBot",
             ),
         ),
