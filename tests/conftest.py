@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tomllib
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -56,6 +57,16 @@ _register_toy()
 # assert English text must not meet a German LANG (the language tests ask for theirs).
 os.environ.pop("LANGUAGE", None)
 os.environ["LC_ALL"] = "C.UTF-8"
+
+
+@pytest.fixture(autouse=True)
+def _english_after_each_test() -> Iterator[None]:
+    """A test that ran the CLI with --lang (in this process) leaves no language behind."""
+    yield
+    from gamenight.core.i18n import set_default_language
+
+    set_default_language("en")
+
 
 from web.fixtures import browser, context, page, server  # noqa: E402
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from gamenight.core.errors import OptionsError
 from gamenight.core.game import GameInfo
-from gamenight.core.i18n import ngettext
+from gamenight.core.i18n import _, ngettext
 from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text, clip, name_key
 
 
@@ -41,8 +41,10 @@ class SeatSpec:
         if self.bot:
             return f"{self.name} (bot:{self.bot})"
         if self.members and self.members != (self.name,):
-            return f"{self.name} (human: {'+'.join(self.members)})"
-        return f"{self.name} (human)"
+            return _("{name} (human: {members})").format(
+                name=self.name, members="+".join(self.members)
+            )
+        return _("{name} (human)").format(name=self.name)
 
 
 def seats_text(info: GameInfo) -> str:

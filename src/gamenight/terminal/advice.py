@@ -11,6 +11,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core.advice import Advice, Objective
+from gamenight.core.i18n import _
 
 
 def format_value(value: float | None, objective: Objective) -> str:
@@ -30,13 +31,17 @@ def format_value(value: float | None, objective: Objective) -> str:
     return f"{value:.2f}"
 
 
-def advice_table(advice: Advice, *, title: str = "Hint", limit: int | None = None) -> RichTable:
-    """The options best first; ``limit`` keeps the table short (the best always shows)."""
+def advice_table(
+    advice: Advice, *, title: str | None = None, limit: int | None = None
+) -> RichTable:
+    """The options best first; ``limit`` keeps the table short (the best always shows).
+    A label too long for a narrow panel wraps (folds), never ends in an ellipsis."""
+    title = _("Hint") if title is None else title
     table = RichTable(title=Text(title), title_justify="left", box=None, pad_edge=False)
     table.add_column("")
-    table.add_column("option")
+    table.add_column(_("option"), overflow="fold")
     for objective in advice.objectives:
-        table.add_column(Text(objective.name), justify="right")
+        table.add_column(Text(_(objective.name)), justify="right", overflow="fold")
     leading = advice.objectives[0].best
     shown = list(enumerate(advice.options))
     if limit is not None and len(shown) > limit:
@@ -52,14 +57,14 @@ def advice_table(advice: Advice, *, title: str = "Hint", limit: int | None = Non
     return table
 
 
-def show_advice(console: Console, advice: Advice | None, *, title: str = "Hint") -> None:
+def show_advice(console: Console, advice: Advice | None, *, title: str | None = None) -> None:
     """Print the advice, or say that there is nothing to value here."""
     if advice is None or not advice.options:
-        console.print(Text("No hint here: there is no choice to value."))
+        console.print(Text(_("No hint here: there is no choice to value.")))
         return
     console.print(advice_table(advice, title=title))
     for objective in advice.objectives:
         if objective.note:
-            console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
+            console.print(Text(f"{_(objective.name)}: {_(objective.note)}", style="dim"))
     if advice.note:
-        console.print(Text(advice.note, style="dim"))
+        console.print(Text(_(advice.note), style="dim"))

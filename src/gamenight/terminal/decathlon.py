@@ -13,10 +13,12 @@ jumps used at it) are always on screen while they apply.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, cast
 
 import msgspec
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.panel import Panel
 from rich.rule import Rule
@@ -92,7 +94,8 @@ def dice_text(values: Sequence[int], style: str, label: str = "") -> Text:
 def thrown_text(values: Sequence[int], freezable: Sequence[int] | None) -> Group:
     """The dice just thrown, with their positions (from 1) above them."""
     positions = Text(" " * 8 + "  ".join(f" {i + 1:<2} " for i in range(len(values))), style="dim")
-    row = Text(f"{_('thrown'):<8}")
+    label = _("thrown")
+    row = Text(f"{label:<8}")
     for i, value in enumerate(values):
         if i:
             row.append("  ")
@@ -201,7 +204,10 @@ class UI:
                 else _("Standing (points): {totals}")
             )
             parts.append(Text(line.format(totals=totals), style="dim"))
-        console.print(Panel(Group(*parts), title=title, title_align="left"))
+        if cell_len(title) + 6 > console.width:  # a title too wide is cropped: say it inside
+            parts.insert(0, Text(title, style="bold"))
+            title = ""
+        console.print(Panel(Group(*parts), title=title or None, title_align="left"))
 
     def _counters(self, view: DecathlonView, table: Seating) -> Text:
         """Who acts and the D12 counters for this event."""
@@ -250,7 +256,8 @@ class UI:
     def _dice(self, view: DecathlonView) -> list[RenderableType]:
         parts: list[RenderableType] = []
         if view.frozen_sets:
-            sets = Text(f"{_('frozen'):<8}")
+            label = _("frozen")
+            sets = Text(f"{label:<8}")
             for i, values in enumerate(view.frozen_sets):
                 if i:
                     sets.append(" │ ", style="dim")
@@ -304,6 +311,8 @@ class UI:
             if final and isinstance(event, DisciplineEnd):
                 continue  # the final standings show the whole sheet right after
             line = self._narrate(event, table)
+            if isinstance(line, Rule) and cell_len(str(line.title)) + 6 > console.width:
+                line = Text(str(line.title), style="bold")  # a rule crops its title: wrap it
             if line is not None:
                 console.print(line)
 
@@ -359,7 +368,9 @@ class UI:
             case Invalid(player=p, reason=reason):
                 return Text(
                     "  ✗ "
-                    + _("{name}: invalid attempt — {reason}").format(name=names[p], reason=reason),
+                    + _("{name}: invalid attempt — {reason}").format(
+                        name=names[p], reason=reason_text(reason)
+                    ),
                     style="red",
                 )
             case AttemptResult(player=p, result=result, best=best):
@@ -389,7 +400,7 @@ class UI:
                 return Text(
                     "  ✗ "
                     + _("{name} misses {height}: {reason}").format(
-                        name=names[p], height=height, reason=reason
+                        name=names[p], height=height, reason=reason_text(reason)
                     ),
                     style="red",
                 )
@@ -508,7 +519,11 @@ def hint_advice(found: Recommendation, view: DecathlonView) -> Advice:
         msgspec.structs.replace(option, label=describe(action, view))
         for option, action in zip(found.advice.options, found.actions, strict=True)
     )
-    return msgspec.structs.replace(found.advice, options=options)
+    objectives = tuple(
+        msgspec.structs.replace(o, name=advice_text(o.name), note=advice_text(o.note or "") or None)
+        for o in found.advice.objectives
+    )
+    return msgspec.structs.replace(found.advice, options=options, objectives=objectives)
 
 
 def hint_line(found: Recommendation, view: DecathlonView) -> str:
@@ -520,7 +535,7 @@ def hint_line(found: Recommendation, view: DecathlonView) -> str:
     )
     if found.goal:
         text += " " + _("To play for {goal}: {action}.").format(
-            goal=found.goal, action=describe(found.actions[found.competitive], view)
+            goal=advice_text(found.goal), action=describe(found.actions[found.competitive], view)
         )
     return text
 
@@ -554,6 +569,91 @@ def confirmation(action: Action, view: DecathlonView) -> str | None:
 def _confirmed(prompter: Prompter, question: str) -> bool:
     answer = prompter.ask(f"{question} > ").strip().lower()
     return answer in ("y", "yes", _("y"), _("yes"))
+
+
+# The games' reasons (Invalid, Missed) are English in the events, which stay neutral:
+# each known form is said again in the player's language; an unknown one stays as it is.
+_REASONS: list[tuple[re.Pattern[str], Callable[[], str]]] = [
+    (re.compile(r"total (?P<total>\d+) < (?P<height>\d+)"), lambda: _("total {total} < {height}")),
+    (re.compile(r"a 1 shows \(total (?P<total>\d+)\)"), lambda: _("a 1 shows (total {total})")),
+    (re.compile(r"a 1 shows"), lambda: _("a 1 shows")),
+    (re.compile(r"die (?P<n>\d+) shows a 1"), lambda: _("die {n} shows a 1")),
+    (
+        re.compile(
+            r"stepped over: the frozen run-up dice total (?P<total>\d+), more than (?P<limit>\d+)"
+        ),
+        lambda: _("stepped over: the frozen run-up dice total {total}, more than {limit}"),
+    ),
+    (
+        re.compile(
+            r"stepped over: even the lowest die just thrown takes the run-up to (?P<total>\d+), "
+            r"more than (?P<limit>\d+)"
+        ),
+        lambda: _(
+            "stepped over: even the lowest die just thrown takes the run-up to {total}, "
+            "more than {limit}"
+        ),
+    ),
+    (
+        re.compile(r"no even die among (?P<dice>[\d, ]+): nothing may be frozen"),
+        lambda: _("no even die among {dice}: nothing may be frozen"),
+    ),
+    (
+        re.compile(r"no odd die among (?P<dice>[\d, ]+): nothing may be frozen"),
+        lambda: _("no odd die among {dice}: nothing may be frozen"),
+    ),
+]
+
+
+# The advisor's words (its columns, notes and goals) are English in the advice, which the
+# browser gets too: the terminal says each known form again in the player's language.
+_ADVICE: list[tuple[re.Pattern[str], Callable[[], str]]] = [
+    (re.compile(r"expected result"), lambda: _("expected result")),
+    (re.compile(r"P\(result ≥ (?P<n>\d+)\)"), lambda: _("P(result ≥ {n})")),
+    (re.compile(r"E\[honours\]"), lambda: _("E[honours]")),
+    (re.compile(r"medals"), lambda: _("medals")),
+    (
+        re.compile(r"against the results posted so far"),
+        lambda: _("against the results posted so far"),
+    ),
+    (re.compile(r"a result of at least (?P<n>\d+)"), lambda: _("a result of at least {n}")),
+    (
+        re.compile(r"the result that ties (?P<name>.+)'s total"),
+        lambda: _("the result that ties {name}'s total"),
+    ),
+    (re.compile(r"(?P<name>.+)'s best result so far"), lambda: _("{name}'s best result so far")),
+]
+
+
+def advice_text(text: str) -> str:
+    """An advisor's English words in the player's language (unknown ones as they are).
+
+    >>> advice_text("P(result ≥ 14)")
+    'P(result ≥ 14)'
+    """
+    for pattern, message in _ADVICE:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return message().format(**found.groupdict())
+    return text
+
+
+def reason_text(reason: str) -> str:
+    """A rule's reason (an event's English ``reason``) in the player's language.
+
+    >>> reason_text("total 12 < 14 and a 1 shows")
+    'total 12 < 14 and a 1 shows'
+    """
+    parts = []
+    for part in reason.split(" and "):
+        for pattern, message in _REASONS:
+            found = pattern.fullmatch(part)
+            if found is not None:
+                parts.append(message().format(**found.groupdict()))
+                break
+        else:
+            parts.append(part)
+    return _(" and ").join(parts)
 
 
 # Words of the events' own values (views and events hold neutral ids), shown to players.

@@ -24,6 +24,7 @@ from textual.pilot import Pilot
 from gamenight.cli.players import is_team_game, parse_players
 from gamenight.cli.session import Session
 from gamenight.core import registry
+from gamenight.core.i18n import game_name
 from gamenight.core.runner import Match
 from gamenight.terminal.full.app import TableApp
 from gamenight.terminal.ui import Prompter
@@ -119,7 +120,7 @@ def table_app(
         if session.play(match) is None:  # left before the end: as `gamenight play` does
             raise SystemExit(130)
 
-    return Table(TableApp(target, title=entry.name), game_id, made, humans)
+    return Table(TableApp(target, title=game_name(game_id, entry.name)), game_id, made, humans)
 
 
 async def until(pilot: Pilot[None], ready: Callable[[], bool]) -> None:

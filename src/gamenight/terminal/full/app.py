@@ -11,20 +11,24 @@ renderable made by the game's own terminal UI, or the user's text as plain text.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import queue
 import threading
 from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
+from rich.rule import Rule
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
-from textual.binding import Binding, BindingType
+from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, RichLog, Static
 
+from gamenight.core.i18n import N_, _
 from gamenight.terminal.full.bridge import Reply, ScreenConsole, ScreenPrompter
 from gamenight.terminal.ui import Prompter, plain
 
@@ -32,25 +36,43 @@ T = TypeVar("T")
 
 NARROW = 64  # columns under which the log goes under the board
 SIDE = 32  # the log's width beside the board
-CLOSE_PROMPT = "Enter closes the table "
+CLOSE_PROMPT = N_("Enter closes the table ")
+
+
+def translate_keys(bindings: BindingsMap) -> BindingsMap:
+    """``bindings`` with their footer descriptions in the player's language: Textual
+    reads a class's BINDINGS when the class is made, before ``--lang`` is known."""
+    return BindingsMap(
+        [
+            dataclasses.replace(b, description=_(b.description) if b.description else "")
+            for keyed in bindings.key_to_bindings.values()
+            for b in keyed
+        ]
+    )
 
 
 class Curtain(Screen[None]):
     """The hot-seat hand-over: the whole screen says who is next, nothing else (T7)."""
 
-    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", "I am here")]
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("enter", "go", N_("I am here"))]
 
     def __init__(self, name: str) -> None:
         super().__init__()
+        self._bindings = translate_keys(self._bindings)
         self.seat_name = name
 
     def compose(self) -> ComposeResult:
         yield Static(
             Text.assemble(
-                ("Pass to ", "bold"),
+                (_("Pass to") + " ", "bold"),
                 plain(self.seat_name, "bold reverse"),
                 "\n\n",
-                plain(f"{self.seat_name}: press Enter when only you can see the screen.", "dim"),
+                plain(
+                    _("{name}: press Enter when only you can see the screen.").format(
+                        name=self.seat_name
+                    ),
+                    "dim",
+                ),
             ),
             id="curtain",
         )
@@ -91,16 +113,17 @@ class TableApp(App[None], Generic[T]):
     """.replace("SIDE_WIDTH", str(SIDE))
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "hint", "Hint (?)"),
-        Binding("f2", "undo", "Undo (u)"),
-        Binding("f3", "close_hint", "Close hint"),
-        Binding("ctrl+c", "leave", "Leave", priority=True),
-        Binding("ctrl+q", "leave", "Leave", show=False, priority=True),
-        Binding("ctrl+z", "suspend_process", "Suspend", show=False),
+        Binding("f1", "hint", N_("Hint (?)")),
+        Binding("f2", "undo", N_("Undo (u)")),
+        Binding("f3", "close_hint", N_("Close hint")),
+        Binding("ctrl+c", "leave", N_("Leave"), priority=True),
+        Binding("ctrl+q", "leave", N_("Leave"), show=False, priority=True),
+        Binding("ctrl+z", "suspend_process", N_("Suspend"), show=False),
     ]
 
     def __init__(self, target: Callable[[Console, Prompter], T], *, title: str = "gamenight"):
         super().__init__()
+        self._bindings = translate_keys(self._bindings)
         self.target = target
         self.title = title
         self.replies: queue.Queue[Reply] = queue.Queue()
@@ -134,8 +157,8 @@ class TableApp(App[None], Generic[T]):
 
     def on_mount(self) -> None:
         self.query_one("#board-pane").border_title = self.title
-        self.query_one("#log").border_title = "Log"
-        self.query_one("#hint-pane").border_title = "Hint (F3 closes)"
+        self.query_one("#log").border_title = _("Log")
+        self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
         self._fit(self.size.width)
         self.worker.start()
 
@@ -170,6 +193,8 @@ class TableApp(App[None], Generic[T]):
         full = self.size.width  # the width from the screen: the same whenever it is written
         width = max(10, (full if full < NARROW else SIDE - 2) - 1)
         for part in parts:
+            if isinstance(part, Rule) and cell_len(str(part.title)) + 6 > width:
+                part = Text(str(part.title), style="bold")  # a rule crops its title: wrap it
             log.write(part, width=width)
 
     def show_hint(self, parts: list[RenderableType]) -> None:
@@ -207,7 +232,7 @@ class TableApp(App[None], Generic[T]):
         self.prompt_text = prompt
         label = plain(prompt.rstrip() + " ")
         if hidden:
-            label.append("(hidden) ", "dim")
+            label.append(_("(hidden)") + " ", "dim")
         self.query_one("#prompt", Label).update(label)
         answer = self.query_one("#answer", Input)
         answer.password = hidden
@@ -300,7 +325,7 @@ class TableApp(App[None], Generic[T]):
             self.replies.put(KeyboardInterrupt)
         else:
             self.leaving = True
-            self.notify("Leaving at the next question…")
+            self.notify(_("Leaving at the next question…"))
 
     def _hide_hint(self) -> None:
         self.query_one("#hint-pane").remove_class("shown")
@@ -331,7 +356,7 @@ class TableApp(App[None], Generic[T]):
             return
         self.waiting = "close"
         self.questions += 1
-        self.query_one("#prompt", Label).update(plain(CLOSE_PROMPT))
+        self.query_one("#prompt", Label).update(plain(_(CLOSE_PROMPT)))
         answer = self.query_one("#answer", Input)
         answer.password = False
         answer.disabled = False
