@@ -3,6 +3,7 @@ forms right, and the committed .mo files exactly what their .po files compile to
 
 from __future__ import annotations
 
+import ast
 import io
 import re
 from pathlib import Path
@@ -185,3 +186,42 @@ def test_importing_i18n_loads_no_catalogue_and_no_babel() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[] dict_keys(['en'])"
+
+
+def _binds_underscore(function: ast.AST) -> bool:
+    """Whether ``function``'s own body binds ``_`` (``for _ in``, ``a, _ = ...``): then
+    every ``_("...")`` in it calls that value instead of gettext."""
+    for node in ast.walk(function):
+        if isinstance(node, ast.Name) and node.id == "_" and isinstance(node.ctx, ast.Store):
+            return True
+    return False
+
+
+def test_no_function_that_translates_rebinds_underscore() -> None:
+    """The class of bug where ``for _ in range(5)`` turns ``_("text")`` into a TypeError.
+    (Comprehensions have their own scope, so ``[x for x, _ in pairs]`` is harmless.)"""
+    bad = []
+    for path in sorted((ROOT / "src" / "gamenight").rglob("*.py")):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                continue
+            calls = any(
+                isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "_"
+                for n in ast.walk(node)
+            )
+            own = [
+                n
+                for n in ast.walk(node)
+                if not isinstance(n, ast.ListComp | ast.SetComp | ast.DictComp | ast.GeneratorExp)
+            ]
+            stores = any(
+                isinstance(n, ast.For | ast.Assign | ast.AsyncFor)
+                and _binds_underscore(
+                    n.target if isinstance(n, ast.For | ast.AsyncFor) else ast.Tuple(n.targets)
+                )
+                for n in own
+            )
+            if calls and stores:
+                bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
+    assert not bad, bad

@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import re
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import resources
@@ -133,6 +133,26 @@ def N_(message: str) -> str:
 def N_p(context: str, message: str) -> tuple[str, str]:
     """Mark a vocabulary entry (``context`` is its stable key) for extraction only."""
     return context, message
+
+
+Rephrasing = tuple["re.Pattern[str]", Callable[[], str]]
+"""A known English sentence (its fields as named groups) and its message, marked ``_()``."""
+
+
+def rephrase(text: str, known: Sequence[Rephrasing]) -> str:
+    """``text``, English made elsewhere (a game's reason, a stored room note), said again in
+    the current language when it has one of the ``known`` forms; otherwise as it is.
+    Records and stored rows stay English; only what a player reads is translated.
+
+    >>> known = [(re.compile(r"(?P<n>\\d+) left"), lambda: gettext("{n} left"))]
+    >>> rephrase("3 left", known), rephrase("odd", known)
+    ('3 left', 'odd')
+    """
+    for pattern, message in known:
+        found = pattern.fullmatch(text)
+        if found is not None:
+            return message().format(**found.groupdict())
+    return text
 
 
 def term(key: str, english: str) -> str:

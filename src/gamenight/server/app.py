@@ -35,6 +35,7 @@ from gamenight import __version__, web
 from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError
+from gamenight.core.i18n import _, set_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
@@ -62,6 +63,7 @@ from gamenight.server.rooms import (
     refused,
     unavailable,
 )
+from gamenight.server.words import language_of
 
 log = logging.getLogger("gamenight.server")
 
@@ -170,15 +172,15 @@ def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
 async def _room(request: Request[Any, Any, Any], code: str) -> Room:
     room = await _hub(request).room(code)
     if room is None:
-        raise RoomError(404, "no_room", "there is no such room")
+        raise RoomError(404, "no_room", _("there is no such room"))
     return room
 
 
 def _bearer(request: Request[Any, Any, Any]) -> str:
     value = request.headers.get("authorization", "")
-    scheme, _, token = value.partition(" ")
+    scheme, _sep, token = value.partition(" ")
     if scheme.lower() != "bearer" or not token:
-        raise RoomError(401, "not_host", "send the host token as 'Authorization: Bearer …'")
+        raise RoomError(401, "not_host", _("send the host token as 'Authorization: Bearer …'"))
     return token.strip()
 
 
@@ -243,7 +245,11 @@ async def _catalogue_entries(game: str, option: str) -> list[CatalogueEntry]:
         raise RoomError(404, "bad_game", str(exc)) from None
     info = catalogue_of(entry, option)
     if info is None:
-        raise RoomError(404, "not_found", f"{entry.id} has no catalogue option '{option}'")
+        raise RoomError(
+            404,
+            "not_found",
+            _("{id} has no catalogue option '{option}'").format(id=entry.id, option=option),
+        )
     return list(await asyncio.to_thread(entries, info))
 
 
@@ -383,6 +389,9 @@ async def protocol_schema() -> dict[str, Any]:
 @websocket("/ws/{code:str}")
 async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
     hub = _hub(socket)
+    # This socket's human text (errors, notes) is in its language: ?lang=, else the
+    # handshake's Accept-Language (server/words.py); codes stay language-neutral.
+    set_language(language_of(socket.query_params, socket.headers.get("accept-language")))
     if not connection_origin_allowed(socket, hub.config.extra_origins):
         await socket.close(code=4403, reason="origin not allowed")
         return
@@ -393,7 +402,7 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     try:
         room = await hub.room(code)
         if room is None:
-            await _send(socket, p.Error(code="closed", message="there is no such room"))
+            await _send(socket, p.Error(code="closed", message=_("there is no such room")))
             await socket.close(code=4404)
             return
         joined = await _handshake(socket, hub, room)
@@ -441,7 +450,7 @@ async def _handshake(
     socket: WebSocket[Any, Any, Any], hub: Hub, room: Room
 ) -> tuple[Conn, list[tuple[str, str]]] | None:
     throttle: ReconnectThrottle = socket.app.state.throttle
-    for _ in range(5):
+    for _attempt in range(5):
         raw = await asyncio.wait_for(socket.receive_data(mode="text"), HELLO_TIMEOUT)
         try:
             message = p.decode_client(raw)
@@ -450,7 +459,9 @@ async def _handshake(
             continue
         if not isinstance(message, p.Hello):
             request = getattr(message, "id", None)
-            await _send(socket, p.Error(code="hello_first", message="send hello first", id=request))
+            await _send(
+                socket, p.Error(code="hello_first", message=_("send hello first"), id=request)
+            )
             continue
         keys = _throttle_keys(socket, message)
         wait = throttle.admit(keys)
@@ -503,7 +514,7 @@ async def _reader(
             refusal = p.Error(code=exc.code, message=exc.message, id=exc.id)
         if not conn.messages.take():
             conn.strikes += 1
-            conn.send(p.Error(code="rate_limited", message="too many messages", id=request))
+            conn.send(p.Error(code="rate_limited", message=_("too many messages"), id=request))
             if conn.strikes >= hub.config.abuse_limit:
                 socket.app.state.throttle.penalise(keys)  # no quick way back in
                 conn.close()  # a persistent abuser

@@ -9,15 +9,19 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
+import msgspec
+
 from gamenight.core.errors import StorageUnavailableError
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import language
 from gamenight.server import protocol as p
 from gamenight.server.config import Config
 from gamenight.server.faults import RoomError
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsRoom, OddsState
 from gamenight.server.timers import TimerRoom, TurnClock
+from gamenight.server.words import localized
 
 
 class Bucket:
@@ -53,9 +57,13 @@ class Conn:
         self.chats = Bucket(config.chat_rate, config.chat_burst)
         self.strikes = 0
         self.closed = False
+        # The language its human text is in: the socket's task chose it (server/words.py).
+        self.lang = language()
 
     def send(self, message: p.Message) -> None:
         if not self.closed:
+            if isinstance(message, p.Snapshot | p.RoomUpdate) and message.room.notes:
+                message = msgspec.structs.replace(message, room=localized(message.room, self.lang))
             self.send_frame(p.encode(message))
 
     def send_frame(self, frame: bytes) -> None:
@@ -87,8 +95,17 @@ class Conns(set[Conn]):
         return sum(1 for c in self if c.seat is None and not c.closed)
 
     def broadcast(self, message: p.Message) -> None:
-        frame = p.encode(message)
+        """Every socket gets ``message``, encoded once per language its notes are read in."""
+        frames: dict[str, bytes] = {}
         for conn in list(self):
+            lang = conn.lang if isinstance(message, p.RoomUpdate) and message.room.notes else ""
+            frame = frames.get(lang)
+            if frame is None:
+                shown = message
+                if lang:
+                    assert isinstance(message, p.RoomUpdate)
+                    shown = p.RoomUpdate(room=localized(message.room, lang))
+                frame = frames[lang] = p.encode(shown)
             conn.send_frame(frame)
 
     def send_step(self, step: Step, clock_left: float | None = None) -> None:

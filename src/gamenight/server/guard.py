@@ -30,9 +30,11 @@ from litestar import Request, Response
 from litestar.exceptions import HTTPException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
+from gamenight.core.i18n import _, set_language
 from gamenight.server import protocol as p
 from gamenight.server.conns import Bucket
 from gamenight.server.faults import RoomError
+from gamenight.server.words import language_of
 
 log = logging.getLogger("gamenight.server")
 
@@ -141,25 +143,34 @@ def connection_origin_allowed(connection: Any, extra: tuple[str, ...]) -> bool:
 async def check_request(request: Request[Any, Any, Any]) -> None:
     """The app's ``before_request``: Origin, media type and depth of state-changing requests.
 
-    A handler that takes another media type says so in its ``opt["media_types"]``.
+    A handler that takes another media type says so in its ``opt["media_types"]``. First
+    the request's language: its refusals' messages are in it (``?lang=``, else
+    ``Accept-Language``; server/words.py).
     """
+    set_language(language_of(request.query_params, request.headers.get("accept-language")))
     if request.method in SAFE_METHODS:
         return
     extra: tuple[str, ...] = request.app.state.hub.config.extra_origins
     if not connection_origin_allowed(request, extra):
-        raise RoomError(403, "bad_origin", "requests from another site's page are refused")
+        raise RoomError(403, "bad_origin", _("requests from another site's page are refused"))
     body = await request.body()
     if not body:
         return
     allowed = request.route_handler.opt.get("media_types", JSON_TYPES)
     media = request.headers.get("content-type", "").partition(";")[0].strip().lower()
     if media not in allowed:
-        raise RoomError(415, "unsupported_media_type", f"send the body as {' or '.join(allowed)}")
+        raise RoomError(
+            415,
+            "unsupported_media_type",
+            _("send the body as {allowed}").format(allowed=" or ".join(allowed)),
+        )
     if media == "application/json":
         try:
             p.check_depth(body)
         except p.TooDeep as exc:
-            raise RoomError(400, "bad_request", f"the body is refused: {exc}") from None
+            raise RoomError(
+                400, "bad_request", _("the body is refused: {exc}").format(exc=exc)
+            ) from None
 
 
 # ----- errors ---------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import _, use_language
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
@@ -348,7 +349,7 @@ class Room:
 
     def check_host(self, host_token: str) -> None:
         if not secrets.compare_digest(token_hash(host_token), self.host_token_hash):
-            raise RoomError(403, "not_host", "only the host may do that")
+            raise RoomError(403, "not_host", _("only the host may do that"))
 
     async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
         """Claim human seat ``seat`` of a waiting room with a display name and, best, the
@@ -361,11 +362,13 @@ class Room:
         if self.entropy == seeds.SERVER:
             part = None  # a room from before player entropy: its dice are the seed's
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
-            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+            raise RoomError(
+                404, "no_seat", _("seat {seat} is not a human seat of this room").format(seat=seat)
+            )
         token = new_token()
         hashed = token_hash(token)
         if not await self.services.store.claim_seat(self.id, seat, clean, hashed, part):
-            raise RoomError(409, "seat_taken", "that seat is taken or the game has begun")
+            raise RoomError(409, "seat_taken", _("that seat is taken or the game has begun"))
         here = self.seats[seat]
         here.name, here.token_hash = clean, hashed
         here.contribution, here.contributed_by = part, None if part is None else "player"
@@ -378,16 +381,16 @@ class Room:
         """The player of ``seat`` adds their part of the dice seed (once, before the start)."""
         part = _checked_part(contribution)
         if self.entropy == seeds.SERVER:
-            raise RoomError(409, "bad_contribution", "this room's dice take no contributions")
+            raise RoomError(409, "bad_contribution", _("this room's dice take no contributions"))
         here = self.seats[seat]
         if self.status is not Lifecycle.WAITING:
-            raise RoomError(409, "bad_contribution", "the game has begun: its dice are fixed")
+            raise RoomError(409, "bad_contribution", _("the game has begun: its dice are fixed"))
         if here.contribution is not None:
-            raise RoomError(409, "bad_contribution", "this seat has already contributed")
+            raise RoomError(409, "bad_contribution", _("this seat has already contributed"))
         assert here.token_hash is not None  # the socket's token is this seat's
         if not await self.services.store.contribute(self.id, seat, here.token_hash, part):
             await self.catch_up_locked()
-            raise RoomError(409, "bad_contribution", "too late: this seat's part is fixed")
+            raise RoomError(409, "bad_contribution", _("too late: this seat's part is fixed"))
         here.contribution, here.contributed_by = part, "player"
         self.updated = time.time()
         await self._changed()
@@ -395,7 +398,9 @@ class Room:
 
     async def on_contribute(self, conn: Conn, message: p.Contribute) -> p.Message:
         if conn.seat is None:
-            return p.Error(code="not_seated", message="spectators do not contribute", id=message.id)
+            return p.Error(
+                code="not_seated", message=_("spectators do not contribute"), id=message.id
+            )
         try:
             await self.contribute(conn.seat, message.value)
         except RoomError as exc:
@@ -413,14 +418,15 @@ class Room:
             await self.free_in_play(seat)
             return
         if not await self.services.store.release_seat(self.id, seat):
-            raise RoomError(409, "not_waiting", "seats can be freed only before the game begins")
+            raise RoomError(409, "not_waiting", _("seats can be freed only before the game begins"))
         self.seats[seat].name = ""
         self.seats[seat].token_hash = None
         self.seats[seat].contribution = self.seats[seat].contributed_by = None
         self.timers.cancel("contribute")
         for conn in list(self.conns):
             if conn.seat == seat:
-                conn.send(p.Error(code="bad_token", message="the host freed your seat"))
+                with use_language(conn.lang):  # that socket's language, not the host's
+                    conn.send(p.Error(code="bad_token", message=_("the host freed your seat")))
                 conn.close()
         await self._changed()
 
@@ -429,11 +435,15 @@ class Room:
         stops working, a bot plays it (``takeover``) until someone claims it
         (:meth:`claim_freed`)."""
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
-            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+            raise RoomError(
+                404, "no_seat", _("seat {seat} is not a human seat of this room").format(seat=seat)
+            )
         if self.conns.connected(seat):
-            raise RoomError(409, "seat_connected", "the player of that seat is still here")
+            raise RoomError(409, "seat_connected", _("the player of that seat is still here"))
         if not await self.services.store.free_seat_in_play(self.id, seat):
-            raise RoomError(409, "not_claimed", "that seat is not claimed in a game being played")
+            raise RoomError(
+                409, "not_claimed", _("that seat is not claimed in a game being played")
+            )
         self.seats[seat].name = ""
         self.seats[seat].token_hash = None
         self.updated = time.time()
@@ -448,11 +458,13 @@ class Room:
         except TextError as exc:
             raise RoomError(400, "bad_name", str(exc)) from None
         if not 0 <= seat < len(self.seats) or self.seats[seat].kind != "human":
-            raise RoomError(404, "no_seat", f"seat {seat} is not a human seat of this room")
+            raise RoomError(
+                404, "no_seat", _("seat {seat} is not a human seat of this room").format(seat=seat)
+            )
         token = new_token()
         hashed = token_hash(token)
         if not await self.services.store.claim_freed_seat(self.id, seat, clean, hashed):
-            raise RoomError(409, "seat_taken", "that seat is taken")
+            raise RoomError(409, "seat_taken", _("that seat is taken"))
         self.seats[seat].name = clean
         self.seats[seat].token_hash = hashed
         self.updated = time.time()
@@ -467,9 +479,9 @@ class Room:
         """The host starts: empty human seats get bots."""
         self.check_host(host_token)
         if self.status is Lifecycle.BROKEN:
-            raise RoomError(409, "broken", "this room cannot continue")
+            raise RoomError(409, "broken", _("this room cannot continue"))
         if self.status is not Lifecycle.WAITING:
-            raise RoomError(409, "not_waiting", "the game has already begun")
+            raise RoomError(409, "not_waiting", _("the game has already begun"))
         default = self.default_bot()
         bots = {s.seat: default for s in self.seats if s.kind == "human" and not s.token_hash}
         await self.begin(bots)
@@ -564,7 +576,7 @@ class Room:
         """A message after the hello, by its type (:data:`HANDLERS`)."""
         handler = HANDLERS.get(type(message))
         if handler is None:
-            return p.Error(code="bad_message", message="this socket has already said hello")
+            return p.Error(code="bad_message", message=_("this socket has already said hello"))
         return await handler(self, conn, message)
 
     async def on_ping(self, conn: Conn, message: p.Ping) -> p.Message:
@@ -574,7 +586,7 @@ class Room:
         """A seat's action: Ack after the commit, or Error (nothing changed)."""
         seat = conn.seat
         if seat is None:
-            return p.Error(code="not_seated", message="spectators cannot act", id=message.id)
+            return p.Error(code="not_seated", message=_("spectators cannot act"), id=message.id)
         refusal = self._refuse_play(message.id)
         if refusal is not None:
             return refusal
@@ -598,22 +610,22 @@ class Room:
     def _refuse_play(self, request: int | None) -> p.Error | None:
         status = self.status
         if status is Lifecycle.WAITING:
-            return p.Error(code="not_started", message="the game has not begun", id=request)
+            return p.Error(code="not_started", message=_("the game has not begun"), id=request)
         if status is Lifecycle.FINISHED:
-            return p.Error(code="finished", message="the game is over", id=request)
+            return p.Error(code="finished", message=_("the game is over"), id=request)
         if status is Lifecycle.CLOSED:
-            return p.Error(code="closed", message="the room is closed", id=request)
+            return p.Error(code="closed", message=_("the room is closed"), id=request)
         if status is Lifecycle.BROKEN:
-            return p.Error(code="closed", message="this room cannot continue", id=request)
+            return p.Error(code="closed", message=_("this room cannot continue"), id=request)
         return None
 
     async def apply(self, seat: int, action: Any, expected_seq: int | None, by: str) -> int:
         """Validate, log (committed), apply and broadcast one action; returns its seq."""
         async with self.lock:
-            for _ in range(5):
+            for _attempt in range(5):
                 table = self.table
                 if table is None or not self.status.accepts_actions:
-                    raise RoomError(409, "finished", "the game is not being played")
+                    raise RoomError(409, "finished", _("the game is not being played"))
                 step = table.prepare(seat, action, expected_seq)
                 results = step.results()
                 try:
@@ -632,25 +644,25 @@ class Room:
                 table.commit(step)  # the listener tells every socket and bot
                 break
             else:
-                raise RoomError(503, "internal", "the room is too busy; try again")
+                raise RoomError(503, "internal", _("the room is too busy; try again"))
         self.bots.kick(self)
         return step.seq
 
     async def on_hint(self, conn: Conn, message: p.HintRequest) -> p.Message:
         if not self.room_options.hints:
-            return p.Error(code="hints_off", message="this room gives no hints", id=message.id)
+            return p.Error(code="hints_off", message=_("this room gives no hints"), id=message.id)
         if conn.seat is None:
-            return p.Error(code="not_seated", message="spectators get no hints", id=message.id)
+            return p.Error(code="not_seated", message=_("spectators get no hints"), id=message.id)
         refusal = self._refuse_play(message.id)
         if refusal is not None or self.table is None:
-            return refusal or p.Error(code="not_started", message="not begun", id=message.id)
+            return refusal or p.Error(code="not_started", message=_("not begun"), id=message.id)
         position = self.table.position(conn.seat)
         if not position.legal:
-            return p.Error(code="no_advice", message="it is not your turn", id=message.id)
+            return p.Error(code="no_advice", message=_("it is not your turn"), id=message.id)
         pool = self.services.bots
         advise = pool.advisor(self.entry)
         if advise is None:
-            return p.Error(code="no_advice", message="this game gives no hints", id=message.id)
+            return p.Error(code="no_advice", message=_("this game gives no hints"), id=message.id)
         args: tuple[Any, ...] = (position.view, conn.seat, list(position.legal))
         if _takes_names(advise):  # the advice words whose result a target is by name
             args += (self.labels(),)
@@ -660,18 +672,20 @@ class Room:
             log.info("advisor failed: %s", exc)
             return p.Error(code="no_advice", message=first_line(exc), id=message.id)
         if advice is None:
-            return p.Error(code="no_advice", message="no advice for this decision", id=message.id)
+            return p.Error(
+                code="no_advice", message=_("no advice for this decision"), id=message.id
+            )
         return p.AdviceOut(seq=position.seq, advice=to_json(advice), id=message.id)
 
     async def on_chat(self, conn: Conn, message: p.ChatIn) -> p.Message | None:
         if conn.seat is None:
-            return p.Error(code="not_seated", message="spectators cannot chat", id=message.id)
+            return p.Error(code="not_seated", message=_("spectators cannot chat"), id=message.id)
         try:
             text = check_text(message.text, what="a chat line", limit=p.MAX_CHAT_CHARS)
         except TextError as exc:
             return p.Error(code="chat_invalid", message=str(exc), id=message.id)
         if not conn.chats.take():
-            return p.Error(code="rate_limited", message="slow down", id=message.id)
+            return p.Error(code="rate_limited", message=_("slow down"), id=message.id)
         name = self.seats[conn.seat].name or f"seat {conn.seat + 1}"
         try:
             row = await self.services.store.add_chat(
@@ -769,9 +783,9 @@ class Room:
         """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
         table = self.table
         if self.status is Lifecycle.BROKEN:
-            raise RoomError(409, "broken", "this room cannot continue and has no record")
+            raise RoomError(409, "broken", _("this room cannot continue and has no record"))
         if self.status is not Lifecycle.FINISHED or table is None:
-            raise RoomError(409, "not_finished", "the record is offered when the game is over")
+            raise RoomError(409, "not_finished", _("the record is offered when the game is over"))
         seats = [
             RecordSeat(label, f"bot:{s.bot}" if s.kind == "bot" else "human")
             for s, label in zip(self.seats, self.labels(), strict=True)
