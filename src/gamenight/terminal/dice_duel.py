@@ -16,6 +16,7 @@ which needs numpy: it is imported on the first ``?``, not with this module.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Any, cast
 
@@ -29,6 +30,7 @@ from rich.text import Text
 
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results
+from gamenight.core.i18n import N_, Rephrasing, _, ngettext, rephrase, term
 from gamenight.games.dice_duel.combinations import (
     CHIP_VALUE,
     COMBINATIONS,
@@ -59,7 +61,12 @@ from gamenight.terminal.ui import (
     die_key,
     is_number,
 )
-from gamenight.terminal.words import plural
+
+
+def combo(combination: Combination) -> str:
+    """A combination's name in the player's language (the shared vocabulary's term)."""
+    return term(f"dd.combo.{combination}", LABEL[combination])
+
 
 KEY: dict[Combination, str] = {
     "two-pairs": "2p",
@@ -77,16 +84,16 @@ _BY_NAME: dict[str, Combination] = {
 }
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
-HINT_TITLE = "Expected chip value this turn (turn-optimal)"
+HINT_TITLE = N_("Expected chip value this turn (turn-optimal)")
 HINT_ROWS = 6
 
 HELP_ROWS = (
-    ("134 or k 1 3 4", "keep dice 1, 3, 4 and roll the others"),
-    ("r", "roll all five; r 2 5 rolls only dice 2 and 5"),
-    ("2p 3k ss fl fh 4k ls", "take that chip and end the turn"),
-    ("a fh", "after a Kniffel: take the chip from the set-aside pile"),
-    ("s", "end the turn (taking the only chip the dice earn, if any)"),
-    ("? / h", "this help, with the turn-optimal value of each option"),
+    (N_("134 or k 1 3 4"), N_("keep dice 1, 3, 4 and roll the others")),
+    ("r", N_("roll all five; r 2 5 rolls only dice 2 and 5")),
+    ("2p 3k ss fl fh 4k ls", N_("take that chip and end the turn")),
+    ("a fh", N_("after a Kniffel: take the chip from the set-aside pile")),
+    ("s", N_("end the turn (taking the only chip the dice earn, if any)")),
+    ("? / h", N_("this help, with the turn-optimal value of each option")),
 )
 NARROW = 60  # below this width the hint's value column gets a short name
 
@@ -94,7 +101,7 @@ NARROW = 60  # below this width the hint's value column gets a short name
 def help_table() -> RichTable:
     """The commands, keys on the left; descriptions wrap in their own column."""
     grid = RichTable(
-        title=Text.assemble(("Commands", "bold"), " (dice are numbered 1–5)"),
+        title=Text.assemble((_("Commands"), "bold"), " ", _("(dice are numbered 1–5)")),
         title_justify="left",
         box=None,
         show_header=False,
@@ -103,7 +110,7 @@ def help_table() -> RichTable:
     grid.add_column(style="cyan", max_width=14)  # "134 or k 1 3 4"; the chip keys wrap
     grid.add_column()
     for keys, text in HELP_ROWS:
-        grid.add_row(keys, text)
+        grid.add_row(_(keys), _(text))
     return grid
 
 
@@ -114,7 +121,7 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
     """Turn one line of input into one of ``legal``, or an error message to show."""
     words = text.strip().lower().replace(",", " ").split()
     if not words:
-        return "type a command (? for help)"
+        return _("type a command (? for help)")
     joined = "".join(words)
     if joined in _BY_NAME:
         return _take(view, legal, _BY_NAME[joined], None)
@@ -136,16 +143,18 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
     if is_number(joined):
         dice = _dice(joined)
         return dice if isinstance(dice, str) else _roll(view, legal, dice)
-    return f"unknown command {text.strip()!r} (? for help)"
+    return _("unknown command {typed} (? for help)").format(typed=repr(text.strip()))
 
 
 def _dice(digits: str) -> tuple[int, ...] | str:
     """Dice numbers 1–5 typed on screen -> positions 0–4."""
     wrong = [d for d in digits if d not in "12345"]
     if wrong:
-        return f"dice are numbered 1 to 5: there is no die {wrong[0]!r} in {digits!r}"
+        return _("dice are numbered 1 to 5: there is no die {die} in {typed}").format(
+            die=repr(wrong[0]), typed=repr(digits)
+        )
     if len(set(digits)) != len(digits):
-        return f"name each die once, got {digits!r}"
+        return _("name each die once, got {typed}").format(typed=repr(digits))
     return tuple(sorted(int(d) - 1 for d in digits))
 
 
@@ -154,8 +163,8 @@ def _roll(view: DiceDuelView, legal: Sequence[Action], keep: tuple[int, ...]) ->
     if action in legal:
         return action
     if not any(isinstance(a, Roll) for a in legal):
-        return "no rolls left this turn: take a chip (" + _take_keys(legal) + ")"
-    return "keeping all five dice rolls nothing: take a chip or stop (s)"
+        return _("no rolls left this turn: take a chip ({keys})").format(keys=_take_keys(legal))
+    return _("keeping all five dice rolls nothing: take a chip or stop (s)")
 
 
 def _stop(legal: Sequence[Action]) -> Action | str:
@@ -164,7 +173,7 @@ def _stop(legal: Sequence[Action]) -> Action | str:
     takes = [a for a in legal if isinstance(a, Take)]
     if len(takes) == 1:
         return takes[0]
-    return "the dice earn a chip, so take one: " + _take_keys(legal)
+    return _("the dice earn a chip, so take one: {keys}").format(keys=_take_keys(legal))
 
 
 def _take(
@@ -179,14 +188,17 @@ def _take(
                 and action.source == where
             ):
                 return action
-    label = LABEL[combination]
+    label = combo(combination)
     if source == "set-aside" and not view.kniffel:
-        return "set-aside chips can only be taken with a Kniffel"
+        return _("set-aside chips can only be taken with a Kniffel")
     if not view.kniffel and combination not in view.satisfied:
-        made = ", ".join(KEY[c] for c in view.satisfied) or "nothing"
-        return f"the dice do not make a {label} (they make: {made})"
-    pile = "set-aside pile" if source == "set-aside" else "plate"
-    return f"no {label} chip is left on the {pile}"
+        made = ", ".join(KEY[c] for c in view.satisfied) or _("nothing")
+        return _("the dice do not make a {combination} (they make: {made})").format(
+            combination=label, made=made
+        )
+    if source == "set-aside":
+        return _("no {combination} chip is left on the set-aside pile").format(combination=label)
+    return _("no {combination} chip is left on the plate").format(combination=label)
 
 
 def _take_keys(legal: Sequence[Action]) -> str:
@@ -195,7 +207,7 @@ def _take_keys(legal: Sequence[Action]) -> str:
         for a in legal
         if isinstance(a, Take)
     ]
-    return ", ".join(keys) or "none"
+    return ", ".join(keys) or _("none")
 
 
 # ----- describing options ------------------------------------------------------------
@@ -205,14 +217,18 @@ def describe(action: Action, view: DiceDuelView) -> str:
     """A short phrase for an action, with the keys that type it."""
     if isinstance(action, Roll):
         if not action.keep:
-            return "roll all five"
+            return _("roll all five")
         kept = " ".join(str(view.faces[i]) for i in action.keep)
         dice = "".join(str(i + 1) for i in action.keep)
-        return f"keep {kept} ({dice}) and roll"
+        return _("keep {faces} ({dice}) and roll").format(faces=kept, dice=dice)
     if isinstance(action, Take):
-        where = " from the set-aside pile" if action.source == "set-aside" else ""
-        return f"take {LABEL[action.combination]} ({KEY[action.combination]}){where}"
-    return "stop without a chip (s)"
+        name, key = combo(action.combination), KEY[action.combination]
+        if action.source == "set-aside":
+            return _("take {combination} ({key}) from the set-aside pile").format(
+                combination=name, key=key
+            )
+        return _("take {combination} ({key})").format(combination=name, key=key)
+    return _("stop without a chip (s)")
 
 
 def hint_advice(view: DiceDuelView, legal: Sequence[Action]) -> Advice | None:
@@ -235,10 +251,10 @@ def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> 
     which value), which leaves the options room.
     """
     if width < NARROW:
-        objectives = tuple(replace(o, name="value") for o in advice.objectives)
+        objectives = tuple(replace(o, name=_("value")) for o in advice.objectives)
         advice = replace(advice, objectives=objectives)
-    parts: list[RenderableType] = [advice_table(advice, title=HINT_TITLE, limit=rows)]
-    parts += [Text(o.note, style="dim") for o in advice.objectives if o.note]
+    parts: list[RenderableType] = [advice_table(advice, title=_(HINT_TITLE), limit=rows)]
+    parts += [Text(_(o.note), style="dim") for o in advice.objectives if o.note]
     return Group(*parts)
 
 
@@ -285,7 +301,7 @@ def chips_table(view: DiceDuelView, table: Seating, width: int = 120) -> Rendera
     grid = RichTable(show_edge=False, pad_edge=False, header_style="bold", box=box.SIMPLE_HEAD)
     for title in ("key", "combination", "pts", "dice", "plate", "aside"):
         justify: JustifyMethod = "right" if title in ("pts", "plate", "aside") else "left"
-        grid.add_column(title, justify=justify, no_wrap=True)
+        grid.add_column(COLUMNS[title](), justify=justify, no_wrap=True)
     for p, name in enumerate(names):
         style = "bold cyan" if p == view.current and view.phase != "over" else ""
         grid.add_column(
@@ -296,7 +312,7 @@ def chips_table(view: DiceDuelView, table: Seating, width: int = 120) -> Rendera
     for i, combination in enumerate(COMBINATIONS):
         grid.add_row(
             KEY[combination],
-            LABEL[combination],
+            combo(combination),
             str(VALUES[i]),
             _makes(view, combination),
             _plate_cell(view.plate[i]),
@@ -304,7 +320,7 @@ def chips_table(view: DiceDuelView, table: Seating, width: int = 120) -> Rendera
             *(str(chips[i]) if chips[i] else "" for chips in view.chips),
         )
     grid.add_section()
-    grid.add_row("", "total + bonuses", "", "", "", "", *(str(s.total) for s in view.scores))
+    grid.add_row("", _("total + bonuses"), "", "", "", "", *(str(s.total) for s in view.scores))
     return grid
 
 
@@ -314,20 +330,21 @@ def compact_tables(view: DiceDuelView, names: Sequence[str]) -> RenderableType:
     plate = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
     for title in ("chip", "pts", "dice", "plate", "aside"):
         justify: JustifyMethod = "left" if title in ("chip", "dice") else "right"
-        plate.add_column(title, justify=justify, no_wrap=True)
+        # folded, never cut: a long name in another language wraps in its cell
+        plate.add_column(COLUMNS[title](), justify=justify, overflow="fold")
     for i, combination in enumerate(COMBINATIONS):
         plate.add_row(
-            f"{KEY[combination]} {LABEL[combination]}",
+            f"{KEY[combination]} {combo(combination)}",
             str(VALUES[i]),
             _makes(view, combination),
             _plate_cell(view.plate[i]),
             str(view.set_aside[i]) if view.set_aside[i] else "",
         )
     players = RichTable(box=None, pad_edge=False, collapse_padding=True, header_style="bold")
-    players.add_column("player", overflow="fold")
+    players.add_column(_("player"), overflow="fold")
     for combination in COMBINATIONS:
         players.add_column(KEY[combination], justify="right", no_wrap=True)
-    players.add_column("total", justify="right", no_wrap=True)
+    players.add_column(_("total"), justify="right", overflow="fold")
     for p, name in enumerate(names):
         current = p == view.current and view.phase != "over"
         players.add_row(
@@ -340,8 +357,38 @@ def compact_tables(view: DiceDuelView, names: Sequence[str]) -> RenderableType:
 
 def _name(table: Seating, seat: int | None) -> str:
     if seat is None:
-        return "nobody"
-    return table.names[seat] if seat < len(table.names) else f"player {seat + 1}"
+        return _("nobody")
+    if seat < len(table.names):
+        return table.names[seat]
+    return _("player {n}").format(n=seat + 1)
+
+
+# Why the game ended: the rules' English (in the state and the event, which stay
+# neutral), said again in the player's language.
+ENDS: list[Rephrasing] = [
+    (re.compile(r"the plate is empty"), lambda: _("the plate is empty")),
+    (
+        re.compile(r"the last chip on the plate was set aside"),
+        lambda: _("the last chip on the plate was set aside"),
+    ),
+]
+
+
+def end_text(reason: str | None) -> str:
+    """Why the game ended, in the player's language."""
+    return rephrase(reason or "", ENDS)
+
+
+# The sheet's column headings, in the player's language (read when drawn).
+COLUMNS = {
+    "key": lambda: _("key"),
+    "combination": lambda: _("combination"),
+    "pts": lambda: _("pts"),
+    "dice": lambda: _("dice"),
+    "plate": lambda: _("plate"),
+    "aside": lambda: _("aside"),
+    "chip": lambda: _("chip"),
+}
 
 
 class UI:
@@ -349,29 +396,45 @@ class UI:
 
     def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Seating) -> None:
         if view.phase == "over":
-            console.print(Text.assemble(("Game over", "bold"), f" — {view.end}"))
+            console.print(Text.assemble((_("Game over"), "bold"), f" — {end_text(view.end)}"))
         else:
-            label = "Turn" if view.mode == "solo" else "Round"
-            rolls = f"roll {view.rolls_used} of 3"
-            left = f"{plural(view.rolls_left, 'roll')} left"
+            label = _("Turn {n}") if view.mode == "solo" else _("Round {n}")
+            rolls = _("roll {n} of 3").format(n=view.rolls_used)
+            n = view.rolls_left
+            left = ngettext("{n} roll left", "{n} rolls left", n).format(n=n)
             # The pick phase follows a Kniffel or a third roll that earns several chips.
-            chip = "Kniffel chip" if view.kniffel else "chip"
-            extra = f" · choose your {chip}" if view.phase == "pick" else ""
+            extra = ""
+            if view.phase == "pick":
+                extra = " · " + (
+                    _("choose your Kniffel chip") if view.kniffel else _("choose your chip")
+                )
             who = _name(table, view.current)
-            best = f" · best possible {SOLO_MAXIMUM}" if view.mode == "solo" else ""
-            line = f" · {who}'s turn · {rolls} · {left}{extra}{best}"
-            console.print(Text.assemble((f"{label} {view.round}", "bold"), line))
+            best = ""
+            if view.mode == "solo":
+                best = " · " + _("best possible {n}").format(n=SOLO_MAXIMUM)
+            turn = _("{name}'s turn").format(name=who)
+            line = f" · {turn} · {rolls} · {left}{extra}{best}"
+            console.print(Text.assemble((label.format(n=view.round), "bold"), line))
         if view.faces:
             console.print(dice_text(view))
             if view.kniffel:
                 picks = (2 if view.mode == "solo" else 1) - view.picks
                 console.print(
-                    f"[bold magenta]KNIFFEL![/] take any {plural(picks, 'chip')}, "
-                    "from the plate or the set-aside pile, and play again"
+                    Text.assemble(
+                        ("KNIFFEL!", "bold magenta"),
+                        " ",
+                        ngettext(
+                            "take any {n} chip, from the plate or the set-aside pile, "
+                            "and play again",
+                            "take any {n} chips, from the plate or the set-aside pile, "
+                            "and play again",
+                            picks,
+                        ).format(n=picks),
+                    )
                 )
             else:
-                made = ", ".join(f"{LABEL[c]} ({KEY[c]})" for c in view.satisfied) or "nothing"
-                console.print(Text(f"The dice make: {made}"))
+                made = ", ".join(f"{combo(c)} ({KEY[c]})" for c in view.satisfied) or _("nothing")
+                console.print(Text(_("The dice make: {made}").format(made=made)))
         console.print(chips_table(view, table, console.width))
 
     def show_events(
@@ -421,17 +484,22 @@ class UI:
             console.print(results_lines(results, view, table, order, console.width))
         else:
             console.print(grid)
-        names = " and ".join(_name(table, w) for w in results.winners)
-        verb = "share the win" if len(results.winners) > 1 else "wins"
+        names = _(" and ").join(_name(table, w) for w in results.winners)
+        won = _("{names} share the win!") if len(results.winners) > 1 else _("{names} wins!")
         if view.players > 1:
-            console.print(Text(f"{names} {verb}!", style="bold green"))
+            console.print(Text(won.format(names=names), style="bold green"))
         else:  # solo: the score against the best possible (rules.md)
+            n = view.scores[0].total
             console.print(
-                Text(f"{plural(view.scores[0].total, 'point')} of the {SOLO_MAXIMUM} possible.")
+                Text(
+                    ngettext(
+                        "{n} point of the {best} possible.", "{n} points of the {best} possible.", n
+                    ).format(n=n, best=SOLO_MAXIMUM)
+                )
             )
 
 
-RESULT_COLUMNS = ("gold", "silver", "full stacks", "last chip")
+RESULT_COLUMNS = (N_("gold"), N_("silver"), N_("full stacks"), N_("last chip"))
 
 
 def _bonuses(view: DiceDuelView, p: int) -> tuple[int, ...]:
@@ -443,14 +511,14 @@ def results_table(
     results: Results, view: DiceDuelView, table: Seating, order: Sequence[int]
 ) -> RichTable:
     """The final scores, a row per player, best first."""
-    grid = RichTable(title="Final scores", header_style="bold")
-    for title in ("#", "player", "chips", *RESULT_COLUMNS):
+    grid = RichTable(title=_("Final scores"), header_style="bold")
+    for title in ("#", N_("player"), N_("chips"), *RESULT_COLUMNS):
         grid.add_column(
-            title,
+            _(title) if title != "#" else title,
             justify="left" if title == "player" else "right",
             no_wrap=title == "player",
         )
-    grid.add_column("total", justify="right", style="bold")
+    grid.add_column(_("total"), justify="right", style="bold")
     for p in order:
         s = view.scores[p]
         grid.add_row(
@@ -468,15 +536,16 @@ def results_lines(
 ) -> Text:
     """The final scores for a narrow terminal: the same figures, a few lines per player
     (each figure stays whole on its line)."""
-    text = Text.assemble(("Final scores", "bold"))
+    text = Text.assemble((_("Final scores"), "bold"))
     for p in order:
         s = view.scores[p]
         text.append(f"\n{results.ranks[p]}. ")
         text.append(_name(table, p), style="bold")
-        text.append(f" · total {s.total}", style="bold")
-        parts = [f"chips {s.chip_points} ({sum(s.chips)})"]
+        text.append(" · " + _("total {n}").format(n=s.total), style="bold")
+        parts = [_("chips {points} ({count})").format(points=s.chip_points, count=sum(s.chips))]
         parts += [
-            f"{t} {v if v else '–'}" for t, v in zip(RESULT_COLUMNS, _bonuses(view, p), strict=True)
+            f"{_(t)} {v if v else '–'}"
+            for t, v in zip(RESULT_COLUMNS, _bonuses(view, p), strict=True)
         ]
         lines = [parts[0]]
         for part in parts[1:]:
@@ -493,27 +562,45 @@ def narrate(event: DiceDuelEvent, table: Seating) -> Text | None:
     board already shows."""
     if isinstance(event, StartPlayer):
         who = _name(table, event.player)
-        return Text(f"{who} draws the start (die {event.draw} of {event.players}).")
+        return Text(
+            _("{name} draws the start (die {n} of {of}).").format(
+                name=who, n=event.draw, of=event.players
+            )
+        )
     if isinstance(event, TurnBegan):
         if not event.extra:
             return None
-        return Text.assemble((_name(table, event.player), "bold"), " plays an extra turn.")
+        return Text.assemble((_name(table, event.player), "bold"), " ", _("plays an extra turn."))
     if isinstance(event, Rolled):
         return Text(roll_line(event, _name(table, event.player)))
     if isinstance(event, ChipTaken):
-        where = " from the set-aside pile" if event.source == "set-aside" else ""
         kniffel = "Kniffel! " if event.kniffel else ""
-        label, value = LABEL[event.combination], CHIP_VALUE[event.combination]
-        return Text(f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}.")
+        label, value = combo(event.combination), CHIP_VALUE[event.combination]
+        taken = (
+            _("{name} takes a {combination} chip ({value}) from the set-aside pile.")
+            if event.source == "set-aside"
+            else _("{name} takes a {combination} chip ({value}).")
+        )
+        return Text(
+            kniffel + taken.format(name=_name(table, event.player), combination=label, value=value)
+        )
     if isinstance(event, NoChip):
-        return Text(f"{_name(table, event.player)} ends the turn without a chip.")
+        return Text(
+            _("{name} ends the turn without a chip.").format(name=_name(table, event.player))
+        )
     if isinstance(event, SetAside):
-        why = "no chip this round" if event.chipless == "round" else "a turn without a chip"
-        return Text(f"After {why}, a {LABEL[event.combination]} chip ({event.value}) is set aside.")
+        aside = (
+            _("After no chip this round, a {combination} chip ({value}) is set aside.")
+            if event.chipless == "round"
+            else _("After a turn without a chip, a {combination} chip ({value}) is set aside.")
+        )
+        return Text(aside.format(combination=combo(event.combination), value=event.value))
     if isinstance(event, GameOver):
         last = event.last_chip
-        bonus = f" {_name(table, last)} took the last chip (+20)." if last is not None else ""
-        return Text.assemble(("Game over:", "bold"), f" {event.reason}.{bonus}")
+        bonus = ""
+        if last is not None:
+            bonus = " " + _("{name} took the last chip (+20).").format(name=_name(table, last))
+        return Text.assemble((_("Game over:"), "bold"), f" {end_text(event.reason)}.{bonus}")
     return None
 
 
@@ -531,7 +618,9 @@ def roll_line(event: Rolled, who: str) -> str:
     if event.kept:
         dice = " ".join(str(i + 1) for i in event.kept)
         kept = " ".join(str(event.dice[i]) for i in event.kept)
-        return f"{who} rolls ({event.roll}/3), keeping dice {dice} ({kept}): {faces}"
+        return _("{name} rolls ({n}/3), keeping dice {dice} ({kept}): {faces}").format(
+            name=who, n=event.roll, dice=dice, kept=kept, faces=faces
+        )
     if event.roll == 1:
-        return f"{who} rolls (1/3): {faces}"
-    return f"{who} rolls all five ({event.roll}/3): {faces}"
+        return _("{name} rolls (1/3): {faces}").format(name=who, faces=faces)
+    return _("{name} rolls all five ({n}/3): {faces}").format(name=who, n=event.roll, faces=faces)

@@ -1,4 +1,4 @@
-"""The pseudo-locale on the full-screen table (issue 26): a Decathlon played at 80x24 with
+"""The pseudo-locale on the full-screen table (issue 26): a game played at 80x24 with
 every message lengthened ~40% and accented (gamenight.core.i18n.PSEUDO). No English word of
 the catalogue may be left on any screen (a string that skips the catalogue shows), and
 nothing may be cut off (Rich's ellipsis, or a prompt or footer whose brackets « » do not
@@ -79,9 +79,17 @@ async def play_and_look(table: Table, rng: random.Random, english: set[str]) -> 
     return screens
 
 
-def test_no_english_is_left_and_nothing_is_cut_off(pseudo: None, tmp_path: Path) -> None:
-    events = "100m,long-jump,shot-put,high-jump,discus"
-    table = table_app("decathlon", "Ann,bot:greedy", tmp_path, options={"events": events})
+GAMES = [
+    ("decathlon", "Ann,bot:greedy", {"events": "100m,long-jump,shot-put,high-jump,discus"}),
+    ("dice-duel", "Ann,bot:random", {}),
+]
+
+
+@pytest.mark.parametrize(("game", "players", "options"), GAMES, ids=[g for g, _, _ in GAMES])
+def test_no_english_is_left_and_nothing_is_cut_off(
+    game: str, players: str, options: dict[str, str], pseudo: None, tmp_path: Path
+) -> None:
+    table = table_app(game, players, tmp_path, options=options)
     english = english_words() - set(WORD.findall(str(tmp_path / "game.jsonl")))  # its path
     screens = asyncio.run(play_and_look(table, random.Random(5), english))
     assert len(screens) > 10
