@@ -28,6 +28,7 @@ Rich markup.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from typing import Protocol, cast
 
@@ -47,6 +48,7 @@ from rich.text import Text
 from gamenight.core.advice import Advice
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import Results
+from gamenight.core.i18n import N_, Rephrasing, _, format_decimal, rephrase, term
 from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
@@ -130,7 +132,7 @@ _NAMES: dict[str, Category] = {
     **KEY_CATEGORY,
 }
 
-HELP = """\
+HELP = N_("""\
 Commands (dice are numbered from 1 as shown under "Just rolled"):
   a 1 3   set aside dice 1 and 3 of the dice just rolled, and roll the rest
           (also a13 or a 1,3); at least one die must stay to be rolled
@@ -140,7 +142,12 @@ Commands (dice are numbered from 1 as shown under "Just rolled"):
           scores (once `gamenight solve wurfeltod` has built the value table)
   ??      the expected final score of every option
 A booking scores its points if the six dice hold the category; if any die of
-the last roll is not part of it, it also costs a Wurfeltod (-250)."""
+the last roll is not part of it, it also costs a Wurfeltod (-250).""")
+
+
+def category_name(category: Category) -> str:
+    """A box's category in the player's language (the shared vocabulary's term)."""
+    return term(f"wt.cat.{category.value}", CATEGORY_LABELS[category])
 
 
 class TurnView(Protocol):
@@ -180,15 +187,19 @@ def positions(text: str, rolled: int) -> tuple[int, ...] | str:
             continue
         # ASCII only: str.isdigit() also accepts '²', which int() then refuses.
         if ch not in "0123456789":
-            return f"{ch!r} is not a die number: give dice numbers 1 to {rolled}, e.g. a 1 3"
+            return _("{typed} is not a die number: give dice numbers 1 to {n}, e.g. a 1 3").format(
+                typed=repr(ch), n=rolled
+            )
         number = int(ch)
         if not 1 <= number <= rolled:
-            return f"there is no die {number}: the dice just rolled are numbered 1 to {rolled}"
+            return _("there is no die {number}: the dice just rolled are numbered 1 to {n}").format(
+                number=number, n=rolled
+            )
         if number - 1 in found:
-            return f"die {number} is listed twice"
+            return _("die {number} is listed twice").format(number=number)
         found.append(number - 1)
     if not found:
-        return "say which dice to set aside, e.g. a 1 3"
+        return _("say which dice to set aside, e.g. a 1 3")
     return tuple(sorted(found))
 
 
@@ -196,35 +207,37 @@ def parse_command(text: str, view: TurnView, legal: Sequence[Action]) -> Action 
     """One of ``legal`` for ``text``, or a message saying what is wrong (pure; no I/O)."""
     command = text.strip().lower()
     if not command:
-        return "type a command (? for help)"
+        return _("type a command (? for help)")
     split = _split_verb(command)
     if split is None:
-        return f"unknown command {text.strip()!r}: use a (set aside), b (book), x (scratch), ? help"
+        return _(
+            "unknown command {typed}: use a (set aside), b (book), x (scratch), ? help"
+        ).format(typed=repr(text.strip()))
     verb, rest = split
     action: Action
     if verb == "a":
         n = len(view.rolled)
         if n == 1:
-            return "only one die was rolled: you must book now (b KEY)"
+            return _("only one die was rolled: you must book now (b KEY)")
         picked = positions(rest, n)
         if isinstance(picked, str):
             return picked
         if len(picked) == n:
-            return "leave at least one die to roll; to stop here, book a box (b KEY)"
+            return _("leave at least one die to roll; to stop here, book a box (b KEY)")
         action = SetAside(picked)
     else:
         if not rest:
-            return f"say which box, e.g. {verb} pp (keys are in the Key column)"
+            return _("say which box, e.g. {verb} pp (keys are in the Key column)").format(verb=verb)
         category = find_category(rest)
         if category is None:
-            return f"no box {rest!r}: use a key from the Key column"
+            return _("no box {typed}: use a key from the Key column").format(typed=repr(rest))
         if category not in view.open_boxes:
-            return f"{CATEGORY_LABELS[category]} is already booked"
+            return _("{box} is already booked").format(box=category_name(category))
         if verb == "x" and not view.first_roll:
-            return "you may scratch only right after the first roll; book a box (b KEY)"
+            return _("you may scratch only right after the first roll; book a box (b KEY)")
         action = Book(category) if verb == "b" else Scratch(category)
     if action not in legal:
-        return "that is not allowed now (? for help)"
+        return _("that is not allowed now (? for help)")
     return action
 
 
@@ -245,7 +258,7 @@ def command_text(action: Action) -> str:
 def box_label(box: int) -> str:
     """The score-sheet name of box ``box``; the two Face Value boxes are numbered."""
     category = BOXES[box]
-    label = CATEGORY_LABELS[category]
+    label = category_name(category)
     if BOXES.count(category) > 1:
         label += f" ({BOXES[:box].count(category) + 1})"
     return label
@@ -298,12 +311,15 @@ def describe(action: Action, view: WurfeltodView) -> Text:
     'set aside 4 4 4'
     """
     if isinstance(action, SetAside):
-        return Text(f"set aside {_dice(sorted(view.rolled[i] for i in action.dice))}")
-    label = CATEGORY_LABELS[action.category]
+        dice = _dice(sorted(view.rolled[i] for i in action.dice))
+        return Text(_("set aside {dice}").format(dice=dice))
+    label = category_name(action.category)
     if isinstance(action, Scratch):
-        return Text(f"scratch {label}: 0, no Wurfeltod")
+        return Text(_("scratch {box}: 0, no Wurfeltod").format(box=label))
     booking = evaluate(view.aside, view.rolled)[action.category]
-    return Text(f"book {label}: ").append_text(_now_cell(booking.points, booking.wurfeltod))
+    return Text(_("book {box}:").format(box=label) + " ").append_text(
+        _now_cell(booking.points, booking.wurfeltod)
+    )
 
 
 def keyed_advice(advice: Advice) -> Advice:
@@ -317,7 +333,7 @@ def keyed_advice(advice: Advice) -> Advice:
         label = f"{command_text(action):<11} {option.label}"
         points, penalty = option.values[2], option.values[3]
         if isinstance(action, Scratch):
-            label += ": 0, no Wurfeltod"
+            label += ": " + _("0, no Wurfeltod")
         elif points is not None:
             label += f": {points:.0f}" + (f" {SKULL} {penalty:.0f}" if penalty else "")
         options.append(msgspec.structs.replace(option, label=label, values=option.values[:2]))
@@ -358,11 +374,11 @@ class UI:
                     console.print(line)
             console.print(self._sheet(view, table, compact=True))
             if view.finished:
-                console.print(Text("Game over.", style="bold"))
+                console.print(Text(_("Game over."), style="bold"))
             return
         console.print(self._sheet(view, table))
         if view.finished:
-            console.print(Text("Game over.", style="bold"))
+            console.print(Text(_("Game over."), style="bold"))
             return
         for line in self._dice_lines(view):
             console.print(line)
@@ -375,18 +391,19 @@ class UI:
         )
         lines: list[str | Text]
         if compact:
-            lines = [Text("Rolled ") + rolled, f"Aside  [bold]{_dice(view.aside)}[/]"]
+            aside = Text(_("Aside") + "  ").append(_dice(view.aside), "bold")
+            lines = [Text(_("Rolled") + " ") + rolled, aside]
         else:
-            aside = f"  Set aside:   [bold]{_dice(view.aside)}[/]"
-            lines = [aside, Text("  Just rolled: ") + rolled]
+            aside = Text("  " + _("Set aside:") + "   ").append(_dice(view.aside), "bold")
+            lines = [aside, Text("  " + _("Just rolled:") + " ") + rolled]
         if view.first_roll:
             lines.append(
-                "  First roll: scratch a box (x KEY) for 0, no Wurfeltod."
+                "  " + _("First roll: scratch a box (x KEY) for 0, no Wurfeltod.")
                 if compact
-                else "  First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod."
+                else "  " + _("First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod.")
             )
         if view.must_book:
-            lines.append("  [yellow]Only one die was rolled: book a box now.[/]")
+            lines.append(Text("  " + _("Only one die was rolled: book a box now."), style="yellow"))
         return lines
 
     def _sheet(self, view: WurfeltodView, table: Seating, *, compact: bool = False) -> RichTable:
@@ -395,9 +412,13 @@ class UI:
         narrow screens, no rules and no wrapped labels (one line per box)."""
         playing = not view.finished
         title = (
-            Text(f"Turn {view.turn}/{view.turns} · {table.names[view.current]} · roll {view.roll}")
+            Text(
+                _("Turn {turn}/{turns} · {name} · roll {roll}").format(
+                    turn=view.turn, turns=view.turns, name=table.names[view.current], roll=view.roll
+                )
+            )
             if playing
-            else Text("Score cards")
+            else Text(_("Score cards"))
         )
         if compact:
             grid = RichTable(
@@ -406,12 +427,14 @@ class UI:
         else:
             grid = RichTable(title=title, pad_edge=False)
         if playing:
-            grid.add_column("Key", style="bold")
-        grid.add_column(
-            "Box", no_wrap=compact, overflow="ellipsis", max_width=12 if compact else None
-        )
+            grid.add_column(_("Key"), style="bold")
+        # A long box name wraps in its cell, never cut ("Sum Total 25+" and longer
+        # names in other languages): narrow sheets keep one line per box where it fits.
+        grid.add_column(_("Box"), overflow="fold", max_width=14 if compact else None)
         if playing:
-            grid.add_column("Now" if compact else "Book now", justify="right", no_wrap=compact)
+            grid.add_column(
+                _("Now") if compact else _("Book now"), justify="right", no_wrap=compact
+            )
         for s, name in enumerate(table.names):
             style = "bold cyan" if playing and s == view.current else ""
             grid.add_column(
@@ -431,9 +454,9 @@ class UI:
             grid.add_row(*cells)
         grid.add_section()
         footer: list[tuple[str | Text, list[str | Text]]] = [
-            ("Points", [str(c.points) for c in view.cards]),
-            (f"Wurfeltods {SKULL}", [str(c.wurfeltods) for c in view.cards]),
-            (Text("Total", "bold"), [Text(str(c.total), "bold") for c in view.cards]),
+            (_("Points"), [str(c.points) for c in view.cards]),
+            (f"{_('Wurfeltods')} {SKULL}", [str(c.wurfeltods) for c in view.cards]),
+            (Text(_("Total"), "bold"), [Text(str(c.total), "bold") for c in view.cards]),
         ]
         for label, values in footer:
             grid.add_row(*(("", label, "") if playing else (label,)), *values)
@@ -446,21 +469,36 @@ class UI:
     def _narrate(self, event: Event, table: Seating) -> Text:
         """One line per event; the player's name is text, whatever it holds."""
         if isinstance(event, GameOver):
-            return Text("Every player has taken 20 turns: the game is over.", style="bold")
+            return Text(_("Every player has taken 20 turns: the game is over."), style="bold")
         name = table.names[event.player]
         if isinstance(event, TurnBegan):
-            return Text(f"— Turn {event.turn}: {name} —", style="bold")
+            return Text(
+                "— " + _("Turn {turn}: {name}").format(turn=event.turn, name=name) + " —",
+                style="bold",
+            )
         if isinstance(event, Rolled):
-            return Text.assemble(name, " rolls ", (_dice(event.dice), "bold green"))
+            return Text.assemble(
+                _("{name} rolls").format(name=name), " ", (_dice(event.dice), "bold green")
+            )
         if isinstance(event, DiceSetAside):
-            return Text.assemble(name, " sets aside ", (_dice(event.dice), "bold"))
-        label = CATEGORY_LABELS[event.category]
+            return Text.assemble(
+                _("{name} sets aside").format(name=name), " ", (_dice(event.dice), "bold")
+            )
+        label = category_name(event.category)
         if isinstance(event, Scratched):
-            return Text(f"{name} scratches {label}: 0, no Wurfeltod (total {event.total})")
-        line = Text(f"{name} books {label}: {event.points}")
+            return Text(
+                _("{name} scratches {box}: 0, no Wurfeltod (total {total})").format(
+                    name=name, box=label, total=event.total
+                )
+            )
+        line = Text(
+            _("{name} books {box}: {points}").format(name=name, box=label, points=event.points)
+        )
         if event.wurfeltod:
-            line.append(" and a Wurfeltod ").append(f"{SKULL} -{WURFELTOD_PENALTY}", "bold red")
-        return line.append(f" (total {event.total})")
+            line.append(" " + _("and a Wurfeltod") + " ").append(
+                f"{SKULL} -{WURFELTOD_PENALTY}", "bold red"
+            )
+        return line.append(" " + _("(total {total})").format(total=event.total))
 
     def ask(
         self,
@@ -478,7 +516,7 @@ class UI:
                 self.show_hint(prompter.console, view, legal, rows=None)
                 return True
             if word in HELP_WORDS:
-                prompter.console.print(Text(HELP))
+                prompter.console.print(Text(_(HELP)))
                 self.show_hint(prompter.console, view, legal)
                 return True
             return False
@@ -513,24 +551,26 @@ class UI:
         hint = _hint_line(advice, view)
         if hint is None:
             return
-        console.print(Text("Hint: ").append_text(hint))
+        console.print(Text(_("Hint:") + " ").append_text(hint))
         if not isinstance(advice, Advice):
             return
-        title = "Optimal play: expected final score of each option"
+        title = _("Optimal play: expected final score of each option")
         console.print(advice_table(keyed_advice(advice), title=title, limit=rows))
         hidden = 0 if rows is None else max(0, len(advice.options) - rows)
         if hidden:
-            console.print(Text(f"  … and {hidden} more options: type ?? to list them all."))
+            console.print(
+                Text("  " + _("… and {n} more options: type ?? to list them all.").format(n=hidden))
+            )
         if advice.note:
-            console.print(Text(advice.note, style="dim"))
+            console.print(Text(_(advice.note), style="dim"))
 
     def show_results(
         self, console: Console, results: Results, view: WurfeltodView, table: Seating
     ) -> None:
         console.print(self._sheet(view, table))
-        grid = RichTable(title="Final standings", pad_edge=False)
-        for column in ("Rank", "Player", "Points", "Wurfeltods", "Score"):
-            grid.add_column(column, justify="left" if column == "Player" else "right")
+        grid = RichTable(title=_("Final standings"), pad_edge=False)
+        for column in (N_("Rank"), N_("Player"), N_("Points"), N_("Wurfeltods"), N_("Score")):
+            grid.add_column(_(column), justify="left" if column == "Player" else "right")
         order = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
         for s in order:
             card = view.cards[s]
@@ -542,18 +582,53 @@ class UI:
                 str(int(results.scores[s])),
             )
         console.print(grid)
-        winners = " and ".join(table.names[w] for w in results.winners)
-        verb = "share the win" if len(results.winners) > 1 else "wins"
-        console.print(Text(f"{winners} {verb}.", style="bold"))
+        winners = _(" and ").join(table.names[w] for w in results.winners)
+        won = _("{names} share the win.") if len(results.winners) > 1 else _("{names} wins.")
+        console.print(Text(won.format(names=winners), style="bold"))
+
+
+ABOUT = re.compile(r"about (?P<n>\d+) s")
+# The advisor's English (it reaches the browser too), said again in the player's language.
+ADVISOR_WORDS: list[Rephrasing] = [
+    (
+        re.compile(
+            r"no optimal-play value table yet: run `gamenight solve wurfeltod` to build it "
+            r"\(takes (?P<time>.+)\)"
+        ),
+        lambda: _(
+            "no optimal-play value table yet: run `gamenight solve wurfeltod` to build it "
+            "(takes {time})"
+        ),
+    ),
+    (
+        re.compile(
+            r"the value table cannot be used \((?P<why>.+)\); run `gamenight solve wurfeltod` "
+            r"to build it \(takes (?P<time>.+)\)"
+        ),
+        lambda: _(
+            "the value table cannot be used ({why}); run `gamenight solve wurfeltod` to build "
+            "it (takes {time})"
+        ),
+    ),
+]
 
 
 def _hint_line(advice: Advice | str | None, view: WurfeltodView) -> Text | None:
     if advice is None or isinstance(advice, str):
-        return None if advice is None else Text(advice)
+        if advice is None:
+            return None
+        said = rephrase(advice, ADVISOR_WORDS)
+        for about in ABOUT.finditer(said):  # the solver's estimate, "about 15 s"
+            said = said.replace(about.group(), _("about {n} s").format(n=about.group("n")))
+        return Text(said)
     best = advice.best_option
     action = GAME.decode_action(best.action)
+    before, _key, after = _(
+        "the optimal play is {command} ({what}), expected final score {score}"
+    ).partition("{command}")
+    score = format_decimal(cast(float, best.values[0]), places=1)
     return Text.assemble(
-        "the optimal play is ",
+        before,
         (command_text(action), "bold"),
-        f" ({describe(action, view).plain}), expected final score {best.values[0]:,.1f}",
+        after.format(what=describe(action, view).plain, score=score),
     )

@@ -82,6 +82,7 @@ async def play_and_look(table: Table, rng: random.Random, english: set[str]) -> 
 GAMES = [
     ("decathlon", "Ann,bot:greedy", {"events": "100m,long-jump,shot-put,high-jump,discus"}),
     ("dice-duel", "Ann,bot:random", {}),
+    ("wurfeltod", "Ann,bot:greedy", {}),
 ]
 
 
