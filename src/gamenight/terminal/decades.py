@@ -173,6 +173,8 @@ class UI:
     than :data:`NARROW` columns get a compact board and score tables.
     """
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: DecadesView, seat: int | None, table: Seating) -> None:
         compact = _narrow(console)
         of = "/" if compact else " of "

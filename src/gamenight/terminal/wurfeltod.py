@@ -351,6 +351,8 @@ def solve_progress(console: Console) -> tuple[ProgressBar, Progress]:
 class UI:
     """The Wurfeltod terminal presentation (implements ``terminal.ui.TerminalUI``)."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Seating) -> None:
         if console.width < NARROW:  # the dice first, then a sheet without rules
             if not view.finished:

@@ -34,6 +34,8 @@ def test_hot_seat_hand_over_is_a_curtain_and_secrets_are_never_echoed(tmp_path: 
             await until(pilot, lambda: "Pass to Red" in screen_text(app))
             await pilot.press("enter")
             await until(pilot, lambda: app.waiting == "line")
+            # the public start-up text was not wiped by the first hand-over
+            assert "Each team draws 7 action" in screen_text(app)
             answer = app.query_one("#answer", Input)
             assert answer.password  # the secret entry is dots on screen
             secret = table.answer(random.Random(1))
