@@ -93,13 +93,22 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
         yield session
 
 
+def _secret_cards(seen: str) -> list[str]:
+    """The seven dealt cards' lines ("1. Cancel the answer"), and then each kind's
+    effect line ("Cancel the answer: Choose one of ..."), as the screen shows them."""
+    cards = re.findall(r"^\s+([1-7]\. .+)$", seen, flags=re.MULTILINE)
+    effects = re.findall(r"^  ([A-Z][^:\n]+: [A-Z].+)$", seen, flags=re.MULTILINE)
+    return cards + effects
+
+
 def test_hand_over_leaves_no_secret_in_the_scrollback(tmux: Tmux) -> None:
     seen = tmux.wait_for("Pass the terminal to Red")
     assert "was chosen with --seed" in seen  # the start-up text stays until Enter (issue 25)
     tmux.type("")
     seen = tmux.wait_for("Keep which 4 cards?")
-    cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
-    assert len(cards) == 7, seen  # Red's seven secret action cards are on screen now
+    cards = _secret_cards(seen)
+    # Red's seven secret action cards, and what they do, are on screen now
+    assert len([c for c in cards if c[0].isdigit()]) == 7 and len(cards) > 7, seen
     tmux.type("1 2 3 4")
     seen = tmux.wait_for("Pass the terminal to Blue")
     time.sleep(0.3)  # let the clear land before the final look
@@ -115,8 +124,8 @@ def _red_keeps_cards(tmux: Tmux, keep: str = "1 2 3 4") -> list[str]:
     tmux.wait_for("Pass the terminal to Red")
     tmux.type("")
     seen = tmux.wait_for("Keep which 4 cards?")
-    cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
-    assert len(cards) == 7, seen
+    cards = _secret_cards(seen)
+    assert len([c for c in cards if c[0].isdigit()]) == 7, seen
     tmux.type(keep)
     return cards
 

@@ -30,7 +30,7 @@ from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
-from gamenight.terminal.ui import Prompter, is_number, plain, printing
+from gamenight.terminal.ui import HELP_WORDS, Prompter, is_number, plain, printing
 
 MENU_HELP = "number: play that game · r: rules · s: resume a saved game · q: quit"
 AFTER_HELP = "a: play again · m: back to the menu · q: quit"
@@ -48,10 +48,13 @@ class SetUp:
 def main_menu(console: Console, prompter: Prompter) -> None:
     """Run the menu until the user quits (``q``, Ctrl-C or end of input at the menu)."""
     prompter.say(plain("gamenight", "bold"), " — games for the table (Ctrl-C quits)")
+    redraw = True
     while True:
         entries = registry.available()
-        prompter.board(Text("Choose a game"), printing(games_table(entries)))
-        prompter.say(plain(MENU_HELP, "dim"))
+        if redraw:
+            prompter.board(Text("Choose a game"), printing(games_table(entries)))
+            prompter.say(plain(MENU_HELP, "dim"))
+        redraw = True
         text = prompter.ask("> ").lower()
         if text in {"q", "quit", "exit"}:
             return
@@ -59,6 +62,13 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             entry = entries[_pick(prompter, "Rules of which game (number)? ", len(entries)) - 1]
             rules = Markdown(entry.rules_text())
             prompter.board(plain(f"Rules of {entry.name}"), printing(rules))
+            # read them before the menu comes back (the full screen redraws the board)
+            _ask_back(prompter, "Enter: back to the menu ")
+            continue
+        if text in HELP_WORDS:
+            with prompter.aside():
+                prompter.say(plain(MENU_HELP))
+            redraw = False  # a redrawn board would close the help again
             continue
         if text in {"s", "saves", "resume"}:
             resume_menu(console, prompter)
@@ -102,11 +112,24 @@ def _after_game(prompter: Prompter) -> str:
 
 
 def games_table(entries: list[registry.GameEntry]) -> RichTable:
-    table = RichTable("#", "game", "players", "bots", box=None)
+    """The games, each with its seats and, on a line of its own, its bots (a column
+    of bots would wrap one name per line on a narrow screen)."""
+    table = RichTable("#", "game", "players", box=None)
+    table.columns[0].no_wrap = table.columns[2].no_wrap = True
     for n, entry in enumerate(entries, start=1):
         info = entry.game.info
-        table.add_row(str(n), entry.name, seats_text(info), ", ".join(entry.bot_infos))
+        table.add_row(str(n), plain(entry.name, "bold"), seats_text(info))
+        bots = plain("bots: " + ", ".join(entry.bot_infos), "dim")
+        table.add_row("", bots, "")
     return table
+
+
+def _ask_back(prompter: Prompter, prompt: str) -> None:
+    """Wait for Enter (Ctrl-C or Ctrl-D too: each only means "back")."""
+    try:
+        prompter.ask(prompt)
+    except (KeyboardInterrupt, EOFError):
+        prompter.console.print()
 
 
 class StepBack(Exception):

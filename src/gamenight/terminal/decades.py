@@ -248,7 +248,10 @@ class UI:
         if seat is not None and view.phase == "keep":
             console.print(Text("Your 7 action cards (keep 4):"))
             for i, card in enumerate(view.dealt, start=1):
-                console.print(Text(f"  {i}. {CARDS[card].name} — {CARDS[card].text}"))
+                console.print(Text(f"  {i}. {CARDS[card].name}"))
+            # each kind's effect once: a hand often holds two or three of one card
+            for card in dict.fromkeys(view.dealt):
+                console.print(line_of((f"  {CARDS[card].name}: ", "dim"), CARDS[card].text))
         elif seat is not None and view.hand:
             held = list(dict.fromkeys(view.hand))
             listing = ", ".join(
