@@ -181,7 +181,14 @@ class TableApp(App[None], Generic[T]):
         self.query_one("#log").border_title = "Log"
         self.query_one("#hint-pane").border_title = "Hint (F3 closes)"
         self._fit(self.size.width)
+        self.app_resume_signal.subscribe(self, self._resumed)
         self.worker.start()
+
+    def _resumed(self, _: object) -> None:
+        """Back from Ctrl-Z and ``fg``: the terminal lost the screen, so draw all of it
+        again (Textual's driver restores its raw mode: a secret is still not echoed)."""
+        self.refresh(layout=True, repaint=True)
+        self.screen.refresh(layout=True, repaint=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
