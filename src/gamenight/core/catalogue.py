@@ -25,12 +25,15 @@ import msgspec
 
 class CatalogueEntry(msgspec.Struct, frozen=True):
     """One entry: the id an option's value names, a display name (text, never markup),
-    a short detail for a picker (like "48 cards") and, if it has one, its size."""
+    a short detail for a picker (like "48 cards"), if it has one its size, and if it
+    is written in one its language (a code of ``core.languages``: a picker offers the
+    player's language first)."""
 
     id: str
     name: str
     detail: str = ""
     count: int | None = None
+    language: str | None = None
 
 
 Catalogue = Callable[[], Sequence[CatalogueEntry]]  # what CatalogueInfo.entries names

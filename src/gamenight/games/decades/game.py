@@ -37,6 +37,8 @@ def deck_option(raw: str) -> str:
     text = raw.strip()
     if text.lower() in library.DEFAULT_NAMES:
         return ""
+    if text.lower().startswith(library.SHIPPED_PREFIX):  # the shipped deck in a language
+        return library.SHIPPED_PREFIX + library.shipped_language(text)
     if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
         raise DeckError(
             f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
@@ -153,7 +155,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         """A user deck travels with the record (its id and canonical content), so a
         replay works on a machine without it. The shipped deck needs nothing."""
         option = deck_option(str(options.get("deck", "")))
-        if not option:
+        if not option or option.startswith(library.SHIPPED_PREFIX):
             return {}
         ident, content = library.deck_content(option)
         return {"deck": {"id": ident, "content": content}}
