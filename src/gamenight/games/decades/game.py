@@ -30,7 +30,8 @@ __all__ = ["GAME", "DecadesGame", "deck_for"]
 
 
 def deck_option(raw: str) -> str:
-    """The canonical ``deck`` option: "" for the shipped deck, else the full id.
+    """The canonical ``deck`` option: "" for the shipped deck (English), ``shipped-de``
+    or ``shipped-pl`` for it in German or Polish, else the full id of a library deck.
 
     A file path is refused: a game never opens an outside file.
     """
@@ -38,7 +39,8 @@ def deck_option(raw: str) -> str:
     if text.lower() in library.DEFAULT_NAMES:
         return ""
     if text.lower().startswith(library.SHIPPED_PREFIX):  # the shipped deck in a language
-        return library.SHIPPED_PREFIX + library.shipped_language(text)
+        language = library.shipped_language(text)
+        return library.SHIPPED_IDS.get(language, "")  # shipped-en is the default: ""
     if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
         raise DeckError(
             f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
@@ -81,7 +83,8 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
             OptionSpec(
                 "deck",
                 "str",
-                "question deck id from `gamenight decks list`; empty: the shipped deck",
+                "question deck id from `gamenight decks list`; empty: the shipped deck "
+                "(shipped-de, shipped-pl: in German, Polish)",
                 "",
             ),
             OptionSpec(

@@ -43,8 +43,7 @@ from gamenight.games.decades.deck import (
     parse_deck_json,
 )
 
-# the option values meaning the shipped deck in English
-DEFAULT_NAMES: Final = ("", "default", "shipped-en")
+DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck (English)
 SHIPPED_PREFIX: Final = "shipped-"
 #: The option values naming the shipped deck in another language, by language.
 SHIPPED_IDS: Final = {lang: SHIPPED_PREFIX + lang for lang in SHIPPED_LANGUAGES if lang != "en"}
@@ -84,7 +83,7 @@ def deck_for(option: str) -> Deck:
     text = option.strip().lower()
     if text in DEFAULT_NAMES:
         return default_deck()
-    if text.startswith(SHIPPED_PREFIX):
+    if text.startswith(SHIPPED_PREFIX):  # shipped-en is the default too
         return default_deck(shipped_language(text))
     return load_deck_by_id(option)
 
