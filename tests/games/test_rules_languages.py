@@ -24,6 +24,10 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 DOCS = Path(__file__).parents[2] / "docs" / "rules"
 NUMBER = re.compile(r"(?<![A-Za-z])\d+")  # 5, 1500, 9,58; not the digits of ids like D4
 RULING = re.compile(r"\b[DKTW]\d{1,2}\b")
+# Names that carry a number the English running text leaves out: Wurfeltod's box
+# Face Value Total ×10 (Augensumme ×10 beside Augensumme 25+, Suma oczek ×10) and the
+# sport Formula One (Formel 1, Formuła 1).
+NAMED = re.compile(r"×10\b|Formel[- ]1\b|Formu\w+ 1\b")
 BLOCKS = {
     "heading_open",
     "bullet_list_open",
@@ -61,7 +65,7 @@ def _sections(text: str) -> list[dict[str, object]]:
         assert isinstance(rulings, Counter)
         code.update(pieces)
         for word in words:
-            numbers.update(set(NUMBER.findall(RULING.sub("", word))))
+            numbers.update(set(NUMBER.findall(NAMED.sub("", RULING.sub("", word)))))
             rulings.update(RULING.findall(word))
     for section in sections:  # a number counts once per section: wording may repeat it
         numbers = section["numbers"]
