@@ -57,7 +57,7 @@ def _sections(text: str) -> list[dict[str, object]]:
             label = token.tag if token.type != "html_block" else token.content.strip()
             shape.append(label)
         pieces = [token.content] if token.type in ("fence", "code_block") else []
-        words = []
+        words: list[str] = []
         for child in token.children or []:
             (pieces if child.type == "code_inline" else words).append(child.content)
         numbers, code, rulings = current["numbers"], current["code"], current["rulings"]

@@ -25,7 +25,7 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
         with ThreadServer(sqlite_url) as server:
             decks = httpx.get(f"{server.url}/api/decks").json()
             shipped = [  # the shipped deck in German and Polish (issue 26), then the library
-                {"id": "shipped-de", "name": "Gamenight-Standarddeck", "cards": 48},
+                {"id": "shipped-de", "name": "Gamenight-Standardstapel", "cards": 48},
                 {"id": "shipped-pl", "name": "Standardowa talia gamenight", "cards": 48},
             ]
             assert decks == [*shipped, {"id": info.id, "name": "party", "cards": 6}]
@@ -37,13 +37,14 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
                 "noun": "deck",
                 "defaults": ["", "default"],
                 "default_label": "the shipped deck",
+                "default_language": "en",
             }
             assert all(
                 o.get("catalogue") is None for g in games for o in g["options"] if o is not deck
             )
             entries = httpx.get(server.url + deck["catalogue"]["url"]).json()
             assert entries == [
-                {"id": "shipped-de", "name": "Gamenight-Standarddeck", "detail": "48 cards",
+                {"id": "shipped-de", "name": "Gamenight-Standardstapel", "detail": "48 cards",
                  "count": 48, "language": "de"},
                 {"id": "shipped-pl", "name": "Standardowa talia gamenight", "detail": "48 cards",
                  "count": 48, "language": "pl"},

@@ -96,12 +96,14 @@ class OptionInfo(msgspec.Struct, frozen=True):
 class CatalogueOut(msgspec.Struct, frozen=True):
     """A catalogue option: its entries are at ``url`` (GET: a list of CatalogueEntry);
     ``defaults`` are the values meaning the game's default (``default_label`` names it
-    in a picker); ``noun`` names an entry ("deck")."""
+    in a picker; ``default_language`` is its language, if it has one: a picker offers
+    the entries in the player's language first); ``noun`` names an entry ("deck")."""
 
     url: str
     noun: str
     defaults: tuple[str, ...]
     default_label: str
+    default_language: str | None = None
 
 
 class BotOut(msgspec.Struct, frozen=True):
@@ -222,9 +224,8 @@ def _catalogue_out(entry: registry.GameEntry, option: str) -> CatalogueOut | Non
     info = catalogue_of(entry, option)
     if info is None:
         return None
-    return CatalogueOut(
-        catalogue_url(entry.id, option), info.noun, info.defaults, info.default_label
-    )
+    url = catalogue_url(entry.id, option)
+    return CatalogueOut(url, info.noun, info.defaults, info.default_label, info.default_language)
 
 
 @get(

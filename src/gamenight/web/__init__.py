@@ -31,7 +31,7 @@ from gamenight.core.frames import Step
 from gamenight.core.game import to_json
 from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
-from gamenight.web.rules import rules_html
+from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -186,7 +186,7 @@ def _language_links(game: str, shown: str, available: tuple[str, ...]) -> str:
     if not items:
         return ""
     return (
-        '<nav class="rules-langs" aria-label="Languages" data-i18n-label="rules.languages">'
+        '<nav class="rules-langs" aria-label="Language" data-i18n-label="lang.label">'
         f"<ul>{items}</ul></nav>"
     )
 
@@ -196,7 +196,9 @@ def rules_main(game: str, lang: str = "en") -> tuple[str, str, int, str]:
     ``game`` in ``lang``: the game's name as the ``h1``, a way back to the lobby, links
     to the rules in the other languages, the player's rules (markdown-it, raw HTML
     escaped: :mod:`gamenight.web.rules`). A game without rules in ``lang`` shows the
-    English ones (and says so in ``<html lang>``). Unknown game: 404 and a short note."""
+    English ones (and says so in ``<html lang>``). The title and the rules carry their
+    own ``lang`` too: the page's words around them are in the page's language, which
+    the page's script chooses. Unknown game: 404 and a short note."""
     back = '<p class="rules-back"><a href="/{}" data-i18n="{}">{}</a></p>'
     try:
         entry = registry.get(game)
@@ -206,12 +208,15 @@ def rules_main(game: str, lang: str = "en") -> tuple[str, str, int, str]:
             "", "nav.lobby", "Back to the lobby"
         )
         return "gamenight rules", body, 404, "en"
-    name = html.escape(entry.name)
+    # the game's name in the rules' language: a translation's own title (English: the
+    # registry's name, which a plug-in's rules.md need not repeat)
+    name = html.escape((shown != "en" and rules_title(text)) or entry.name)
     link = back.format(f"?game={html.escape(entry.id)}", "rules.back", "Back to the lobby")
     body = (
         f"{link}{_language_links(entry.id, shown, entry.rules_languages())}"
-        f'<h1 id="rules-title" data-game="{html.escape(entry.id)}">{name}</h1>'
-        f'<article class="rules-text" aria-labelledby="rules-title">{rules_html(text)}</article>'
+        f'<h1 id="rules-title" data-game="{html.escape(entry.id)}" lang="{shown}">{name}</h1>'
+        f'<article class="rules-text" aria-labelledby="rules-title" lang="{shown}">'
+        f"{rules_html(text)}</article>"
     )
     return f"{name} · rules · gamenight", body, 200, shown
 

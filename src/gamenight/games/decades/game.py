@@ -109,6 +109,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
                 noun="deck",
                 defaults=library.DEFAULT_NAMES,
                 default_label="the shipped deck",
+                default_language="en",  # shipped-de, shipped-pl: the catalogue's entries
             ),
         ),
     )
