@@ -52,7 +52,7 @@ def test_the_deck_offered_first_is_the_shipped_deck_in_the_players_language() ->
 def _watch_options(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
     """The options of every game the menu starts (what its record will carry)."""
     started: list[dict[str, Any]] = []
-    real = menu.Session
+    from gamenight.cli.session import Session as real
 
     def session(entry: Any, seats: Any, options: dict[str, Any], *args: Any, **kw: Any) -> Any:
         started.append(dict(options))
