@@ -29,12 +29,13 @@ from litestar import Litestar, Request, Response, get, post, websocket
 from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError
+from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
@@ -263,14 +264,20 @@ async def list_decks() -> list[DeckOut]:
 @get(
     "/api/games/{game:str}/rules",
     responses=error_responses("GET"),
-    summary="A game's full rules (Markdown)",
+    summary="A game's full rules (Markdown), in `lang` (en, de, pl; English if missing)",
 )
-async def game_rules(game: FromPath[str]) -> Response[str]:
+async def game_rules(game: FromPath[str], lang: FromQuery[str] = "en") -> Response[str]:
     try:
-        text = registry.get(game).rules_text()
+        wanted = check_language(lang)
+    except LanguageError as exc:
+        raise RoomError(400, "bad_request", str(exc)) from None
+    try:
+        shown, text = registry.get(game).rules_in(wanted)
     except GamenightError as exc:
         raise RoomError(404, "bad_game", str(exc)) from None
-    return Response(text, media_type="text/markdown; charset=utf-8")
+    return Response(
+        text, media_type="text/markdown; charset=utf-8", headers={"Content-Language": shown}
+    )
 
 
 @get(
