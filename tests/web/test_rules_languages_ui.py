@@ -93,6 +93,29 @@ def test_the_rules_page_in_polish(browser: Any, server: Server) -> None:
     assert not errors, errors
 
 
+TITLES = {
+    "de": {"decathlon": "Reiner Knizias Zehnkampf", "dice-duel": "Kniffel Würfelduell",
+           "wurfeltod": "Wurfeltod", "decades": "Die Jahrzehnte"},
+    "pl": {"decathlon": "Dziesięciobój Reinera Knizii", "dice-duel": "Kniffel: pojedynek w kości",
+           "wurfeltod": "Wurfeltod", "decades": "Dekady"},
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["de", "pl"])
+def test_every_games_rules_page_in_german_and_polish(page: Any, server: Server, lang: str) -> None:
+    """Each game's rules page in the language: its translated title, the player's text
+    only (no terminal parts, no ruling ids), nothing overflowing at phone size."""
+    for game, title in TITLES[lang].items():
+        page.goto(f"{server.url}/rules?game={game}&lang={lang}")
+        page.wait_for_selector(f"article.rules-text[lang={lang}]")
+        assert page.locator("main h1").inner_text() == title, game
+        text = page.locator("article.rules-text").inner_text()
+        assert not [w for w in CLI_WORDS if w in text], (game, lang)
+        assert not RULING_ID.findall(text), (game, lang, RULING_ID.findall(text))
+        ui.check_layout(page, f"rules {game} {lang}")
+    ui.shoot(page, f"rules-decades-{lang}")
+
+
 def test_the_lobby_offers_the_decks_in_the_pages_language_first(page: Any, server: Server) -> None:
     page.goto(server.url + "/")
     page.wait_for_selector("button[data-game='decades']")
