@@ -20,13 +20,15 @@ from rich.markdown import Markdown
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.args import CheckFailure, UsageFailure
+from gamenight.cli.args import CheckFailure, UsageFailure, reading_language
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
 from gamenight.cli.saves import list_saves, saves_table
 from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
+from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.game import GameInfo
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
@@ -60,7 +62,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             return
         if text in {"r", "rules"}:
             entry = entries[_pick(prompter, "Rules of which game (number)? ", len(entries)) - 1]
-            rules = Markdown(entry.rules_text())
+            rules = Markdown(entry.rules_text(reading_language(None)))
             prompter.board(plain(f"Rules of {entry.name}"), printing(rules))
             # read them before the menu comes back (the full screen redraws the board)
             _ask_back(prompter, "Enter: back to the menu ")
@@ -152,13 +154,16 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
     game = entry.game
     raw: dict[str, Any] = {}
     specs = list(game.info.options)
+    offered = _catalogue_offers(game.info, reading_language(None))
     index = 0
     while True:
         while index < len(specs):
             spec = specs[index]
             hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
+            first, listed = offered.get(spec.name, (None, ""))
+            default = _show(spec.default) if first is None else first
             try:
-                text = _ask_step(prompter, f"{spec.help}{hint} [{_show(spec.default)}]: ")
+                text = _ask_step(prompter, f"{spec.help}{hint}{listed} [{default}]: ")
             except StepBack:
                 if index == 0:
                     return None
@@ -171,6 +176,8 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
                     prompter.error(str(exc))
                     continue
                 raw[spec.name] = text
+            elif first is not None:
+                raw[spec.name] = first
             else:
                 raw.pop(spec.name, None)
             index += 1
@@ -354,6 +361,25 @@ def _pick(prompter: Prompter, prompt: str, count: int) -> int:
         if is_number(text) and 1 <= int(text) <= count:
             return int(text)
         prompter.error(f"type a number from 1 to {count}")
+
+
+def _catalogue_offers(info: GameInfo, lang: str) -> dict[str, tuple[str | None, str]]:
+    """Per catalogue option (The Decades' ``deck``): the entry offered as the answer
+    to an empty line (the first in the player's language, if any and not English,
+    whose entry is the game's own default) and a hint listing a few entries, the
+    player's language first. A catalogue that cannot be read offers nothing."""
+    offers: dict[str, tuple[str | None, str]] = {}
+    for catalogue in info.catalogues:
+        try:
+            entries: list[CatalogueEntry] = list(registry.load(catalogue.entries)())
+        except GamenightError:
+            continue
+        ordered = sorted(entries, key=lambda e: e.language != lang)
+        first = ordered[0].id if ordered and ordered[0].language == lang != "en" else None
+        shown = ", ".join(f"{e.id[:12]}: {clip(e.name, 30)} ({e.language})" for e in ordered[:4])
+        more = ", ..." if len(ordered) > 4 else ""
+        offers[catalogue.option] = (first, f" [{shown}{more}]" if shown else "")
+    return offers
 
 
 def _show(value: Any) -> str:
