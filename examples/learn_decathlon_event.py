@@ -31,6 +31,7 @@ import gymnasium as gym
 import numpy as np
 
 import gamenight.envs  # noqa: F401  (registers gamenight/Decathlon-v0)
+from gamenight.envs.evaluate import Regret, evaluate
 from gamenight.games.decathlon.solver import solve_event
 
 # Observation slots of the Decathlon encoding (docs/rl.md).
@@ -77,7 +78,7 @@ def greedy(q: dict[Key, np.ndarray], key: Key, mask: np.ndarray) -> int:
     return int(legal[int(np.argmax(values))])
 
 
-def evaluate(
+def greedy_mean(
     env: gym.Env, q: dict[Key, np.ndarray], key: Callable[[np.ndarray], Key], episodes: int
 ) -> float:
     """Mean result of the greedy policy over ``episodes`` fixed-seed episodes."""
@@ -101,7 +102,8 @@ def learn(
     final_eval: int = 20_000,
     report: Callable[[str], None] = print,
 ) -> tuple[float, float]:
-    """Train, printing the curve; returns (greedy policy's mean result, exact EV)."""
+    """Train, printing the curve; returns (greedy policy's mean result, exact EV). The
+    final figure is the regret harness's (:func:`gamenight.envs.evaluate.evaluate`)."""
     exact = solve_event(event).ev
     env = gym.make("gamenight/Decathlon-v0", events=event, disable_env_checker=True).unwrapped
     key, potential = summary(event), banked(event)
@@ -134,17 +136,28 @@ def learn(
             q[state][action] += alpha * (target - q[state][action])
             state = nxt
         if episode % max(1, episodes // checkpoints) == 0 and episode < episodes:
-            mean = evaluate(env, q, key, eval_episodes)
+            mean = greedy_mean(env, q, key, eval_episodes)
             report(
                 f"{episode:>9,} {mean:>12.4f} {100 * mean / exact:>9.1f}% "
                 f"{time.perf_counter() - start:>8.1f}"
             )
-    mean = evaluate(env, q, key, final_eval)
+    regret = final_regret(q, key, event, final_eval)
+    mean = regret.mean
     report(
         f"{episodes:>9,} {mean:>12.4f} {100 * mean / exact:>9.1f}% "
         f"{time.perf_counter() - start:>8.1f}  (final, {final_eval:,} evaluation episodes)"
     )
+    report(regret.line())
     return mean, exact
+
+
+def final_regret(
+    q: dict[Key, np.ndarray], key: Callable[[np.ndarray], Key], event: str, episodes: int
+) -> Regret:
+    """The greedy policy through the regret harness (its own seeds)."""
+    return evaluate(
+        lambda obs, mask: greedy(q, key(obs), mask), f"decathlon:{event}", episodes=episodes
+    )
 
 
 def main() -> None:

@@ -75,11 +75,11 @@ def test_outcomes_are_exact_and_the_real_one_replays(
     """Along random games: each action's outcomes sum to exactly 1, the real throws are
     one of them (up to the order of the dice), and applying the real outcome gives
     exactly the state ``apply`` gives (dice source included)."""
-    game = registry.get(game_id).game
+    game: Any = registry.get(game_id).game
     chance = _chance(game_id)
     options = game.parse_options(raw)
     rng = random.Random(7)
-    state = game.start(players, options, SeededDice(seed=11)).state
+    state: Any = game.start(players, options, SeededDice(seed=11)).state
     checked = thrown = chained = 0
     for step in range(100):
         if game.is_terminal(state):
@@ -119,7 +119,7 @@ def test_outcomes_are_exact_and_the_real_one_replays(
 
 @pytest.mark.parametrize(("game_id", "players", "raw"), GAMES)
 def test_start_outcomes(game_id: str, players: int, raw: dict[str, Any]) -> None:
-    game = registry.get(game_id).game
+    game: Any = registry.get(game_id).game
     chance = _chance(game_id)
     options = game.parse_options(raw)
     record = game.start(players, options, RecordingDice(SeededDice(seed=5)))

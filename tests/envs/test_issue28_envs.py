@@ -57,7 +57,7 @@ def test_gymnasium_reset_never_returns_a_finished_game(event: str, seed: int) ->
     assert info["action_mask"].any()  # was all zero, and 'terminated' came after a dummy step
     obs2, info2 = env.reset(seed=seed)  # the new draw is a function of the seed
     assert np.array_equal(obs, obs2) and np.array_equal(info["action_mask"], info2["action_mask"])
-    _, _, terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+    _, _, _terminated, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert "illegal_action" not in info
 
 
@@ -72,7 +72,7 @@ def test_parallel_reset_draws_again() -> None:
 @pytest.mark.parametrize(("event", "seed"), [("shot-put", 20), ("javelin", 13357)])
 def test_example_greedy_survives_the_seeds(event: str, seed: int) -> None:
     module = _example()
-    env = gym.make("gamenight/Decathlon-v0", events=event, disable_env_checker=True).unwrapped
+    env: Any = gym.make("gamenight/Decathlon-v0", events=event, disable_env_checker=True).unwrapped
     q: Any = module.defaultdict(lambda: np.zeros(env.action_space.n))
     key = module.summary("110m-hurdles")
     obs, info = env.reset(seed=seed)
@@ -159,8 +159,8 @@ def test_aec_max_steps_truncates() -> None:
 def test_gymnasium_action_masks_contract(env_id: str) -> None:
     """sb3-contrib's contract: ``action_masks()`` -> bool array of shape (n,), True exactly
     at the legal actions; never all False (MaskablePPO samples from it)."""
-    env = gym.make(env_id)
-    raw = env.unwrapped
+    env: Any = gym.make(env_id)
+    raw: Any = env.unwrapped
     rng = np.random.default_rng(0)
     for seed in range(3):
         _, info = env.reset(seed=seed)
@@ -174,9 +174,10 @@ def test_gymnasium_action_masks_contract(env_id: str) -> None:
             _, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(masks))))
         # the terminal step: a placeholder, index 0 only, never played
         assert info["action_mask"].tolist() == [1] + [0] * (env.action_space.n - 1)
-        assert env.get_wrapper_attr("action_masks")().tolist() == info["action_mask"].astype(
-            bool
-        ).tolist()
+        assert (
+            env.get_wrapper_attr("action_masks")().tolist()
+            == info["action_mask"].astype(bool).tolist()
+        )
 
 
 def test_vector_autoreset_never_hands_out_an_all_zero_mask() -> None:
@@ -196,7 +197,7 @@ def test_vector_autoreset_never_hands_out_an_all_zero_mask() -> None:
 
 @pytest.mark.parametrize(("game_id", "options"), [("decathlon", {}), ("decades", {})])
 def test_pettingzoo_action_masks_contract(game_id: str, options: dict[str, Any]) -> None:
-    env = envs.aec_env(game_id, **options)
+    env: Any = envs.aec_env(game_id, **options)
     env.reset(seed=5)
     rng = np.random.default_rng(2)
     for _ in range(80):
@@ -211,9 +212,9 @@ def test_pettingzoo_action_masks_contract(game_id: str, options: dict[str, Any])
         env.step(int(rng.choice(np.flatnonzero(masks))))
     par = envs.parallel_env("decades")
     observations, _ = par.reset(seed=5)
-    masks = par.action_masks()
-    assert set(masks) == set(par.agents)
-    for agent, mask in masks.items():
+    by_agent = par.action_masks()
+    assert set(by_agent) == set(par.agents)
+    for agent, mask in by_agent.items():
         assert mask.dtype == np.bool_ and mask.any()
         assert np.array_equal(mask, observations[agent]["action_mask"].astype(bool))
 
@@ -232,7 +233,8 @@ def test_decades_observation_does_not_number_the_questions() -> None:
         for seat in range(2):
             slots = session.observe(seat)[19:25]
             assert set(slots.tolist()) <= {0.0, 1.0}
-            n = len(session.game.view(session.state, seat).questions)
+            view: Any = session.game.view(session.state, seat)
+            n = len(view.questions)
             assert slots.tolist() == [1.0] * n + [0.0] * (6 - n)
             read += n
         seat = session.to_act()[0]

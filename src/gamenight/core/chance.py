@@ -119,7 +119,7 @@ def hide(state: Any) -> Any:
     return msgspec.structs.replace(state, dice=HiddenDice())
 
 
-class _NeedThrow(Exception):  # noqa: N818 (a signal, not an error)
+class _NeedThrow(Exception):
     """The rules asked for a throw past the given outcome's end (enumeration goes on)."""
 
     def __init__(self, n: int, sides: int) -> None:
@@ -227,7 +227,7 @@ def _enumerate(
             run(_ProbeDice(prefix))
         except _NeedThrow as need:
             stack.extend(
-                (prefix + (faces,), p * q)
+                ((*prefix, faces), p * q)
                 for faces, q in reversed(throw_outcomes(need.n, need.sides))
             )
             if len(stack) + len(done) > limit:

@@ -46,8 +46,7 @@ def check_illegal_policy(illegal_action: object) -> str:
     """
     if illegal_action not in ILLEGAL_POLICIES:
         raise OptionsError(
-            f"illegal_action must be one of {', '.join(ILLEGAL_POLICIES)}, "
-            f"not {illegal_action!r}"
+            f"illegal_action must be one of {', '.join(ILLEGAL_POLICIES)}, not {illegal_action!r}"
         )
     return str(illegal_action)
 

@@ -25,6 +25,7 @@ from gamenight.core.agents import Decision
 from gamenight.core.errors import OptionsError
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import BIG, Obs
+from gamenight.envs.episode import Episode
 from gamenight.envs.gymnasium_envs import placeholder_mask
 from gamenight.envs.pettingzoo_envs import GamenightAEC
 
@@ -76,7 +77,7 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         self._bots: dict[int, Any] = {}
 
     @property
-    def session(self) -> Any:
+    def session(self) -> Episode:
         """The AEC env's :class:`~gamenight.envs.episode.Episode` (state, record, results)."""
         return self.aec.session
 
