@@ -121,11 +121,12 @@ def evaluate(
         raise OptionsError(f"episodes must be a whole number of at least 2, not {episodes!r}")
     game_id, options = _setup(benchmark)
     seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
-    scores = np.array([_play(game_id, options, s, policy) for s in seeds])
+    session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept
+    scores = np.array([_play(session, s, policy) for s in seeds])
     mean, se = _mean_se(scores)
     if benchmark == "dice-duel-solo":
         bot = registry.get("dice-duel").make_bot("turn-optimal", seed)
-        reference = np.array([_play_bot(game_id, options, s, bot) for s in seeds])
+        reference = np.array([_play_bot(session, s, bot) for s in seeds])
         diff_mean, diff_se = _mean_se(reference - scores)
         optimum = float(reference.mean())
         return Regret(
@@ -174,8 +175,7 @@ def _mean_se(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     return float(data.mean()), float(data.std(ddof=1) / math.sqrt(len(data)))
 
 
-def _play(game_id: str, options: dict[str, Any], seed: int, policy: Policy) -> float:
-    session = Episode(game_id, 1, options, redraw=False)
+def _play(session: Episode, seed: int, policy: Policy) -> float:
     session.reset(seed)
     while not session.finished:
         obs, mask, _ = session.step_view(0)
@@ -186,13 +186,12 @@ def _play(game_id: str, options: dict[str, Any], seed: int, policy: Policy) -> f
     return float(session.results().scores[0])
 
 
-def _play_bot(game_id: str, options: dict[str, Any], seed: int, bot: Any) -> float:
-    session = Episode(game_id, 1, options, redraw=False)
+def _play_bot(session: Episode, seed: int, bot: Any) -> float:
     session.reset(seed)
     game = session.game
     while not session.finished:
         legal = game.legal_actions(session.state, 0)
-        action = bot.act(Decision(game_id, 0, game.view(session.state, 0), legal))
+        action = bot.act(Decision(session.game_id, 0, game.view(session.state, 0), legal))
         session.state = game.apply(session.state, 0, action).state
         session.finished = bool(game.is_terminal(session.state))
     return float(session.results().scores[0])
