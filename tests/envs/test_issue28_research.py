@@ -170,3 +170,13 @@ def test_versus_bot_env_refuses_an_unknown_bot() -> None:
     env: Any = gym.make("gamenight/DecathlonVsBot-v0", opponent="optimal", events="100m")
     env.reset(seed=0)
     assert math.isfinite(float(env.step(int(np.flatnonzero(env.unwrapped.action_masks())[0]))[1]))
+
+
+def test_versus_bot_reset_never_returns_a_finished_game() -> None:
+    """Shot Put seed 437: the learner fails all three attempts at once and the bot then
+    finishes the game before the learner has a choice; reset takes the next episode."""
+    env: Any = gym.make("gamenight/DecathlonVsBot-v0", events="shot-put").unwrapped
+    _, info = env.reset(seed=437)
+    assert env.session.episode == 1  # the seed's first episode was over for the learner
+    assert info["action_mask"].any() and not env.session.finished
+    assert env.aec.agent_selection == env.agent

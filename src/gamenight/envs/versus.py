@@ -8,7 +8,9 @@ every other seat played by the named bot (``opponent``; default each game's
 (the AEC ``"observation"``), the mask is ``info["action_mask"]`` and ``action_masks()``,
 the reward is the AEC's end reward (+1 win, -1 loss, 0 tie with two seats) and the
 illegal-action policy (``illegal_action``) and the step limit are the solo envs'. The
-bots see only their own view (``Decision``), seeded from the episode seed.
+bots see only their own view (``Decision``), seeded from the episode seed. A reset
+never returns a finished game: one the bots end before the learner's first choice is
+replaced by the seed's next episode.
 """
 
 from __future__ import annotations
@@ -25,7 +27,7 @@ from gamenight.core.agents import Decision
 from gamenight.core.errors import OptionsError
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import BIG, Obs
-from gamenight.envs.episode import Episode
+from gamenight.envs.episode import MAX_REDRAWS, Episode
 from gamenight.envs.gymnasium_envs import placeholder_mask
 from gamenight.envs.pettingzoo_envs import GamenightAEC
 
@@ -87,17 +89,21 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         super().reset(seed=seed)
         self.aec.reset(seed=seed)
         entry = registry.get(self.game_id)
-        game_seed = self.session.game_seed
-        self._bots = {
-            s: entry.make_bot(self.opponent, derive(game_seed, "versus-bot", s))
-            for s in range(self.players)
-            if s != self.seat
-        }
-        reward = self._bots_play()
-        obs, info = self._out()
-        if reward:
-            info["opening_reward"] = reward  # the bots ended the game before the learner moved
-        return obs, info
+        for _ in range(MAX_REDRAWS):
+            game_seed = self.session.game_seed
+            self._bots = {
+                s: entry.make_bot(self.opponent, derive(game_seed, "versus-bot", s))
+                for s in range(self.players)
+                if s != self.seat
+            }
+            self._bots_play()
+            if not self._done():
+                break
+            # The bots ended the game before the learner had a choice (a one-event
+            # Decathlon whose learner fails every attempt at once, say): like a game over
+            # at the start, it is drawn again, as the seed's next episode.
+            self.aec.reset()
+        return self._out()
 
     def step(self, action: np.int64 | int) -> tuple[Obs, float, bool, bool, dict[str, Any]]:
         aec = self.aec
