@@ -65,6 +65,7 @@ class GameInfo:
     advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
     solver: str | None = None  # a gamenight.core.solver.Solver
     odds: str | None = None  # odds(view) -> Odds | None (gamenight.core.odds), live win odds
+    chance: str | None = None  # chance(game) -> gamenight.core.chance.Chance: explicit dice
     # What front ends and learners find a game's own modules by (a game without one gets
     # their generic fallback). Strings only: a game names, never imports, a front end.
     terminal: str | None = None  # a gamenight.terminal.ui.TerminalUI class (UI())

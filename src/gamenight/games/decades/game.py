@@ -101,6 +101,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         hidden_info=True,  # T7: hot-seat play must hide each team's entries
         terminal="gamenight.terminal.decades:UI",  # a name only: games import no front end
         codec="gamenight.games.decades.codec:make",
+        chance="gamenight.core.chance:dice_chance",
         simultaneous=True,  # both teams answer and choose cards at once
         catalogues=(
             CatalogueInfo(

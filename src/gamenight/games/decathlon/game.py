@@ -71,6 +71,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         odds="gamenight.games.decathlon.odds:live_odds",
         terminal="gamenight.terminal.decathlon:UI",  # a name only: games import no front end
         codec="gamenight.games.decathlon.codec:make",
+        chance="gamenight.core.chance:dice_chance",
         stage="gamenight.games.decathlon.view:stage",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
