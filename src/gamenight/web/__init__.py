@@ -25,7 +25,7 @@ from litestar.params import FromPath, FromQuery, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
-from gamenight.core import registry, seeds
+from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
@@ -186,12 +186,30 @@ def rules_main(game: str) -> tuple[str, str, int]:
     return f"{name} · rules · gamenight", body, 200
 
 
+def with_language(text: str, accept_language: str | None) -> str:
+    """A page's ``<html lang="en">`` made the language negotiated from the browser's
+    ``Accept-Language``, with the languages the switcher offers (code:endonym) beside it.
+    The page's script may still choose another (the switcher's choice, ``?lang=``).
+
+    >>> with_language('<html lang="en">', "pl,en;q=0.5")
+    '<html lang="pl" data-languages="en:English de:Deutsch pl:Polski">'
+    """
+    offered = " ".join(f"{code}:{languages.NAMES[code]}" for code in languages.LANGUAGES)
+    lang = languages.negotiate(accept_language)
+    return text.replace(
+        '<html lang="en">', f'<html lang="{lang}" data-languages="{html.escape(offered)}">', 1
+    )
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
-    headers = dict(page_headers)
+    headers = {**page_headers, "Vary": "Accept-Language"}
 
-    def page(name: str, fallback: str = "", status: int = 200) -> Response[bytes]:
+    def page(
+        name: str, request: Request[Any, Any, Any], fallback: str = "", status: int = 200
+    ) -> Response[bytes]:
         text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        text = with_language(text, request.headers.get("accept-language"))
         if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
             text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
         return Response(
@@ -199,25 +217,27 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         )
 
     @get("/", include_in_schema=False, sync_to_thread=False)
-    def lobby_page() -> Response[bytes]:
-        return page("lobby", games_fallback())
+    def lobby_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("lobby", request, games_fallback())
 
     @get("/r/{code:str}", include_in_schema=False)
     async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
         hub = getattr(request.app.state, "hub", None)
         room = None if hub is None else await hub.room(code)
         if hub is not None and room is None:
-            return page("room", "<p>There is no such room.</p>", status=404)
-        return page("room", "" if room is None else room_fallback(room.entry.name, room.info()))
+            return page("room", request, "<p>There is no such room.</p>", status=404)
+        fallback = "" if room is None else room_fallback(room.entry.name, room.info())
+        return page("room", request, fallback)
 
     @get("/replay", include_in_schema=False, sync_to_thread=False)
-    def replay_page() -> Response[bytes]:
-        return page("replay")
+    def replay_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("replay", request)
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
-    def rules_page(game: FromQuery[str] = "") -> Response[bytes]:
+    def rules_page(request: Request[Any, Any, Any], game: FromQuery[str] = "") -> Response[bytes]:
         title, body, status = rules_main(game)
         text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
+        text = with_language(text, request.headers.get("accept-language"))
         text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
         text = text.replace("<!--rules-->", body, 1)
         return Response(

@@ -6,7 +6,7 @@
 // field gets the focus; the checks come from GET /api/games (an int option's minimum and
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
-import { t, tOr, translatePage, loadGameMessages } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages, formatDate, errorText } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { rematch } from "./rematch.js";
@@ -196,7 +196,7 @@ function seatRow(game, i, value) {
     summary.textContent = bot ? bot.summary : select.value === "human" && i > 0 ? t("lobby.human_help") : "";
   }
   describe();
-  return h("div", { class: "field seat-field" }, h("label", { for: id }, t("lobby.seat_n", { n: i + 1, noun: t(`noun.${game.seat_noun}`) })), select, summary);
+  return h("div", { class: "field seat-field" }, h("label", { for: id }, t(`lobby.seat_n.${noun(game)}`, { n: i + 1 })), select, summary);
 }
 
 // The seat counts the chosen options allow: the game's range, narrowed by each choice
@@ -211,12 +211,18 @@ function seatRange(game, form) {
   return [lo, hi];
 }
 
+/** What a game's seats are called: "player" or "team" (the message families
+ * lobby.<what>.player / lobby.<what>.team; a noun is never glued to a number, since
+ * Polish inflects it by the count). */
+function noun(game) {
+  return game.seat_noun === "team" ? "team" : "player";
+}
+
 /** "2 teams", "1 player", "2 to 6 players". */
 function countText(game, lo, hi) {
-  const nouns = { one: t(`noun.${game.seat_noun}`), other: t(`noun.${game.seat_noun}s`) };
   return lo === hi
-    ? t("lobby.players_exactly", { count: lo, one: nouns.one, other: nouns.other })
-    : t("lobby.players", { min: lo, max: hi, noun: nouns.other });
+    ? t(`lobby.players_exactly.${noun(game)}`, { count: lo })
+    : t(`lobby.players.${noun(game)}`, { min: lo, max: hi });
 }
 
 // ----- room options ------------------------------------------------------------------------
@@ -253,7 +259,7 @@ function renderDetail(game) {
     const was = count ? Number(count.value) : Math.max(lo, Math.min(2, hi));
     const keep = Math.max(lo, Math.min(was, hi));
     const values = Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
-    const field = selectField({ id: "seat-count", label: t("lobby.count", { noun: t(`noun.${game.seat_noun}s`) }),
+    const field = selectField({ id: "seat-count", label: t(`lobby.count.${noun(game)}`),
       values, selected: keep, text: (n) => (values.length === 1 ? countText(game, n, n) : String(n)), onchange: drawSeats });
     replace(countBox, field);
     count = field.querySelector("select");
@@ -360,7 +366,7 @@ function serverError(form, game, err, count) {
     return;
   }
   const general = $("#create-error");
-  general.textContent = t("lobby.err.create", { message: err.message });
+  general.textContent = t("lobby.err.create", { message: errorText(err) });
   general.hidden = false;
   $("#create").focus();
 }
@@ -388,7 +394,6 @@ function renderGames() {
 }
 
 // ----- your rooms and games ----------------------------------------------------------------
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** One line about a finished game's result, for this browser's seat (or the winners). */
 function resultText(room, info) {
@@ -431,7 +436,7 @@ async function renderMine() {
     : h("p", { class: "muted" }, t("lobby.mine_none")));
   replace($("#done"), done.length
     ? h("ul", { class: "game-list" }, order(done).slice(0, 12).map(([code, info, room]) => {
-        const when = info.created ? dateFormat.format(new Date(info.created)) : "";
+        const when = info.created ? formatDate(new Date(info.created)) : "";
         const problem = h("p", { class: "field-error", id: `again-${code}-error`, role: "alert", hidden: true });
         const again = h("button", { type: "button", class: "small again", "data-key": `again-${code}`,
           onclick: async () => {
@@ -442,7 +447,7 @@ async function renderMine() {
               location.assign(`/r/${next}`);
             } catch (err) {
               again.disabled = false;
-              problem.textContent = t("lobby.err.create", { message: err.message }); // at its button
+              problem.textContent = t("lobby.err.create", { message: errorText(err) }); // at its button
               problem.hidden = false;
               again.setAttribute("aria-describedby", problem.id);
               again.focus();
@@ -484,7 +489,7 @@ async function main() {
     await Promise.all([...urls].map(async (url) => catalogues.set(url, await api.catalogue(url).catch(() => []))));
     await Promise.all(games.map((g) => loadGameMessages(g.id))); // their option names
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
     return;
   }
   const wanted = new URLSearchParams(location.search).get("game");

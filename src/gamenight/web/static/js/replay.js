@@ -4,7 +4,7 @@
 // play by itself at a chosen speed. A room's replay keeps its step in the address
 // (history.replaceState), so a link leads to the same step; "copy link" copies it.
 import { h, replace, $ } from "./dom.js";
-import { t, translatePage, loadGameMessages } from "./i18n.js";
+import { t, translatePage, loadGameMessages, errorText } from "./i18n.js";
 import { api } from "./api.js";
 import { rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
@@ -89,7 +89,7 @@ async function load(text, { room = null, step = 0 } = {}) {
     await loadGameMessages(got.game);
   } catch (err) {
     if (mine !== attempt) return;
-    showError(t("replay.bad", { message: err.message }));
+    showError(t("replay.bad", { message: errorText(err) }));
     return;
   }
   if (mine !== attempt) return;
