@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get, post
+from litestar.datastructures import CacheControlHeader
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
@@ -188,17 +189,21 @@ def rules_main(game: str) -> tuple[str, str, int]:
 
 def with_language(text: str, accept_language: str | None) -> str:
     """A page's ``<html lang="en">`` made the language negotiated from the browser's
-    ``Accept-Language``, with the languages the switcher offers (code:endonym) beside it.
-    The page's script may still choose another (the switcher's choice, ``?lang=``).
+    ``Accept-Language``. The page's script may still choose another (the switcher's
+    choice, ``?lang=``: js/i18n.js).
 
     >>> with_language('<html lang="en">', "pl,en;q=0.5")
-    '<html lang="pl" data-languages="en:English de:Deutsch pl:Polski">'
+    '<html lang="pl">'
     """
-    offered = " ".join(f"{code}:{languages.NAMES[code]}" for code in languages.LANGUAGES)
     lang = languages.negotiate(accept_language)
-    return text.replace(
-        '<html lang="en">', f'<html lang="{lang}" data-languages="{html.escape(offered)}">', 1
-    )
+    return text.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+
+
+class Language(msgspec.Struct, frozen=True):
+    """A language the pages speak, named in itself (the switcher's choices)."""
+
+    code: str
+    name: str
 
 
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
@@ -234,15 +239,23 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         return page("replay", request)
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
-    def rules_page(request: Request[Any, Any, Any], game: FromQuery[str] = "") -> Response[bytes]:
+    def rules_page(game: FromQuery[str] = "") -> Response[bytes]:
         title, body, status = rules_main(game)
         text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
-        text = with_language(text, request.headers.get("accept-language"))
         text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
         text = text.replace("<!--rules-->", body, 1)
         return Response(
             text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
         )
+
+    @get(
+        "/api/languages",
+        summary="The languages the pages speak, each named in itself",
+        sync_to_thread=False,
+        cache_control=CacheControlHeader(max_age=3600, public=True),
+    )
+    def languages_list() -> list[Language]:
+        return [Language(code, languages.NAMES[code]) for code in languages.LANGUAGES]
 
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
     def favicon() -> Response[bytes]:
@@ -282,4 +295,13 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         directories=[STATIC],
         include_in_schema=False,
     )
-    return [lobby_page, room_page, replay_page, rules_page, favicon, replay_record, static]
+    return [
+        lobby_page,
+        room_page,
+        replay_page,
+        rules_page,
+        languages_list,
+        favicon,
+        replay_record,
+        static,
+    ]

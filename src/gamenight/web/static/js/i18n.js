@@ -16,9 +16,10 @@
 // The page's language: ?lang=<code> in the address, else the one remembered in localStorage
 // (the switcher, "gamenight.lang"), else <html lang> as the server negotiated it from the
 // browser's Accept-Language (gamenight.core.languages.negotiate), else English. The
-// switcher (every page's top bar) lists <html data-languages> ("en:English de:Deutsch ...",
-// the endonyms of gamenight.core.languages.NAMES); choosing one remembers it and reloads the
-// page, which keeps the game: the seat is in localStorage, the replay step in the address.
+// switcher (every page's top bar) lists GET /api/languages (the endonyms of
+// gamenight.core.languages.NAMES); choosing one remembers it and reloads the page with
+// ?lang=, which keeps the game: the seat is in localStorage, the replay step in the address
+// (and the server renders the rules page in it).
 import en from "./messages/en.js";
 
 const STORE_KEY = "gamenight.lang";
@@ -28,12 +29,6 @@ const catalogues = { en: { ...en } };
 let lang = "en";
 let current = catalogues.en;
 const loading = new Map(); // "<lang>/<game-id>" -> the promise of its catalogue
-
-/** The languages the server offers: [[code, endonym], ...] from <html data-languages>. */
-export function languages() {
-  const spec = document.documentElement.dataset.languages || "en:English";
-  return spec.split(/\s+/).filter(Boolean).map((part) => part.split(":"));
-}
 
 function remembered() {
   try {
@@ -168,6 +163,12 @@ export function tOr(key, fallback, params = {}) {
   return key in current || key in catalogues.en ? t(key, params) : fallback;
 }
 
+/** A game's name in the page's language: the vocabulary's "game.<id>.name" (once
+ * loadGameMessages(id) has run), else `fallback` (the server's English name). */
+export function gameName(id, fallback) {
+  return tOr(`game.${id}.name`, fallback || id);
+}
+
 /** A refusal of the server ({code, message}: an ApiError or an error frame) in the page's
  * words: the message "error.<code>" where the code says it all (the codes whose message
  * carries details, like bad_request or illegal, have none), else the server's own message
@@ -189,13 +190,13 @@ export function translatePage(root = document) {
   }
 }
 
-/** The language switcher: a labelled select of the endonyms; a choice is remembered and the
- * page reloads in it (without ?lang, which would override the choice). */
-function switcher() {
+/** The language switcher: a labelled select of the endonyms ([{code, name}]); a choice is
+ * remembered and the page reloads in it. */
+function switcher(offered) {
   const select = document.createElement("select");
   select.id = "language";
   select.className = "language-select";
-  for (const [code, name] of languages()) {
+  for (const { code, name } of offered) {
     const option = document.createElement("option");
     option.value = code;
     option.lang = code;
@@ -206,9 +207,8 @@ function switcher() {
   select.addEventListener("change", () => {
     remember(select.value);
     const url = new URL(location.href);
-    url.searchParams.delete("lang");
-    if (url.href === location.href) location.reload();
-    else location.replace(url.href);
+    url.searchParams.set("lang", select.value);
+    location.replace(url.href);
   });
   const label = document.createElement("label");
   label.className = "language";
@@ -216,19 +216,23 @@ function switcher() {
   const word = document.createElement("span");
   word.className = "visually-hidden";
   word.textContent = t("lang.label");
-  const globe = document.createElement("span");
-  globe.setAttribute("aria-hidden", "true");
-  globe.textContent = "🌐";
-  label.append(globe, word);
+  label.append(word);
   const box = document.createElement("div");
   box.className = "language-switch";
   box.append(label, select);
   return box;
 }
 
+async function mountSwitcher() {
+  const bar = document.querySelector("header.top");
+  if (!bar || document.getElementById("language")) return;
+  const offered = await fetch("/api/languages").then((r) => (r.ok ? r.json() : [])).catch(() => []);
+  if (offered.length > 1 && !document.getElementById("language")) bar.append(switcher(offered));
+  document.documentElement.dataset.switcher = "ready"; // for tests
+}
+
 {
   const code = wanted();
   setLanguage((await shared(code)) ? code : "en");
-  const bar = document.querySelector("header.top");
-  if (bar && languages().length > 1 && !document.getElementById("language")) bar.append(switcher());
+  mountSwitcher(); // not awaited: the page need not wait for it
 }

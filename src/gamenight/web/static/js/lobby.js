@@ -6,7 +6,7 @@
 // field gets the focus; the checks come from GET /api/games (an int option's minimum and
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
-import { t, tOr, translatePage, loadGameMessages, formatDate, errorText } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { rematch } from "./rematch.js";
@@ -344,7 +344,7 @@ function renderDetail(game) {
       h("h3", {}, game.name),
       h("p", {}, game.summary),
       players,
-      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}` }, t("lobby.rules", { name: game.name })))),
+      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}&lang=${language()}` }, t("lobby.rules", { name: game.name })))),
     form);
 }
 
@@ -488,6 +488,10 @@ async function main() {
     const urls = new Set(games.flatMap((g) => g.options.filter((o) => o.catalogue).map((o) => o.catalogue.url)));
     await Promise.all([...urls].map(async (url) => catalogues.set(url, await api.catalogue(url).catch(() => []))));
     await Promise.all(games.map((g) => loadGameMessages(g.id))); // their option names
+    for (const g of games) { // the names and summaries in the page's language (the vocabulary)
+      g.name = gameName(g.id, g.name);
+      g.summary = tOr(`game.${g.id}.summary`, g.summary);
+    }
   } catch (err) {
     showError(errorText(err));
     return;

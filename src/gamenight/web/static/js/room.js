@@ -1,6 +1,6 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
 import { h, s as svg, replace, $ } from "./dom.js";
-import { t, translatePage, loadGameMessages, errorText } from "./i18n.js";
+import { t, translatePage, loadGameMessages, errorText, gameName as nameOfGame } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
@@ -531,7 +531,7 @@ function render() {
   document.body.dataset.myTurn = String(myTurn && !state.busy);
   document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
   document.body.dataset.watching = String(state.seat === null);
-  const gameName = state.game ? state.game.name : state.room.game;
+  const gameName = nameOfGame(state.room.game, state.game ? state.game.name : state.room.game);
   document.title = myTurn ? t("room.title_turn", { game: gameName }) : t("room.title", { game: gameName });
   els.title.textContent = gameName;
   if (myTurn && !state.wasMyTurn) state.turnSince = performance.now();
