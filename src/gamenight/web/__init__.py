@@ -30,6 +30,7 @@ from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import vocabulary
 from gamenight.core.record import parse_record, replay
 from gamenight.web.rules import rules_html
 
@@ -206,6 +207,23 @@ class Language(msgspec.Struct, frozen=True):
     name: str
 
 
+def game_vocabulary(game: str, lang: str) -> dict[str, str] | None:
+    """Game ``game``'s vocabulary in ``lang`` (one of :data:`languages.LANGUAGES`, exactly:
+    the pseudo-locale is the tests' own), or None for an unknown game or language.
+
+    >>> game_vocabulary("decathlon", "de")["dec.event.shot-put"]
+    'Kugelstoßen'
+    >>> game_vocabulary("decathlon", "fr") is None, game_vocabulary("chess", "de") is None
+    (True, True)
+    """
+    if lang not in languages.LANGUAGES:
+        return None
+    try:
+        return vocabulary(game, lang)
+    except GamenightError:
+        return None
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
     headers = {**page_headers, "Vary": "Accept-Language"}
@@ -257,6 +275,21 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
     def languages_list() -> list[Language]:
         return [Language(code, languages.NAMES[code]) for code in languages.LANGUAGES]
 
+    @get(
+        "/api/vocabulary/{lang:str}/{game:str}",
+        summary="A game's shared terms (names of the game, events, boxes, options) in a language",
+        sync_to_thread=False,
+        responses={404: ResponseSpec(ReplayProblem, description="`not_found`")},
+    )
+    def vocabulary_terms(lang: FromPath[str], game: FromPath[str]) -> Response[Any]:
+        """Every term of the game by its message key (English where a catalogue lacks one):
+        the browser merges them into its catalogue (js/i18n.js loadGameMessages)."""
+        terms = game_vocabulary(game, lang)
+        if terms is None:
+            problem = ReplayProblem("not_found", f"no vocabulary for {lang[:20]!r}/{game[:40]!r}")
+            return Response(problem, status_code=404)
+        return Response(terms, headers={"Cache-Control": "public, max-age=3600"})
+
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
     def favicon() -> Response[bytes]:
         """The site icon (an SVG) for a browser that asks /favicon.ico by itself."""
@@ -301,6 +334,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         replay_page,
         rules_page,
         languages_list,
+        vocabulary_terms,
         favicon,
         replay_record,
         static,

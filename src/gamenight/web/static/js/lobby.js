@@ -122,7 +122,7 @@ function optionField(game, opt) {
   }
   if (opt.kind === "choice") {
     return selectField({ id, name: opt.name, label, values: opt.choices, selected: opt.default, help,
-      text: (c) => tOr(`opt.${game.id}.${opt.name}.${c}`, tOr(`opt.value.${c}`, c)) });
+      text: (c) => tOr(`opt.${game.id}.${opt.name}.${c}`, c) });
   }
   if (opt.kind === "multi") {
     const defaults = new Set(Array.isArray(opt.default) ? opt.default : String(opt.default).split(","));

@@ -66,10 +66,6 @@ export default {
   "lobby.free_seats": { one: "{n} free seat", other: "{n} free seats" },
   "opt.catalogue_entry": "{name} ({detail})",
   "opt.sides_value": "Team 1 side {a}, team 2 side {b}",
-  "opt.value.points": "Points",
-  "opt.value.championship": "Championship",
-  "opt.value.multi": "Against each other",
-  "opt.value.solo": "Solo",
 
   "room.invite": "Copy invite link",
   "room.copied": "Invite link copied",

@@ -1,13 +1,8 @@
 // English strings of The Decades: keys "dc.*", and "opt.decades.*" for its lobby options.
 // i18n.loadGameMessages("decades") loads them before a page shows the game.
+// Its vocabulary (names of the game, its terms and its lobby options) comes from the server:
+// GET /api/vocabulary/<lang>/decades (games/<package>/vocabulary.py).
 export default {
-  "opt.decades.track": "Points to win early",
-  "opt.decades.sides": "Board sides (team 1, team 2)",
-  "opt.decades.deck": "Deck",
-  "opt.decades.deck.default": "The shipped deck",
-  "opt.decades.deck.help": "The question cards: the deck that comes with the game, or another deck this server holds.",
-  "opt.decades.track.help": "A team that reaches this score wins at once.",
-  "opt.decades.sides.help": "The two board sides differ only in their bonus spaces.",
   "dc.status": "Round {round} of {rounds} · {phase}",
   "dc.status_before": "Before round 1 · {phase}",
   "dc.over": "The game is over",
@@ -36,7 +31,6 @@ export default {
   "dc.side": "side {side}",
   "dc.decade": "The {d}s",
   "dc.decade_short": "{d}s",
-  "dc.bonus": "bonus year +{n}",
   "dc.answers_here": "answer {list}",
   "dc.covered": "covered by a token",
   "dc.truth_here": "true year of question {list}",
@@ -92,18 +86,6 @@ export default {
   "dc.bonus_points": "incl. +{n} bonus",
   "dc.question": "Question",
   "dc.year": "Year",
-  "dc.cat.births-deaths": "Births and Deaths",
-  "dc.cat.screen": "Cinema, TV and Video Games",
-  "dc.cat.music": "Music",
-  "dc.cat.technology": "Objects and Technology",
-  "dc.cat.sport": "Sport and Hobbies",
-  "dc.cat.news": "News and Society",
-  "dc.card.remove-token": "Remove a token",
-  "dc.card.cancel-answer": "Cancel an answer",
-  "dc.card.blocked": "Blocked",
-  "dc.card_help.remove-token": "One of the other team's extension tokens does not count this round.",
-  "dc.card_help.cancel-answer": "One of the other team's six answers scores 0 this round.",
-  "dc.card_help.blocked": "The other team's card has no effect this round.",
   "dc.card_help_name": "{card}:",
   "dc.note.both-blocked": "both blocked: neither works",
   "dc.note.blocked": "blocked",
