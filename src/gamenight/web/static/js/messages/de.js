@@ -162,7 +162,6 @@ export default {
   "odds.above": ">{p}",
   "odds.estimate": "≈{p}",
   "odds.estimate_se": "≈{p} ±{se}",
-  "odds.part": "{name} {chance}",
   "odds.estimated": "Geschätzt aus simulierten Spielverläufen (± ein Standardfehler, höchstens {se}).",
   "hint.ask": "Tipp",
   "hint.title": "Tipp: jede Möglichkeit und ihr Wert",

@@ -163,7 +163,6 @@ export default {
   "odds.above": ">{p}",
   "odds.estimate": "≈{p}",
   "odds.estimate_se": "≈{p} ±{se}",
-  "odds.part": "{name} {chance}",
   "odds.estimated": "Estimated from simulated finishes (± one standard error, at most {se}).",
   "hint.ask": "Hint",
   "hint.title": "Hint: every option and its value",

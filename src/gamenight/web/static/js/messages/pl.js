@@ -162,7 +162,6 @@ export default {
   "odds.above": ">{p}",
   "odds.estimate": "≈{p}",
   "odds.estimate_se": "≈{p} ±{se}",
-  "odds.part": "{name} {chance}",
   "odds.estimated": "Oszacowane z symulowanych dokończeń gry (± jeden błąd standardowy, najwyżej {se}).",
   "hint.ask": "Podpowiedź",
   "hint.title": "Podpowiedź: każda możliwość i jej wartość",
