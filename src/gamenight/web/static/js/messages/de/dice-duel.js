@@ -1,8 +1,8 @@
 // Deutsch: Kniffel Würfelduell ("dd.*"). The combinations (Dreierpasch, Full House,
 // kleine/große Straße ...) and the lobby options come from the server's vocabulary.
 export default {
-  "dd.source.plate": "dem Teller",
-  "dd.source.set-aside": "dem Ablagestapel",
+  "dd.source.plate": "Teller",
+  "dd.source.set-aside": "Ablagestapel",
   "dd.turn": "Am Zug: {name} · Runde {round} · {rolls}",
   "dd.turn_mine": "Runde {round} · {rolls}",
   "dd.over": "Spielende: {reason}",
@@ -33,7 +33,7 @@ export default {
   "dd.last_chip": "Letzter Chip (+20)",
   "dd.total": "Summe",
   "dd.log.roll": "{who} würfelt ({n}): {dice}",
-  "dd.log.take": "{who} nimmt {combo} ({value}) von {source}",
+  "dd.log.take": "{who} nimmt {combo} ({value}) vom {source}",
   "dd.log.nochip": "{who} bekommt keinen Chip",
   "dd.log.setaside": "{combo} kommt auf den Ablagestapel",
   "dd.pile_empty": "Noch leer.",
