@@ -103,9 +103,7 @@ def test_no_unused_keys() -> None:
     assert sorted(set(cat.DYNAMIC) - prefixes) == [], "DYNAMIC names a family no page builds"
     for messages in cat.every_file("en").values():
         unused = [
-            k
-            for k in messages
-            if f'"{k}"' not in sources and not k.startswith(tuple(prefixes))
+            k for k in messages if f'"{k}"' not in sources and not k.startswith(tuple(prefixes))
         ]
         assert unused == []
 
@@ -133,7 +131,9 @@ IMPORT_ALL = """async ([langs, games]) => {
   const out = {};
   for (const lang of langs) {
     out[lang] = { "": (await import(`/static/js/messages/${lang}.js`)).default };
-    for (const g of games) out[lang][g] = (await import(`/static/js/messages/${lang}/${g}.js`)).default;
+    for (const g of games) {
+      out[lang][g] = (await import(`/static/js/messages/${lang}/${g}.js`)).default;
+    }
   }
   const categories = Object.fromEntries(langs.map((l) =>
     [l, new Intl.PluralRules(l).resolvedOptions().pluralCategories]));

@@ -128,9 +128,11 @@ def test_the_page_asks_the_server_for_its_language(open_page: Any, server: Serve
     asked: list[tuple[str, str]] = []
     page.on(
         "request",
-        lambda r: asked.append((r.url, r.headers.get("accept-language", "")))
-        if "/api/rooms" in r.url
-        else None,
+        lambda r: (
+            asked.append((r.url, r.headers.get("accept-language", "")))
+            if "/api/rooms" in r.url
+            else None
+        ),
     )
     sockets: list[str] = []
     page.on("websocket", lambda ws: sockets.append(ws.url))
@@ -147,9 +149,11 @@ def test_refusals_numbers_and_dates_in_the_pages_language(open_page: Any, server
         """async () => { const i = await import("/static/js/i18n.js");
           return [i.errorText({ code: "seat_taken", message: "that seat is taken" }),
                   i.errorText({ code: "illegal", message: "the server's own words" }),
-                  i.formatNumber(0.4, { style: "percent" }), i.t("odds.estimate_se", { p: "5 %", se: "1,5 %" }),
+                  i.formatNumber(0.4, { style: "percent" }),
+                  i.t("odds.estimate_se", { p: "5 %", se: "1,5 %" }),
                   i.formatNumber(1.5), i.formatNumber(1985), i.formatNumber(12345),
-                  i.formatDate(new Date(Date.UTC(2026, 11, 1, 12)), { dateStyle: "long", timeZone: "UTC" })]; }"""
+                  i.formatDate(new Date(Date.UTC(2026, 11, 1, 12)),
+                               { dateStyle: "long", timeZone: "UTC" })]; }"""
     )
     assert got == [
         "Dieser Platz ist besetzt.",

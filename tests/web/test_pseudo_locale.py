@@ -74,10 +74,12 @@ CUT_OFF_JS = """() => {
     if (el.closest("[hidden], .visually-hidden") || !el.getClientRects().length) continue;
     if (el.matches(NAMES)) continue;
     const style = getComputedStyle(el);
-    const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${el.textContent.trim().slice(0, 40)}"`;
+    const text = el.textContent.trim().slice(0, 40);
+    const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${text}"`;
     if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
       out.push(`wider inside (${el.scrollWidth} > ${el.clientWidth}): ${name}`);
-    if (style.overflowY !== "visible" && el.clientHeight > 0 && el.scrollHeight > el.clientHeight + 1)
+    const clips = style.overflowY !== "visible" && el.clientHeight > 0;
+    if (clips && el.scrollHeight > el.clientHeight + 1)
       out.push(`cut off below (${el.scrollHeight} > ${el.clientHeight}): ${name}`);
     if (style.textOverflow === "ellipsis" && el.scrollWidth > el.clientWidth)
       out.push(`ellipsis: ${name}`);
