@@ -279,7 +279,9 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         "/api/vocabulary/{lang:str}/{game:str}",
         summary="A game's shared terms (names of the game, events, boxes, options) in a language",
         sync_to_thread=False,
-        responses={404: ResponseSpec(ReplayProblem, description="`not_found`")},
+        responses={
+            404: ResponseSpec(ReplayProblem, description="`not_found`", generate_examples=False)
+        },
     )
     def vocabulary_terms(lang: FromPath[str], game: FromPath[str]) -> Response[Any]:
         """Every term of the game by its message key (English where a catalogue lacks one):
