@@ -165,3 +165,26 @@ def test_refusals_numbers_and_dates_in_the_pages_language(open_page: Any, server
         "12.345",
         "1. Dezember 2026",
     ]
+
+
+def test_each_player_reads_their_own_language(open_page: Any, server: Server) -> None:
+    """A German host and a Polish guest at one table: each page in its own language, the
+    same position (the protocol carries no language)."""
+    host = open_page("de")
+    code = ui.create_room(host, server.url, "wurfeltod", ["human", "human"], name="Ann")
+    guest = open_page("pl")
+    guest.goto(f"{server.url}/r/{code}")
+    guest.wait_for_selector("html[lang=pl] button[data-key=claim-1]")
+    assert "Usiądź" in guest.inner_text("button[data-key=claim-1]")
+    guest.fill("#claim-name", "Ola")
+    guest.click("button[data-key=claim-1]")
+    host.wait_for_selector("#waiting:not([hidden]) #start")
+    host.click("#start")
+    for page in (host, guest):
+        page.wait_for_selector("body[data-status=playing]")
+    ui.wait_until(host, "() => document.body.dataset.seq")
+    assert host.get_attribute("body", "data-seq") == guest.get_attribute("body", "data-seq")
+    assert "Wertungsblatt" in host.inner_text("#table")
+    assert "Karta wyników" in guest.inner_text("#table")
+    assert host.evaluate("document.documentElement.lang") == "de"
+    assert guest.evaluate("document.documentElement.lang") == "pl"

@@ -355,8 +355,10 @@ function serverError(form, game, err, count) {
   if (err.code === "bad_name") el = $("#my-name");
   else if (err.code === "bad_seats") el = count.hidden ? $("#seat-0") : count;
   else if (err.code === "bad_options" || err.code === "bad_option_value") {
-    const named = String(err.message).match(/option '([\w-]+)'/);
-    const opt = named && game.options.find((o) => o.name === named[1]);
+    // the first quoted name of one of the game's options: the message is in the page's
+    // language (the server words it so), its quotes may be the language's own
+    const quoted = [...String(err.message).matchAll(/['‘’‚„“”«»]([\w-]+)['‘’„“”«»]/g)].map((m) => m[1]);
+    const opt = game.options.find((o) => o.name === quoted.find((q) => game.options.some((x) => x.name === q)));
     el = opt ? form.querySelector(`#opt-${CSS.escape(opt.name)}`) : null;
     if (el && el.hidden) el = null;
   }
