@@ -178,9 +178,7 @@ def test_each_player_reads_their_own_language(open_page: Any, server: Server) ->
     assert "Usiądź" in guest.inner_text("button[data-key=claim-1]")
     guest.fill("#claim-name", "Ola")
     guest.click("button[data-key=claim-1]")
-    host.wait_for_selector("#waiting:not([hidden]) #start")
-    host.click("#start")
-    for page in (host, guest):
+    for page in (host, guest):  # the game begins once every human seat is claimed
         page.wait_for_selector("body[data-status=playing]")
     ui.wait_until(host, "() => document.body.dataset.seq")
     assert host.get_attribute("body", "data-seq") == guest.get_attribute("body", "data-seq")
