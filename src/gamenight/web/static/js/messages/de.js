@@ -49,7 +49,7 @@ export default {
   "lobby.seat_n.player": "Platz {n} (Spieler)",
   "lobby.seat_n.team": "Platz {n} (Team)",
   "lobby.seat_me": "Ich",
-  "lobby.seat_human": "Jemand Eingeladenes (Einladungslink)",
+  "lobby.seat_human": "Ein Gast (Einladungslink)",
   "lobby.seat_bot": "Bot: {bot}",
   "lobby.human_help": "Teile den Einladungslink; wer ihn öffnet, setzt sich mit einem Namen auf diesen Platz.",
   "lobby.your_name": "Dein Name",
