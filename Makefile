@@ -5,7 +5,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play serve test lint layers typecheck pytest system-deps bench lock clean
+.PHONY: play serve test lint layers typecheck pytest system-deps bench lock messages clean
 
 play: $(STAMP)
 	$(BIN)/gamenight
@@ -76,6 +76,18 @@ lock: $(STAMP)
 	$(BIN)/python -m pip install --quiet pip-tools
 	$(BIN)/pip-compile --quiet --extra dev --extra rl --extra ray --generate-hashes --strip-extras \
 		--output-file requirements.lock pyproject.toml
+
+# The gettext catalogues (docs/i18n.md): extract the marked strings into the template,
+# merge it into each language's .po (new entries untranslated, gone ones dropped), then
+# compile the .mo files that are committed beside them.
+LOCALE   := src/gamenight/locale
+KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -k N_ -k N_p:1c,2
+messages: $(STAMP)
+	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-default-keywords --no-location \
+		--sort-output --project gamenight --version 0.1 -o $(LOCALE)/gamenight.pot .
+	$(BIN)/pybabel update -i $(LOCALE)/gamenight.pot -d $(LOCALE) -D gamenight \
+		--no-location --ignore-obsolete --no-fuzzy-matching
+	$(BIN)/pybabel compile -d $(LOCALE) -D gamenight --statistics
 
 clean:
 	rm -rf $(VENV) build dist src/*.egg-info .mypy_cache .ruff_cache .pytest_cache

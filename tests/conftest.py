@@ -52,6 +52,11 @@ def _register_toy() -> None:
 
 _register_toy()
 
+# English for every test and its subprocesses, whatever the machine's locale: tests that
+# assert English text must not meet a German LANG (the language tests ask for theirs).
+os.environ.pop("LANGUAGE", None)
+os.environ["LC_ALL"] = "C.UTF-8"
+
 from web.fixtures import browser, context, page, server  # noqa: E402
 
 __all__ = ["browser", "context", "page", "server"]

@@ -76,6 +76,9 @@ class GameInfo:
     # Catalogues and preparation (issue 22): what front ends offer without naming a game.
     catalogues: tuple[CatalogueInfo, ...] = ()  # options whose values name catalogue entries
     preparation: str | None = None  # prepare(progress: (done, total) -> None) -> None, once
+    # Issue 26: the terms both front ends show (a Mapping[str, str], stable key -> English),
+    # translated with the key as gettext context: gamenight.core.i18n.vocabulary().
+    vocabulary: str | None = None
 
 
 @dataclass(frozen=True)

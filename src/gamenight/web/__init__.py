@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get, post
+from litestar.datastructures import CacheControlHeader
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
@@ -25,10 +26,11 @@ from litestar.params import FromPath, FromQuery, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
-from gamenight.core import registry, seeds
+from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import vocabulary
 from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
 from gamenight.web.rules import rules_html, rules_title
@@ -221,12 +223,51 @@ def rules_main(game: str, lang: str = "en") -> tuple[str, str, int, str]:
     return f"{name} · rules · gamenight", body, 200, shown
 
 
+def with_language(text: str, accept_language: str | None) -> str:
+    """A page's ``<html lang="en">`` made the language negotiated from the browser's
+    ``Accept-Language``. The page's script may still choose another (the switcher's
+    choice, ``?lang=``: js/i18n.js).
+
+    >>> with_language('<html lang="en">', "pl,en;q=0.5")
+    '<html lang="pl">'
+    """
+    lang = languages.negotiate(accept_language)
+    return text.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+
+
+class Language(msgspec.Struct, frozen=True):
+    """A language the pages speak, named in itself (the switcher's choices)."""
+
+    code: str
+    name: str
+
+
+def game_vocabulary(game: str, lang: str) -> dict[str, str] | None:
+    """Game ``game``'s vocabulary in ``lang`` (one of :data:`languages.LANGUAGES`, exactly:
+    the pseudo-locale is the tests' own), or None for an unknown game or language.
+
+    >>> game_vocabulary("decathlon", "de")["dec.event.shot-put"]
+    'Kugelstoßen'
+    >>> game_vocabulary("decathlon", "fr") is None, game_vocabulary("chess", "de") is None
+    (True, True)
+    """
+    if lang not in languages.LANGUAGES:
+        return None
+    try:
+        return vocabulary(game, lang)
+    except GamenightError:
+        return None
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
-    headers = dict(page_headers)
+    headers = {**page_headers, "Vary": "Accept-Language"}
 
-    def page(name: str, fallback: str = "", status: int = 200) -> Response[bytes]:
+    def page(
+        name: str, request: Request[Any, Any, Any], fallback: str = "", status: int = 200
+    ) -> Response[bytes]:
         text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        text = with_language(text, request.headers.get("accept-language"))
         if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
             text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
         return Response(
@@ -234,20 +275,21 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         )
 
     @get("/", include_in_schema=False, sync_to_thread=False)
-    def lobby_page() -> Response[bytes]:
-        return page("lobby", games_fallback())
+    def lobby_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("lobby", request, games_fallback())
 
     @get("/r/{code:str}", include_in_schema=False)
     async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
         hub = getattr(request.app.state, "hub", None)
         room = None if hub is None else await hub.room(code)
         if hub is not None and room is None:
-            return page("room", "<p>There is no such room.</p>", status=404)
-        return page("room", "" if room is None else room_fallback(room.entry.name, room.info()))
+            return page("room", request, "<p>There is no such room.</p>", status=404)
+        fallback = "" if room is None else room_fallback(room.entry.name, room.info())
+        return page("room", request, fallback)
 
     @get("/replay", include_in_schema=False, sync_to_thread=False)
-    def replay_page() -> Response[bytes]:
-        return page("replay")
+    def replay_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("replay", request)
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
     def rules_page(
@@ -273,6 +315,32 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             headers={**headers, **vary},
             status_code=status,
         )
+
+    @get(
+        "/api/languages",
+        summary="The languages the pages speak, each named in itself",
+        sync_to_thread=False,
+        cache_control=CacheControlHeader(max_age=3600, public=True),
+    )
+    def languages_list() -> list[Language]:
+        return [Language(code, languages.NAMES[code]) for code in languages.LANGUAGES]
+
+    @get(
+        "/api/vocabulary/{lang:str}/{game:str}",
+        summary="A game's shared terms (names of the game, events, boxes, options) in a language",
+        sync_to_thread=False,
+        responses={
+            404: ResponseSpec(ReplayProblem, description="`not_found`", generate_examples=False)
+        },
+    )
+    def vocabulary_terms(lang: FromPath[str], game: FromPath[str]) -> Response[Any]:
+        """Every term of the game by its message key (English where a catalogue lacks one):
+        the browser merges them into its catalogue (js/i18n.js loadGameMessages)."""
+        terms = game_vocabulary(game, lang)
+        if terms is None:
+            problem = ReplayProblem("not_found", f"no vocabulary for {lang[:20]!r}/{game[:40]!r}")
+            return Response(problem, status_code=404)
+        return Response(terms, headers={"Cache-Control": "public, max-age=3600"})
 
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
     def favicon() -> Response[bytes]:
@@ -312,4 +380,14 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         directories=[STATIC],
         include_in_schema=False,
     )
-    return [lobby_page, room_page, replay_page, rules_page, favicon, replay_record, static]
+    return [
+        lobby_page,
+        room_page,
+        replay_page,
+        rules_page,
+        languages_list,
+        vocabulary_terms,
+        favicon,
+        replay_record,
+        static,
+    ]

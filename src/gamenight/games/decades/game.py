@@ -74,6 +74,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
             ),
         ),
         max_players=2,
+        vocabulary="gamenight.games.decades.vocabulary:VOCABULARY",
         rules_version="1",
         summary=(
             "Two teams secretly bet on the year of six events a round, stretch their "

@@ -41,6 +41,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         name="Reiner Knizia's Decathlon",
         min_players=1,
         max_players=8,
+        vocabulary="gamenight.games.decathlon.vocabulary:VOCABULARY",
         rules_version="1",
         summary="Ten athletics events played with eight dice: sprints, jumps and throws.",
         options=OPTIONS,

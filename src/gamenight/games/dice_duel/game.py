@@ -73,6 +73,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         name="Kniffel Dice Duel",
         min_players=1,
         max_players=MULTI_PLAYERS[1],
+        vocabulary="gamenight.games.dice_duel.vocabulary:VOCABULARY",
         rules_version="1",
         summary=(
             "Roll five dice up to three times and take scoring chips for the combinations "

@@ -51,6 +51,7 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
         name="Wurfeltod",
         min_players=1,
         max_players=8,  # W1
+        vocabulary="gamenight.games.wurfeltod.vocabulary:VOCABULARY",
         rules_version="1",
         summary=(
             "Roll six dice, set some aside after every roll and book one of 20 boxes a turn; "

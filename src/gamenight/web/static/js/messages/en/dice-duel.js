@@ -1,15 +1,8 @@
 // English strings of Kniffel Dice Duel: keys "dd.*", and "opt.dice-duel.*" for its lobby options.
 // i18n.loadGameMessages("dice-duel") loads them before a page shows the game.
+// Its vocabulary (names of the game, its terms and its lobby options) comes from the server:
+// GET /api/vocabulary/<lang>/dice-duel (games/<package>/vocabulary.py).
 export default {
-  "opt.dice-duel.mode": "Mode",
-  "opt.dice-duel.mode.help": "Against each other: 2 to 6 players. Solo: one player chasing 1000 points.",
-  "dd.combo.two-pairs": "Two pairs",
-  "dd.combo.three-of-a-kind": "Three of a kind",
-  "dd.combo.small-straight": "Small straight",
-  "dd.combo.flush": "Flush",
-  "dd.combo.full-house": "Full house",
-  "dd.combo.four-of-a-kind": "Four of a kind",
-  "dd.combo.large-straight": "Large straight",
   "dd.source.plate": "the plate",
   "dd.source.set-aside": "the set-aside pile",
   "dd.turn": "{name} to play · round {round} · {rolls}",

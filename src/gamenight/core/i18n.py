@@ -1,0 +1,210 @@
+"""Translated text: gettext catalogues (managed with Babel) and the language a player reads.
+
+Strings a player reads are marked in the code and looked up here::
+
+    from gamenight.core.i18n import _, ngettext
+
+    _("Roll the dice")
+    ngettext("{n} rethrow left", "{n} rethrows left", n).format(n=n)
+
+The catalogues are ``gamenight/locale/<lang>/LC_MESSAGES/gamenight.po`` (and the
+compiled ``.mo`` beside each, committed); ``make messages`` extracts, updates and
+compiles them (docs/i18n.md). English is the msgids themselves. Plural forms follow
+each catalogue's ``Plural-Forms`` header (CLDR's rules, as Babel writes them: Polish
+has three forms).
+
+The language is a :class:`contextvars.ContextVar` over a process default: the CLI
+sets the default (``--lang`` or the POSIX locale), the server sets the variable for
+each connection's task, so every connection reads its own language. A catalogue is
+loaded on first use, so importing this module costs nothing measurable.
+
+>>> with use_language("de"):
+...     pgettext("dec.event.100m", "100 Metres")
+'100-m-Lauf'
+>>> with use_language("pl"):
+...     pgettext("dd.combo.four-of-a-kind", "Four of a kind")
+'Cztery jednakowe'
+>>> pgettext("dec.event.100m", "100 Metres")
+'100 Metres'
+"""
+
+from __future__ import annotations
+
+import gettext as _gettext
+import re
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from importlib import resources
+
+from gamenight.core.languages import DEFAULT, LANGUAGES, check_language
+
+DOMAIN = "gamenight"
+#: The pseudo-locale: English lengthened ~40% with accents, never shipped or offered to
+#: players; tests use it to prove no English is left and nothing is cut off.
+PSEUDO = "qps"
+
+_default = DEFAULT  # the process's language (the CLI's --lang or the environment)
+_current: ContextVar[str | None] = ContextVar("gamenight_language", default=None)
+_catalogues: dict[str, _gettext.NullTranslations] = {}
+
+
+def language() -> str:
+    """The language being read now: this context's, else the process default."""
+    return _current.get() or _default
+
+
+def set_default_language(lang: str) -> str:
+    """Make ``lang`` the process's language (checked: a bad one raises LanguageError)."""
+    global _default
+    _default = _checked(lang)
+    return _default
+
+
+def _checked(lang: str) -> str:
+    return PSEUDO if lang == PSEUDO else check_language(lang)
+
+
+@contextmanager
+def use_language(lang: str) -> Iterator[str]:
+    """Read ``lang`` inside the block (this context only: other tasks and threads keep theirs)."""
+    token = _current.set(_checked(lang))
+    try:
+        yield _current.get() or _default
+    finally:
+        _current.reset(token)
+
+
+def set_language(lang: str) -> None:
+    """Read ``lang`` in this context from now on (a server connection's task)."""
+    _current.set(_checked(lang))
+
+
+def translations(lang: str | None = None) -> _gettext.NullTranslations:
+    """The catalogue of ``lang`` (default: the current language), loaded on first use."""
+    lang = lang or language()
+    found = _catalogues.get(lang)
+    if found is None:
+        found = _catalogues[lang] = _load(lang)
+    return found
+
+
+def _load(lang: str) -> _gettext.NullTranslations:
+    if lang == PSEUDO:
+        return _Pseudo()
+    if lang == DEFAULT or lang not in LANGUAGES:
+        return _gettext.NullTranslations()
+    path = resources.files("gamenight").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
+    try:
+        with path.open("rb") as fp:
+            return _gettext.GNUTranslations(fp)
+    except OSError:  # a slimmed install without this catalogue: English, not a crash
+        return _gettext.NullTranslations()
+
+
+def gettext(message: str) -> str:
+    """``message`` in the current language."""
+    return translations().gettext(message)
+
+
+_ = gettext
+
+
+def ngettext(singular: str, plural: str, n: int) -> str:
+    """The form for ``n`` of a message with plural forms (the language's plural rule)."""
+    return translations().ngettext(singular, plural, n)
+
+
+def pgettext(context: str, message: str) -> str:
+    """``message`` in the current language, told apart from the same words by ``context``."""
+    return translations().pgettext(context, message)
+
+
+def npgettext(context: str, singular: str, plural: str, n: int) -> str:
+    """:func:`ngettext` with a context."""
+    return translations().npgettext(context, singular, plural, n)
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction only; translate it where it is shown (``_(x)``)."""
+    return message
+
+
+def N_p(context: str, message: str) -> tuple[str, str]:
+    """Mark a vocabulary entry (``context`` is its stable key) for extraction only."""
+    return context, message
+
+
+def vocabulary(game_id: str, lang: str) -> dict[str, str]:
+    """Every term game ``game_id`` declares (its ``GameInfo.vocabulary``), in ``lang``.
+
+    The keys are stable (the browser's message keys, e.g. ``dec.event.100m``); each value
+    is the term's translation, English where a catalogue lacks one. Raises
+    UnknownGameError for an unknown game and LanguageError for an unknown language.
+
+    >>> vocabulary("decathlon", "pl")["dec.event.shot-put"]
+    'Pchnięcie kulą'
+    """
+    from gamenight.core import registry  # deferred: listing a vocabulary is a rare request
+
+    lang = _checked(lang)
+    entry = registry.get(game_id)
+    path = entry.game.info.vocabulary
+    terms: Mapping[str, str] = registry.load(path) if path is not None else {}
+    catalogue = translations(lang)
+    return {key: catalogue.pgettext(key, english) for key, english in terms.items()}
+
+
+def format_decimal(number: float | int, lang: str | None = None) -> str:
+    """``number`` written as ``lang`` (default: the current language) writes numbers.
+
+    >>> format_decimal(1234.5, "en"), format_decimal(1234.5, "de"), format_decimal(-6, "pl")
+    ('1,234.5', '1.234,5', '-6')
+    """
+    from babel.numbers import format_decimal as babel_format  # deferred: Babel loads CLDR data
+
+    lang = lang or language()
+    return str(babel_format(number, locale="en" if lang == PSEUDO else lang))
+
+
+# The pseudo-locale. Placeholders ({name}, %(name)s, %d), Rich markup ([bold], [/]) and
+# escapes stay as they are; letters get accents and each message grows by ~40%. Its
+# brackets are « » (a [ would start Rich markup).
+_KEEP = re.compile(r"\{[^{}]*\}|%(?:\([^)]*\))?[-#0 +]*\d*(?:\.\d+)?[sdifr%]|\[/?[a-z#][^\]]*\]")
+_ACCENTS = str.maketrans(
+    "abcdeghiklnorstuwyzACEGHINORSTUWYZ",
+    "àƀçďéĝĥîķĺñöŕšŧûŵýžÀÇÉĜĤÎÑÖŔŠŦÛŴÝŽ",
+)
+
+
+def pseudo(message: str) -> str:
+    """``message`` in the pseudo-locale: accented, lengthened, bracketed.
+
+    >>> pseudo("Roll {n} dice")
+    '«Ŕöĺĺ {n} ďîçé ·····»'
+    """
+    if not message.strip():
+        return message
+    parts: list[str] = []
+    pos = 0
+    for match in _KEEP.finditer(message):
+        parts.append(message[pos : match.start()].translate(_ACCENTS))
+        parts.append(match.group())
+        pos = match.end()
+    parts.append(message[pos:].translate(_ACCENTS))
+    padding = "·" * max(1, round(len(message) * 0.4))
+    return f"«{''.join(parts)} {padding}»"
+
+
+class _Pseudo(_gettext.NullTranslations):
+    def gettext(self, message: str) -> str:
+        return pseudo(message)
+
+    def ngettext(self, msgid1: str, msgid2: str, n: int) -> str:
+        return pseudo(msgid1 if n == 1 else msgid2)
+
+    def pgettext(self, context: str, message: str) -> str:
+        return pseudo(message)
+
+    def npgettext(self, context: str, msgid1: str, msgid2: str, n: int) -> str:
+        return pseudo(msgid1 if n == 1 else msgid2)
