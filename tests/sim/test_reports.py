@@ -94,7 +94,9 @@ def test_tournament_rotates_seats_and_rates_the_bots(
                 assert report.ahead[a][b] + report.ahead[b][a] == pytest.approx(1.0)
                 assert report.ahead_low[a][b] <= report.ahead[a][b] <= report.ahead_high[a][b]
     by_bot = {s.bot: s for s in report.standings}
-    assert report.standings[0].bot == "optimal"  # best ordinal first
+    order = [s.bot for s in report.standings]  # strongest in the batch fit first
+    assert order == sorted(order, key=lambda b: -by_bot[b].strength.elo)
+    assert order[-1] == "random" and by_bot["random"].strength.elo < 0
     assert by_bot["random"].rating.mu < 25 < by_bot["optimal"].rating.mu
     assert sum(s.win_share * s.games for s in report.standings) == pytest.approx(30)
 

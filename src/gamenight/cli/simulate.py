@@ -192,7 +192,8 @@ def tournament(
     """Every line-up of SEATS bots plays GAMES games, seat order rotating.
 
     Reports win shares and mean scores with 95% intervals, the head-to-head
-    win-share matrix and openskill (Plackett-Luce) ratings.
+    win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
+    openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """
     from gamenight.sim.ratings import RatingStore
     from gamenight.sim.report import tournament_summary, write_tournament
@@ -222,7 +223,7 @@ def tournament(
     if save and not report.partial:
         store = RatingStore(entry.id)
         _say_problem(store.problem)
-        store.merge({f"bot:{s.bot}": s.rating for s in report.standings})
+        store.record_games(report.bots, report.rows)
         store.save()
     written = write_tournament(report, out) if out is not None else []
     if as_json:
@@ -236,6 +237,7 @@ def tournament(
         "games",
         "win share [95%]",
         "mean score [95%]",
+        "strength [95%]",
         "mu",
         "sigma",
         "ordinal",
@@ -250,6 +252,7 @@ def tournament(
             str(s.games),
             f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
             f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.strength.elo:+.0f} [{s.strength.low:+.0f}, {s.strength.high:+.0f}]",
             f"{s.rating.mu:.2f}",
             f"{s.rating.sigma:.2f}",
             f"{s.rating.ordinal:.2f}",
@@ -269,7 +272,11 @@ def tournament(
             )
         matrix.add_row(Text(bot), *cells)
     console.print(matrix)
-    console.print("[dim][95% intervals]; ties count one half; ordinal = mu - 3 sigma[/]")
+    console.print(
+        "[dim][95% intervals]; ties count one half; strength: Bradley-Terry fit of all the"
+        " games at once (Elo scale, mean 0; the order of the standings); mu, sigma, ordinal ="
+        " mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`[/]"
+    )
     _footer(report.worker_peak_mb, written, report.partial)
 
 

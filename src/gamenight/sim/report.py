@@ -21,6 +21,12 @@ from gamenight.sim.engine import GameRow
 from gamenight.sim.series import SeriesReport
 from gamenight.sim.tournament import TournamentReport
 
+STRENGTH_NOTE = (
+    "<p>Strength: a Bradley–Terry fit of all the games at once by maximum likelihood (every"
+    " pair of seats in a game a comparison; Elo scale, mean 0, 95% interval), the same for the"
+    " games in any order; the standings follow it. mu, sigma and ordinal (mu − 3 sigma) are"
+    " openskill's Plackett–Luce ratings, updated game by game in game order.</p>"
+)
 COLUMNS = ("game", "seed", "seats", "scores", "ranks", "winners", "seconds")
 
 
@@ -296,6 +302,7 @@ def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
             str(s.games),
             f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
             f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.strength.elo:+.0f} [{s.strength.low:+.0f}, {s.strength.high:+.0f}]",
             f"{s.rating.mu:.2f}",
             f"{s.rating.sigma:.2f}",
             f"{s.rating.ordinal:.2f}",
@@ -320,10 +327,19 @@ def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
             report.worker_peak_mb,
         )
         + f"<p>Line-ups: {html.escape('; '.join(', '.join(x) for x in report.lineups))}</p>",
-        ("bot", "games", "win share [95%]", "mean score [95%]", "mu", "sigma", "ordinal"),
+        (
+            "bot",
+            "games",
+            "win share [95%]",
+            "mean score [95%]",
+            "strength [95%]",
+            "mu",
+            "sigma",
+            "ordinal",
+        ),
         rows,
         figures,
-        extra=_table(("row ahead of column", *report.bots), matrix_rows),
+        extra=STRENGTH_NOTE + _table(("row ahead of column", *report.bots), matrix_rows),
     )
     html_path = out / "report.html"
     html_path.write_text(page, encoding="utf-8")
