@@ -156,6 +156,11 @@ class Game(ABC, Generic[S, A, V, E]):
                 lo, hi = max(lo, narrowed[0]), min(hi, narrowed[1])
         return lo, hi
 
+    def score_unit(self, options: Options) -> str:
+        """What a final score counts, for axis labels and tables: "points" unless the
+        game says otherwise (the Decathlon's Championship: "honours"). Parsed options."""
+        return "points"
+
     def check_setup(self, players: int, options: Options) -> None:
         """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would
         refuse, without starting: a front end checks a setup before it commits to one

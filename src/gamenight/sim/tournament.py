@@ -138,8 +138,8 @@ def run_tournament(
     for lineup in plan:
         orders = rotations(lineup)
         for j in range(games):
-            order = orders[j % len(orders)]
-            work.append(Job(entry.id, order, dict(options), seed, j, len(work)))
+            turn = j % len(orders)
+            work.append(Job(entry.id, orders[turn], dict(options), seed, j, len(work), turn))
     started = time.perf_counter()
     outcome = run_jobs(
         work,
