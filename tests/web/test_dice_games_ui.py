@@ -488,6 +488,7 @@ def test_dice_duel_offers_a_visible_take_no_chip_button(page: Any, server: Serve
             button = ui.enabled(page, "button[data-key=stop]")
             assert button.count() == 1 and button.inner_text() == "Take no chip"
             assert "even one your dice make" in (button.get_attribute("title") or "")
+            ui.shoot(page, "dd-take-no-chip")
             button.click()
             page.wait_for_function(
                 "() => document.body.innerText.includes('takes no chip')", timeout=10_000
