@@ -147,3 +147,19 @@ def test_under_rules_version_1_a_single_chip_is_taken_at_once() -> None:
     assert Stop() not in GAME.legal_actions(state, 0)
     with pytest.raises(IllegalActionError, match="take one"):
         act(state, Stop())
+
+
+def test_an_unfinished_rules_version_1_game_is_refused_by_resume_in_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from gamenight.cli.main import run
+
+    unfinished = tmp_path / "old.jsonl"
+    unfinished.write_text("".join(RECORD_V1.read_text().splitlines(keepends=True)[:-6]))
+    assert not replay(read_record(unfinished), require_finished=False).finished  # it replays
+    with pytest.raises(SystemExit) as exit_info:
+        run(["resume", str(unfinished)])
+    assert exit_info.value.code not in (0, None)
+    out, err = capsys.readouterr()
+    said = (out + err).strip()
+    assert "rules version 1" in said and "Traceback" not in said
