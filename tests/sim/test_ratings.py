@@ -7,6 +7,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamenight.cli.main import run
 from gamenight.sim.batch import batch_fit, comparisons
@@ -120,3 +122,30 @@ def test_a_bot_that_never_lost_gets_a_finite_strength_with_a_wide_interval() -> 
     assert fit["a"].elo > fit["b"].elo
     assert all(abs(s.elo) < 1e5 for s in fit.values())
     assert fit["c"].high - fit["c"].low > 1000  # never played: hardly known
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    games=st.lists(
+        st.tuples(
+            st.permutations(["a", "b", "c"]).map(lambda p: tuple(p[:2])),
+            st.sampled_from([(1, 2), (2, 1), (1, 1)]),
+        ),
+        min_size=1,
+        max_size=30,
+    ),
+    order=st.randoms(use_true_random=False),
+)
+def test_the_batch_fit_depends_on_the_games_not_their_order(
+    games: list[tuple[tuple[str, ...], tuple[int, int]]], order: random.Random
+) -> None:
+    rows = [
+        GameRow(i, i, i, bots, (0.0, 0.0), ranks, tuple(s for s in (0, 1) if ranks[s] == 1), 0.0)
+        for i, (bots, ranks) in enumerate(games)
+    ]
+    shuffled = list(rows)
+    order.shuffle(shuffled)
+    fit, again = batch_fit(["a", "b", "c"], rows), batch_fit(["a", "b", "c"], shuffled)
+    for bot in "abc":
+        assert again[bot].elo == pytest.approx(fit[bot].elo, rel=1e-6, abs=1e-6)
+        assert again[bot].low <= again[bot].elo <= again[bot].high
