@@ -58,7 +58,7 @@ def test_n_declines_a_chip_on_the_full_screen(tmp_path: Path) -> None:
     """K4 revised: ``n`` at the prompt line ends the turn without the chip the dice earn."""
     from full_table import screen_text, type_line
 
-    from gamenight.games.dice_duel.rules import Take
+    from gamenight.games.dice_duel.rules import Roll, Take
 
     table = table_app("dice-duel", "Ann,bot:random", tmp_path)
 
@@ -76,7 +76,7 @@ def test_n_declines_a_chip_on_the_full_screen(tmp_path: Path) -> None:
                     await type_line(pilot, "n")
                     await until(pilot, lambda: "takes no chip" in screen_text(app))
                     return
-                rolls_left = any(type(a).__name__ == "Roll" for a in position.legal)
+                rolls_left = any(isinstance(a, Roll) for a in position.legal)
                 await type_line(pilot, "r" if rolls_left else "s")
                 await until(pilot, lambda: app.questions > asked or app.worker_done)  # noqa: B023
             raise AssertionError("the dice earned no chip in 200 answers")
