@@ -455,9 +455,11 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
     ui.shoot(page, "lobby")
     # a fixed seat count reads as one number ("2 teams", not "2 to 2 teams")
     assert page.locator("#game-detail .game-info p.muted").inner_text() == "2 teams"
-    # the deck select: the shipped deck, then the server's library, names as text
+    # the deck select: the shipped deck, then the decks in the page's language (the
+    # library's English one), then the shipped deck in German and Polish; names as text
     options = page.locator("#opt-deck option")
-    assert options.evaluate_all("os => os.map(o => o.value)") == ["", deck_id]
+    values = options.evaluate_all("os => os.map(o => o.value)")
+    assert values == ["", deck_id, "shipped-de", "shipped-pl"]
     assert options.nth(1).text_content() == "<b>party</b> (6 cards)"
     assert page.locator("#opt-deck b").count() == 0
     code = ui.create_room(

@@ -7,11 +7,13 @@ so they live below all of them (see the import contracts in ``pyproject.toml``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from typing import Any
 
 from gamenight.core import registry, seeds
 from gamenight.core.game import GameInfo
+from gamenight.core.languages import check_language, from_environment
 
 
 class UsageFailure(Exception):
@@ -31,6 +33,18 @@ def game_entry(game: str) -> registry.GameEntry:
     except ModuleNotFoundError:
         raise UsageFailure(f"game '{game}' is not available in this installation") from None
     return entry
+
+
+def reading_language(lang: str | None) -> str:
+    """The language a command's player-facing text is in: ``--lang`` if given (checked:
+    a LanguageError is one line, exit 2), else the POSIX locale (LANGUAGE, LC_ALL,
+    LC_MESSAGES, LANG). The one place the commands ask, so a group-wide ``--lang``
+    only has to feed this function.
+
+    >>> reading_language("PL"), reading_language("de_AT.UTF-8")
+    ('pl', 'de')
+    """
+    return check_language(lang) if lang is not None else from_environment(os.environ)
 
 
 def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ()) -> dict[str, Any]:

@@ -16,6 +16,8 @@ from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
 
+from gamenight.cli.args import reading_language
+from gamenight.core.languages import LANGUAGES
 from gamenight.games.decades import library
 
 console = Console()
@@ -28,12 +30,19 @@ def decks() -> None:
 
 @decks.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def import_command(file: Path) -> None:
+@click.option(
+    "--language",
+    default=None,
+    help=f"the questions' language ({', '.join(LANGUAGES)}; default: what a JSON file says, "
+    "else en)",
+)
+def import_command(file: Path, language: str | None) -> None:
     """Validate a deck FILE (.json or .csv) and add it to the deck library."""
-    info = library.import_deck(file)  # DeckError is a GamenightError: one line, exit 2
+    # DeckError is a GamenightError: one line, exit 2
+    info = library.import_deck(file, language=language)
     line = Text("Imported ")
     line.append(info.name, style="bold")
-    line.append(f" ({info.cards} cards, {info.questions} questions) as deck ")
+    line.append(f" ({info.cards} cards, {info.questions} questions, {info.language}) as deck ")
     line.append(info.short_id, style="bold cyan")
     console.print(line)
     console.print(
@@ -42,9 +51,13 @@ def import_command(file: Path) -> None:
 
 
 @decks.command("list")
-def list_command() -> None:
-    """List the decks in the library (ids, names and sizes)."""
-    found = library.list_decks()
+@click.option("--lang", "lang", default=None, help="list the decks in this language first")
+def list_command(lang: str | None) -> None:
+    """List the decks in the library (ids, names, sizes and languages), those in your
+    language (--lang, else the POSIX locale) first."""
+    found = library.list_decks(reading_language(lang))
+    shipped = ", ".join(f"deck={ident}" for ident in library.SHIPPED_IDS.values())
+    note = f"The shipped deck is always available as deck=default (in English), {shipped}."
     if not found:
         console.print(
             Text(
@@ -52,9 +65,12 @@ def list_command() -> None:
                 "Add one with: gamenight decks import FILE"
             )
         )
+        console.print(Text(note), style="dim")
         return
-    table = RichTable("id", "name", "cards", "questions", box=None)
+    table = RichTable("id", "name", "cards", "questions", "language", box=None)
     for info in found:
-        table.add_row(info.short_id, Text(info.name), str(info.cards), str(info.questions))
+        table.add_row(
+            info.short_id, Text(info.name), str(info.cards), str(info.questions), info.language
+        )
     console.print(table)
-    console.print(Text("The shipped deck is always available as deck=default."), style="dim")
+    console.print(Text(note), style="dim")

@@ -19,7 +19,14 @@ from rich.text import Text
 
 from gamenight import __version__
 from gamenight.cli import simulate
-from gamenight.cli.args import CheckFailure, UsageFailure, game_entry, game_seed, raw_options
+from gamenight.cli.args import (
+    CheckFailure,
+    UsageFailure,
+    game_entry,
+    game_seed,
+    raw_options,
+    reading_language,
+)
 from gamenight.cli.decks import decks
 from gamenight.cli.menu import main_menu
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
@@ -36,6 +43,7 @@ from gamenight.cli.session import Session
 from gamenight.cli.solve import solve
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError, RecordError
+from gamenight.core.languages import LANGUAGES
 from gamenight.terminal.glyphs import degrade_streams
 from gamenight.terminal.ui import Prompter, plain
 from gamenight.terminal.words import plural
@@ -123,10 +131,12 @@ def bots_table(entry: registry.GameEntry) -> RichTable:
 
 @app.command()
 @click.argument("game")
-def rules(game: str) -> None:
-    """Print the rules of GAME (an id from `gamenight list`)."""
+@click.option("--lang", "lang", default=None, help=f"the rules' language ({', '.join(LANGUAGES)})")
+def rules(game: str, lang: str | None) -> None:
+    """Print the rules of GAME (an id from `gamenight list`), in the language of --lang
+    or the POSIX locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); English when missing."""
     entry = game_entry(game)
-    console.print(Markdown(entry.rules_text()))
+    console.print(Markdown(entry.rules_text(reading_language(lang))))
 
 
 GAME_OPTIONS_HELP = (

@@ -369,6 +369,8 @@ def _name(table: Seating, seat: int | None) -> str:
 class UI:
     """The Dice Duel presentation for the terminal front end."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Seating) -> None:
         if view.phase == "over":
             console.print(Text.assemble(("Game over", "bold"), f" — {view.end}"))

@@ -242,12 +242,37 @@ def command_text(action: Action) -> str:
 # ----- rendering ---------------------------------------------------------------------------------
 
 
-def box_label(box: int) -> str:
-    """The score-sheet name of box ``box``; the two Face Value boxes are numbered."""
+# The compact sheet's names (narrow screens): at most 12 columns, none cut short.
+SHORT_LABELS: dict[Category, str] = {
+    Category.SUM_25: "Sum 25+",
+    Category.FOUR_OF_A_KIND: "4 of a kind",
+    Category.THREE_PAIRS: "3 pairs",
+    Category.TWO_TRIPLETS: "2 triplets",
+    Category.FOUR_AND_PAIR: "4 kind+pair",
+    Category.FIVE_OF_A_KIND: "5 of a kind",
+    Category.FIVE_STRAIGHT: "5 straight",
+    Category.SEQUENTIAL_PAIRS: "Seq. pairs",
+    Category.SIX_OF_A_KIND: "6 of a kind",
+    Category.SIX_STRAIGHT: "6 straight",
+    Category.FACE_VALUE: "Faces ×10",
+}
+
+
+def box_label(box: int, *, short: bool = False) -> str:
+    """The score-sheet name of box ``box``; the two Face Value boxes are numbered.
+
+    >>> box_label(19), box_label(19, short=True)
+    ('Face Value Total ×10 (2)', 'Faces ×10 2')
+    """
     category = BOXES[box]
-    label = CATEGORY_LABELS[category]
+    label = (
+        SHORT_LABELS.get(category, CATEGORY_LABELS[category])
+        if short
+        else CATEGORY_LABELS[category]
+    )
     if BOXES.count(category) > 1:
-        label += f" ({BOXES[:box].count(category) + 1})"
+        number = BOXES[:box].count(category) + 1
+        label += f" {number}" if short else f" ({number})"
     return label
 
 
@@ -351,6 +376,8 @@ def solve_progress(console: Console) -> tuple[ProgressBar, Progress]:
 class UI:
     """The Wurfeltod terminal presentation (implements ``terminal.ui.TerminalUI``)."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Seating) -> None:
         if console.width < NARROW:  # the dice first, then a sheet without rules
             if not view.finished:
@@ -381,7 +408,7 @@ class UI:
             lines = [aside, Text("  Just rolled: ") + rolled]
         if view.first_roll:
             lines.append(
-                "  First roll: scratch a box (x KEY) for 0, no Wurfeltod."
+                f"  First roll: x KEY scratches a box (0, no {SKULL})"
                 if compact
                 else "  First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod."
             )
@@ -406,7 +433,7 @@ class UI:
         else:
             grid = RichTable(title=title, pad_edge=False)
         if playing:
-            grid.add_column("Key", style="bold")
+            grid.add_column("" if compact else "Key", style="bold", no_wrap=True)
         grid.add_column(
             "Box", no_wrap=compact, overflow="ellipsis", max_width=12 if compact else None
         )
@@ -421,7 +448,7 @@ class UI:
         now = {key: (points, wurfeltod) for key, _, points, wurfeltod in open_box_rows(view)}
         current = view.cards[view.current]
         for box, category in enumerate(BOXES):
-            cells: list[str | Text] = [box_label(box)]
+            cells: list[str | Text] = [box_label(box, short=compact)]
             if playing:
                 key = BOX_KEYS[category]
                 is_open = current.boxes[box] is None and key in now

@@ -29,8 +29,9 @@ from gamenight.core import registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
-from gamenight.web.rules import rules_html
+from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -164,26 +165,60 @@ def room_fallback(name: str, info: Any) -> str:
     )
 
 
-def rules_main(game: str) -> tuple[str, str, int]:
-    """The rules page's title, ``<main>`` content and status for game id ``game``: the
-    game's name as the ``h1``, a way back to the lobby, the player's rules (markdown-it,
-    raw HTML escaped: :mod:`gamenight.web.rules`). Unknown game: 404 and a short note."""
+def rules_language(query: str | None, accept_language: str | None) -> str:
+    """The rules page's language: ``?lang=`` if given (a LanguageError if it names no
+    language gamenight speaks), else the browser's ``Accept-Language``.
+
+    >>> rules_language(None, "pl-PL,pl;q=0.9,en;q=0.8"), rules_language("de", "pl")
+    ('pl', 'de')
+    """
+    return check_language(query) if query is not None else negotiate(accept_language)
+
+
+def _language_links(game: str, shown: str, available: tuple[str, ...]) -> str:
+    """Links to the rules in the other languages, each named in its own language."""
+    items = "".join(
+        f'<li><a href="/rules?game={html.escape(game)}&amp;lang={lang}" hreflang="{lang}" '
+        f'lang="{lang}">{html.escape(NAMES[lang])}</a></li>'
+        for lang in available
+        if lang != shown
+    )
+    if not items:
+        return ""
+    return (
+        '<nav class="rules-langs" aria-label="Language" data-i18n-label="lang.label">'
+        f"<ul>{items}</ul></nav>"
+    )
+
+
+def rules_main(game: str, lang: str = "en") -> tuple[str, str, int, str]:
+    """The rules page's title, ``<main>`` content, status and language for game id
+    ``game`` in ``lang``: the game's name as the ``h1``, a way back to the lobby, links
+    to the rules in the other languages, the player's rules (markdown-it, raw HTML
+    escaped: :mod:`gamenight.web.rules`). A game without rules in ``lang`` shows the
+    English ones (and says so in ``<html lang>``). The title and the rules carry their
+    own ``lang`` too: the page's words around them are in the page's language, which
+    the page's script chooses. Unknown game: 404 and a short note."""
     back = '<p class="rules-back"><a href="/{}" data-i18n="{}">{}</a></p>'
     try:
         entry = registry.get(game)
-        text = entry.rules_text()
+        shown, text = entry.rules_in(lang)
     except GamenightError:
         body = '<h1 data-i18n="rules.missing">No rules for this game.</h1>' + back.format(
             "", "nav.lobby", "Back to the lobby"
         )
-        return "gamenight rules", body, 404
-    name = html.escape(entry.name)
+        return "gamenight rules", body, 404, "en"
+    # the game's name in the rules' language: a translation's own title (English: the
+    # registry's name, which a plug-in's rules.md need not repeat)
+    name = html.escape((shown != "en" and rules_title(text)) or entry.name)
     link = back.format(f"?game={html.escape(entry.id)}", "rules.back", "Back to the lobby")
     body = (
-        f'{link}<h1 id="rules-title" data-game="{html.escape(entry.id)}">{name}</h1>'
-        f'<article class="rules-text" aria-labelledby="rules-title">{rules_html(text)}</article>'
+        f"{link}{_language_links(entry.id, shown, entry.rules_languages())}"
+        f'<h1 id="rules-title" data-game="{html.escape(entry.id)}" lang="{shown}">{name}</h1>'
+        f'<article class="rules-text" aria-labelledby="rules-title" lang="{shown}">'
+        f"{rules_html(text)}</article>"
     )
-    return f"{name} · rules · gamenight", body, 200
+    return f"{name} · rules · gamenight", body, 200, shown
 
 
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
@@ -215,13 +250,28 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         return page("replay")
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
-    def rules_page(game: FromQuery[str] = "") -> Response[bytes]:
-        title, body, status = rules_main(game)
+    def rules_page(
+        request: Request[Any, Any, Any],
+        game: FromQuery[str] = "",
+        lang: FromQuery[str | None] = None,
+    ) -> Response[bytes]:
+        try:
+            wanted = rules_language(lang, request.headers.get("accept-language"))
+        except LanguageError as exc:
+            title, status, shown = "gamenight rules", 400, "en"
+            body = f'<h1 data-i18n="rules.missing">{html.escape(str(exc))}</h1>'
+        else:
+            title, body, status, shown = rules_main(game, wanted)
         text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
+        text = text.replace('<html lang="en">', f'<html lang="{shown}">', 1)
         text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
         text = text.replace("<!--rules-->", body, 1)
+        vary = {"Vary": "Accept-Language", "Content-Language": shown}
         return Response(
-            text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
+            text.encode("utf-8"),
+            media_type=MediaType.HTML,
+            headers={**headers, **vary},
+            status_code=status,
         )
 
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)

@@ -30,13 +30,17 @@ __all__ = ["GAME", "DecadesGame", "deck_for"]
 
 
 def deck_option(raw: str) -> str:
-    """The canonical ``deck`` option: "" for the shipped deck, else the full id.
+    """The canonical ``deck`` option: "" for the shipped deck (English), ``shipped-de``
+    or ``shipped-pl`` for it in German or Polish, else the full id of a library deck.
 
     A file path is refused: a game never opens an outside file.
     """
     text = raw.strip()
     if text.lower() in library.DEFAULT_NAMES:
         return ""
+    if text.lower().startswith(library.SHIPPED_PREFIX):  # the shipped deck in a language
+        language = library.shipped_language(text)
+        return library.SHIPPED_IDS.get(language, "")  # shipped-en is the default: ""
     if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
         raise DeckError(
             f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
@@ -79,7 +83,8 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
             OptionSpec(
                 "deck",
                 "str",
-                "question deck id from `gamenight decks list`; empty: the shipped deck",
+                "question deck id from `gamenight decks list`; empty: the shipped deck "
+                "(shipped-de, shipped-pl: in German, Polish)",
                 "",
             ),
             OptionSpec(
@@ -104,6 +109,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
                 noun="deck",
                 defaults=library.DEFAULT_NAMES,
                 default_label="the shipped deck",
+                default_language="en",  # shipped-de, shipped-pl: the catalogue's entries
             ),
         ),
     )
@@ -153,7 +159,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         """A user deck travels with the record (its id and canonical content), so a
         replay works on a machine without it. The shipped deck needs nothing."""
         option = deck_option(str(options.get("deck", "")))
-        if not option:
+        if not option or option.startswith(library.SHIPPED_PREFIX):
             return {}
         ident, content = library.deck_content(option)
         return {"deck": {"id": ident, "content": content}}

@@ -101,6 +101,19 @@ function selectField({ id, name, label, values, selected, text, help, onchange }
     help ? helpEl(id, help) : null);
 }
 
+/** A catalogue option's values, the page's language first (The Decades' decks: a
+ * Polish page offers, and preselects, the shipped deck in Polish): the entries in that
+ * language, with the game's default before them when it is in that language too (or in
+ * none), else after them; then every other entry, in the server's order. */
+function catalogueOrder(cat, entries) {
+  const lang = document.documentElement.lang || "en";
+  const fallback = cat.defaults[0] ?? "";
+  const mine = entries.filter((e) => e.language === lang).map((e) => e.id);
+  const rest = entries.filter((e) => e.language !== lang).map((e) => e.id);
+  const defaultFirst = !mine.length || !cat.default_language || cat.default_language === lang;
+  return defaultFirst ? [fallback, ...mine, ...rest] : [...mine, fallback, ...rest];
+}
+
 function optionField(game, opt) {
   const id = `opt-${opt.name}`;
   const label = tOr(`opt.${game.id}.${opt.name}`, opt.name);
@@ -117,8 +130,9 @@ function optionField(game, opt) {
     const first = tOr(`opt.${game.id}.${opt.name}.default`, cat.default_label.charAt(0).toUpperCase() + cat.default_label.slice(1));
     const entries = catalogues.get(cat.url) || [];
     const names = new Map(entries.map((e) => [e.id, e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name]));
-    return selectField({ id, name: opt.name, label, help, values: [cat.defaults[0] ?? "", ...entries.map((e) => e.id)],
-      selected: cat.defaults[0] ?? "", text: (v) => names.get(v) ?? first });
+    const values = catalogueOrder(cat, entries);
+    return selectField({ id, name: opt.name, label, help, values, selected: values[0],
+      text: (v) => names.get(v) ?? first });
   }
   if (opt.kind === "choice") {
     return selectField({ id, name: opt.name, label, values: opt.choices, selected: opt.default, help,

@@ -4,6 +4,8 @@ export default {
   "nav.skip": "Skip to content",
   "nav.lobby": "Back to the lobby",
   "nav.replay": "Replays",
+  "lang.label": "Language",
+
   "noun.player": "player",
   "noun.players": "players",
   "noun.team": "team",
