@@ -160,6 +160,17 @@ class Game(ABC, Generic[S, A, V, E]):
                 lo, hi = max(lo, narrowed[0]), min(hi, narrowed[1])
         return lo, hi
 
+    def older_rules(self, rules_version: str) -> Game[Any, Any, Any, Any] | None:
+        """This game under an earlier ``rules_version`` (its ``info.rules_version`` says
+        so), to replay and resume records made under it; None when it cannot (the
+        default). A game whose rules change keeps its old reading here."""
+        return None
+
+    def score_unit(self, options: Options) -> str:
+        """What a final score counts, for axis labels and tables: "points" unless the
+        game says otherwise (the Decathlon's Championship: "honours"). Parsed options."""
+        return "points"
+
     def check_setup(self, players: int, options: Options) -> None:
         """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would
         refuse, without starting: a front end checks a setup before it commits to one

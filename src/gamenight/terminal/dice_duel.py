@@ -7,6 +7,8 @@ Commands (dice are numbered 1–5 on screen):
 * ``fh`` (a combination key) — take that chip and end the turn; after a Kniffel
   ``a fh`` takes it from the set-aside pile;
 * ``s`` — end the turn (with the only chip the dice earn, or with none);
+* ``n`` — end the turn taking no chip, even one the dice earn (K4: a chip may be
+  declined, e.g. the plate's last chip while behind);
 * ``?`` or ``h`` — help and the advisor's value of each option.
 
 Player names and typed text are always printed as text, never read as Rich
@@ -76,6 +78,7 @@ _BY_NAME: dict[str, Combination] = {
     **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
 }
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
+_DECLINE_WORDS = {"n", "no", "none", "nochip", "decline"}
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
 HINT_TITLE = "Expected chip value this turn (turn-optimal)"
 HINT_ROWS = 6
@@ -86,6 +89,7 @@ HELP_ROWS = (
     ("2p 3k ss fl fh 4k ls", "take that chip and end the turn"),
     ("a fh", "after a Kniffel: take the chip from the set-aside pile"),
     ("s", "end the turn (taking the only chip the dice earn, if any)"),
+    ("n", "end the turn taking no chip, even one the dice earn"),
     ("? / h", "this help, with the turn-optimal value of each option"),
 )
 NARROW = 60  # below this width the hint's value column gets a short name
@@ -124,6 +128,8 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
         return _take(view, legal, _BY_NAME["".join(words[:-1])], "set-aside")
     if joined in {"s", "stop"}:
         return _stop(legal)
+    if joined in _DECLINE_WORDS:
+        return _decline(view, legal)
     for verb in ("keep", "roll", "k", "r"):
         if joined.startswith(verb):
             dice = _dice(joined[len(verb) :])
@@ -159,11 +165,25 @@ def _roll(view: DiceDuelView, legal: Sequence[Action], keep: tuple[int, ...]) ->
 
 
 def _stop(legal: Sequence[Action]) -> Action | str:
-    if Stop() in legal:
-        return Stop()
+    """``s``: the only chip the dice earn, or none when they earn none (declining a chip
+    is ``n``, never a slip of ``s``)."""
     takes = [a for a in legal if isinstance(a, Take)]
     if len(takes) == 1:
         return takes[0]
+    if not takes and Stop() in legal:
+        return Stop()
+    if not takes:
+        return "no chip the dice earn is left: roll on"
+    decline = " or none (n)" if Stop() in legal else ""
+    return f"the dice earn several chips: take one ({_take_keys(legal)}){decline}"
+
+
+def _decline(view: DiceDuelView, legal: Sequence[Action]) -> Action | str:
+    """``n``: end the turn without a chip."""
+    if Stop() in legal:
+        return Stop()
+    if view.picks:
+        return "a solo Kniffel takes two chips: take the second one (" + _take_keys(legal) + ")"
     return "the dice earn a chip, so take one: " + _take_keys(legal)
 
 
@@ -212,6 +232,8 @@ def describe(action: Action, view: DiceDuelView) -> str:
     if isinstance(action, Take):
         where = " from the set-aside pile" if action.source == "set-aside" else ""
         return f"take {LABEL[action.combination]} ({KEY[action.combination]}){where}"
+    if view.kniffel or view.satisfied:
+        return "take no chip (n)"
     return "stop without a chip (s)"
 
 
@@ -356,9 +378,10 @@ class UI:
             label = "Turn" if view.mode == "solo" else "Round"
             rolls = f"roll {view.rolls_used} of 3"
             left = f"{plural(view.rolls_left, 'roll')} left"
-            # The pick phase follows a Kniffel or a third roll that earns several chips.
+            # The pick phase follows a Kniffel or a third roll that earns a chip.
             chip = "Kniffel chip" if view.kniffel else "chip"
-            extra = f" · choose your {chip}" if view.phase == "pick" else ""
+            none = " or none (n)" if Stop() in view.legal() else ""
+            extra = f" · choose your {chip}{none}" if view.phase == "pick" else ""
             who = _name(table, view.current)
             best = f" · best possible {SOLO_MAXIMUM}" if view.mode == "solo" else ""
             line = f" · {who}'s turn · {rolls} · {left}{extra}{best}"
@@ -508,6 +531,8 @@ def narrate(event: DiceDuelEvent, table: Seating) -> Text | None:
         label, value = LABEL[event.combination], CHIP_VALUE[event.combination]
         return Text(f"{kniffel}{_name(table, event.player)} takes a {label} chip ({value}){where}.")
     if isinstance(event, NoChip):
+        if event.reason == "declined":
+            return Text(f"{_name(table, event.player)} takes no chip and ends the turn.")
         return Text(f"{_name(table, event.player)} ends the turn without a chip.")
     if isinstance(event, SetAside):
         why = "no chip this round" if event.chipless == "round" else "a turn without a chip"

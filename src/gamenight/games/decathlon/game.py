@@ -110,6 +110,10 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
             }
         return Results.from_scores(standings(state.variant, state.sheet, state.players), detail)
 
+    def score_unit(self, options: Options) -> str:
+        # D11: the Championship is scored in honours (medals), not points
+        return "honours" if options.get("variant") == "championship" else "points"
+
     view = staticmethod(build)
 
 
