@@ -12,13 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from gamenight.games.decades import library
+from gamenight.cli.lazy import lazy_console
 
-console = Console()
+console = lazy_console()
 
 
 @click.group()
@@ -30,6 +27,10 @@ def decks() -> None:
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 def import_command(file: Path) -> None:
     """Validate a deck FILE (.json or .csv) and add it to the deck library."""
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
     info = library.import_deck(file)  # DeckError is a GamenightError: one line, exit 2
     line = Text("Imported ")
     line.append(info.name, style="bold")
@@ -44,6 +45,11 @@ def import_command(file: Path) -> None:
 @decks.command("list")
 def list_command() -> None:
     """List the decks in the library (ids, names and sizes)."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
     found = library.list_decks()
     if not found:
         console.print(

@@ -34,8 +34,8 @@ from gamenight.games.decades.deck import (
     load_deck,
     parse_deck_json,
 )
+from gamenight.games.decades.questions import DEFAULT_NAMES
 
-DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck
 MIN_PREFIX: Final = 8
 _ID = re.compile(r"^[0-9a-f]{64}$")
 _PREFIX = re.compile(r"^[0-9a-f]+$")
