@@ -28,8 +28,8 @@ from gamenight.cli.args import (  # noqa: E402
 )
 from gamenight.cli.decks import decks  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
+from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
-from gamenight.core import registry  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
 from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 
@@ -42,6 +42,7 @@ if TYPE_CHECKING:
 
     from gamenight.cli.players import SeatSpec
     from gamenight.cli.session import Session
+    from gamenight.core import registry
     from gamenight.terminal.ui import Prompter
 
 console = lazy_console()
@@ -97,6 +98,7 @@ def list_games(show_bots: bool, show_options: bool) -> None:
     from rich.text import Text
 
     from gamenight.cli.players import seats_text
+    from gamenight.core import registry
 
     table = RichTable("id", "game", "players", "bots", box=None)
     for entry in registry.available():
@@ -229,6 +231,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     from rich.text import Text
 
     from gamenight.cli.saves import SeatView, resolve_seat, show_as
+    from gamenight.core import registry
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
     from gamenight.core.seeds import fingerprint
@@ -341,7 +344,7 @@ def saves() -> None:
 
 
 app.add_command(solve)
-app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the online server
+app.add_command(serve_command)  # the online server (it imports the server when it runs)
 app.add_command(decks)
 
 

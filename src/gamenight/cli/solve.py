@@ -18,7 +18,6 @@ from typing import Any
 
 import click
 
-from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import parse_options
 
@@ -58,6 +57,8 @@ def solve(
     from rich.progress import Progress
     from rich.table import Table as RichTable
     from rich.text import Text
+
+    from gamenight.core import registry
 
     entry = registry.get(game)
     try:
