@@ -4,7 +4,9 @@ Every measure runs as a fresh process, alternating between this checkout and the
 one (``--old``, a ``git worktree`` of the commit before the work) round by round, so
 both sides see the same machine. Reported: min and median of the child's CPU time
 (user + sys, from ``wait4``: robust on a shared machine), min and median wall time,
-and the peak RSS. Throughput rows print their own in-process rate (CPU seconds).
+and the peak RSS. Throughput rows print their own in-process rate (CPU seconds). Both
+sides' sources are byte-compiled first, as an installed copy is (with
+``PYTHONDONTWRITEBYTECODE`` set, a fresh checkout would compile every module each run).
 
     .venv/bin/python bench/startup_paired.py --old ../wt-base [--rounds 7] [--only TEXT]
 
@@ -18,6 +20,7 @@ sides' ``solve decathlon --json`` output number by number.
 from __future__ import annotations
 
 import argparse
+import compileall
 import json
 import os
 import statistics
@@ -122,6 +125,8 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="compare the solve's JSON")
     args = parser.parse_args()
     sides = {"new": NEW, "old": args.old.resolve()}
+    for root in sides.values():  # an installed copy has its bytecode: so must both sides
+        compileall.compile_dir(root / "src", quiet=1)
     print(f"load average before: {os.getloadavg()[0]:.1f}")
     print("| measure | side | CPU s min / median | wall s min / median | peak RSS MiB | rate |")
     print("|---|---|---:|---:|---:|---:|")
