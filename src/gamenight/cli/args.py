@@ -9,11 +9,13 @@ from __future__ import annotations
 
 import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gamenight.core import registry, seeds
-from gamenight.core.game import GameInfo
 from gamenight.core.languages import check_language, from_environment
+
+if TYPE_CHECKING:  # the registry reads every installed package's metadata: not for --help
+    from gamenight.core import registry
+    from gamenight.core.game import GameInfo
 
 
 class UsageFailure(Exception):
@@ -27,6 +29,8 @@ class CheckFailure(Exception):
 def game_entry(game: str) -> registry.GameEntry:
     """The registry entry of ``game``, its module imported now so a game missing
     from this installation is a usage error, not a traceback later."""
+    from gamenight.core import registry
+
     entry = registry.get(game)
     try:
         entry.game  # noqa: B018 - import now so a missing game is a usage error
@@ -97,6 +101,8 @@ def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ())
 
 def game_seed(seed: int | None) -> int:
     """The player's ``--seed``, or a fresh secret 128-bit one."""
+    from gamenight.core import seeds
+
     if seed is not None:
         try:
             return seeds.check_seed(seed)  # the limit a record can be read back with

@@ -12,15 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text
 
 from gamenight.cli.args import reading_language
+from gamenight.cli.lazy import lazy_console
 from gamenight.core.languages import LANGUAGES
-from gamenight.games.decades import library
 
-console = Console()
+console = lazy_console()
 
 
 @click.group()
@@ -38,6 +35,10 @@ def decks() -> None:
 )
 def import_command(file: Path, language: str | None) -> None:
     """Validate a deck FILE (.json or .csv) and add it to the deck library."""
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
     # DeckError is a GamenightError: one line, exit 2
     info = library.import_deck(file, language=language)
     line = Text("Imported ")
@@ -55,6 +56,11 @@ def import_command(file: Path, language: str | None) -> None:
 def list_command(lang: str | None) -> None:
     """List the decks in the library (ids, names, sizes and languages), those in your
     language (--lang, else the POSIX locale) first."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
     found = library.list_decks(reading_language(lang))
     shipped = ", ".join(f"deck={ident}" for ident in library.SHIPPED_IDS.values())
     note = f"The shipped deck is always available as deck=default (in English), {shipped}."

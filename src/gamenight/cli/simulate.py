@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text
 
 from gamenight.cli.args import game_entry, raw_options
+from gamenight.cli.lazy import lazy_console
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
@@ -31,7 +29,7 @@ GAME_OPTIONS_EPILOG = (
     "the parallel, Ray and report options."
 )
 
-console = Console()
+console = lazy_console()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -118,6 +116,9 @@ def sim(
     them). Game i is the same on any number of workers: its dice come from the
     series seed and i. Ctrl-C stops and reports the games finished so far (partial).
     """
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     import gamenight.sim
     from gamenight.sim.report import series_summary, write_series
 
@@ -211,6 +212,9 @@ def tournament(
     win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
     openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     from gamenight.sim.ratings import RatingStore
     from gamenight.sim.report import tournament_summary, write_tournament
     from gamenight.sim.tournament import lineups, run_tournament
@@ -308,6 +312,9 @@ def _say_problem(problem: str | None) -> None:
 def ratings(game: str, as_json: bool) -> None:
     """The stored openskill ratings of GAME: bots from tournaments, players from
     terminal games against bots."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     from gamenight.sim.ratings import RatingStore
 
     entry = game_entry(game)
@@ -360,11 +367,15 @@ def ratings(game: str, as_json: bool) -> None:
 
 
 def _stopped() -> None:
+    from rich.text import Text
+
     console.print(Text("Stopped before any game finished."))
     sys.exit(130)
 
 
 def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
+    from rich.text import Text
+
     if peaks:
         console.print(
             Text(f"peak memory per worker: {', '.join(f'{p:.0f}' for p in peaks)} MB", style="dim")
@@ -380,6 +391,7 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
 def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
     """A ``(done, total)`` callback that shows a progress bar on stderr once the work
     has taken longer than :data:`PROGRESS_AFTER_SECONDS` (short runs stay quiet)."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

@@ -25,72 +25,36 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal, NoReturn, TypedDict
+from typing import Any, Final, Literal, NoReturn, TypedDict
 
 import msgspec
 
-from gamenight.core.errors import GamenightError
 from gamenight.core.files import FileProblem, check_depth, read_bytes
 from gamenight.core.languages import DEFAULT as DEFAULT_LANGUAGE
 from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.text import TextError, check_text
+from gamenight.games.decades import questions
 
-# T2: the six categories, in the order a card asks them.
-CATEGORIES: Final[tuple[str, ...]] = (
-    "births-deaths",
-    "screen",
-    "music",
-    "technology",
-    "sport",
-    "news",
-)
-CATEGORY_NAMES: Final[dict[str, str]] = {
-    "births-deaths": "Births and Deaths",
-    "screen": "Cinema, TV and Video Games",
-    "music": "Music",
-    "technology": "Objects and Technology",
-    "sport": "Sport and Hobbies",
-    "news": "News and Society",
-}
+# The card types live in questions.py, which the rules import without this parser (issue
+# 29); they are the deck's types too.
+CATEGORIES = questions.CATEGORIES
+CATEGORY_NAMES = questions.CATEGORY_NAMES
+FIRST_YEAR = questions.FIRST_YEAR
+LAST_YEAR = questions.LAST_YEAR
+BoardYear = questions.BoardYear
+DeckError = questions.DeckError
+NonEmpty = questions.NonEmpty
+Question = questions.Question
+QuestionCard = questions.QuestionCard
 
 FORMAT: Final = "gamenight-decades-deck"
 FORMAT_VERSION: Final = 1
-FIRST_YEAR: Final = 1980  # T1: the board runs 1980-2019
-LAST_YEAR: Final = 2019
 CARDS_PER_GAME: Final = 4  # T2: a game deals 4 cards without replacement
 SHIPPED_MIN_CARDS: Final = 43  # T2: the shipped deck holds at least 43 x 6 = 258 questions
 CSV_COLUMNS: Final[tuple[str, ...]] = ("card", "category", "year", "question", "source")
 
 
-class DeckError(GamenightError, ValueError):
-    """A deck that cannot be used.
-
-    The message names the file, the row (CSV) or line and card (JSON), and the
-    field, e.g. ``deck.csv row 14, field 'year': '19x7' is not a year``.
-    """
-
-
 # ----- the types every deck passes through (msgspec validates them) ----------------
-
-NonEmpty = Annotated[str, msgspec.Meta(pattern=r"\S")]  # not empty, not only spaces
-BoardYear = Annotated[int, msgspec.Meta(ge=FIRST_YEAR, le=LAST_YEAR)]  # T1
-
-
-class Question(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One question; the answer is the year."""
-
-    category: NonEmpty
-    text: NonEmpty
-    year: BoardYear
-    source: NonEmpty
-
-
-class QuestionCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Six questions, one per category, in :data:`CATEGORIES` order (T2)."""
-
-    id: NonEmpty
-    questions: tuple[Question, ...]
-
 
 Apart = tuple[tuple[NonEmpty, NonEmpty], ...]
 

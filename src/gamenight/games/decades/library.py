@@ -42,8 +42,8 @@ from gamenight.games.decades.deck import (
     load_deck,
     parse_deck_json,
 )
+from gamenight.games.decades.questions import DEFAULT_NAMES
 
-DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck (English)
 SHIPPED_PREFIX: Final = "shipped-"
 #: The option values naming the shipped deck in another language, by language.
 SHIPPED_IDS: Final = {lang: SHIPPED_PREFIX + lang for lang in SHIPPED_LANGUAGES if lang != "en"}
