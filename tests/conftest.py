@@ -63,8 +63,10 @@ os.environ["LC_ALL"] = "C.UTF-8"
 def _english_after_each_test() -> Iterator[None]:
     """A test that ran the CLI with --lang (in this process) leaves no language behind."""
     yield
+    from gamenight.cli.args import choose_language
     from gamenight.core.i18n import set_default_language
 
+    choose_language(None)
     set_default_language("en")
 
 

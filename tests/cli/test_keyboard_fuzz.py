@@ -8,7 +8,6 @@ whose players are named in markup.
 
 from __future__ import annotations
 
-import importlib
 import io
 import random
 from collections.abc import Callable
@@ -27,22 +26,9 @@ GAMES = ["decathlon", "decades", "dice-duel", "wurfeltod"]
 
 
 def _parser(game_id: str) -> Callable[[str, Any, Any], Any]:
-    """The game's key parser, wherever its front end keeps it."""
-    package = registry.get(game_id).package.rsplit(".", 1)[-1]
-    for module in (
-        f"gamenight.terminal.{package}_keys",
-        f"gamenight.terminal.{package}",
-        f"gamenight.games.{package}.commands",
-        f"gamenight.games.{package}.terminal",
-    ):
-        try:
-            found = getattr(importlib.import_module(module), "parse_command", None)
-        except ModuleNotFoundError:
-            continue
-        if found is not None:
-            parse: Callable[[str, Any, Any], Any] = found
-            return parse
-    raise AssertionError(f"no parse_command for {game_id}")
+    """The game's key parser: its terminal UI's ``parse_command``, as a player reaches it."""
+    parse: Callable[[str, Any, Any], Any] = ui_for(registry.get(game_id)).parse_command
+    return parse
 
 
 def _positions(game_id: str, count: int = 40) -> list[tuple[int, Any, list[Any]]]:

@@ -100,6 +100,9 @@ class _StubUI:
     def show_results(self, console: Console, results: object, view: object, table: object) -> None:
         return None
 
+    def parse_command(self, text: str, view: object, legal: object) -> Any:
+        return text
+
 
 def test_hidden_entry_hands_over_and_refuses_illegal_choices() -> None:
     from gamenight.cli.session import HumanAgent

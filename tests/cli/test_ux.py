@@ -188,6 +188,9 @@ class _StubUI:
     def show_results(self, console: Console, results: object, view: object, table: object) -> None:
         return None
 
+    def parse_command(self, text: str, view: object, legal: object) -> Any:
+        return text
+
 
 @pytest.mark.parametrize("humans", [1, 2])
 def test_secrets_are_hidden_only_from_another_human(

@@ -65,16 +65,19 @@ HOT_SEAT = "play decades --players Red:Ann,Blue:Bob --seed 11"
 
 
 @contextlib.contextmanager
-def tmux_session(tmp_path: Path, command: str, *, height: int = 40) -> Iterator[Tmux]:
+def tmux_session(
+    tmp_path: Path, command: str, *, height: int = 40, plain: bool = True
+) -> Iterator[Tmux]:
     """A tmux pane (120 columns) running ``command`` (a shell line; ``gamenight`` is
-    this checkout's, with its data and cache folders under ``tmp_path``)."""
+    this checkout's, with its data and cache folders under ``tmp_path``); the line mode
+    unless ``plain`` is false (then the full screen, as on any terminal)."""
     if shutil.which("tmux") is None:
         pytest.fail("tmux is missing: `make system-deps` installs it (the hot-seat test needs it)")
     session = Tmux(f"gamenight-test-{os.getpid()}-{tmp_path.name}")
     env = {
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "GAMENIGHT_PLAIN": "1",  # the line mode (a tmux pane is a terminal: full screen)
+        "GAMENIGHT_PLAIN": "1" if plain else "0",  # a tmux pane is a terminal: full screen
     }
     exports = " ".join(f"{key}={value}" for key, value in env.items())
     line = f"export {exports}; " + command.replace("gamenight ", f"{GAMENIGHT} ")
@@ -93,13 +96,22 @@ def tmux(tmp_path: Path) -> Iterator[Tmux]:
         yield session
 
 
+def _secret_cards(seen: str) -> list[str]:
+    """The seven dealt cards' lines ("1. Cancel the answer"), and then each kind's
+    effect line ("Cancel the answer: Choose one of ..."), as the screen shows them."""
+    cards = re.findall(r"^\s+([1-7]\. .+)$", seen, flags=re.MULTILINE)
+    effects = re.findall(r"^  ([A-Z][^:\n]+: [A-Z].+)$", seen, flags=re.MULTILINE)
+    return cards + effects
+
+
 def test_hand_over_leaves_no_secret_in_the_scrollback(tmux: Tmux) -> None:
     seen = tmux.wait_for("Pass the terminal to Red")
     assert "was chosen with --seed" in seen  # the start-up text stays until Enter (issue 25)
     tmux.type("")
     seen = tmux.wait_for("Keep which 4 cards?")
-    cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
-    assert len(cards) == 7, seen  # Red's seven secret action cards are on screen now
+    cards = _secret_cards(seen)
+    # Red's seven secret action cards, and what they do, are on screen now
+    assert len([c for c in cards if c[0].isdigit()]) == 7 and len(cards) > 7, seen
     tmux.type("1 2 3 4")
     seen = tmux.wait_for("Pass the terminal to Blue")
     time.sleep(0.3)  # let the clear land before the final look
@@ -115,8 +127,8 @@ def _red_keeps_cards(tmux: Tmux, keep: str = "1 2 3 4") -> list[str]:
     tmux.wait_for("Pass the terminal to Red")
     tmux.type("")
     seen = tmux.wait_for("Keep which 4 cards?")
-    cards = re.findall(r"^\s+[1-7]\. (.+ — .+)$", seen, flags=re.MULTILINE)
-    assert len(cards) == 7, seen
+    cards = _secret_cards(seen)
+    assert len([c for c in cards if c[0].isdigit()]) == 7, seen
     tmux.type(keep)
     return cards
 
@@ -166,3 +178,26 @@ def _wait(condition: Callable[[], bool], timeout: float = 30) -> bool:
             return True
         time.sleep(0.05)
     return False
+
+
+def test_full_screen_secret_stays_hidden_after_ctrl_z_and_fg(tmp_path: Path) -> None:
+    """Issue 25, full screen: Ctrl-Z at a secret entry, then fg: the terminal is back in
+    the app's raw mode (no echo), the secret shows as dots only, and the curtain still
+    comes before the other team sees the screen."""
+    with tmux_session(tmp_path, "exec bash --norc --noprofile -i", height=24, plain=False) as tmux:
+        tmux.type(f"{GAMENIGHT} {HOT_SEAT}")
+        tmux.wait_for("Pass to Red")
+        tmux.keys("Enter")
+        tmux.wait_for("Keep which 4 cards?")
+        assert _wait(lambda: _echo_is_off(tmux))
+        tmux.keys("C-z")
+        tmux.wait_for("Stopped")
+        tmux.type("fg")
+        assert _wait(lambda: "Keep which 4 cards?" in tmux.screen()), tmux.screen()
+        assert _wait(lambda: _echo_is_off(tmux)), "echo is on again after fg"
+        tmux.run("send-keys", "-t", "game", "-l", "1 2 3 4")
+        assert _wait(lambda: "•••" in tmux.screen()), tmux.screen()
+        assert "1 2 3 4" not in tmux.history()
+        tmux.keys("Enter")
+        seen = tmux.wait_for("Pass to Blue")
+        assert "1 2 3 4" not in seen and "Remove the" not in tmux.screen()

@@ -16,6 +16,7 @@ from gamenight.envs.gymnasium_envs import ENVS
 AEC_CASES: list[tuple[str, dict[str, Any]]] = [
     ("decathlon", {}),
     ("decathlon", {"players": 3, "variant": "championship"}),
+    ("decathlon", {"players": 1, "events": "shot-put"}),  # resets that draw again (issue 28)
     ("dice-duel", {}),
     ("dice-duel", {"mode": "solo"}),
     ("wurfeltod", {}),

@@ -24,7 +24,11 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
         stored = str(tmp_path / "data" / "decks" / f"{info.id}.json")
         with ThreadServer(sqlite_url) as server:
             decks = httpx.get(f"{server.url}/api/decks").json()
-            assert decks == [{"id": info.id, "name": "party", "cards": 6}]
+            shipped = [  # the shipped deck in German and Polish (issue 26), then the library
+                {"id": "shipped-de", "name": "Gamenight-Standardstapel", "cards": 48},
+                {"id": "shipped-pl", "name": "Standardowa talia gamenight", "cards": 48},
+            ]
+            assert decks == [*shipped, {"id": info.id, "name": "party", "cards": 6}]
             games = httpx.get(f"{server.url}/api/games").json()
             decades = next(g for g in games if g["id"] == "decades")
             deck = next(o for o in decades["options"] if o["name"] == "deck")
@@ -33,12 +37,19 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
                 "noun": "deck",
                 "defaults": ["", "default"],
                 "default_label": "the shipped deck",
+                "default_language": "en",
             }
             assert all(
                 o.get("catalogue") is None for g in games for o in g["options"] if o is not deck
             )
             entries = httpx.get(server.url + deck["catalogue"]["url"]).json()
-            assert entries == [{"id": info.id, "name": "party", "detail": "6 cards", "count": 6}]
+            assert entries == [
+                {"id": "shipped-de", "name": "Gamenight-Standardstapel", "detail": "48 cards",
+                 "count": 48, "language": "de"},
+                {"id": "shipped-pl", "name": "Standardowa talia gamenight", "detail": "48 cards",
+                 "count": 48, "language": "pl"},
+                {"id": info.id, "name": "party", "detail": "6 cards", "count": 6, "language": "en"},
+            ]  # fmt: skip
             for missing in ("/api/games/decades/catalogues/track", "/api/games/chess/catalogues/x"):
                 assert httpx.get(server.url + missing).status_code == 404, missing
             created = create_room(
@@ -46,6 +57,11 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
             )
             room = httpx.get(f"{server.url}/api/rooms/{created['code']}").json()
             assert room["options"]["deck"] == info.id
+            polish = create_room(
+                server.url, "decades", ["human", "human"], options={"deck": "shipped-pl"}
+            )
+            room = httpx.get(f"{server.url}/api/rooms/{polish['code']}").json()
+            assert room["options"]["deck"] == "shipped-pl"  # an id: no text of the deck
             for bad in (stored, info.id[:12], info.id.upper(), "0" * 64, 7):
                 reply = httpx.post(
                     f"{server.url}/api/rooms",

@@ -33,6 +33,13 @@ def test_pages_api_and_openapi(server: ThreadServer) -> None:
     rules = httpx.get(server.url + "/api/games/wurfeltod/rules")
     assert rules.status_code == 200 and "Wurfeltod" in rules.text
     assert httpx.get(server.url + "/api/games/chess/rules").status_code == 404
+    # the rules in a language (issue 26): English when missing, one line for a bad one
+    polish = httpx.get(server.url + "/api/games/decathlon/rules?lang=pl")
+    assert polish.status_code == 200 and "Skok w dal" in polish.text
+    assert polish.headers["content-language"] == "pl"
+    bad = httpx.get(server.url + "/api/games/decathlon/rules?lang=xx")
+    assert bad.status_code == 400 and bad.json()["code"] == "bad_request"
+    assert bad.json()["message"] == "unknown language 'xx': choose one of en, de, pl"
     games = httpx.get(server.url + "/api/games").json()
     assert {g["id"] for g in games} >= {"decathlon", "dice-duel", "wurfeltod", "decades"}
     created = create_room(server.url, "dice-duel", ["human", "bot:random"], public=True)

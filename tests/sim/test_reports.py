@@ -51,11 +51,14 @@ def test_sim_out_files_match_the_printed_table(
     with (out_dir / "games.csv").open() as f:
         rows = list(csv.DictReader(f))
     assert [int(r["game"]) for r in rows] == list(range(30))
-    for seat, bot in enumerate(["greedy", "random"]):
-        scores = [float(r["scores"].split(";")[seat]) for r in rows]
+    assert all(r["lineup"] == "greedy;random" for r in rows)
+    for bot in ["greedy", "random"]:
+        seats = [r["seats"].split(";").index(bot) for r in rows]  # seats rotate
+        assert seats[:2] == [0, 1] if bot == "greedy" else seats[:2] == [1, 0]
+        scores = [float(r["scores"].split(";")[s]) for r, s in zip(rows, seats, strict=True)]
         shares = [
-            1 / len(r["winners"].split(";")) if str(seat) in r["winners"].split(";") else 0.0
-            for r in rows
+            1 / len(r["winners"].split(";")) if str(s) in r["winners"].split(";") else 0.0
+            for r, s in zip(rows, seats, strict=True)
         ]
         assert f"{sum(shares) / 30:.3f}" == f"{table[bot][0]:.3f}"
         assert f"{sum(scores) / 30:.2f}" == f"{table[bot][1]:.2f}"
@@ -64,7 +67,8 @@ def test_sim_out_files_match_the_printed_table(
     assert [p["seed"] for p in parquet] == [r["seed"] for r in rows]
     assert [";".join(f"{s:g}" for s in p["scores"]) for p in parquet] == [r["scores"] for r in rows]
     assert [p["ranks"] for p in parquet] == [[int(x) for x in r["ranks"].split(";")] for r in rows]
-    assert all(p["seats"] == ["greedy", "random"] for p in parquet)
+    assert [p["seats"] for p in parquet] == [r["seats"].split(";") for r in rows]
+    assert all(p["lineup"] == ["greedy", "random"] for p in parquet)
 
     summary = json.loads((out_dir / "summary.json").read_text())
     for seat in summary["seats"]:
@@ -94,7 +98,9 @@ def test_tournament_rotates_seats_and_rates_the_bots(
                 assert report.ahead[a][b] + report.ahead[b][a] == pytest.approx(1.0)
                 assert report.ahead_low[a][b] <= report.ahead[a][b] <= report.ahead_high[a][b]
     by_bot = {s.bot: s for s in report.standings}
-    assert report.standings[0].bot == "optimal"  # best ordinal first
+    order = [s.bot for s in report.standings]  # strongest in the batch fit first
+    assert order == sorted(order, key=lambda b: -by_bot[b].strength.elo)
+    assert order[-1] == "random" and by_bot["random"].strength.elo < 0
     assert by_bot["random"].rating.mu < 25 < by_bot["optimal"].rating.mu
     assert sum(s.win_share * s.games for s in report.standings) == pytest.approx(30)
 

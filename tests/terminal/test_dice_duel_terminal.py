@@ -16,7 +16,7 @@ from gamenight.core.record import RecordSeat
 from gamenight.core.runner import Match
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
 from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
-from gamenight.terminal.dice_duel import UI, parse_command
+from gamenight.terminal.dice_duel import HELP_ROWS, UI, describe, parse_command
 from gamenight.terminal.ui import Prompter, Seating
 
 TABLE = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
@@ -76,7 +76,7 @@ def test_commands(text: str, expected: Action) -> None:
         ("12345", "keeping all five"),
         ("ls", "do not make a Large straight (they make: 2p, 3k, fl, fh)"),
         ("a fh", "only be taken with a Kniffel"),
-        ("s", "take one: 2p, 3k, fl, fh"),
+        ("s", "take one (2p, 3k, fl, fh) or none (n)"),
     ],
 )
 def test_mistakes_are_explained(text: str, message: str) -> None:
@@ -268,3 +268,26 @@ def test_a_bot_default_name_fits_the_wide_table() -> None:
     UI().show(Console(file=out, width=120, color_system=None), GAME.view(state, 0), 0, table)
     header = next(line for line in out.getvalue().splitlines() if line.startswith("key"))
     assert "Turn optimal 2" in header and "combination" in header
+
+
+def test_n_takes_no_chip_even_one_the_dice_earn() -> None:
+    """K4 revised: ``n`` declines; ``s`` still takes the only chip, so no slip declines."""
+    pick = _view((1, 2, 3, 4, 6), rolls_used=3, phase="pick")
+    assert _parse("n", pick) == Stop() and _parse("decline", pick) == Stop()
+    assert _parse("s", pick) == Take("small-straight")
+    assert _parse("n", _view(FULL_HOUSE)) == Stop()
+    assert describe(Stop(), pick) == "take no chip (n)"
+    assert any(keys == "n" for keys, _ in HELP_ROWS)
+    solo_second = _view((4,) * 5, rolls_used=3, phase="pick", picks=1, mode="solo", players=1,
+                        chips=((0,) * 7,), current=0)  # fmt: skip
+    result = _parse("n", solo_second)
+    assert isinstance(result, str) and "take the second one" in result
+
+
+def test_a_declined_chip_is_narrated() -> None:
+    from gamenight.games.dice_duel.events import NoChip
+    from gamenight.terminal.dice_duel import narrate
+
+    seating = Seating(names=("Ann", "Bob"), humans=frozenset({0}))
+    line = narrate(NoChip(player=0, reason="declined"), seating)
+    assert line is not None and line.plain == "Ann takes no chip and ends the turn."

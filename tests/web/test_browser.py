@@ -96,7 +96,7 @@ def test_the_lobby_offers_only_the_seat_counts_of_the_chosen_mode(
     assert page.locator("#seat-count").input_value() == "2"
     assert page.locator(".seats-box select").count() == 2
     page.click("button[data-game='wurfeltod']")
-    page.wait_for_selector("#game-detail a[href='/rules?game=wurfeltod']")
+    page.wait_for_selector("#game-detail a[href^='/rules?game=wurfeltod&lang=']")
     assert counts() == [str(n) for n in range(1, 9)]
 
 
@@ -451,13 +451,15 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
     ui.check_axe(page, "lobby")
     for game in ("decathlon", "dice-duel", "wurfeltod", "decades"):
         page.click(f"button[data-game='{game}']")
-        page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
+        page.wait_for_selector(f"#game-detail a[href^='/rules?game={game}&lang=']")
     ui.shoot(page, "lobby")
     # a fixed seat count reads as one number ("2 teams", not "2 to 2 teams")
     assert page.locator("#game-detail .game-info p.muted").inner_text() == "2 teams"
-    # the deck select: the shipped deck, then the server's library, names as text
+    # the deck select: the shipped deck, then the decks in the page's language (the
+    # library's English one), then the shipped deck in German and Polish; names as text
     options = page.locator("#opt-deck option")
-    assert options.evaluate_all("os => os.map(o => o.value)") == ["", deck_id]
+    values = options.evaluate_all("os => os.map(o => o.value)")
+    assert values == ["", deck_id, "shipped-de", "shipped-pl"]
     assert options.nth(1).text_content() == "<b>party</b> (6 cards)"
     assert page.locator("#opt-deck b").count() == 0
     code = ui.create_room(

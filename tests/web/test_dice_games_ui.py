@@ -475,3 +475,28 @@ def test_reduced_motion_turns_the_dice_animation_off(page: Any, server: Server) 
                    return getComputedStyle(d).animationName; }"""
     )
     assert name == "none"
+
+
+def test_dice_duel_offers_a_visible_take_no_chip_button(page: Any, server: Server) -> None:
+    """K4 revised: when the dice earn a chip, a labelled button declines it."""
+    ui.create_room(page, server.url, "dice-duel", ["human"], choices={"mode": "solo"})
+    ui.start_if_host(page)
+    page.wait_for_selector("#table .dice-duel")
+    for _ in range(60):
+        ui.next_frame(page)
+        if ui.enabled(page, "button[data-key^=take-]").count():
+            button = ui.enabled(page, "button[data-key=stop]")
+            assert button.count() == 1 and button.inner_text() == "Take no chip"
+            assert "even one your dice make" in (button.get_attribute("title") or "")
+            ui.shoot(page, "dd-take-no-chip")
+            button.click()
+            page.wait_for_function(
+                "() => document.body.innerText.includes('takes no chip')", timeout=10_000
+            )
+            return
+        for sel in ("button[data-key=roll]", "button[data-key=stop]"):
+            if ui.enabled(page, sel).count():
+                assert ui.enabled(page, sel).first.inner_text() != "Take no chip"
+                ui.enabled(page, sel).first.click()
+                break
+    raise AssertionError("the dice earned no chip in 60 actions")

@@ -139,7 +139,7 @@ def test_only_valid_seat_counts_and_a_players_words(page: Any, server: Server) -
     seen = page.locator("#game-detail").inner_text()
     for game in ("decathlon", "wurfeltod", "decades"):
         page.click(f"button[data-game='{game}']")
-        page.wait_for_selector(f"#game-detail a[href='/rules?game={game}']")
+        page.wait_for_selector(f"#game-detail a[href^='/rules?game={game}&lang=']")
         seen += page.locator("#game-detail").inner_text()
     # The Decades: always two teams, said once, as text
     assert page.locator("#seat-count").is_hidden()

@@ -7,11 +7,16 @@ so they live below all of them (see the import contracts in ``pyproject.toml``).
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from gamenight.core import registry, seeds
-from gamenight.core.game import GameInfo
+from gamenight.core.i18n import set_default_language
+from gamenight.core.languages import LANGUAGES, check_language, from_environment
+
+if TYPE_CHECKING:  # the registry reads every installed package's metadata: not for --help
+    from gamenight.core import registry
+    from gamenight.core.game import GameInfo
 
 
 class UsageFailure(Exception):
@@ -25,12 +30,45 @@ class CheckFailure(Exception):
 def game_entry(game: str) -> registry.GameEntry:
     """The registry entry of ``game``, its module imported now so a game missing
     from this installation is a usage error, not a traceback later."""
+    from gamenight.core import registry
+
     entry = registry.get(game)
     try:
         entry.game  # noqa: B018 - import now so a missing game is a usage error
     except ModuleNotFoundError:
         raise UsageFailure(f"game '{game}' is not available in this installation") from None
     return entry
+
+
+_chosen: str | None = None  # the group's --lang (gamenight --lang de ...), if given
+
+
+def choose_language(lang: str | None) -> str:
+    """Set the process's language from ``gamenight --lang`` (checked: a bad one is one
+    line, exit 2), else from the POSIX locale; :func:`reading_language` follows it."""
+    global _chosen
+    _chosen = None if lang is None else set_default_language(lang)
+    return _chosen or set_default_language(from_environment(os.environ))
+
+
+def reading_language(lang: str | None) -> str:
+    """The language a command's player-facing text is in: its own ``--lang`` if given
+    (checked: a LanguageError is one line, exit 2), else the global ``gamenight --lang``,
+    else the POSIX locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG). The one place the
+    commands ask. The pseudo-locale has no rules or decks: the POSIX locale's are read.
+
+    >>> reading_language("PL"), reading_language("de_AT.UTF-8")
+    ('pl', 'de')
+    >>> choose_language("de") and (reading_language(None), reading_language("pl"))
+    ('de', 'pl')
+    >>> choose_language(None) and reading_language(None) == from_environment(os.environ)
+    True
+    """
+    if lang is not None:
+        return check_language(lang)
+    if _chosen in LANGUAGES:
+        return _chosen
+    return from_environment(os.environ)
 
 
 def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ()) -> dict[str, Any]:
@@ -83,6 +121,8 @@ def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ())
 
 def game_seed(seed: int | None) -> int:
     """The player's ``--seed``, or a fresh secret 128-bit one."""
+    from gamenight.core import seeds
+
     if seed is not None:
         try:
             return seeds.check_seed(seed)  # the limit a record can be read back with

@@ -12,13 +12,13 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from gamenight.games.decades import library
+from gamenight.cli.args import reading_language
+from gamenight.cli.lazy import lazy_console
+from gamenight.core.i18n import _, ngettext
+from gamenight.core.languages import LANGUAGES
 
-console = Console()
+console = lazy_console()
 
 
 @click.group()
@@ -28,33 +28,68 @@ def decks() -> None:
 
 @decks.command("import")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-def import_command(file: Path) -> None:
+@click.option(
+    "--language",
+    default=None,
+    help=f"the questions' language ({', '.join(LANGUAGES)}; default: what a JSON file says, "
+    "else en)",
+)
+def import_command(file: Path, language: str | None) -> None:
     """Validate a deck FILE (.json or .csv) and add it to the deck library."""
-    info = library.import_deck(file)  # DeckError is a GamenightError: one line, exit 2
-    line = Text("Imported ")
-    line.append(info.name, style="bold")
-    line.append(f" ({info.cards} cards, {info.questions} questions) as deck ")
-    line.append(info.short_id, style="bold cyan")
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
+    # DeckError is a GamenightError: one line, exit 2
+    info = library.import_deck(file, language=language)
+    cards = ngettext("{n} card", "{n} cards", info.cards).format(n=info.cards)
+    questions = ngettext("{n} question", "{n} questions", info.questions).format(n=info.questions)
+    line = Text(
+        _("Imported {name} ({cards}, {questions}, {language}) as deck {id}").format(
+            name=info.name, cards=cards, questions=questions, language=info.language,
+            id=info.short_id,
+        )
+    )  # fmt: skip
+    line.highlight_words([info.short_id], style="bold cyan")
     console.print(line)
     console.print(
-        Text(f"Play it with: gamenight play decades --option deck={info.short_id}"), style="dim"
+        Text(_("Play it with: gamenight play decades --option deck={id}").format(id=info.short_id)),
+        style="dim",
     )
 
 
 @decks.command("list")
-def list_command() -> None:
-    """List the decks in the library (ids, names and sizes)."""
-    found = library.list_decks()
+@click.option("--lang", "lang", default=None, help="list the decks in this language first")
+def list_command(lang: str | None) -> None:
+    """List the decks in the library (ids, names, sizes and languages), those in your
+    language (--lang, else the POSIX locale) first."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from gamenight.games.decades import library
+
+    found = library.list_decks(reading_language(lang))
+    shipped = ", ".join(f"deck={ident}" for ident in library.SHIPPED_IDS.values())
+    note = _(
+        "The shipped deck is always available as deck=default (in English), {shipped}."
+    ).format(shipped=shipped)
     if not found:
         console.print(
             Text(
-                f"No decks imported yet (the library is {library.library_dir()}). "
-                "Add one with: gamenight decks import FILE"
+                _(
+                    "No decks imported yet (the library is {folder}). "
+                    "Add one with: gamenight decks import FILE"
+                ).format(folder=library.library_dir())
             )
         )
+        console.print(Text(note), style="dim")
         return
-    table = RichTable("id", "name", "cards", "questions", box=None)
+    table = RichTable(
+        "id", _("name"), _("cards"), _("questions"), _("language"), box=None
+    )  # fmt: skip
     for info in found:
-        table.add_row(info.short_id, Text(info.name), str(info.cards), str(info.questions))
+        table.add_row(
+            info.short_id, Text(info.name), str(info.cards), str(info.questions), info.language
+        )
     console.print(table)
-    console.print(Text("The shipped deck is always available as deck=default."), style="dim")
+    console.print(Text(note), style="dim")

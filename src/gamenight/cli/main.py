@@ -6,44 +6,50 @@ command shows a traceback for bad input.
 
 from __future__ import annotations
 
-import os
-import sys
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from gamenight.core.threads import one_blas_thread
 
-import click
-from rich.console import Console
-from rich.markdown import Markdown
-from rich.table import Table as RichTable
-from rich.text import Text
+one_blas_thread()  # before anything imports numpy (issue 29)
 
-from gamenight import __version__
-from gamenight.cli import simulate
-from gamenight.cli.args import CheckFailure, UsageFailure, game_entry, game_seed, raw_options
-from gamenight.cli.decks import decks
-from gamenight.cli.menu import main_menu
-from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
-from gamenight.cli.resuming import play_on, resume_game
-from gamenight.cli.saves import (
-    SeatView,
-    list_saves,
-    newest_unfinished,
-    resolve_seat,
-    show_as,
-    show_saves,
+import sys  # noqa: E402
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar  # noqa: E402
+
+import click  # noqa: E402
+
+from gamenight import __version__  # noqa: E402
+from gamenight.cli import simulate  # noqa: E402
+from gamenight.cli.args import (  # noqa: E402
+    CheckFailure,
+    UsageFailure,
+    choose_language,
+    game_entry,
+    game_seed,
+    raw_options,
+    reading_language,
 )
-from gamenight.cli.session import Session
-from gamenight.cli.solve import solve
-from gamenight.core import registry
-from gamenight.core.errors import GamenightError, OptionsError, RecordError
-from gamenight.core.i18n import _, game_name, set_default_language
-from gamenight.core.languages import LANGUAGES, from_environment
-from gamenight.terminal.glyphs import degrade_streams
-from gamenight.terminal.ui import Prompter, plain
-from gamenight.terminal.words import plural
+from gamenight.cli.decks import decks  # noqa: E402
+from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
+from gamenight.cli.serve import serve_command  # noqa: E402
+from gamenight.cli.solve import solve  # noqa: E402
+from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
+from gamenight.core.i18n import _, game_name  # noqa: E402
+from gamenight.core.languages import LANGUAGES  # noqa: E402
+from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 
-console = Console()
+# Only what `--help` and `list` need is imported above; each command imports the rest
+# (rich's tables, the sessions, the menu, records, bots) when it runs (issue 29:
+# tests/cli/test_cli_imports.py checks what `list` and `--help` load).
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table as RichTable
+
+    from gamenight.cli.players import SeatSpec
+    from gamenight.cli.session import Session
+    from gamenight.core import registry
+    from gamenight.terminal.ui import Prompter
+
+console = lazy_console()
 
 
 PLAIN_HELP = (
@@ -62,12 +68,14 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     """Run ``target`` (the menu or a game) on the full-screen table when the terminal
     supports it and the user did not ask for the line mode; else in the line mode."""
     from gamenight.terminal.full import run_full, wanted
+    from gamenight.terminal.ui import Prompter
 
     ctx = click.get_current_context(silent=True)
     root = None if ctx is None else ctx.find_root()
     if wanted(plain_mode or bool(root is not None and root.meta.get("plain"))):
         return run_full(target)
-    return target(console, Prompter(console))
+    shown = real_console(console)
+    return target(shown, Prompter(shown))
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -84,9 +92,11 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
 def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
     # --lang is checked (a bad one: one line, exit 2); else the POSIX locale decides.
-    set_default_language(lang if lang is not None else from_environment(os.environ))
+    choose_language(lang)
     ctx.meta["plain"] = plain_mode
     if ctx.invoked_subcommand is None:
+        from gamenight.cli.menu import main_menu
+
         _need_input(_("the menu"))
         front_end(main_menu, plain_mode)
 
@@ -96,6 +106,13 @@ def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
 @click.option("--options", "show_options", is_flag=True, help="each game's options")
 def list_games(show_bots: bool, show_options: bool) -> None:
     """List the games: id, name, seats and bots (imports no bot and no solver)."""
+    from rich.console import Console
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from gamenight.cli.players import seats_text
+    from gamenight.core import registry
+
     table = RichTable("id", _("game"), _("players"), _("bots"), box=None)
     for entry in registry.available():
         info = entry.game.info
@@ -115,6 +132,10 @@ def list_games(show_bots: bool, show_options: bool) -> None:
 
 def options_table(entry: registry.GameEntry) -> RichTable:
     """One line per game option: its flag, its default and what it sets."""
+    from rich.table import Table as RichTable
+
+    from gamenight.terminal.ui import plain
+
     title = _("{game} options").format(game=game_name(entry.id, entry.name))
     table = RichTable(_("option"), _("default"), _("what it sets"), title=title, box=None)
     for spec in entry.game.info.options:
@@ -131,6 +152,10 @@ def options_table(entry: registry.GameEntry) -> RichTable:
 
 def bots_table(entry: registry.GameEntry) -> RichTable:
     """One line per bot of ``entry``: its name, what it does and how strong it is."""
+    from rich.table import Table as RichTable
+
+    from gamenight.terminal.ui import plain
+
     title = game_name(entry.id, entry.name)
     table = RichTable(_("bot"), _("what it does and how strong"), title=title, box=None)
     for name, info in entry.bot_infos.items():
@@ -140,10 +165,14 @@ def bots_table(entry: registry.GameEntry) -> RichTable:
 
 @app.command()
 @click.argument("game")
-def rules(game: str) -> None:
-    """Print the rules of GAME (an id from `gamenight list`)."""
+@click.option("--lang", "lang", default=None, help=f"the rules' language ({', '.join(LANGUAGES)})")
+def rules(game: str, lang: str | None) -> None:
+    """Print the rules of GAME (an id from `gamenight list`), in the language of --lang
+    or the POSIX locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); English when missing."""
+    from rich.markdown import Markdown
+
     entry = game_entry(game)
-    console.print(Markdown(entry.rules_text()))
+    console.print(Markdown(entry.rules_text(reading_language(lang))))
 
 
 GAME_OPTIONS_HELP = (
@@ -184,6 +213,8 @@ def play(
     game_options: tuple[str, ...],
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
+    from gamenight.cli.players import is_team_game, parse_players
+
     entry = game_entry(game)
     options = entry.game.parse_options(raw_options(entry.game.info, game_options, option))
     info = entry.game.info
@@ -217,9 +248,14 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     """Replay the record at PATH: check the seed against the commitment made
     before the game, then re-derive every die and card and verify every event
     and the result."""
+    from rich.text import Text
+
+    from gamenight.cli.saves import SeatView, resolve_seat, show_as
+    from gamenight.core import registry
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
     from gamenight.core.seeds import fingerprint
+    from gamenight.terminal.words import plural
 
     try:
         record = read_record(path)
@@ -233,7 +269,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     except RecordError as exc:
         raise CheckFailure(str(exc)) from None
     if as_seat is not None:
-        show_as(console, game_entry(record.game), record, seen)
+        show_as(real_console(console), game_entry(record.game), record, seen)
     if show_odds:
         with_odds = [e.name for e in registry.available() if e.game.info.odds is not None]
         none = (
@@ -300,6 +336,9 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 @plain_option
 def resume(path: Path | None, last: bool, plain_mode: bool) -> None:
     """Resume the unfinished game saved at PATH (or the newest with --last)."""
+    from gamenight.cli.resuming import resume_game
+    from gamenight.cli.saves import newest_unfinished
+
     if last == (path is not None):
         raise UsageFailure(_("name a saved game file or use --last (gamenight saves lists them)"))
     _need_input(_("resuming a game"))
@@ -319,11 +358,13 @@ def resume(path: Path | None, last: bool, plain_mode: bool) -> None:
 @app.command()
 def saves() -> None:
     """List the saved unfinished games, newest first."""
-    show_saves(console, list_saves())
+    from gamenight.cli.saves import list_saves, show_saves
+
+    show_saves(real_console(console), list_saves())
 
 
 app.add_command(solve)
-app.add_command(registry.load("gamenight.cli.serve:serve_command"))  # the online server
+app.add_command(serve_command)  # the online server (it imports the server when it runs)
 app.add_command(decks)
 
 
@@ -345,6 +386,10 @@ def _play(
     seed_public: bool,
     force: bool = False,
 ) -> None:
+    from rich.text import Text
+
+    from gamenight.cli.session import Session
+
     session = Session(
         entry, seats, options, chosen, shown, prompter, record, watch,
         seed_public=seed_public, force=force,
@@ -366,6 +411,8 @@ def _need_input(what: str) -> None:
 
 
 def _finish(session: Session, match: Any) -> None:
+    from gamenight.cli.resuming import play_on
+
     if not play_on(session, match):
         sys.exit(130)
 

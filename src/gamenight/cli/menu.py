@@ -20,18 +20,20 @@ from rich.markdown import Markdown
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from gamenight.cli.args import CheckFailure, UsageFailure
+from gamenight.cli.args import CheckFailure, UsageFailure, reading_language
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
 from gamenight.cli.saves import list_saves, saves_table
 from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
+from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.game import GameInfo
 from gamenight.core.i18n import N_, _, game_name
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
-from gamenight.terminal.ui import Prompter, is_number, plain, printing
+from gamenight.terminal.ui import HELP_WORDS, Prompter, is_number, plain, printing
 
 MENU_HELP = N_("number: play that game · r: rules · s: resume a saved game · q: quit")
 AFTER_HELP = N_("a: play again · m: back to the menu · q: quit")
@@ -49,18 +51,28 @@ class SetUp:
 def main_menu(console: Console, prompter: Prompter) -> None:
     """Run the menu until the user quits (``q``, Ctrl-C or end of input at the menu)."""
     prompter.say(plain("gamenight", "bold"), " — " + _("games for the table (Ctrl-C quits)"))
+    redraw = True
     while True:
         entries = registry.available()
-        prompter.board(Text(_("Choose a game")), printing(games_table(entries)))
-        prompter.say(plain(_(MENU_HELP), "dim"))
+        if redraw:
+            prompter.board(Text(_("Choose a game")), printing(games_table(entries)))
+            prompter.say(plain(_(MENU_HELP), "dim"))
+        redraw = True
         text = prompter.ask("> ").lower()
         if text in {"q", "quit", "exit"}:
             return
         if text in {"r", "rules"}:
             entry = entries[_pick(prompter, _("Rules of which game (number)? "), len(entries)) - 1]
-            rules = Markdown(entry.rules_text())
+            rules = Markdown(entry.rules_text(reading_language(None)))
             name = game_name(entry.id, entry.name)
             prompter.board(plain(_("Rules of {game}").format(game=name)), printing(rules))
+            # read them before the menu comes back (the full screen redraws the board)
+            _ask_back(prompter, _("Enter: back to the menu "))
+            continue
+        if text in HELP_WORDS:
+            with prompter.aside():
+                prompter.say(plain(_(MENU_HELP)))
+            redraw = False  # a redrawn board would close the help again
             continue
         if text in {"s", "saves", "resume"}:
             resume_menu(console, prompter)
@@ -104,12 +116,24 @@ def _after_game(prompter: Prompter) -> str:
 
 
 def games_table(entries: list[registry.GameEntry]) -> RichTable:
-    table = RichTable("#", _("game"), _("players"), _("bots"), box=None)
+    """The games, each with its seats and, on a line of its own, its bots (a column
+    of bots would wrap one name per line on a narrow screen)."""
+    table = RichTable("#", _("game"), _("players"), box=None)
+    table.columns[0].no_wrap = table.columns[2].no_wrap = True
     for n, entry in enumerate(entries, start=1):
         info = entry.game.info
-        name = game_name(entry.id, entry.name)
-        table.add_row(str(n), name, seats_text(info), ", ".join(entry.bot_infos))
+        table.add_row(str(n), plain(game_name(entry.id, entry.name), "bold"), seats_text(info))
+        bots = plain(_("bots:") + " " + ", ".join(entry.bot_infos), "dim")
+        table.add_row("", bots, "")
     return table
+
+
+def _ask_back(prompter: Prompter, prompt: str) -> None:
+    """Wait for Enter (Ctrl-C or Ctrl-D too: each only means "back")."""
+    try:
+        prompter.ask(prompt)
+    except (KeyboardInterrupt, EOFError):
+        prompter.console.print()
 
 
 class StepBack(Exception):
@@ -132,13 +156,16 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
     game = entry.game
     raw: dict[str, Any] = {}
     specs = list(game.info.options)
+    offered = _catalogue_offers(game.info, reading_language(None))
     index = 0
     while True:
         while index < len(specs):
             spec = specs[index]
             hint = f" ({', '.join(spec.choices)})" if spec.choices else ""
+            first, listed = offered.get(spec.name, (None, ""))
+            default = _show(spec.default) if first is None else first
             try:
-                text = _ask_step(prompter, f"{_(spec.help)}{hint} [{_show(spec.default)}]: ")
+                text = _ask_step(prompter, f"{_(spec.help)}{hint}{listed} [{default}]: ")
             except StepBack:
                 if index == 0:
                     return None
@@ -151,6 +178,8 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
                     prompter.error(str(exc))
                     continue
                 raw[spec.name] = text
+            elif first is not None:
+                raw[spec.name] = first
             else:
                 raw.pop(spec.name, None)
             index += 1
@@ -340,6 +369,25 @@ def _pick(prompter: Prompter, prompt: str, count: int) -> int:
         if is_number(text) and 1 <= int(text) <= count:
             return int(text)
         prompter.error(_("type a number from 1 to {n}").format(n=count))
+
+
+def _catalogue_offers(info: GameInfo, lang: str) -> dict[str, tuple[str | None, str]]:
+    """Per catalogue option (The Decades' ``deck``): the entry offered as the answer
+    to an empty line (the first in the player's language, if any and not English,
+    whose entry is the game's own default) and a hint listing a few entries, the
+    player's language first. A catalogue that cannot be read offers nothing."""
+    offers: dict[str, tuple[str | None, str]] = {}
+    for catalogue in info.catalogues:
+        try:
+            entries: list[CatalogueEntry] = list(registry.load(catalogue.entries)())
+        except GamenightError:
+            continue
+        ordered = sorted(entries, key=lambda e: e.language != lang)
+        first = ordered[0].id if ordered and ordered[0].language == lang != "en" else None
+        shown = ", ".join(f"{e.id[:12]}: {clip(e.name, 30)} ({e.language})" for e in ordered[:4])
+        more = ", ..." if len(ordered) > 4 else ""
+        offers[catalogue.option] = (first, f" [{shown}{more}]" if shown else "")
+    return offers
 
 
 def _show(value: Any) -> str:

@@ -42,6 +42,15 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
     if record.entropy != seeds.SERVER:  # only a server room makes such a game
         resumed.writer.close()
         raise CheckFailure(f"{path}: a game of an online room is played on in its room")
+    if record.rules_version != entry.game.info.rules_version:
+        # it replays under its own rules (Game.older_rules), but play goes on only
+        # under the current ones
+        resumed.writer.close()
+        raise CheckFailure(
+            f"{path}: begun under {entry.name} rules version {record.rules_version}; "
+            f"it replays (gamenight replay), but is played on only under version "
+            f"{entry.game.info.rules_version}: start a new game"
+        )
     options = entry.game.parse_options(record.options)
     session = Session(
         entry, seats, options, record.seed, console, prompter, path,

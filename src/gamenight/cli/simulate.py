@@ -16,11 +16,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import click
-from rich.console import Console
-from rich.table import Table as RichTable
-from rich.text import Text
 
 from gamenight.cli.args import game_entry, raw_options
+from gamenight.cli.lazy import lazy_console
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
@@ -31,7 +29,7 @@ GAME_OPTIONS_EPILOG = (
     "the parallel, Ray and report options."
 )
 
-console = Console()
+console = lazy_console()
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -88,12 +86,19 @@ def _parallel_options(f: F) -> F:
 @click.argument("game")
 @click.option("--bots", required=True, help="one bot per seat, e.g. 'optimal,competitive'")
 @click.option("--games", type=int, default=1000, show_default=True, help="games to play")
+@click.option(
+    "--fixed-seats",
+    is_flag=True,
+    help="keep every bot in its seat (to measure seat bias); by default each deal of dice "
+    "is played once in every seat order",
+)
 @_parallel_options
 @click.argument("game_options", nargs=-1, type=click.UNPROCESSED)
 def sim(
     game: str,
     bots: str,
     games: int,
+    fixed_seats: bool,
     seed: int,
     jobs: int | None,
     backend: str,
@@ -106,9 +111,14 @@ def sim(
 ) -> None:
     """Play a seeded series of all-bot GAME games: win shares and mean scores.
 
-    Game i is the same on any number of workers: its dice come from the series
-    seed and i. Ctrl-C stops and reports the games finished so far (partial).
+    Seats rotate: with K bots each deal of dice is played K times, once in every
+    seat order, so a bot's figures do not depend on its seat (--fixed-seats keeps
+    them). Game i is the same on any number of workers: its dice come from the
+    series seed and i. Ctrl-C stops and reports the games finished so far (partial).
     """
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     import gamenight.sim
     from gamenight.sim.report import series_summary, write_series
 
@@ -128,6 +138,7 @@ def sim(
             backend=backend,
             address=address,
             worker_memory_mb=worker_memory,
+            rotate=not fixed_seats,
         )
     if report.games == 0:
         _stopped()
@@ -138,11 +149,12 @@ def sim(
             sys.exit(130)
         return
     partial = f", PARTIAL: {report.games} of {report.asked}" if report.partial else ""
+    unit = entry.game.score_unit(options)
     table = RichTable(
-        "seat",
+        "seat" if fixed_seats else "#",
         "bot",
         "win share",
-        "mean score",
+        f"mean score ({unit})",
         title=Text(
             f"{entry.name}: {report.games} games from seed {seed}{partial} "
             f"({report.seconds:.1f} s, {report.jobs} worker{'s' * (report.jobs != 1)})"
@@ -156,7 +168,12 @@ def sim(
             f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
         )
     console.print(table)
-    console.print("[dim]± one standard error; a k-way shared win counts 1/k[/]")
+    seating = (
+        "seats fixed"
+        if fixed_seats or len(report.seats) < 2
+        else "seats rotate: every deal is played once in each seat order"
+    )
+    console.print(f"[dim]± one standard error; a k-way shared win counts 1/k; {seating}[/]")
     _footer(report.worker_peak_mb, written, report.partial)
 
 
@@ -192,8 +209,12 @@ def tournament(
     """Every line-up of SEATS bots plays GAMES games, seat order rotating.
 
     Reports win shares and mean scores with 95% intervals, the head-to-head
-    win-share matrix and openskill (Plackett-Luce) ratings.
+    win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
+    openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     from gamenight.sim.ratings import RatingStore
     from gamenight.sim.report import tournament_summary, write_tournament
     from gamenight.sim.tournament import lineups, run_tournament
@@ -222,7 +243,7 @@ def tournament(
     if save and not report.partial:
         store = RatingStore(entry.id)
         _say_problem(store.problem)
-        store.merge({f"bot:{s.bot}": s.rating for s in report.standings})
+        store.record_games(report.bots, report.rows)
         store.save()
     written = write_tournament(report, out) if out is not None else []
     if as_json:
@@ -235,7 +256,8 @@ def tournament(
         "bot",
         "games",
         "win share [95%]",
-        "mean score [95%]",
+        f"mean score ({entry.game.score_unit(options)}) [95%]",
+        "strength [95%]",
         "mu",
         "sigma",
         "ordinal",
@@ -250,6 +272,7 @@ def tournament(
             str(s.games),
             f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
             f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.strength.elo:+.0f} [{s.strength.low:+.0f}, {s.strength.high:+.0f}]",
             f"{s.rating.mu:.2f}",
             f"{s.rating.sigma:.2f}",
             f"{s.rating.ordinal:.2f}",
@@ -269,7 +292,11 @@ def tournament(
             )
         matrix.add_row(Text(bot), *cells)
     console.print(matrix)
-    console.print("[dim][95% intervals]; ties count one half; ordinal = mu - 3 sigma[/]")
+    console.print(
+        "[dim][95% intervals]; ties count one half; strength: Bradley-Terry fit of all the"
+        " games at once (Elo scale, mean 0; the order of the standings); mu, sigma, ordinal ="
+        " mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`[/]"
+    )
     _footer(report.worker_peak_mb, written, report.partial)
 
 
@@ -285,6 +312,9 @@ def _say_problem(problem: str | None) -> None:
 def ratings(game: str, as_json: bool) -> None:
     """The stored openskill ratings of GAME: bots from tournaments, players from
     terminal games against bots."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
     from gamenight.sim.ratings import RatingStore
 
     entry = game_entry(game)
@@ -337,11 +367,15 @@ def ratings(game: str, as_json: bool) -> None:
 
 
 def _stopped() -> None:
+    from rich.text import Text
+
     console.print(Text("Stopped before any game finished."))
     sys.exit(130)
 
 
 def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
+    from rich.text import Text
+
     if peaks:
         console.print(
             Text(f"peak memory per worker: {', '.join(f'{p:.0f}' for p in peaks)} MB", style="dim")
@@ -357,6 +391,7 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
 def _progress_bar(title: str) -> Iterator[Callable[[int, int], None]]:
     """A ``(done, total)`` callback that shows a progress bar on stderr once the work
     has taken longer than :data:`PROGRESS_AFTER_SECONDS` (short runs stay quiet)."""
+    from rich.console import Console
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,

@@ -17,12 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.console import Console
-from rich.progress import Progress
-from rich.table import Table as RichTable
-from rich.text import Text
 
-from gamenight.core import registry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.options import parse_options
 
@@ -58,6 +53,13 @@ def solve(
     games: int,
 ) -> None:
     """Solve GAME exactly and print the headline figures (or all of them with --json)."""
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    from gamenight.core import registry
+
     entry = registry.get(game)
     try:
         solver = entry.solver
@@ -113,6 +115,9 @@ def _raw(
 def _plot(game: str, solution: dict[str, Any], out: Path, quiet: bool, **kw: Any) -> None:
     """Draw ``solution``'s plots into ``out`` and say what was written (on stderr with
     --json, so the JSON stays clean); Monte-Carlo figures are reported too."""
+    from rich.console import Console
+    from rich.text import Text
+
     from gamenight.sim.plots import plot_solution
 
     paths, figures = plot_solution(game, solution, out, **kw)

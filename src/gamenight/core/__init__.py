@@ -1,18 +1,63 @@
-"""The game-agnostic kernel: game API, dice, events, agents, runner, records, registry."""
+"""The game-agnostic kernel: game API, dice, events, agents, runner, records, registry.
 
-from gamenight.core.agents import Agent, Decision, RandomAgent
-from gamenight.core.dice import DiceSource, ScriptedDice, SeededDice
-from gamenight.core.errors import (
-    DiceExhaustedError,
-    GamenightError,
-    IllegalActionError,
-    OptionsError,
-    RecordError,
-    UnknownGameError,
-)
-from gamenight.core.events import Event, visible_to
-from gamenight.core.game import Game, GameInfo, Results, Transition, to_json
-from gamenight.core.options import Options, OptionSpec
+The names below are imported on first use (PEP 562), not with the package: every
+``gamenight.core.X`` import runs this file first, and ``gamenight --help`` needs only
+the errors and the options (issue 29).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gamenight.core.agents import Agent, Decision, RandomAgent
+    from gamenight.core.dice import DiceSource, ScriptedDice, SeededDice
+    from gamenight.core.errors import (
+        DiceExhaustedError,
+        GamenightError,
+        IllegalActionError,
+        OptionsError,
+        RecordError,
+        UnknownGameError,
+    )
+    from gamenight.core.events import Event, visible_to
+    from gamenight.core.game import Game, GameInfo, Results, Transition, to_json
+    from gamenight.core.options import Options, OptionSpec
+
+_HOME = {
+    "Agent": "agents",
+    "Decision": "agents",
+    "RandomAgent": "agents",
+    "DiceSource": "dice",
+    "ScriptedDice": "dice",
+    "SeededDice": "dice",
+    "DiceExhaustedError": "errors",
+    "GamenightError": "errors",
+    "IllegalActionError": "errors",
+    "OptionsError": "errors",
+    "RecordError": "errors",
+    "UnknownGameError": "errors",
+    "Event": "events",
+    "visible_to": "events",
+    "Game": "game",
+    "GameInfo": "game",
+    "Results": "game",
+    "Transition": "game",
+    "to_json": "game",
+    "Options": "options",
+    "OptionSpec": "options",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "Agent",

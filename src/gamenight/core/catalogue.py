@@ -25,12 +25,15 @@ import msgspec
 
 class CatalogueEntry(msgspec.Struct, frozen=True):
     """One entry: the id an option's value names, a display name (text, never markup),
-    a short detail for a picker (like "48 cards") and, if it has one, its size."""
+    a short detail for a picker (like "48 cards"), if it has one its size, and if it
+    is written in one its language (a code of ``core.languages``: a picker offers the
+    player's language first)."""
 
     id: str
     name: str
     detail: str = ""
     count: int | None = None
+    language: str | None = None
 
 
 Catalogue = Callable[[], Sequence[CatalogueEntry]]  # what CatalogueInfo.entries names
@@ -40,13 +43,15 @@ Catalogue = Callable[[], Sequence[CatalogueEntry]]  # what CatalogueInfo.entries
 class CatalogueInfo:
     """Option ``option`` takes the id of one of ``entries()``, or one of ``defaults``
     (the game's own default, which ``default_label`` names for a picker, like "the
-    shipped deck"). ``noun`` names an entry in messages ("deck")."""
+    shipped deck", and which is in ``default_language`` if it is in one). ``noun``
+    names an entry in messages ("deck")."""
 
     option: str
     entries: str  # "module:attribute" of a Catalogue
     noun: str = "entry"
     defaults: tuple[str, ...] = ("",)
     default_label: str = "the default"
+    default_language: str | None = None
 
     def is_default(self, value: object) -> bool:
         """Whether ``value`` means the default (None, or one of ``defaults`` in any case)."""

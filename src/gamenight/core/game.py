@@ -65,6 +65,7 @@ class GameInfo:
     advisor: str | None = None  # advise(view, seat, legal) -> Advice | None
     solver: str | None = None  # a gamenight.core.solver.Solver
     odds: str | None = None  # odds(view) -> Odds | None (gamenight.core.odds), live win odds
+    chance: str | None = None  # chance(game) -> gamenight.core.chance.Chance: explicit dice
     # What front ends and learners find a game's own modules by (a game without one gets
     # their generic fallback). Strings only: a game names, never imports, a front end.
     terminal: str | None = None  # a gamenight.terminal.ui.TerminalUI class (UI())
@@ -158,6 +159,17 @@ class Game(ABC, Generic[S, A, V, E]):
             if narrowed is not None:
                 lo, hi = max(lo, narrowed[0]), min(hi, narrowed[1])
         return lo, hi
+
+    def older_rules(self, rules_version: str) -> Game[Any, Any, Any, Any] | None:
+        """This game under an earlier ``rules_version`` (its ``info.rules_version`` says
+        so), to replay and resume records made under it; None when it cannot (the
+        default). A game whose rules change keeps its old reading here."""
+        return None
+
+    def score_unit(self, options: Options) -> str:
+        """What a final score counts, for axis labels and tables: "points" unless the
+        game says otherwise (the Decathlon's Championship: "honours"). Parsed options."""
+        return "points"
 
     def check_setup(self, players: int, options: Options) -> None:
         """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would

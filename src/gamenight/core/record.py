@@ -846,10 +846,13 @@ def replay(
     except (GamenightError, ModuleNotFoundError) as exc:
         raise RecordError(f"{name}: {exc}") from None
     if record.rules_version != game.info.rules_version:
-        raise RecordError(
-            f"{name}: recorded with {game.info.id} rules version {record.rules_version}, "
-            f"this gamenight has {game.info.rules_version}"
-        )
+        older = game.older_rules(record.rules_version)  # a revised game keeps its old reading
+        if older is None or older.info.rules_version != record.rules_version:
+            raise RecordError(
+                f"{name}: recorded with {game.info.id} rules version {record.rules_version}, "
+                f"this gamenight has {game.info.rules_version}"
+            )
+        game = older
     if record.seed is None:
         raise RecordError(
             f"{name}: the seed is not revealed yet (the game is still secret), "

@@ -2,8 +2,9 @@
 
 A game registers in its distribution's metadata, group ``gamenight.games``: the entry
 point's name is the game id, its value the package that holds ``game.py`` (``GAME``)
-and the rules doc ``rules.md``. gamenight's own games register the same way (its
-pyproject.toml); a plug-in is any installed distribution that does::
+and the rules doc ``rules.md`` (translations beside it: ``rules.de.md``...).
+gamenight's own games register the same way (its pyproject.toml); a plug-in is any
+installed distribution that does::
 
     [project.entry-points."gamenight.games"]
     toy = "gamenight_toy"
@@ -35,6 +36,7 @@ from gamenight.core.agents import Agent
 from gamenight.core.errors import UnknownGameError
 from gamenight.core.game import AnyGame, BotInfo
 from gamenight.core.i18n import N_
+from gamenight.core.languages import LANGUAGES
 from gamenight.core.odds import Odds
 from gamenight.core.solver import Solver
 
@@ -129,12 +131,32 @@ class GameEntry:
         solver: Solver = load(path)
         return solver
 
-    def rules_text(self) -> str:
-        """The game's rules doc (``docs/rules/<id>.md``, shipped as ``rules.md``)."""
-        try:
-            return resources.files(self.package).joinpath("rules.md").read_text(encoding="utf-8")
-        except OSError:
-            raise UnknownGameError(f"the rules of {self.name} are not installed") from None
+    def rules_text(self, lang: str = "en") -> str:
+        """The game's rules doc in ``lang`` (``docs/rules/<id>.<lang>.md``, shipped as
+        ``rules.<lang>.md``; English is ``rules.md``), or the English one when the game
+        has none in that language. ``lang`` is a code of :data:`~gamenight.core.languages.LANGUAGES`
+        (front ends check it with ``check_language`` first)."""
+        return self.rules_in(lang)[1]
+
+    def rules_in(self, lang: str = "en") -> tuple[str, str]:
+        """(the language the rules are in, their text): ``lang`` or the English fallback."""
+        candidates = [(lang, f"rules.{lang}.md")] if lang != "en" else []
+        for language, name in (*candidates, ("en", "rules.md")):
+            try:
+                text = resources.files(self.package).joinpath(name).read_text(encoding="utf-8")
+            except OSError:
+                continue
+            return language, text
+        raise UnknownGameError(f"the rules of {self.name} are not installed")
+
+    def rules_languages(self) -> tuple[str, ...]:
+        """The languages the game's rules are written in, English first."""
+        found = []
+        for lang in LANGUAGES:
+            name = "rules.md" if lang == "en" else f"rules.{lang}.md"
+            if resources.files(self.package).joinpath(name).is_file():
+                found.append(lang)
+        return tuple(found)
 
 
 class _LazyBots(Mapping[str, Callable[[int], Any]]):

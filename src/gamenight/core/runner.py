@@ -96,8 +96,9 @@ class Match(Generic[S, A, V, E]):
     def step(self) -> None:
         """Ask each seat to act (in :meth:`Game.to_act` order) and submit its choice."""
         table = self._table()
-        for seat in table.to_act():
-            if seat not in table.to_act():
+        acting = table.to_act()
+        for seat in acting:
+            if len(acting) > 1 and seat not in table.to_act():
                 continue  # an earlier simultaneous choice this step resolved it
             snap = table.position(seat)
             decision = Decision(self.game.info.id, seat, snap.view, snap.legal)

@@ -92,6 +92,10 @@ class Table(Generic[S, A, V, E]):
         self._moves: list[tuple[int, A]] = []
         self.opening: Step[S, A, V, E] = Step(game, 0, None, None, state, tuple(start_events))
         self._log: list[Stamped[E]] = [Stamped(0, e) for e in self.opening.events]
+        # The step that made the current state: it computes who acts once for the
+        # table, its frames and the match runner (issue 29: the table layer asked the
+        # game three more times per action).
+        self._now: Step[S, A, V, E] = self.opening
         self._listeners: list[Listener[S, A, V, E]] = []
         self._hooks: list[Listener[S, A, V, E]] = []
 
@@ -120,17 +124,19 @@ class Table(Generic[S, A, V, E]):
 
     @property
     def finished(self) -> bool:
+        if type(self.game).is_terminal is Game.is_terminal:  # no seat to act
+            return not self._now.to_act
         return self.game.is_terminal(self._state)
 
     def to_act(self) -> tuple[int, ...]:
-        return self.game.to_act(self._state)
+        return self._now.to_act
 
     def results(self) -> Results | None:
         return self.game.results(self._state) if self.finished else None
 
     def position(self, seat: int | None) -> Position[A, V]:
         """``seat``'s view, its legal actions (if it is to act) and the seq."""
-        return position_of(self.game, self._state, self.seq, seat)
+        return position_of(self.game, self._state, self.seq, seat, acting=self._now.to_act)
 
     def events_since(self, seat: int | None, seq: int) -> list[Stamped[E]]:
         """The events ``seat`` may see that actions after ``seq`` caused.
@@ -195,8 +201,10 @@ class Table(Generic[S, A, V, E]):
         else:
             self._back.clear()
         self._state = step.state
+        self._now = step
         self._moves.append((step.seat, step.action))
-        self._log.extend(Stamped(step.seq, e) for e in step.events)
+        seq = step.seq
+        self._log += [Stamped(seq, e) for e in step.events]
         for listener in list(self._listeners):
             listener(step)
         return step
@@ -224,6 +232,7 @@ class Table(Generic[S, A, V, E]):
             raise IllegalActionError("there is no move of yours to take back here")
         seq = self.seq
         self._state = self._back.pop()
+        self._now = Step(self.game, seq - 1, None, None, self._state, ())
         self._moves.pop()
         self._log = [s for s in self._log if s.seq < seq]
 

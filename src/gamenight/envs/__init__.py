@@ -5,7 +5,9 @@
 * :func:`parallel_env` -- a PettingZoo ``ParallelEnv`` for a game with simultaneous
   choices (``GameInfo.simultaneous``: The Decades);
 * Gymnasium ``gamenight/Decathlon-v0``, ``gamenight/Wurfeltod-v0`` and
-  ``gamenight/DiceDuelSolo-v0``, registered on import.
+  ``gamenight/DiceDuelSolo-v0``, and one learner against fixed bots
+  (``gamenight/<Game>VsBot-v0``: :mod:`gamenight.envs.versus`), registered on import;
+* :func:`gamenight.envs.evaluate.evaluate`: a policy's regret against the optimum.
 
 Every encoding, the rewards and the seeding are in ``docs/rl.md``.
 """
@@ -17,6 +19,7 @@ from typing import Any
 from gamenight.core import registry
 from gamenight.envs.gymnasium_envs import register
 from gamenight.envs.pettingzoo_envs import DecadesParallel, GamenightAEC, GamenightParallel
+from gamenight.envs.versus import register as register_versus
 
 __all__ = ["DecadesParallel", "GamenightAEC", "GamenightParallel", "aec_env", "parallel_env"]
 
@@ -43,3 +46,4 @@ def parallel_env(game_id: str, **options: Any) -> GamenightParallel:
 
 
 register()
+register_versus()

@@ -7,6 +7,12 @@ of :meth:`Game.view` for the observing seat. ``reset(seed)`` seeds the dice with
 for the k-th episode), so an episode is reproducible and :meth:`Episode.record`
 writes it as a gamenight record that ``gamenight replay`` verifies.
 
+A game can be over at its start (a one-event Decathlon whose three Shot Put first dice
+all show 1): such an episode has no decision, so ``reset`` draws again, deterministically
+from the seed (:func:`redraw_seed`), and counts the draws in :attr:`Episode.redraws`.
+``redraw=False`` keeps such episodes (the regret harness does, so its means are those
+of the game itself, the ones the solvers' optima are for).
+
 A codec with a fast path (the Decathlon's) builds the observation from the state's
 public fields instead, checked equal to the view's encoding by tests/envs; its mask is
 learnt from ``legal_actions`` once per *mask key* and reused for every position with
@@ -25,6 +31,7 @@ import numpy.typing as npt
 
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
+from gamenight.core.errors import GamenightError
 from gamenight.core.game import AnyGame, Results
 from gamenight.core.record import RecordSeat, RecordWriter, write_moves
 from gamenight.core.seeds import derive, draw_seed
@@ -32,12 +39,28 @@ from gamenight.envs.codecs import Codec, Obs, codec_for
 
 Mask = npt.NDArray[np.int8]
 
+MAX_REDRAWS = 1000  # a game over at the start this often is a broken game, not bad luck
+
+
+def redraw_seed(game_seed: int, draw: int) -> int:
+    """The game seed of the ``draw``-th new draw of an episode whose first game seed was
+    ``game_seed`` and whose game was over at the start.
+
+    >>> redraw_seed(5, 1) == derive(5, "redraw", 1) != redraw_seed(5, 2)
+    True
+    """
+    return derive(game_seed, "redraw", draw)
+
 
 class Episode:
     """A game, its options and seat count, and the episode being played."""
 
-    def __init__(self, game_id: str, players: int, options: Mapping[str, Any]) -> None:
+    def __init__(
+        self, game_id: str, players: int, options: Mapping[str, Any], *, redraw: bool = True
+    ) -> None:
         self.game_id = game_id
+        self.redraw = redraw
+        self.redraws = 0  # new draws the last reset took (the game was over at the start)
         self.game: AnyGame = registry.get(game_id).game
         self.options = self.game.parse_options(dict(options))
         self.game.check_setup(players, self.options)
@@ -68,12 +91,22 @@ class Episode:
             self.base_seed, self.episode = seed, 0
         else:
             self.episode += 1
-        self.game_seed = derive(self.base_seed, "env", self.episode)
-        self.state = self.game.start(
-            self.players, self.options, SeededDice(seed=self.game_seed)
-        ).state
+        first = self.game_seed = derive(self.base_seed, "env", self.episode)
+        self.redraws = 0
+        while True:
+            self.state = self.game.start(
+                self.players, self.options, SeededDice(seed=self.game_seed)
+            ).state
+            self.finished = bool(self.game.is_terminal(self.state))
+            if not (self.finished and self.redraw):
+                break
+            self.redraws += 1
+            if self.redraws > MAX_REDRAWS:
+                raise GamenightError(
+                    f"{self.game.info.name} was over at the start {MAX_REDRAWS} times running"
+                )
+            self.game_seed = redraw_seed(first, self.redraws)
         self.moves = []
-        self.finished = bool(self.game.is_terminal(self.state))
 
     def to_act(self) -> tuple[int, ...]:
         return tuple(self.game.to_act(self.state))

@@ -7,7 +7,12 @@ Each observation is ``{"observation": Box, "action_mask": Box(int8)}`` for that
 agent's own view. Rewards come at the end only: +1 for each opponent beaten and
 -1 for each opponent ahead, divided by the number of opponents; a one-seat game
 (solitaire) gets its score change every step instead, so its return is the score.
-An action the mask forbids changes nothing and sets ``infos[agent]["illegal_action"]``.
+An action the mask forbids changes nothing and sets ``infos[agent]["illegal_action"]``;
+with ``illegal_action="end"`` (PettingZoo's classic convention) it ends the game instead:
+the offender's reward is ``illegal_reward`` (-1), the others' 0. ``max_steps`` (default
+none) truncates every agent after that many steps. ``action_masks()`` gives the acting
+agent's mask as booleans (sb3-contrib's convention). A game over at the start is drawn
+again (``gamenight.envs.episode``).
 """
 
 from __future__ import annotations
@@ -17,12 +22,15 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv, ParallelEnv
 
 from gamenight.core import registry
+from gamenight.core.errors import OptionsError
 from gamenight.envs.codecs import BIG
 from gamenight.envs.episode import Episode
+from gamenight.envs.gymnasium_envs import check_illegal_policy
 
 AgentID = str
 
@@ -47,9 +55,24 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
     """A gamenight game as a PettingZoo AEC environment (one seat acts at a time;
     The Decades' simultaneous choices are taken in seat order, each still hidden)."""
 
-    def __init__(self, game_id: str, players: int | None = None, **options: Any) -> None:
+    def __init__(
+        self,
+        game_id: str,
+        players: int | None = None,
+        *,
+        illegal_action: str = "ignore",
+        illegal_reward: float = -1.0,
+        max_steps: int | None = None,
+        **options: Any,
+    ) -> None:
         super().__init__()
         self.render_mode = None
+        self.illegal_action = check_illegal_policy(illegal_action)
+        self.illegal_reward = float(illegal_reward)
+        if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
+            raise OptionsError(f"max_steps must be a positive whole number, not {max_steps!r}")
+        self.max_steps = max_steps
+        self.steps = 0
         players = _default_players(game_id, options) if players is None else players
         self.session = Episode(game_id, players, options)
         self.metadata = {
@@ -77,8 +100,13 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
             "action_mask": self.session.mask(seat),
         }
 
+    def action_masks(self) -> npt.NDArray[np.bool_]:
+        """The acting agent's mask as booleans, shape ``(n,)`` (sb3-contrib's convention)."""
+        return self.session.mask(self._seat[self.agent_selection]).astype(bool)
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         self.session.reset(seed)
+        self.steps = 0
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -97,8 +125,12 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
         self._cumulative_rewards[agent] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self.infos = {a: {} for a in self.agents}
+        self.steps += 1
         if action is None or not session.play(seat, int(action)):
             self.infos[agent]["illegal_action"] = True
+            if self.illegal_action == "end":
+                self.rewards[agent] = self.illegal_reward
+                self.terminations = dict.fromkeys(self.agents, True)
         elif session.finished:
             for a in self.agents:
                 s = self._seat[a]
@@ -112,6 +144,9 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
                 now = session.score(0)
                 self.rewards[agent], self._scores[0] = now - self._scores[0], now
             self.agent_selection = self.possible_agents[session.to_act()[0]]
+        if self.max_steps is not None and self.steps >= self.max_steps:
+            for a in self.agents:
+                self.truncations[a] = not self.terminations[a]
         self._accumulate_rewards()
 
     def record(self, path: str | Path) -> Path:
@@ -153,6 +188,14 @@ class GamenightParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ign
 
     def action_space(self, agent: AgentID) -> spaces.Space[Any]:
         return self._act_space
+
+    def action_masks(self) -> dict[AgentID, npt.NDArray[np.bool_]]:
+        """Every live agent's mask as booleans (its *wait* index when it has nothing to do)."""
+        return {
+            a: self._observe(i)["action_mask"].astype(bool)
+            for i, a in enumerate(self.possible_agents)
+            if a in self.agents
+        }
 
     def _observe(self, seat: int) -> dict[str, Any]:
         mask = self.session.mask(seat)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
-import argparse
-import os
+from gamenight.core.threads import one_blas_thread
 
-from gamenight.server.serve import serve
+one_blas_thread()  # before anything imports numpy (issue 29)
+
+import argparse  # noqa: E402
+import os  # noqa: E402
+
+from gamenight.server.serve import serve  # noqa: E402
 
 
 def main() -> None:

@@ -29,13 +29,14 @@ from litestar import Litestar, Request, Response, get, post, websocket
 from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
-from litestar.params import FromPath, JSONBody
+from litestar.params import FromPath, FromQuery, JSONBody
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError
 from gamenight.core.i18n import _, set_language
+from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
 from gamenight.server.db import Store, migrate, token_hash
@@ -98,12 +99,14 @@ class OptionInfo(msgspec.Struct, frozen=True):
 class CatalogueOut(msgspec.Struct, frozen=True):
     """A catalogue option: its entries are at ``url`` (GET: a list of CatalogueEntry);
     ``defaults`` are the values meaning the game's default (``default_label`` names it
-    in a picker); ``noun`` names an entry ("deck")."""
+    in a picker; ``default_language`` is its language, if it has one: a picker offers
+    the entries in the player's language first); ``noun`` names an entry ("deck")."""
 
     url: str
     noun: str
     defaults: tuple[str, ...]
     default_label: str
+    default_language: str | None = None
 
 
 class BotOut(msgspec.Struct, frozen=True):
@@ -224,9 +227,8 @@ def _catalogue_out(entry: registry.GameEntry, option: str) -> CatalogueOut | Non
     info = catalogue_of(entry, option)
     if info is None:
         return None
-    return CatalogueOut(
-        catalogue_url(entry.id, option), info.noun, info.defaults, info.default_label
-    )
+    url = catalogue_url(entry.id, option)
+    return CatalogueOut(url, info.noun, info.defaults, info.default_label, info.default_language)
 
 
 @get(
@@ -268,14 +270,20 @@ async def list_decks() -> list[DeckOut]:
 @get(
     "/api/games/{game:str}/rules",
     responses=error_responses("GET"),
-    summary="A game's full rules (Markdown)",
+    summary="A game's full rules (Markdown), in `lang` (en, de, pl; English if missing)",
 )
-async def game_rules(game: FromPath[str]) -> Response[str]:
+async def game_rules(game: FromPath[str], lang: FromQuery[str] = "en") -> Response[str]:
     try:
-        text = registry.get(game).rules_text()
+        wanted = check_language(lang)
+    except LanguageError as exc:
+        raise RoomError(400, "bad_request", str(exc)) from None
+    try:
+        shown, text = registry.get(game).rules_in(wanted)
     except GamenightError as exc:
         raise RoomError(404, "bad_game", str(exc)) from None
-    return Response(text, media_type="text/markdown; charset=utf-8")
+    return Response(
+        text, media_type="text/markdown; charset=utf-8", headers={"Content-Language": shown}
+    )
 
 
 @get(

@@ -48,7 +48,8 @@ class SimulationError(GamenightError):
 @dataclass(frozen=True)
 class Job:
     """One game: ``index`` picks the dice (``derive(seed, "game", index)``); ``key`` is
-    the caller's id for the row (the position in its list)."""
+    the caller's id for the row (the position in its list); ``bots`` are in seat order,
+    the line-up turned by ``rotation`` (seat s holds line-up entrant (s + rotation) mod K)."""
 
     game: str
     bots: tuple[str, ...]
@@ -56,6 +57,7 @@ class Job:
     seed: int
     index: int
     key: int
+    rotation: int = 0
 
 
 @dataclass(frozen=True)
@@ -70,6 +72,22 @@ class GameRow:
     ranks: tuple[int, ...]
     winners: tuple[int, ...]
     seconds: float
+    rotation: int = 0  # seat s holds entrant (s + rotation) mod K of the line-up
+
+    @property
+    def lineup(self) -> tuple[str, ...]:
+        """The line-up in its own order (the seats turned back by the rotation).
+
+        >>> GameRow(0, 0, 0, ("b", "c", "a"), (0.0,) * 3, (1,) * 3, (0,), 0.0, 1).lineup
+        ('a', 'b', 'c')
+        """
+        k = len(self.bots)
+        back = (k - self.rotation % k) % k if k else 0
+        return self.bots[back:] + self.bots[:back]
+
+    def entrant(self, seat: int) -> int:
+        """The line-up position of the bot at ``seat``."""
+        return (seat + self.rotation) % len(self.bots)
 
     def share(self, seat: int) -> float:
         """Seat's win share: 1/k for a k-way shared win, else 0."""
@@ -81,7 +99,8 @@ class GameRow:
 
     def outcome(self) -> tuple[Any, ...]:
         """Everything but the duration."""
-        return (self.key, self.index, self.seed, self.bots, self.scores, self.ranks, self.winners)
+        return (self.key, self.index, self.seed, self.bots, self.scores, self.ranks, self.winners,
+                self.rotation)  # fmt: skip
 
 
 def game_seed(series_seed: int, index: int) -> int:
@@ -105,6 +124,7 @@ def play_game(job: Job) -> GameRow:
         tuple(int(r) for r in results.ranks),
         tuple(int(w) for w in results.winners),
         time.perf_counter() - started,
+        job.rotation,
     )
 
 
@@ -147,11 +167,15 @@ def chunked(work: Sequence[Job], workers: int) -> Iterator[list[Job]]:
 
 
 class Series(Sequence[Job]):
-    """The jobs of a series, made on demand: job i plays game i with the same line-up."""
+    """The jobs of a series, made on demand. With ``rotate`` (K seats) the games come in
+    blocks of K on one deal: game i plays the dice of deal i // K with the line-up turned
+    by i mod K, so every deal is played once in every seat order (a paired comparison
+    of the seats). Without it, game i plays deal i in the line-up's own order."""
 
     def __init__(self, game: str, bots: tuple[str, ...], options: dict[str, Any], seed: int,
-                 games: int) -> None:  # fmt: skip
+                 games: int, rotate: bool = True) -> None:  # fmt: skip
         self.game, self.bots, self.options, self.seed, self.games = game, bots, options, seed, games
+        self.turns = len(bots) if rotate and bots else 1
 
     def __len__(self) -> int:
         return self.games
@@ -162,7 +186,9 @@ class Series(Sequence[Job]):
         if not -self.games <= i < self.games:
             raise IndexError(i)
         i %= self.games
-        return Job(self.game, self.bots, self.options, self.seed, i, i)
+        deal, turn = divmod(i, self.turns)
+        bots = self.bots[turn:] + self.bots[:turn]
+        return Job(self.game, bots, self.options, self.seed, deal, i, turn)
 
 
 def run_jobs(

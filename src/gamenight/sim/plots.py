@@ -46,17 +46,32 @@ def _title(fig: Figure, ax: Any, title: str) -> None:
     ax.set_title(textwrap.fill(title, width), fontsize=10)
 
 
+# Reproducible output: SVG ids come from a fixed salt (not a random one per run) and no
+# file carries the time it was drawn, so the same figure is the same bytes.
+SVG_SALT = "gamenight"
+
+
+def _reproducible(fmt: str) -> dict[str, Any]:
+    return {"metadata": {"Date": None}} if fmt in ("svg", "pdf") else {}
+
+
 def svg(fig: Figure) -> str:
-    """The figure as an inline SVG element (no XML header)."""
+    """The figure as an inline SVG element (no XML header); the same bytes every time."""
+    import matplotlib
+
     buf = io.StringIO()
-    fig.savefig(buf, format="svg")
+    with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
+        fig.savefig(buf, format="svg", **_reproducible("svg"))
     text = buf.getvalue()
     return text[text.index("<svg") :]
 
 
 def save(fig: Figure, path: Path) -> Path:
-    """Write the figure; the format follows the suffix (.svg, .png)."""
-    fig.savefig(path, dpi=110)
+    """Write the figure; the format follows the suffix (.svg, .png), reproducibly."""
+    import matplotlib
+
+    with matplotlib.rc_context({"svg.hashsalt": SVG_SALT}):
+        fig.savefig(path, dpi=110, **_reproducible(path.suffix.lstrip(".").lower()))
     return path
 
 

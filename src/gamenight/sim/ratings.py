@@ -20,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any, Protocol
@@ -63,12 +63,16 @@ def _rate(model: Any, current: list[Rating], ranks: Sequence[int]) -> list[Ratin
     ]
 
 
-def rate_games(names: Sequence[str], rows: Sequence[GameRow]) -> dict[str, Rating]:
-    """Fresh ratings of ``names`` after ``rows`` in order (a bot seated twice in one
-    game gets the mean of its seats' updates)."""
+def rate_games(
+    names: Sequence[str], rows: Sequence[GameRow], start: Mapping[str, Rating] | None = None
+) -> dict[str, Rating]:
+    """The ratings of ``names`` after ``rows`` in order, from ``start`` (a bot's earlier
+    rating and game count; fresh ratings for bots it lacks). A bot seated twice in one
+    game gets the mean of its seats' updates and counts the game once."""
     model = _model()
-    start = model.rating()
-    ratings = {n: Rating(float(start.mu), float(start.sigma)) for n in names}
+    fresh = model.rating()
+    ratings = {n: Rating(float(fresh.mu), float(fresh.sigma)) for n in names}
+    ratings.update({n: r for n, r in (start or {}).items() if n in ratings})
     for row in rows:
         updated = _rate(model, [ratings[b] for b in row.bots], row.ranks)
         by_bot: dict[str, list[Rating]] = {}
@@ -183,9 +187,14 @@ class RatingStore:
                     float(rating.mu), float(rating.sigma), self.get(name).games + 1
                 )
 
-    def merge(self, ratings: dict[str, Rating]) -> None:
-        """Replace players' ratings (a tournament's result for its bots)."""
-        self.players.update(ratings)
+    def record_games(self, bots: Sequence[str], rows: Sequence[GameRow]) -> None:
+        """Rate a tournament's games (``rows``, in game order) on top of the stored
+        ratings of its ``bots`` (kept as ``bot:NAME``): the ratings and game counts
+        accumulate over tournaments. (Replacing them with the tournament's own fresh
+        ratings forgot every earlier game.)"""
+        start = {b: self.players[f"bot:{b}"] for b in bots if f"bot:{b}" in self.players}
+        for bot, rating in rate_games(bots, rows, start).items():
+            self.players[f"bot:{bot}"] = rating
 
     def save(self) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)

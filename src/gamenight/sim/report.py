@@ -1,9 +1,11 @@
 """``--out DIR``: one row per game (CSV and Parquet), a summary JSON and report.html.
 
-The rows hold the game index, the game's dice seed, the seats (bot per seat),
-the scores, the ranks, the winners and the duration. Lists are joined with
-``;`` in the CSV and kept as lists in Parquet. ``report.html`` is one
-self-contained file: inline SVG plots, no scripts, no external files.
+The rows hold the game (its position in the run, unique), the game's dice seed,
+the seats (bot per seat), the line-up (its bots in their own order, whatever the
+seat rotation), the scores, the ranks, the winners and the duration. Lists are
+joined with ``;`` in the CSV and kept as lists in Parquet. ``report.html`` is one
+self-contained file: inline SVG plots, no scripts, no external files, and the same
+bytes for the same run (no durations or memory figures; ``summary.json`` has them).
 """
 
 from __future__ import annotations
@@ -18,10 +20,16 @@ from pathlib import Path
 from typing import Any
 
 from gamenight.sim.engine import GameRow
-from gamenight.sim.series import SeriesReport
+from gamenight.sim.series import SeriesReport, by_entrant
 from gamenight.sim.tournament import TournamentReport
 
-COLUMNS = ("game", "seed", "seats", "scores", "ranks", "winners", "seconds")
+STRENGTH_NOTE = (
+    "<p>Strength: a Bradley–Terry fit of all the games at once by maximum likelihood (every"
+    " pair of seats in a game a comparison; Elo scale, mean 0, 95% interval), the same for the"
+    " games in any order; the standings follow it. mu, sigma and ordinal (mu − 3 sigma) are"
+    " openskill's Plackett–Luce ratings, updated game by game in game order.</p>"
+)
+COLUMNS = ("game", "seed", "seats", "lineup", "scores", "ranks", "winners", "seconds")
 
 
 def _finite(value: Any) -> Any:
@@ -76,9 +84,10 @@ def write_rows(rows: Sequence[GameRow], out: Path) -> tuple[Path, Path]:
         for r in rows:
             writer.writerow(
                 [
-                    r.index,
+                    r.key,
                     str(r.seed),
                     ";".join(r.bots),
+                    ";".join(r.lineup),
                     ";".join(f"{s:g}" for s in r.scores),
                     ";".join(map(str, r.ranks)),
                     ";".join(map(str, r.winners)),
@@ -87,9 +96,10 @@ def write_rows(rows: Sequence[GameRow], out: Path) -> tuple[Path, Path]:
             )
     table = pa.table(
         {
-            "game": pa.array([r.index for r in rows], pa.int64()),
+            "game": pa.array([r.key for r in rows], pa.int64()),
             "seed": pa.array([str(r.seed) for r in rows], pa.string()),  # up to 64 bits
             "seats": pa.array([list(r.bots) for r in rows], pa.list_(pa.string())),
+            "lineup": pa.array([list(r.lineup) for r in rows], pa.list_(pa.string())),
             "scores": pa.array([list(r.scores) for r in rows], pa.list_(pa.float64())),
             "ranks": pa.array([list(r.ranks) for r in rows], pa.list_(pa.int32())),
             "winners": pa.array([list(r.winners) for r in rows], pa.list_(pa.int32())),
@@ -107,17 +117,20 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
     summary = out / "summary.json"
     summary.write_text(json.dumps(series_summary(report), indent=1) + "\n", encoding="utf-8")
     lineup = ", ".join(report.bots)
-    head = f"{report.game}: {lineup}; {report.games} games, series seed {report.seed}"
-    scores = {
-        f"{s.seat + 1}: {s.bot}": [r.scores[s.seat] for r in report.rows] for s in report.seats
-    }
+    seating = "seats rotating over each deal" if report.rotate else "seats fixed"
+    head = f"{report.game}: {lineup}; {report.games} games ({seating}), series seed {report.seed}"
+    _, per_entrant = by_entrant(report.rows, len(report.seats))
+    scores = {f"{s.seat + 1}: {s.bot}": per_entrant[s.seat] for s in report.seats}
+    unit = _unit(report.game, report.options)
     from gamenight.sim.tournament import wilson
 
     bounds = [wilson(s.win_share * report.games, report.games) for s in report.seats]
     figures = [
         (
-            "Score distribution per seat",
-            plots.score_distribution(scores, title=f"Final scores per seat: {head}"),
+            "Score distribution per line-up entrant",
+            plots.score_distribution(
+                scores, title=f"Final scores per line-up entrant: {head}", unit=unit
+            ),
         ),
         (
             "Win shares",
@@ -142,7 +155,7 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
     found = odds_track(report)
     if found is not None:
         track, sections, what = found
-        first = min(report.rows, key=lambda r: r.index)
+        first = min(report.rows, key=lambda r: r.key)
         figures.append(
             (
                 "Win odds over one game",
@@ -166,10 +179,8 @@ def write_series(report: SeriesReport, out: Path) -> list[Path]:
             report.partial,
             report.jobs,
             report.backend,
-            report.seconds,
-            report.worker_peak_mb,
         ),
-        ("seat", "bot", "win share ± SE", "mean score ± SE"),
+        ("#", "bot", "win share ± SE", f"mean score ({unit}) ± SE"),
         rows,
         figures,
     )
@@ -273,7 +284,11 @@ def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
     figures = [
         (
             "Score distribution per bot",
-            plots.score_distribution(scores, title=f"Final scores per bot: {head}"),
+            plots.score_distribution(
+                scores,
+                title=f"Final scores per bot: {head}",
+                unit=_unit(report.game, report.options),
+            ),
         ),
         (
             "Win shares",
@@ -296,6 +311,7 @@ def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
             str(s.games),
             f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
             f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
+            f"{s.strength.elo:+.0f} [{s.strength.low:+.0f}, {s.strength.high:+.0f}]",
             f"{s.rating.mu:.2f}",
             f"{s.rating.sigma:.2f}",
             f"{s.rating.ordinal:.2f}",
@@ -316,14 +332,21 @@ def write_tournament(report: TournamentReport, out: Path) -> list[Path]:
             report.partial,
             report.jobs,
             report.backend,
-            report.seconds,
-            report.worker_peak_mb,
         )
         + f"<p>Line-ups: {html.escape('; '.join(', '.join(x) for x in report.lineups))}</p>",
-        ("bot", "games", "win share [95%]", "mean score [95%]", "mu", "sigma", "ordinal"),
+        (
+            "bot",
+            "games",
+            "win share [95%]",
+            "mean score [95%]",
+            "strength [95%]",
+            "mu",
+            "sigma",
+            "ordinal",
+        ),
         rows,
         figures,
-        extra=_table(("row ahead of column", *report.bots), matrix_rows),
+        extra=STRENGTH_NOTE + _table(("row ahead of column", *report.bots), matrix_rows),
     )
     html_path = out / "report.html"
     html_path.write_text(page, encoding="utf-8")
@@ -345,15 +368,21 @@ def _meta(
     partial: bool,
     jobs: int,
     backend: str,
-    seconds: float,
-    peaks: Sequence[float],
 ) -> str:
+    """The run's facts. No duration or memory figure: the page is the same bytes for the
+    same run (``summary.json`` has them)."""
     note = f" <strong>PARTIAL: {games} of {asked} games (stopped early)</strong>" if partial else ""
-    peak = f"; worker peak memory {max(peaks):.0f} MB" if peaks else ""
     return (
         f"<p>Game {html.escape(game)}; series seed {seed}; {games} games; "
-        f"{jobs} worker(s) on the {html.escape(backend)} backend; {seconds:.1f} s{peak}.{note}</p>"
+        f"{jobs} worker(s) on the {html.escape(backend)} backend.{note}</p>"
     )
+
+
+def _unit(game: str, options: Any) -> str:
+    """What the game's final scores count (points; the Championship's honours)."""
+    from gamenight.core.registry import get as get_entry
+
+    return get_entry(game).game.score_unit(options)
 
 
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> str:

@@ -1,10 +1,15 @@
 """Seeded series of all-bot games: win shares, mean scores and standard errors.
 
 Game ``i`` of a series is a pure function of the series seed, ``i`` and the
-line-up: its dice seed is ``derive(seed, "game", i)`` and seat ``s``'s bot seed
-is ``derive(game_seed, "bot", s)``. So a series gives the same rows whether it
+line-up. Seats rotate over the same dice: with K seats, game ``i`` plays deal
+``i // K`` (dice seed ``derive(seed, "game", i // K)``) with the line-up turned by
+``i mod K``, so every deal is played once in every seat order and a bot's figures
+are not confounded with its seat (``rotate=False``, ``--fixed-seats``: game ``i``
+plays deal ``i`` in the line-up's order, to measure seat bias). Seat ``s``'s bot
+seed is ``derive(game_seed, "bot", s)``. So a series gives the same rows whether it
 runs on one core, on every core (``jobs``) or on a Ray cluster, and two line-ups
-can be compared on the same dice (a paired comparison).
+can be compared on the same dice (a paired comparison). The report is per entrant
+of the line-up (its position in ``--bots``), whatever seat it sat in.
 
 >>> from gamenight.core import registry
 >>> report = run_series(registry.get("wurfeltod"), ["greedy", "random"], games=4, seed=1, jobs=1)
@@ -33,7 +38,7 @@ Progress = Callable[[int, int], None]
 
 @dataclass(frozen=True)
 class SeatReport:
-    seat: int
+    seat: int  # the entrant's position in the line-up (its seat when seats are fixed)
     bot: str
     win_share: float  # a k-way shared win counts 1/k
     win_share_se: float
@@ -55,6 +60,7 @@ class SeriesReport:
     backend: str = "local"
     worker_peak_mb: list[float] = field(default_factory=list)
     rows: list[GameRow] = field(default_factory=list, repr=False)
+    rotate: bool = True  # seats rotate over each deal (False: --fixed-seats)
 
     @property
     def bots(self) -> list[str]:
@@ -93,8 +99,12 @@ def run_series(
     backend: str = "local",
     address: str | None = None,
     worker_memory_mb: float | None = None,
+    rotate: bool = True,
 ) -> SeriesReport:
-    """Play ``games`` seeded games with one bot per seat and summarise them.
+    """Play ``games`` seeded games of the line-up ``bots`` and summarise them per entrant.
+
+    ``rotate``: every deal is played once in each seat order (K games per deal; a
+    multiple of K games balances the seats exactly); False keeps the seats fixed.
 
     ``jobs`` worker processes (default: every core; 1 plays in this process).
     ``progress(done, total)`` is called as games finish (front ends draw a bar).
@@ -110,7 +120,7 @@ def run_series(
     elif jobs < 1:
         raise OptionsError("--jobs: use at least one worker")
     lineup = tuple(bots)
-    work = Series(entry.id, lineup, dict(options), seed, games)
+    work = Series(entry.id, lineup, dict(options), seed, games, rotate)
     started = time.perf_counter()
     outcome = run_jobs(
         work,
@@ -120,7 +130,7 @@ def run_series(
         progress=progress,
         worker_memory_mb=worker_memory_mb,
     )
-    rows = sorted(outcome.rows, key=lambda r: r.index)
+    rows = sorted(outcome.rows, key=lambda r: r.key)
     return summarise(
         entry.id,
         lineup,
@@ -133,7 +143,21 @@ def run_series(
         jobs=outcome.jobs,
         backend=backend,
         worker_peak_mb=outcome.worker_peak_mb,
+        rotate=rotate,
     )
+
+
+def by_entrant(
+    rows: Sequence[GameRow], entrants: int
+) -> tuple[list[list[float]], list[list[float]]]:
+    """Each line-up entrant's win shares and scores over ``rows``, whatever its seat."""
+    shares: list[list[float]] = [[] for _ in range(entrants)]
+    scores: list[list[float]] = [[] for _ in range(entrants)]
+    for row in rows:
+        for s in range(len(row.bots)):
+            shares[row.entrant(s)].append(row.share(s))
+            scores[row.entrant(s)].append(row.scores[s])
+    return shares, scores
 
 
 def summarise(
@@ -149,10 +173,10 @@ def summarise(
     jobs: int,
     backend: str,
     worker_peak_mb: Sequence[float] = (),
+    rotate: bool = True,
 ) -> SeriesReport:
-    """The per-seat win shares and mean scores of ``rows`` (one line-up)."""
-    shares = [[row.share(s) for row in rows] for s in range(len(bots))]
-    scores = [[row.scores[s] for row in rows] for s in range(len(bots))]
+    """The per-entrant win shares and mean scores of ``rows`` (one line-up)."""
+    shares, scores = by_entrant(rows, len(bots))
     seats = [SeatReport(s, b, *mean_se(shares[s]), *mean_se(scores[s])) for s, b in enumerate(bots)]
     return SeriesReport(
         game,
@@ -167,6 +191,7 @@ def summarise(
         backend=backend,
         worker_peak_mb=list(worker_peak_mb),
         rows=list(rows),
+        rotate=rotate,
     )
 
 
@@ -196,6 +221,7 @@ __all__: list[Any] = [
     "GameRow",
     "SeatReport",
     "SeriesReport",
+    "by_entrant",
     "check_lineup",
     "default_jobs",
     "mean_se",

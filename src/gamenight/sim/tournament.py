@@ -8,8 +8,10 @@ gains from moving first.
 
 The report gives each bot's win share and mean score with 95% intervals, the
 head-to-head win-share matrix (how often the row bot finished ahead of the
-column bot when both played; ties count one half) and openskill Plackett-Luce
-ratings (mu, sigma and the ordinal mu - 3 sigma).
+column bot when both played; ties count one half), an order-independent batch
+fit (Bradley-Terry by maximum likelihood, :mod:`gamenight.sim.batch`; the
+standings are sorted by it) and openskill Plackett-Luce ratings (mu, sigma and
+the ordinal mu - 3 sigma), which depend on the order the games are rated in.
 
 >>> lineups(["a", "b", "c"], 2)
 [('a', 'b'), ('a', 'c'), ('b', 'c')]
@@ -28,6 +30,7 @@ from dataclasses import dataclass, field
 from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
+from gamenight.sim.batch import Strength, batch_fit
 from gamenight.sim.engine import GameRow, Job, run_jobs
 from gamenight.sim.ratings import Rating, rate_games
 from gamenight.sim.series import check_lineup, mean_se
@@ -45,7 +48,8 @@ class BotStanding:
     mean_score: float
     score_low: float
     score_high: float
-    rating: Rating
+    rating: Rating  # openskill, game by game in game order
+    strength: Strength  # the batch fit of all the games at once (order-independent)
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,7 @@ class TournamentReport:
     seed: int
     options: Options
     lineups: list[tuple[str, ...]]
-    standings: list[BotStanding]  # best ordinal first
+    standings: list[BotStanding]  # strongest in the batch fit first
     # ahead[a][b]: share of games with both a and b in which a finished ahead of b
     ahead: list[list[float]]
     ahead_low: list[list[float]]
@@ -134,8 +138,8 @@ def run_tournament(
     for lineup in plan:
         orders = rotations(lineup)
         for j in range(games):
-            order = orders[j % len(orders)]
-            work.append(Job(entry.id, order, dict(options), seed, j, len(work)))
+            turn = j % len(orders)
+            work.append(Job(entry.id, orders[turn], dict(options), seed, j, len(work), turn))
     started = time.perf_counter()
     outcome = run_jobs(
         work,
@@ -201,6 +205,7 @@ def summarise_tournament(
             elif row.ranks[s] == row.ranks[t]:
                 ahead[a][b] += 0.5
     ratings = rate_games(names, rows)
+    fit = batch_fit(names, rows)
     standings = []
     for i, bot in enumerate(names):
         count = len(shares[i])
@@ -209,10 +214,20 @@ def summarise_tournament(
         mean, se = mean_se(scores[i])
         standings.append(
             BotStanding(
-                bot, count, share, low, high, mean, mean - Z95 * se, mean + Z95 * se, ratings[bot]
+                bot,
+                count,
+                share,
+                low,
+                high,
+                mean,
+                mean - Z95 * se,
+                mean + Z95 * se,
+                ratings[bot],
+                fit[bot],
             )
         )
-    standings.sort(key=lambda s: -s.rating.ordinal)
+    # by the batch fit: openskill's order in game order can differ from shuffle to shuffle
+    standings.sort(key=lambda s: (-s.strength.elo, s.bot))
     share_m = [
         [ahead[a][b] / pairs[a][b] if pairs[a][b] else math.nan for b in range(n)] for a in range(n)
     ]

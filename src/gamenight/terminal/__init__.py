@@ -10,8 +10,11 @@ legality always comes from the engine.
 
 from __future__ import annotations
 
-from gamenight.core.registry import GameEntry
-from gamenight.terminal.ui import TerminalUI
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # not at import: `gamenight list` reaches terminal.glyphs, not rich
+    from gamenight.core.registry import GameEntry
+    from gamenight.terminal.ui import TerminalUI
 
 
 def ui_for(entry: GameEntry) -> TerminalUI:

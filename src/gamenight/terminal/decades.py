@@ -173,6 +173,8 @@ class UI:
     than :data:`NARROW` columns get a compact board and score tables.
     """
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: DecadesView, seat: int | None, table: Seating) -> None:
         compact = _narrow(console)
         of = "/" if compact else " of "
@@ -246,7 +248,10 @@ class UI:
         if seat is not None and view.phase == "keep":
             console.print(Text("Your 7 action cards (keep 4):"))
             for i, card in enumerate(view.dealt, start=1):
-                console.print(Text(f"  {i}. {CARDS[card].name} — {CARDS[card].text}"))
+                console.print(Text(f"  {i}. {CARDS[card].name}"))
+            # each kind's effect once: a hand often holds two or three of one card
+            for card in dict.fromkeys(view.dealt):
+                console.print(line_of((f"  {CARDS[card].name}: ", "dim"), CARDS[card].text))
         elif seat is not None and view.hand:
             held = list(dict.fromkeys(view.hand))
             listing = ", ".join(

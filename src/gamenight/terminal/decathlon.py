@@ -164,6 +164,8 @@ def odds_line(seq: int, view: DecathlonView, names: Sequence[str]) -> str | None
 class UI:
     """The Decathlon's :class:`gamenight.terminal.ui.TerminalUI`."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     # ----- rendering the table ----------------------------------------------------
     def show(self, console: Console, view: DecathlonView, seat: int | None, table: Seating) -> None:
         if view.discipline is None:

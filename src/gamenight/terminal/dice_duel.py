@@ -7,6 +7,8 @@ Commands (dice are numbered 1–5 on screen):
 * ``fh`` (a combination key) — take that chip and end the turn; after a Kniffel
   ``a fh`` takes it from the set-aside pile;
 * ``s`` — end the turn (with the only chip the dice earn, or with none);
+* ``n`` — end the turn taking no chip, even one the dice earn (K4: a chip may be
+  declined, e.g. the plate's last chip while behind);
 * ``?`` or ``h`` — help and the advisor's value of each option.
 
 Player names and typed text are always printed as text, never read as Rich
@@ -83,6 +85,7 @@ _BY_NAME: dict[str, Combination] = {
     **{LABEL[c].lower().replace(" ", ""): c for c in COMBINATIONS},
 }
 _SET_ASIDE_WORDS = {"a", "aside", "set-aside", "sa"}
+_DECLINE_WORDS = {"n", "no", "none", "nochip", "decline"}
 DIE_STYLE = {"red": "bold white on red3", "black": "bold white on grey23"}  # K1
 HINT_TITLE = N_("Expected chip value this turn (turn-optimal)")
 HINT_ROWS = 6
@@ -93,6 +96,7 @@ HELP_ROWS = (
     ("2p 3k ss fl fh 4k ls", N_("take that chip and end the turn")),
     ("a fh", N_("after a Kniffel: take the chip from the set-aside pile")),
     ("s", N_("end the turn (taking the only chip the dice earn, if any)")),
+    ("n", N_("end the turn taking no chip, even one the dice earn")),
     ("? / h", N_("this help, with the turn-optimal value of each option")),
 )
 NARROW = 60  # below this width the hint's value column gets a short name
@@ -131,6 +135,8 @@ def parse_command(text: str, view: DiceDuelView, legal: Sequence[Action]) -> Act
         return _take(view, legal, _BY_NAME["".join(words[:-1])], "set-aside")
     if joined in {"s", "stop"}:
         return _stop(legal)
+    if joined in _DECLINE_WORDS:
+        return _decline(view, legal)
     for verb in ("keep", "roll", "k", "r"):
         if joined.startswith(verb):
             dice = _dice(joined[len(verb) :])
@@ -168,11 +174,30 @@ def _roll(view: DiceDuelView, legal: Sequence[Action], keep: tuple[int, ...]) ->
 
 
 def _stop(legal: Sequence[Action]) -> Action | str:
-    if Stop() in legal:
-        return Stop()
+    """``s``: the only chip the dice earn, or none when they earn none (declining a chip
+    is ``n``, never a slip of ``s``)."""
     takes = [a for a in legal if isinstance(a, Take)]
     if len(takes) == 1:
         return takes[0]
+    if not takes and Stop() in legal:
+        return Stop()
+    if not takes:
+        return _("no chip the dice earn is left: roll on")
+    if Stop() in legal:
+        return _("the dice earn several chips: take one ({keys}) or none (n)").format(
+            keys=_take_keys(legal)
+        )
+    return _("the dice earn several chips: take one ({keys})").format(keys=_take_keys(legal))
+
+
+def _decline(view: DiceDuelView, legal: Sequence[Action]) -> Action | str:
+    """``n``: end the turn without a chip."""
+    if Stop() in legal:
+        return Stop()
+    if view.picks:
+        return _("a solo Kniffel takes two chips: take the second one ({keys})").format(
+            keys=_take_keys(legal)
+        )
     return _("the dice earn a chip, so take one: {keys}").format(keys=_take_keys(legal))
 
 
@@ -228,6 +253,8 @@ def describe(action: Action, view: DiceDuelView) -> str:
                 combination=name, key=key
             )
         return _("take {combination} ({key})").format(combination=name, key=key)
+    if view.kniffel or view.satisfied:
+        return _("take no chip (n)")
     return _("stop without a chip (s)")
 
 
@@ -394,6 +421,8 @@ COLUMNS = {
 class UI:
     """The Dice Duel presentation for the terminal front end."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: DiceDuelView, seat: int | None, table: Seating) -> None:
         if view.phase == "over":
             console.print(Text.assemble((_("Game over"), "bold"), f" — {end_text(view.end)}"))
@@ -402,12 +431,18 @@ class UI:
             rolls = _("roll {n} of 3").format(n=view.rolls_used)
             n = view.rolls_left
             left = ngettext("{n} roll left", "{n} rolls left", n).format(n=n)
-            # The pick phase follows a Kniffel or a third roll that earns several chips.
+            # The pick phase follows a Kniffel or a third roll that earns a chip.
             extra = ""
             if view.phase == "pick":
-                extra = " · " + (
-                    _("choose your Kniffel chip") if view.kniffel else _("choose your chip")
-                )
+                if Stop() in view.legal():
+                    chip = (
+                        _("choose your Kniffel chip or none (n)")
+                        if view.kniffel
+                        else _("choose your chip or none (n)")
+                    )
+                else:
+                    chip = _("choose your Kniffel chip") if view.kniffel else _("choose your chip")
+                extra = " · " + chip
             who = _name(table, view.current)
             best = ""
             if view.mode == "solo":
@@ -585,6 +620,10 @@ def narrate(event: DiceDuelEvent, table: Seating) -> Text | None:
             kniffel + taken.format(name=_name(table, event.player), combination=label, value=value)
         )
     if isinstance(event, NoChip):
+        if event.reason == "declined":
+            return Text(
+                _("{name} takes no chip and ends the turn.").format(name=_name(table, event.player))
+            )
         return Text(
             _("{name} ends the turn without a chip.").format(name=_name(table, event.player))
         )

@@ -26,7 +26,14 @@ from rich.text import Text
 
 from gamenight.core.events import Event
 from gamenight.core.game import Results
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, plain
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    is_number,
+    plain,
+)
 
 TAG_FIELDS = ("type", "kind")
 
@@ -71,13 +78,7 @@ class UI:
         menu = "  ".join(f"{i}: {label}" for i, label in enumerate(labels, 1))
 
         def parse(text: str) -> Any:
-            word = text.strip().lower()
-            if word.isdigit() and 1 <= int(word) <= len(legal):
-                return legal[int(word) - 1]
-            for action, label in zip(legal, labels, strict=True):
-                if word == label.lower():
-                    return action
-            return f"type a number from 1 to {len(legal)} (or the action as shown), ? for help"
+            return self.parse_command(text, view, legal)
 
         def on_help(word: str) -> bool:
             if word in HELP_WORDS:
@@ -87,6 +88,16 @@ class UI:
 
         prompter.say(plain(menu))
         return ask_until_parsed(prompter, f"{table.names[seat]}> ", parse, on_help)
+
+    def parse_command(self, text: str, view: Any, legal: Sequence[Any]) -> Any:
+        """A number from the menu, or an action as the menu shows it."""
+        word = text.strip().lower()
+        if is_number(word) and 1 <= int(word) <= len(legal):
+            return legal[int(word) - 1]
+        for action in legal:
+            if word == action_label(msgspec.to_builtins(action)).lower():
+                return action
+        return f"type a number from 1 to {len(legal)} (or the action as shown), ? for help"
 
     def show_results(self, console: Console, results: Results, view: Any, table: Seating) -> None:
         grid = RichTable("rank", "player", "score", box=None, title="Results", title_justify="left")

@@ -338,3 +338,8 @@ class TerminalUI(Protocol[V_in, A_any]):
 
     def show_results(self, console: Console, results: Results, view: V_in, table: Seating) -> None:
         """Final standings and the score breakdown."""
+
+    def parse_command(self, text: str, view: V_in, legal: Sequence[A_any]) -> A_any | str:
+        """What a typed line means: one of ``legal``, or a one-line message saying why
+        it is none (pure; :meth:`ask` re-asks with it). Tests and fuzzers reach a
+        game's keys through this, as a player does."""

@@ -48,7 +48,7 @@ from rich.text import Text
 from gamenight.core.advice import Advice
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import Results
-from gamenight.core.i18n import N_, Rephrasing, _, format_decimal, rephrase, term
+from gamenight.core.i18n import N_, N_p, Rephrasing, _, format_decimal, pgettext, rephrase, term
 from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
@@ -255,12 +255,34 @@ def command_text(action: Action) -> str:
 # ----- rendering ---------------------------------------------------------------------------------
 
 
-def box_label(box: int) -> str:
-    """The score-sheet name of box ``box``; the two Face Value boxes are numbered."""
+# The compact sheet's names (narrow screens): at most 12 columns, none cut short.
+SHORT_LABELS: dict[Category, tuple[str, str]] = {
+    Category.SUM_25: N_p("short box name", "Sum 25+"),
+    Category.FOUR_OF_A_KIND: N_p("short box name", "4 of a kind"),
+    Category.THREE_PAIRS: N_p("short box name", "3 pairs"),
+    Category.TWO_TRIPLETS: N_p("short box name", "2 triplets"),
+    Category.FOUR_AND_PAIR: N_p("short box name", "4 kind+pair"),
+    Category.FIVE_OF_A_KIND: N_p("short box name", "5 of a kind"),
+    Category.FIVE_STRAIGHT: N_p("short box name", "5 straight"),
+    Category.SEQUENTIAL_PAIRS: N_p("short box name", "Seq. pairs"),
+    Category.SIX_OF_A_KIND: N_p("short box name", "6 of a kind"),
+    Category.SIX_STRAIGHT: N_p("short box name", "6 straight"),
+    Category.FACE_VALUE: N_p("short box name", "Faces ×10"),
+}
+
+
+def box_label(box: int, *, short: bool = False) -> str:
+    """The score-sheet name of box ``box``; the two Face Value boxes are numbered.
+
+    >>> box_label(19), box_label(19, short=True)
+    ('Face Value Total ×10 (2)', 'Faces ×10 2')
+    """
     category = BOXES[box]
-    label = category_name(category)
+    short_label = SHORT_LABELS.get(category) if short else None
+    label = category_name(category) if short_label is None else pgettext(*short_label)
     if BOXES.count(category) > 1:
-        label += f" ({BOXES[:box].count(category) + 1})"
+        number = BOXES[:box].count(category) + 1
+        label += f" {number}" if short else f" ({number})"
     return label
 
 
@@ -367,6 +389,8 @@ def solve_progress(console: Console) -> tuple[ProgressBar, Progress]:
 class UI:
     """The Wurfeltod terminal presentation (implements ``terminal.ui.TerminalUI``)."""
 
+    parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+
     def show(self, console: Console, view: WurfeltodView, seat: int | None, table: Seating) -> None:
         if console.width < NARROW:  # the dice first, then a sheet without rules
             if not view.finished:
@@ -398,7 +422,7 @@ class UI:
             lines = [aside, Text("  " + _("Just rolled:") + " ") + rolled]
         if view.first_roll:
             lines.append(
-                "  " + _("First roll: scratch a box (x KEY) for 0, no Wurfeltod.")
+                "  " + _("First roll: x KEY scratches a box (0, no {skull})").format(skull=SKULL)
                 if compact
                 else "  " + _("First roll: you may scratch a box (x KEY) for 0 with no Wurfeltod.")
             )
@@ -427,10 +451,10 @@ class UI:
         else:
             grid = RichTable(title=title, pad_edge=False)
         if playing:
-            grid.add_column(_("Key"), style="bold")
-        # A long box name wraps in its cell, never cut ("Sum Total 25+" and longer
-        # names in other languages): narrow sheets keep one line per box where it fits.
-        grid.add_column(_("Box"), overflow="fold", max_width=14 if compact else None)
+            grid.add_column("" if compact else _("Key"), style="bold", no_wrap=True)
+        # A box name longer than the column wraps in its cell, never cut (the compact
+        # sheet's short names fit in 12 columns in English; other languages may fold).
+        grid.add_column(_("Box"), overflow="fold", max_width=12 if compact else None)
         if playing:
             grid.add_column(
                 _("Now") if compact else _("Book now"), justify="right", no_wrap=compact
@@ -444,7 +468,7 @@ class UI:
         now = {key: (points, wurfeltod) for key, _, points, wurfeltod in open_box_rows(view)}
         current = view.cards[view.current]
         for box, category in enumerate(BOXES):
-            cells: list[str | Text] = [box_label(box)]
+            cells: list[str | Text] = [box_label(box, short=compact)]
             if playing:
                 key = BOX_KEYS[category]
                 is_open = current.boxes[box] is None and key in now

@@ -18,6 +18,7 @@ from typing import Any
 
 import msgspec
 from litestar import MediaType, Request, Response, get, post
+from litestar.datastructures import CacheControlHeader
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
@@ -25,12 +26,14 @@ from litestar.params import FromPath, FromQuery, RawBody
 from litestar.router import Router
 from litestar.static_files import create_static_files_router
 
-from gamenight.core import registry, seeds
+from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import vocabulary
+from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
-from gamenight.web.rules import rules_html
+from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD_BYTES = 4 * 1024 * 1024
@@ -164,34 +167,107 @@ def room_fallback(name: str, info: Any) -> str:
     )
 
 
-def rules_main(game: str) -> tuple[str, str, int]:
-    """The rules page's title, ``<main>`` content and status for game id ``game``: the
-    game's name as the ``h1``, a way back to the lobby, the player's rules (markdown-it,
-    raw HTML escaped: :mod:`gamenight.web.rules`). Unknown game: 404 and a short note."""
+def rules_language(query: str | None, accept_language: str | None) -> str:
+    """The rules page's language: ``?lang=`` if given (a LanguageError if it names no
+    language gamenight speaks), else the browser's ``Accept-Language``.
+
+    >>> rules_language(None, "pl-PL,pl;q=0.9,en;q=0.8"), rules_language("de", "pl")
+    ('pl', 'de')
+    """
+    return check_language(query) if query is not None else negotiate(accept_language)
+
+
+def _language_links(game: str, shown: str, available: tuple[str, ...]) -> str:
+    """Links to the rules in the other languages, each named in its own language."""
+    items = "".join(
+        f'<li><a href="/rules?game={html.escape(game)}&amp;lang={lang}" hreflang="{lang}" '
+        f'lang="{lang}">{html.escape(NAMES[lang])}</a></li>'
+        for lang in available
+        if lang != shown
+    )
+    if not items:
+        return ""
+    return (
+        '<nav class="rules-langs" aria-label="Language" data-i18n-label="lang.label">'
+        f"<ul>{items}</ul></nav>"
+    )
+
+
+def rules_main(game: str, lang: str = "en") -> tuple[str, str, int, str]:
+    """The rules page's title, ``<main>`` content, status and language for game id
+    ``game`` in ``lang``: the game's name as the ``h1``, a way back to the lobby, links
+    to the rules in the other languages, the player's rules (markdown-it, raw HTML
+    escaped: :mod:`gamenight.web.rules`). A game without rules in ``lang`` shows the
+    English ones (and says so in ``<html lang>``). The title and the rules carry their
+    own ``lang`` too: the page's words around them are in the page's language, which
+    the page's script chooses. Unknown game: 404 and a short note."""
     back = '<p class="rules-back"><a href="/{}" data-i18n="{}">{}</a></p>'
     try:
         entry = registry.get(game)
-        text = entry.rules_text()
+        shown, text = entry.rules_in(lang)
     except GamenightError:
         body = '<h1 data-i18n="rules.missing">No rules for this game.</h1>' + back.format(
             "", "nav.lobby", "Back to the lobby"
         )
-        return "gamenight rules", body, 404
-    name = html.escape(entry.name)
+        return "gamenight rules", body, 404, "en"
+    # the game's name in the rules' language: a translation's own title (English: the
+    # registry's name, which a plug-in's rules.md need not repeat)
+    name = html.escape((shown != "en" and rules_title(text)) or entry.name)
     link = back.format(f"?game={html.escape(entry.id)}", "rules.back", "Back to the lobby")
     body = (
-        f'{link}<h1 id="rules-title" data-game="{html.escape(entry.id)}">{name}</h1>'
-        f'<article class="rules-text" aria-labelledby="rules-title">{rules_html(text)}</article>'
+        f"{link}{_language_links(entry.id, shown, entry.rules_languages())}"
+        f'<h1 id="rules-title" data-game="{html.escape(entry.id)}" lang="{shown}">{name}</h1>'
+        f'<article class="rules-text" aria-labelledby="rules-title" lang="{shown}">'
+        f"{rules_html(text)}</article>"
     )
-    return f"{name} · rules · gamenight", body, 200
+    return f"{name} · rules · gamenight", body, 200, shown
+
+
+def with_language(text: str, accept_language: str | None) -> str:
+    """A page's ``<html lang="en">`` made the language negotiated from the browser's
+    ``Accept-Language``. The page's script may still choose another (the switcher's
+    choice, ``?lang=``: js/i18n.js).
+
+    >>> with_language('<html lang="en">', "pl,en;q=0.5")
+    '<html lang="pl">'
+    """
+    lang = languages.negotiate(accept_language)
+    return text.replace('<html lang="en">', f'<html lang="{lang}">', 1)
+
+
+class Language(msgspec.Struct, frozen=True):
+    """A language the pages speak, named in itself (the switcher's choices)."""
+
+    code: str
+    name: str
+
+
+def game_vocabulary(game: str, lang: str) -> dict[str, str] | None:
+    """Game ``game``'s vocabulary in ``lang`` (one of :data:`languages.LANGUAGES`, exactly:
+    the pseudo-locale is the tests' own), or None for an unknown game or language.
+
+    >>> game_vocabulary("decathlon", "de")["dec.event.shot-put"]
+    'Kugelstoßen'
+    >>> game_vocabulary("decathlon", "fr") is None, game_vocabulary("chess", "de") is None
+    (True, True)
+    """
+    if lang not in languages.LANGUAGES:
+        return None
+    try:
+        return vocabulary(game, lang)
+    except GamenightError:
+        return None
 
 
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
     """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
-    headers = dict(page_headers)
+    headers = {**page_headers, "Vary": "Accept-Language"}
 
-    def page(name: str, fallback: str = "", status: int = 200) -> Response[bytes]:
+    def page(
+        name: str, request: Request[Any, Any, Any], fallback: str = "", status: int = 200
+    ) -> Response[bytes]:
         text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        text = with_language(text, request.headers.get("accept-language"))
         if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
             text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
         return Response(
@@ -199,30 +275,72 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         )
 
     @get("/", include_in_schema=False, sync_to_thread=False)
-    def lobby_page() -> Response[bytes]:
-        return page("lobby", games_fallback())
+    def lobby_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("lobby", request, games_fallback())
 
     @get("/r/{code:str}", include_in_schema=False)
     async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
         hub = getattr(request.app.state, "hub", None)
         room = None if hub is None else await hub.room(code)
         if hub is not None and room is None:
-            return page("room", "<p>There is no such room.</p>", status=404)
-        return page("room", "" if room is None else room_fallback(room.entry.name, room.info()))
+            return page("room", request, "<p>There is no such room.</p>", status=404)
+        fallback = "" if room is None else room_fallback(room.entry.name, room.info())
+        return page("room", request, fallback)
 
     @get("/replay", include_in_schema=False, sync_to_thread=False)
-    def replay_page() -> Response[bytes]:
-        return page("replay")
+    def replay_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("replay", request)
 
     @get("/rules", include_in_schema=False, sync_to_thread=False)
-    def rules_page(game: FromQuery[str] = "") -> Response[bytes]:
-        title, body, status = rules_main(game)
+    def rules_page(
+        request: Request[Any, Any, Any],
+        game: FromQuery[str] = "",
+        lang: FromQuery[str | None] = None,
+    ) -> Response[bytes]:
+        try:
+            wanted = rules_language(lang, request.headers.get("accept-language"))
+        except LanguageError as exc:
+            title, status, shown = "gamenight rules", 400, "en"
+            body = f'<h1 data-i18n="rules.missing">{html.escape(str(exc))}</h1>'
+        else:
+            title, body, status, shown = rules_main(game, wanted)
         text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
+        text = text.replace('<html lang="en">', f'<html lang="{shown}">', 1)
         text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
         text = text.replace("<!--rules-->", body, 1)
+        vary = {"Vary": "Accept-Language", "Content-Language": shown}
         return Response(
-            text.encode("utf-8"), media_type=MediaType.HTML, headers=headers, status_code=status
+            text.encode("utf-8"),
+            media_type=MediaType.HTML,
+            headers={**headers, **vary},
+            status_code=status,
         )
+
+    @get(
+        "/api/languages",
+        summary="The languages the pages speak, each named in itself",
+        sync_to_thread=False,
+        cache_control=CacheControlHeader(max_age=3600, public=True),
+    )
+    def languages_list() -> list[Language]:
+        return [Language(code, languages.NAMES[code]) for code in languages.LANGUAGES]
+
+    @get(
+        "/api/vocabulary/{lang:str}/{game:str}",
+        summary="A game's shared terms (names of the game, events, boxes, options) in a language",
+        sync_to_thread=False,
+        responses={
+            404: ResponseSpec(ReplayProblem, description="`not_found`", generate_examples=False)
+        },
+    )
+    def vocabulary_terms(lang: FromPath[str], game: FromPath[str]) -> Response[Any]:
+        """Every term of the game by its message key (English where a catalogue lacks one):
+        the browser merges them into its catalogue (js/i18n.js loadGameMessages)."""
+        terms = game_vocabulary(game, lang)
+        if terms is None:
+            problem = ReplayProblem("not_found", f"no vocabulary for {lang[:20]!r}/{game[:40]!r}")
+            return Response(problem, status_code=404)
+        return Response(terms, headers={"Cache-Control": "public, max-age=3600"})
 
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
     def favicon() -> Response[bytes]:
@@ -262,4 +380,14 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         directories=[STATIC],
         include_in_schema=False,
     )
-    return [lobby_page, room_page, replay_page, rules_page, favicon, replay_record, static]
+    return [
+        lobby_page,
+        room_page,
+        replay_page,
+        rules_page,
+        languages_list,
+        vocabulary_terms,
+        favicon,
+        replay_record,
+        static,
+    ]

@@ -37,6 +37,19 @@ RULING_REF = re.compile(rf"[ \t]*[\[(]{_ID}(?:\s*,\s*{_ID})*[\])]")
 SAFE_HREF = re.compile(r"^(https?://|#)", re.IGNORECASE)
 
 
+TITLE = re.compile(r"\A\s*# +(.+?)\s*$", re.MULTILINE)
+
+
+def rules_title(text: str) -> str | None:
+    """The title of a rules doc (its leading ``# ...`` line), as plain text.
+
+    >>> rules_title("# Dekady\\n\\nW każdej rundzie..."), rules_title("No title")
+    ('Dekady', None)
+    """
+    found = TITLE.match(text)
+    return found.group(1) if found else None
+
+
 def player_markdown(text: str) -> str:
     """The Markdown a player reads: without the CLI parts and the ruling ids."""
     return RULING_REF.sub("", CLI_PART.sub("", text))

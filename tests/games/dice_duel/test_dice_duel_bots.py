@@ -26,7 +26,7 @@ from gamenight.games.dice_duel.combinations import INDEX, is_kniffel, satisfied
 from gamenight.games.dice_duel.events import DiceDuelEvent
 from gamenight.games.dice_duel.expectimax import FIRST, HANDS, KEEPS, ChipValues, turn_tables
 from gamenight.games.dice_duel.game import GAME, DiceDuelView
-from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Take
+from gamenight.games.dice_duel.rules import Action, DiceDuelState, Roll, Stop, Take
 
 NONE = float("-inf")
 
@@ -135,7 +135,7 @@ def test_takes_the_best_chip_when_done() -> None:
 
 def test_last_chip_counts_its_bonus() -> None:
     state = _position((1, 1, 2, 2, 3), rolls_used=3, phase="pick", plate=(1, 0, 0, 0, 0, 0, 0))
-    assert option_values(GAME.view(state, 0)) == {Take("two-pairs"): 25.0}
+    assert option_values(GAME.view(state, 0)) == {Take("two-pairs"): 25.0, Stop(): 0.0}
 
 
 def test_kniffel_values_include_the_extra_turn() -> None:

@@ -44,12 +44,13 @@ def test_keep_then_take_kept_dice_back() -> None:
     # K4: the earlier-kept 1 and 2 go back into the roll.
     state, events = act(state, Roll(keep=(2, 3, 4)))
     assert state.faces == (6, 6, 3, 3, 3)
-    # After the third roll only taking is left: three chips to choose from.
+    # After the third roll only taking is left: three chips to choose from, or none (K4).
     assert state.phase == "pick"
     assert GAME.legal_actions(state, 0) == [
         Take("two-pairs"),
         Take("three-of-a-kind"),
         Take("full-house"),
+        Stop(),
     ]
     with pytest.raises(IllegalActionError, match="no rolls left"):
         act(state, Roll(keep=(0,)))
@@ -68,7 +69,7 @@ def test_roll_phase_offers_every_keep_and_the_chips() -> None:
         "two-pairs",
         "flush",
     }
-    assert Stop() not in legal  # K4: dice that earn a chip take one
+    assert Stop() in legal  # K4 revised: a chip the dice earn may be declined
     assert [a for a in legal if isinstance(a, Roll)] == list(ALL_ROLLS)
     assert len(ALL_ROLLS) == 31
     assert GAME.legal_actions(state, 1) == []
@@ -83,9 +84,12 @@ def test_third_roll_with_one_possible_chip_takes_it() -> None:
     state, _ = start(2, 1, 1, 1, 3, 4, 6, 5, 2, *NOTHING)
     state, _ = act(state, Roll(keep=(0, 1, 2, 3)))
     state, events = act(state, Roll(keep=(0, 1, 2, 3)))  # rolls a 2: small straight only
-    assert kinds(events) == ["roll", "take", "turn", "roll"]
-    assert isinstance(events[1], ChipTaken)
-    assert events[1].combination == "small-straight" and events[1].auto
+    # K4 revised: even a single possible chip is asked for, since it may be declined
+    assert kinds(events) == ["roll"] and state.phase == "pick"
+    assert GAME.legal_actions(state, 0) == [Take("small-straight"), Stop()]
+    state, events = act(state, Take("small-straight"))
+    assert kinds(events) == ["take", "turn", "roll"]
+    assert isinstance(events[0], ChipTaken) and not events[0].auto
     assert state.chips[0][2] == 1 and state.current == 1
 
 
@@ -338,7 +342,6 @@ def test_unknown_mode_is_refused() -> None:
 @pytest.mark.parametrize(
     ("action", "message"),
     [
-        (Stop(), "take one"),
         (Take("large-straight"), "do not make a Large straight"),
         (Take("two-pairs", "set-aside"), "only be taken with a Kniffel"),
         (Roll(keep=(0, 1, 2, 3, 4)), "keeping all five"),

@@ -26,6 +26,7 @@ from gamenight.cli.session import Session
 from gamenight.core import registry
 from gamenight.core.i18n import game_name
 from gamenight.core.runner import Match
+from gamenight.terminal import ui_for
 from gamenight.terminal.full.app import TableApp
 from gamenight.terminal.ui import Prompter
 
@@ -51,19 +52,10 @@ def spelled(game_id: str, legal: tuple[Any, ...]) -> list[str]:
 
 
 def parser(game_id: str) -> Callable[[str, Any, Any], Any]:
-    """The game's key parser, found through its terminal capability's module."""
-    module = registry.get(game_id).game.info.terminal
-    assert module is not None
-    name = module.partition(":")[0]
-    for candidate in (f"{name}_keys", name):
-        try:
-            found = getattr(importlib.import_module(candidate), "parse_command", None)
-        except ModuleNotFoundError:
-            continue
-        if found is not None:
-            parse: Callable[[str, Any, Any], Any] = found
-            return parse
-    raise AssertionError(f"no parse_command for {game_id}")
+    """The game's key parser: its terminal UI's ``parse_command`` (one lookup, shared
+    with the keyboard fuzzer)."""
+    parse: Callable[[str, Any, Any], Any] = ui_for(registry.get(game_id)).parse_command
+    return parse
 
 
 @dataclass

@@ -52,3 +52,33 @@ def test_a_full_game_on_the_full_screen(
     assert "Seed: 7" in shown.getvalue()  # the reveal, printed once the screen closed
     report = replay(read_record(tmp_path / "game.jsonl"), "game")
     assert report.finished
+
+
+def test_n_declines_a_chip_on_the_full_screen(tmp_path: Path) -> None:
+    """K4 revised: ``n`` at the prompt line ends the turn without the chip the dice earn."""
+    from full_table import screen_text, type_line
+
+    from gamenight.games.dice_duel.rules import Roll, Take
+
+    table = table_app("dice-duel", "Ann,bot:random", tmp_path)
+
+    async def run() -> None:
+        app = table.app
+        async with app.run_test(size=(100, 40)) as pilot:
+            for _ in range(200):
+                await until(pilot, lambda: app.waiting is not None or app.worker_done)
+                assert app.waiting == "line"
+                (match,) = table.match
+                assert match.table is not None
+                position = match.table.position(0)
+                asked = app.questions
+                if any(isinstance(a, Take) for a in position.legal):
+                    await type_line(pilot, "n")
+                    await until(pilot, lambda: "takes no chip" in screen_text(app))
+                    return
+                rolls_left = any(isinstance(a, Roll) for a in position.legal)
+                await type_line(pilot, "r" if rolls_left else "s")
+                await until(pilot, lambda: app.questions > asked or app.worker_done)  # noqa: B023
+            raise AssertionError("the dice earned no chip in 200 answers")
+
+    asyncio.run(run())

@@ -15,6 +15,7 @@ from rich.console import Console
 from textual.widgets import Input
 
 from gamenight.cli import main as cli_main
+from gamenight.cli.menu import main_menu
 from gamenight.terminal.full.app import TableApp
 from gamenight.terminal.ui import Prompter
 
@@ -34,6 +35,8 @@ def test_hot_seat_hand_over_is_a_curtain_and_secrets_are_never_echoed(tmp_path: 
             await until(pilot, lambda: "Pass to Red" in screen_text(app))
             await pilot.press("enter")
             await until(pilot, lambda: app.waiting == "line")
+            # the public start-up text was not wiped by the first hand-over
+            assert "Each team draws 7 action" in screen_text(app)
             answer = app.query_one("#answer", Input)
             assert answer.password  # the secret entry is dots on screen
             secret = table.answer(random.Random(1))
@@ -196,13 +199,112 @@ def test_a_click_on_a_die_types_its_number(tmp_path: Path) -> None:
             (y,) = [n for n, line in enumerate(lines) if "Rolled 1:" in line]
             x = lines[y].index("3:") + 2  # the third die's face
             answer = app.query_one("#answer", Input)
+            assert marked_dice(app) == set()
             await pilot.click(offset=(x, y))
             assert answer.value == "3"
             await pilot.click(offset=(lines[y].index("5:") + 2, y))
             assert answer.value == "3 5"
+            await until(pilot, lambda: marked_dice(app) == {3, 5})  # picked dice show so
             await pilot.click(offset=(x, y))
             assert answer.value == "5"
+            await until(pilot, lambda: marked_dice(app) == {5})
             await pilot.press("ctrl+c")
             await until(pilot, lambda: not app.is_running)
 
     asyncio.run(run())
+
+
+def marked_dice(app: TableApp[None]) -> set[int]:
+    """The dice shown reversed (picked) on the composed screen, by their click keys."""
+    marked = set()
+    for strip in app.screen._compositor.render_strips():
+        for segment in strip:
+            style = segment.style
+            click = style.meta.get("@click", "") if style is not None else ""
+            if click.startswith("app.die(") and style is not None and style.reverse:
+                marked.add(int(click[len("app.die(") : -1]))
+    return marked
+
+
+def test_page_keys_scroll_a_tall_board(tmp_path: Path) -> None:
+    """Wurfeltod's sheet is taller than 24 rows: PgDn shows its totals, PgUp the dice
+    again; the keys are offered only while the board is taller than its panel."""
+    table = table_app("wurfeltod", "Ann,bot:greedy", tmp_path)
+    app = table.app
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.waiting == "line")
+            await until(pilot, lambda: "Board" in screen_text(app))  # in the footer
+            assert "Total" not in screen_text(app)
+            await pilot.press("pagedown")
+            await until(pilot, lambda: "Total" in screen_text(app))
+            await pilot.press("pageup")
+            await until(pilot, lambda: "Rolled" in screen_text(app))
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+
+
+def test_menu_help_and_rules_stay_until_read() -> None:
+    """In the menu, ? (F1) opens the help panel; the rules stay on the board until Enter
+    (the menu used to redraw over them at once)."""
+
+    def menu(console: Console, prompter: Prompter) -> None:
+        main_menu(console, prompter)
+
+    app: TableApp[None] = TableApp(menu)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.waiting == "line")
+            await pilot.press("f1")
+            await until(pilot, lambda: app.query_one("#hint-pane").has_class("shown"))
+            assert "resume a saved game" in screen_text(app)
+            await until(pilot, lambda: app.waiting == "line")
+            await type_line(pilot, "r")
+            await until(pilot, lambda: "Rules of which game" in screen_text(app))
+            await type_line(pilot, "1")
+            await until(pilot, lambda: "back to the menu" in screen_text(app))
+            assert "Rules of" in screen_text(app) and "Choose a game" not in screen_text(app)
+            await type_line(pilot, "")
+            await until(pilot, lambda: "Choose a game" in screen_text(app))
+            await type_line(pilot, "q")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+
+
+def test_undo_on_the_full_screen_takes_the_move_back(tmp_path: Path) -> None:
+    """A whole undo through the screen: Ann freezes a die of her run-up (seed 11: no
+    dice thrown, so reversible), F2 takes it back, and the board is as before."""
+    table = table_app("decathlon", "Ann", tmp_path, seed=11, options={"events": "long-jump"})
+    app = table.app
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await until(pilot, lambda: app.waiting == "line")
+            assert not app.undo_allowed  # nothing to take back yet
+            first = screen_text(app)
+            asked = app.questions
+            await type_line(pilot, "3")  # freeze the third die: no dice thrown, reversible
+            await until(pilot, lambda: app.questions > asked and app.waiting == "line")
+            assert app.undo_allowed and "Undo" in screen_text(app)
+            asked = app.questions
+            await pilot.press("f2")
+            await until(pilot, lambda: app.questions > asked and app.waiting == "line")
+            assert "taken back" in screen_text(app)
+            board = app.query_one("#board-pane")
+            assert board.border_title and "Ann" in str(board.border_title)
+            # the board is the one before the freeze again
+            assert _board_lines(screen_text(app)) == _board_lines(first)
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+
+
+def _board_lines(screen: str) -> list[str]:
+    """The board panel's part of each screen line (the left of the log's border)."""
+    return [line.split("││")[0] for line in screen.splitlines()[1:12]]

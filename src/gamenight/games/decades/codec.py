@@ -31,7 +31,7 @@ class DecadesCodec(Codec):
     PER_TEAM = 2 + 1 + 6 + 4 + 4 + 1 + 9 + 1 + 1  # side, score, answers, tokens, card, ...
     HEAD = 6 + 6 + 3 + 3 + 1 + 6  # phase, scalars, dealt, hand, pending, questions
 
-    def __init__(self, questions: dict[tuple[str, str], int] | None = None) -> None:
+    def __init__(self) -> None:
         super().__init__()
         from gamenight.games.decades.cards import ACTION_CARDS
         from gamenight.games.decades.deck import CATEGORIES
@@ -41,7 +41,6 @@ class DecadesCodec(Codec):
         self.n_actions = 411
         self.keeps = keep_counts(len(self.cards))
         self._keep = {k: i for i, k in enumerate(self.keeps)}
-        self.questions = questions or {}
 
     def obs_size(self, players: int) -> int:
         return self.HEAD + 2 * self.PER_TEAM
@@ -92,8 +91,9 @@ class DecadesCodec(Codec):
             out[12 + i] = view.dealt.count(c)
             out[15 + i] = view.hand.count(c)
         out[18] = view.pending is not None
-        for i, q in enumerate(view.questions):
-            out[19 + i] = self.questions.get((q.category, q.text), -1) + 1
+        # Only *whether* each question was read: its place in the deck would let a learner
+        # memorise the deck's years (issue 28), so the codec never numbers questions.
+        out[19 : 19 + len(view.questions)] = 1
         at = self.HEAD
         for s in (seat, 1 - seat):
             team = view.teams[s]
@@ -132,12 +132,5 @@ def keep_counts(kinds: int, kept: int = 4) -> list[tuple[int, ...]]:
 
 
 def make(options: Options) -> DecadesCodec:
-    """The ``codec`` capability: question slots number the questions of the options' deck."""
-    from gamenight.games.decades.game import deck_for
-
-    deck = deck_for(options["deck"])
-    questions = {
-        (q.category, q.text): i
-        for i, q in enumerate(q for card in deck.cards for q in card.questions)
-    }
-    return DecadesCodec(questions)
+    """The ``codec`` capability (the same for every deck: no question is numbered)."""
+    return DecadesCodec()

@@ -25,70 +25,36 @@ from dataclasses import dataclass, field
 from importlib import resources
 from itertools import combinations
 from pathlib import Path
-from typing import Annotated, Any, Final, Literal, NoReturn, TypedDict
+from typing import Any, Final, Literal, NoReturn, TypedDict
 
 import msgspec
 
-from gamenight.core.errors import GamenightError
 from gamenight.core.files import FileProblem, check_depth, read_bytes
+from gamenight.core.languages import DEFAULT as DEFAULT_LANGUAGE
+from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.text import TextError, check_text
+from gamenight.games.decades import questions
 
-# T2: the six categories, in the order a card asks them.
-CATEGORIES: Final[tuple[str, ...]] = (
-    "births-deaths",
-    "screen",
-    "music",
-    "technology",
-    "sport",
-    "news",
-)
-CATEGORY_NAMES: Final[dict[str, str]] = {
-    "births-deaths": "Births and Deaths",
-    "screen": "Cinema, TV and Video Games",
-    "music": "Music",
-    "technology": "Objects and Technology",
-    "sport": "Sport and Hobbies",
-    "news": "News and Society",
-}
+# The card types live in questions.py, which the rules import without this parser (issue
+# 29); they are the deck's types too.
+CATEGORIES = questions.CATEGORIES
+CATEGORY_NAMES = questions.CATEGORY_NAMES
+FIRST_YEAR = questions.FIRST_YEAR
+LAST_YEAR = questions.LAST_YEAR
+BoardYear = questions.BoardYear
+DeckError = questions.DeckError
+NonEmpty = questions.NonEmpty
+Question = questions.Question
+QuestionCard = questions.QuestionCard
 
 FORMAT: Final = "gamenight-decades-deck"
 FORMAT_VERSION: Final = 1
-FIRST_YEAR: Final = 1980  # T1: the board runs 1980-2019
-LAST_YEAR: Final = 2019
 CARDS_PER_GAME: Final = 4  # T2: a game deals 4 cards without replacement
 SHIPPED_MIN_CARDS: Final = 43  # T2: the shipped deck holds at least 43 x 6 = 258 questions
 CSV_COLUMNS: Final[tuple[str, ...]] = ("card", "category", "year", "question", "source")
 
 
-class DeckError(GamenightError, ValueError):
-    """A deck that cannot be used.
-
-    The message names the file, the row (CSV) or line and card (JSON), and the
-    field, e.g. ``deck.csv row 14, field 'year': '19x7' is not a year``.
-    """
-
-
 # ----- the types every deck passes through (msgspec validates them) ----------------
-
-NonEmpty = Annotated[str, msgspec.Meta(pattern=r"\S")]  # not empty, not only spaces
-BoardYear = Annotated[int, msgspec.Meta(ge=FIRST_YEAR, le=LAST_YEAR)]  # T1
-
-
-class Question(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """One question; the answer is the year."""
-
-    category: NonEmpty
-    text: NonEmpty
-    year: BoardYear
-    source: NonEmpty
-
-
-class QuestionCard(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
-    """Six questions, one per category, in :data:`CATEGORIES` order (T2)."""
-
-    id: NonEmpty
-    questions: tuple[Question, ...]
-
 
 Apart = tuple[tuple[NonEmpty, NonEmpty], ...]
 
@@ -103,6 +69,7 @@ class Deck(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     name: NonEmpty
     cards: tuple[QuestionCard, ...]
     apart: Apart = ()
+    language: str = DEFAULT_LANGUAGE  # the questions' language, one of core.languages
 
 
 class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -113,6 +80,7 @@ class DeckFile(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
     cards: tuple[QuestionCard, ...]
     name: NonEmpty | None = None  # default: the file name
     apart: Apart = ()
+    language: str | None = None  # default: English (or the importer's --language)
 
 
 class CsvRow(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -480,6 +448,8 @@ def validate_deck(
         typed = msgspec.convert(tree, Deck)
     except msgspec.ValidationError as error:
         places.refuse(error, tree)
+    if _language(places, typed.language, None) != typed.language:
+        places.fail((), "language", f"write the language as its code ({typed.language!r})")
     _check(
         typed.cards,
         typed.apart,
@@ -543,6 +513,18 @@ def _ordered(card: QuestionCard) -> QuestionCard:
     return QuestionCard(id=card.id, questions=questions)
 
 
+def _language(places: _Places, stated: str | None, wanted: str | None) -> str:
+    """The deck's language: what the file states and the importer wants must agree;
+    neither: English. A language gamenight does not speak is refused."""
+    try:
+        found = [check_language(v) for v in (stated, wanted) if v is not None]
+    except LanguageError as error:
+        places.fail((), "language", str(error))
+    if len(set(found)) > 1:
+        places.fail((), "language", f"the deck says {found[0]!r} but {found[1]!r} was asked for")
+    return found[0] if found else DEFAULT_LANGUAGE
+
+
 def _finish(
     name: str,
     cards: Sequence[QuestionCard],
@@ -552,6 +534,7 @@ def _finish(
     first_year: int,
     last_year: int,
     require_balance: bool,
+    language: str = DEFAULT_LANGUAGE,
 ) -> Deck:
     # Files may list a card's questions in any order; the loaded card follows CATEGORIES.
     _check_texts(places, (), name=name)
@@ -564,7 +547,8 @@ def _finish(
         require_balance=require_balance,
         require_order=False,
     )
-    return Deck(name=name, cards=tuple(_ordered(card) for card in cards), apart=apart)
+    ordered = tuple(_ordered(card) for card in cards)
+    return Deck(name=name, cards=ordered, apart=apart, language=language)
 
 
 def _trim(card: QuestionCard) -> QuestionCard:
@@ -578,7 +562,15 @@ def _trim(card: QuestionCard) -> QuestionCard:
     )
 
 
-def _parse_csv(text: str, file: str, default_name: str, *, first_year: int, last_year: int) -> Deck:
+def _parse_csv(
+    text: str,
+    file: str,
+    default_name: str,
+    *,
+    first_year: int,
+    last_year: int,
+    language: str | None = None,
+) -> Deck:
     reader = csv.reader(io.StringIO(text, newline=""), strict=True)
     rows_of_card: list[list[int]] = []
     cards: list[QuestionCard] = []
@@ -649,6 +641,7 @@ def _parse_csv(text: str, file: str, default_name: str, *, first_year: int, last
         first_year=first_year,
         last_year=last_year,
         require_balance=False,
+        language=_language(places, None, language),
     )
 
 
@@ -660,8 +653,11 @@ def parse_deck_json(
     first_year: int = FIRST_YEAR,
     last_year: int = LAST_YEAR,
     require_balance: bool = False,
+    language: str | None = None,
 ) -> Deck:
-    """A deck from the JSON text of a deck file; ``file`` names it in messages."""
+    """A deck from the JSON text of a deck file; ``file`` names it in messages.
+    ``language``: the deck's language if the file states none (if it does, the two
+    must agree)."""
     try:
         check_depth(text, MAX_DEPTH)  # before any parser recurses into it
     except FileProblem as problem:
@@ -683,6 +679,7 @@ def parse_deck_json(
         first_year=first_year,
         last_year=last_year,
         require_balance=require_balance,
+        language=_language(places, typed.language, language),
     )
 
 
@@ -714,9 +711,16 @@ def _malformed(text: str, message: str) -> str:
 
 
 def load_deck(
-    path: str | Path, *, first_year: int = FIRST_YEAR, last_year: int = LAST_YEAR
+    path: str | Path,
+    *,
+    first_year: int = FIRST_YEAR,
+    last_year: int = LAST_YEAR,
+    language: str | None = None,
 ) -> Deck:
     """Load and validate a user deck from ``.json`` or ``.csv`` (T2).
+
+    ``language`` is the deck's language (default English); a JSON file may state it
+    itself (field ``language``), and then the two must agree.
 
     Balance over decades is not required of user decks. Raises DeckError naming the file,
     the row (CSV, header = row 1) or card (JSON), and the field.
@@ -734,17 +738,27 @@ def load_deck(
         raise DeckError(f"{p}: not UTF-8 text (bad byte at offset {err.start})") from None
     except FileProblem as err:
         raise DeckError(f"deck file {err}") from None
-    if suffix == ".json":
-        return parse_deck_json(text, str(p), p.stem, first_year=first_year, last_year=last_year)
-    return _parse_csv(text, str(p), p.stem, first_year=first_year, last_year=last_year)
+    read = parse_deck_json if suffix == ".json" else _parse_csv
+    return read(text, str(p), p.stem, first_year=first_year, last_year=last_year, language=language)
+
+
+#: The languages the shipped deck is written in: the same cards, ids and years in each.
+SHIPPED_LANGUAGES: Final[tuple[str, ...]] = ("en", "de", "pl")
 
 
 @functools.cache
-def default_deck() -> Deck:
-    """The shipped deck (48 cards), validated with balance; loaded once and cached."""
-    resource = resources.files("gamenight.games.decades") / "data" / "questions.json"
-    text = resource.read_text(encoding="utf-8")
-    return parse_deck_json(text, "questions.json", "shipped", require_balance=True)
+def default_deck(language: str = DEFAULT_LANGUAGE) -> Deck:
+    """The shipped deck (48 cards) in ``language`` (one of :data:`SHIPPED_LANGUAGES`:
+    ``data/questions.json`` is English, ``data/questions.<lang>.json`` the others),
+    validated with balance; loaded once and cached."""
+    if language not in SHIPPED_LANGUAGES:
+        raise DeckError(f"the shipped deck is not written in {language!r}")
+    name = "questions.json" if language == DEFAULT_LANGUAGE else f"questions.{language}.json"
+    text = (resources.files("gamenight.games.decades") / "data" / name).read_text(encoding="utf-8")
+    deck = parse_deck_json(text, name, "shipped", require_balance=True)
+    if deck.language != language:
+        raise DeckError(f"{name}: the deck says {deck.language!r}, expected {language!r}")
+    return deck
 
 
 def deck_to_json(deck: Deck) -> str:
@@ -756,6 +770,8 @@ def deck_to_json(deck: Deck) -> str:
         "format": FORMAT,
         "version": FORMAT_VERSION,
         "name": deck.name,
+        # English is left unsaid: a deck imported before decks had languages keeps its id
+        **({"language": deck.language} if deck.language != DEFAULT_LANGUAGE else {}),
         "cards": [
             {"id": card.id, "questions": [msgspec.structs.asdict(q) for q in card.questions]}
             for card in deck.cards

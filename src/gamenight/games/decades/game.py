@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import msgspec
 
@@ -18,26 +18,44 @@ from gamenight.core.errors import OptionsError
 from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition
 from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec
-from gamenight.games.decades import library, rules
+from gamenight.games.decades import rules
 from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
 from gamenight.games.decades.boards import parse_sides
-from gamenight.games.decades.deck import DeckError
 from gamenight.games.decades.events import DecadesEvent
-from gamenight.games.decades.library import deck_for  # re-exported: envs and bots use it
+from gamenight.games.decades.questions import DEFAULT_NAMES, DeckError
 from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
 from gamenight.games.decades.view import DecadesView, view
+
+if TYPE_CHECKING:
+    from gamenight.games.decades.deck import Deck
 
 __all__ = ["GAME", "DecadesGame", "deck_for"]
 
 
+# The deck module and the library are imported on first use, never at import: listing the
+# games (`gamenight list`) reads no deck (issue 29; a test checks sys.modules).
+def deck_for(option: str) -> Deck:
+    """The deck an option names (:func:`gamenight.games.decades.library.deck_for`; envs
+    and bots reach it here)."""
+    from gamenight.games.decades import library
+
+    return library.deck_for(option)
+
+
 def deck_option(raw: str) -> str:
-    """The canonical ``deck`` option: "" for the shipped deck, else the full id.
+    """The canonical ``deck`` option: "" for the shipped deck (English), ``shipped-de``
+    or ``shipped-pl`` for it in German or Polish, else the full id of a library deck.
 
     A file path is refused: a game never opens an outside file.
     """
+    from gamenight.games.decades import library
+
     text = raw.strip()
-    if text.lower() in library.DEFAULT_NAMES:
+    if text.lower() in DEFAULT_NAMES:
         return ""
+    if text.lower().startswith(library.SHIPPED_PREFIX):  # the shipped deck in a language
+        language = library.shipped_language(text)
+        return library.SHIPPED_IDS.get(language, "")  # shipped-en is the default: ""
     if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
         raise DeckError(
             f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
@@ -81,7 +99,10 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
             OptionSpec(
                 "deck",
                 "str",
-                N_("question deck id from `gamenight decks list`; empty: the shipped deck"),
+                N_(
+                    "question deck id from `gamenight decks list`; empty: the shipped deck "
+                    "(shipped-de, shipped-pl: in German, Polish)"
+                ),
                 "",
             ),
             OptionSpec(
@@ -98,14 +119,16 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         hidden_info=True,  # T7: hot-seat play must hide each team's entries
         terminal="gamenight.terminal.decades:UI",  # a name only: games import no front end
         codec="gamenight.games.decades.codec:make",
+        chance="gamenight.core.chance:dice_chance",
         simultaneous=True,  # both teams answer and choose cards at once
         catalogues=(
             CatalogueInfo(
                 "deck",
                 "gamenight.games.decades.library:catalogue",
                 noun="deck",
-                defaults=library.DEFAULT_NAMES,
+                defaults=DEFAULT_NAMES,
                 default_label="the shipped deck",
+                default_language="en",  # shipped-de, shipped-pl: the catalogue's entries
             ),
         ),
     )
@@ -154,8 +177,10 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
     def attachments(self, options: Options) -> dict[str, Any]:
         """A user deck travels with the record (its id and canonical content), so a
         replay works on a machine without it. The shipped deck needs nothing."""
+        from gamenight.games.decades import library
+
         option = deck_option(str(options.get("deck", "")))
-        if not option:
+        if not option or option.startswith(library.SHIPPED_PREFIX):
             return {}
         ident, content = library.deck_content(option)
         return {"deck": {"id": ident, "content": content}}
@@ -163,6 +188,8 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
     def attach(self, attachments: dict[str, Any]) -> None:
         """Make a record's deck loadable by its id for this process; the content must
         hash to the id. Raises :class:`OptionsError` for anything else."""
+        from gamenight.games.decades import library
+
         if not attachments:
             return
         entry = attachments.get("deck")

@@ -10,6 +10,13 @@ by its id (or an unambiguous prefix of 8 or more characters).
 A record carries the deck's content and id (``DecadesGame.attachments``); on
 another machine :func:`attach_deck` checks the content against the id and makes
 the deck loadable by id for this process, without touching the library.
+
+Every deck has a language (``Deck.language``). The shipped deck exists in each of
+:data:`~gamenight.games.decades.deck.SHIPPED_LANGUAGES`, with the same cards, ids and
+years: English is the default (option ``""``), the others are named ``shipped-de``,
+``shipped-pl``. The language is part of the deck's identity, so a record that names
+``shipped-pl`` replays the Polish questions; no translated text enters a record.
+Front ends offer the decks in the player's language first (:func:`by_language`).
 """
 
 from __future__ import annotations
@@ -19,7 +26,7 @@ import os
 import re
 import tempfile
 from pathlib import Path
-from typing import Final
+from typing import Final, TypeVar
 
 import msgspec
 import platformdirs
@@ -27,6 +34,7 @@ import platformdirs
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.decades.deck import (
+    SHIPPED_LANGUAGES,
     Deck,
     DeckError,
     deck_to_json,
@@ -34,8 +42,11 @@ from gamenight.games.decades.deck import (
     load_deck,
     parse_deck_json,
 )
+from gamenight.games.decades.questions import DEFAULT_NAMES
 
-DEFAULT_NAMES: Final = ("", "default")  # the option values meaning the shipped deck
+SHIPPED_PREFIX: Final = "shipped-"
+#: The option values naming the shipped deck in another language, by language.
+SHIPPED_IDS: Final = {lang: SHIPPED_PREFIX + lang for lang in SHIPPED_LANGUAGES if lang != "en"}
 MIN_PREFIX: Final = 8
 _ID = re.compile(r"^[0-9a-f]{64}$")
 _PREFIX = re.compile(r"^[0-9a-f]+$")
@@ -47,10 +58,11 @@ _loaded: dict[str, Deck] = {}  # decks read from the library (content never chan
 class DeckInfo(msgspec.Struct, frozen=True):
     """One deck in the library."""
 
-    id: str  # sha256 of the canonical JSON content
+    id: str  # sha256 of the canonical JSON content (a shipped deck: "shipped-<lang>")
     name: str
     cards: int
     questions: int
+    language: str = "en"
 
     @property
     def short_id(self) -> str:
@@ -68,9 +80,25 @@ def deck_for(option: str) -> Deck:
 
     Raises :class:`DeckError` saying what is wrong in one line.
     """
-    if option.strip().lower() in DEFAULT_NAMES:
+    text = option.strip().lower()
+    if text in DEFAULT_NAMES:
         return default_deck()
+    if text.startswith(SHIPPED_PREFIX):  # shipped-en is the default too
+        return default_deck(shipped_language(text))
     return load_deck_by_id(option)
+
+
+def shipped_language(option: str) -> str:
+    """The language of the shipped deck that ``option`` (``shipped-<lang>``) names.
+
+    >>> shipped_language("shipped-pl")
+    'pl'
+    """
+    lang = option.strip().lower().removeprefix(SHIPPED_PREFIX)
+    if lang not in SHIPPED_LANGUAGES:
+        shown = ", ".join(SHIPPED_IDS.values())
+        raise DeckError(f"no shipped deck {option!r}: the shipped decks are {shown} and default")
+    return lang
 
 
 def deck_id(content: str) -> str:
@@ -90,16 +118,17 @@ def canonical(deck: Deck) -> tuple[str, str]:
 
 def _info(ident: str, deck: Deck) -> DeckInfo:
     questions = sum(len(card.questions) for card in deck.cards)
-    return DeckInfo(id=ident, name=deck.name, cards=len(deck.cards), questions=questions)
+    return DeckInfo(ident, deck.name, len(deck.cards), questions, deck.language)
 
 
-def import_deck(path: str | Path) -> DeckInfo:
+def import_deck(path: str | Path, language: str | None = None) -> DeckInfo:
     """Validate the deck file at ``path`` (.json or .csv) and store it in the library.
 
-    Importing the same deck twice is harmless: it has the same id. Raises
-    :class:`DeckError` for a bad file or an unwritable library.
+    ``language``: the deck's language (default English; a JSON file may say it itself,
+    and then the two must agree). Importing the same deck twice is harmless: it has
+    the same id. Raises :class:`DeckError` for a bad file or an unwritable library.
     """
-    deck = load_deck(path)
+    deck = load_deck(path, language=language)
     content, ident = canonical(deck)
     folder = library_dir()
     target = folder / f"{ident}.json"
@@ -127,8 +156,9 @@ def _stored_ids() -> list[str]:
     return sorted(n[:-5] for n in names if n.endswith(".json") and _ID.match(n[:-5]))
 
 
-def list_decks() -> list[DeckInfo]:
-    """The decks in the library, by name. Damaged files (content that no longer
+def list_decks(language: str | None = None) -> list[DeckInfo]:
+    """The decks in the library, by name; with ``language``, the decks in that
+    language first (:func:`by_language`). Damaged files (content that no longer
     matches its id, or no longer loads) are left out."""
     found = []
     for ident in _stored_ids():
@@ -136,15 +166,38 @@ def list_decks() -> list[DeckInfo]:
             found.append(_info(ident, load_deck_by_id(ident)))
         except DeckError:
             continue
-    return sorted(found, key=lambda info: (info.name.casefold(), info.id))
+    named = sorted(found, key=lambda info: (info.name.casefold(), info.id))
+    return named if language is None else by_language(named, language)
+
+
+T = TypeVar("T", DeckInfo, CatalogueEntry)
+
+
+def shipped_decks() -> list[DeckInfo]:
+    """The shipped deck in each language but English (the option's default), as
+    library entries named by their option value (``shipped-de``...)."""
+    return [_info(ident, default_deck(lang)) for lang, ident in SHIPPED_IDS.items()]
+
+
+def by_language(decks: list[T], language: str) -> list[T]:
+    """``decks`` with those in ``language`` first, each group in its former order.
+
+    >>> names = [DeckInfo("a", "A", 4, 24, "de"), DeckInfo("b", "B", 4, 24, "pl")]
+    >>> [d.name for d in by_language(names, "pl")]
+    ['B', 'A']
+    """
+    return sorted(decks, key=lambda deck: deck.language != language)
 
 
 def catalogue() -> list[CatalogueEntry]:
-    """The library as the catalogue of option ``deck`` (``GameInfo.catalogues``): each
-    deck by its full id, its name and its card count."""
+    """The catalogue of option ``deck`` (``GameInfo.catalogues``): the shipped deck in
+    the other languages, then the library, each deck by its id, name, card count and
+    language. Front ends put the player's language first (:func:`by_language`)."""
     return [
-        CatalogueEntry(d.id, d.name, f"{d.cards} card{'s' if d.cards != 1 else ''}", d.cards)
-        for d in list_decks()
+        CatalogueEntry(
+            d.id, d.name, f"{d.cards} card{'s' if d.cards != 1 else ''}", d.cards, d.language
+        )
+        for d in (*shipped_decks(), *list_decks())
     ]
 
 

@@ -34,7 +34,6 @@ from gamenight.core.errors import IllegalActionError
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
-from gamenight.games.decades import library
 from gamenight.games.decades.actions import (
     Action,
     Answer,
@@ -50,7 +49,6 @@ from gamenight.games.decades.actions import (
 )
 from gamenight.games.decades.boards import SIDES, YEARS, on_board, parse_sides
 from gamenight.games.decades.cards import CARDS, DEALT, KEPT, action_deck, card_order
-from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES, QuestionCard
 from gamenight.games.decades.events import (
     AnswersRevealed,
     Asked,
@@ -71,6 +69,7 @@ from gamenight.games.decades.events import (
     Setup,
     TargetChosen,
 )
+from gamenight.games.decades.questions import CATEGORIES, CATEGORY_NAMES, QuestionCard
 from gamenight.games.decades.scoring import AnswerScore, score_answer
 from gamenight.games.decades.tokens import (
     Placement,
@@ -223,7 +222,9 @@ def start(
     """A new game for two teams (T1) from parsed ``options``: the ``deck`` (its id,
     "" for the shipped deck), the score ``track`` (T6) and the board ``sides`` (T1).
     Deals as :func:`deal` does."""
-    deck = library.deck_for(options["deck"])
+    from gamenight.games.decades.library import deck_for  # not at import: listing reads no deck
+
+    deck = deck_for(options["deck"])
     return deal(
         deck.cards,
         deck=options["deck"],

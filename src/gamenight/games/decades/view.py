@@ -10,7 +10,7 @@ from __future__ import annotations
 import msgspec
 
 from gamenight.games.decades.boards import SIDES
-from gamenight.games.decades.deck import CATEGORY_NAMES
+from gamenight.games.decades.questions import CATEGORY_NAMES
 from gamenight.games.decades.rules import (
     ROUNDS,
     TEAMS,

@@ -73,6 +73,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         odds="gamenight.games.decathlon.odds:live_odds",
         terminal="gamenight.terminal.decathlon:UI",  # a name only: games import no front end
         codec="gamenight.games.decathlon.codec:make",
+        chance="gamenight.core.chance:dice_chance",
         stage="gamenight.games.decathlon.view:stage",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
@@ -109,6 +110,10 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
                 d: list(honours(row)) for d, row in zip(state.disciplines, state.sheet, strict=True)
             }
         return Results.from_scores(standings(state.variant, state.sheet, state.players), detail)
+
+    def score_unit(self, options: Options) -> str:
+        # D11: the Championship is scored in honours (medals), not points
+        return "honours" if options.get("variant") == "championship" else "points"
 
     view = staticmethod(build)
 

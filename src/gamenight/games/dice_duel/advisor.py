@@ -12,7 +12,12 @@ What a chip is worth:
   is ignored), solved as a fixed point because that turn may bring another
   Kniffel. An award that empties the plate ends the game, so earns no extra turn.
 
-Everything beyond this turn (bonuses for sets, what opponents need) is ignored.
+* in multiplayer, taking the plate's last chip ends the game (K6): when that
+  leaves the player behind, the chip is worth its points minus :data:`LOSS`
+  (more than any turn brings), so the bot declines it (K4 revised: stopping is
+  worth 0), or rolls on for something else, rather than end the game behind.
+
+Everything else beyond this turn (bonuses for sets, what opponents need) is ignored.
 :func:`option_values` values every legal option, :func:`best_action` is the
 turn-optimal bot's choice and :func:`advise` the same as data for any front end.
 
@@ -37,12 +42,13 @@ from gamenight.core.game import to_json
 from gamenight.games.dice_duel.combinations import INDEX, LABEL, VALUES
 from gamenight.games.dice_duel.expectimax import KEEP_INDEX, ChipValues, TurnTables, turn_tables
 from gamenight.games.dice_duel.game import DiceDuelView
-from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take
-from gamenight.games.dice_duel.scoring import LAST_CHIP_BONUS
+from gamenight.games.dice_duel.rules import Action, Roll, Stop, Take, take_options
+from gamenight.games.dice_duel.scoring import LAST_CHIP_BONUS, score
 from gamenight.solve.ties import best_of
 
 Pile = tuple[int, ...]
 NONE = float("-inf")
+LOSS = 1000.0  # what ending the game behind costs: more than any one turn can bring
 
 
 def chip_worth(combination_index: int, source: str, plate: Pile) -> float:
@@ -80,6 +86,31 @@ def _without(plate: Pile, set_aside: Pile, i: int, source: str) -> tuple[Pile, P
     return (tuple(pile), set_aside) if source == "plate" else (plate, tuple(pile))
 
 
+def ends_behind(view: DiceDuelView, i: int) -> bool:
+    """Whether taking a plate chip of combination ``i`` ends the game (it is the plate's
+    last chip, K6) with the player to act behind someone (multiplayer; a tie is no loss).
+
+    >>> view = DiceDuelView(None, "multi", 2, 0, 0, 9, "pick", (6, 6, 6, 1, 2), (), (), 3, 0,
+    ...     0, ("three-of-a-kind",), False, (0, 1, 0, 0, 0, 0, 0), (0,) * 7,
+    ...     ((1, 0, 0, 0, 0, 0, 0), (0, 0, 0, 0, 0, 0, 1)), (score((1,) + (0,) * 6, False),
+    ...     score((0,) * 6 + (1,), False)), False, None, "")
+    >>> ends_behind(view, 1)  # 5 + 10 + 20 = 35 against 50
+    True
+    """
+    if view.mode == "solo" or sum(view.plate) != 1 or not view.plate[i]:
+        return False
+    held = list(view.chips[view.current])
+    held[i] += 1
+    mine = score(held, True).total
+    return any(s.total > mine for p, s in enumerate(view.scores) if p != view.current)
+
+
+def worth_here(view: DiceDuelView, i: int, source: str) -> float:
+    """:func:`chip_worth`, less :data:`LOSS` for a chip that ends the game behind."""
+    worth = chip_worth(i, source, view.plate)
+    return worth - LOSS if source == "plate" and ends_behind(view, i) else worth
+
+
 def _kniffel_picks(view: DiceDuelView) -> int:
     """Chips the current Kniffel award still takes."""
     return (2 if view.mode == "solo" else 1) - view.picks
@@ -87,11 +118,12 @@ def _kniffel_picks(view: DiceDuelView) -> int:
 
 def tables_for(view: DiceDuelView) -> TurnTables:
     """The expectimax tables for the chips on offer in ``view``."""
-    chips = tuple(
-        chip_worth(i, "plate", view.plate) if n else 0.0 for i, n in enumerate(view.plate)
-    )
+    chips = tuple(worth_here(view, i, "plate") if n else 0.0 for i, n in enumerate(view.plate))
     wanted = 2 if view.mode == "solo" else 1
     on, off = kniffel_award(view.plate, view.set_aside, wanted)
+    last = [i for i, n in enumerate(view.plate) if n]
+    if len(last) == 1 and ends_behind(view, last[0]):
+        off -= LOSS  # multiplayer: the award that empties the plate is that last chip
     return turn_tables(ChipValues(chips, on, off))
 
 
@@ -115,7 +147,7 @@ def option_values(view: DiceDuelView, legal: Sequence[Action] | None = None) -> 
 
 def _take_value(view: DiceDuelView, take: Take, extra_turn: float) -> float:
     i = INDEX[take.combination]
-    worth = chip_worth(i, take.source, view.plate)
+    worth = worth_here(view, i, take.source)
     if not view.kniffel:
         return worth
     plate, set_aside = _without(view.plate, view.set_aside, i, take.source)
@@ -149,7 +181,8 @@ def _preference(action: Action) -> int:
 OBJECTIVE = "expected chip value"
 NOTE = (
     "this turn only, as the turn-optimal bot counts it: a chip's points, +20 for the "
-    "plate's last chip, and a Kniffel's extra turn; later turns and bonuses are ignored"
+    "plate's last chip, and a Kniffel's extra turn; taking the last chip while behind "
+    "ends the game lost (-1000), so no chip (0) is better; later turns and bonuses are ignored"
 )
 
 
@@ -178,6 +211,8 @@ def label(action: Action, view: DiceDuelView) -> str:
     if isinstance(action, Take):
         where = " from the set-aside pile" if action.source == "set-aside" else ""
         return f"take {LABEL[action.combination]}{where}"
+    if take_options(view.faces, view.plate, view.set_aside):
+        return "take no chip (decline it)"  # K4 revised
     return "stop without a chip"
 
 

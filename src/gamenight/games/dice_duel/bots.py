@@ -2,8 +2,10 @@
 
 ``turn-optimal`` maximises the expected value of the chip it takes this turn,
 given the plate and the set-aside pile, by exact expectimax over the remaining
-rolls and every keep choice. The valuation lives in :mod:`.advisor` (the ``?``
-hint shows the same values); it ignores everything beyond this turn.
+rolls and every keep choice, taking no chip among the options (K4 revised): it
+declines the plate's last chip when taking it would end the game with the bot
+behind. The valuation lives in :mod:`.advisor` (the ``?`` hint shows the same
+values); it ignores everything else beyond this turn.
 """
 
 from __future__ import annotations

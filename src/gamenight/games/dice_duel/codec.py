@@ -9,8 +9,9 @@ from gamenight.core.options import Options
 
 
 class DiceDuelCodec(Codec):
-    """Dice Duel: 0 Stop, 1-31 Roll(keep) in ``rules.ALL_ROLLS`` order (keep 0-4 dice),
-    32-38 Take(c, plate) and 39-45 Take(c, set-aside) in ``COMBINATIONS`` order."""
+    """Dice Duel: 0 Stop (no chip: none earned, or one declined, K4), 1-31 Roll(keep) in
+    ``rules.ALL_ROLLS`` order (keep 0-4 dice), 32-38 Take(c, plate) and 39-45
+    Take(c, set-aside) in ``COMBINATIONS`` order."""
 
     game_id = "dice-duel"
     HEAD = 5 + 5 + 3 + 3 + 1 + 7 + 7 + 2 + 2  # faces, kept, counters, phase, kniffel, ...

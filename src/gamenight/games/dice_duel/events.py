@@ -62,10 +62,11 @@ class ChipTaken(Event, frozen=True, tag="take"):
 
 
 class NoChip(Event, frozen=True, tag="no-chip"):
-    """``player``'s turn ended without a chip: they stopped, or the final dice earned none."""
+    """``player``'s turn ended without a chip: they stopped on dice that earned none,
+    declined the chip the dice earned (K4), or the final dice earned none."""
 
     player: int
-    reason: Literal["stopped", "no chip for these dice"]
+    reason: Literal["stopped", "declined", "no chip for these dice"]
 
 
 class SetAside(Event, frozen=True, tag="set-aside"):

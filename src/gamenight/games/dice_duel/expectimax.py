@@ -4,7 +4,9 @@ Only which faces show matters, so a hand is a sorted 5-tuple (252 of them) and a
 keep choice a sorted tuple of 0–4 faces (210). ``TRANSITION[k, h]`` is the
 probability that keeping ``KEEPS[k]`` and rolling the rest gives ``HANDS[h]``
 (multinomial weights from :mod:`gamenight.solve.dice`, no sampling). With
-``stop[h]`` the value of ending the turn on hand ``h``:
+``stop[h]`` the value of ending the turn on hand ``h`` -- the best chip it earns,
+or 0 for taking none (K4 revised: a chip may be declined, which matters when a
+chip's worth is negative, e.g. one that ends the game behind):
 
 * ``after[1] = TRANSITION @ stop`` — keep, roll once more, then stop;
 * ``best1[h] = max(stop[h], max over keeps k inside h of after[1][k])``;
@@ -95,8 +97,8 @@ class TurnTables:
 
 def _solve(values: ChipValues, extra_turn: float) -> tuple[Vector, Vector, Vector, float]:
     chips = np.array(values.chips)
-    stop = (MAKES * chips).max(axis=1)
-    stop[KNIFFEL] = max(values.kniffel_on + extra_turn, values.kniffel_off)
+    stop = np.maximum((MAKES * chips).max(axis=1), 0.0)  # 0: decline (K4)
+    stop[KNIFFEL] = max(values.kniffel_on + extra_turn, values.kniffel_off, 0.0)
     after1 = TRANSITION @ stop
     best1 = np.maximum(stop, after1[SUB_KEEPS].max(axis=1))
     after2 = TRANSITION @ best1

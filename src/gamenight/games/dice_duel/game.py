@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, ClassVar
 
 import msgspec
@@ -62,10 +63,13 @@ class DiceDuelView(msgspec.Struct, frozen=True):
     round_chip: bool
     last_chip: int | None
     end: str
+    may_decline: bool = True  # K4 revised (False: a rules-version-1 game, replayed)
 
     def legal(self) -> list[Action]:
         """The legal actions of the player to act (the same list the engine gives)."""
-        return legal_for(self.phase, self.faces, self.plate, self.set_aside)
+        return legal_for(
+            self.phase, self.faces, self.plate, self.set_aside, self.picks, self.may_decline
+        )
 
 
 class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
@@ -75,7 +79,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         min_players=1,
         max_players=MULTI_PLAYERS[1],
         vocabulary="gamenight.games.dice_duel.vocabulary:VOCABULARY",
-        rules_version="1",
+        rules_version="2",  # 2: K4 revised, a chip may be declined; 1 replays (DiceDuelGameV1)
         summary=(
             "Roll five dice up to three times and take scoring chips for the combinations "
             "you make; a Kniffel takes any chip and plays again. 2–6 players, or solo."
@@ -100,6 +104,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         advisor="gamenight.games.dice_duel.advisor:advise",
         terminal="gamenight.terminal.dice_duel:UI",  # a name only: games import no front end
         codec="gamenight.games.dice_duel.codec:make",
+        chance="gamenight.core.chance:dice_chance",
     )
     state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
     action_type: ClassVar[object] = Action
@@ -166,7 +171,27 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
             round_chip=state.round_chip,
             last_chip=state.last_chip,
             end=state.end,
+            may_decline=state.may_decline,
         )
+
+    def older_rules(self, rules_version: str) -> Game[Any, Any, Any, Any] | None:
+        return DiceDuelGameV1() if rules_version == "1" else None
+
+
+class DiceDuelGameV1(DiceDuelGame):
+    """Rules version 1, K4 before its revision: every chip the dice earn must be taken
+    (and a single possible chip after the 3rd roll is taken at once). Only to replay
+    and resume records made under it; new games follow the revised K4."""
+
+    info: ClassVar[GameInfo] = dataclasses.replace(DiceDuelGame.info, rules_version="1")
+
+    def _start(
+        self, players: int, options: Options, dice: DiceSource
+    ) -> Transition[DiceDuelState, DiceDuelEvent]:
+        return rules.begin(players, options["mode"], dice, may_decline=False)
+
+    def older_rules(self, rules_version: str) -> Game[Any, Any, Any, Any] | None:
+        return None
 
 
 GAME = DiceDuelGame()

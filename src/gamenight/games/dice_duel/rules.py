@@ -3,9 +3,14 @@
 A turn (K4) starts with an automatic roll of all five dice. After the 1st and
 2nd roll the player either rolls again (:class:`Roll`, naming the dice to keep;
 dice kept earlier may be taken back), takes a chip the dice earn (:class:`Take`,
-which ends the turn), or, when the dice earn no chip, ends the turn empty-handed
-(:class:`Stop`). After the 3rd roll only taking is left; a single possible
-chip, or none, is settled automatically with an event.
+which ends the turn), or ends the turn without one (:class:`Stop`; K4 revised:
+a chip the dice earn may be declined). After the 3rd roll the player takes a
+chip or declines; only dice that earn no chip end the turn by themselves, with
+an event. A declined chip is no chip for K5.
+
+Rules version 1 (K4 before its revision: every chip the dice earn must be taken,
+and a single possible chip after the 3rd roll is taken automatically) lives on in
+``DiceDuelState.may_decline = False``, so that older records replay.
 
 A Kniffel (K2) takes any chip from the plate or the set-aside pile and gives
 an extra turn; in solo it takes two chips (K7). Rounds (K5), the end the moment
@@ -79,7 +84,9 @@ class Take(msgspec.Struct, frozen=True, tag="take"):
 
 
 class Stop(msgspec.Struct, frozen=True, tag="stop"):
-    """End the turn without a chip; legal only when the dice earn no chip (K4)."""
+    """End the turn without a chip: the dice earn none, or the player declines it (K4).
+
+    Not after a solo Kniffel's first chip (its second chip is part of the same award)."""
 
 
 Action = Roll | Take | Stop
@@ -110,6 +117,7 @@ class DiceDuelState(msgspec.Struct, frozen=True):
     round_chip: bool = False  # K5: somebody took a chip this round
     last_chip: int | None = None  # K6: who took the last chip from the plate
     end: str = ""  # why the game ended
+    may_decline: bool = True  # K4 revised; False: rules version 1 (take whatever is earned)
 
 
 # ----- what may be done ----------------------------------------------------------
@@ -128,15 +136,33 @@ def take_options(
 
 
 def legal_for(
-    phase: str, faces: Sequence[int], plate: Sequence[int], set_aside: Sequence[int]
+    phase: str,
+    faces: Sequence[int],
+    plate: Sequence[int],
+    set_aside: Sequence[int],
+    picks: int = 0,
+    may_decline: bool = True,
 ) -> list[Action]:
-    """The legal actions of the player to act, from public information only (a view's)."""
+    """The legal actions of the player to act, from public information only (a view's):
+    the chips the dice earn, stopping (without a chip: when they earn none, or to decline,
+    K4) and, with rolls left, every keep."""
     if phase == "over":
         return []
     takes: list[Action] = list(take_options(faces, plate, set_aside))
+    stop: list[Action] = [Stop()] if can_stop(phase, bool(takes), picks, may_decline) else []
     if phase == "pick":
-        return takes
-    return [*(takes or [Stop()]), *ALL_ROLLS]
+        return [*takes, *stop]
+    return [*takes, *stop, *ALL_ROLLS]
+
+
+def can_stop(phase: str, earned: bool, picks: int, may_decline: bool) -> bool:
+    """Whether the turn may end without a(nother) chip (K4). Version 1: only on dice
+    that earn nothing. A solo Kniffel's second chip is part of its award (K7)."""
+    if picks:
+        return False
+    if phase == "roll":
+        return may_decline or not earned
+    return phase == "pick" and may_decline
 
 
 def scores(state: DiceDuelState) -> tuple[Score, ...]:
@@ -157,6 +183,13 @@ def start(
     ``options`` are parsed; only ``mode`` (multi or solo) matters here.
     """
     mode: Mode = options["mode"]
+    return begin(players, mode, dice, may_decline=True)
+
+
+def begin(
+    players: int, mode: Mode, dice: DiceSource, *, may_decline: bool
+) -> Transition[DiceDuelState, DiceDuelEvent]:
+    """:func:`start` under either reading of K4 (``may_decline`` False: rules version 1)."""
     umpire: Referee = Umpire(dice)
     starter = 0
     if mode == "multi":
@@ -174,6 +207,7 @@ def start(
         set_aside=(0,) * len(COMBINATIONS),
         chips=((0,) * len(COMBINATIONS),) * players,
         phase="roll",
+        may_decline=may_decline,
     )
     state = _start_turn(state, umpire, starter, extra=False)
     return Transition(replace(state, dice=umpire.dice), umpire.events)
@@ -191,7 +225,9 @@ def legal_actions(state: DiceDuelState, seat: int) -> list[Action]:
     """Everything ``seat`` may do now (nothing unless it is to act)."""
     if seat not in to_act(state):
         return []
-    return legal_for(state.phase, state.faces, state.plate, state.set_aside)
+    return legal_for(
+        state.phase, state.faces, state.plate, state.set_aside, state.picks, state.may_decline
+    )
 
 
 def apply(
@@ -213,7 +249,8 @@ def apply(
     elif isinstance(action, Take):
         new = _take(state, action, umpire, auto=False)
     else:
-        umpire.announce(NoChip(player=state.current, reason="stopped"))
+        earned = bool(take_options(state.faces, state.plate, state.set_aside))
+        umpire.announce(NoChip(player=state.current, reason="declined" if earned else "stopped"))
         new = _end_turn(state, umpire)
     return Transition(replace(new, dice=umpire.dice), umpire.events)
 
@@ -256,10 +293,13 @@ def _check_take(state: DiceDuelState, action: Take) -> None:
 
 def _check_stop(state: DiceDuelState) -> None:
     takes = take_options(state.faces, state.plate, state.set_aside)
-    if state.phase != "roll" or takes:
-        # K4: a turn ends empty-handed only when the dice earn nothing.
-        names = ", ".join(sorted({LABEL[t.combination] for t in takes}))
-        raise IllegalActionError(f"the dice earn a chip, so take one: {names}")
+    if can_stop(state.phase, bool(takes), state.picks, state.may_decline):
+        return
+    if state.picks:
+        raise IllegalActionError("a solo Kniffel takes two chips: take the second one")
+    # rules version 1: a turn ends empty-handed only when the dice earn nothing
+    names = ", ".join(sorted({LABEL[t.combination] for t in takes}))
+    raise IllegalActionError(f"the dice earn a chip, so take one: {names}")
 
 
 # ----- transitions (pure: each returns a new state; the umpire throws and narrates) ---------
@@ -303,12 +343,14 @@ def _roll(state: DiceDuelState, keep: Sequence[int], umpire: Referee) -> DiceDue
 
 
 def _settle(state: DiceDuelState, umpire: Referee) -> DiceDuelState:
-    """Rolling is over: take the only possible chip, end empty-handed, or ask."""
+    """Rolling is over: end empty-handed when the dice earn nothing, else ask (take a
+    chip or decline it, K4). Where there is no choice (rules version 1, or a solo
+    Kniffel's second chip) a single possible chip is taken at once."""
     takes = take_options(state.faces, state.plate, state.set_aside)
     if not takes:
         umpire.announce(NoChip(player=state.current, reason="no chip for these dice"))
         return _end_turn(state, umpire)
-    if len(takes) == 1:
+    if len(takes) == 1 and not can_stop("pick", True, state.picks, state.may_decline):
         return _take(state, takes[0], umpire, auto=True)
     return replace(state, phase="pick")
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from gamenight.core.codec import Codec, Obs, fill, order_from
+from gamenight.core.codec import Codec, Obs, order_from
 from gamenight.core.options import Options
 
 
@@ -37,24 +37,29 @@ class WurfeltodCodec(Codec):
         return float(view.cards[seat].total)
 
     def encode(self, view: Any, seat: int, out: Obs) -> None:
-        out[:] = 0
-        fill(out, 0, view.rolled, 6)
-        fill(out, 6, view.aside, 6)
-        out[12], out[13], out[14] = view.turn, view.turns, view.roll
-        out[15], out[16], out[17] = view.first_roll, view.must_book, view.finished
+        # Built as one Python list and copied in once: a numpy item write per slot was
+        # most of an environment step's time (issue 29).
+        row: list[float] = [0.0] * len(out)
+        for at, values in ((0, view.rolled), (6, view.aside)):
+            for i, v in enumerate(values[:6]):
+                row[at + i] = -1 if v is None else v
+        row[12], row[13], row[14] = view.turn, view.turns, view.roll
+        row[15], row[16], row[17] = view.first_roll, view.must_book, view.finished
+        category = self._category
         for c in view.open_boxes:
-            out[18 + self._category[c]] = 1
-        out[37] = view.current == seat and not view.finished
+            row[18 + category[c]] = 1
+        row[37] = view.current == seat and not view.finished
         at = self.HEAD
         for s in order_from(seat, len(view.cards)):
             card = view.cards[s]
             for i, entry in enumerate(card.boxes):
                 if entry is not None:
-                    out[at + 3 * i] = 1
-                    out[at + 3 * i + 1] = entry.points
-                    out[at + 3 * i + 2] = entry.wurfeltod
-            out[at + 60], out[at + 61], out[at + 62] = card.points, card.wurfeltods, card.total
+                    row[at + 3 * i] = 1
+                    row[at + 3 * i + 1] = entry.points
+                    row[at + 3 * i + 2] = entry.wurfeltod
+            row[at + 60], row[at + 61], row[at + 62] = card.points, card.wurfeltods, card.total
             at += self.PER_SEAT
+        out[:] = row
 
 
 def make(options: Options) -> WurfeltodCodec:

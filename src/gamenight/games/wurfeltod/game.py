@@ -74,6 +74,7 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
         solver="gamenight.games.wurfeltod.solver.capability:SOLVER",
         terminal="gamenight.terminal.wurfeltod:UI",  # a name only: games import no front end
         codec="gamenight.games.wurfeltod.codec:make",
+        chance="gamenight.core.chance:dice_chance",
         preparation="gamenight.games.wurfeltod.solver.capability:prepare",  # the value table
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState

@@ -31,6 +31,7 @@ DiceSetAside(player=0, positions=(0, 1, 4, 5), dice=(1, 1, 4, 4), audience=None)
 from __future__ import annotations
 
 import itertools
+import operator
 from collections.abc import Sequence
 
 import msgspec
@@ -83,6 +84,12 @@ BOXES: tuple[Category, ...] = tuple(
     category for category in CATEGORIES for _ in range(BOXES_PER_CATEGORY[category])
 )
 """The score sheet, box by box: the 19 categories in sheet order, Face Value Total twice (W1)."""
+
+BOXES_OF: dict[Category, tuple[int, ...]] = {
+    c: tuple(i for i, box in enumerate(BOXES) if box is c) for c in CATEGORIES
+}
+"""Each category's boxes on the sheet, first to last."""
+_NONE = (None,) * len(BOXES)  # what an empty sheet holds, box by box
 
 _CATEGORY_IDS = frozenset(c.value for c in CATEGORIES)
 
@@ -199,14 +206,25 @@ class ScoreCard(msgspec.Struct, frozen=True):
 
     def next_box(self, category: Category) -> int | None:
         """The first open box of ``category`` on the sheet, or None if all are booked."""
-        for i, (box, entry) in enumerate(zip(BOXES, self.boxes, strict=True)):
-            if box is category and entry is None:
+        boxes = self.boxes
+        for i in BOXES_OF[category]:
+            if boxes[i] is None:
                 return i
         return None
 
     def open_categories(self) -> tuple[Category, ...]:
-        """Categories with at least one open box, in sheet order."""
-        return tuple(c for c in CATEGORIES if self.next_box(c) is not None)
+        """Categories with at least one open box, in sheet order.
+
+        The categories of the open boxes, each once: the sheet lists a category's boxes
+        together, in category order. One pass in C (issue 29: this ran for every view
+        and every legal-action list, 19 scans of the sheet, most of the rules' time).
+
+        >>> booked = Entry(Category.ANY_PAIR, 50, False, False, (), (1, 1, 2, 3, 4, 5), 1)
+        >>> card = ScoreCard().with_entry(0, booked)
+        >>> card.open_categories() == CATEGORIES[1:]
+        True
+        """
+        return tuple(dict.fromkeys(itertools.compress(BOXES, map(operator.is_, self.boxes, _NONE))))
 
     def booked(self) -> int:
         return sum(entry is not None for entry in self.boxes)
@@ -264,14 +282,25 @@ def legal_actions(state: WurfeltodState, seat: int) -> list[Action]:
     if state.finished or seat != state.current:
         return []
     open_categories = state.cards[state.current].open_categories()
-    actions: list[Action] = [Book(c) for c in open_categories]
+    actions: list[Action] = [_BOOK[c] for c in open_categories]
     if state.roll == 1:
-        actions += [Scratch(c) for c in open_categories]
-    # W2: a proper, non-empty subset of the dice just rolled.
-    positions = range(len(state.rolled))
-    for size in range(1, len(state.rolled)):
-        actions += [SetAside(tuple(c)) for c in itertools.combinations(positions, size)]
+        actions += [_SCRATCH[c] for c in open_categories]
+    actions += _SET_ASIDES[len(state.rolled)]
     return actions
+
+
+# Actions are frozen values: each is made once and shared by every legal-action list.
+_BOOK = {c: Book(c) for c in CATEGORIES}
+_SCRATCH = {c: Scratch(c) for c in CATEGORIES}
+# W2: a proper, non-empty subset of the dice just rolled, for each number of dice rolled.
+_SET_ASIDES: dict[int, tuple[SetAside, ...]] = {
+    rolled: tuple(
+        SetAside(c)
+        for size in range(1, rolled)
+        for c in itertools.combinations(range(rolled), size)
+    )
+    for rolled in range(DICE + 1)
+}
 
 
 def apply(

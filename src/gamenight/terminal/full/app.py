@@ -18,8 +18,10 @@ from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
 from rich.cells import cell_len
-from rich.console import Console, Group, RenderableType
+from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
+from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -49,6 +51,43 @@ def translate_keys(bindings: BindingsMap) -> BindingsMap:
             for b in keyed
         ]
     )
+
+
+class Picked:
+    """A board with the dice whose numbers stand alone on the prompt line shown
+    reversed: what a click (or typing the number) has picked so far."""
+
+    def __init__(self, board: RenderableType, picked: frozenset[int]) -> None:
+        self.board, self.picked = board, picked
+        self.clicks = {f"app.die({n})" for n in picked}
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        mark = Style(reverse=True)
+        for segment in console.render(self.board, options):
+            style = segment.style
+            if style is not None and style.meta.get("@click") in self.clicks:
+                yield Segment(segment.text, style + mark, segment.control)
+            else:
+                yield segment
+
+
+def picked_dice(line: str) -> frozenset[int]:
+    """The dice numbers standing alone on a typed line, as a click writes them.
+
+    >>> sorted(picked_dice("s 1 3 "))
+    [1, 3]
+    >>> sorted(picked_dice("1985"))
+    []
+    """
+    return frozenset(int(word) for word in line.split() if len(word) == 1 and word in "12345678")
+
+
+class BoardPane(VerticalScroll):
+    """The board panel: when what it holds grows or shrinks, the footer's keys are
+    checked again (PgUp / PgDn are offered only while the board is taller than it)."""
+
+    def watch_virtual_size(self) -> None:
+        self.call_after_refresh(self.app.refresh_bindings)
 
 
 class Curtain(Screen[None]):
@@ -113,10 +152,13 @@ class TableApp(App[None], Generic[T]):
     """.replace("SIDE_WIDTH", str(SIDE))
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "hint", N_("Hint (?)")),
+        Binding("f1", "hint", N_("Help (?)")),
         Binding("f2", "undo", N_("Undo (u)")),
         Binding("f3", "close_hint", N_("Close hint")),
         Binding("ctrl+c", "leave", N_("Leave"), priority=True),
+        # over the prompt line's own PgUp/PgDn; one is shown (it must fit in 40 columns)
+        Binding("pagedown", "board(1)", N_("Board ↓"), priority=True),
+        Binding("pageup", "board(-1)", N_("Board ↑"), show=False, priority=True),
         Binding("ctrl+q", "leave", N_("Leave"), show=False, priority=True),
         Binding("ctrl+z", "suspend_process", N_("Suspend"), show=False),
     ]
@@ -138,12 +180,14 @@ class TableApp(App[None], Generic[T]):
         self.closing = False
         self.prompt_text = ""
         self.questions = 0  # questions asked so far (curtains and the closing prompt too)
+        self.board_parts: list[RenderableType] = []
+        self.picked: frozenset[int] = frozenset()
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
 
     # ----- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="table"):
-            with VerticalScroll(id="board-pane"):
+            with BoardPane(id="board-pane"):
                 yield Static(id="board")
             with Vertical(id="side"):
                 yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=10)
@@ -160,7 +204,14 @@ class TableApp(App[None], Generic[T]):
         self.query_one("#log").border_title = _("Log")
         self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
         self._fit(self.size.width)
+        self.app_resume_signal.subscribe(self, self._resumed)
         self.worker.start()
+
+    def _resumed(self, _: object) -> None:
+        """Back from Ctrl-Z and ``fg``: the terminal lost the screen, so draw all of it
+        again (Textual's driver restores its raw mode: a secret is still not echoed)."""
+        self.refresh(layout=True, repaint=True)
+        self.screen.refresh(layout=True, repaint=True)
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
@@ -184,6 +235,7 @@ class TableApp(App[None], Generic[T]):
     def show_board(self, title: Text, parts: list[RenderableType]) -> None:
         pane = self.query_one("#board-pane", VerticalScroll)
         pane.border_title = title
+        self.board_parts, self.picked = parts, frozenset()
         self.query_one("#board", Static).update(Group(*parts))
         pane.scroll_home(animate=False)
         self._hide_hint()
@@ -212,6 +264,7 @@ class TableApp(App[None], Generic[T]):
 
     def clear_all(self) -> None:
         """Nothing of the last turn stays on screen (hot-seat hand-over)."""
+        self.board_parts, self.picked = [], frozenset()
         self.query_one("#board", Static).update("")
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log", RichLog).clear()
@@ -253,6 +306,12 @@ class TableApp(App[None], Generic[T]):
         self.push_screen(Curtain(name), done)
 
     # ----- the user -------------------------------------------------------------
+    def on_input_changed(self, event: Input.Changed) -> None:
+        picked = frozenset() if self.hidden else picked_dice(event.value)
+        if picked != self.picked:
+            self.picked = picked
+            self.query_one("#board", Static).update(Picked(Group(*self.board_parts), picked))
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.waiting == "close":
             self.exit()
@@ -280,6 +339,8 @@ class TableApp(App[None], Generic[T]):
             return self.waiting == "line" and self.undo_allowed
         if action == "close_hint":
             return self.query_one("#hint-pane").has_class("shown")
+        if action == "board":  # shown only when the board is taller than its panel
+            return self.query_one("#board-pane", VerticalScroll).max_scroll_y > 0
         return True
 
     def action_hint(self) -> None:
@@ -306,6 +367,14 @@ class TableApp(App[None], Generic[T]):
         answer.value = " ".join(words)
         answer.cursor_position = len(answer.value)
         answer.focus()
+
+    def action_board(self, pages: int) -> None:
+        """PgUp / PgDn: scroll the board panel (a tall sheet on a short screen)."""
+        pane = self.query_one("#board-pane", VerticalScroll)
+        if pages < 0:
+            pane.scroll_page_up(animate=False)
+        else:
+            pane.scroll_page_down(animate=False)
 
     def action_close_hint(self) -> None:
         self._hide_hint()

@@ -181,7 +181,10 @@ class ScreenPrompter(Prompter):
         app.call_from_thread(app.show_board, title, list(parts))
 
     def hand_over(self, name: str) -> None:
-        self.conceal()
+        # The last secret turn was concealed when it ended (HumanAgent.act): what shows
+        # now is public (the start-up text, the set-up, the narration since). It stays
+        # under the curtain, readable once the next player is there; the line mode
+        # keeps it readable until Enter in the same way.
         app = self._app()
         app.call_from_thread(app.curtain, name)
         self._wait()

@@ -178,23 +178,36 @@ class RaceSolution:
         rows = len(thresholds)
         need = np.clip(thresholds[:, None] - totals[None, :], self.need_low, self.need_high)
         need_index = need - self.need_low if choice.shape[2] > 1 else np.zeros_like(need)
+        probs = self.probs[:, None, None]
+        # Where a frozen score moves the mass: its source and destination totals.
+        spans = [
+            (
+                slice(max(0, -score), min(width, width - score)),
+                slice(max(0, score), min(width, width + score)),
+            )
+            for score in self.scores.tolist()
+        ]
         mass = np.zeros((RETHROWS + 1, rows, width))  # before throwing set i, by rethrows left
         mass[RETHROWS, :, -lo] = 1.0
         for i in range(race.sets):
             nxt = np.zeros_like(mass)
             for r in range(RETHROWS, -1, -1):
                 here = mass[r]
+                if not here.any():  # nothing to move (exact: the skipped terms are zeros)
+                    continue
+                # Every score at once (issue 29: one pass per score was most of the
+                # solve): scores x rows x totals; a rethrown score's mass is the thrown
+                # mass minus what freezes, exactly (x - x = 0 and x - 0 = x).
+                thrown = probs * here
                 if r > 0:
-                    freeze = choice[i, r][need_index] == FREEZE  # rows x totals x scores
+                    freeze = np.moveaxis(choice[i, r][need_index] == FREEZE, -1, 0)
+                    moved = np.where(freeze, thrown, 0.0)
+                    mass[r - 1] += (thrown - moved).sum(axis=0)
                 else:
-                    freeze = np.ones((rows, width, len(self.scores)), dtype=bool)
-                for k, (score, p) in enumerate(zip(self.scores, self.probs, strict=True)):
-                    moved = np.where(freeze[:, :, k], here * p, 0.0)
-                    src = slice(max(0, -score), min(width, width - score))
-                    dst = slice(max(0, score), min(width, width + score))
-                    nxt[r][:, dst] += moved[:, src]
-                    if r > 0:
-                        mass[r - 1] += np.where(freeze[:, :, k], 0.0, here * p)
+                    moved = thrown
+                out = nxt[r]
+                for k, (src, dst) in enumerate(spans):
+                    out[:, dst] += moved[k, :, src]
             mass = nxt
         final = mass.sum(axis=0)[:, self.low - lo : self.high - lo + 1]
         return np.hstack((final, np.zeros((rows, 1))))  # races are never invalid

@@ -1,4 +1,8 @@
 // HTTP API calls (docs/protocol.md). Errors become ApiError with the server's code.
+// Every call asks for the page's language (Accept-Language), so a message the server words
+// for people comes in it; the page still words a refusal by its code where it knows it.
+import { language } from "./i18n.js";
+
 export class ApiError extends Error {
   constructor(status, code, message) {
     super(message);
@@ -8,7 +12,7 @@ export class ApiError extends Error {
 }
 
 async function call(method, path, body, token, type = "application/json") {
-  const headers = {};
+  const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = type;
   if (token) headers["Authorization"] = `Bearer ${token}`;
   const response = await fetch(path, {
@@ -46,13 +50,13 @@ export const api = {
   release: (code, seat, hostToken) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/release`, undefined, hostToken),
   record: async (code) => {
-    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`);
+    const response = await fetch(`/api/rooms/${encodeURIComponent(code)}/record`, { headers: { "Accept-Language": language() } });
     if (!response.ok) throw new ApiError(response.status, "no_record", await response.text());
     return response.text();
   },
   replay: (jsonl) => call("POST", "/api/replay", jsonl, undefined, "application/x-ndjson"),
   rules: async (game) => {
-    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`);
+    const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`, { headers: { "Accept-Language": language() } });
     if (!response.ok) throw new ApiError(response.status, "no_rules", response.statusText);
     return response.text();
   },

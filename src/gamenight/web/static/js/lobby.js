@@ -6,7 +6,7 @@
 // field gets the focus; the checks come from GET /api/games (an int option's minimum and
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
-import { t, tOr, translatePage, loadGameMessages } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { rematch } from "./rematch.js";
@@ -101,6 +101,19 @@ function selectField({ id, name, label, values, selected, text, help, onchange }
     help ? helpEl(id, help) : null);
 }
 
+/** A catalogue option's values, the page's language first (The Decades' decks: a
+ * Polish page offers, and preselects, the shipped deck in Polish): the entries in that
+ * language, with the game's default before them when it is in that language too (or in
+ * none), else after them; then every other entry, in the server's order. */
+function catalogueOrder(cat, entries) {
+  const lang = document.documentElement.lang || "en";
+  const fallback = cat.defaults[0] ?? "";
+  const mine = entries.filter((e) => e.language === lang).map((e) => e.id);
+  const rest = entries.filter((e) => e.language !== lang).map((e) => e.id);
+  const defaultFirst = !mine.length || !cat.default_language || cat.default_language === lang;
+  return defaultFirst ? [fallback, ...mine, ...rest] : [...mine, fallback, ...rest];
+}
+
 function optionField(game, opt) {
   const id = `opt-${opt.name}`;
   const label = tOr(`opt.${game.id}.${opt.name}`, opt.name);
@@ -117,12 +130,13 @@ function optionField(game, opt) {
     const first = tOr(`opt.${game.id}.${opt.name}.default`, cat.default_label.charAt(0).toUpperCase() + cat.default_label.slice(1));
     const entries = catalogues.get(cat.url) || [];
     const names = new Map(entries.map((e) => [e.id, e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name]));
-    return selectField({ id, name: opt.name, label, help, values: [cat.defaults[0] ?? "", ...entries.map((e) => e.id)],
-      selected: cat.defaults[0] ?? "", text: (v) => names.get(v) ?? first });
+    const values = catalogueOrder(cat, entries);
+    return selectField({ id, name: opt.name, label, help, values, selected: values[0],
+      text: (v) => names.get(v) ?? first });
   }
   if (opt.kind === "choice") {
     return selectField({ id, name: opt.name, label, values: opt.choices, selected: opt.default, help,
-      text: (c) => tOr(`opt.${game.id}.${opt.name}.${c}`, tOr(`opt.value.${c}`, c)) });
+      text: (c) => tOr(`opt.${game.id}.${opt.name}.${c}`, c) });
   }
   if (opt.kind === "multi") {
     const defaults = new Set(Array.isArray(opt.default) ? opt.default : String(opt.default).split(","));
@@ -196,7 +210,7 @@ function seatRow(game, i, value) {
     summary.textContent = bot ? bot.summary : select.value === "human" && i > 0 ? t("lobby.human_help") : "";
   }
   describe();
-  return h("div", { class: "field seat-field" }, h("label", { for: id }, t("lobby.seat_n", { n: i + 1, noun: t(`noun.${game.seat_noun}`) })), select, summary);
+  return h("div", { class: "field seat-field" }, h("label", { for: id }, t(`lobby.seat_n.${noun(game)}`, { n: i + 1 })), select, summary);
 }
 
 // The seat counts the chosen options allow: the game's range, narrowed by each choice
@@ -211,12 +225,18 @@ function seatRange(game, form) {
   return [lo, hi];
 }
 
+/** What a game's seats are called: "player" or "team" (the message families
+ * lobby.<what>.player / lobby.<what>.team; a noun is never glued to a number, since
+ * Polish inflects it by the count). */
+function noun(game) {
+  return game.seat_noun === "team" ? "team" : "player";
+}
+
 /** "2 teams", "1 player", "2 to 6 players". */
 function countText(game, lo, hi) {
-  const nouns = { one: t(`noun.${game.seat_noun}`), other: t(`noun.${game.seat_noun}s`) };
   return lo === hi
-    ? t("lobby.players_exactly", { count: lo, one: nouns.one, other: nouns.other })
-    : t("lobby.players", { min: lo, max: hi, noun: nouns.other });
+    ? t(`lobby.players_exactly.${noun(game)}`, { count: lo })
+    : t(`lobby.players.${noun(game)}`, { min: lo, max: hi });
 }
 
 // ----- room options ------------------------------------------------------------------------
@@ -253,7 +273,7 @@ function renderDetail(game) {
     const was = count ? Number(count.value) : Math.max(lo, Math.min(2, hi));
     const keep = Math.max(lo, Math.min(was, hi));
     const values = Array.from({ length: Math.max(0, hi - lo + 1) }, (_, i) => lo + i);
-    const field = selectField({ id: "seat-count", label: t("lobby.count", { noun: t(`noun.${game.seat_noun}s`) }),
+    const field = selectField({ id: "seat-count", label: t(`lobby.count.${noun(game)}`),
       values, selected: keep, text: (n) => (values.length === 1 ? countText(game, n, n) : String(n)), onchange: drawSeats });
     replace(countBox, field);
     count = field.querySelector("select");
@@ -338,7 +358,7 @@ function renderDetail(game) {
       h("h3", {}, game.name),
       h("p", {}, game.summary),
       players,
-      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}` }, t("lobby.rules", { name: game.name })))),
+      h("p", {}, h("a", { href: `/rules?game=${encodeURIComponent(game.id)}&lang=${language()}` }, t("lobby.rules", { name: game.name })))),
     form);
 }
 
@@ -349,8 +369,10 @@ function serverError(form, game, err, count) {
   if (err.code === "bad_name") el = $("#my-name");
   else if (err.code === "bad_seats") el = count.hidden ? $("#seat-0") : count;
   else if (err.code === "bad_options" || err.code === "bad_option_value") {
-    const named = String(err.message).match(/option '([\w-]+)'/);
-    const opt = named && game.options.find((o) => o.name === named[1]);
+    // the first quoted name of one of the game's options: the message is in the page's
+    // language (the server words it so), its quotes may be the language's own
+    const quoted = [...String(err.message).matchAll(/['‘’‚„“”«»]([\w-]+)['‘’„“”«»]/g)].map((m) => m[1]);
+    const opt = game.options.find((o) => o.name === quoted.find((q) => game.options.some((x) => x.name === q)));
     el = opt ? form.querySelector(`#opt-${CSS.escape(opt.name)}`) : null;
     if (el && el.hidden) el = null;
   }
@@ -360,7 +382,7 @@ function serverError(form, game, err, count) {
     return;
   }
   const general = $("#create-error");
-  general.textContent = t("lobby.err.create", { message: err.message });
+  general.textContent = t("lobby.err.create", { message: errorText(err) });
   general.hidden = false;
   $("#create").focus();
 }
@@ -388,7 +410,6 @@ function renderGames() {
 }
 
 // ----- your rooms and games ----------------------------------------------------------------
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: "medium", timeStyle: "short" });
 
 /** One line about a finished game's result, for this browser's seat (or the winners). */
 function resultText(room, info) {
@@ -431,7 +452,7 @@ async function renderMine() {
     : h("p", { class: "muted" }, t("lobby.mine_none")));
   replace($("#done"), done.length
     ? h("ul", { class: "game-list" }, order(done).slice(0, 12).map(([code, info, room]) => {
-        const when = info.created ? dateFormat.format(new Date(info.created)) : "";
+        const when = info.created ? formatDate(new Date(info.created)) : "";
         const problem = h("p", { class: "field-error", id: `again-${code}-error`, role: "alert", hidden: true });
         const again = h("button", { type: "button", class: "small again", "data-key": `again-${code}`,
           onclick: async () => {
@@ -442,7 +463,7 @@ async function renderMine() {
               location.assign(`/r/${next}`);
             } catch (err) {
               again.disabled = false;
-              problem.textContent = t("lobby.err.create", { message: err.message }); // at its button
+              problem.textContent = t("lobby.err.create", { message: errorText(err) }); // at its button
               problem.hidden = false;
               again.setAttribute("aria-describedby", problem.id);
               again.focus();
@@ -483,8 +504,12 @@ async function main() {
     const urls = new Set(games.flatMap((g) => g.options.filter((o) => o.catalogue).map((o) => o.catalogue.url)));
     await Promise.all([...urls].map(async (url) => catalogues.set(url, await api.catalogue(url).catch(() => []))));
     await Promise.all(games.map((g) => loadGameMessages(g.id))); // their option names
+    for (const g of games) { // the names and summaries in the page's language (the vocabulary)
+      g.name = gameName(g.id, g.name);
+      g.summary = tOr(`game.${g.id}.summary`, g.summary);
+    }
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
     return;
   }
   const wanted = new URLSearchParams(location.search).get("game");

@@ -1,6 +1,10 @@
 // The room socket (docs/protocol.md): hello -> snapshot, then events/ack/error/chat/room.
 // Reconnects by itself with backoff and resumes from the last seen seq, so a dropped
 // network or a reload lands on the same seat; listeners see only "status" changes.
+// The socket asks for the page's language (?lang=), so the few texts the server words for
+// people (refusals, room notes) come in it; frames and records stay language-neutral.
+import { language } from "./i18n.js";
+
 export const PROTOCOL = 1;
 
 export class Connection extends EventTarget {
@@ -21,7 +25,7 @@ export class Connection extends EventTarget {
   open() {
     this.stopped = false;
     const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}`);
+    const socket = new WebSocket(`${scheme}//${location.host}/ws/${encodeURIComponent(this.code)}?lang=${encodeURIComponent(language())}`);
     this.socket = socket;
     this.setStatus(this.attempt ? "reconnecting" : "connecting");
     socket.addEventListener("open", () => {

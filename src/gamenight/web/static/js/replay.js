@@ -4,7 +4,7 @@
 // play by itself at a chosen speed. A room's replay keeps its step in the address
 // (history.replaceState), so a link leads to the same step; "copy link" copies it.
 import { h, replace, $ } from "./dom.js";
-import { t, translatePage, loadGameMessages } from "./i18n.js";
+import { t, translatePage, loadGameMessages, errorText, gameName } from "./i18n.js";
 import { api } from "./api.js";
 import { rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
@@ -89,7 +89,7 @@ async function load(text, { room = null, step = 0 } = {}) {
     await loadGameMessages(got.game);
   } catch (err) {
     if (mine !== attempt) return;
-    showError(t("replay.bad", { message: err.message }));
+    showError(t("replay.bad", { message: errorText(err) }));
     return;
   }
   if (mine !== attempt) return;
@@ -97,7 +97,7 @@ async function load(text, { room = null, step = 0 } = {}) {
   if (mine !== attempt) return;
   data = got;
   roomCode = room;
-  $("#replay-title").textContent = t("replay.of", { name: data.name });
+  $("#replay-title").textContent = t("replay.of", { name: gameName(data.game, data.name) });
   $("#stepper").hidden = false;
   $("#scrub").max = String(data.frames.length - 1);
   show(step);

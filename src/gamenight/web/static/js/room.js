@@ -1,6 +1,6 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
 import { h, s as svg, replace, $ } from "./dom.js";
-import { t, translatePage, loadGameMessages } from "./i18n.js";
+import { t, translatePage, loadGameMessages, errorText, gameName as nameOfGame } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
@@ -140,7 +140,7 @@ async function act(action) {
   try {
     const answer = await conn.request({ type: "act", action, expected_seq: state.seq });
     if (answer.type === "error") {
-      if (answer.code !== "stale") showError(answer.message);
+      if (answer.code !== "stale") showError(errorText(answer));
     }
   } catch (err) {
     showError(t("error.offline"));
@@ -157,7 +157,7 @@ async function askHint() {
   render();
   try {
     const answer = await conn.request({ type: "hint" });
-    state.advice = answer.type === "advice" ? { data: answer.advice, seq: answer.seq } : { error: answer.message };
+    state.advice = answer.type === "advice" ? { data: answer.advice, seq: answer.seq } : { error: errorText(answer) };
   } catch {
     state.advice = { error: t("error.offline") };
   }
@@ -188,7 +188,7 @@ async function claim(seat) {
   } catch (err) {
     // a second claim of ours that lost to the first (two taps, two tabs) is no error
     const mine = store.room(code);
-    if (!(err.status === 409 && mine && mine.token)) showError(err.message);
+    if (!(err.status === 409 && mine && mine.token)) showError(errorText(err));
   } finally {
     state.claiming = false;
     render();
@@ -246,7 +246,7 @@ function renderWaiting() {
       ? h("div", { class: "host" },
           h("p", {}, t("room.host_note")),
           h("button", { type: "button", class: "primary", id: "start", "data-key": "start", onclick: async () => {
-            try { await api.start(code, mine.hostToken); } catch (err) { showError(err.message); }
+            try { await api.start(code, mine.hostToken); } catch (err) { showError(errorText(err)); }
           } }, t("room.start")))
       : h("p", { class: "muted" }, t("room.wait_host")),
   );
@@ -412,7 +412,7 @@ async function freeSeat(seat) {
     state.room = info;
     say(t("seat.freed", { n: seat + 1 }));
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
   } finally {
     state.freeing = null;
     render();
@@ -531,7 +531,7 @@ function render() {
   document.body.dataset.myTurn = String(myTurn && !state.busy);
   document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
   document.body.dataset.watching = String(state.seat === null);
-  const gameName = state.game ? state.game.name : state.room.game;
+  const gameName = nameOfGame(state.room.game, state.game ? state.game.name : state.room.game);
   document.title = myTurn ? t("room.title_turn", { game: gameName }) : t("room.title", { game: gameName });
   els.title.textContent = gameName;
   if (myTurn && !state.wasMyTurn) state.turnSince = performance.now();
@@ -599,7 +599,7 @@ async function playAgain() {
     conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${next}` });
     setTimeout(() => location.assign(`/r/${next}`), 150);
   } catch (err) {
-    showError(err.message);
+    showError(errorText(err));
   }
 }
 
@@ -703,10 +703,10 @@ function connect(token) {
     if (msg.code === "bad_token") {
       // our token is no longer good (a release): forget it and watch instead
       store.remember(code, { token: null, seat: null });
-      showError(msg.message);
+      showError(errorText(msg));
       setTimeout(() => connect(null), 200);
     } else if (msg.id === undefined || msg.id === null) {
-      showError(msg.message);
+      showError(errorText(msg));
     }
   });
   conn.open();
@@ -727,7 +727,7 @@ els.chatForm.addEventListener("submit", async (e) => {
     if (answer.type === "error") {
       // never a silent loss: the message comes back into the field with the reason
       if (!input.value) input.value = text;
-      showError(answer.message);
+      showError(errorText(answer));
     }
   } catch {
     if (!input.value) input.value = text;

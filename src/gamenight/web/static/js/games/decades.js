@@ -584,7 +584,7 @@ export default {
         // live, only the own team gets this event; a replay shows everyone's
         const c = e.choice || {};
         const params = { who, year: c.year, cards: (c.cards || []).map(card).join(", "), tokens: tokensText(c.tokens), card: card(c.card) };
-        return t(`${ctx.replay ? "dc.log.chosen_by" : "dc.log.chosen"}.${e.step}`, params);
+        return ctx.replay ? t(`dc.log.chosen_by.${e.step}`, params) : t(`dc.log.chosen.${e.step}`, params);
       }
       case "kept": return t("dc.log.kept", { n: e.cards });
       case "round": return t("dc.log.round", { n: e.round, of: e.rounds });

@@ -1,5 +1,6 @@
 // Kniffel Dice Duel: red and black dice with keep toggles, rolls left, the plate of chips
-// (which the dice can take now), the set-aside pile, each player's chips and total; solo.
+// (which the dice can take now, or a "take no chip" button to decline, K4), the set-aside
+// pile, each player's chips and total; solo.
 // The score sheet adds up on screen (K6): each combination's chip points, their sum, the
 // gold or silver bonus, the full stacks and the last chip make the total below them.
 import { h } from "../dom.js";
@@ -114,7 +115,12 @@ export default {
         !over ? h("div", { class: "actions" },
           rolls.length ? actButton(ctx, rollAction, keep.size < 5 ? t("dd.roll", { count: 5 - keep.size }) : t("dd.roll_none"),
             { primary: !takes.length, key: "roll" }) : null,
-          findLegal(ctx.legal, { type: "stop" }) ? actButton(ctx, { type: "stop" }, t("dd.stop"), { key: "stop" }) : null,
+          // K4 revised: with a chip to take, stopping declines it; the button says so
+          findLegal(ctx.legal, { type: "stop" })
+            ? takes.length
+              ? actButton(ctx, { type: "stop" }, t("dd.decline"), { key: "stop", title: t("dd.decline_title") })
+              : actButton(ctx, { type: "stop" }, t("dd.stop"), { key: "stop" })
+            : null,
           rollsLeft(v)) : null,
         help ? h("p", { class: "muted help-line" }, help) : null,
         h("p", { class: "muted legend" }, t("dd.legend"))),
@@ -137,7 +143,7 @@ export default {
     switch (e.kind) {
       case "roll": return t("dd.log.roll", { who, n: e.roll, dice: (e.dice || []).join(" ") });
       case "take": return t("dd.log.take", { who, combo: combo(e.combination), value: e.value, source: t(`dd.source.${e.source}`) });
-      case "no-chip": return t("dd.log.nochip", { who });
+      case "no-chip": return t(e.reason === "declined" ? "dd.log.declined" : "dd.log.nochip", { who });
       case "set-aside": return t("dd.log.setaside", { combo: combo(e.combination) });
       case "turn": return t("dd.log.turn", { who, round: e.round });
       case "start-player": return t("dd.log.start", { who });

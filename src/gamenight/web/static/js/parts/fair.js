@@ -4,7 +4,7 @@
 // * fairCheck: at the end, this browser's own check of the record against the commitment
 //   it noted first and the contribution it sent.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, formatDate } from "../i18n.js";
 import { checkRecord, PLAYERS } from "../fairness.js";
 
 const short = (hex) => String(hex || "").slice(0, 12);
@@ -69,7 +69,7 @@ export function fairCheck({ room, noted, mine, record }) {
         lines.push(line(null, t("end.noted_late")));
       }
       lines.push(r.ok && r.seed === room.seed
-        ? line(true, t("end.fair", { fingerprint: short(noted.commitment), time: new Date(noted.at).toLocaleTimeString() }))
+        ? line(true, t("end.fair", { fingerprint: short(noted.commitment), time: formatDate(new Date(noted.at), { timeStyle: "medium" }) }))
         : line(false, t("end.unfair", { noted: short(noted.commitment), computed: short(r.computed) })));
       if (r.entropy === PLAYERS) {
         const players = (r.contributions || []).filter((p) => p.by === "player").length;

@@ -4,7 +4,7 @@
 // actions (describeAction(action) -> text) registers it with describeActionsWith() while
 // it draws, and the panel uses it (the server's label is the fallback).
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, formatNumber } from "../i18n.js";
 
 let describer = null;
 
@@ -25,8 +25,8 @@ function optionLabel(option, describe) {
 
 function fmt(value, unit) {
   if (value === null || value === undefined) return "–";
-  if (unit === "probability") return `${(value * 100).toFixed(1)}%`;
-  return Number.isInteger(value) ? String(value) : value.toFixed(2);
+  if (unit === "probability") return formatNumber(value, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  return Number.isInteger(value) ? formatNumber(value) : formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 
 export function advicePanel(advice, onChoose, describe = describer) {

@@ -3,15 +3,18 @@
 // The legend is the list screen readers get (the bar repeats it in colour, so it is hidden
 // from them). Names are text, never markup.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, formatNumber } from "../i18n.js";
 
 const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
 
-/** "62%", "<1%" and ">99%" for chances that are neither 0 nor 1. */
+const whole = (p) => formatNumber(p, { style: "percent", maximumFractionDigits: 0 });
+const tenth = (p) => formatNumber(p, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+
+/** "62%" ("62 %" in German), "<1%" and ">99%" for chances that are neither 0 nor 1. */
 export function percent(p) {
-  if (p > 0 && p < 0.005) return t("odds.below", { n: 1 });
-  if (p < 1 && p > 0.995) return t("odds.above", { n: 99 });
-  return t("odds.percent", { n: Math.round(p * 100) });
+  if (p > 0 && p < 0.005) return t("odds.below", { p: whole(0.01) });
+  if (p < 1 && p > 0.995) return t("odds.above", { p: whole(0.99) });
+  return whole(Math.round(p * 100) / 100);
 }
 
 /** One player's chance as text: "62%", or "≈62% ±1.2%" when estimated. */
@@ -19,7 +22,7 @@ export function chance(odds, seat) {
   const p = percent(odds.win[seat]);
   if (odds.exact) return p;
   const se = odds.se ? odds.se[seat] : null;
-  return se ? t("odds.estimate_se", { p, se: (se * 100).toFixed(1) }) : t("odds.estimate", { p });
+  return se ? t("odds.estimate_se", { p, se: tenth(se) }) : t("odds.estimate", { p });
 }
 
 /**
@@ -48,5 +51,5 @@ export function oddsBar({ odds, names, me = null, seq }) {
         h("span", { class: `odds-swatch ${colour(seat)}`, "aria-hidden": "true" }),
         h("span", { class: "odds-name" }, name(seat)), " ",
         h("span", { class: "odds-chance" }, chance(odds, seat))))),
-    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: (worst * 100).toFixed(1) })));
+    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: tenth(worst) })));
 }

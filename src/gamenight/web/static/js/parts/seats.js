@@ -11,7 +11,7 @@ export function seatName(seat, gameInfo) {
   if (!seat) return "";
   if (seat.name) return seat.name;
   if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
-  return t("seat.open", { n: seat.seat + 1, noun: gameInfo ? t(`noun.${gameInfo.seat_noun}`) : "" });
+  return t("seat.open", { n: seat.seat + 1 });
 }
 
 /** Every seat's label, by seat number (ctx.names). */

@@ -1,26 +1,8 @@
-// English strings of Reiner Knizia's Decathlon: keys "dec.*", and "opt.decathlon.*" for its lobby options.
-// i18n.loadGameMessages("decathlon") loads them before a page shows the game.
-const EVENTS = {
-  "dec.event.100m": "100 Metres",
-  "dec.event.long-jump": "Long Jump",
-  "dec.event.shot-put": "Shot Put",
-  "dec.event.high-jump": "High Jump",
-  "dec.event.400m": "400 Metres",
-  "dec.event.110m-hurdles": "110 Metre Hurdles",
-  "dec.event.discus": "Discus",
-  "dec.event.pole-vault": "Pole Vault",
-  "dec.event.javelin": "Javelin",
-  "dec.event.1500m": "1500 Metres",
-};
-
+// English strings of Reiner Knizia's Decathlon: keys "dec.*". The event names ("dec.event.*")
+// and the lobby options ("opt.decathlon.*") are the game's vocabulary, which the server
+// serves (GET /api/vocabulary/<lang>/decathlon, from games/decathlon/vocabulary.py).
+// i18n.loadGameMessages("decathlon") loads both before a page shows the game.
 export default {
-  ...EVENTS,
-  // the lobby's checkboxes of the events option: "opt.decathlon.events.<event>"
-  ...Object.fromEntries(Object.entries(EVENTS).map(([key, text]) => [key.replace("dec.event.", "opt.decathlon.events."), text])),
-  "opt.decathlon.variant": "Variant",
-  "opt.decathlon.events": "Events",
-  "opt.decathlon.events.help": "Play the whole decathlon or any of its events; they are always played in this order.",
-  "opt.decathlon.variant.help": "Points: the highest total wins. Championship: medals in every event, the most honours win.",
   "dec.rule.100m": "Two sets of 4 dice. Freeze a set or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",
   "dec.rule.400m": "Four sets of 2 dice. Freeze a set or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",
   "dec.rule.1500m": "Eight dice one at a time. Freeze each or rethrow it; 5 rethrows for the whole event. Sum of the dice, each six counts −6.",

@@ -1,15 +1,8 @@
 // English strings of Kniffel Dice Duel: keys "dd.*", and "opt.dice-duel.*" for its lobby options.
 // i18n.loadGameMessages("dice-duel") loads them before a page shows the game.
+// Its vocabulary (names of the game, its terms and its lobby options) comes from the server:
+// GET /api/vocabulary/<lang>/dice-duel (games/<package>/vocabulary.py).
 export default {
-  "opt.dice-duel.mode": "Mode",
-  "opt.dice-duel.mode.help": "Against each other: 2 to 6 players. Solo: one player chasing 1000 points.",
-  "dd.combo.two-pairs": "Two pairs",
-  "dd.combo.three-of-a-kind": "Three of a kind",
-  "dd.combo.small-straight": "Small straight",
-  "dd.combo.flush": "Flush",
-  "dd.combo.full-house": "Full house",
-  "dd.combo.four-of-a-kind": "Four of a kind",
-  "dd.combo.large-straight": "Large straight",
   "dd.source.plate": "the plate",
   "dd.source.set-aside": "the set-aside pile",
   "dd.turn": "{name} to play · round {round} · {rolls}",
@@ -18,12 +11,14 @@ export default {
   "dd.dice": "Dice",
   "dd.legend": "Red dice (even numbers) are round with a stripe; black dice (odd numbers) are square with a rim. A dot marks the dice just thrown.",
   "dd.keep_help": "Press a die to keep it; the others are rolled again.",
-  "dd.take_help": "Take one chip your dice make.",
+  "dd.take_help": "Take one chip your dice make, or none.",
   "dd.roll_none": "Roll (keep fewer dice)",
   "dd.makes_list": "These dice make: {list}",
   "dd.kniffel": "Kniffel!",
   "dd.roll": { one: "Roll {n} die", other: "Roll {n} dice" },
   "dd.stop": "Stop",
+  "dd.decline": "Take no chip",
+  "dd.decline_title": "End the turn without a chip, even one your dice make",
   "dd.rolls_left": { one: "{n} roll left", other: "{n} rolls left" },
   "dd.plate": "Plate",
   "dd.set_aside": "Set-aside pile",
@@ -44,6 +39,7 @@ export default {
   "dd.log.roll": "{who} rolls ({n}): {dice}",
   "dd.log.take": "{who} takes {combo} ({value}) from {source}",
   "dd.log.nochip": "{who} gets no chip",
+  "dd.log.declined": "{who} takes no chip",
   "dd.log.setaside": "{combo} goes to the set-aside pile",
   "dd.pile_empty": "Empty so far.",
   "dd.log.start": "{who} starts",

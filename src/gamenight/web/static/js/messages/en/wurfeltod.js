@@ -1,25 +1,8 @@
 // English strings of Wurfeltod: keys "wt.*", and "opt.wurfeltod.*" for its lobby options.
 // i18n.loadGameMessages("wurfeltod") loads them before a page shows the game.
+// Its vocabulary (names of the game, its terms and its lobby options) comes from the server:
+// GET /api/vocabulary/<lang>/wurfeltod (games/<package>/vocabulary.py).
 export default {
-  "wt.cat.any-pair": "Any Pair",
-  "wt.cat.two-pair": "Two Pair",
-  "wt.cat.1-1-1": "1-1-1",
-  "wt.cat.2-2-2": "2-2-2",
-  "wt.cat.3-3-3": "3-3-3",
-  "wt.cat.4-4-4": "4-4-4",
-  "wt.cat.5-5-5": "5-5-5",
-  "wt.cat.6-6-6": "6-6-6",
-  "wt.cat.sum-25": "Sum 25+",
-  "wt.cat.four-of-a-kind": "Four of a Kind",
-  "wt.cat.three-pairs": "Three Pairs",
-  "wt.cat.two-triplets": "Two Triplets",
-  "wt.cat.four-and-pair": "Four + Pair",
-  "wt.cat.five-of-a-kind": "Five of a Kind",
-  "wt.cat.five-straight": "5-Die Straight",
-  "wt.cat.sequential-pairs": "Sequential Pairs",
-  "wt.cat.six-of-a-kind": "Six of a Kind",
-  "wt.cat.six-straight": "6-Die Straight",
-  "wt.cat.face-value": "Face Value ×10",
   "wt.turn": "{name} to play · turn {turn} of {turns} · roll {roll}",
   "wt.turn_mine": "Turn {turn} of {turns} · roll {roll}",
   "wt.over": "Game over: every turn is played",

@@ -1,0 +1,197 @@
+"""Regret against the optimum (issue 28): how far a policy plays below the best play.
+
+Next to each solitaire game here there is a known yardstick, so a policy's mean score
+can be set against it, with an interval, and not only against another bot:
+
+=====================  ===================================================  ==========
+benchmark              the environment                                       yardstick
+=====================  ===================================================  ==========
+``decathlon:<event>``  ``gamenight/Decathlon-v0`` with ``events=<event>``   exact EV
+``decathlon``          all ten events                                       exact EV
+``wurfeltod``          ``gamenight/Wurfeltod-v0``                            exact EV
+``dice-duel-solo``     ``gamenight/DiceDuelSolo-v0``                        turn-optimal
+=====================  ===================================================  ==========
+
+*Exact EV* is the solver's expected score of optimal play (the Decathlon: the sum of
+the events' EVs, for they are scored apart; Wurfeltod: the solved value table, cached
+as ``gamenight solve wurfeltod`` leaves it). The gap's interval is the mean's (the EV
+is exact). Dice Duel solo has no solved optimum; its yardstick is ``bot:turn-optimal``
+(best chip this turn) played on the **same seeds**, so its gap and interval are those
+of the paired differences, and a negative gap means the policy beats it.
+
+A policy is any callable ``policy(observation, mask) -> index`` over the environment's
+encoding (``docs/rl.md``). Episodes are drawn from ``derive(seed, "evaluate", i)`` and
+played through :class:`~gamenight.envs.episode.Episode` with ``redraw=False``: a game
+over at the start counts as it fell (the yardstick's expectation includes it).
+
+>>> from gamenight.envs.evaluate import evaluate
+>>> first = lambda obs, mask: int(mask.nonzero()[0][0])
+>>> r = evaluate(first, "decathlon:100m", episodes=200)
+>>> round(r.optimum, 4), r.yardstick, r.gap > 0, r.gap_low < r.gap < r.gap_high
+(23.9975, 'exact EV', True, True)
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gamenight.core import registry
+from gamenight.core.agents import Decision
+from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.seeds import derive
+from gamenight.envs.codecs import Obs
+from gamenight.envs.episode import Episode, Mask
+
+Policy = Callable[[Obs, Mask], int]
+Z95 = 1.959963984540054  # the normal 97.5 % quantile: a 95 % interval
+
+DECATHLON_EVENTS = (
+    "100m",
+    "long-jump",
+    "shot-put",
+    "high-jump",
+    "400m",
+    "110m-hurdles",
+    "discus",
+    "pole-vault",
+    "javelin",
+    "1500m",
+)
+BENCHMARKS = (
+    *(f"decathlon:{e}" for e in DECATHLON_EVENTS),
+    "decathlon",
+    "wurfeltod",
+    "dice-duel-solo",
+)
+
+
+class PolicyError(GamenightError, ValueError):
+    """The policy chose an index its mask forbids."""
+
+
+@dataclass(frozen=True)
+class Regret:
+    """A policy's mean score against a yardstick, over ``episodes`` seeded episodes."""
+
+    benchmark: str
+    episodes: int
+    mean: float
+    se: float  # standard error of the mean
+    optimum: float  # the yardstick's expected score (turn-optimal: its mean on the seeds)
+    yardstick: str  # "exact EV" or "turn-optimal (same seeds)"
+    gap: float  # optimum - mean
+    gap_low: float  # 95 % interval of the gap
+    gap_high: float
+
+    @property
+    def share(self) -> float:
+        """The mean as a share of the optimum (1.0 = as good)."""
+        return self.mean / self.optimum
+
+    def line(self) -> str:
+        """One line for a report."""
+        return (
+            f"{self.benchmark}: mean {self.mean:.3f} ± {Z95 * self.se:.3f} over "
+            f"{self.episodes:,} episodes; {self.yardstick} {self.optimum:.3f}; gap "
+            f"{self.gap:.3f} [{self.gap_low:.3f}, {self.gap_high:.3f}] "
+            f"({100 * self.share:.1f} % of it)"
+        )
+
+
+def evaluate(
+    policy: Policy,
+    benchmark: str,
+    *,
+    episodes: int = 1_000,
+    seed: int = 0,
+    optimum: float | None = None,
+) -> Regret:
+    """``policy``'s mean score on ``benchmark`` (one of :data:`BENCHMARKS`) and its gap to
+    the yardstick with a 95 % interval. ``optimum`` replaces the exact EV (default: the
+    game's solver capability, which loads the cached Wurfeltod table or builds it, as
+    ``gamenight solve`` does)."""
+    if benchmark not in BENCHMARKS:
+        raise OptionsError(f"no benchmark {benchmark!r}; choose one of {', '.join(BENCHMARKS)}")
+    if not isinstance(episodes, int) or episodes < 2:
+        raise OptionsError(f"episodes must be a whole number of at least 2, not {episodes!r}")
+    game_id, options = _setup(benchmark)
+    seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
+    session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept
+    scores = np.array([_play(session, s, policy) for s in seeds])
+    mean, se = _mean_se(scores)
+    if benchmark == "dice-duel-solo":
+        bot = registry.get("dice-duel").make_bot("turn-optimal", seed)
+        reference = np.array([_play_bot(session, s, bot) for s in seeds])
+        diff_mean, diff_se = _mean_se(reference - scores)
+        optimum = float(reference.mean())
+        return Regret(
+            benchmark,
+            episodes,
+            mean,
+            se,
+            optimum,
+            "turn-optimal (same seeds)",
+            diff_mean,
+            diff_mean - Z95 * diff_se,
+            diff_mean + Z95 * diff_se,
+        )
+    if optimum is None:
+        optimum = _exact_optimum(benchmark)
+    gap = optimum - mean
+    return Regret(
+        benchmark, episodes, mean, se, optimum, "exact EV", gap, gap - Z95 * se, gap + Z95 * se
+    )
+
+
+def _setup(benchmark: str) -> tuple[str, dict[str, Any]]:
+    if benchmark.startswith("decathlon"):
+        _, _, event = benchmark.partition(":")
+        return "decathlon", {"variant": "points", **({"events": event} if event else {})}
+    if benchmark == "wurfeltod":
+        return "wurfeltod", {}
+    return "dice-duel", {"mode": "solo"}
+
+
+def _exact_optimum(benchmark: str) -> float:
+    """The solver's expected score of optimal play, through the game's solver capability
+    (so the envs name no game module)."""
+    game_id, options = _setup(benchmark)
+    entry = registry.get(game_id)
+    solver = entry.capability(entry.game.info.solver)
+    if game_id == "decathlon":
+        events = options.get("events", ",".join(DECATHLON_EVENTS))
+        solved = solver.solve({"events": events}).to_json()
+        return float(sum(e["ev"] for e in solved["events"]))
+    return float(solver.solve({}).to_json()["expected_score"])
+
+
+def _mean_se(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
+    data = np.asarray(values, dtype=np.float64)
+    return float(data.mean()), float(data.std(ddof=1) / math.sqrt(len(data)))
+
+
+def _play(session: Episode, seed: int, policy: Policy) -> float:
+    session.reset(seed)
+    while not session.finished:
+        obs, mask, _ = session.step_view(0)
+        index = int(policy(obs, mask))
+        if not (0 <= index < len(mask) and mask[index]):
+            raise PolicyError(f"the policy chose index {index}, which the mask forbids")
+        session.play(0, index)
+    return float(session.results().scores[0])
+
+
+def _play_bot(session: Episode, seed: int, bot: Any) -> float:
+    session.reset(seed)
+    game = session.game
+    while not session.finished:
+        legal = game.legal_actions(session.state, 0)
+        action = bot.act(Decision(session.game_id, 0, game.view(session.state, 0), legal))
+        session.state = game.apply(session.state, 0, action).state
+        session.finished = bool(game.is_terminal(session.state))
+    return float(session.results().scores[0])
