@@ -46,7 +46,7 @@ from gamenight.core.errors import (
     first_line,
 )
 from gamenight.core.frames import Step
-from gamenight.core.game import to_json
+from gamenight.core.game import AnyGame, to_json
 from gamenight.core.i18n import _, use_language
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
@@ -123,6 +123,35 @@ async def mark_broken(store: Store, room_id: int, code: str, status: str, exc: E
     return note
 
 
+def committed_rules(
+    game: AnyGame,
+    commitment: str,
+    seed: int,
+    game_id: str,
+    options: dict[str, Any],
+    entropy: str,
+) -> AnyGame:
+    """The game whose rules ``commitment`` binds: the installed rules, or an older
+    version the game still keeps (:meth:`Game.older_rules`), so that a room begun
+    before a revision (Dice Duel's K4) rebuilds after an upgrade instead of breaking.
+    Rules versions are counted down from the installed one; none matching: the
+    installed rules (the replay then says what is wrong)."""
+    version = game.info.rules_version
+    candidates = [version]
+    if version.isdigit():
+        candidates += [str(n) for n in range(int(version) - 1, 0, -1)]
+    for candidate in candidates:
+        rules = game if candidate == version else game.older_rules(candidate)
+        if rules is None:
+            continue
+        made = seeds.committed_scheme(
+            commitment, seed, game_id, candidate, options, entropy=entropy
+        )
+        if made is not None:
+            return rules
+    return game
+
+
 class Room:
     """One room of this process (see the module docstring)."""
 
@@ -131,6 +160,11 @@ class Room:
         self.code = row.code
         self.entry: registry.GameEntry = registry.get(row.game)
         self.options: dict[str, Any] = row.options
+        # the rules the commitment binds: a room begun before a revision of its game
+        # rebuilds and finishes under the rules it began with (Game.older_rules)
+        self.game: AnyGame = committed_rules(
+            self.entry.game, row.commitment, row.seed, row.game, row.options, row.entropy
+        )
         self.room_options = msgspec.convert(row.room_options, RoomOptions)
         self.public = row.public
         self.status = status
@@ -182,7 +216,7 @@ class Room:
         return p.RoomInfo(
             code=self.code,
             game=self.entry.id,
-            rules_version=self.entry.game.info.rules_version,
+            rules_version=self.game.info.rules_version,
             options=self.options,
             room_options=msgspec.to_builtins(self.room_options),
             public=self.public,
@@ -245,7 +279,7 @@ class Room:
     def dice_scheme(self) -> int:
         """The dice scheme the room's commitment binds: a room created before dice
         scheme 2 goes on (and replays) with the dice it began with."""
-        game = self.entry.game
+        game = self.game
         scheme = seeds.committed_scheme(
             self.commitment, self.seed, self.entry.id, game.info.rules_version, self.options,
             entropy=self.entropy,
@@ -262,7 +296,7 @@ class Room:
     def new_table(self, values: Sequence[str | None] | None = None) -> Table:
         """The room's table at its start. A room with player entropy takes its dice seed
         from ``values`` (one part per seat, None for a bot), the seats' own by default."""
-        game = self.entry.game
+        game = self.game
         options = game.parse_options(self.options)
         game.check_setup(len(self.seats), options)  # a bad setup says so before the dice
         if self.entropy == seeds.SERVER:
@@ -591,7 +625,7 @@ class Room:
         if refusal is not None:
             return refusal
         try:
-            action = self.entry.game.decode_action(message.action)
+            action = self.game.decode_action(message.action)
         except IllegalActionError as exc:
             return p.Error(code="illegal", message=str(exc), id=message.id)
         try:
@@ -745,7 +779,7 @@ class Room:
             for action in await store.actions_after(self.id, self.table.seq):
                 if self.status is not Lifecycle.PLAYING:
                     break
-                self.table.submit(action.seat, self.entry.game.decode_action(action.action))
+                self.table.submit(action.seat, self.game.decode_action(action.action))
         if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
             self.status = Lifecycle.CLOSED
             self.note = row.note
@@ -790,7 +824,7 @@ class Room:
             RecordSeat(label, f"bot:{s.bot}" if s.kind == "bot" else "human")
             for s, label in zip(self.seats, self.labels(), strict=True)
         ]
-        game = self.entry.game
+        game = self.game
         out = io.StringIO()
         write_moves(  # the game is over: the seed goes in the header
             RecordWriter(out),

@@ -222,7 +222,7 @@ class Hub:
         if status is not Lifecycle.BROKEN and started:
             table = room.new_table()
             room.install(table)
-            decode = room.entry.game.decode_action
+            decode = room.game.decode_action
             for action in await self.store.actions_after(row.id, 0):
                 table.submit(action.seat, decode(action.action))
             room.updated = row.updated_at  # replaying is no activity
