@@ -48,10 +48,11 @@ NOTES: list[Rephrasing] = [
     (
         re.compile(
             r"The (?P<bot>\S+) bot's solution is being built in the background "
-            r"\((?P<done>\d+)% done\); the (?P<playing>\S+) bot plays until it is ready\."
+            r"\((?P<percent>\d+%) done\); the (?P<playing>\S+) bot plays until it is ready\."
         ),
         lambda: _(
-            "The {bot} bot's solution is being built in the background ({done}% done); "
+            # {percent} is "40%" whole: a bare % sign would make pybabel call it python-format
+            "The {bot} bot's solution is being built in the background ({percent} done); "
             "the {playing} bot plays until it is ready."
         ),
     ),
