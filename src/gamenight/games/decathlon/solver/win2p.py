@@ -446,8 +446,14 @@ def solve_chain(
     return table
 
 
+# Relative cost of one reward column of an attempt pass (measured: the long jump's
+# run-up and jump are the dearest; a discus column takes about 8 us).
+ATTEMPT_COST = {"long-jump": 20, "javelin": 6, "shot-put": 2, "discus": 1}
+
+
 def _cost_weight(event: str, leads: int) -> int:
+    """A rough cost of solving ``event`` for ``leads + 1`` leads (units of ~8 us)."""
     kind = family(event)
     if kind == "attempts":
-        return (event_spec(event).max_score + 1) ** 2 * (leads + 1) * 4
+        return ATTEMPT_COST[event] * (event_spec(event).max_score + 1) ** 2 * (leads + 1) * 4
     return (leads + 1) * 100
