@@ -27,6 +27,12 @@ from gamenight.games.decathlon.actions import Action, Jump, Retire, Skip, Vault
 from gamenight.games.decathlon.solver import Utility
 from gamenight.games.decathlon.solver.events import event_spec
 from gamenight.games.decathlon.solver.heights import BARS
+from gamenight.games.decathlon.solver.situations import (
+    FreezeSituation,
+    LongJumpSituation,
+    ShotPutSituation,
+    Situation,
+)
 from gamenight.games.decathlon.solver.win2p import (
     HALVES,
     WinTable,
@@ -95,19 +101,16 @@ def segment_utility(view: DecathlonView, found: WinTable) -> Utility | None:
         else:
             b = np.arange(top + 1)
             nxt = lead_values(found.w[k + 1], d + b[:, None] - b[None, :])
-        if seat == first:
-            mine = nxt[:, b_second]
-        else:
-            mine = 1.0 - nxt[b_first, :]
+        mine = nxt[:, b_second] if seat == first else 1.0 - nxt[b_first, :]
         return Utility(1, tuple(float(v) for v in mine[1:]), float(mine[0]))
     return None
 
 
-def _segment_situation(view: DecathlonView) -> advisor.Situation:
+def _segment_situation(view: DecathlonView) -> Situation:
     where = advisor.situation(view)
-    if family(view.discipline or "") == "attempts":
+    if isinstance(where, LongJumpSituation | ShotPutSituation | FreezeSituation):
         # one attempt with this best, then the utility: the last attempt's problem
-        where = dataclasses.replace(where, attempt=3)  # type: ignore[type-var]
+        return dataclasses.replace(where, attempt=3)
     return where
 
 
@@ -171,13 +174,13 @@ def mover_value(view: DecathlonView, legal: Sequence[Action], found: WinTable) -
     """The acting player's win chance under win play by both, at this decision."""
     event = view.discipline or ""
     if family(event) == "heights":
-        values = _height_options(view, found, legal)
-        return None if values is None else max(values)
+        at_bar = _height_options(view, found, legal)
+        return None if at_bar is None else max(at_bar)
     utility = segment_utility(view, found)
     if utility is None:
         return None
     values = advisor._solver_values(event, _segment_situation(view), utility)
-    return max(values.values())
+    return float(max(values.values()))
 
 
 def win_play_odds(view: DecathlonView, legal: Sequence[Action]) -> tuple[float, float] | None:

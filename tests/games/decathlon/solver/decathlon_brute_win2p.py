@@ -14,7 +14,9 @@ import itertools
 from collections.abc import Callable
 from functools import cache
 
+Next = Callable[[int, int, tuple[int, int]], float]  # totals, this order -> seat 0's value
 HJ_BARS = tuple(range(10, 31, 2))
+AFTERS: list[Next] = []  # per event of the latest game_value: what its end is worth
 
 
 @cache
@@ -25,9 +27,6 @@ def hj_clear(height: int) -> float:
 
 def end_value(t0: int, t1: int) -> float:
     return 1.0 if t0 > t1 else 0.5 if t0 == t1 else 0.0
-
-
-Next = Callable[[int, int, tuple[int, int]], float]  # totals, last order -> seat 0's value
 
 
 def pick(seat: int, values: list[float]) -> float:
@@ -42,104 +41,97 @@ def next_order(t0: int, t1: int, last: tuple[int, int]) -> tuple[int, int]:
 
 def race_1500m(t0: int, t1: int, order: tuple[int, int], after: Next) -> float:
     """The 1500 m (D4): 8 sets of one die, 5 shared rethrows; seat by seat in ``order``."""
-    first, second = order
+    return _run(after, order, t0 - t1, 0, 0, 5, 0)
 
-    @cache
-    def run(who: int, i: int, r: int, score: int, before: int) -> float:
-        # ``before``: the first runner's result once they are done (who = 1)
-        if i == 8:
-            if who == 0:
-                return run(1, 0, 5, 0, score)
-            res = [0, 0]
-            res[first], res[second] = before, score
-            totals = (t0 + res[0], t1 + res[1])
-            return after(totals[0], totals[1], order)
-        seat = order[who]
-        total = 0.0
-        for face in range(1, 7):
-            points = -6 if face == 6 else face
-            keep = run(who, i + 1, r, score + points, before)
-            options = [keep]
-            if r > 0:
-                options.append(run(who, i, r - 1, score, before))
-            total += pick(seat, options)
-        return total / 6
 
-    return run(0, 0, 5, 0, 0)
+@cache
+def _run(
+    after: Next, order: tuple[int, int], diff: int, who: int, i: int, r: int, score: int
+) -> float:
+    """Runner ``who`` (0: first in order) at set ``i``; ``diff`` is seat 0's total minus
+    seat 1's, the earlier runner's result included."""
+    seat = order[who]
+    if i == 8:
+        diff += score if seat == 0 else -score
+        if who == 0:
+            return _run(after, order, diff, 1, 0, 5, 0)
+        return after(diff, 0, order)
+    total = 0.0
+    for face in range(1, 7):
+        points = -6 if face == 6 else face
+        options = [_run(after, order, diff, who, i + 1, r, score + points)]
+        if r > 0:
+            options.append(_run(after, order, diff, who, i, r - 1, score))
+        total += pick(seat, options)
+    return total / 6
 
 
 def shot_put(t0: int, t1: int, order: tuple[int, int], after: Next) -> float:
     """The Shot Put (D7) with three interleaved attempts (D3)."""
+    return _half(after, order, t0 - t1, 0, (0, 0))
 
-    @cache
-    def half(h: int, best: tuple[int, int]) -> float:
-        # best by seat, 0 = no valid result
-        if h == 6:
-            totals = (t0 + best[0], t1 + best[1])
-            return after(totals[0], totals[1], order)
-        return throw(h, best, 0, 0)
 
-    @cache
-    def throw(h: int, best: tuple[int, int], n: int, x: int) -> float:
-        seat = order[h % 2]
-        total = 0.0
-        for face in range(1, 7):
-            if face == 1:
-                total += half(h + 1, best)
-                continue
-            total += settle(h, best, n + 1, x + face)
-        return total / 6
+@cache
+def _half(after: Next, order: tuple[int, int], diff: int, h: int, best: tuple[int, int]) -> float:
+    # best by seat, 0 = no valid result
+    if h == 6:
+        return after(diff + best[0] - best[1], 0, order)
+    return _throw(after, order, diff, h, best, 0, 0)
 
-    def result(h: int, best: tuple[int, int], x: int) -> float:
+
+@cache
+def _throw(
+    after: Next, order: tuple[int, int], diff: int, h: int, best: tuple[int, int], n: int, x: int
+) -> float:
+    total = 0.0
+    for face in range(1, 7):
+        if face == 1:  # D7: a 1 spoils the attempt
+            total += _half(after, order, diff, h + 1, best)
+            continue
         seat = order[h % 2]
         new = list(best)
-        new[seat] = max(new[seat], x)
-        return half(h + 1, (new[0], new[1]))
-
-    @cache
-    def settle(h: int, best: tuple[int, int], n: int, x: int) -> float:
-        seat = order[h % 2]
-        options = [result(h, best, x)]
-        if n < 8:
-            options.append(throw(h, best, n, x))
-        return pick(seat, options)
-
-    return half(0, (0, 0))
+        new[seat] = max(new[seat], x + face)
+        options = [_half(after, order, diff, h + 1, (new[0], new[1]))]
+        if n + 1 < 8:
+            options.append(_throw(after, order, diff, h, best, n + 1, x + face))
+        total += pick(seat, options)
+    return total / 6
 
 
 def high_jump(t0: int, t1: int, order: tuple[int, int], after: Next) -> float:
     """The High Jump (D8): at each bar every seat still in, in order, jumps, skips or
     retires; a jumper takes up to 3 jumps before the next seat acts."""
+    return high_jump_at(after, order, t0 - t1, 0, 0, (0, 0), (True, True))
 
-    @cache
-    def at(bar: int, turn: int, best: tuple[int, int], live: tuple[bool, bool]) -> float:
-        if turn == 2:
-            bar, turn = bar + 1, 0
-        if bar == len(HJ_BARS) or not any(live):
-            totals = (t0 + best[0], t1 + best[1])
-            return after(totals[0], totals[1], order)
-        seat = order[turn]
-        if not live[seat]:
-            return at(bar, turn + 1, best, live)
-        out = list(live)
-        out[seat] = False
-        retire = at(bar, turn + 1, best, (out[0], out[1]))
-        skip = at(bar, turn + 1, best, live)
-        return pick(seat, [jump(bar, turn, best, live, 0), skip, retire])
 
-    def jump(bar: int, turn: int, best: tuple[int, int], live: tuple[bool, bool], used: int) -> float:
-        seat = order[turn]
-        if used == 3:
-            out = list(live)
-            out[seat] = False
-            return at(bar, turn + 1, best, (out[0], out[1]))
-        p = hj_clear(HJ_BARS[bar])
-        new = list(best)
-        new[seat] = HJ_BARS[bar]
-        cleared = at(bar, turn + 1, (new[0], new[1]), live)
-        return p * cleared + (1 - p) * jump(bar, turn, best, live, used + 1)
-
-    return at(0, 0, (0, 0), (True, True))
+@cache
+def high_jump_at(
+    after: Next,
+    order: tuple[int, int],
+    diff: int,
+    bar: int,
+    turn: int,
+    best: tuple[int, int],
+    live: tuple[bool, bool],
+) -> float:
+    """Seat 0's value at ``bar`` before the ``turn``-th seat in order acts."""
+    if turn == 2:
+        bar, turn = bar + 1, 0
+    if bar == len(HJ_BARS) or not any(live):
+        return after(diff + best[0] - best[1], 0, order)
+    seat = order[turn]
+    if not live[seat]:
+        return high_jump_at(after, order, diff, bar, turn + 1, best, live)
+    out = (False, live[1]) if seat == 0 else (live[0], False)
+    retire = high_jump_at(after, order, diff, bar, turn + 1, best, out)
+    skip = high_jump_at(after, order, diff, bar, turn + 1, best, live)
+    p = hj_clear(HJ_BARS[bar])
+    new = (HJ_BARS[bar], best[1]) if seat == 0 else (best[0], HJ_BARS[bar])
+    cleared = high_jump_at(after, order, diff, bar, turn + 1, new, live)
+    jump = high_jump_at(after, order, diff, bar, turn + 1, best, out)  # three misses: out
+    for _ in range(3):
+        jump = p * cleared + (1 - p) * jump
+    return pick(seat, [jump, skip, retire])
 
 
 EVENTS = {"1500m": race_1500m, "shot-put": shot_put, "high-jump": high_jump}
@@ -150,15 +142,16 @@ def game_value(events: tuple[str, ...]) -> Callable[[int, int, tuple[int, int]],
     the previous order ``last`` (the order of this event follows from them, D2)."""
 
     @cache
-    def value(k: int, t0: int, t1: int, last: tuple[int, int]) -> float:
+    def value(k: int, diff: int, last: tuple[int, int]) -> float:
         if k == len(events):
-            return end_value(t0, t1)
-        order = next_order(t0, t1, last)
+            return end_value(diff, 0)
+        order = next_order(diff, 0, last)
+        return EVENTS[events[k]](diff, 0, order, afters[k])
 
-        def after(a: int, b: int, played: tuple[int, int]) -> float:
-            # only the difference of the totals matters for the end and the order (D2)
-            return value(k + 1, a - b, 0, played)
+    def make_after(k: int) -> Next:
+        # only the difference of the totals matters for the end and the order (D2)
+        return lambda a, b, played: value(k + 1, a - b, played)
 
-        return EVENTS[events[k]](t0, t1, order, after)
-
-    return lambda t0, t1, last: value(0, t0 - t1, 0, last)
+    afters = [make_after(k) for k in range(len(events))]
+    AFTERS[:] = afters  # the positions inside an event are reached through these
+    return lambda t0, t1, last: value(0, t0 - t1, last)

@@ -45,7 +45,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, partial
+from typing import Any
 
 import numpy as np
 
@@ -142,7 +143,7 @@ def _attempt_model(event: str) -> LongJumpModel | ShotPutModel | FreezeModel:
 def attempt_values(event: str, reward: Floats) -> Floats:
     """One attempt's best expected reward per column: ``reward[r, c]`` for a valid result
     ``r`` (rows up to the event's top), the last row for an invalid attempt."""
-    model = _attempt_model(event)
+    model: Any = _attempt_model(event)  # an AttemptModel; a values-only pass where it has one
     cols = reward.shape[1]
     out = np.empty(cols)
     for start in range(0, cols, CHUNK):
@@ -210,6 +211,11 @@ def ev_points(event: str) -> tuple[int, Floats]:
 LAMBDAS = np.linspace(0.002, 1.0, 250)
 
 
+def _exp(lam: float, r: Floats) -> Floats:
+    out: Floats = np.exp(lam * r)
+    return out
+
+
 @cache
 def _log_mgf(event: str) -> Floats:
     """``log M(lam)`` per lambda: the trailer's best ``E[e^{lam s}]`` times the leader's
@@ -218,7 +224,7 @@ def _log_mgf(event: str) -> Floats:
     scores = np.arange(low, low + len(pmf)).astype(np.float64)
     out = np.empty(len(LAMBDAS))
     for i, lam in enumerate(LAMBDAS):
-        best = one_player_best(event, lambda r, lam=lam: np.exp(lam * r), 1.0)
+        best = one_player_best(event, partial(_exp, float(lam)), 1.0)
         leader = float(pmf @ np.exp(-lam * scores))
         out[i] = math.log(best) + math.log(leader)
     return out
@@ -355,7 +361,11 @@ def _bar_turn(mine: Floats, clear: Floats, i: int) -> Floats:
     won = np.broadcast_to(mine[i + 1, 1], stay.shape)  # cleared bar i: best i + 1, still in
     jump = out
     for _ in range(JUMPS):  # the committed jumps, last first
-        jump = np.max(clear[:, None, None, None, None] * won + (1 - clear[:, None, None, None, None]) * jump[None], axis=0)
+        jump = np.max(
+            clear[:, None, None, None, None] * won
+            + (1 - clear[:, None, None, None, None]) * jump[None],
+            axis=0,
+        )
     value = np.maximum(np.maximum(jump, stay), out)
     result = mine.copy()
     result[:, 1] = value
@@ -426,7 +436,7 @@ def solve_chain(
     K = len(events)
     limits = tuple(lead_limit(events[k:], eps) for k in range(K))
     w: list[Floats] = [np.zeros(0)] * K + [np.array([0.5])]
-    table = WinTable(events, eps, limits + (0,), w)
+    table = WinTable(events, eps, (*limits, 0), w)
     weights = [_cost_weight(e, limits[k]) for k, e in enumerate(events)]
     done = 0
     for k in range(K - 1, -1, -1):

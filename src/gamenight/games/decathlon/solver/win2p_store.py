@@ -11,6 +11,7 @@ built by ``gamenight solve decathlon --two-player-win`` or the game's preparatio
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -145,10 +146,8 @@ def table_for(
         if not build:
             return None
         table = solve_chain(events, eps, progress)
-        try:
+        with contextlib.suppress(OSError):  # a read-only cache: this process only
             save(table, path)
-        except OSError:
-            pass  # a read-only cache: the table serves this process only
     _loaded[key] = table
     return table
 
