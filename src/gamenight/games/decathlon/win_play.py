@@ -183,6 +183,16 @@ def mover_value(view: DecathlonView, legal: Sequence[Action], found: WinTable) -
     return float(max(values.values()))
 
 
+def decision_options(view: DecathlonView) -> list[Action]:
+    """The choices a height decision offers (D8, D9: all of them are always legal);
+    other decisions are valued through their situation alone (an empty list)."""
+    if view.phase == "jump-or-skip":
+        return [Jump(), Skip(), Retire()]
+    if view.phase == "vault-dice":
+        return [Vault(n) for n in BARS["pole-vault"].dice_counts]
+    return []
+
+
 def win_play_odds(view: DecathlonView, legal: Sequence[Action]) -> tuple[float, float] | None:
     """Each seat's win chance when both play to win, at a decision (None: no table, or
     the lead is beyond it)."""

@@ -148,6 +148,7 @@ export default {
   "odds.estimate": "≈{p}",
   "odds.estimate_se": "≈{p} ±{se}%",
   "odds.part": "{name} {chance}",
+  "odds.also": "{label}: {chances}",
   "odds.estimated": "Estimated from simulated finishes (± one standard error, at most {se}%).",
   "hint.ask": "Hint",
   "hint.title": "Hint: every option and its value",

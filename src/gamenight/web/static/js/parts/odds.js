@@ -48,5 +48,14 @@ export function oddsBar({ odds, names, me = null, seq }) {
         h("span", { class: `odds-swatch ${colour(seat)}`, "aria-hidden": "true" }),
         h("span", { class: "odds-name" }, name(seat)), " ",
         h("span", { class: "odds-chance" }, chance(odds, seat))))),
-    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: (worst * 100).toFixed(1) })));
+    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: (worst * 100).toFixed(1) })),
+    also(odds, name));
+}
+
+/** The second labelled series (odds.also, e.g. both playing to win), as one line. */
+function also(odds, name) {
+  if (!odds.also || !odds.also.length) return null;
+  const parts = odds.also.map((p, seat) => t("odds.part", { name: name(seat), chance: percent(p) }));
+  return h("p", { class: "muted odds-also" },
+    t("odds.also", { label: odds.also_label || "", chances: parts.join(", ") }));
 }
