@@ -100,8 +100,15 @@ def h2h(spec: str, games: int, opponent: str, jobs: int) -> None:
     win2p_store.table_for(_events(spec), build=True)
     seeds = games // 2
     started = time.perf_counter()
+    pairs: list[float] = []
     with _pool(jobs) as pool:
-        pairs = pool.map(_pair, [(spec, opponent, 10_000 + s) for s in range(seeds)], chunksize=25)
+        work = [(spec, opponent, 10_000 + s) for s in range(seeds)]
+        for share in pool.imap(_pair, work, chunksize=10):
+            pairs.append(share)
+            if len(pairs) % 1000 == 0 and len(pairs) < seeds:  # a long run reports as it goes
+                se = statistics.stdev(pairs) / math.sqrt(len(pairs))
+                print(f"  {2 * len(pairs)} games: {statistics.fmean(pairs):.4f} ± {se:.4f}",
+                      flush=True)  # fmt: skip
     mean = statistics.fmean(pairs)
     se = statistics.stdev(pairs) / math.sqrt(seeds)
     low, high = mean - 1.96 * se, mean + 1.96 * se

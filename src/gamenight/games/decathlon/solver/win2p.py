@@ -45,7 +45,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from functools import cache, partial
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -154,37 +154,48 @@ def attempt_values(event: str, reward: Floats) -> Floats:
     return out
 
 
-def one_player_best(event: str, utility: Callable[[Floats], Floats], invalid: float) -> float:
-    """``max_policy E[u(result)]`` for one player alone (no valid result: ``invalid``)."""
+def one_player_best(
+    event: str, utility: Callable[[Floats], Floats], invalid: Floats | float
+) -> Floats:
+    """``max_policy E[u(result)]`` for one player alone, per utility column:
+    ``utility(results)`` gives ``(len(results), cols)`` values; no valid result is
+    worth ``invalid`` (per column)."""
     spec = event_spec(event)
     kind = family(event)
     if kind == "race":
         low, high = score_range(event)
         u = utility(np.arange(low, high + 1).astype(np.float64))
-        return float(race_values(event, u[:, None])[0])
+        out: Floats = race_values(event, u)
+        return out
     if kind == "attempts":
         top = spec.max_score
-        after = np.concatenate(([invalid], utility(np.arange(1, top + 1).astype(np.float64))))
+        u = utility(np.arange(1, top + 1).astype(np.float64))
+        cols = u.shape[1]
+        after = np.vstack((np.broadcast_to(invalid, (1, cols)), u))  # by best: none, 1..top
         rows = np.arange(top + 1)
         for attempt in range(3, 0, -1):
-            cols = rows if attempt > 1 else rows[:1]
-            reward = np.vstack((after[np.maximum(rows[:, None], cols[None, :])], after[cols]))
-            root = attempt_values(event, reward)
-            after = np.zeros(top + 1)
-            after[cols] = root
-        return float(after[0])
+            bests = rows if attempt > 1 else rows[:1]
+            reward = np.concatenate(
+                (after[np.maximum(rows[:, None], bests[None, :])], after[bests][None]), axis=0
+            )  # result, best, column
+            root = attempt_values(event, reward.reshape(top + 2, -1)).reshape(len(bests), cols)
+            after = np.zeros((top + 1, cols))
+            after[bests] = root
+        start: Floats = after[0]
+        return start
     bar = BARS[event]
-    heights = np.array(bar.heights, dtype=np.float64)
-    end = np.concatenate(([invalid], utility(heights)))  # by best index: none, bars...
-    clear = _clear(event)
+    u = utility(np.array(bar.heights, dtype=np.float64))
+    end = np.vstack((np.broadcast_to(invalid, (1, u.shape[1])), u))  # best index x column
+    clear = _clear(event)[:, :, None, None]
     choose = end.copy()  # before choosing at the bar after the last: the end
-    for i in range(len(heights) - 1, -1, -1):
+    for i in range(len(bar.heights) - 1, -1, -1):
         won = choose[i + 1]
         jump = end.copy()
         for _ in range(JUMPS):
-            jump = np.max(clear[i][:, None] * won + (1 - clear[i][:, None]) * jump[None], axis=0)
+            jump = np.max(clear[i] * won + (1 - clear[i]) * jump[None], axis=0)
         choose = np.maximum(np.maximum(jump, choose), end)
-    return float(choose[0])
+    first: Floats = choose[0]
+    return first
 
 
 @cache
@@ -211,23 +222,38 @@ def ev_points(event: str) -> tuple[int, Floats]:
 LAMBDAS = np.linspace(0.002, 1.0, 250)
 
 
-def _exp(lam: float, r: Floats) -> Floats:
-    out: Floats = np.exp(lam * r)
+def _exps(r: Floats) -> Floats:
+    out: Floats = np.exp(r[:, None] * LAMBDAS[None, :])
     return out
 
 
 @cache
 def _log_mgf(event: str) -> Floats:
     """``log M(lam)`` per lambda: the trailer's best ``E[e^{lam s}]`` times the leader's
-    ``E_EV[e^{-lam s}]``."""
+    ``E_EV[e^{-lam s}]`` (every lambda a utility column of one pass)."""
     low, pmf = ev_points(event)
     scores = np.arange(low, low + len(pmf)).astype(np.float64)
-    out = np.empty(len(LAMBDAS))
-    for i, lam in enumerate(LAMBDAS):
-        best = one_player_best(event, partial(_exp, float(lam)), 1.0)
-        leader = float(pmf @ np.exp(-lam * scores))
-        out[i] = math.log(best) + math.log(leader)
+    best = one_player_best(event, _exps, 1.0)
+    leader = pmf @ np.exp(-scores[:, None] * LAMBDAS[None, :])
+    out: Floats = np.log(best) + np.log(leader)
     return out
+
+
+@cache
+def _variance(event: str) -> float:
+    low, pmf = ev_points(event)
+    scores = np.arange(low, low + len(pmf))
+    mean = float(pmf @ scores)
+    return float(pmf @ (scores - mean) ** 2)
+
+
+def rough_limit(events: Sequence[str]) -> int:
+    """A quick estimate of :func:`lead_limit` at the default bound (7 standard
+    deviations of the lead's change under points play), for cost estimates."""
+    if not events:
+        return 0
+    spread = math.sqrt(2 * sum(_variance(e) for e in events))
+    return min(swing(events), math.ceil(7 * spread))
 
 
 def swing(events: Sequence[str]) -> int:

@@ -115,10 +115,9 @@ def load(path: Path, events: Sequence[str], eps: float = EPS) -> WinTable | None
         return None
 
 
-def cost_weight(events: Sequence[str], eps: float = EPS) -> int:
-    return sum(
-        win2p._cost_weight(e, win2p.lead_limit(events[k:], eps)) for k, e in enumerate(events)
-    )
+def cost_weight(events: Sequence[str]) -> int:
+    """A rough build cost (cheap to compute: the leads are estimated)."""
+    return sum(win2p._cost_weight(e, win2p.rough_limit(events[k:])) for k, e in enumerate(events))
 
 
 def table_for(
@@ -142,7 +141,7 @@ def table_for(
     table = None if rebuild else load(path, events, eps)
     if table is None:
         if build is None:
-            build = cost_weight(events, eps) <= ON_DEMAND_WEIGHT
+            build = cost_weight(events) <= ON_DEMAND_WEIGHT
         if not build:
             return None
         table = solve_chain(events, eps, progress)
