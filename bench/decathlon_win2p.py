@@ -47,7 +47,7 @@ class _FirstOrder(bots.WinnerAgent):
         return super().act(decision)
 
 
-def _share(scores: list[int] | tuple[int, ...], seat: int) -> float:
+def _share(scores: list[float], seat: int) -> float:
     mine, other = scores[seat], scores[1 - seat]
     return 1.0 if mine > other else 0.5 if mine == other else 0.0
 

@@ -129,3 +129,29 @@ def test_winner_plays_every_two_player_game_to_the_end() -> None:
                 GAME, [bots.WinnerAgent(1), bots.WinnerPointsAgent(2)], seed=seed, options=options
             )
             assert GAME.is_terminal(state)
+
+
+def test_live_odds_show_both_objectives_labelled_in_two_player_points_games() -> None:
+    from gamenight.games.decathlon.odds import POINTS_LABEL, POINTS_PLAY_LABEL, live_odds
+
+    table = win2p_store.table_for(("high-jump", "1500m"))
+    assert table is not None
+    shown: list[object] = []
+
+    class Probe(bots.WinnerAgent):
+        def act(self, decision):  # type: ignore[no-untyped-def]
+            shown.append(live_odds(decision.view))
+            return super().act(decision)
+
+    options = GAME.parse_options({"events": "high,1500m"})
+    play_match(GAME, [Probe(1), Probe(2)], seed=4, options=options)
+    first = shown[0]
+    assert first is not None and first.also is not None  # type: ignore[attr-defined]
+    assert first.label == POINTS_PLAY_LABEL  # type: ignore[attr-defined]
+    assert first.also_label == win_play.WIN_PLAY_LABEL  # type: ignore[attr-defined]
+    # at the start the first mover's win-play chance is the table's start value
+    mover = 0 if first.also[0] < 0.5 else 1  # type: ignore[attr-defined]
+    assert first.also[mover] == pytest.approx(table.start_value(), abs=1e-12)  # type: ignore[attr-defined]
+    shown.clear()
+    play_match(GAME, [Probe(1), Probe(2), Probe(3)], seed=4, options=options)
+    assert all(o is None or (o.also is None and o.label == POINTS_LABEL) for o in shown)  # type: ignore[attr-defined]
