@@ -248,9 +248,14 @@ class UI:
         heights = view.height is not None
         field.add_column("heights" if heights else "attempts")
         field.add_column("best", justify="right")
-        chances = win_odds(view)
+        odds = live_odds(view)
+        chances = None if odds is None else odds.win
+        also = None if odds is None else odds.also
         if chances is not None:
-            field.add_column("win", justify="right")
+            # with a second series, say which is which: points play, win play
+            field.add_column("win" if also is None else "win (points play)", justify="right")
+        if also is not None:
+            field.add_column("win (win play)", justify="right")
         for seat in view.order:
             marker = "▶" if seat == view.to_act else ""
             if heights:
@@ -265,6 +270,8 @@ class UI:
             cells.append(result_text(best))
             if chances is not None:
                 cells.append(f"{chances[seat]:.0%}")
+            if also is not None:
+                cells.append(f"{also[seat]:.0%}")
             field.add_row(*cells)
         return field
 
