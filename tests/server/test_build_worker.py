@@ -60,4 +60,7 @@ def test_nothing_to_prepare_and_no_such_game(capsys: pytest.CaptureFixture[str])
 def test_wurfeltod_declares_its_value_table_as_its_preparation() -> None:
     info = registry.get("wurfeltod").game.info
     assert info.preparation == "gamenight.games.wurfeltod.solver.capability:prepare"
-    assert [e.id for e in registry.available() if e.game.info.preparation] == ["wurfeltod"]
+    decathlon = registry.get("decathlon").game.info  # the two-player win table (issue 27)
+    assert decathlon.preparation == "gamenight.games.decathlon.solver.win2p_store:prepare"
+    prepared = {e.id for e in registry.available() if e.game.info.preparation}
+    assert prepared == {"wurfeltod", "decathlon"}

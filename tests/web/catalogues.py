@@ -35,6 +35,10 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "room.status.": ("waiting", "playing", "finished", "closed", "broken"),
     "conn.": ("connecting", "online", "reconnecting", "refused"),
     "die.colour.": ("red", "black"),
+    "odds.objective.": (  # the labels of games' live odds (games/decathlon/odds.py, win_play.py)
+        "chance to win, both playing for points",
+        "chance to win, both playing to win",
+    ),
     "error.": (
         "seat_taken",
         "seat_connected",

@@ -31,6 +31,10 @@ from gamenight.core.options import parse_options
     multiple=True,
     help="shorthand for -o events=X (repeatable), for solvers with an 'events' option",
 )
+@click.option(
+    "--two-player-win", "two_player_win", is_flag=True,
+    help="shorthand for -o two-player-win=true, for solvers with that option (the Decathlon)",
+)  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="print the whole solution as JSON")
 @click.option(
     "--rebuild", "--force", "rebuild", is_flag=True, help="solve again even if a cached one exists"
@@ -47,6 +51,7 @@ def solve(
     game: str,
     option: tuple[str, ...],
     events: tuple[str, ...],
+    two_player_win: bool,
     as_json: bool,
     rebuild: bool,
     plot_dir: Path | None,
@@ -67,7 +72,12 @@ def solve(
         raise GamenightError(f"the {entry.name} solver is not installed") from None
     if solver is None:
         raise GamenightError(f"{entry.name} has no exact solver")
-    raw = _raw(option, events, {spec.name for spec in solver.options}, entry.id)
+    known = {spec.name for spec in solver.options}
+    raw = _raw(option, events, known, entry.id)
+    if two_player_win:
+        if "two-player-win" not in known:
+            raise OptionsError(f"the {entry.id} solver has no two-player win objective")
+        raw["two-player-win"] = "true"
     options = parse_options(solver.options, raw, f"the {entry.id} solver")
     console = Console()
     started = time.perf_counter()

@@ -10,7 +10,8 @@ how it is shown.
 up to 1; a game may instead count a tie for first as a win for each tied seat
 (its ``label`` says so), and then they may add up to a little more.  ``exact``
 is False for an estimate (a simulation), with the standard error of each
-chance in ``se``.
+chance in ``se``. ``also`` is an optional second series of exact chances under
+another objective, named by ``also_label``.
 
 >>> odds = Odds(win=(0.625, 0.375))
 >>> odds.exact, odds.label
@@ -31,3 +32,7 @@ class Odds(msgspec.Struct, frozen=True, kw_only=True):
     exact: bool = True
     se: tuple[float, ...] | None = None
     label: str = "chance to win"  # what ``win`` measures, for people
+    # a second objective's chances, where a game has one (e.g. both playing to win
+    # rather than for points), and what they measure; front ends show both, labelled
+    also: tuple[float, ...] | None = None
+    also_label: str | None = None

@@ -270,6 +270,38 @@ def histogram(
 # --- solver results (functions of the solution's JSON) ---------------------------------
 
 
+def decathlon_win_chain_plot(solution: Mapping[str, Any], out: Path) -> list[Path]:
+    """The two-player win table (``solve decathlon --two-player-win``): the first
+    mover's win chance against the lead, one curve per event still to play."""
+    from matplotlib import colormaps
+
+    out.mkdir(parents=True, exist_ok=True)
+    fig = _figure(9, 5.5)
+    ax = fig.add_subplot()
+    chain = list(solution.get("chain", []))
+    cmap = colormaps["viridis"]
+    for i, row in enumerate(chain):
+        win = [float(v) for v in row["win"]]
+        ax.plot(range(len(win)), win, color=cmap(i / max(1, len(chain) - 1)),
+                label=f"before {row['name']}")  # fmt: skip
+    ax.set_xlabel("lead of the first mover (points)")
+    ax.set_ylabel("first mover's win chance (ties count 1/2)")
+    bound = float(solution.get("error_bound", 0))
+    _title(fig, ax, "Decathlon, two players both playing to win: the first mover's win "
+           f"chance by lead (leads past each curve: decided to within {bound:.0e})")  # fmt: skip
+    ax.grid(alpha=0.3)
+    # the curves are flat at 1 long before their bounds: show where they move
+    moving = [next((d for d, v in enumerate(row["win"]) if v >= 0.9999), len(row["win"]))
+              for row in chain]  # fmt: skip
+    ax.set_xlim(0, max(moving, default=10) + 5)
+    ax.set_ylim(0.4, 1.0)
+    ax.legend(fontsize=8, loc="lower right")
+    written = []
+    for suffix in (".svg", ".png"):
+        written.append(save(fig, out / f"decathlon-two-player-win{suffix}"))
+    return written
+
+
 def decathlon_event_plots(solution: Mapping[str, Any], out: Path) -> list[Path]:
     """One PMF plot per event of ``gamenight solve decathlon --json`` output: each
     event's exact score distribution under optimal play, EV marked. SVG and PNG."""
@@ -338,6 +370,8 @@ def plot_solution(
     figures they show. Decathlon: each event's exact PMF. Wurfeltod: a Monte-Carlo series
     of ``games`` solitaire games of the optimal policy (series ``seed``), whose final
     score distribution is reported (mean, sd, percentiles) and drawn."""
+    if game == "decathlon" and solution.get("objective") == "two-player-win":
+        return decathlon_win_chain_plot(solution, out), {}
     if game == "decathlon":
         return decathlon_event_plots(solution, out), {}
     if game == "wurfeltod":

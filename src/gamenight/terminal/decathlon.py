@@ -284,9 +284,14 @@ class UI:
         heights = view.height is not None
         field.add_column(_("heights") if heights else _("attempts"))
         field.add_column(_("best"), justify="right")
-        chances = win_odds(view)
+        odds = live_odds(view)
+        chances = None if odds is None else odds.win
+        also = None if odds is None else odds.also
         if chances is not None:
-            field.add_column(_("win"), justify="right")
+            # with a second series, say which is which: points play, win play
+            field.add_column(_("win") if also is None else _("win (points play)"), justify="right")
+        if also is not None:
+            field.add_column(_("win (win play)"), justify="right")
         for seat in view.order:
             marker = "▶" if seat == view.to_act else ""
             if heights:
@@ -301,6 +306,8 @@ class UI:
             cells.append(result_text(best))
             if chances is not None:
                 cells.append(f"{chances[seat]:.0%}")
+            if also is not None:
+                cells.append(f"{also[seat]:.0%}")
             field.add_row(*cells)
         return field
 

@@ -29,12 +29,22 @@ def assumption() -> str:
 
 
 def odds_cells(odds: Odds, names: Sequence[str]) -> str:
-    """Each seat's chance, with its standard error when estimated."""
+    """Each seat's chance, with its standard error when estimated; a second series
+    (``odds.also``) follows after its label, and then the first is labelled too.
+
+    >>> both = Odds(win=(0.6, 0.4), label="points play", also=(0.55, 0.45), also_label="win play")
+    >>> odds_cells(both, ["Ann", "Bob"])
+    'points play: Ann  60.0%  Bob  40.0% | win play: Ann  55.0%  Bob  45.0%'
+    """
     se = odds.se if not odds.exact and odds.se is not None else None
-    return "  ".join(
+    cells = "  ".join(
         f"{name} {p:6.1%}" + (f" ±{se[i]:.1%}" if se is not None else "")
         for i, (name, p) in enumerate(zip(names, odds.win, strict=True))
     )
+    if odds.also is None:
+        return cells
+    also = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, odds.also, strict=True))
+    return f"{odds.label}: {cells} | {odds.also_label or 'also'}: {also}"
 
 
 def odds_line(seq: int, odds: Odds, names: Sequence[str], stage: str | None = None) -> str:

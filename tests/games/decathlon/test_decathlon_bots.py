@@ -36,7 +36,14 @@ def _view(**fields: object) -> DecathlonView:
 
 def test_registry_offers_greedy_and_random() -> None:
     entry = registry.get("decathlon")
-    assert set(entry.bots) == {"random", "greedy", "optimal", "competitive", "winner"}  # 6, 15
+    assert set(entry.bots) == {
+        "random",
+        "greedy",
+        "optimal",
+        "competitive",
+        "winner",
+        "winner-points",
+    }  # 6, 15
     assert BOTS["greedy"](3).label == "greedy"
 
 

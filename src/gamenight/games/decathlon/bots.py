@@ -224,7 +224,7 @@ class CompetitiveAgent(OptimalAgent):
         return competitive_objective(view)
 
 
-class WinnerAgent(OptimalAgent):
+class WinnerPointsAgent(OptimalAgent):
     """Plays the points game for its share of first place (:func:`odds.win_utility`).
 
     In the current event it maximises ``sum_r P(r) * P(win | r)``: the others and
@@ -232,7 +232,7 @@ class WinnerAgent(OptimalAgent):
     distributions (a best response to EV-optimal opponents, not an equilibrium).
     """
 
-    label = "winner"
+    label = "winner-points"
 
     def objective(self, view: DecathlonView) -> AnyObjective:
         from gamenight.games.decathlon.odds import win_utility
@@ -242,9 +242,36 @@ class WinnerAgent(OptimalAgent):
         return win_utility(view, view.to_act)
 
 
+class WinnerAgent(WinnerPointsAgent):
+    """In a two-player points game, plays the solved win-play policy exactly
+    (:mod:`.win_play`, both players playing to win, D2/D3/D8/D9 order); otherwise, or
+    where the table is not built (a heavy chain not yet cached) or the lead is beyond
+    its bound, plays as ``winner-points``."""
+
+    label = "winner"
+
+    def act(self, decision: Decision[DecathlonView, Action]) -> Action:
+        from gamenight.games.decathlon import win_play
+
+        view = decision.view
+        if win_play.applies(view) and view.to_act is not None:
+            found = win_play.table(view)
+            if found is not None:
+                if not self._warm:
+                    from gamenight.games.decathlon import advisor
+
+                    advisor.warm()
+                    self._warm = True
+                action = win_play.win_action(view, decision.legal, found)
+                if action is not None:
+                    return action
+        return super().act(decision)
+
+
 BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action, DecathlonEvent]]] = {
     "greedy": GreedyAgent,
     "optimal": OptimalAgent,
     "competitive": CompetitiveAgent,
     "winner": WinnerAgent,
+    "winner-points": WinnerPointsAgent,
 }

@@ -64,8 +64,17 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
             ),
             BotInfo(
                 "winner",
-                N_("exact solver playing each event for its chance of winning the points game"),
+                N_(
+                    "plays the points game to win: with two players the exact solved game "
+                    "(both playing to win), otherwise each event for its chance of winning"
+                ),
                 "gamenight.games.decathlon.bots:WinnerAgent",
+            ),
+            BotInfo(
+                "winner-points",
+                "exact solver playing each event for its chance of winning the points game "
+                "against expected-points play",
+                "gamenight.games.decathlon.bots:WinnerPointsAgent",
             ),
         ),
         advisor="gamenight.games.decathlon.advisor:advise",
@@ -75,6 +84,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         codec="gamenight.games.decathlon.codec:make",
         chance="gamenight.core.chance:dice_chance",
         stage="gamenight.games.decathlon.view:stage",
+        preparation="gamenight.games.decathlon.solver.win2p_store:prepare",  # win2p table
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action

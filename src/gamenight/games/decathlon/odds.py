@@ -43,7 +43,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.core.odds import Odds
-from gamenight.games.decathlon import advisor
+from gamenight.games.decathlon import advisor, win_play
 from gamenight.games.decathlon.scoring import MEDALS
 from gamenight.games.decathlon.solver import HeightSituation, Utility, event_spec, solve_event
 from gamenight.games.decathlon.solver.heights import BARS
@@ -487,6 +487,7 @@ def _event_difference(event: str, a: Position, b: Position) -> Floats:
 
 # ----- what the front ends show ------------------------------------------------------------
 POINTS_LABEL = "chance to win"
+POINTS_PLAY_LABEL = "chance to win, both playing for points"
 HONOURS_LABEL = "chance of the most honours (a tie counts for each)"
 
 
@@ -530,4 +531,18 @@ def live_odds(view: DecathlonView) -> Odds | None:
             label=HONOURS_LABEL,
         )
     chances = win_odds(view)
-    return None if chances is None else Odds(win=chances, label=POINTS_LABEL)
+    if chances is None:
+        return None
+    played = _win_play(view)
+    if played is None:
+        return Odds(win=chances, label=POINTS_LABEL)
+    return Odds(
+        win=chances, label=POINTS_PLAY_LABEL, also=played, also_label=win_play.WIN_PLAY_LABEL
+    )
+
+
+def _win_play(view: DecathlonView) -> tuple[float, float] | None:
+    """Both players playing to win (two-player points game, where the table is built)."""
+    if not win_play.applies(view) or view.to_act is None:
+        return None
+    return win_play.win_play_odds(view, win_play.decision_options(view))

@@ -23,7 +23,7 @@ from typing import Any
 
 from gamenight.core.options import OptionSpec
 from gamenight.core.solver import Progress
-from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS
+from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS, NAMES
 from gamenight.games.decathlon.solver.table import (
     EventSolution,
     solution_table_rows,
@@ -39,6 +39,49 @@ EVENTS_OPTION = OptionSpec(
     choices=EVENT_IDS,
     aliases=ALIASES,
 )
+
+
+TWO_PLAYER_WIN_OPTION = OptionSpec(
+    "two-player-win",
+    "bool",
+    "solve the two-player points game played to win (a cached table; minutes cold)",
+    default=False,
+)
+
+
+@dataclass(frozen=True)
+class WinChainSolution:
+    """The two-player win table: the first mover's win chance by event and lead."""
+
+    events: tuple[str, ...]
+    values: tuple[tuple[float, ...], ...]  # per event: leads 0..L
+    bound: float
+    seconds: float
+    title: str = "Decathlon, two players both playing to win: the first mover's win chance"
+
+    def columns(self) -> Sequence[str]:
+        return ("before", "lead 0", "lead 5", "lead 10", "lead 20", "lead 40", "leads kept")
+
+    def rows(self) -> Sequence[Sequence[str]]:
+        out = []
+        for event, w in zip(self.events, self.values, strict=True):
+            cells = [f"{w[d]:.4f}" if d < len(w) else "1.0000" for d in (0, 5, 10, 20, 40)]
+            out.append((NAMES[event], *cells, f"0..{len(w) - 1}"))
+        return out
+
+    def to_json(self) -> Any:
+        return {
+            "game": "decathlon",
+            "objective": "two-player-win",
+            "events": list(self.events),
+            "error_bound": self.bound,
+            "note": "first mover's win chance (ties count a half) before each event, by its "
+            "lead 0..L; beyond L the leader wins to within error_bound",
+            "chain": [
+                {"event": e, "name": NAMES[e], "win": list(w)}
+                for e, w in zip(self.events, self.values, strict=True)
+            ],
+        }
 
 
 @dataclass(frozen=True)
@@ -85,19 +128,34 @@ class DecathlonSolution:
 class DecathlonSolver:
     """Solves the chosen disciplines exactly (backward induction, in memory)."""
 
-    options: tuple[OptionSpec, ...] = (EVENTS_OPTION,)
+    options: tuple[OptionSpec, ...] = (EVENTS_OPTION, TWO_PLAYER_WIN_OPTION)
 
     def solve(
         self, options: dict[str, Any], *, rebuild: bool = False, progress: Progress | None = None
-    ) -> DecathlonSolution:
+    ) -> DecathlonSolution | WinChainSolution:
         raw = options.get("events")
         chosen: list[str] = EVENTS_OPTION.parse(raw) if raw is not None else list(EVENT_IDS)
+        if options.get("two-player-win"):
+            return _win_chain(chosen, rebuild, progress)
         solutions = []
         for done, discipline in enumerate(chosen):
             solutions.append(solve_event(discipline))
             if progress is not None:
                 progress(done + 1, len(chosen))
         return DecathlonSolution(tuple(solutions))
+
+
+def _win_chain(chosen: list[str], rebuild: bool, progress: Progress | None) -> WinChainSolution:
+    import time
+
+    from gamenight.games.decathlon.solver.win2p_store import table_for
+
+    order = [e for e in EVENT_IDS if e in chosen]  # D1 order
+    started = time.perf_counter()
+    table = table_for(order, build=True, rebuild=rebuild, progress=progress)
+    assert table is not None
+    values = tuple(tuple(float(v) for v in table.w[k]) for k in range(len(order)))
+    return WinChainSolution(tuple(order), values, table.bound, time.perf_counter() - started)
 
 
 def _opt(value: int | None) -> str:

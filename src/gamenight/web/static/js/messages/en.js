@@ -164,6 +164,11 @@ export default {
   "odds.estimate": "≈{p}",
   "odds.estimate_se": "≈{p} ±{se}",
   "odds.estimated": "Estimated from simulated finishes (± one standard error, at most {se}).",
+  "odds.part": "{name} {chance}",
+  "odds.also": "{label}: {chances}",
+  // the objectives a game's odds name (core/odds.py label, also_label), by their English
+  "odds.objective.chance to win, both playing for points": "chance to win, both playing for points",
+  "odds.objective.chance to win, both playing to win": "chance to win, both playing to win",
   "hint.ask": "Hint",
   "hint.title": "Hint: every option and its value",
   "hint.option": "Option",

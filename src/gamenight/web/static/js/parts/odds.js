@@ -3,7 +3,7 @@
 // The legend is the list screen readers get (the bar repeats it in colour, so it is hidden
 // from them). Names are text, never markup.
 import { h } from "../dom.js";
-import { t, formatNumber } from "../i18n.js";
+import { t, tOr, formatNumber } from "../i18n.js";
 
 const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
 
@@ -51,5 +51,15 @@ export function oddsBar({ odds, names, me = null, seq }) {
         h("span", { class: `odds-swatch ${colour(seat)}`, "aria-hidden": "true" }),
         h("span", { class: "odds-name" }, name(seat)), " ",
         h("span", { class: "odds-chance" }, chance(odds, seat))))),
-    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: tenth(worst) })));
+    odds.exact ? null : h("p", { class: "muted odds-note" }, t("odds.estimated", { se: tenth(worst) })),
+    also(odds, name));
+}
+
+/** The second labelled series (odds.also, e.g. both playing to win), as one line; the
+ * label is the objective's English name (core/odds.py), said in the page's language. */
+function also(odds, name) {
+  if (!odds.also || !odds.also.length) return null;
+  const parts = odds.also.map((p, seat) => t("odds.part", { name: name(seat), chance: percent(p) }));
+  const label = odds.also_label ? tOr(`odds.objective.${odds.also_label}`, odds.also_label) : "";
+  return h("p", { class: "muted odds-also" }, t("odds.also", { label, chances: parts.join(", ") }));
 }
