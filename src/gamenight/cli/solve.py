@@ -33,7 +33,7 @@ from gamenight.core.options import parse_options
 )
 @click.option(
     "--two-player-win", "two_player_win", is_flag=True,
-    help="shorthand for -o two-player-win=true, for solvers with that option (the Decathlon)",
+    help="shorthand for -o two-player-win=true, for solvers with that option",
 )  # fmt: skip
 @click.option("--json", "as_json", is_flag=True, help="print the whole solution as JSON")
 @click.option(
