@@ -490,9 +490,7 @@ def test_dice_duel_offers_a_visible_take_no_chip_button(page: Any, server: Serve
             assert "even one your dice make" in (button.get_attribute("title") or "")
             ui.shoot(page, "dd-take-no-chip")
             button.click()
-            page.wait_for_function(
-                "() => document.body.innerText.includes('takes no chip')", timeout=10_000
-            )
+            ui.wait_until(page, "() => document.body.innerText.includes('takes no chip')")
             return
         for sel in ("button[data-key=roll]", "button[data-key=stop]"):
             if ui.enabled(page, sel).count():

@@ -72,7 +72,7 @@ def open_page(browser: Any) -> Iterator[Any]:
 def test_a_turn_of_every_game(open_page: Any, server: Server, game: str, lang: str) -> None:
     page = open_page(lang)
     ui.create_room(page, server.url, game, ["human", BOTS[game]], name="Ann")
-    assert page.evaluate("document.documentElement.lang") == lang
+    assert page.evaluate("() => document.documentElement.lang") == lang
     ui.start_if_host(page)
     ui.play(page, CHOOSERS[game], stop_after=2)
     page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
@@ -184,5 +184,5 @@ def test_each_player_reads_their_own_language(open_page: Any, server: Server) ->
     assert host.get_attribute("body", "data-seq") == guest.get_attribute("body", "data-seq")
     assert "Wertungsblatt" in host.inner_text("#table")
     assert "Karta wyników" in guest.inner_text("#table")
-    assert host.evaluate("document.documentElement.lang") == "de"
-    assert guest.evaluate("document.documentElement.lang") == "pl"
+    assert host.evaluate("() => document.documentElement.lang") == "de"
+    assert guest.evaluate("() => document.documentElement.lang") == "pl"

@@ -176,7 +176,7 @@ def test_pseudo_lobby_rules_and_replay(qps: tuple[Any, Any, list[str]], server: 
         page.goto(f"{server.url}/?game={game}")
         page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
         page.wait_for_selector("html[data-switcher=ready]")
-        assert page.evaluate("document.documentElement.lang") == "qps"
+        assert page.evaluate("() => document.documentElement.lang") == "qps"
         page.fill("#my-name", ui.LONG_NAME)
         check(page, f"lobby {game}", warnings)
     page.goto(f"{server.url}/replay")

@@ -78,6 +78,19 @@ REPLAY_ERRORS = {  # the codes of POST /api/replay's errors, by status (docs/pro
     500: "`internal`",
 }
 RECORD_MEDIA_TYPES = ("application/x-ndjson", "application/json")
+GET_ERRORS = {  # the codes of the front end's GET routes' errors, by status (the guard's)
+    400: "`bad_request`",
+    404: "`not_found`",
+    500: "`internal`",
+}
+
+
+def get_errors() -> dict[int, ResponseSpec]:
+    """The OpenAPI error answers of a GET route of the front end."""
+    return {
+        status: ResponseSpec(ReplayProblem, description=codes, generate_examples=False)
+        for status, codes in GET_ERRORS.items()
+    }
 
 
 @dataclass
@@ -320,6 +333,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         "/api/languages",
         summary="The languages the pages speak, each named in itself",
         sync_to_thread=False,
+        responses=get_errors(),
         cache_control=CacheControlHeader(max_age=3600, public=True),
     )
     def languages_list() -> list[Language]:
@@ -329,9 +343,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         "/api/vocabulary/{lang:str}/{game:str}",
         summary="A game's shared terms (names of the game, events, boxes, options) in a language",
         sync_to_thread=False,
-        responses={
-            404: ResponseSpec(ReplayProblem, description="`not_found`", generate_examples=False)
-        },
+        responses=get_errors(),
     )
     def vocabulary_terms(lang: FromPath[str], game: FromPath[str]) -> Response[Any]:
         """Every term of the game by its message key (English where a catalogue lacks one):
