@@ -114,7 +114,7 @@ def test_ctrl_c_stops_cleanly_with_a_partial_report(jobs: str, tmp_path: Path) -
         )
         time.sleep(wait)
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=600)  # the report of the games so far: a bound, not a speed
+        out, err = proc.communicate(timeout=600)  # writing the partial report: a bound only
         if out.strip():  # a partial report: some games had finished (else try longer)
             break
     assert proc.returncode == 130, err  # interrupted: 128 + SIGINT, after the report
