@@ -6,8 +6,8 @@ import pytest
 
 from gamenight.core import registry
 from gamenight.core.errors import UnknownGameError
-from gamenight.core.i18n import vocabulary
 from gamenight.core.languages import LANGUAGES, LanguageError
+from gamenight.core.vocabulary import vocabulary
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORY_NAMES
 from gamenight.games.decathlon.disciplines import NAMES as EVENT_NAMES

@@ -15,7 +15,8 @@ import re
 from pathlib import Path
 from typing import Any
 
-from gamenight.core.i18n import pseudo, vocabulary
+from gamenight.core.i18n import pseudo
+from gamenight.core.vocabulary import vocabulary
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "web" / "static"
 MESSAGES = STATIC / "js" / "messages"

@@ -12,8 +12,8 @@ from typing import Any
 
 import pytest
 
-from gamenight.core.i18n import vocabulary
 from gamenight.core.languages import LANGUAGES
+from gamenight.core.vocabulary import vocabulary
 from web import catalogues as cat
 from web.webui import Server
 

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from gamenight.core.i18n import vocabulary
+from gamenight.core.vocabulary import vocabulary
 from web import catalogues as cat
 from web import webui as ui
 from web.webui import Server

@@ -77,7 +77,7 @@ class GameInfo:
     catalogues: tuple[CatalogueInfo, ...] = ()  # options whose values name catalogue entries
     preparation: str | None = None  # prepare(progress: (done, total) -> None) -> None, once
     # Issue 26: the terms both front ends show (a Mapping[str, str], stable key -> English),
-    # translated with the key as gettext context: gamenight.core.i18n.vocabulary().
+    # translated with the key as gettext context: gamenight.core.vocabulary.vocabulary().
     vocabulary: str | None = None
 
 

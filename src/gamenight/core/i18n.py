@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import gettext as _gettext
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from importlib import resources
@@ -57,18 +57,20 @@ def language() -> str:
 def set_default_language(lang: str) -> str:
     """Make ``lang`` the process's language (checked: a bad one raises LanguageError)."""
     global _default
-    _default = _checked(lang)
+    _default = checked(lang)
     return _default
 
 
-def _checked(lang: str) -> str:
+def checked(lang: str) -> str:
+    """``lang`` if gamenight speaks it (or it is the tests' pseudo-locale), else a
+    one-line LanguageError."""
     return PSEUDO if lang == PSEUDO else check_language(lang)
 
 
 @contextmanager
 def use_language(lang: str) -> Iterator[str]:
     """Read ``lang`` inside the block (this context only: other tasks and threads keep theirs)."""
-    token = _current.set(_checked(lang))
+    token = _current.set(checked(lang))
     try:
         yield _current.get() or _default
     finally:
@@ -77,7 +79,7 @@ def use_language(lang: str) -> Iterator[str]:
 
 def set_language(lang: str) -> None:
     """Read ``lang`` in this context from now on (a server connection's task)."""
-    _current.set(_checked(lang))
+    _current.set(checked(lang))
 
 
 def translations(lang: str | None = None) -> _gettext.NullTranslations:
@@ -174,26 +176,6 @@ def game_name(game_id: str, english: str) -> str:
     'Reiner Knizias Zehnkampf'
     """
     return term(f"game.{game_id}.name", english)
-
-
-def vocabulary(game_id: str, lang: str) -> dict[str, str]:
-    """Every term game ``game_id`` declares (its ``GameInfo.vocabulary``), in ``lang``.
-
-    The keys are stable (the browser's message keys, e.g. ``dec.event.100m``); each value
-    is the term's translation, English where a catalogue lacks one. Raises
-    UnknownGameError for an unknown game and LanguageError for an unknown language.
-
-    >>> vocabulary("decathlon", "pl")["dec.event.shot-put"]
-    'Pchnięcie kulą'
-    """
-    from gamenight.core import registry  # deferred: listing a vocabulary is a rare request
-
-    lang = _checked(lang)
-    entry = registry.get(game_id)
-    path = entry.game.info.vocabulary
-    terms: Mapping[str, str] = registry.load(path) if path is not None else {}
-    catalogue = translations(lang)
-    return {key: catalogue.pgettext(key, english) for key, english in terms.items()}
 
 
 def format_decimal(number: float, lang: str | None = None, *, places: int | None = None) -> str:

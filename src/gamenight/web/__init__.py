@@ -30,9 +30,9 @@ from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
-from gamenight.core.i18n import vocabulary
 from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
+from gamenight.core.vocabulary import vocabulary
 from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"

@@ -1,6 +1,6 @@
 """The Decathlon's terms both front ends show (``GameInfo.vocabulary``): the game, its
 events and its lobby options, by the browser's message keys. Each is translated through
-the gettext catalogues with the key as its context (gamenight.core.i18n.vocabulary).
+the gettext catalogues with the key as its context (gamenight.core.vocabulary.vocabulary).
 The English equals the game's own names (tests/core/test_vocabulary.py checks it)."""
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 // lines, its lobby options), loaded by loadGameMessages(id) before a page shows that game.
 // The game vocabulary both front ends show (game, event, combination and box names, lobby
 // option names) is not here: it comes from the server, GET /api/vocabulary/<lang>/<game-id>
-// (gamenight.core.i18n.vocabulary), merged in by loadGameMessages.
+// (gamenight.core.vocabulary), merged in by loadGameMessages.
 // A new game adds its own files; no shared catalogue changes. English is complete and the
 // fallback for any missing key. t("key", {name: "x"}) fills {name} placeholders; a number
 // placeholder is written with Intl.NumberFormat in the page's language (no grouping below
