@@ -259,7 +259,11 @@ class UI:
                 for s in range(2)
             ]
             current = view.phase == "answer" and index == view.category
-            line = line_of(("→" if current else " ", "bold"), f" {question.name}: ", question.text)
+            line = line_of(
+                ("→" if current else " ", "bold"),
+                f" {category_name(question.category)}: ",
+                question.text,
+            )
             if not current:
                 line.append_text(
                     line_of(

@@ -273,8 +273,8 @@ def _target(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | s
     word = text.lower()
     if word:
         for category in CATEGORIES:
-            names = (category, CATEGORY_NAMES[category].lower(), category_name(category).lower())
-            if any(name.startswith(word) for name in names):
+            words = (category, CATEGORY_NAMES[category].lower(), category_name(category).lower())
+            if any(name.startswith(word) for name in words):
                 return CancelAnswer(category)
     names = ", ".join(f"{i}. {category_name(c)}" for i, c in enumerate(CATEGORIES, 1))
     return _("cancel which answer? type a category: {names}").format(names=names)

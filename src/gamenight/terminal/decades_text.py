@@ -202,7 +202,7 @@ def narrate(event: DecadesEvent, table: Seating) -> Text | None:
             )
         )
     if isinstance(event, Asked):
-        return line_of((f"{event.name}:", "bold"), " ", event.text)
+        return line_of((f"{category_name(event.category)}:", "bold"), " ", event.text)
     if isinstance(event, AnswersRevealed):
         years = event.years
         return line_of(
