@@ -17,7 +17,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core.game import Results
-from gamenight.core.i18n import N_, _
+from gamenight.core.i18n import N_, _, pgettext
 from gamenight.games.decades.boards import DECADES, SIDES
 from gamenight.games.decades.deck import CATEGORIES
 from gamenight.games.decades.events import (
@@ -158,13 +158,20 @@ PROMPTS = {
     "card": N_("Play which card? "),
     "target": N_("Target? "),
 }
-OUTCOME_SHORT = {  # narrow terminals: "85 decade -5" fits a 40-column table
-    "hit": N_("hit"),
-    "near": N_("1 off"),
-    "far": N_("2+ off"),
-    "other-decade": N_("decade"),
-    "cancelled": N_("cancel"),
-}
+
+
+def outcome_short(outcome: str) -> str:
+    """An outcome for narrow terminals: "85 decade -5" fits a 40-column table (its own
+    context, so a language can shorten what the wide table spells out)."""
+    return {
+        "hit": pgettext("decades outcome, narrow", "hit"),
+        "near": pgettext("decades outcome, narrow", "1 off"),
+        "far": pgettext("decades outcome, narrow", "2+ off"),
+        "other-decade": pgettext("decades outcome, narrow", "decade"),
+        "cancelled": pgettext("decades outcome, narrow", "cancel"),
+    }[outcome]
+
+
 SHORT_CATEGORY = {
     "births-deaths": N_("Births"),
     "screen": N_("Screen"),
@@ -433,7 +440,7 @@ def show_breakdown(console: Console, past: RoundLog, table: Seating) -> None:
             bonus = " " + _("+{n} bonus").format(n=score.bonus) if score.bonus else ""
             if compact:
                 cells.append(
-                    f"{score.answer % 100:02d} {_(OUTCOME_SHORT[score.outcome])} "
+                    f"{score.answer % 100:02d} {outcome_short(score.outcome)} "
                     f"{signed(score.points)}"
                 )
             else:
