@@ -143,9 +143,18 @@ DECADES_SEEN = {
 
 @pytest.mark.parametrize("lang", ["de", "pl"])
 def test_a_decades_game_in_each_language(lang: str, tmp_path: Path) -> None:
-    done = gamenight(["--lang", lang, *DECADES], tmp_path, answers=DECADES_ANSWERS)
+    record = str(tmp_path / "g.jsonl")
+    done = gamenight(
+        ["--lang", lang, *DECADES, "--record", record], tmp_path, answers=DECADES_ANSWERS
+    )
     assert done.returncode == 0, done.stderr
     for words in DECADES_SEEN[lang]:
         assert words in done.stdout, words
     for words in DECADES_ENGLISH:
         assert words not in done.stdout, words
+    # `replay` speaks the language too; the record stays the same
+    replayed = gamenight(["--lang", lang, "replay", record], tmp_path)
+    said = {"de": "71 Züge nachgespielt", "pl": "odtworzono 71 ruchów"}[lang]
+    text = " ".join(replayed.stdout.split())  # the line wraps at COLUMNS
+    assert replayed.returncode == 0 and said in text, text
+    assert "every event" not in text
