@@ -248,7 +248,11 @@ def tournament(
     names = list(dict.fromkeys(b.strip().removeprefix("bot:") for b in bots.split(",")))
     options = entry.game.parse_options(raw)
     total = len(lineups(names, seats)) * games
-    with _progress_bar(f"{entry.name}: tournament, {total} games") as progress:
+    with _progress_bar(
+        ngettext("{game}: tournament, {n} game", "{game}: tournament, {n} games", total).format(
+            game=game_name(entry.id, entry.name), n=total
+        )
+    ) as progress:
         report = run_tournament(
             entry,
             names,
@@ -275,19 +279,35 @@ def tournament(
         if report.partial:
             sys.exit(130)
         return
-    partial = f", PARTIAL: {len(report.rows)} of {report.asked}" if report.partial else ""
+    if report.partial:
+        title = _(
+            "{game}: {lineups} line-ups of {seats}, {games} games each, seed {seed}, "
+            "PARTIAL: {done} of {asked} ({seconds} s)"
+        )
+    else:
+        title = _(
+            "{game}: {lineups} line-ups of {seats}, {games} games each, seed {seed} ({seconds} s)"
+        )
     table = RichTable(
-        "bot",
-        "games",
-        "win share [95%]",
-        f"mean score ({entry.game.score_unit(options)}) [95%]",
-        "strength [95%]",
+        _("bot"),
+        _("games"),
+        _("win share [95%]"),
+        _("mean score ({unit}) [95%]").format(unit=entry.game.score_unit(options)),
+        _("strength [95%]"),
         "mu",
         "sigma",
         "ordinal",
         title=Text(
-            f"{entry.name}: {len(report.lineups)} line-ups of {seats}, {games} games each, "
-            f"seed {seed}{partial} ({report.seconds:.1f} s)"
+            title.format(
+                game=game_name(entry.id, entry.name),
+                lineups=len(report.lineups),
+                seats=seats,
+                games=games,
+                seed=seed,
+                done=len(report.rows),
+                asked=report.asked,
+                seconds=f"{report.seconds:.1f}",
+            )
         ),
     )
     for s in report.standings:
@@ -303,7 +323,7 @@ def tournament(
         )
     console.print(table)
     matrix = RichTable(
-        "ahead of →", *report.bots, title="Head to head: row finished ahead of column"
+        _("ahead of →"), *report.bots, title=_("Head to head: row finished ahead of column")
     )
     for a, bot in enumerate(report.bots):
         cells = []
@@ -317,9 +337,14 @@ def tournament(
         matrix.add_row(Text(bot), *cells)
     console.print(matrix)
     console.print(
-        "[dim][95% intervals]; ties count one half; strength: Bradley-Terry fit of all the"
-        " games at once (Elo scale, mean 0; the order of the standings); mu, sigma, ordinal ="
-        " mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`[/]"
+        Text(
+            _(
+                "[95% intervals]; ties count one half; strength: Bradley-Terry fit of all the "
+                "games at once (Elo scale, mean 0; the order of the standings); mu, sigma, "
+                "ordinal = mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`"
+            ),
+            style="dim",
+        )
     )
     _footer(report.worker_peak_mb, written, report.partial)
 
