@@ -33,7 +33,7 @@ from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
 from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
-from gamenight.core.i18n import _, game_name  # noqa: E402
+from gamenight.core.i18n import _, game_name, ngettext  # noqa: E402
 from gamenight.core.languages import LANGUAGES  # noqa: E402
 from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 
@@ -255,7 +255,6 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     from gamenight.core.record import read_record
     from gamenight.core.record import replay as run_replay
     from gamenight.core.seeds import fingerprint
-    from gamenight.terminal.words import plural
 
     try:
         record = read_record(path)
@@ -279,25 +278,36 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
         for line in track or [none]:
             console.print(Text(line))
     if report.committed:
-        fair = f"the seed matches the commitment {fingerprint(record.commitment or '')}"
+        commitment = fingerprint(record.commitment or "")
+        fair = _("the seed matches the commitment {fingerprint}").format(fingerprint=commitment)
         if record.contributions:  # player entropy: the dice came from every seat's part too
             made = {"player": 0, "server": 0}
             for part in record.contributions:
                 made[part.by] = made.get(part.by, 0) + 1
-            fair += (
-                f", the dice seed is derived from it and {made['player']} player "
-                f"contribution(s)"
-                + (f" and {made['server']} made by the server for silent seats"
-                   if made["server"] else "")
-            )  # fmt: skip
+            if made["server"]:
+                fair = _(
+                    "the seed matches the commitment {fingerprint}, the dice seed is derived "
+                    "from it and {players} player contribution(s) and {server} made by the "
+                    "server for silent seats"
+                )
+            else:
+                fair = _(
+                    "the seed matches the commitment {fingerprint}, the dice seed is derived "
+                    "from it and {players} player contribution(s)"
+                )
+            fair = fair.format(
+                fingerprint=commitment, players=made["player"], server=made["server"]
+            )
     else:
-        fair = "a format 1 record: no commitment to check the seed against"
+        fair = _("a format 1 record: no commitment to check the seed against")
+    actions = ngettext("{n} action", "{n} actions", report.actions).format(n=report.actions)
     if not report.finished:
         console.print(
             Text(
-                f"✓ {path}: {report.game}, unfinished: "
-                f"{plural(report.actions, 'action')} verified, "
-                f"{fair}, every event so far matches. Resume it with: gamenight resume {path}"
+                _(
+                    "✓ {path}: {game}, unfinished: {actions} verified, {fair}, every event so "
+                    "far matches. Resume it with: gamenight resume {path}"
+                ).format(path=path, game=report.game, actions=actions, fair=fair)
             )
         )
         return
@@ -305,8 +315,11 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     console.print(
         Text.assemble(
             ("✓", "green"),
-            f" {path}: {report.game}, {plural(report.actions, 'action')} replayed, {fair}, "
-            f"every event and the result match (won by {winners})",
+            " "
+            + _(
+                "{path}: {game}, {actions} replayed, {fair}, every event and the result match "
+                "(won by {winners})"
+            ).format(path=path, game=report.game, actions=actions, fair=fair, winners=winners),
         )
     )
 

@@ -18,6 +18,7 @@ from gamenight.cli.session import saves_folder
 from gamenight.core.errors import RecordError
 from gamenight.core.frames import Frame, Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import _
 from gamenight.core.record import Record, RecordMovedError, RecordSeat, read_record
 from gamenight.core.registry import GameEntry
 from gamenight.terminal import ui_for
@@ -68,24 +69,31 @@ def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
     for save in saves:
         if save.moved_to is not None:
             console.print(
-                Text(f"{save.path.name} was moved to {save.moved_to} (resume it there)"),
+                Text(
+                    _("{name} was moved to {to} (resume it there)").format(
+                        name=save.path.name, to=save.moved_to
+                    )
+                ),
                 style="dim",
                 soft_wrap=True,
             )
     saves = [s for s in saves if s.moved_to is None]
     if not saves:
-        console.print("No saved unfinished games.")
+        console.print(_("No saved unfinished games."))
         return
     table = saves_table(saves)
     console.print(table)
-    console.print(Text("Resume one with: gamenight resume PATH (the newest: --last)", style="dim"))
+    console.print(
+        Text(_("Resume one with: gamenight resume PATH (the newest: --last)"), style="dim")
+    )
 
 
 def saves_table(saves: Sequence[SavedGame], *, numbered: bool = False) -> RichTable:
     """The saved games as ``gamenight saves`` and the menu list them: game, when,
     players, actions and path (``numbered``: a first column to pick one by)."""
-    table = RichTable(*(["#"] if numbered else []), "game", "when", "players", "actions", box=None)
-    table.add_column("path", overflow="fold")
+    headers = [_("game"), _("when"), _("players"), _("actions")]
+    table = RichTable(*(["#"] if numbered else []), *headers, box=None)
+    table.add_column(_("path"), overflow="fold")
     for n, save in enumerate(saves, start=1):
         table.add_row(
             *([str(n)] if numbered else []),
@@ -116,7 +124,9 @@ def resolve_seat(text: str, seats: Sequence[RecordSeat]) -> int | None:
         return None
     names = ", ".join(s.name for s in seats)
     raise RecordError(
-        f"--as {text!r}: no such seat (give 1 to {len(seats)}, a name ({names}) or spectator)"
+        _("--as {text}: no such seat (give 1 to {n}, a name ({names}) or spectator)").format(
+            text=repr(text), n=len(seats), names=names
+        )
     )
 
 
@@ -137,11 +147,14 @@ def show_as(console: Console, entry: GameEntry, record: Record, seen: SeatView) 
     ui = ui_for(entry)
     names = [s.name for s in record.seats]
     seating = Seating(names, frozenset(i for i, s in enumerate(record.seats) if s.agent == "human"))
-    who = "a spectator" if seen.viewer is None else names[seen.viewer]
-    console.print(Rule(Text(f"What {who} saw")))
+    if seen.viewer is None:
+        title = _("What a spectator saw")
+    else:
+        title = _("What {name} saw").format(name=names[seen.viewer])
+    console.print(Rule(Text(title)))
     for frame in seen.frames:
         if frame.seat is not None:
-            what = "(hidden)" if frame.action is None else describe(frame.action)
+            what = _("(hidden)") if frame.action is None else describe(frame.action)
             console.print(Text(f"{frame.seq}. {names[frame.seat]}: {what}", "dim"))
         if frame.events:
             ui.show_events(console, list(frame.events), seating)

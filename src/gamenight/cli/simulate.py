@@ -19,6 +19,7 @@ import click
 
 from gamenight.cli.args import game_entry, raw_options
 from gamenight.cli.lazy import lazy_console
+from gamenight.core.i18n import _, game_name, ngettext
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
@@ -126,7 +127,11 @@ def sim(
     raw = raw_options(entry.game.info, game_options, option)
     names = [b.strip().removeprefix("bot:") for b in bots.split(",")]
     options = entry.game.parse_options(raw)
-    with _progress_bar(f"{entry.name}: playing {games} games") as progress:
+    with _progress_bar(
+        ngettext("{game}: playing {n} game", "{game}: playing {n} games", games).format(
+            game=game_name(entry.id, entry.name), n=games
+        )
+    ) as progress:
         report = gamenight.sim.run_series(
             entry,
             names,
@@ -148,17 +153,34 @@ def sim(
         if report.partial:
             sys.exit(130)
         return
-    partial = f", PARTIAL: {report.games} of {report.asked}" if report.partial else ""
     unit = entry.game.score_unit(options)
+    workers = ngettext("{n} worker", "{n} workers", report.jobs).format(n=report.jobs)
+    fields = dict(
+        game=game_name(entry.id, entry.name),
+        n=report.games,
+        seed=seed,
+        asked=report.asked,
+        seconds=f"{report.seconds:.1f}",
+        workers=workers,
+    )
+    if report.partial:
+        title = ngettext(
+            "{game}: {n} game from seed {seed}, PARTIAL: {n} of {asked} ({seconds} s, {workers})",
+            "{game}: {n} games from seed {seed}, PARTIAL: {n} of {asked} ({seconds} s, {workers})",
+            report.games,
+        )
+    else:
+        title = ngettext(
+            "{game}: {n} game from seed {seed} ({seconds} s, {workers})",
+            "{game}: {n} games from seed {seed} ({seconds} s, {workers})",
+            report.games,
+        )
     table = RichTable(
-        "seat" if fixed_seats else "#",
-        "bot",
-        "win share",
-        f"mean score ({unit})",
-        title=Text(
-            f"{entry.name}: {report.games} games from seed {seed}{partial} "
-            f"({report.seconds:.1f} s, {report.jobs} worker{'s' * (report.jobs != 1)})"
-        ),
+        _("seat") if fixed_seats else "#",
+        _("bot"),
+        _("win share"),
+        _("mean score ({unit})").format(unit=unit),
+        title=Text(title.format(**fields)),
     )
     for seat in report.seats:
         table.add_row(
@@ -168,12 +190,14 @@ def sim(
             f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
         )
     console.print(table)
-    seating = (
-        "seats fixed"
-        if fixed_seats or len(report.seats) < 2
-        else "seats rotate: every deal is played once in each seat order"
-    )
-    console.print(f"[dim]± one standard error; a k-way shared win counts 1/k; {seating}[/]")
+    if fixed_seats or len(report.seats) < 2:
+        note = _("± one standard error; a k-way shared win counts 1/k; seats fixed")
+    else:
+        note = _(
+            "± one standard error; a k-way shared win counts 1/k; seats rotate: every deal "
+            "is played once in each seat order"
+        )
+    console.print(Text(note, style="dim"))
     _footer(report.worker_peak_mb, written, report.partial)
 
 
@@ -224,7 +248,11 @@ def tournament(
     names = list(dict.fromkeys(b.strip().removeprefix("bot:") for b in bots.split(",")))
     options = entry.game.parse_options(raw)
     total = len(lineups(names, seats)) * games
-    with _progress_bar(f"{entry.name}: tournament, {total} games") as progress:
+    with _progress_bar(
+        ngettext("{game}: tournament, {n} game", "{game}: tournament, {n} games", total).format(
+            game=game_name(entry.id, entry.name), n=total
+        )
+    ) as progress:
         report = run_tournament(
             entry,
             names,
@@ -251,19 +279,35 @@ def tournament(
         if report.partial:
             sys.exit(130)
         return
-    partial = f", PARTIAL: {len(report.rows)} of {report.asked}" if report.partial else ""
+    if report.partial:
+        title = _(
+            "{game}: {lineups} line-ups of {seats}, {games} games each, seed {seed}, "
+            "PARTIAL: {done} of {asked} ({seconds} s)"
+        )
+    else:
+        title = _(
+            "{game}: {lineups} line-ups of {seats}, {games} games each, seed {seed} ({seconds} s)"
+        )
     table = RichTable(
-        "bot",
-        "games",
-        "win share [95%]",
-        f"mean score ({entry.game.score_unit(options)}) [95%]",
-        "strength [95%]",
+        _("bot"),
+        _("games"),
+        _("win share [95%]"),
+        _("mean score ({unit}) [95%]").format(unit=entry.game.score_unit(options)),
+        _("strength [95%]"),
         "mu",
         "sigma",
         "ordinal",
         title=Text(
-            f"{entry.name}: {len(report.lineups)} line-ups of {seats}, {games} games each, "
-            f"seed {seed}{partial} ({report.seconds:.1f} s)"
+            title.format(
+                game=game_name(entry.id, entry.name),
+                lineups=len(report.lineups),
+                seats=seats,
+                games=games,
+                seed=seed,
+                done=len(report.rows),
+                asked=report.asked,
+                seconds=f"{report.seconds:.1f}",
+            )
         ),
     )
     for s in report.standings:
@@ -279,7 +323,7 @@ def tournament(
         )
     console.print(table)
     matrix = RichTable(
-        "ahead of →", *report.bots, title="Head to head: row finished ahead of column"
+        _("ahead of →"), *report.bots, title=_("Head to head: row finished ahead of column")
     )
     for a, bot in enumerate(report.bots):
         cells = []
@@ -293,9 +337,14 @@ def tournament(
         matrix.add_row(Text(bot), *cells)
     console.print(matrix)
     console.print(
-        "[dim][95% intervals]; ties count one half; strength: Bradley-Terry fit of all the"
-        " games at once (Elo scale, mean 0; the order of the standings); mu, sigma, ordinal ="
-        " mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`[/]"
+        Text(
+            _(
+                "[95% intervals]; ties count one half; strength: Bradley-Terry fit of all the "
+                "games at once (Elo scale, mean 0; the order of the standings); mu, sigma, "
+                "ordinal = mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`"
+            ),
+            style="dim",
+        )
     )
     _footer(report.worker_peak_mb, written, report.partial)
 
@@ -369,7 +418,7 @@ def ratings(game: str, as_json: bool) -> None:
 def _stopped() -> None:
     from rich.text import Text
 
-    console.print(Text("Stopped before any game finished."))
+    console.print(Text(_("Stopped before any game finished.")))
     sys.exit(130)
 
 
@@ -378,12 +427,19 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
 
     if peaks:
         console.print(
-            Text(f"peak memory per worker: {', '.join(f'{p:.0f}' for p in peaks)} MB", style="dim")
+            Text(
+                _("peak memory per worker: {peaks} MB").format(
+                    peaks=", ".join(f"{p:.0f}" for p in peaks)
+                ),
+                style="dim",
+            )
         )
     for path in written:
-        console.print(Text(f"wrote {path}"))
+        console.print(Text(_("wrote {path}").format(path=path)))
     if partial:  # the report is printed, but the run was interrupted: the exit says so
-        console.print(Text("Stopped with Ctrl-C: these are the games finished so far (partial)."))
+        console.print(
+            Text(_("Stopped with Ctrl-C: these are the games finished so far (partial)."))
+        )
         sys.exit(130)
 
 

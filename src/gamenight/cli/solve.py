@@ -19,6 +19,7 @@ from typing import Any
 import click
 
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.i18n import _
 from gamenight.core.options import parse_options
 
 
@@ -69,14 +70,18 @@ def solve(
     try:
         solver = entry.solver
     except ModuleNotFoundError:
-        raise GamenightError(f"the {entry.name} solver is not installed") from None
+        raise GamenightError(
+            _("the {game} solver is not installed").format(game=entry.name)
+        ) from None
     if solver is None:
-        raise GamenightError(f"{entry.name} has no exact solver")
+        raise GamenightError(_("{game} has no exact solver").format(game=entry.name))
     known = {spec.name for spec in solver.options}
     raw = _raw(option, events, known, entry.id)
     if two_player_win:
         if "two-player-win" not in known:
-            raise OptionsError(f"the {entry.id} solver has no two-player win objective")
+            raise OptionsError(
+                _("the {game} solver has no two-player win objective").format(game=entry.id)
+            )
         raw["two-player-win"] = "true"
     options = parse_options(solver.options, raw, f"the {entry.id} solver")
     console = Console()
@@ -89,7 +94,7 @@ def solve(
         sys.stdout.write("\n")
         return
     with Progress(console=Console(stderr=True), transient=True) as bar:
-        task = bar.add_task("solving", total=None)
+        task = bar.add_task(_("solving"), total=None)
 
         def progress(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -101,7 +106,8 @@ def solve(
     for row in solution.rows():
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
-    console.print(Text(f"solved in {time.perf_counter() - started:.2f} s", style="dim"))
+    seconds = f"{time.perf_counter() - started:.2f}"
+    console.print(Text(_("solved in {seconds} s").format(seconds=seconds), style="dim"))
     if plot_dir is not None:
         _plot(entry.id, solution.to_json(), plot_dir, False, games=games)
 
@@ -113,11 +119,15 @@ def _raw(
     for item in option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise OptionsError(f"--option {item!r}: expected KEY=VALUE")
+            raise OptionsError(_("--option {item}: expected KEY=VALUE").format(item=repr(item)))
         raw[key.strip()] = value.strip()
     if events:
         if "events" not in known:
-            raise OptionsError(f"the {game} solver takes no --event (it has no 'events' option)")
+            raise OptionsError(
+                _("the {game} solver takes no --event (it has no 'events' option)").format(
+                    game=game
+                )
+            )
         raw["events"] = ",".join(events)
     return raw
 
@@ -136,10 +146,20 @@ def _plot(game: str, solution: dict[str, Any], out: Path, quiet: bool, **kw: Any
         pct = ", ".join(f"p{q} {v:g}" for q, v in figures["percentiles"].items())
         console.print(
             Text(
-                f"Monte-Carlo, {figures['games']} games of the optimal policy (series seed "
-                f"{figures['seed']}): mean {figures['mean']:.1f} ± {figures['se']:.1f}, sd "
-                f"{figures['sd']:.1f}, min {figures['min']:g}, {pct}, max {figures['max']:g}"
+                _(
+                    "Monte-Carlo, {games} games of the optimal policy (series seed {seed}): "
+                    "mean {mean} ± {se}, sd {sd}, min {min}, {percentiles}, max {max}"
+                ).format(
+                    games=figures["games"],
+                    seed=figures["seed"],
+                    mean=f"{figures['mean']:.1f}",
+                    se=f"{figures['se']:.1f}",
+                    sd=f"{figures['sd']:.1f}",
+                    min=f"{figures['min']:g}",
+                    percentiles=pct,
+                    max=f"{figures['max']:g}",
+                )
             )
         )
     for path in paths:
-        console.print(Text(f"wrote {path}"))
+        console.print(Text(_("wrote {path}").format(path=path)))

@@ -17,9 +17,9 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core.game import Results
+from gamenight.core.i18n import N_, _, pgettext
 from gamenight.games.decades.boards import DECADES, SIDES
-from gamenight.games.decades.cards import CARDS
-from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
+from gamenight.games.decades.deck import CATEGORIES
 from gamenight.games.decades.events import (
     DecadesEvent,
 )
@@ -35,6 +35,9 @@ from gamenight.games.decades.view import DecadesView
 from gamenight.terminal.decades_keys import HELP, parse_command
 from gamenight.terminal.decades_text import (
     OUTCOME_TEXT,
+    card_help,
+    card_name,
+    category_name,
     choice_text,
     line_of,
     name_of,
@@ -134,34 +137,48 @@ def _team_tokens(view: DecadesView, seat: int) -> tuple[Placement, ...] | None:
 # ----- the UI -------------------------------------------------------------------------
 
 
+# The tables below are marked with N_ and translated where shown.
 STEP_TEXT = {
-    "keep": "choosing action cards",
-    "extend": "placing extension tokens",
-    "card": "playing action cards",
-    "target": "choosing targets",
-    "over": "game over",
+    "keep": N_("choosing action cards"),
+    "extend": N_("placing extension tokens"),
+    "card": N_("playing action cards"),
+    "target": N_("choosing targets"),
+    "over": N_("game over"),
+}
+STEP_SHORT = {  # narrow terminals
+    "keep": N_("choosing"),
+    "extend": N_("placing"),
+    "card": N_("playing"),
+    "target": N_("choosing"),
 }
 PROMPTS = {
-    "keep": "Keep which 4 cards? ",
-    "answer": "Year? ",
-    "extend": "Tokens (e.g. 4@1987 2@01, or none)? ",
-    "card": "Play which card? ",
-    "target": "Target? ",
+    "keep": N_("Keep which 4 cards? "),
+    "answer": N_("Year? "),
+    "extend": N_("Tokens (e.g. 4@1987 2@01, or none)? "),
+    "card": N_("Play which card? "),
+    "target": N_("Target? "),
 }
-OUTCOME_SHORT = {  # narrow terminals: "85 decade -5" fits a 40-column table
-    "hit": "hit",
-    "near": "1 off",
-    "far": "2+ off",
-    "other-decade": "decade",
-    "cancelled": "cancel",
-}
+
+
+def outcome_short(outcome: str) -> str:
+    """An outcome for narrow terminals: "85 decade -5" fits a 40-column table (its own
+    context, so a language can shorten what the wide table spells out)."""
+    return {
+        "hit": pgettext("decades outcome, narrow", "hit"),
+        "near": pgettext("decades outcome, narrow", "1 off"),
+        "far": pgettext("decades outcome, narrow", "2+ off"),
+        "other-decade": pgettext("decades outcome, narrow", "decade"),
+        "cancelled": pgettext("decades outcome, narrow", "cancel"),
+    }[outcome]
+
+
 SHORT_CATEGORY = {
-    "births-deaths": "Births",
-    "screen": "Screen",
-    "music": "Music",
-    "technology": "Tech",
-    "sport": "Sport",
-    "news": "News",
+    "births-deaths": N_("Births"),
+    "screen": N_("Screen"),
+    "music": N_("Music"),
+    "technology": N_("Tech"),
+    "sport": N_("Sport"),
+    "news": N_("News"),
 }
 
 
@@ -177,18 +194,31 @@ class UI:
 
     def show(self, console: Console, view: DecadesView, seat: int | None, table: Seating) -> None:
         compact = _narrow(console)
-        of = "/" if compact else " of "
-        step = STEP_TEXT.get(view.phase, f"question {view.category + 1}{of}{len(CATEGORIES)}")
-        round_text = f"Round {view.round}{of}{view.rounds}" if view.round else "Setup"
-        if compact and view.phase in ("keep", "extend", "card", "target"):
-            step = step.split()[0]
-        console.print(Rule(f"The Decades · {round_text} · {step}"))
-        scores = Text("Scores: ")
+        if view.phase in STEP_TEXT:
+            step = _(
+                STEP_SHORT[view.phase]
+                if compact and view.phase in STEP_SHORT
+                else STEP_TEXT[view.phase]
+            )
+        elif compact:
+            step = _("question {n}/{of}").format(n=view.category + 1, of=len(CATEGORIES))
+        else:
+            step = _("question {n} of {of}").format(n=view.category + 1, of=len(CATEGORIES))
+        if not view.round:
+            round_text = _("Setup")
+        elif compact:
+            round_text = _("Round {round}/{rounds}").format(round=view.round, rounds=view.rounds)
+        else:
+            round_text = _("Round {round} of {rounds}").format(round=view.round, rounds=view.rounds)
+        console.print(Rule(_("The Decades · {round} · {step}").format(round=round_text, step=step)))
+        scores = Text(_("Scores: "))
         for s in range(2):
             scores.append_text(line_of(who(table, s), " ", (str(view.teams[s].score), "bold")))
             scores.append("   " if s == 0 else "")
         scores.append(
-            f"  (track ends at {view.track})" if compact else f"   (the track ends at {view.track})"
+            "  " + _("(track ends at {track})").format(track=view.track)
+            if compact
+            else "   " + _("(the track ends at {track})").format(track=view.track)
         )
         console.print(scores)
         if view.log and view.phase in ("answer", "over") and view.category == 0:
@@ -197,8 +227,11 @@ class UI:
             order = [seat, 1 - seat] if seat is not None else [0, 1]
             for s in order:
                 team = view.teams[s]
-                owner = "your board" if s == seat else "board"
-                title = line_of(who(table, s), f" — {owner} (side {team.side})")
+                if s == seat:
+                    owner = _("{team} — your board (side {side})")
+                else:
+                    owner = _("{team} — board (side {side})")
+                title = line_of(owner.format(team=name_of(table, s), side=team.side))
                 console.print(
                     board_grid(
                         team.side,
@@ -209,12 +242,20 @@ class UI:
                     )
                 )
                 if view.phase != "answer":
-                    console.print(Text(f"  extension tokens: {tokens_text(_team_tokens(view, s))}"))
+                    tokens = tokens_text(_team_tokens(view, s))
+                    console.print(
+                        Text("  " + _("extension tokens: {tokens}").format(tokens=tokens))
+                    )
             if compact:
-                legend = " ".join(f"{LETTERS[c]} {SHORT_CATEGORY[c]}" for c in CATEGORIES)
+                legend = " ".join(f"{LETTERS[c]} {_(SHORT_CATEGORY[c])}" for c in CATEGORIES)
             else:
-                legend = ", ".join(f"{LETTERS[c]} {CATEGORY_NAMES[c]}" for c in CATEGORIES)
-            console.print(Text(f"  letters: {legend}; +5/+3 bonus spaces", style="dim"))
+                legend = ", ".join(f"{LETTERS[c]} {category_name(c)}" for c in CATEGORIES)
+            console.print(
+                Text(
+                    "  " + _("letters: {legend}; +5/+3 bonus spaces").format(legend=legend),
+                    style="dim",
+                )
+            )
         self._show_questions(console, view, table)
         self._show_cards(console, view, seat, table)
 
@@ -225,7 +266,11 @@ class UI:
                 for s in range(2)
             ]
             current = view.phase == "answer" and index == view.category
-            line = line_of(("→" if current else " ", "bold"), f" {question.name}: ", question.text)
+            line = line_of(
+                ("→" if current else " ", "bold"),
+                f" {category_name(question.category)}: ",
+                question.text,
+            )
             if not current:
                 line.append_text(
                     line_of(
@@ -239,35 +284,48 @@ class UI:
             console.print(line)
         if view.phase == "answer" and isinstance(view.pending, Answer):
             console.print(
-                Text(f"  your answer, still hidden from the other team: {view.pending.year}")
+                Text(
+                    "  "
+                    + _("your answer, still hidden from the other team: {year}").format(
+                        year=view.pending.year
+                    )
+                )
             )
 
     def _show_cards(
         self, console: Console, view: DecadesView, seat: int | None, table: Seating
     ) -> None:
         if seat is not None and view.phase == "keep":
-            console.print(Text("Your 7 action cards (keep 4):"))
+            console.print(Text(_("Your 7 action cards (keep 4):")))
             for i, card in enumerate(view.dealt, start=1):
-                console.print(Text(f"  {i}. {CARDS[card].name}"))
+                console.print(Text(f"  {i}. {card_name(card)}"))
             # each kind's effect once: a hand often holds two or three of one card
             for card in dict.fromkeys(view.dealt):
-                console.print(line_of((f"  {CARDS[card].name}: ", "dim"), CARDS[card].text))
+                console.print(line_of((f"  {card_name(card)}: ", "dim"), card_help(card)))
         elif seat is not None and view.hand:
             held = list(dict.fromkeys(view.hand))
             listing = ", ".join(
-                f"{i}. {CARDS[c].name} ×{view.hand.count(c)}" for i, c in enumerate(held, 1)
+                f"{i}. {card_name(c)} ×{view.hand.count(c)}" for i, c in enumerate(held, 1)
             )
-            console.print(Text(f"Your action cards: {listing}"))
+            console.print(Text(_("Your action cards: {cards}").format(cards=listing)))
         for s in range(2):
             team = view.teams[s]
             if team.card:
-                line = line_of(who(table, s), f" played {CARDS[team.card].name}")
+                line = line_of(
+                    _("{team} played {card}").format(
+                        team=name_of(table, s), card=card_name(team.card)
+                    )
+                )
                 if not team.effective:
-                    line.append(" (no effect)", style="dim")
+                    line.append(" " + _("(no effect)"), style="dim")
                 console.print(line)
         if view.pending is not None and view.phase != "answer":
             console.print(
-                Text(f"Your choice, hidden until the reveal: {choice_text(view.pending)}")
+                Text(
+                    _("Your choice, hidden until the reveal: {choice}").format(
+                        choice=choice_text(view.pending)
+                    )
+                )
             )
 
     def show_events(self, console: Console, events: Sequence[DecadesEvent], table: Seating) -> None:
@@ -280,7 +338,7 @@ class UI:
         self, prompter: Prompter, view: DecadesView, legal: Sequence[Any], seat: int, table: Seating
     ) -> Any:
         secret = view.phase in SECRET_STEPS
-        prompt = PROMPTS.get(view.phase, "> ")
+        prompt = _(PROMPTS[view.phase]) if view.phase in PROMPTS else "> "
 
         def parse(text: str) -> Action | str:
             return parse_command(text, view, legal)
@@ -288,7 +346,7 @@ class UI:
         def on_help(word: str) -> bool:
             if word not in HELP_WORDS:
                 return False
-            prompter.console.print(Text(HELP.get(view.phase, "")))
+            prompter.console.print(Text(_(HELP[view.phase]) if view.phase in HELP else ""))
             tip = self.hint(view, legal)
             if tip:
                 prompter.console.print(Text(tip))
@@ -307,16 +365,18 @@ class UI:
         seat = view.seat if view.seat is not None else 0
         if view.phase == "extend":
             starts = sorted(set(view.teams[seat].answers))
-            return "Your answers (tokens start under one of them): " + ", ".join(map(str, starts))
+            return _("Your answers (tokens start under one of them): {years}").format(
+                years=", ".join(map(str, starts))
+            )
         if view.phase == "card":
             return "\n".join(
-                f"{CARDS[a.card].name}: {CARDS[a.card].text}"
+                f"{card_name(a.card)}: {card_help(a.card)}"
                 for a in legal
                 if isinstance(a, PlayCard)
             )
         if view.phase == "target":
-            return "Choose from: " + ", ".join(
-                target_text(a, None, Seating([], frozenset())) for a in legal
+            return _("Choose from: {targets}").format(
+                targets=", ".join(target_text(a, None, Seating([], frozenset())) for a in legal)
             )
         return None
 
@@ -325,25 +385,31 @@ class UI:
     ) -> None:
         if view.log:
             show_breakdown(console, view.log[-1], table)
-        rounds = _table(console, "Points per round")
-        rounds.add_column("Round")
+        rounds = _table(console, _("Points per round"))
+        rounds.add_column(_("Round"))
         for s in range(2):
             rounds.add_column(who(table, s), justify="right")
         for past in view.log:
             points = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
             rounds.add_row(str(past.round), *(signed(p) for p in points))
         rounds.add_row(
-            Text("Final score", style="bold"),
+            Text(_("Final score"), style="bold"),
             *(Text(str(view.teams[s].score), style="bold") for s in range(2)),
         )
         console.print(rounds)
-        how = "reached the end of the track" if view.early_win else "after round 4"
         if len(results.winners) == 1:
-            console.print(
-                line_of(who(table, results.winners[0], "bold"), (" wins", "bold"), f" ({how}).")
-            )
+            team = name_of(table, results.winners[0])
+            if view.early_win:
+                text = _("{team} wins (reached the end of the track).")
+            else:
+                text = _("{team} wins (after round 4).")
+            console.print(line_of((text.format(team=team), "bold")))
         else:
-            console.print(line_of(("A draw", "bold"), f" at {view.teams[0].score} ({how})."))
+            if view.early_win:
+                text = _("A draw at {score} (reached the end of the track).")
+            else:
+                text = _("A draw at {score} (after round 4).")
+            console.print(line_of((text.format(score=view.teams[0].score), "bold")))
 
 
 def _table(console: Console, title: str) -> RichTable:
@@ -357,9 +423,9 @@ def show_breakdown(console: Console, past: RoundLog, table: Seating) -> None:
     """Round ``past``'s scoring, category by category (T5), then the round's score and
     the running total after it (T6), each labelled as such."""
     compact = _narrow(console)
-    grid = _table(console, f"Round {past.round} scoring")
-    grid.add_column("" if compact else "Category")
-    grid.add_column("Year", justify="right")
+    grid = _table(console, _("Round {round} scoring").format(round=past.round))
+    grid.add_column("" if compact else _("Category"))
+    grid.add_column(_("Year"), justify="right")
     for s in range(2):
         grid.add_column(who(table, s))
     for line in past.categories:
@@ -371,38 +437,38 @@ def show_breakdown(console: Console, past: RoundLog, table: Seating) -> None:
                 if score.low == score.high
                 else f"{score.answer} ({score.low}-{score.high})"
             )
-            bonus = f" +{score.bonus} bonus" if score.bonus else ""
+            bonus = " " + _("+{n} bonus").format(n=score.bonus) if score.bonus else ""
             if compact:
                 cells.append(
-                    f"{score.answer % 100:02d} {OUTCOME_SHORT[score.outcome]} "
+                    f"{score.answer % 100:02d} {outcome_short(score.outcome)} "
                     f"{signed(score.points)}"
                 )
             else:
                 cells.append(
-                    f"{covered}: {OUTCOME_TEXT[score.outcome]} {signed(score.base)}{bonus}"
+                    f"{covered}: {_(OUTCOME_TEXT[score.outcome])} {signed(score.base)}{bonus}"
                 )
-        name = SHORT_CATEGORY[line.category] if compact else CATEGORY_NAMES[line.category]
+        name = _(SHORT_CATEGORY[line.category]) if compact else category_name(line.category)
         grid.add_row(name, str(line.year), *cells)
     gained = [sum(c.scores[s].points for c in past.categories) for s in range(2)]
     grid.add_row(
-        "Round" if compact else f"Round {past.round} score",
+        _("Round") if compact else _("Round {round} score").format(round=past.round),
         "",
         *(signed(g) for g in gained),
         style="bold",
     )
     grid.add_row(
-        "Total" if compact else f"Total after round {past.round}",
+        _("Total") if compact else _("Total after round {round}").format(round=past.round),
         "",
         *(str(t) for t in past.categories[-1].totals),
         style="bold",
     )
     console.print(grid)
-    cards = Text("  cards: ")
+    cards = Text("  " + _("cards: "))
     for s in range(2):
         cards.append_text(who(table, s))
-        cards.append(f": {CARDS[past.cards[s]].name}")
+        cards.append(f": {card_name(past.cards[s])}")
         if not past.effective[s]:
-            cards.append(" (no effect)")
+            cards.append(" " + _("(no effect)"))
         target = past.targets[s]
         if target:
             cards.append(f" → {target_text(target, 1 - s, table)}")

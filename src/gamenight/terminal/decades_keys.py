@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from gamenight.core.i18n import N_, Rephrasing, _, rephrase
 from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
@@ -37,22 +38,68 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import Placement, canonical, placement_error
 from gamenight.games.decades.view import DecadesView
+from gamenight.terminal.decades_text import card_name, category_name
 from gamenight.terminal.ui import is_number
 
-HELP: dict[str, str] = {
-    "keep": "Keep 4 of your 7 action cards: type their numbers (1 2 5 7) or names.",
-    "answer": "Type the year you bet on: 1987 or just 87 (00-19 mean 2000-2019).",
-    "extend": (
+HELP: dict[str, str] = {  # marked; translated where shown (``_(HELP[step])``)
+    "keep": N_("Keep 4 of your 7 action cards: type their numbers (1 2 5 7) or names."),
+    "answer": N_("Type the year you bet on: 1987 or just 87 (00-19 mean 2000-2019)."),
+    "extend": N_(
         "Place extension tokens as length@year, e.g. 4@1987 2@01. A token starts under "
         "one of your answers and covers that year and the next ones, within the decade "
         "row; tokens may not overlap. Type none to place no token."
     ),
-    "card": "Play one action card: type its number in your hand or its name.",
-    "target": (
+    "card": N_("Play one action card: type its number in your hand or its name."),
+    "target": N_(
         "Choose the target of your card: a category (number 1-6 or name) to cancel, "
         "or a token (its length, e.g. 4) to remove."
     ),
 }
+
+# The rules' reasons a placement is refused (games/decades/tokens.py), said again here.
+PLACEMENT_ERRORS: tuple[Rephrasing, ...] = (
+    (
+        re.compile(
+            r"there is no (?P<n>\d+)-year token \(the tokens are (?P<lengths>[\d, ]+) years long\)"
+        ),
+        lambda: _("there is no {n}-year token (the tokens are {lengths} years long)"),
+    ),
+    (
+        re.compile(r"the (?P<n>\d+)-year token can be placed only once"),
+        lambda: _("the {n}-year token can be placed only once"),
+    ),
+    (
+        re.compile(r"(?P<year>\d+) is not on the board \(1980-2019\)"),
+        lambda: _("{year} is not on the board (1980-2019)"),
+    ),
+    (
+        re.compile(
+            r"the (?P<n>\d+)-year token must start under one of your answer tokens "
+            r"\((?P<listed>[\d, ]+)\); (?P<year>\d+) has none"
+        ),
+        lambda: _(
+            "the {n}-year token must start under one of your answer tokens ({listed}); "
+            "{year} has none"
+        ),
+    ),
+    (
+        re.compile(
+            r"the (?P<n>\d+)-year token at (?P<year>\d+) would cover (?P<span>[\d-]+) and "
+            r"leave the (?P<row>\d+)s row \(it must end by (?P<end>\d+)\)"
+        ),
+        lambda: _(
+            "the {n}-year token at {year} would cover {span} and leave the {row}s row "
+            "(it must end by {end})"
+        ),
+    ),
+    (
+        re.compile(
+            r"the (?P<a>\d+)-year token \((?P<first>[\d-]+)\) and the "
+            r"(?P<b>\d+)-year token \((?P<second>[\d-]+)\) overlap"
+        ),
+        lambda: _("the {a}-year token ({first}) and the {b}-year token ({second}) overlap"),
+    ),
+)
 
 _YEAR = re.compile(r"^\d{2}$|^\d{4}$")
 _TOKEN = re.compile(r"^(\d+)\s*[@x:]\s*(\d+)$")
@@ -78,10 +125,14 @@ def parse_placements(text: str) -> tuple[Placement, ...] | str:
     for part in parts:
         match = _TOKEN.match(part)
         if not match:
-            return f"cannot read {part!r}: write a token as length@year, like 4@1987"
+            return _("cannot read {part}: write a token as length@year, like 4@1987").format(
+                part=repr(part)
+            )
         year = parse_year(match.group(2))
         if year is None:
-            return f"{match.group(2)!r} in {part!r} is not a year (write 1987 or 87)"
+            return _("{year} in {part} is not a year (write 1987 or 87)").format(
+                year=repr(match.group(2)), part=repr(part)
+            )
         tokens.append(Placement(int(match.group(1)), year))
     return tuple(tokens)
 
@@ -99,7 +150,7 @@ def parse_command(text: str, view: DecadesView, legal: Sequence[Action]) -> Acti
         return _card(text, view, legal)
     if view.phase == "target":
         return _target(text, view, legal)
-    return "the game is over"
+    return _("the game is over")
 
 
 def _only(text: str, legal: Sequence[Action]) -> Action | None:
@@ -129,35 +180,45 @@ def _keep(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str
         if is_number(word):
             index = int(word) - 1
             if not 0 <= index < count:
-                return f"{word} is not a card number (your cards are 1-{count})"
+                return _("{word} is not a card number (your cards are 1-{count})").format(
+                    word=word, count=count
+                )
             if index in used:
-                return f"card {word} is chosen twice"
+                return _("card {word} is chosen twice").format(word=word)
             used.add(index)
             chosen.append(view.dealt[index])
         else:
             card = _card_id(word)
             if card is None:
-                return f"{word!r} is not an action card (cancel, remove, blocked)"
+                return _("{word} is not an action card (cancel, remove, blocked)").format(
+                    word=repr(word)
+                )
             chosen.append(card)
     action = Keep(tuple(sorted(chosen, key=list(CARDS).index)))
     if len(chosen) != 4:
-        return f"keep exactly 4 cards (you named {len(chosen)})"
+        return _("keep exactly 4 cards (you named {n})").format(n=len(chosen))
     if action not in legal:
-        return f"you were not dealt those cards (you have: {_hand_text(view.dealt)})"
+        return _("you were not dealt those cards (you have: {hand})").format(
+            hand=_hand_text(view.dealt)
+        )
     return action
 
 
 def _hand_text(cards: Sequence[str]) -> str:
-    return ", ".join(f"{i}. {CARDS[c].name}" for i, c in enumerate(cards, start=1))
+    return ", ".join(f"{i}. {card_name(c)}" for i, c in enumerate(cards, start=1))
 
 
 def _answer(text: str, legal: Sequence[Action]) -> Action | str:
     year = parse_year(text)
     if year is None:
-        return f"type a year from {FIRST_YEAR} to {LAST_YEAR}, like 1987 or 87"
+        return _("type a year from {first} to {last}, like 1987 or 87").format(
+            first=FIRST_YEAR, last=LAST_YEAR
+        )
     action = Answer(year)
     if action not in legal:
-        return f"{year} is not on the board ({FIRST_YEAR}-{LAST_YEAR})"
+        return _("{year} is not on the board ({first}-{last})").format(
+            year=year, first=FIRST_YEAR, last=LAST_YEAR
+        )
     return action
 
 
@@ -165,16 +226,16 @@ def _extend(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | s
     if text.lower() in ("none", "no", "-", "0", "pass"):
         return Extend(())
     if not text:
-        return "type tokens like 4@1987 2@2001, or none"
+        return _("type tokens like 4@1987 2@2001, or none")
     tokens = parse_placements(text)
     if isinstance(tokens, str):
         return tokens
     seat = view.seat if view.seat is not None else 0
     problem = placement_error(tokens, view.teams[seat].answers)
     if problem:
-        return problem
+        return rephrase(problem, PLACEMENT_ERRORS)
     action = Extend(canonical(tokens))
-    return action if action in legal else "those tokens cannot be placed now"
+    return action if action in legal else _("those tokens cannot be placed now")
 
 
 def _card(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
@@ -185,13 +246,13 @@ def _card(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str
     if is_number(text):
         index = int(text) - 1
         if not 0 <= index < len(held):
-            return f"{text} is not one of your cards (1-{len(held)})"
+            return _("{text} is not one of your cards (1-{n})").format(text=text, n=len(held))
         return PlayCard(held[index])
     card = _card_id(text) if text else None
     if card is None:
-        return f"type a card number 1-{len(held)} or its name"
+        return _("type a card number 1-{n} or its name").format(n=len(held))
     if card not in held:
-        return f"you hold no {CARDS[card].name} card"
+        return _("you hold no {card} card").format(card=card_name(card))
     return PlayCard(card)
 
 
@@ -204,13 +265,16 @@ def _target(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | s
         head = text.split("@")[0].strip()
         if is_number(head) and int(head) in lengths:
             return RemoveToken(int(head))
-        return "remove which token? type its length: " + ", ".join(map(str, lengths))
+        return _("remove which token? type its length: {lengths}").format(
+            lengths=", ".join(map(str, lengths))
+        )
     if is_number(text) and 1 <= int(text) <= len(CATEGORIES):
         return CancelAnswer(CATEGORIES[int(text) - 1])
     word = text.lower()
     if word:
         for category in CATEGORIES:
-            if category.startswith(word) or CATEGORY_NAMES[category].lower().startswith(word):
+            words = (category, CATEGORY_NAMES[category].lower(), category_name(category).lower())
+            if any(name.startswith(word) for name in words):
                 return CancelAnswer(category)
-    names = ", ".join(f"{i}. {CATEGORY_NAMES[c]}" for i, c in enumerate(CATEGORIES, 1))
-    return f"cancel which answer? type a category: {names}"
+    names = ", ".join(f"{i}. {category_name(c)}" for i, c in enumerate(CATEGORIES, 1))
+    return _("cancel which answer? type a category: {names}").format(names=names)

@@ -12,6 +12,7 @@ from typing import Any
 
 from rich.text import Text
 
+from gamenight.core.i18n import N_, _, term
 from gamenight.games.decades.actions import (
     Action,
     Answer,
@@ -46,19 +47,34 @@ from gamenight.games.decades.events import (
 from gamenight.games.decades.tokens import Placement
 from gamenight.terminal.ui import Seating, plain
 
-OUTCOME_TEXT = {
-    "hit": "hit",
-    "near": "1 off",
-    "far": "2+ off",
-    "other-decade": "wrong decade",
-    "cancelled": "cancelled",
+OUTCOME_TEXT = {  # marked; translated where shown (``_(OUTCOME_TEXT[...])``)
+    "hit": N_("hit"),
+    "near": N_("1 off"),
+    "far": N_("2+ off"),
+    "other-decade": N_("wrong decade"),
+    "cancelled": N_("cancelled"),
 }
+
+
+def card_name(card: str) -> str:
+    """An action card's name in the current language (the shared vocabulary)."""
+    return term(f"dc.card.{card}", CARDS[card].name)
+
+
+def card_help(card: str) -> str:
+    """What an action card does, in the current language."""
+    return term(f"dc.card_help.{card}", CARDS[card].text)
+
+
+def category_name(category: str) -> str:
+    """A question category's name in the current language."""
+    return term(f"dc.cat.{category}", CATEGORY_NAMES[category])
 
 
 def name_of(table: Seating, seat: int | None) -> str:
     if seat is None:
-        return "nobody"
-    return table.names[seat] if seat < len(table.names) else f"team {seat + 1}"
+        return _("nobody")
+    return table.names[seat] if seat < len(table.names) else _("team {n}").format(n=seat + 1)
 
 
 def who(table: Seating, seat: int | None, style: str = "") -> Text:
@@ -87,41 +103,52 @@ def line_of(*parts: str | Text | tuple[str, str]) -> Text:
 
 def tokens_text(tokens: Sequence[Placement] | None) -> str:
     if tokens is None:
-        return "hidden until the reveal"
+        return _("hidden until the reveal")
     if not tokens:
-        return "none"
-    return ", ".join(f"{t.length} years {t.start}-{t.end}" for t in tokens)
+        return _("none")
+    return ", ".join(
+        _("{length} years {start}-{end}").format(length=t.length, start=t.start, end=t.end)
+        for t in tokens
+    )
 
 
 def target_text(target: Target | Any, victim: int | None, table: Seating) -> str:
-    whose = f"{name_of(table, victim)}'s " if victim is not None else ""
     if isinstance(target, RemoveToken):
-        return f"remove {whose}{target.length}-year token"
+        if victim is None:
+            return _("remove {length}-year token").format(length=target.length)
+        return _("remove {name}'s {length}-year token").format(
+            name=name_of(table, victim), length=target.length
+        )
     if isinstance(target, CancelAnswer):
-        return f"cancel {whose}{CATEGORY_NAMES[target.category]} answer"
+        category = category_name(target.category)
+        if victim is None:
+            return _("cancel {category} answer").format(category=category)
+        return _("cancel {name}'s {category} answer").format(
+            name=name_of(table, victim), category=category
+        )
     return str(target)
 
 
 def choice_text(choice: Action) -> str:
     if isinstance(choice, Keep):
-        return ", ".join(CARDS[c].name for c in choice.cards)
+        return ", ".join(card_name(c) for c in choice.cards)
     if isinstance(choice, Answer):
         return str(choice.year)
     if isinstance(choice, Extend):
         return tokens_text(choice.tokens)
     if isinstance(choice, PlayCard):
-        return CARDS[choice.card].name
+        return card_name(choice.card)
     if isinstance(choice, Hidden):
-        return "hidden"
+        return _("hidden")
     return str(choice)
 
 
-CARD_NOTES = {
-    "both-blocked": "both teams played Blocked: neither card does anything",
-    "blocked": "blocked by the other team's Blocked card",
-    "blocks": "stops the other team's card this round",
-    "no-token": "the other team placed no extension token: no effect",
-    "target": "choose a target",
+CARD_NOTES = {  # marked; translated where shown
+    "both-blocked": N_("both teams played Blocked: neither card does anything"),
+    "blocked": N_("blocked by the other team's Blocked card"),
+    "blocks": N_("stops the other team's card this round"),
+    "no-token": N_("the other team placed no extension token: no effect"),
+    "target": N_("choose a target"),
 }
 
 
@@ -131,79 +158,112 @@ def narrate(event: DecadesEvent, table: Seating) -> Text | None:
     if isinstance(event, Setup):
         sides = "/".join(event.sides)
         return line_of(
-            f"The Decades: {event.rounds} rounds, score track to {event.track}, "
-            f"board sides {sides}, deck {event.deck!r} ({event.deck_cards} cards)."
+            _(
+                "The Decades: {rounds} rounds, score track to {track}, "
+                "board sides {sides}, deck {deck} ({cards} cards)."
+            ).format(
+                rounds=event.rounds,
+                track=event.track,
+                sides=sides,
+                deck=repr(event.deck),
+                cards=event.deck_cards,
+            )
         )
     if isinstance(event, KeepStep):
-        return line_of(f"Each team draws {event.dealt} action cards and keeps {event.keep}.")
+        return line_of(
+            _("Each team draws {dealt} action cards and keeps {keep}.").format(
+                dealt=event.dealt, keep=event.keep
+            )
+        )
     if isinstance(event, Hand):
         return line_of(
-            who(table, event.team), " drew: " + ", ".join(CARDS[c].name for c in event.cards)
+            _("{team} drew: {cards}").format(
+                team=name_of(table, event.team), cards=", ".join(card_name(c) for c in event.cards)
+            )
         )
     if isinstance(event, Ready):
-        return line_of(who(table, event.team, "dim"), (" has chosen.", "dim"))
+        return line_of((_("{team} has chosen.").format(team=name_of(table, event.team)), "dim"))
     if isinstance(event, Chosen):  # the team's own secret choice, sent to that team only (T7)
         return line_of(
-            who(table, event.team, "dim"),
-            (f" chose (hidden from the other team): {choice_text(event.choice)}", "dim"),
+            (
+                _("{team} chose (hidden from the other team): {choice}").format(
+                    team=name_of(table, event.team), choice=choice_text(event.choice)
+                ),
+                "dim",
+            )
         )
     if isinstance(event, Kept):
-        return line_of("Both teams have kept their action cards.")
+        return line_of(_("Both teams have kept their action cards."))
     if isinstance(event, RoundBegins):
-        return line_of((f"— Round {event.round} of {event.rounds} —", "bold"))
+        return line_of(
+            (
+                _("— Round {round} of {rounds} —").format(round=event.round, rounds=event.rounds),
+                "bold",
+            )
+        )
     if isinstance(event, Asked):
-        return line_of((f"{event.name}:", "bold"), " ", event.text)
+        return line_of((f"{category_name(event.category)}:", "bold"), " ", event.text)
     if isinstance(event, AnswersRevealed):
         years = event.years
         return line_of(
-            f"  {CATEGORY_NAMES[event.category]}: ",
+            f"  {category_name(event.category)}: ",
             who(table, 0),
             f" {years[0]}, ",
             who(table, 1),
             f" {years[1]}",
         )
     if isinstance(event, ExtendStep):
-        return line_of("Both teams place their extension tokens.")
+        return line_of(_("Both teams place their extension tokens."))
     if isinstance(event, BoardsRevealed):
-        line = Text("Boards revealed. Tokens — ")
+        line = Text(_("Boards revealed. Tokens — "))
         for s, tokens in enumerate(event.tokens):
             line.append_text(line_of(who(table, s), f": {tokens_text(tokens)}"))
             line.append("; " if s == 0 else "")
         return line
     if isinstance(event, CardsRevealed):
-        line = Text("Cards revealed — ")
+        line = Text(_("Cards revealed — "))
         for s, (card, note) in enumerate(zip(event.cards, event.notes, strict=True)):
-            line.append_text(line_of(who(table, s), f": {CARDS[card].name} ({CARD_NOTES[note]})"))
+            line.append_text(line_of(who(table, s), f": {card_name(card)} ({_(CARD_NOTES[note])})"))
             line.append("; " if s == 0 else "")
         return line
     if isinstance(event, TargetChosen):
         return line_of(
-            who(table, event.team),
-            f" chooses: {target_text(event.target, 1 - event.team, table)}",
+            _("{team} chooses: {target}").format(
+                team=name_of(table, event.team),
+                target=target_text(event.target, 1 - event.team, table),
+            )
         )
     if isinstance(event, Scored):
         line = line_of(
-            f"  {CATEGORY_NAMES[event.category]} — it was ",
-            (str(event.year), "bold"),
+            "  ",
+            _("{category} — it was {year}").format(
+                category=category_name(event.category), year=event.year
+            ),
             " ",
             (f"({event.source})", "dim"),
             ": ",
         )
         for s, score in enumerate(event.scores):
-            bonus = f" (incl. bonus +{score.bonus})" if score.bonus else ""
+            bonus = " " + _("(incl. bonus +{n})").format(n=score.bonus) if score.bonus else ""
             line.append_text(who(table, s))
             line.append(
-                f" {score.answer} {OUTCOME_TEXT[score.outcome]} {signed(score.points)}{bonus}"
+                f" {score.answer} {_(OUTCOME_TEXT[score.outcome])} {signed(score.points)}{bonus}"
             )
             line.append("; " if s == 0 else "")
         line.append(f"  → {event.totals[0]}:{event.totals[1]}")
         return line
     if isinstance(event, GameOver):
-        how = " (end of the track reached)" if event.early_win else ""
         if len(event.winners) == 1:
             high, low = max(event.scores), min(event.scores)
-            return line_of(
-                who(table, event.winners[0], "bold"), (f" wins {high} to {low}{how}.", "bold")
-            )
-        return line_of((f"Draw at {event.scores[0]}{how}.", "bold"))
+            if event.early_win:
+                text = _("{team} wins {high} to {low} (end of the track reached).")
+            else:
+                text = _("{team} wins {high} to {low}.")
+            team = name_of(table, event.winners[0])
+            return line_of((text.format(team=team, high=high, low=low), "bold"))
+        if event.early_win:
+            draw = _("Draw at {score} (end of the track reached).")
+        else:
+            draw = _("Draw at {score}.")
+        return line_of((draw.format(score=event.scores[0]), "bold"))
     return None

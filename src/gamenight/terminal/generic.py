@@ -26,6 +26,7 @@ from rich.text import Text
 
 from gamenight.core.events import Event
 from gamenight.core.game import Results
+from gamenight.core.i18n import _
 from gamenight.terminal.ui import (
     HELP_WORDS,
     Prompter,
@@ -82,7 +83,7 @@ class UI:
 
         def on_help(word: str) -> bool:
             if word in HELP_WORDS:
-                prompter.say(plain(f"your choices: {menu}"))
+                prompter.say(plain(_("your choices: {menu}").format(menu=menu)))
                 return True
             return False
 
@@ -97,17 +98,26 @@ class UI:
         for action in legal:
             if word == action_label(msgspec.to_builtins(action)).lower():
                 return action
-        return f"type a number from 1 to {len(legal)} (or the action as shown), ? for help"
+        return _("type a number from 1 to {n} (or the action as shown), ? for help").format(
+            n=len(legal)
+        )
 
     def show_results(self, console: Console, results: Results, view: Any, table: Seating) -> None:
-        grid = RichTable("rank", "player", "score", box=None, title="Results", title_justify="left")
+        grid = RichTable(
+            _("rank"), _("player"), _("score"), box=None, title=_("Results"), title_justify="left"
+        )
         order = sorted(range(len(results.scores)), key=lambda s: (results.ranks[s], s))
         for s in order:
             score = results.scores[s]
             shown = str(int(score)) if float(score).is_integer() else f"{score:g}"
             grid.add_row(str(results.ranks[s]), Text(table.names[s]), shown)
         console.print(grid)
-        names = " and ".join(table.names[w] for w in results.winners)
+        winners = [table.names[w] for w in results.winners]
         if len(results.scores) > 1:
-            verb = "share the win" if len(results.winners) > 1 else "wins"
-            console.print(plain(f"{names} {verb}!", "bold green"))
+            if len(winners) > 1:
+                said = _("{names} and {last} share the win!").format(
+                    names=", ".join(winners[:-1]), last=winners[-1]
+                )
+            else:
+                said = _("{name} wins!").format(name=", ".join(winners))
+            console.print(plain(said, "bold green"))
