@@ -8,6 +8,7 @@ to 1e-12 at every lead of every event boundary and at every half-attempt positio
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -21,7 +22,18 @@ from gamenight.games.decathlon.solver import win2p, win2p_store
 sys.path.insert(0, str(Path(__file__).parent))
 import decathlon_brute_win2p as brute
 
-sys.setrecursionlimit(100_000)
+
+@pytest.fixture(autouse=True)
+def _deep_recursion() -> Iterator[None]:
+    """The brute force recurses deeply: a higher limit for these tests only. Set for the
+    whole process it outlived them, and C code that trusts the limit (json's decoder on
+    a 100k-deep damaged save, tests/cli/test_records.py) then overflowed the C stack."""
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(100_000)
+    try:
+        yield
+    finally:
+        sys.setrecursionlimit(old)
 
 
 @pytest.fixture(autouse=True)
