@@ -125,7 +125,10 @@ def test_the_lobby_offers_the_decks_in_the_pages_language_first(page: Any, serve
         page.click("button[data-game='decades']")
         page.wait_for_selector("#opt-deck option", state="attached")
         values = page.locator("#opt-deck option").evaluate_all("os => os.map(o => o.value)")
-        assert values[0] == first and sorted(values) == ["", "shipped-de", "shipped-pl"], lang
+        shipped = [
+            v for v in values if v in ("", "shipped-de", "shipped-pl")
+        ]  # decks others imported may follow
+        assert values[0] == first and sorted(shipped) == ["", "shipped-de", "shipped-pl"], lang
         assert page.locator("#opt-deck").input_value() == first, lang
     shown = page.locator("#opt-deck option").evaluate_all("os => os.map(o => o.textContent)")
     assert shown[1:] == [

@@ -186,7 +186,7 @@ def test_cli_imports_with_a_language_and_lists_by_language(
             path = tmp_path / f"{name}.csv"
             path.write_text(deck_to_csv(_deck(name, lang)), encoding="utf-8")
             code, out, _ = cli("decks", "import", str(path), "--language", lang)
-            assert code == 0 and f", {lang}) as deck" in out
+            assert code == 0 and f", {lang})" in out  # said in LANG's language (de)
         code, out, _ = cli("decks", "list")  # LANG=de: the German deck first
         assert code == 0 and out.index("Zeta") < out.index("Alpha")
         assert "shipped-de" in out and "shipped-pl" in out
