@@ -17,6 +17,7 @@ from typing import Any
 
 from gamenight.core.i18n import pseudo
 from gamenight.core.vocabulary import vocabulary
+from gamenight.games.decathlon.disciplines import EVENT_IDS
 
 STATIC = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "web" / "static"
 MESSAGES = STATIC / "js" / "messages"
@@ -62,30 +63,8 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     ),
     "game.": tuple(f"{g}.{part}" for g in GAMES for part in ("name", "summary")),
     "opt.": (),  # opt.<game-id>.<option>[.<choice>|.help|.default]: the vocabulary's
-    "dec.event.": (
-        "100m",
-        "long-jump",
-        "shot-put",
-        "high-jump",
-        "400m",
-        "110m-hurdles",
-        "discus",
-        "pole-vault",
-        "javelin",
-        "1500m",
-    ),
-    "dec.rule.": (
-        "100m",
-        "long-jump",
-        "shot-put",
-        "high-jump",
-        "400m",
-        "110m-hurdles",
-        "discus",
-        "pole-vault",
-        "javelin",
-        "1500m",
-    ),
+    "dec.event.": EVENT_IDS,
+    "dec.rule.": EVENT_IDS,
     "dec.medal.": ("gold", "silver", "bronze"),
     "dec.status.": ("in", "out", "retired"),
     "dec.act.": ("rethrow", "throw", "jump", "stop", "skip", "retire"),

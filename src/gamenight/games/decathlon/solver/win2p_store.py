@@ -23,24 +23,14 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from gamenight.games.decathlon.disciplines import EVENT_IDS
 from gamenight.games.decathlon.solver import win2p
 from gamenight.games.decathlon.solver.win2p import EPS, Progress, WinTable, solve_chain
 
 FORMAT = "gamenight-decathlon-win2p"
 VERSION = 1
 CACHE_ENV = "GAMENIGHT_CACHE_DIR"
-DECATHLON = (
-    "100m",
-    "long-jump",
-    "shot-put",
-    "high-jump",
-    "400m",
-    "110m-hurdles",
-    "discus",
-    "pole-vault",
-    "javelin",
-    "1500m",
-)
+DECATHLON = EVENT_IDS  # the whole decathlon, in the order of D1
 # Chains whose cost weight (win2p._cost_weight) stays under this are built on demand,
 # in about a second at most; heavier ones wait for an explicit build.
 ON_DEMAND_WEIGHT = 120_000
