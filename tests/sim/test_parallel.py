@@ -130,3 +130,24 @@ def test_ctrl_c_stops_cleanly_with_a_partial_report(jobs: str, tmp_path: Path) -
     assert indexes == sorted(set(indexes))
     seeds = [line.split(",")[1] for line in rows[1:]]
     assert seeds == [str(game_seed(0, i // 2)) for i in indexes]
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_ctrl_c_at_any_result_returns_the_rows_so_far(jobs: int) -> None:
+    """Ctrl-C raised at a chosen point (after the k-th result) always ends the run with
+    exactly the finished rows: the interrupt is read between results, never inside the
+    pool's bookkeeping."""
+    from gamenight.sim.engine import Series, run_jobs
+
+    for stop_after in (1, 2, 5):
+
+        def progress(done: int, total: int, stop_after: int = stop_after) -> None:
+            if done >= stop_after:
+                os.kill(os.getpid(), signal.SIGINT)
+
+        options = registry.get("decathlon").game.parse_options(DECATHLON_SHORT)
+        work = Series("decathlon", ("greedy", "random"), options, 3, 100_000)
+        outcome = run_jobs(work, jobs=jobs, progress=progress)
+        assert outcome.partial is True
+        assert stop_after <= len(outcome.rows) < 100_000
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored

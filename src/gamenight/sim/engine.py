@@ -13,7 +13,9 @@ arrive and their ``seconds`` differ.
   or ``jobs``), started with ``ray.init(address)``.
 
 Ctrl-C in the parent stops the workers and returns the rows finished so far,
-marked partial.
+marked partial. While games run, Ctrl-C only raises a flag that the loop reads
+between results (:class:`_StopFlag`): a KeyboardInterrupt let loose inside the
+pool's own bookkeeping could leave it unable to shut down.
 
 >>> row = play_game(Job("wurfeltod", ("greedy", "random"), {}, 7, 0, 0))
 >>> row == play_game(Job("wurfeltod", ("greedy", "random"), {}, 7, 0, 0)).timed(row.seconds)
@@ -220,16 +222,58 @@ def run_jobs(
     workers = max(1, min(jobs, total))
     partial = False
     try:
-        if backend == "ray":
-            workers = _run_ray(work, jobs, address, take)
-        elif workers == 1:
-            for job in work:
-                take([play_game(job)], 0, peak_rss_mb())
-        else:
-            _run_pool(work, workers, take)
+        with _StopFlag() as stop:
+            if backend == "ray":
+                workers = _run_ray(work, jobs, address, take, stop)
+            elif workers == 1:
+                for job in work:
+                    stop.check()
+                    take([play_game(job)], 0, peak_rss_mb())
+            else:
+                _run_pool(work, workers, take, stop)
     except KeyboardInterrupt:
         partial = True
     return Outcome(rows, partial, workers, [peaks[w] for w in sorted(peaks)])
+
+
+class _StopFlag:
+    """Ctrl-C as a flag, read at safe points (:meth:`check`), for as long as the block runs.
+
+    Outside the main thread signals can't be caught, and the flag then never rises.
+
+    >>> import os
+    >>> with _StopFlag() as stop:
+    ...     stop.check()  # nothing asked: no error
+    ...     os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C: no KeyboardInterrupt here
+    ...     time.sleep(0.01)  # (the handler runs between bytecodes)
+    >>> stop.raised
+    True
+    """
+
+    # How often a waiting loop looks at the flag: short enough for a prompt stop.
+    POLL = 0.1
+
+    def __init__(self) -> None:
+        self.raised = False
+        self._old: Any = None
+
+    def __enter__(self) -> _StopFlag:
+        import threading
+
+        if threading.current_thread() is threading.main_thread():
+            self._old = signal.signal(signal.SIGINT, self._raise)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is not None:
+            signal.signal(signal.SIGINT, self._old)
+
+    def _raise(self, signum: int, frame: object) -> None:
+        self.raised = True
+
+    def check(self) -> None:
+        if self.raised:
+            raise KeyboardInterrupt
 
 
 # --- local process pool ---------------------------------------------------------------
@@ -247,7 +291,10 @@ def _pool_task(chunk: list[Job]) -> tuple[list[GameRow], int, float]:
 
 
 def _run_pool(
-    work: Sequence[Job], workers: int, take: Callable[[list[GameRow], int, float], None]
+    work: Sequence[Job],
+    workers: int,
+    take: Callable[[list[GameRow], int, float], None],
+    stop: _StopFlag,
 ) -> None:
     """At most a few chunks per worker in flight, so jobs are made as they are needed."""
     import queue
@@ -267,7 +314,11 @@ def _run_pool(
             pool.apply_async(_pool_task, (chunk,), callback=done.put, error_callback=done.put)
             in_flight += 1
         while in_flight:
-            result = done.get()
+            stop.check()
+            try:
+                result = done.get(timeout=stop.POLL)
+            except queue.Empty:
+                continue
             in_flight -= 1
             if isinstance(result, BaseException):
                 raise result
@@ -299,6 +350,7 @@ def _run_ray(
     jobs: int | None,
     address: str | None,
     take: Callable[[list[GameRow], int, float], None],
+    stop: _StopFlag,
 ) -> int:
     try:
         import importlib
@@ -323,7 +375,10 @@ def _run_ray(
                 running[actor.play.remote(chunk)] = n
         try:
             while running:
-                done, _ = ray.wait(list(running), num_returns=1)
+                stop.check()
+                done, _ = ray.wait(list(running), num_returns=1, timeout=stop.POLL)
+                if not done:
+                    continue
                 n = running.pop(done[0])
                 batch, peak = ray.get(done[0])
                 take(batch, n, peak)
