@@ -50,24 +50,28 @@ from gamenight.envs.episode import Episode, Mask
 Policy = Callable[[Obs, Mask], int]
 Z95 = 1.959963984540054  # the normal 97.5 % quantile: a 95 % interval
 
-DECATHLON_EVENTS = (
-    "100m",
-    "long-jump",
-    "shot-put",
-    "high-jump",
-    "400m",
-    "110m-hurdles",
-    "discus",
-    "pole-vault",
-    "javelin",
-    "1500m",
-)
-BENCHMARKS = (
-    *(f"decathlon:{e}" for e in DECATHLON_EVENTS),
-    "decathlon",
-    "wurfeltod",
-    "dice-duel-solo",
-)
+
+def option_choices(game_id: str, option: str) -> tuple[str, ...]:
+    """The choices of a game's option, as the game declares them (the envs name no
+    game module: the Decathlon's events come from its ``events`` option).
+
+    >>> option_choices("decathlon", "events")[:3]
+    ('100m', 'long-jump', 'shot-put')
+    """
+    for spec in registry.get(game_id).game.info.options:
+        if spec.name == option:
+            return tuple(spec.choices)
+    raise OptionsError(f"{game_id} has no option {option!r}")
+
+
+def benchmarks() -> tuple[str, ...]:
+    """Every benchmark :func:`evaluate` knows, one per Decathlon event first."""
+    return (
+        *(f"decathlon:{e}" for e in option_choices("decathlon", "events")),
+        "decathlon",
+        "wurfeltod",
+        "dice-duel-solo",
+    )
 
 
 class PolicyError(GamenightError, ValueError):
@@ -111,12 +115,13 @@ def evaluate(
     seed: int = 0,
     optimum: float | None = None,
 ) -> Regret:
-    """``policy``'s mean score on ``benchmark`` (one of :data:`BENCHMARKS`) and its gap to
+    """``policy``'s mean score on ``benchmark`` (one of :func:`benchmarks`) and its gap to
     the yardstick with a 95 % interval. ``optimum`` replaces the exact EV (default: the
     game's solver capability, which loads the cached Wurfeltod table or builds it, as
     ``gamenight solve`` does)."""
-    if benchmark not in BENCHMARKS:
-        raise OptionsError(f"no benchmark {benchmark!r}; choose one of {', '.join(BENCHMARKS)}")
+    known = benchmarks()
+    if benchmark not in known:
+        raise OptionsError(f"no benchmark {benchmark!r}; choose one of {', '.join(known)}")
     if not isinstance(episodes, int) or episodes < 2:
         raise OptionsError(f"episodes must be a whole number of at least 2, not {episodes!r}")
     game_id, options = _setup(benchmark)
@@ -164,7 +169,7 @@ def _exact_optimum(benchmark: str) -> float:
     entry = registry.get(game_id)
     solver = entry.capability(entry.game.info.solver)
     if game_id == "decathlon":
-        events = options.get("events", ",".join(DECATHLON_EVENTS))
+        events = options.get("events", ",".join(option_choices("decathlon", "events")))
         solved = solver.solve({"events": events}).to_json()
         return float(sum(e["ev"] for e in solved["events"]))
     return float(solver.solve({}).to_json()["expected_score"])

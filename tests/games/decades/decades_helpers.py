@@ -155,3 +155,16 @@ def deck_library(monkeypatch: pytest.MonkeyPatch, data_dir: Path) -> Iterator[Pa
         yield data_dir / "decks"
     finally:
         library.forget()
+
+
+def run_cli(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    """``gamenight ARGV`` in this process: its exit code, standard output and error."""
+    from gamenight.cli.main import run
+
+    code = 0
+    try:
+        run(list(argv))
+    except SystemExit as exit_info:
+        code = exit_info.code if isinstance(exit_info.code, int) else 1
+    out, err = capsys.readouterr()
+    return code, out, err

@@ -11,9 +11,8 @@ import unicodedata
 from pathlib import Path
 
 import pytest
-from decades_helpers import deck_library
+from decades_helpers import deck_library, run_cli
 
-from gamenight.cli.main import run
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import OptionsError
 from gamenight.games.decades import library
@@ -169,13 +168,7 @@ def test_cli_imports_with_a_language_and_lists_by_language(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def cli(*argv: str) -> tuple[int, str, str]:
-        code = 0
-        try:
-            run(list(argv))
-        except SystemExit as exit_info:
-            code = exit_info.code if isinstance(exit_info.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_cli(capsys, *argv)
 
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.setenv("LANG", "de_DE.UTF-8")

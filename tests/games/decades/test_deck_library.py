@@ -9,9 +9,8 @@ import json
 from pathlib import Path
 
 import pytest
-from decades_helpers import deck_library
+from decades_helpers import deck_library, run_cli
 
-from gamenight.cli.main import run
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import OptionsError
 from gamenight.core.record import RecordWriter, parse_record, replay
@@ -155,13 +154,7 @@ def test_cli_imports_and_lists_decks(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     def cli(*argv: str) -> tuple[int, str, str]:
-        code = 0
-        try:
-            run(list(argv))
-        except SystemExit as exit_info:
-            code = exit_info.code if isinstance(exit_info.code, int) else 1
-        out, err = capsys.readouterr()
-        return code, out, err
+        return run_cli(capsys, *argv)
 
     monkeypatch.setenv("COLUMNS", "120")
     with deck_library(monkeypatch, tmp_path / "data"):
