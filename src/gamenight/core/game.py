@@ -37,6 +37,7 @@ from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, OptionsError
 from gamenight.core.events import Event
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec, parse_options
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -168,8 +169,9 @@ class Game(ABC, Generic[S, A, V, E]):
 
     def score_unit(self, options: Options) -> str:
         """What a final score counts, for axis labels and tables: "points" unless the
-        game says otherwise (the Decathlon's Championship: "honours"). Parsed options."""
-        return "points"
+        game says otherwise (the Decathlon's Championship: "honours"). Parsed options.
+        English, marked ``N_``: a table a player reads shows ``_(unit)``; files keep it."""
+        return N_("points")
 
     def check_setup(self, players: int, options: Options) -> None:
         """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would
