@@ -31,6 +31,10 @@ KEYWORDS = {
     "npgettext": ((1, "c"), 2, 3),
     "N_": None,
     "N_p": ((1, "c"), 2),
+    # a rule's refusal is its own msgid (gamenight.core.i18n.said; tests/core/test_reasons.py)
+    "IllegalActionError": None,
+    "StaleActionError": None,
+    "Term": ((1, "c"), 2),
 }
 Key = tuple[str | None, str]
 

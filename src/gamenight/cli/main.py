@@ -33,7 +33,7 @@ from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
 from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
-from gamenight.core.i18n import _, game_name, ngettext  # noqa: E402
+from gamenight.core.i18n import _, game_name, ngettext, said  # noqa: E402
 from gamenight.core.languages import LANGUAGES  # noqa: E402
 from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 
@@ -465,5 +465,5 @@ def run(argv: list[str] | None = None) -> None:
         _fail(str(exc), 2)
     except CheckFailure as exc:
         _fail(str(exc), 1)
-    except GamenightError as exc:
-        _fail(str(exc), 2)
+    except GamenightError as exc:  # a rule's refusal in the player's language
+        _fail(said(exc), 2)
