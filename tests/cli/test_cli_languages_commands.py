@@ -135,3 +135,13 @@ def test_a_resumed_game_says_so_and_where_its_record_is(lang: str, tmp_path: Pat
     }
     assert again[lang] in resumed and said + str(cut) in resumed
     assert "Resumed" not in resumed and "Record:" not in resumed
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_replay_odds_of_a_game_without_them_in_each_language(lang: str, tmp_path: Path) -> None:
+    record = tmp_path / "w.jsonl"
+    play = ["play", "wurfeltod", "--players", "bot:greedy", "--seed", "2", "--record"]
+    gamenight([*play, str(record)], tmp_path)
+    shown = flat(gamenight(["--lang", lang, "replay", "--odds", str(record)], tmp_path).stdout)
+    said = {"de": "Siegchancen gibt es nur für", "pl": "Szanse wygranej są dostępne tylko"}
+    assert said[lang] in shown and "Win odds" not in shown

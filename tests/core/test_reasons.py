@@ -48,9 +48,9 @@ def test_every_refusal_is_a_literal_sentence_with_named_fields() -> None:
         ):
             bad.append(f"{where}: the message must be one string literal (no f-string)")
             continue
-        named = {k.arg for k in call.keywords}
-        if None in named:  # **fields: checked where they are built
+        if any(k.arg is None for k in call.keywords):  # **fields: checked where built
             continue
+        named = {str(k.arg) for k in call.keywords}
         wanted = set(FIELD.findall(call.args[0].value))
         if named != wanted:
             bad.append(f"{where}: fields {sorted(named)} but placeholders {sorted(wanted)}")

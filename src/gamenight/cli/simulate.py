@@ -19,12 +19,12 @@ import click
 
 from gamenight.cli.args import game_entry, raw_options
 from gamenight.cli.lazy import lazy_console
-from gamenight.core.i18n import _, format_decimal, game_name, ngettext
+from gamenight.core.i18n import N_, _, format_decimal, game_name, ngettext
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
 
-GAME_OPTIONS_EPILOG = (
+GAME_OPTIONS_EPILOG = N_(
     "Any option of the game is given as --NAME VALUE or -o NAME=VALUE; "
     "`gamenight list --options` shows each game's options. docs/simulation.md explains "
     "the parallel, Ray and report options."
@@ -232,7 +232,7 @@ def tournament(
 ) -> None:
     """Every line-up of SEATS bots plays GAMES games, seat order rotating.
 
-    Reports win shares and mean scores with 95% intervals, the head-to-head
+    Reports win shares and mean scores with intervals (95%), the head-to-head
     win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
     openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """

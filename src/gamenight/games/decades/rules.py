@@ -438,12 +438,10 @@ def _checked_keep(dealt: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, 
     if missing:
         card = next(iter(missing))
         have = Counter(dealt)[card]
-        dealt = {"card": _card(card), "n": Counter(cards)[card]}
+        told = {"card": _card(card), "n": Counter(cards)[card]}
         if have == 1:
-            raise IllegalActionError("you were dealt one '{card}' card, not {n}", **dealt)
-        raise IllegalActionError(
-            "you were dealt {have} '{card}' cards, not {n}", have=have, **dealt
-        )
+            raise IllegalActionError("you were dealt one '{card}' card, not {n}", **told)
+        raise IllegalActionError("you were dealt {have} '{card}' cards, not {n}", have=have, **told)
     return _sorted_hand(cards)
 
 

@@ -312,7 +312,9 @@ def _check_stop(state: DiceDuelState) -> None:
     if state.picks:
         raise IllegalActionError("a solo Kniffel takes two chips: take the second one")
     # rules version 1: a turn ends empty-handed only when the dice earn nothing
-    earned = tuple(_combination(c) for c in sorted({t.combination for t in takes}, key=INDEX.get))
+    earned = tuple(
+        _combination(c) for c in sorted({t.combination for t in takes}, key=lambda c: INDEX[c])
+    )
     raise IllegalActionError(
         "the dice earn a chip, so take one: {combinations}", combinations=earned
     )
