@@ -24,8 +24,8 @@ def extract(
     fileobj: IO[bytes],
     keywords: Mapping[str, Any],
     comment_tags: Collection[str],
-    options: Mapping[str, Any],
-) -> Iterator[tuple[int, str, Any, list[str]]]:
+    options: Any,
+) -> Iterator[tuple[Any, ...]]:
     """Babel's extraction method: ``(line, keyword, message, comments)`` tuples."""
     from babel.messages.extract import extract_python
 

@@ -85,7 +85,7 @@ def _said(text: str | None) -> str | None:
 def _say(command: click.Command) -> None:
     group = command if isinstance(command, click.Group) else None
     texts = (command.help, command.short_help, command.epilog, command.options_metavar)
-    english = _ENGLISH.setdefault(command, (*texts, group and group.subcommand_metavar))
+    english = _ENGLISH.setdefault(command, (*texts, group.subcommand_metavar if group else None))
     said = [_said(t) for t in english]
     command.help, command.short_help, command.epilog = said[:3]
     command.options_metavar = said[3] or ""
