@@ -145,3 +145,18 @@ def test_replay_odds_of_a_game_without_them_in_each_language(lang: str, tmp_path
     shown = flat(gamenight(["--lang", lang, "replay", "--odds", str(record)], tmp_path).stdout)
     said = {"de": "Siegchancen gibt es nur für", "pl": "Szanse wygranej są dostępne tylko"}
     assert said[lang] in shown and "Win odds" not in shown
+
+
+def test_a_bad_game_option_is_one_line_in_the_language(tmp_path: Path) -> None:
+    environ = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
+    environ.update(XDG_DATA_HOME=str(tmp_path), LANG="C")
+    args = ["--lang", "de", "play", "decathlon", "--players", "Ann", "--mode", "solo"]
+    done = subprocess.run(
+        [sys.executable, "-c", "from gamenight.cli.main import run; run()", *args],
+        capture_output=True, text=True, env=environ, timeout=120,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "gamenight: Fehler: Reiner Knizias Zehnkampf hat keine Option --mode "
+        "(seine Optionen: --variant, --events)"
+    )
