@@ -31,6 +31,10 @@ KEYWORDS = {
     "npgettext": ((1, "c"), 2, 3),
     "N_": None,
     "N_p": ((1, "c"), 2),
+    # a rule's refusal is its own msgid (gamenight.core.i18n.said; tests/core/test_reasons.py)
+    "IllegalActionError": None,
+    "StaleActionError": None,
+    "Term": ((1, "c"), 2),
 }
 Key = tuple[str | None, str]
 
@@ -44,7 +48,10 @@ def _key(message: Message) -> Key:
 def used() -> dict[Key, tuple[str, ...]]:
     """Every message the code marks: key -> its msgid (and plural)."""
     found: dict[Key, tuple[str, ...]] = {}
-    method_map = [("src/gamenight/**.py", "python")]
+    method_map = [  # as babel.cfg says: the command modules give their --help texts too
+        ("src/gamenight/cli/**.py", "gamenight.cli.help_extract:extract"),
+        ("src/gamenight/**.py", "python"),
+    ]
     for _file, _line, message, _comments, context in extract_from_dir(
         str(ROOT), method_map, keywords=KEYWORDS, strip_comment_tags=True
     ):

@@ -11,7 +11,7 @@ import os
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from gamenight.core.i18n import set_default_language
+from gamenight.core.i18n import _, game_name, set_default_language
 from gamenight.core.languages import LANGUAGES, check_language, from_environment
 
 if TYPE_CHECKING:  # the registry reads every installed package's metadata: not for --help
@@ -36,7 +36,9 @@ def game_entry(game: str) -> registry.GameEntry:
     try:
         entry.game  # noqa: B018 - import now so a missing game is a usage error
     except ModuleNotFoundError:
-        raise UsageFailure(f"game '{game}' is not available in this installation") from None
+        raise UsageFailure(
+            _("game '{game}' is not available in this installation").format(game=game)
+        ) from None
     return entry
 
 
@@ -92,15 +94,21 @@ def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ())
             return key
         if key.replace("-", "_") in specs:
             return key.replace("-", "_")
-        names = ", ".join(f"--{n}" for n in specs) or "none"
-        raise UsageFailure(f"{info.name} has no option {shown} (its options: {names})")
+        names = ", ".join(f"--{n}" for n in specs) or _("none")
+        raise UsageFailure(
+            _("{game} has no option {option} (its options: {options})").format(
+                game=game_name(info.id, info.name), option=shown, options=names
+            )
+        )
 
     raw: dict[str, Any] = {}
     rest = list(args)
     while rest:
         arg = rest.pop(0)
         if not arg.startswith("--") or arg == "--":
-            raise UsageFailure(f"unexpected argument {arg!r} (game options are --NAME VALUE)")
+            raise UsageFailure(
+                _("unexpected argument {arg} (game options are --NAME VALUE)").format(arg=repr(arg))
+            )
         name, sep, value = arg[2:].partition("=")
         key = known(name, f"--{name}")
         if not sep:
@@ -109,12 +117,12 @@ def raw_options(info: GameInfo, args: Sequence[str], option: Sequence[str] = ())
             elif specs[key].kind == "bool":
                 value = "yes"
             else:
-                raise UsageFailure(f"option --{name} needs a value")
+                raise UsageFailure(_("option --{name} needs a value").format(name=name))
         raw[key] = value
     for item in option:
         name, sep, value = item.partition("=")
         if not sep or not name.strip():
-            raise UsageFailure(f"--option {item!r}: expected KEY=VALUE")
+            raise UsageFailure(_("--option {item}: expected KEY=VALUE").format(item=repr(item)))
         raw[known(name, repr(name.strip()))] = value.strip()
     return raw
 

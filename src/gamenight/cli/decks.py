@@ -16,7 +16,6 @@ import click
 from gamenight.cli.args import reading_language
 from gamenight.cli.lazy import lazy_console
 from gamenight.core.i18n import _, ngettext
-from gamenight.core.languages import LANGUAGES
 
 console = lazy_console()
 
@@ -31,8 +30,7 @@ def decks() -> None:
 @click.option(
     "--language",
     default=None,
-    help=f"the questions' language ({', '.join(LANGUAGES)}; default: what a JSON file says, "
-    "else en)",
+    help="the questions' language (en, de, pl; default: what a JSON file says, else en)",
 )
 def import_command(file: Path, language: str | None) -> None:
     """Validate a deck FILE (.json or .csv) and add it to the deck library."""

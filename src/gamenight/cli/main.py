@@ -10,6 +10,7 @@ from gamenight.core.threads import one_blas_thread
 
 one_blas_thread()  # before anything imports numpy (issue 29)
 
+import os  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
@@ -29,12 +30,12 @@ from gamenight.cli.args import (  # noqa: E402
     reading_language,
 )
 from gamenight.cli.decks import decks  # noqa: E402
+from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
 from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
-from gamenight.core.i18n import _, game_name, ngettext  # noqa: E402
-from gamenight.core.languages import LANGUAGES  # noqa: E402
+from gamenight.core.i18n import N_, _, game_name, ngettext, said, set_default_language  # noqa: E402
 from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 
 # Only what `--help` and `list` need is imported above; each command imports the rest
@@ -52,7 +53,7 @@ if TYPE_CHECKING:
 console = lazy_console()
 
 
-PLAIN_HELP = (
+PLAIN_HELP = N_(
     "the line mode instead of the full-screen table (also GAMENIGHT_PLAIN=1; "
     "automatic for pipes and TERM=dumb)"
 )
@@ -86,7 +87,7 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     "lang",
     default=None,
     metavar="LANG",
-    help=f"the language to play in: {', '.join(LANGUAGES)} (default: LANG/LC_MESSAGES)",
+    help="the language to play in: en, de, pl (default: LANG/LC_MESSAGES)",
 )
 @click.pass_context
 def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
@@ -165,7 +166,7 @@ def bots_table(entry: registry.GameEntry) -> RichTable:
 
 @app.command()
 @click.argument("game")
-@click.option("--lang", "lang", default=None, help=f"the rules' language ({', '.join(LANGUAGES)})")
+@click.option("--lang", "lang", default=None, help="the rules' language (en, de, pl)")
 def rules(game: str, lang: str | None) -> None:
     """Print the rules of GAME (an id from `gamenight list`), in the language of --lang
     or the POSIX locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG); English when missing."""
@@ -175,7 +176,7 @@ def rules(game: str, lang: str | None) -> None:
     console.print(Markdown(entry.rules_text(reading_language(lang))))
 
 
-GAME_OPTIONS_HELP = (
+GAME_OPTIONS_HELP = N_(
     "Any option of the game is given as --NAME VALUE or -o NAME=VALUE "
     "(e.g. --variant championship, --events 100m,shot-put, --mode solo); "
     "`gamenight list --options` shows each game's options."
@@ -270,10 +271,11 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
     if as_seat is not None:
         show_as(real_console(console), game_entry(record.game), record, seen)
     if show_odds:
-        with_odds = [e.name for e in registry.available() if e.game.info.odds is not None]
-        none = (
-            f"Win odds are only available for {' and '.join(with_odds) or 'no game'}"
-            " with two or more players."
+        with_odds = [
+            game_name(e.id, e.name) for e in registry.available() if e.game.info.odds is not None
+        ]
+        none = _("Win odds are only available for {games} with two or more players.").format(
+            games=", ".join(with_odds) or _("no game")
         )
         for line in track or [none]:
             console.print(Text(line))
@@ -450,6 +452,9 @@ def run(argv: list[str] | None = None) -> None:
                 "gamenight: error: standard output is closed; nothing can be shown", file=sys.stderr
             )
         sys.exit(2)
+    # --help is built before the group reads --lang: the language is read from argv now
+    set_default_language(reading_argv(sys.argv[1:] if argv is None else argv, os.environ))
+    speak(app)
     try:
         app.main(args=argv, standalone_mode=False, prog_name="gamenight")
     except click.UsageError as exc:
@@ -465,5 +470,5 @@ def run(argv: list[str] | None = None) -> None:
         _fail(str(exc), 2)
     except CheckFailure as exc:
         _fail(str(exc), 1)
-    except GamenightError as exc:
-        _fail(str(exc), 2)
+    except GamenightError as exc:  # a rule's refusal in the player's language
+        _fail(said(exc), 2)

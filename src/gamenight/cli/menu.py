@@ -29,7 +29,7 @@ from gamenight.core import registry
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.game import GameInfo
-from gamenight.core.i18n import N_, _, game_name
+from gamenight.core.i18n import N_, _, game_name, said
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
@@ -256,7 +256,7 @@ def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
         prompter.say(_("Back to the menu."))
         return "menu"
     except GamenightError as exc:
-        prompter.error(str(exc))
+        prompter.error(said(exc))  # a rule's refusal in the player's language
         return "players"
     if match is None:
         return "players"
@@ -360,7 +360,7 @@ def resume_saved(console: Console, prompter: Prompter, path: Path) -> None:
         session, match = resume_game(path, console, prompter)
         play_on(session, match)
     except (UsageFailure, CheckFailure, GamenightError) as exc:
-        prompter.error(str(exc))
+        prompter.error(said(exc))
 
 
 def _pick(prompter: Prompter, prompt: str, count: int) -> int:

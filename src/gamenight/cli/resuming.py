@@ -16,9 +16,9 @@ from gamenight.cli.players import SeatSpec
 from gamenight.cli.session import Session, restore
 from gamenight.core import seeds
 from gamenight.core.errors import RecordError
+from gamenight.core.i18n import _, game_name, ngettext
 from gamenight.core.record import resume_record
 from gamenight.terminal.ui import Prompter
-from gamenight.terminal.words import plural
 
 
 def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Session, Any]:
@@ -31,25 +31,33 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
         raise CheckFailure(str(exc)) from None
     record = resumed.record
     entry = game_entry(record.game)
+    name = game_name(entry.id, entry.name)
     seats = []
     for seat in record.seats:
         bot = seat.agent.removeprefix("bot:") if seat.agent.startswith("bot:") else None
         if bot is not None and bot not in entry.bots:
             resumed.writer.close()
-            raise CheckFailure(f"{path}: unknown bot {bot!r} in the header")
+            raise CheckFailure(
+                _("{path}: unknown bot {bot} in the header").format(path=path, bot=repr(bot))
+            )
         seats.append(SeatSpec(seat.name, bot=bot, members=(seat.name,)))
     assert record.seed is not None  # replay checked it
     if record.entropy != seeds.SERVER:  # only a server room makes such a game
         resumed.writer.close()
-        raise CheckFailure(f"{path}: a game of an online room is played on in its room")
+        raise CheckFailure(
+            _("{path}: a game of an online room is played on in its room").format(path=path)
+        )
     if record.rules_version != entry.game.info.rules_version:
         # it replays under its own rules (Game.older_rules), but play goes on only
         # under the current ones
         resumed.writer.close()
         raise CheckFailure(
-            f"{path}: begun under {entry.name} rules version {record.rules_version}; "
-            f"it replays (gamenight replay), but is played on only under version "
-            f"{entry.game.info.rules_version}: start a new game"
+            _(
+                "{path}: begun under {game} rules version {old}; it replays (gamenight "
+                "replay), but is played on only under version {new}: start a new game"
+            ).format(
+                path=path, game=name, old=record.rules_version, new=entry.game.info.rules_version
+            )
         )
     options = entry.game.parse_options(record.options)
     session = Session(
@@ -60,13 +68,22 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
     if resumed.backup is not None:
         console.print(
             Text(
-                f"The last line of {path} was cut off (a crash while saving); it is "
-                f"repaired and the original kept as {resumed.backup}."
+                _(
+                    "The last line of {path} was cut off (a crash while saving); it is "
+                    "repaired and the original kept as {backup}."
+                ).format(path=path, backup=resumed.backup)
             )
         )
     match = session.build()
     restore(match, [(seat, action) for seat, action, _ in record.actions])
-    console.print(Text(f"Resumed {entry.name} after {plural(len(record.actions), 'action')}."))
+    done = len(record.actions)
+    console.print(
+        Text(
+            ngettext(
+                "Resumed {game} after {n} action.", "Resumed {game} after {n} actions.", done
+            ).format(game=name, n=done)
+        )
+    )
     return session, match
 
 
@@ -76,5 +93,5 @@ def play_on(session: Session, match: Any) -> bool:
     if session.play(match) is None:
         return False
     if session.record_path is not None:
-        session.console.print(Text(f"Record: {session.record_path}"))
+        session.console.print(Text(_("Record: {path}").format(path=session.record_path)))
     return True

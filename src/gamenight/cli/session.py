@@ -518,4 +518,4 @@ def restore(match: Match, actions: Sequence[tuple[int, Any]]) -> None:
         decoded = [(seat, match.game.decode_action(raw)) for seat, raw in actions]
         match.begin(replayed=decoded)
     except IllegalActionError as exc:  # pragma: no cover - replay checked first
-        raise IllegalActionError(f"cannot resume: {exc}") from None
+        raise IllegalActionError("cannot resume: {problem}", problem=str(exc)) from None

@@ -19,12 +19,12 @@ import click
 
 from gamenight.cli.args import game_entry, raw_options
 from gamenight.cli.lazy import lazy_console
-from gamenight.core.i18n import _, game_name, ngettext
+from gamenight.core.i18n import N_, _, format_decimal, game_name, ngettext
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
 
-GAME_OPTIONS_EPILOG = (
+GAME_OPTIONS_EPILOG = N_(
     "Any option of the game is given as --NAME VALUE or -o NAME=VALUE; "
     "`gamenight list --options` shows each game's options. docs/simulation.md explains "
     "the parallel, Ray and report options."
@@ -153,14 +153,14 @@ def sim(
         if report.partial:
             sys.exit(130)
         return
-    unit = entry.game.score_unit(options)
+    unit = _(entry.game.score_unit(options))  # marked N_ by the game
     workers = ngettext("{n} worker", "{n} workers", report.jobs).format(n=report.jobs)
     fields = dict(
         game=game_name(entry.id, entry.name),
         n=report.games,
         seed=seed,
         asked=report.asked,
-        seconds=f"{report.seconds:.1f}",
+        seconds=_n(report.seconds, 1),
         workers=workers,
     )
     if report.partial:
@@ -186,8 +186,8 @@ def sim(
         table.add_row(
             str(seat.seat + 1),
             Text(seat.bot),
-            f"{seat.win_share:.3f} ± {seat.win_share_se:.3f}",
-            f"{seat.mean_score:.2f} ± {seat.score_se:.2f}",
+            f"{_n(seat.win_share, 3)} ± {_n(seat.win_share_se, 3)}",
+            f"{_n(seat.mean_score, 2)} ± {_n(seat.score_se, 2)}",
         )
     console.print(table)
     if fixed_seats or len(report.seats) < 2:
@@ -232,7 +232,7 @@ def tournament(
 ) -> None:
     """Every line-up of SEATS bots plays GAMES games, seat order rotating.
 
-    Reports win shares and mean scores with 95% intervals, the head-to-head
+    Reports win shares and mean scores with intervals (95%), the head-to-head
     win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
     openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """
@@ -292,11 +292,11 @@ def tournament(
         _("bot"),
         _("games"),
         _("win share [95%]"),
-        _("mean score ({unit}) [95%]").format(unit=entry.game.score_unit(options)),
+        _("mean score ({unit}) [95%]").format(unit=_(entry.game.score_unit(options))),
         _("strength [95%]"),
-        "mu",
-        "sigma",
-        "ordinal",
+        _("mu"),
+        _("sigma"),
+        _("ordinal"),
         title=Text(
             title.format(
                 game=game_name(entry.id, entry.name),
@@ -306,7 +306,7 @@ def tournament(
                 seed=seed,
                 done=len(report.rows),
                 asked=report.asked,
-                seconds=f"{report.seconds:.1f}",
+                seconds=_n(report.seconds, 1),
             )
         ),
     )
@@ -314,12 +314,13 @@ def tournament(
         table.add_row(
             Text(s.bot),
             str(s.games),
-            f"{s.win_share:.3f} [{s.win_low:.3f}, {s.win_high:.3f}]",
-            f"{s.mean_score:.2f} [{s.score_low:.2f}, {s.score_high:.2f}]",
-            f"{s.strength.elo:+.0f} [{s.strength.low:+.0f}, {s.strength.high:+.0f}]",
-            f"{s.rating.mu:.2f}",
-            f"{s.rating.sigma:.2f}",
-            f"{s.rating.ordinal:.2f}",
+            f"{_n(s.win_share, 3)} {_interval(_n(s.win_low, 3), _n(s.win_high, 3))}",
+            f"{_n(s.mean_score, 2)} {_interval(_n(s.score_low, 2), _n(s.score_high, 2))}",
+            f"{_signed(s.strength.elo)} "
+            + _interval(_signed(s.strength.low), _signed(s.strength.high)),
+            _n(s.rating.mu, 2),
+            _n(s.rating.sigma, 2),
+            _n(s.rating.ordinal, 2),
         )
     console.print(table)
     matrix = RichTable(
@@ -332,14 +333,15 @@ def tournament(
             cells.append(
                 "—"
                 if a == b or math.isnan(v)
-                else f"{v:.2f} [{report.ahead_low[a][b]:.2f}, {report.ahead_high[a][b]:.2f}]"
+                else f"{_n(v, 2)} "
+                + _interval(_n(report.ahead_low[a][b], 2), _n(report.ahead_high[a][b], 2))
             )
         matrix.add_row(Text(bot), *cells)
     console.print(matrix)
     console.print(
         Text(
             _(
-                "[95% intervals]; ties count one half; strength: Bradley-Terry fit of all the "
+                "[95%] intervals; ties count one half; strength: Bradley-Terry fit of all the "
                 "games at once (Elo scale, mean 0; the order of the standings); mu, sigma, "
                 "ordinal = mu - 3 sigma: openskill, game by game, stored for `gamenight ratings`"
             ),
@@ -347,6 +349,22 @@ def tournament(
         )
     )
     _footer(report.worker_peak_mb, written, report.partial)
+
+
+def _n(number: float, places: int) -> str:
+    """A figure of a table, as the reader's language writes numbers (0.375 / 0,375)."""
+    return format_decimal(number, places=places)
+
+
+def _signed(number: float) -> str:
+    """A whole number with its sign, ungrouped (+1623, -401: a group space would let the
+    table wrap inside the number)."""
+    return f"{round(number):+d}"
+
+
+def _interval(low: str, high: str) -> str:
+    """A 95% interval, ``[low, high]`` (German and Polish write ``;`` after a decimal comma)."""
+    return _("[{low}, {high}]").format(low=low, high=high)
 
 
 def _say_problem(problem: str | None) -> None:
@@ -370,6 +388,7 @@ def ratings(game: str, as_json: bool) -> None:
     store = RatingStore(entry.id)
     _say_problem(store.problem)
     rows = store.table()
+    name = game_name(entry.id, entry.name)
     if as_json:
         click.echo(
             json.dumps(
@@ -393,26 +412,30 @@ def ratings(game: str, as_json: bool) -> None:
     if not rows:
         console.print(
             Text(
-                f"No ratings for {entry.name} yet: play against bots, or run "
-                f"gamenight tournament {entry.id} --bots ..."
+                _(
+                    "No ratings for {game} yet: play against bots, or run "
+                    "gamenight tournament {id} --bots ..."
+                ).format(game=name, id=entry.id)
             )
         )
         return
     table = RichTable(
         "#",
-        "player",
-        "ordinal",
-        "mu",
-        "sigma",
-        "games",
-        title=Text(f"{entry.name}: ratings (openskill Plackett-Luce)"),
+        _("player"),
+        _("ordinal"),
+        _("mu"),
+        _("sigma"),
+        _("games"),
+        title=Text(_("{game}: ratings (openskill Plackett-Luce)").format(game=name)),
     )
     for i, (name, r) in enumerate(rows, start=1):
         table.add_row(
-            str(i), Text(name), f"{r.ordinal:.2f}", f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.games)
+            str(i), Text(name), _n(r.ordinal, 2), _n(r.mu, 2), _n(r.sigma, 2), str(r.games)
         )
     console.print(table)
-    console.print(Text(f"ordinal = mu - 3 sigma; stored in {store.path}", style="dim"))
+    console.print(
+        Text(_("ordinal = mu - 3 sigma; stored in {path}").format(path=store.path), style="dim")
+    )
 
 
 def _stopped() -> None:
@@ -429,7 +452,7 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
         console.print(
             Text(
                 _("peak memory per worker: {peaks} MB").format(
-                    peaks=", ".join(f"{p:.0f}" for p in peaks)
+                    peaks=", ".join(_n(p, 0) for p in peaks)
                 ),
                 style="dim",
             )

@@ -19,7 +19,7 @@ from typing import Any
 import click
 
 from gamenight.core.errors import GamenightError, OptionsError
-from gamenight.core.i18n import _
+from gamenight.core.i18n import _, format_decimal, game_name
 from gamenight.core.options import parse_options
 
 
@@ -71,10 +71,12 @@ def solve(
         solver = entry.solver
     except ModuleNotFoundError:
         raise GamenightError(
-            _("the {game} solver is not installed").format(game=entry.name)
+            _("the {game} solver is not installed").format(game=game_name(entry.id, entry.name))
         ) from None
     if solver is None:
-        raise GamenightError(_("{game} has no exact solver").format(game=entry.name))
+        raise GamenightError(
+            _("{game} has no exact solver").format(game=game_name(entry.id, entry.name))
+        )
     known = {spec.name for spec in solver.options}
     raw = _raw(option, events, known, entry.id)
     if two_player_win:
@@ -106,7 +108,7 @@ def solve(
     for row in solution.rows():
         table.add_row(*(Text(cell) for cell in row))
     console.print(table)
-    seconds = f"{time.perf_counter() - started:.2f}"
+    seconds = format_decimal(time.perf_counter() - started, places=2)
     console.print(Text(_("solved in {seconds} s").format(seconds=seconds), style="dim"))
     if plot_dir is not None:
         _plot(entry.id, solution.to_json(), plot_dir, False, games=games)

@@ -6,6 +6,8 @@ ends can catch one class and print its message instead of a traceback.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 
 def first_line(exc: BaseException) -> str:
     """The first line of ``exc``'s message (its class name if it has none): how a
@@ -24,11 +26,77 @@ class GamenightError(Exception):
     """Base class of all errors caused by bad input rather than by bugs."""
 
 
+class Term:
+    """A game's own word inside an error message (an event, a box, a card): its vocabulary
+    key (a gettext context, as ``GameInfo.vocabulary`` names it) and its English. The
+    English is what ``str()`` and ``format()`` give; a front end says it in the player's
+    language (``gamenight.core.i18n.said``). ``make messages`` extracts a literal one.
+
+    >>> f"{Term('dec.event.javelin', 'Javelin')}!"
+    'Javelin!'
+    """
+
+    __slots__ = ("english", "key")
+
+    def __init__(self, key: str, english: str) -> None:
+        self.key, self.english = key, english
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __format__(self, spec: str) -> str:
+        return format(self.english, spec)
+
+    def __repr__(self) -> str:
+        return f"Term({self.key!r}, {self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Term) and (self.key, self.english) == (other.key, other.english)
+
+    def __hash__(self) -> int:
+        return hash((self.key, self.english))
+
+
 class IllegalActionError(GamenightError, ValueError):
     """An action that is malformed or not legal in the current state.
 
     The state it was applied to is left unchanged (states are immutable).
+
+    ``message`` is a whole English sentence with named ``{fields}``, a string literal:
+    it is the gettext msgid (``make messages`` extracts it; tests/core/test_reasons.py
+    checks every raise). ``str(error)`` is the English, for logs and records; a front end
+    shows ``gamenight.core.i18n.said(error)``, the same sentence in the player's language.
+
+    >>> error = IllegalActionError("no {name} chip is left", name=Term("dd.x", "Full House"))
+    >>> str(error), error.message, sorted(error.fields)
+    ('no Full House chip is left', 'no {name} chip is left', ['name'])
     """
+
+    def __init__(self, message: str = "", /, **fields: object) -> None:
+        self.message = message
+        self.fields = fields
+        super().__init__(message.format(**fields_said(fields, str)) if fields else message)
+
+    def __reduce__(self) -> tuple[object, ...]:  # a worker process's error keeps its fields
+        return (_rebuild, (type(self), self.message, self.fields))
+
+
+def fields_said(fields: dict[str, object], say: Callable[[Term], str]) -> dict[str, object]:
+    """``fields`` with each Term said by ``say`` (a tuple of Terms: said and joined by commas)."""
+    out: dict[str, object] = {}
+    for name, value in fields.items():
+        if isinstance(value, Term):
+            value = say(value)
+        elif isinstance(value, tuple) and value and all(isinstance(v, Term) for v in value):
+            value = ", ".join(say(v) for v in value)
+        out[name] = value
+    return out
+
+
+def _rebuild(
+    cls: type[IllegalActionError], message: str, fields: dict[str, object]
+) -> IllegalActionError:
+    return cls(message, **fields)
 
 
 class OptionsError(GamenightError, ValueError):

@@ -35,8 +35,9 @@ from typing_extensions import TypeVar
 
 from gamenight.core.catalogue import CatalogueInfo
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError, OptionsError
+from gamenight.core.errors import IllegalActionError, OptionsError, Term
 from gamenight.core.events import Event
+from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec, parse_options
 
 S = TypeVar("S", bound=msgspec.Struct)
@@ -168,8 +169,9 @@ class Game(ABC, Generic[S, A, V, E]):
 
     def score_unit(self, options: Options) -> str:
         """What a final score counts, for axis labels and tables: "points" unless the
-        game says otherwise (the Decathlon's Championship: "honours"). Parsed options."""
-        return "points"
+        game says otherwise (the Decathlon's Championship: "honours"). Parsed options.
+        English, marked ``N_``: a table a player reads shows ``_(unit)``; files keep it."""
+        return N_("points")
 
     def check_setup(self, players: int, options: Options) -> None:
         """Refuse (:class:`OptionsError`, one line) exactly the setups :meth:`start` would
@@ -214,13 +216,19 @@ class Game(ABC, Generic[S, A, V, E]):
         if not acting:
             raise IllegalActionError("the game is over; no more actions")
         if seat not in acting:
-            raise IllegalActionError(f"it is not seat {seat}'s turn to act")
+            raise IllegalActionError("it is not seat {seat}'s turn to act", seat=seat)
         if not isinstance(action, self._action_classes):
-            raise IllegalActionError(f"{action!r} is not a {self.info.name} action")
+            raise IllegalActionError(
+                "{action} is not a {game} action", action=repr(action), game=self._name()
+            )
         return self._apply(state, seat, action)
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: A) -> Transition[S, E]: ...
+
+    def _name(self) -> Term:
+        """The game's name, as a term the player's language says (its vocabulary's)."""
+        return Term("game." + self.info.id + ".name", self.info.name)  # key made: not extracted
 
     @cached_property
     def _action_classes(self) -> tuple[type, ...]:
@@ -271,7 +279,9 @@ class Game(ABC, Generic[S, A, V, E]):
         try:
             action: A = msgspec.convert(raw, self.action_type)
         except msgspec.ValidationError as exc:
-            raise IllegalActionError(f"malformed {self.info.id} action: {exc}") from None
+            raise IllegalActionError(
+                "malformed {game} action: {problem}", game=self.info.id, problem=str(exc)
+            ) from None
         return action
 
     def decode_state(self, raw: object) -> S:

@@ -157,6 +157,32 @@ def rephrase(text: str, known: Sequence[Rephrasing]) -> str:
     return text
 
 
+def said(error: BaseException) -> str:
+    """What ``error`` tells a player, in the current language. A rule's refusal
+    (:class:`~gamenight.core.errors.IllegalActionError`) is its English sentence looked up
+    as the msgid, its fields put in, a game's word (a :class:`~gamenight.core.errors.Term`)
+    in the language too; any other error is ``str(error)``. The one function the server
+    and the terminal show a refusal through; records and logs keep ``str()``.
+
+    >>> from gamenight.core.errors import IllegalActionError, Term
+    >>> error = IllegalActionError("no {combination} chip is left on the plate",
+    ...                            combination=Term("dd.combo.full-house", "Full house"))
+    >>> with use_language("de"):
+    ...     said(error)
+    'auf dem Teller ist kein Chip Full House mehr'
+    >>> said(error), said(ValueError("odd"))
+    ('no Full house chip is left on the plate', 'odd')
+    """
+    from gamenight.core.errors import IllegalActionError, fields_said
+
+    if not isinstance(error, IllegalActionError):
+        return str(error)
+    text = gettext(error.message) if error.message else ""
+    if error.fields:
+        text = text.format(**fields_said(error.fields, lambda t: term(t.key, t.english)))
+    return text
+
+
 def term(key: str, english: str) -> str:
     """A vocabulary term (``key`` as in ``GameInfo.vocabulary``) in the current language.
 

@@ -16,13 +16,18 @@ Progress = Callable[[int, int], None]  # (done, total)
 
 
 class Solution(Protocol):
-    title: str
+    """A solved game. Its title, columns and rows are what a person reads: in the current
+    language (``gamenight.core.i18n``), asked for when shown; its JSON stays English."""
+
+    @property
+    def title(self) -> str:
+        """The summary table's title."""
 
     def columns(self) -> Sequence[str]:
         """Headings of the summary table."""
 
     def rows(self) -> Sequence[Sequence[str]]:
-        """The summary table, formatted for people."""
+        """The summary table, formatted for people (numbers as the language writes them)."""
 
     def to_json(self) -> Any:
         """Everything, as JSON builtins (distributions included)."""

@@ -181,7 +181,9 @@ class Table(Generic[S, A, V, E]):
         """
         if expected_seq is not None and expected_seq != self.seq:
             raise StaleActionError(
-                f"that move was made for position {expected_seq}; the table is at {self.seq}"
+                "that move was made for position {made}; the table is at {seq}",
+                made=expected_seq,
+                seq=self.seq,
             )
         done = self.game.apply(self._state, seat, action)
         return Step(self.game, self.seq + 1, seat, action, done.state, tuple(done.events))
@@ -191,7 +193,9 @@ class Table(Generic[S, A, V, E]):
         then the table moves on and every listener gets the same step."""
         if step.seq != self.seq + 1 or step.seat is None or step.action is None:
             raise StaleActionError(
-                f"that move was prepared for position {step.seq - 1}; the table is at {self.seq}"
+                "that move was prepared for position {made}; the table is at {seq}",
+                made=step.seq - 1,
+                seq=self.seq,
             )
         for hook in self._hooks:
             hook(step)

@@ -47,7 +47,7 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, to_json
-from gamenight.core.i18n import _, use_language
+from gamenight.core.i18n import _, said, use_language
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
@@ -626,14 +626,14 @@ class Room:
             return refusal
         try:
             action = self.game.decode_action(message.action)
-        except IllegalActionError as exc:
-            return p.Error(code="illegal", message=str(exc), id=message.id)
+        except IllegalActionError as exc:  # the rules' reason, in this socket's language
+            return p.Error(code="illegal", message=said(exc), id=message.id)
         try:
             seq = await self.apply(seat, action, message.expected_seq, "human")
         except StaleActionError as exc:
-            return p.Error(code="stale", message=str(exc), id=message.id)
+            return p.Error(code="stale", message=said(exc), id=message.id)
         except IllegalActionError as exc:
-            return p.Error(code="illegal", message=str(exc), id=message.id)
+            return p.Error(code="illegal", message=said(exc), id=message.id)
         except RoomError as exc:
             return p.Error(code=exc.code, message=exc.message, id=message.id)  # type: ignore[arg-type]
         except StorageUnavailableError as exc:

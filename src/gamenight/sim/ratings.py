@@ -29,6 +29,7 @@ import msgspec
 import platformdirs
 
 from gamenight.core.files import FileProblem, check_depth, read_bytes
+from gamenight.core.i18n import _
 
 if TYPE_CHECKING:
     from gamenight.sim.engine import GameRow
@@ -159,13 +160,14 @@ class RatingStore:
         try:
             os.replace(self.path, target)
         except OSError:
-            self.problem = f"ratings file {self.path} is damaged ({reason}) and cannot be moved"
+            self.problem = _(
+                "ratings file {path} is damaged ({reason}) and cannot be moved"
+            ).format(path=self.path, reason=reason)
             raise FileProblem(self.problem) from None
         self.set_aside = target
-        self.problem = (
-            f"ratings file {self.path} was damaged ({reason}); kept as {target.name}, "
-            "ratings start afresh"
-        )
+        self.problem = _(
+            "ratings file {path} was damaged ({reason}); kept as {kept}, ratings start afresh"
+        ).format(path=self.path, reason=reason, kept=target.name)
 
     def get(self, name: str) -> Rating:
         if name in self.players:

@@ -23,7 +23,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from gamenight.core.i18n import N_, Rephrasing, _, rephrase
+from gamenight.core.i18n import N_, _, said
 from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
 from gamenight.games.decades.cards import CARDS
 from gamenight.games.decades.deck import CATEGORIES, CATEGORY_NAMES
@@ -55,51 +55,6 @@ HELP: dict[str, str] = {  # marked; translated where shown (``_(HELP[step])``)
         "or a token (its length, e.g. 4) to remove."
     ),
 }
-
-# The rules' reasons a placement is refused (games/decades/tokens.py), said again here.
-PLACEMENT_ERRORS: tuple[Rephrasing, ...] = (
-    (
-        re.compile(
-            r"there is no (?P<n>\d+)-year token \(the tokens are (?P<lengths>[\d, ]+) years long\)"
-        ),
-        lambda: _("there is no {n}-year token (the tokens are {lengths} years long)"),
-    ),
-    (
-        re.compile(r"the (?P<n>\d+)-year token can be placed only once"),
-        lambda: _("the {n}-year token can be placed only once"),
-    ),
-    (
-        re.compile(r"(?P<year>\d+) is not on the board \(1980-2019\)"),
-        lambda: _("{year} is not on the board (1980-2019)"),
-    ),
-    (
-        re.compile(
-            r"the (?P<n>\d+)-year token must start under one of your answer tokens "
-            r"\((?P<listed>[\d, ]+)\); (?P<year>\d+) has none"
-        ),
-        lambda: _(
-            "the {n}-year token must start under one of your answer tokens ({listed}); "
-            "{year} has none"
-        ),
-    ),
-    (
-        re.compile(
-            r"the (?P<n>\d+)-year token at (?P<year>\d+) would cover (?P<span>[\d-]+) and "
-            r"leave the (?P<row>\d+)s row \(it must end by (?P<end>\d+)\)"
-        ),
-        lambda: _(
-            "the {n}-year token at {year} would cover {span} and leave the {row}s row "
-            "(it must end by {end})"
-        ),
-    ),
-    (
-        re.compile(
-            r"the (?P<a>\d+)-year token \((?P<first>[\d-]+)\) and the "
-            r"(?P<b>\d+)-year token \((?P<second>[\d-]+)\) overlap"
-        ),
-        lambda: _("the {a}-year token ({first}) and the {b}-year token ({second}) overlap"),
-    ),
-)
 
 _YEAR = re.compile(r"^\d{2}$|^\d{4}$")
 _TOKEN = re.compile(r"^(\d+)\s*[@x:]\s*(\d+)$")
@@ -233,7 +188,7 @@ def _extend(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | s
     seat = view.seat if view.seat is not None else 0
     problem = placement_error(tokens, view.teams[seat].answers)
     if problem:
-        return rephrase(problem, PLACEMENT_ERRORS)
+        return said(problem)  # the rules' own refusal, in the player's language
     action = Extend(canonical(tokens))
     return action if action in legal else _("those tokens cannot be placed now")
 

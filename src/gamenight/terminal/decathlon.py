@@ -494,7 +494,7 @@ class UI:
         console.print(Text(_("★ optimal (expected result) · ☆ best for that column"), style="dim"))
         for objective in advice.objectives:
             if objective.note:
-                console.print(Text(f"{objective.name}: {objective.note}", style="dim"))
+                console.print(Text(f"{_(objective.name)}: {_(objective.note)}", style="dim"))
         console.print(Text(hint_line(found, view), style="italic"))
 
     # ----- the end ---------------------------------------------------------------------

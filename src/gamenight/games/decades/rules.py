@@ -30,7 +30,7 @@ from typing import Literal, TypeVar
 import msgspec
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, Term
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
@@ -343,13 +343,27 @@ def _keep_choices(dealt: tuple[str, ...]) -> list[tuple[str, ...]]:
 
 # ----- applying an action ---------------------------------------------------------------
 
-_EXPECTED: dict[str, str] = {
-    "keep": "keep 4 of your 7 action cards",
-    "answer": "choose a year",
-    "extend": "place your extension tokens (or none)",
-    "card": "play an action card",
-    "target": "choose a target for your card",
-}
+
+def _wrong_step(phase: str) -> IllegalActionError:
+    """The refusal of an action of another step than ``phase``'s (one sentence per step)."""
+    if phase == "keep":
+        return IllegalActionError("this is the keep step: keep 4 of your 7 action cards")
+    if phase == "answer":
+        return IllegalActionError("this is the answer step: choose a year")
+    if phase == "extend":
+        return IllegalActionError("this is the extend step: place your extension tokens (or none)")
+    if phase == "card":
+        return IllegalActionError("this is the card step: play an action card")
+    if phase == "target":
+        return IllegalActionError("this is the target step: choose a target for your card")
+    return IllegalActionError("the game is over; no more actions")
+
+
+def _card(card: str) -> Term:
+    """An action card's name, as a term the player's language says."""
+    return Term("dc.card." + card, CARDS[card].name)  # the vocabulary has the key
+
+
 SECRET_STEPS: dict[str, SecretStep] = {
     "keep": "keep",
     "answer": "answer",
@@ -375,7 +389,7 @@ def apply(state: DecadesState, seat: int, action: Action) -> Transition[DecadesS
         raise IllegalActionError("a hidden choice is how others see a secret move; not a move")
     phase = state.phase
     if STEP_OF[type(action)] != phase:
-        raise IllegalActionError(f"this is the {phase} step: {_EXPECTED[phase]}")
+        raise _wrong_step(phase)
     umpire: Referee = Umpire(state.dice)
     if isinstance(action, RemoveToken | CancelAnswer):
         return _done(_apply_target(state, seat, action, umpire), umpire)
@@ -398,34 +412,36 @@ def _checked_choice(state: DecadesState, seat: int, action: Action) -> Choice:
         return Keep(_checked_keep(state.dealt[seat], action.cards))
     if isinstance(action, Answer):
         if not on_board(action.year):
-            raise IllegalActionError(f"{action.year} is not on the board (1980-2019)")
+            raise IllegalActionError("{year} is not on the board (1980-2019)", year=action.year)
         return action
     if isinstance(action, Extend):
         problem = placement_error(action.tokens, state.answers[seat])
-        if problem:
-            raise IllegalActionError(problem)
+        if problem is not None:
+            raise problem
         return Extend(canonical(action.tokens))
     assert isinstance(action, PlayCard)
     if action.card not in state.hands[seat]:
-        held = ", ".join(CARDS[c].name for c in dict.fromkeys(state.hands[seat]))
-        raise IllegalActionError(f"you hold no {action.card!r} card (you hold: {held})")
+        held = tuple(_card(c) for c in dict.fromkeys(state.hands[seat]))
+        raise IllegalActionError(
+            "you hold no {card} card (you hold: {held})", card=repr(action.card), held=held
+        )
     return action
 
 
 def _checked_keep(dealt: tuple[str, ...], cards: tuple[str, ...]) -> tuple[str, ...]:
     if len(cards) != KEPT:
-        raise IllegalActionError(f"keep exactly {KEPT} cards, not {len(cards)}")
+        raise IllegalActionError("keep exactly {kept} cards, not {n}", kept=KEPT, n=len(cards))
     unknown = [c for c in cards if c not in CARDS]
     if unknown:
-        raise IllegalActionError(f"there is no action card {unknown[0]!r}")
+        raise IllegalActionError("there is no action card {card}", card=repr(unknown[0]))
     missing = Counter(cards) - Counter(dealt)
     if missing:
         card = next(iter(missing))
         have = Counter(dealt)[card]
-        raise IllegalActionError(
-            f"you were dealt {have} {CARDS[card].name!r} card{'s' if have != 1 else ''}, "
-            f"not {Counter(cards)[card]}"
-        )
+        told = {"card": _card(card), "n": Counter(cards)[card]}
+        if have == 1:
+            raise IllegalActionError("you were dealt one '{card}' card, not {n}", **told)
+        raise IllegalActionError("you were dealt {have} '{card}' cards, not {n}", have=have, **told)
     return _sorted_hand(cards)
 
 
@@ -544,16 +560,19 @@ def _apply_target(
             raise IllegalActionError("your card cancels an answer: choose a category")
         lengths = [t.length for t in state.tokens[other(seat)]]
         if action.length not in lengths:
-            placed = ", ".join(f"{n} years" for n in lengths)
             raise IllegalActionError(
-                f"the other team placed no {action.length}-year token (placed: {placed})"
+                "the other team placed no {n}-year token (placed, in years: {placed})",
+                n=action.length,
+                placed=", ".join(map(str, lengths)),
             )
     else:
         if effect != "cancel-answer":
             raise IllegalActionError("your card removes an extension token: choose a token")
         if action.category not in CATEGORIES:
             raise IllegalActionError(
-                f"there is no category {action.category!r} (categories: {', '.join(CATEGORIES)})"
+                "there is no category {category} (categories: {categories})",
+                category=repr(action.category),
+                categories=", ".join(CATEGORIES),
             )
     state = msgspec.structs.replace(state, targets=_with(state.targets, seat, action))
     umpire.announce(TargetChosen(team=seat, card=card, target=action))

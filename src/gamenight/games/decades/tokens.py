@@ -14,7 +14,7 @@ are placed are considered to be the same year").
 (1987, 1989)
 >>> covered(1995, (Placement(3, 1987),))
 (1995, 1995)
->>> placement_error((Placement(4, 2017),), (2017,))
+>>> str(placement_error((Placement(4, 2017),), (2017,)))
 'the 4-year token at 2017 would cover 2017-2020 and leave the 2010s row (it must end by 2019)'
 """
 
@@ -26,7 +26,8 @@ from itertools import pairwise
 
 import msgspec
 
-from gamenight.games.decades.boards import decade_name, on_board, row_end
+from gamenight.core.errors import IllegalActionError
+from gamenight.games.decades.boards import decade_row, on_board, row_end
 
 TOKEN_LENGTHS = (2, 3, 4)  # T4: one token of each length per team
 
@@ -40,6 +41,11 @@ class Placement(msgspec.Struct, frozen=True):
     @property
     def end(self) -> int:
         return self.start + self.length - 1
+
+    @property
+    def span(self) -> str:
+        """Its years, first to last: ``1987-1990``."""
+        return f"{self.start}-{self.end}"
 
     def spans(self, year: int) -> bool:
         return self.start <= year <= self.end
@@ -61,38 +67,56 @@ def covered(answer: int, tokens: Sequence[Placement]) -> tuple[int, int]:
     return answer, answer
 
 
-def placement_error(tokens: Sequence[Placement], answers: Sequence[int]) -> str | None:
-    """Why ``tokens`` may not be placed under ``answers`` (None if they may), per T4."""
+def placement_error(
+    tokens: Sequence[Placement], answers: Sequence[int]
+) -> IllegalActionError | None:
+    """Why ``tokens`` may not be placed under ``answers`` (None if they may), per T4: the
+    refusal the rules raise, and the terminal says before sending (``i18n.said``)."""
     seen: set[int] = set()
     for token in tokens:
         if token.length not in TOKEN_LENGTHS:
-            return (
-                f"there is no {token.length}-year token "
-                f"(the tokens are {', '.join(map(str, TOKEN_LENGTHS))} years long)"
+            return IllegalActionError(
+                "there is no {n}-year token (the tokens are {lengths} years long)",
+                n=token.length,
+                lengths=", ".join(map(str, TOKEN_LENGTHS)),
             )
         if token.length in seen:
-            return f"the {token.length}-year token can be placed only once"
+            return IllegalActionError("the {n}-year token can be placed only once", n=token.length)
         seen.add(token.length)
         if not on_board(token.start):
-            return f"{token.start} is not on the board (1980-2019)"
+            return IllegalActionError("{year} is not on the board (1980-2019)", year=token.start)
         if token.start not in answers:
-            listed = ", ".join(str(a) for a in sorted(set(answers))) or "none yet"
-            return (
-                f"the {token.length}-year token must start under one of your answer tokens "
-                f"({listed}); {token.start} has none"
+            if not answers:
+                return IllegalActionError(
+                    "the {n}-year token must start under one of your answer tokens (none yet)",
+                    n=token.length,
+                )
+            return IllegalActionError(
+                "the {n}-year token must start under one of your answer tokens ({listed}); "
+                "{year} has none",
+                n=token.length,
+                listed=", ".join(str(a) for a in sorted(set(answers))),
+                year=token.start,
             )
         if token.end > row_end(token.start):
-            return (
-                f"the {token.length}-year token at {token.start} would cover "
-                f"{token.start}-{token.end} and leave the {decade_name(token.start)} row "
-                f"(it must end by {row_end(token.start)})"
+            return IllegalActionError(
+                "the {n}-year token at {year} would cover {span} and leave the {row}s row "
+                "(it must end by {end})",
+                n=token.length,
+                year=token.start,
+                span=token.span,
+                row=decade_row(token.start),
+                end=row_end(token.start),
             )
     ordered = sorted(tokens, key=lambda t: t.start)
     for first, second in pairwise(ordered):
         if second.start <= first.end:
-            return (
-                f"the {first.length}-year token ({first.start}-{first.end}) and the "
-                f"{second.length}-year token ({second.start}-{second.end}) overlap"
+            return IllegalActionError(
+                "the {a}-year token ({first}) and the {b}-year token ({second}) overlap",
+                a=first.length,
+                first=first.span,
+                b=second.length,
+                second=second.span,
             )
     return None
 

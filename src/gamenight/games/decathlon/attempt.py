@@ -8,7 +8,7 @@ from itertools import combinations
 
 import msgspec
 
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, Term
 from gamenight.games.decathlon.actions import Freeze
 
 
@@ -34,23 +34,31 @@ def freeze_options(positions: tuple[int, ...]) -> tuple[Freeze, ...]:
     )
 
 
-def checked_positions(action: Freeze, thrown: Sequence[int], where: str) -> tuple[int, ...]:
+def checked_positions(action: Freeze, thrown: Sequence[int], event: Term) -> tuple[int, ...]:
     """The positions of ``action`` in increasing order, or an error naming the problem.
 
-    ``where`` names the event for messages ("the Long Jump run-up").
+    ``event`` names the event (or its part: the Long Jump's run-up) for messages.
     """
     dice = action.dice
     if not dice:
-        raise IllegalActionError(f"in {where} you must freeze at least one of the dice just thrown")
+        raise IllegalActionError(
+            "in the {event} you must freeze at least one of the dice just thrown", event=event
+        )
     picks = tuple(sorted(set(dice)))  # every freeze is checked: one pass in C, then the ends
     if picks[0] < 0 or picks[-1] >= len(thrown):
         bad = [i for i in dice if not 0 <= i < len(thrown)]
         raise IllegalActionError(
-            f"in {where} {len(thrown)} dice were just thrown (positions 0-{len(thrown) - 1}); "
-            f"there is no die at position {bad[0]}"
+            "in the {event} {n} dice were just thrown (positions 0-{last}); "
+            "there is no die at position {bad}",
+            event=event,
+            n=len(thrown),
+            last=len(thrown) - 1,
+            bad=bad[0],
         )
     if len(picks) != len(dice):
-        raise IllegalActionError(f"in {where} each die may be frozen only once: {dice}")
+        raise IllegalActionError(
+            "in the {event} each die may be frozen only once: {dice}", event=event, dice=dice
+        )
     return picks
 
 

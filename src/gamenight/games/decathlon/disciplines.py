@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
+from gamenight.core.errors import Term
+
 Family = Literal["sets", "long-jump", "shot-put", "freeze", "heights"]
 
 # D1: the fixed order of the events.
@@ -42,6 +44,9 @@ NAMES: dict[str, str] = {
     "javelin": "Javelin",
     "1500m": "1500 Metres",
 }
+#: Each event's name as a term of the vocabulary (``dec.event.<id>``), for the rules'
+#: refusals: a front end says it in the player's language (gamenight.core.i18n.said).
+TERMS: dict[str, Term] = {event: Term("dec.event." + event, name) for event, name in NAMES.items()}
 
 # Friendly spellings accepted by the `events` option (keys are lower case).
 ALIASES: dict[str, str] = {

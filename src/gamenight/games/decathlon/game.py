@@ -123,7 +123,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
 
     def score_unit(self, options: Options) -> str:
         # D11: the Championship is scored in honours (medals), not points
-        return "honours" if options.get("variant") == "championship" else "points"
+        return N_("honours") if options.get("variant") == "championship" else N_("points")
 
     view = staticmethod(build)
 

@@ -21,7 +21,7 @@ from gamenight.games.decathlon.disciplines import (
     HEIGHT_RULES,
     JUMPS_PER_HEIGHT,
     MAX_VAULT_DICE,
-    NAMES,
+    TERMS,
 )
 from gamenight.games.decathlon.events import (
     Bar,
@@ -90,16 +90,21 @@ def act(
     discipline: str, order: Sequence[int], stage: HeightsStage, action: Action, ump: Ump
 ) -> HeightsStage | Over:
     """The stage after ``action`` by the acting player, or :class:`Over` with the results."""
-    seat, rule, name = order[stage.turn], HEIGHT_RULES[discipline], NAMES[discipline]
+    seat, rule, event = order[stage.turn], HEIGHT_RULES[discipline], TERMS[discipline]
     if stage.committed:
         if not isinstance(action, Vault):
             raise IllegalActionError(
-                f"you chose to jump {stage.height} in the {name}: there is no bail-out; "  # D9
-                f"choose how many dice to throw, 1 to {MAX_VAULT_DICE}"
+                "you chose to jump {height} in the {event}: there is no bail-out; "  # D9
+                "choose how many dice to throw, 1 to {most}",
+                height=stage.height,
+                event=event,
+                most=MAX_VAULT_DICE,
             )
         if not 1 <= action.dice <= MAX_VAULT_DICE:
             raise IllegalActionError(
-                f"a pole vaulter throws 1 to {MAX_VAULT_DICE} dice, not {action.dice}"
+                "a pole vaulter throws 1 to {most} dice, not {n}",
+                most=MAX_VAULT_DICE,
+                n=action.dice,
             )
         return _jump(discipline, order, stage, action.dice, ump)
     if isinstance(action, Skip):
@@ -117,7 +122,11 @@ def act(
         if rule.fixed_dice is None:
             return stage  # D9: the vaulter now chooses the dice for the first jump
         return _jump(discipline, order, stage, rule.fixed_dice, ump)
-    raise IllegalActionError(f"at height {stage.height} in the {name} you may jump, skip or retire")
+    raise IllegalActionError(
+        "at height {height} in the {event} you may jump, skip or retire",
+        height=stage.height,
+        event=event,
+    )
 
 
 def _jump(

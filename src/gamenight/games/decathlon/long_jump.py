@@ -17,7 +17,7 @@ from typing import Literal
 
 import msgspec
 
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, Term
 from gamenight.games.decathlon.actions import Action, Freeze, Jump, Rethrow
 from gamenight.games.decathlon.attempt import (
     POSITIONS,
@@ -26,10 +26,13 @@ from gamenight.games.decathlon.attempt import (
     freeze_options,
     values_at,
 )
-from gamenight.games.decathlon.disciplines import LONG_JUMP_DICE, RUN_UP_LIMIT
+from gamenight.games.decathlon.disciplines import LONG_JUMP_DICE, RUN_UP_LIMIT, TERMS
 from gamenight.games.decathlon.events import Froze, Invalid, Jumped, Rolled, Ump
 
 Phase = Literal["run-up-freeze", "rethrow-or-jump", "jump-freeze"]
+# Where a freeze is refused, as the refusals name it (said in the player's language).
+LONG_JUMP = TERMS["long-jump"]
+RUN_UP = Term("dec.event.long-jump.run-up", "Long Jump run-up")
 
 
 class LongJumpAttempt(msgspec.Struct, frozen=True, gc=False, tag="long-jump"):
@@ -75,14 +78,17 @@ def act(
             "after freezing in the Long Jump run-up you rethrow the unfrozen dice or jump"
         )
     if not isinstance(action, Freeze):
+        if attempt.phase == "run-up-freeze":
+            raise IllegalActionError(
+                "in the Long Jump run-up you must first freeze at least one of the dice just thrown"
+            )
         raise IllegalActionError(
-            f"in the Long Jump {'run-up' if attempt.phase == 'run-up-freeze' else 'jump'} "
-            "you must first freeze at least one of the dice just thrown"
+            "in the Long Jump jump you must first freeze at least one of the dice just thrown"
         )
     if attempt.phase == "run-up-freeze":
-        picks = checked_positions(action, attempt.thrown, "the Long Jump run-up")
+        picks = checked_positions(action, attempt.thrown, RUN_UP)
         return _freeze_run_up(seat, attempt, picks, ump, auto=False)
-    picks = checked_positions(action, attempt.thrown, "the Long Jump")
+    picks = checked_positions(action, attempt.thrown, LONG_JUMP)
     return _freeze_jump(seat, attempt, picks, ump, auto=False)
 
 

@@ -13,7 +13,7 @@ import msgspec
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Rethrow
 from gamenight.games.decathlon.attempt import Finished
-from gamenight.games.decathlon.disciplines import NAMES, RETHROWS, SET_RULES, set_score
+from gamenight.games.decathlon.disciplines import RETHROWS, SET_RULES, TERMS, set_score
 from gamenight.games.decathlon.events import Froze, Rolled, Ump
 
 
@@ -49,13 +49,15 @@ def act(
             range(len(attempt.thrown))
         ):
             raise IllegalActionError(
-                f"in the {NAMES[discipline]} a set is frozen whole: freeze positions "
-                f"{tuple(range(len(attempt.thrown)))} or rethrow the set"
+                "in the {event} a set is frozen whole: freeze positions {positions} or "
+                "rethrow the set",
+                event=TERMS[discipline],
+                positions=tuple(range(len(attempt.thrown))),
             )
         return _freeze(discipline, seat, attempt, ump, auto=False)
     if isinstance(action, Rethrow):
         if attempt.rethrows_left == 0:  # unreachable: _settle freezes first
-            raise IllegalActionError(f"no rethrows are left in the {NAMES[discipline]}")
+            raise IllegalActionError("no rethrows are left in the {event}", event=TERMS[discipline])
         left = attempt.rethrows_left - 1
         thrown = ump.roll(len(attempt.thrown))
         ump.announce(
@@ -75,7 +77,7 @@ def act(
             ump,
         )
     raise IllegalActionError(
-        f"in the {NAMES[discipline]} you may only freeze the set or rethrow it"
+        "in the {event} you may only freeze the set or rethrow it", event=TERMS[discipline]
     )
 
 

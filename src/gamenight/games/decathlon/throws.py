@@ -17,7 +17,7 @@ import msgspec
 from gamenight.core.errors import IllegalActionError
 from gamenight.games.decathlon.actions import Action, Freeze, Rethrow, Stop
 from gamenight.games.decathlon.attempt import Finished, checked_positions, freeze_options, values_at
-from gamenight.games.decathlon.disciplines import FREEZE_RULES, NAMES
+from gamenight.games.decathlon.disciplines import FREEZE_RULES, TERMS
 from gamenight.games.decathlon.events import Froze, Invalid, Rolled, Ump
 
 Phase = Literal["freeze", "rethrow-or-stop"]
@@ -56,7 +56,7 @@ def legal(discipline: str, attempt: ThrowAttempt) -> list[Action]:
 def act(
     discipline: str, seat: int, attempt: ThrowAttempt, action: Action, ump: Ump
 ) -> ThrowAttempt | Finished:
-    rule, name = FREEZE_RULES[discipline], NAMES[discipline]
+    rule, event = FREEZE_RULES[discipline], TERMS[discipline]
     if attempt.phase == "rethrow-or-stop":
         if isinstance(action, Stop):
             return Finished(sum(attempt.frozen))
@@ -65,17 +65,31 @@ def act(
             thrown = ump.roll(left)
             ump.announce(Rolled(player=seat, dice=thrown, what="throw", rethrow=True))
             return _settle(discipline, seat, ThrowAttempt("freeze", attempt.frozen, thrown), ump)
-        raise IllegalActionError(f"in the {name} you may stop or rethrow the unfrozen dice now")
-    if not isinstance(action, Freeze):
         raise IllegalActionError(
-            f"in the {name} you must first freeze at least one {rule.word} die just thrown"
+            "in the {event} you may stop or rethrow the unfrozen dice now", event=event
         )
-    picks = checked_positions(action, attempt.thrown, f"the {name}")
+    if not isinstance(action, Freeze):
+        if rule.word == "even":
+            raise IllegalActionError(
+                "in the {event} you must first freeze at least one even die just thrown",
+                event=event,
+            )
+        raise IllegalActionError(
+            "in the {event} you must first freeze at least one odd die just thrown", event=event
+        )
+    picks = checked_positions(action, attempt.thrown, event)
     for i in picks:
         if attempt.thrown[i] % 2 != rule.parity:
+            shows = {"i": i, "face": attempt.thrown[i], "event": event}
+            if rule.word == "even":
+                raise IllegalActionError(
+                    "the die at position {i} shows {face}: only even dice may be frozen in "
+                    "the {event}",
+                    **shows,
+                )
             raise IllegalActionError(
-                f"the die at position {i} shows {attempt.thrown[i]}: "
-                f"only {rule.word} dice may be frozen in the {name}"
+                "the die at position {i} shows {face}: only odd dice may be frozen in the {event}",
+                **shows,
             )
     return _freeze(discipline, seat, attempt, picks, ump, auto=False)
 

@@ -32,7 +32,7 @@ import msgspec
 from msgspec.structs import replace
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, Term
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
 from gamenight.core.umpire import Umpire
@@ -262,11 +262,11 @@ def _check_roll(state: DiceDuelState, action: Roll) -> None:
     if not isinstance(keep, tuple) or not all(
         isinstance(i, int) and not isinstance(i, bool) for i in keep
     ):
-        raise IllegalActionError(f"keep must list dice positions 0–4, got {keep!r}")
+        raise IllegalActionError("keep must list dice positions 0–4, got {keep}", keep=repr(keep))
     if any(not 0 <= i < DICE for i in keep):
-        raise IllegalActionError(f"keep {list(keep)}: dice positions run from 0 to 4")
+        raise IllegalActionError("keep {keep}: dice positions run from 0 to 4", keep=list(keep))
     if list(keep) != sorted(set(keep)):
-        raise IllegalActionError(f"keep {list(keep)}: list each position once, in order")
+        raise IllegalActionError("keep {keep}: list each position once, in order", keep=list(keep))
     if len(keep) == DICE:
         raise IllegalActionError("keeping all five dice rolls nothing: take a chip or stop")
 
@@ -275,20 +275,34 @@ def _check_take(state: DiceDuelState, action: Take) -> None:
     combination, source = action.combination, action.source
     if not isinstance(combination, str) or combination not in INDEX:
         raise IllegalActionError(
-            f"unknown combination {combination!r} (one of {', '.join(COMBINATIONS)})"
+            "unknown combination {combination} (one of {combinations})",
+            combination=repr(combination),
+            combinations=", ".join(COMBINATIONS),
         )
     if not isinstance(source, str) or source not in SOURCES:
-        raise IllegalActionError(f"unknown chip source {source!r} (plate or set-aside)")
-    label, pile = LABEL[combination], "plate" if source == "plate" else "set-aside pile"
+        raise IllegalActionError(
+            "unknown chip source {source} (plate or set-aside)", source=repr(source)
+        )
+    label = _combination(combination)
     if not is_kniffel(state.faces):
         if source == "set-aside":
             # K5: set-aside chips are won with a Kniffel only.
             raise IllegalActionError("set-aside chips can only be taken with a Kniffel")
         if combination not in satisfied(state.faces):
-            raise IllegalActionError(f"the dice {_faces(state.faces)} do not make a {label}")
+            raise IllegalActionError(
+                "the dice {dice} do not make a {combination}",
+                dice=_faces(state.faces),
+                combination=label,
+            )
     held = state.plate if source == "plate" else state.set_aside
     if not held[INDEX[combination]]:
-        raise IllegalActionError(f"no {label} chip is left on the {pile}")
+        if source == "plate":
+            raise IllegalActionError(
+                "no {combination} chip is left on the plate", combination=label
+            )
+        raise IllegalActionError(
+            "no {combination} chip is left on the set-aside pile", combination=label
+        )
 
 
 def _check_stop(state: DiceDuelState) -> None:
@@ -298,8 +312,17 @@ def _check_stop(state: DiceDuelState) -> None:
     if state.picks:
         raise IllegalActionError("a solo Kniffel takes two chips: take the second one")
     # rules version 1: a turn ends empty-handed only when the dice earn nothing
-    names = ", ".join(sorted({LABEL[t.combination] for t in takes}))
-    raise IllegalActionError(f"the dice earn a chip, so take one: {names}")
+    earned = tuple(
+        _combination(c) for c in sorted({t.combination for t in takes}, key=lambda c: INDEX[c])
+    )
+    raise IllegalActionError(
+        "the dice earn a chip, so take one: {combinations}", combinations=earned
+    )
+
+
+def _combination(combination: Combination) -> Term:
+    """A combination's name, as a term the player's language says."""
+    return Term("dd.combo." + combination, LABEL[combination])  # the vocabulary has the key
 
 
 # ----- transitions (pure: each returns a new state; the umpire throws and narrates) ---------

@@ -37,7 +37,7 @@ from collections.abc import Sequence
 import msgspec
 
 from gamenight.core.dice import DiceSource
-from gamenight.core.errors import IllegalActionError
+from gamenight.core.errors import IllegalActionError, Term
 from gamenight.core.events import Event
 from gamenight.core.game import Transition
 from gamenight.core.options import Options
@@ -323,12 +323,13 @@ def apply(
         if state.roll != 1:  # W2
             raise IllegalActionError(
                 "a scratch is only allowed right after the first roll; "
-                f"this is roll {state.roll}: book a box instead"
+                "this is roll {roll}: book a box instead",
+                roll=state.roll,
             )
         box, category = _open_box(state, action.category)
         state = _book(umpire, state, box, category, SCRATCH, scratch=True)
     else:
-        raise IllegalActionError(f"{action!r} is not a Wurfeltod action")
+        raise IllegalActionError("{action} is not a Wurfeltod action", action=repr(action))
     return _done(umpire, state)
 
 
@@ -344,18 +345,23 @@ def _set_aside(umpire: Ump, state: WurfeltodState, positions: Sequence[int]) -> 
             "only one die was rolled and nothing would be left to roll: book a box now"
         )
     if not isinstance(positions, tuple | list):
-        raise IllegalActionError(f"name the dice to set aside by position, not {positions!r}")
+        raise IllegalActionError(
+            "name the dice to set aside by position, not {positions}", positions=repr(positions)
+        )
     if not positions:
         raise IllegalActionError("set aside at least one of the dice just rolled")
     for p in positions:
         if isinstance(p, bool) or not isinstance(p, int) or not 0 <= p < len(rolled):
             raise IllegalActionError(
-                f"there is no die {p} among the {len(rolled)} dice just rolled "
-                f"(positions 0 to {len(rolled) - 1})"
+                "there is no die {p} among the {n} dice just rolled (positions 0 to {last})",
+                p=p,
+                n=len(rolled),
+                last=len(rolled) - 1,
             )
     if any(a >= b for a, b in itertools.pairwise(positions)):
         raise IllegalActionError(
-            f"list the dice to set aside once each, in increasing order, not {list(positions)}"
+            "list the dice to set aside once each, in increasing order, not {positions}",
+            positions=list(positions),
         )
     if len(positions) == len(rolled):
         raise IllegalActionError("leave at least one die to roll; to stop here, book a box instead")
@@ -368,11 +374,14 @@ def _set_aside(umpire: Ump, state: WurfeltodState, positions: Sequence[int]) -> 
 def _open_box(state: WurfeltodState, category: object) -> tuple[int, Category]:
     # A plain id string equals its Category, so it is accepted like one (and stored as one).
     if not isinstance(category, str) or category not in _CATEGORY_IDS:
-        raise IllegalActionError(f"{category!r} is not a Wurfeltod category")
+        raise IllegalActionError("{category} is not a Wurfeltod category", category=repr(category))
     category = Category(category)
     box = state.cards[state.current].next_box(category)
     if box is None:
-        raise IllegalActionError(f"{CATEGORY_LABELS[category]} is already booked")  # W1
+        raise IllegalActionError(  # W1
+            "{box} is already booked",
+            box=Term("wt.cat." + category.value, CATEGORY_LABELS[category]),
+        )
     return box, category
 
 

@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamenight.core.i18n import _, format_decimal, term
 from gamenight.core.options import OptionSpec
 from gamenight.core.solver import Progress
 from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS, NAMES
@@ -41,6 +42,8 @@ EVENTS_OPTION = OptionSpec(
 )
 
 
+LEADS = (0, 5, 10, 20, 40)  # the leads the win table's summary shows
+
 TWO_PLAYER_WIN_OPTION = OptionSpec(
     "two-player-win",
     "bool",
@@ -57,16 +60,20 @@ class WinChainSolution:
     values: tuple[tuple[float, ...], ...]  # per event: leads 0..L
     bound: float
     seconds: float
-    title: str = "Decathlon, two players both playing to win: the first mover's win chance"
+
+    @property
+    def title(self) -> str:
+        return _("Decathlon, two players both playing to win: the first mover's win chance")
 
     def columns(self) -> Sequence[str]:
-        return ("before", "lead 0", "lead 5", "lead 10", "lead 20", "lead 40", "leads kept")
+        leads = [_("lead {points}").format(points=d) for d in LEADS]
+        return (_("before"), *leads, _("leads kept"))
 
     def rows(self) -> Sequence[Sequence[str]]:
         out = []
         for event, w in zip(self.events, self.values, strict=True):
-            cells = [f"{w[d]:.4f}" if d < len(w) else "1.0000" for d in (0, 5, 10, 20, 40)]
-            out.append((NAMES[event], *cells, f"0..{len(w) - 1}"))
+            cells = [format_decimal(w[d] if d < len(w) else 1.0, places=4) for d in LEADS]
+            out.append((_event(event), *cells, f"0..{len(w) - 1}"))
         return out
 
     def to_json(self) -> Any:
@@ -89,26 +96,30 @@ class DecathlonSolution:
     """The expected-score policy of each chosen discipline: EV, SD, range, P(invalid)."""
 
     solutions: tuple[EventSolution, ...]
-    title: str = "Decathlon: optimal expected-score play (exact)"
+
+    @property
+    def title(self) -> str:
+        return _("Decathlon: optimal expected-score play (exact)")
 
     def columns(self) -> Sequence[str]:
-        return ("event", "EV", "SD", "min", "max", "P(no valid result)")
+        # EV, SD: the expected value and the standard deviation of the event's score
+        return (_("event"), _("EV"), _("SD"), _("min"), _("max"), _("P(no valid result)"))
 
     def rows(self) -> Sequence[Sequence[str]]:
         rows = [
             (
-                row["name"],
-                f"{row['ev']:.4f}",
-                f"{row['sd']:.4f}",
+                _event(row["event"]),
+                format_decimal(row["ev"], places=4),
+                format_decimal(row["sd"], places=4),
                 _opt(row["min"]),
                 _opt(row["max"]),
-                f"{row['p_invalid']:.6f}",
+                format_decimal(row["p_invalid"], places=6),
             )
             for row in solution_table_rows([s.event for s in self.solutions])
         ]
         if len(self.solutions) == len(EVENT_IDS):
             total = sum(s.ev for s in self.solutions)
-            rows.append(("Decathlon total", f"{total:.4f}", "", "", "", ""))
+            rows.append((_("Decathlon total"), format_decimal(total, places=4), "", "", "", ""))
         return rows
 
     def to_json(self) -> Any:
@@ -156,6 +167,11 @@ def _win_chain(chosen: list[str], rebuild: bool, progress: Progress | None) -> W
     assert table is not None
     values = tuple(tuple(float(v) for v in table.w[k]) for k in range(len(order)))
     return WinChainSolution(tuple(order), values, table.bound, time.perf_counter() - started)
+
+
+def _event(event: str) -> str:
+    """An event's name in the current language (its vocabulary term)."""
+    return term(f"dec.event.{event}", NAMES[event])
 
 
 def _opt(value: int | None) -> str:

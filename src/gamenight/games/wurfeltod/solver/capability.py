@@ -10,8 +10,12 @@ a new solitaire game is worth under optimal play. The solver takes no options.
 >>> solution.title
 'Wurfeltod: optimal solitaire play (exact)'
 >>> [list(row) for row in solution.rows()]  # doctest: +NORMALIZE_WHITESPACE
-[['Expected score of a new solitaire game under optimal play', '9067.5764'],
+[['Expected score of a new solitaire game under optimal play', '9,067.5764'],
  ['value table', '/c/v.bin (1.2 s)']]
+>>> from gamenight.core.i18n import use_language
+>>> with use_language("de"):
+...     solution.title, solution.rows()[0][1]
+('Wurfeltod: optimales Solitärspiel (exakt)', '9.067,5764')
 >>> solution.to_json()["expected_score"], solution.to_json()["seconds"]
 (9067.57641, 1.25)
 """
@@ -23,6 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamenight.core.i18n import _, format_decimal
 from gamenight.core.options import OptionSpec, parse_options
 from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.solver.build import build_table
@@ -39,20 +44,24 @@ class WurfeltodSolution:
     expected_score: float
     table: str  # the value table's path
     seconds: float  # wall time of this solve (a load when the table was already built)
-    title: str = "Wurfeltod: optimal solitaire play (exact)"
     note: str | None = None  # said to the player: e.g. the table is kept in memory only
 
+    @property
+    def title(self) -> str:
+        return _("Wurfeltod: optimal solitaire play (exact)")
+
     def columns(self) -> Sequence[str]:
-        return ("", "value")
+        return ("", _("value"))
 
     def rows(self) -> Sequence[Sequence[str]]:
+        seconds = format_decimal(self.seconds, places=1)
         return (
             (
-                "Expected score of a new solitaire game under optimal play",
-                f"{self.expected_score:.4f}",
+                _("Expected score of a new solitaire game under optimal play"),
+                format_decimal(self.expected_score, places=4),
             ),
-            ("value table", f"{self.table} ({self.seconds:.1f} s)"),
-            *((("note", self.note),) if self.note else ()),
+            (_("value table"), _("{path} ({seconds} s)").format(path=self.table, seconds=seconds)),
+            *(((_("note"), self.note),) if self.note else ()),
         )
 
     def to_json(self) -> Any:
@@ -87,7 +96,9 @@ class WurfeltodSolver:
         unsaved = UNSAVED.get(path)
         note = None
         if unsaved is not None:
-            note = f"{unsaved[1]}; the table is kept in memory for this run only"
+            note = _("{problem}; the table is kept in memory for this run only").format(
+                problem=unsaved[1]
+            )
         return WurfeltodSolution(
             expected_score=expected_score(table),
             table=str(path),
