@@ -112,7 +112,7 @@ def test_full_game_expected_score_is_unchanged(full_table: ValueTable) -> None:
 
 
 def test_threads_and_one_thread_solve_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
-    boxes = BoxSet(singles=tuple(Category)[:11], face_value_boxes=2)  # several chunks a level
+    boxes = BoxSet(singles=tuple(Category)[:14], face_value_boxes=2)  # several chunks a level
     threaded = solve_values(boxes)
     monkeypatch.setattr("numba.config.NUMBA_NUM_THREADS", 1)
     assert np.array_equal(solve_values(boxes), threaded)
