@@ -16,6 +16,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -102,7 +103,8 @@ def solve_values(
     bits = column_bits(boxes)
     # numba's configured thread count (NUMBA_NUM_THREADS, else the CPU count), read
     # without numba.get_num_threads(), which would start numba's threading layer.
-    threads = max(1, int(numba.config.NUMBA_NUM_THREADS))
+    config: Any = numba.config
+    threads = max(1, int(config.NUMBA_NUM_THREADS))
     values = np.zeros(boxes.state_count, dtype=np.float64)
     levels = states_by_used_count(boxes)
     to_solve = sum(len(levels[u]) for u in range(boxes.turns))
