@@ -158,3 +158,13 @@ def test_the_linux_cache_folder_is_platformdirs(monkeypatch: pytest.MonkeyPatch)
         monkeypatch.setenv("XDG_CACHE_HOME", xdg)
         if sys.platform.startswith("linux"):
             assert quick._cache_dir() == quick._platform_cache_dir()
+
+
+def test_old_entries_are_pruned(tmp_path: Path) -> None:
+    for i in range(5):
+        entry_file = tmp_path / f"{i}.bin"
+        entry_file.write_bytes(b"x")
+        os.utime(entry_file, ns=(i * 10**9, i * 10**9))
+    (tmp_path / "other.txt").write_text("not an entry")
+    quick._prune(str(tmp_path), keep=2)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["3.bin", "4.bin", "other.txt"]

@@ -45,6 +45,7 @@ ENV_NAMES = (
     *("DATABRICKS_RUNTIME_VERSION", "WT_SESSION", "PYCHARM_HOSTED"),
 )
 GAMES_GROUP = "gamenight.games"
+KEEP = 64  # entries kept (a key per terminal size...): the oldest go beyond that
 
 Stamp = tuple[str, int, int]  # path, size, mtime_ns (-1, -1: did not exist)
 
@@ -233,5 +234,19 @@ def _store(path: str, key: tuple[Any, ...], text: str) -> None:
         with open(partial, "wb") as f:
             marshal.dump((key, stamps, text), f)
         os.replace(partial, path)
+        _prune(os.path.dirname(path))
     except Exception:  # a cache that cannot be written is only slower
         return
+
+
+def _prune(folder: str, keep: int = KEEP) -> None:
+    """Remove all but the ``keep`` newest entries of ``folder``."""
+    import contextlib  # here: the replay path imports nothing it does not use
+
+    entries = [e for e in os.scandir(folder) if e.name.endswith(".bin")]
+    if len(entries) <= keep:
+        return
+    entries.sort(key=lambda e: e.stat().st_mtime_ns, reverse=True)
+    for old in entries[keep:]:
+        with contextlib.suppress(OSError):  # another process pruned it first
+            os.unlink(old.path)
