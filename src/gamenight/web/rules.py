@@ -26,9 +26,12 @@ from __future__ import annotations
 import html
 import re
 from functools import lru_cache
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
+if TYPE_CHECKING:  # markdown-it is imported when a rules page is first rendered, not at
+    # the server's start (issue 29: the first 200 comes before any rules page)
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 CLI_PART = re.compile(r"[ \t]*<!--\s*cli\s*-->.*?<!--\s*/cli\s*-->[ \t]*\n?", re.DOTALL)
 _ID = r"[A-Z]\d{1,2}(?:\s*[-–]\s*[A-Z]?\d{1,2})?"
@@ -56,6 +59,8 @@ def player_markdown(text: str) -> str:
 
 
 def _md() -> MarkdownIt:
+    from markdown_it import MarkdownIt
+
     md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
     md.enable("table")
     return md

@@ -100,3 +100,19 @@ def test_parallel_batches_match_one_state_path() -> None:
     rng = np.random.default_rng(11)
     for state in rng.choice(boxes.state_count - 1, size=150, replace=False).tolist():
         assert turn_values(table, state).value == pytest.approx(table.values[state], rel=1e-13)
+
+
+# The full game's expected score as solved before the build moved from a prange kernel
+# to threads (issue 29); a change to the kernel or the build must leave it to 1e-9.
+FULL_GAME_EXPECTED_SCORE = 9067.576361298623
+
+
+def test_full_game_expected_score_is_unchanged(full_table: ValueTable) -> None:
+    assert abs(expected_score(full_table) - FULL_GAME_EXPECTED_SCORE) <= 1e-9
+
+
+def test_threads_and_one_thread_solve_the_same_values(monkeypatch: pytest.MonkeyPatch) -> None:
+    boxes = BoxSet(singles=tuple(Category)[:14], face_value_boxes=2)  # several chunks a level
+    threaded = solve_values(boxes)
+    monkeypatch.setattr("numba.config.NUMBA_NUM_THREADS", 1)
+    assert np.array_equal(solve_values(boxes), threaded)

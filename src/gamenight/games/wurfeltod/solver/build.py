@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import os
 import time
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
+from typing import Any
 
 import numba
 import numpy as np
@@ -37,7 +39,7 @@ from gamenight.games.wurfeltod.solver.table import (
 
 __all__ = ["build_table", "column_bits", "solve_values", "states_by_used_count"]
 
-CHUNK = 8192  # states per compiled call; small enough for a smooth progress bar
+CHUNK = 2048  # states per compiled call: a smooth progress bar, the cores kept busy
 
 
 def column_bits(boxes: BoxSet) -> npt.NDArray[np.int64]:
@@ -99,23 +101,29 @@ def solve_values(
         raise ValueError("Face Value Total cannot be a single box")
     args = structure_args(turn_structure())
     bits = column_bits(boxes)
-    threads = numba.get_num_threads()
+    # numba's configured thread count (NUMBA_NUM_THREADS, else the CPU count), read
+    # without numba.get_num_threads(), which would start numba's threading layer.
+    config: Any = numba.config
+    threads = max(1, int(config.NUMBA_NUM_THREADS))
     values = np.zeros(boxes.state_count, dtype=np.float64)
     levels = states_by_used_count(boxes)
     to_solve = sum(len(levels[u]) for u in range(boxes.turns))
     done = 0
     if progress is not None:
         progress(done, to_solve)
-    for used in range(boxes.turns - 1, -1, -1):
-        states = levels[used]
-        for start in range(0, len(states), CHUNK):
-            chunk = states[start : start + CHUNK]
-            kernel.solve_states(
-                chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, threads, *args
-            )
-            done += len(chunk)
-            if progress is not None:
-                progress(done, to_solve)
+
+    def solve(chunk: npt.NDArray[np.int64]) -> int:
+        kernel.solve_states(chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, *args)
+        return len(chunk)
+
+    with ThreadPoolExecutor(threads) as pool:
+        for used in range(boxes.turns - 1, -1, -1):
+            states = levels[used]  # depend only on the level solved before
+            chunks = [states[start : start + CHUNK] for start in range(0, len(states), CHUNK)]
+            for solved in as_completed([pool.submit(solve, chunk) for chunk in chunks]):
+                done += solved.result()
+                if progress is not None:
+                    progress(done, to_solve)
     return values
 
 

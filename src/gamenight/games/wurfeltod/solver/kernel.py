@@ -28,7 +28,7 @@ from typing import Any, TypeVar, cast
 
 import numba
 import numpy as np
-from numba import njit, prange
+from numba import njit
 
 from gamenight.games.wurfeltod.categories import CATEGORIES, WURFELTOD_PENALTY, Category
 from gamenight.games.wurfeltod.solver.table import cache_root
@@ -236,14 +236,13 @@ def _gather(
             box_value[c, lane] = values[state | (1 << bit)]
 
 
-@_jit(cache=True, parallel=True, nogil=True)
+@_jit(cache=True, nogil=True)
 def solve_states(
     states: Array,
     values: Array,
     n_single: int,
     face_boxes: int,
     column_bit: Array,
-    threads: int,
     level_start: Array,
     aside_level_start: Array,
     aside_pair_start: Array,
@@ -263,52 +262,53 @@ def solve_states(
     """Set ``values[s]`` for every ``s`` in ``states``; their successors must be solved.
 
     All states must have the same number of used boxes, so they depend only on
-    states with one more used box. Threads take batches of ``LANES`` states in turn.
+    states with one more used box; they are solved ``LANES`` at a time. The GIL is
+    released, so the builder runs one call per core on disjoint chunks of states
+    from plain Python threads: a ``parallel=True`` (prange) kernel solved no faster
+    and took most of the first build's compile time (about 5 of 9 CPU seconds).
     """
     n = states.shape[0]
     batches = (n + LANES - 1) // LANES
-    threads = max(1, min(threads, batches))
     widest = 0
     for k in range(LAST_LEVEL + 1):
         widest = max(widest, level_start[k + 1] - level_start[k])
     n_finals = final_face_points.shape[0]
     n_classes = class_final.shape[0]
     n_asides = aside_pair_start.shape[0] - 1
-    for t in prange(threads):
-        box_value = np.empty((N_COLUMNS, LANES))
-        book_final = np.empty((n_finals, LANES))
-        book_class = np.empty((n_classes, LANES))
-        best_even = np.empty((widest, LANES))
-        best_odd = np.empty((widest, LANES))
-        aside_value = np.empty((n_asides, LANES))
-        for b in range(t, batches, threads):
-            for lane in range(LANES):
-                i = min(b * LANES + lane, n - 1)  # pad the last batch with a repeat
-                _gather(values, states[i], n_single, face_boxes, column_bit, box_value, lane)
-            turn_values(
-                box_value,
-                book_final,
-                book_class,
-                best_even,
-                best_odd,
-                aside_value,
-                level_start,
-                aside_level_start,
-                aside_pair_start,
-                pair_class,
-                pair_probability,
-                class_final,
-                class_start,
-                class_column,
-                class_points,
-                final_start,
-                final_column,
-                final_points,
-                final_face_points,
-                succ_start,
-                succ_pair,
-            )
-            for lane in range(LANES):
-                i = b * LANES + lane
-                if i < n:
-                    values[states[i]] = aside_value[0, lane]
+    box_value = np.empty((N_COLUMNS, LANES))
+    book_final = np.empty((n_finals, LANES))
+    book_class = np.empty((n_classes, LANES))
+    best_even = np.empty((widest, LANES))
+    best_odd = np.empty((widest, LANES))
+    aside_value = np.empty((n_asides, LANES))
+    for b in range(batches):
+        for lane in range(LANES):
+            i = min(b * LANES + lane, n - 1)  # pad the last batch with a repeat
+            _gather(values, states[i], n_single, face_boxes, column_bit, box_value, lane)
+        turn_values(
+            box_value,
+            book_final,
+            book_class,
+            best_even,
+            best_odd,
+            aside_value,
+            level_start,
+            aside_level_start,
+            aside_pair_start,
+            pair_class,
+            pair_probability,
+            class_final,
+            class_start,
+            class_column,
+            class_points,
+            final_start,
+            final_column,
+            final_points,
+            final_face_points,
+            succ_start,
+            succ_pair,
+        )
+        for lane in range(LANES):
+            i = b * LANES + lane
+            if i < n:
+                values[states[i]] = aside_value[0, lane]
