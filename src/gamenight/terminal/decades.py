@@ -12,7 +12,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from rich.console import Console
-from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -47,7 +46,7 @@ from gamenight.terminal.decades_text import (
     tokens_text,
     who,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, heading
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
 LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
@@ -210,7 +209,8 @@ class UI:
             round_text = _("Round {round}/{rounds}").format(round=view.round, rounds=view.rounds)
         else:
             round_text = _("Round {round} of {rounds}").format(round=view.round, rounds=view.rounds)
-        console.print(Rule(_("The Decades · {round} · {step}").format(round=round_text, step=step)))
+        title = _("The Decades · {round} · {step}").format(round=round_text, step=step)
+        console.print(heading(title, console.width))
         scores = Text(_("Scores: "))
         for s in range(2):
             scores.append_text(line_of(who(table, s), " ", (str(view.teams[s].score), "bold")))

@@ -68,7 +68,14 @@ from gamenight.terminal.decathlon_keys import (
     parse_command,
     prompt,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    die_key,
+    heading,
+)
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -320,8 +327,8 @@ class UI:
             if final and isinstance(event, DisciplineEnd):
                 continue  # the final standings show the whole sheet right after
             line = self._narrate(event, table)
-            if isinstance(line, Rule) and cell_len(str(line.title)) + 6 > console.width:
-                line = Text(str(line.title), style="bold")  # a rule crops its title: wrap it
+            if isinstance(line, Rule):  # a rule crops a long title: wrap it
+                line = heading(line.title, console.width)
             if line is not None:
                 console.print(line)
 
