@@ -389,6 +389,8 @@ function renderHint() {
   els.hint.hidden = false;
   const c = ctx();
   const stale = state.advice && state.advice.seq !== undefined && state.advice.seq !== state.seq;
+  // what the panel shows, for tests to wait on: closed, loading, shown or error
+  els.hint.dataset.state = !state.advice || stale ? "closed" : state.advice.loading ? "loading" : state.advice.error ? "error" : "shown";
   replace(
     els.hint,
     h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !c.myTurn, "aria-expanded": state.hintOpen ? "true" : "false", onclick: askHint }, t("hint.ask")),
