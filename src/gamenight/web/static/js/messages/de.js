@@ -248,4 +248,7 @@ export default {
   "rules.missing": "Für dieses Spiel gibt es keine Regeln.",
   "hint.unit.points": "Punkte",
   "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} Karte)", other: "{name} ({language}, {n} Karten)" },
+  "catalogue.chosen": "{option}: {entry}",
 };

@@ -250,4 +250,7 @@ export default {
   "rules.missing": "No rules for this game.",
   "hint.unit.points": "points",
   "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} card)", other: "{name} ({language}, {n} cards)" },
+  "catalogue.chosen": "{option}: {entry}",
 };

@@ -248,4 +248,7 @@ export default {
   "rules.missing": "Brak zasad tej gry.",
   "hint.unit.points": "punkty",
   "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} karta)", few: "{name} ({language}, {n} karty)", many: "{name} ({language}, {n} kart)", other: "{name} ({language}, {n} karty)" },
+  "catalogue.chosen": "{option}: {entry}",
 };
