@@ -51,34 +51,38 @@ export function advicePanel(advice, onChoose, describe = describer) {
     { class: "advice" },
     advice.note ? h("p", { class: "muted" }, adviceWords(advice.note)) : null,
     h(
-      "table",
-      { class: "advice-table" },
-      h("caption", { class: "visually-hidden" }, t("hint.title")),
+      "div",
+      { class: "advice-wrap" }, // a table wider than a narrow phone scrolls inside it
       h(
-        "thead",
-        {},
+        "table",
+        { class: "advice-table" },
+        h("caption", { class: "visually-hidden" }, t("hint.title")),
         h(
-          "tr",
+          "thead",
           {},
-          h("th", { scope: "col" }, t("hint.option")),
-          objectives.map((o) => h("th", { scope: "col" }, adviceWords(o.name) + (o.unit && o.unit !== "probability" ? ` (${adviceWords(o.unit)})` : ""))),
-          onChoose ? h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("hint.play"))) : null,
-        ),
-      ),
-      h(
-        "tbody",
-        {},
-        (advice.options || []).map((option, i) =>
           h(
             "tr",
-            { class: i === leading ? "best" : "" },
-            h("th", { scope: "row" }, h("span", { class: "option-label" }, optionLabel(option, describe)), i === leading ? h("span", { class: "tag best-tag" }, t("hint.best")) : null),
-            objectives.map((o, j) =>
-              h("td", { class: o.best === i ? "value best-cell" : "value" }, fmt(option.values[j], o.unit)),
+            {},
+            h("th", { scope: "col" }, t("hint.option")),
+            objectives.map((o) => h("th", { scope: "col" }, adviceWords(o.name) + (o.unit && o.unit !== "probability" ? ` (${adviceWords(o.unit)})` : ""))),
+            onChoose ? h("th", { scope: "col" }, h("span", { class: "visually-hidden" }, t("hint.play"))) : null,
+          ),
+        ),
+        h(
+          "tbody",
+          {},
+          (advice.options || []).map((option, i) =>
+            h(
+              "tr",
+              { class: i === leading ? "best" : "" },
+              h("th", { scope: "row" }, h("span", { class: "option-label" }, optionLabel(option, describe)), i === leading ? h("span", { class: "tag best-tag" }, t("hint.best")) : null),
+              objectives.map((o, j) =>
+                h("td", { class: o.best === i ? "value best-cell" : "value" }, fmt(option.values[j], o.unit)),
+              ),
+              onChoose
+                ? h("td", {}, h("button", { type: "button", class: "small", onclick: () => onChoose(option.action) }, t("hint.play")))
+                : null,
             ),
-            onChoose
-              ? h("td", {}, h("button", { type: "button", class: "small", onclick: () => onChoose(option.action) }, t("hint.play")))
-              : null,
           ),
         ),
       ),
