@@ -123,7 +123,10 @@ def score_sheet(
     """Rows = events, columns = players; points totals and, in the Championship, honours."""
     champ = variant == "championship"
     sheet = RichTable(title=_("Score sheet"), show_footer=True, title_justify="left")
-    sheet.add_column(_("Event"), footer=_("Points") if not champ else _("Points / honours"))
+    # a narrow log folds a word too long for its column ("100-m-Lauf" has no space to wrap
+    # at): Rich's default would cut it with an ellipsis
+    total = _("Points") if not champ else _("Points / honours")
+    sheet.add_column(_("Event"), footer=total, overflow="fold")
     points = [0] * len(names)
     medals = [0] * len(names)
     for row in rows:
@@ -133,7 +136,7 @@ def score_sheet(
             medals[seat] += h
     for seat, name in enumerate(names):
         footer = str(points[seat]) + (f" / {medals[seat]}" if champ else "")
-        sheet.add_column(Text(name), justify="right", footer=footer)
+        sheet.add_column(Text(name), justify="right", footer=footer, overflow="fold")
     for event, row in zip(events, rows, strict=False):
         cells = [result_text(v) for v in row]
         if champ:
