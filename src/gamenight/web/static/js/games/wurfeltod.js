@@ -144,7 +144,7 @@ export default {
       const worth = cat === "face-value" ? t("wt.worth_face") : String(POINTS[cat]);
       return {
         key: cat === "face-value" ? `face-value-${seenFace.n}` : cat,
-        label: h("span", { class: "cat" }, h("span", { class: "cat-name" }, label(cat) + (cat === "face-value" ? ` ${seenFace.n}` : "")),
+        label: h("span", { class: "cat" }, h("span", { class: "cat-name" }, cat === "face-value" ? t("wt.face_box", { box: label(cat), n: seenFace.n }) : label(cat)),
           h("span", { class: "cat-worth" }, worth)),
         cells,
       };

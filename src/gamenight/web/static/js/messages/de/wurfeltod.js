@@ -43,4 +43,5 @@ export default {
   "wt.advice.expected_note": "bisher eingetragen {booked} plus der erwartete Rest des Spiels bei optimalem Solospiel (Punkte minus 250 je Wurfeltod)",
   "wt.advice.no_wurfeltod": "Kein offenes Feld bringt jetzt eingetragen einen Wurfeltod.",
   "wt.advice.brings": "Jetzt eingetragen bringt einen Wurfeltod (−250): {boxes}.",
+  "wt.face_box": "{box}, Feld {n}",
 };

@@ -45,4 +45,5 @@ export default {
   "wt.advice.expected_note": "booked so far {booked} plus the expected rest of the game under optimal solitaire play (points minus 250 per Wurfeltod)",
   "wt.advice.no_wurfeltod": "No open box brings a Wurfeltod if booked now.",
   "wt.advice.brings": "Booking now brings a Wurfeltod (−250) in: {boxes}.",
+  "wt.face_box": "{box}, box {n}",
 };

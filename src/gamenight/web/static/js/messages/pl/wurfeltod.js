@@ -43,4 +43,5 @@ export default {
   "wt.advice.expected_note": "zapisane dotąd {booked} plus oczekiwana reszta gry przy optymalnej grze solo (punkty minus 250 za każdy Wurfeltod)",
   "wt.advice.no_wurfeltod": "Żadne wolne pole nie daje teraz Wurfeltodu.",
   "wt.advice.brings": "Zapis teraz daje Wurfeltod (−250) w: {boxes}.",
+  "wt.face_box": "{box}, pole {n}",
 };
