@@ -186,3 +186,47 @@ def test_each_player_reads_their_own_language(open_page: Any, server: Server) ->
     assert "Karta wyników" in guest.inner_text("#table")
     assert host.evaluate("() => document.documentElement.lang") == "de"
     assert guest.evaluate("() => document.documentElement.lang") == "pl"
+
+
+HINT_FITS_JS = """() => {
+  const out = [];
+  const wrap = document.querySelector("#hint .advice-wrap");
+  if (!wrap) return ["no hint table"];
+  const box = wrap.getBoundingClientRect();
+  const lines = (el) => {
+    const range = document.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+  };
+  for (const b of wrap.querySelectorAll("button")) {
+    const r = b.getBoundingClientRect();
+    if (r.right > box.right + 1 || r.left < box.left - 1) out.push(`outside: ${b.textContent}`);
+  }
+  for (const th of wrap.querySelectorAll("thead th")) {  // a head breaks between words only
+    if (th.querySelector(".visually-hidden")) continue;
+    if (lines(th) > th.textContent.split(/\\s+/).filter(Boolean).length)
+      out.push(`head broken inside a word: ${th.textContent}`);
+  }
+  for (const td of document.querySelectorAll(".sheet tr.total td")) {
+    if (lines(td) > 1) out.push(`total on two lines: ${td.textContent}`);
+  }
+  return out;
+}"""
+
+
+@pytest.mark.parametrize("lang", ["de", "pl"])
+def test_the_hint_table_fits_a_phone(open_page: Any, server: Server, lang: str) -> None:
+    """The Decathlon's hint table in German and Polish on a phone: every Play button within
+    the table's box (not scrolled away), no column head broken inside a word (the heads
+    read "oczekiwa|ny", "expecte|d"), the sheet's totals on one line ("−1|3")."""
+    page = open_page(lang)
+    ui.create_room(page, server.url, "decathlon", ["human", "bot:greedy"], name="Ann")
+    ui.start_if_host(page)
+    ui.play(page, ui.decathlon, stop_after=4)
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.click("#hint-button")
+    page.wait_for_selector("#hint[data-state=shown]")
+    for size in (ui.PHONE, {"width": 360, "height": 740}):
+        page.set_viewport_size(size)
+        ui.next_frame(page)
+        assert page.evaluate(HINT_FITS_JS) == [], (lang, size)

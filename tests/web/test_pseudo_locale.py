@@ -74,6 +74,7 @@ CUT_OFF_JS = """() => {
     if (el.closest("[hidden], .visually-hidden") || !el.getClientRects().length) continue;
     if (el.matches(NAMES)) continue;
     const style = getComputedStyle(el);
+    if (style.clipPath === "inset(50%)") continue; // hidden but read (a narrow phone's Play word)
     const text = el.textContent.trim().slice(0, 40);
     const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${text}"`;
     if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)

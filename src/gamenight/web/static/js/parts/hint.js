@@ -80,7 +80,10 @@ export function advicePanel(advice, onChoose, describe = describer) {
                 h("td", { class: o.best === i ? "value best-cell" : "value" }, fmt(option.values[j], o.unit)),
               ),
               onChoose
-                ? h("td", {}, h("button", { type: "button", class: "small", onclick: () => onChoose(option.action) }, t("hint.play")))
+                ? h("td", {}, h("button", { type: "button", class: "small play", onclick: () => onChoose(option.action) },
+                // a phone shows the mark alone (the word stays the button's name): the values
+                // keep their room in a longer language
+                h("span", { class: "play-mark", "aria-hidden": "true" }, "▶"), h("span", { class: "play-word" }, t("hint.play"))))
                 : null,
             ),
           ),
