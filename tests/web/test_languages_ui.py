@@ -230,3 +230,24 @@ def test_the_hint_table_fits_a_phone(open_page: Any, server: Server, lang: str) 
         page.set_viewport_size(size)
         ui.next_frame(page)
         assert page.evaluate(HINT_FITS_JS) == [], (lang, size)
+
+
+def test_the_bots_summaries_come_in_the_requests_language(server: Server) -> None:
+    """The lobby's seat help and the room's seat list show each bot's summary as
+    /api/games sends it: in the request's language (they were English on German and
+    Polish pages)."""
+    import json
+
+    def summaries(lang: str) -> dict[tuple[str, str], str]:
+        headers = {"Accept-Language": lang}
+        request = urllib.request.Request(server.url + "/api/games", headers=headers)
+        with urllib.request.urlopen(request) as r:
+            games = json.loads(r.read())
+        return {(g["id"], b["name"]): b["summary"] for g in games for b in g["bots"]}
+
+    english = summaries("en")
+    for lang in ("de", "pl"):
+        said = summaries(lang)
+        assert said[("wurfeltod", "greedy")] != english[("wurfeltod", "greedy")]
+        same = sorted(key for key, text in said.items() if text == english[key])
+        assert len(same) <= 1, (lang, same)  # one Decathlon bot's line is not translated yet

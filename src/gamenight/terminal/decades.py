@@ -216,8 +216,8 @@ class UI:
             round_text = _("Round {round}/{rounds}").format(round=view.round, rounds=view.rounds)
         else:
             round_text = _("Round {round} of {rounds}").format(round=view.round, rounds=view.rounds)
-        title = _("The Decades · {round} · {step}").format(round=round_text, step=step)
-        console.print(heading(title, console.width))
+        banner = _("The Decades · {round} · {step}").format(round=round_text, step=step)
+        console.print(heading(banner, console.width))
         scores = Text(_("Scores: "))
         for s in range(2):
             scores.append_text(line_of(who(table, s), " ", (str(view.teams[s].score), "bold")))
