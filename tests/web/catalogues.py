@@ -38,6 +38,8 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "conn.": ("connecting", "online", "reconnecting", "refused"),
     "die.colour.": ("red", "black"),
     "odds.objective.": (  # the labels of games' live odds (games/decathlon/odds.py, win_play.py)
+        "chance to win",
+        "chance of the most honours (a tie counts for each)",
         "chance to win, both playing for points",
         "chance to win, both playing to win",
     ),

@@ -145,7 +145,8 @@ def test_the_lobby_renders_any_catalogue_option_from_api_games(page: Any, server
     # the real catalogue of The Decades is rendered the same way
     page.click("button[data-game='decades']")
     page.wait_for_selector("#opt-deck option", state="attached")
-    assert page.locator("#opt-deck option").first.text_content() == "The shipped deck"
+    # with its language: a player on another language's page knows the questions' language
+    assert page.locator("#opt-deck option").first.text_content() == "The shipped deck (English)"
     assert not [url for url in asked if "/api/decks" in url]
     assert [url for url in asked if url.endswith("/api/games/decades/catalogues/deck")]
 
@@ -460,7 +461,7 @@ def test_lobby_and_waiting_room_accessibility(page: Any, server: Server) -> None
     options = page.locator("#opt-deck option")
     values = options.evaluate_all("os => os.map(o => o.value)")
     assert values == ["", deck_id, "shipped-de", "shipped-pl"]
-    assert options.nth(1).text_content() == "<b>party</b> (6 cards)"
+    assert options.nth(1).text_content() == "<b>party</b> (English, 6 cards)"
     assert page.locator("#opt-deck b").count() == 0
     code = ui.create_room(
         page,

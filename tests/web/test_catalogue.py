@@ -216,3 +216,19 @@ def test_the_vocabulary_route(server: Server) -> None:
             assert body["code"] == "not_found" and "\n" not in body["message"]
         else:
             raise AssertionError(bad)
+
+
+def test_every_odds_label_a_game_sends_has_a_key() -> None:
+    """The live odds' labels are the games' English (the odds bar says them through
+    odds.objective.<label>): each label a game can send is a member of that family."""
+    from gamenight.core.odds import Odds
+    from gamenight.games.decathlon import odds, win_play
+
+    sent = {
+        Odds(win=(1.0,)).label,
+        odds.POINTS_LABEL,
+        odds.POINTS_PLAY_LABEL,
+        odds.HONOURS_LABEL,
+        win_play.WIN_PLAY_LABEL,
+    }
+    assert sorted(sent - set(cat.DYNAMIC["odds.objective."])) == []

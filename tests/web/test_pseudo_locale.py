@@ -74,6 +74,7 @@ CUT_OFF_JS = """() => {
     if (el.closest("[hidden], .visually-hidden") || !el.getClientRects().length) continue;
     if (el.matches(NAMES)) continue;
     const style = getComputedStyle(el);
+    if (style.clipPath === "inset(50%)") continue; // hidden but read (a narrow phone's Play word)
     const text = el.textContent.trim().slice(0, 40);
     const name = `${el.tagName.toLowerCase()}.${[...el.classList].join(".")} "${text}"`;
     if (el.clientWidth > 0 && el.scrollWidth > el.clientWidth + 1)
@@ -200,14 +201,22 @@ def test_pseudo_waiting_room(qps: tuple[Any, Any, list[str]], server: Server) ->
 @pytest.mark.parametrize("game", cat.GAMES)
 def test_pseudo_table(qps: tuple[Any, Any, list[str]], server: Server, game: str) -> None:
     """Each game's table at the start and after a few moves (the log has lines then, the
-    dice are thrown)."""
+    dice are thrown), with the live odds and the hint panel open where the game has them:
+    their words come from the server in the game's English (odds labels, the advisor's
+    columns and notes) and must be said again in the page's language."""
     _, page, warnings = qps
-    ui.create_room(page, server.url, game, ["human", BOTS[game]], name="Ann")
+    page.goto(f"{server.url}/?game={game}")
+    page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
+    odds = ("odds",) if page.locator("#odds").count() else ()
+    ui.create_room(page, server.url, game, ["human", BOTS[game]], name="Ann", checks=odds)
     ui.start_if_host(page)
     page.wait_for_selector("body[data-my-turn=true]")
     check(page, f"{game} start", warnings)
     ui.play(page, CHOOSERS[game], stop_after=3)
     page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
+    if page.locator("#hint-button:enabled").count():
+        page.click("#hint-button")
+        page.wait_for_selector("#hint[data-state=shown], #hint[data-state=error]")
     ui.shoot(page, f"qps-{game}")
     check(page, f"{game} playing", warnings)
 

@@ -130,8 +130,39 @@ def test_the_lobby_offers_the_decks_in_the_pages_language_first(page: Any, serve
         ]  # decks others imported may follow
         assert values[0] == first and sorted(shipped) == ["", "shipped-de", "shipped-pl"], lang
         assert page.locator("#opt-deck").input_value() == first, lang
-    shown = page.locator("#opt-deck option").evaluate_all("os => os.map(o => o.textContent)")
-    assert shown[1:] == [
-        "Gamenight-Standardstapel (48 cards)",
-        "Standardowa talia gamenight (48 cards)",
+    shown = page.locator("#opt-deck option").evaluate_all(
+        "os => os.filter(o => ['shipped-de', 'shipped-pl'].includes(o.value))"
+        ".map(o => o.textContent)"
+    )  # decks other tests imported into the shared server may stand between them
+    assert shown == [  # each deck says its language (Intl.DisplayNames) and size
+        "Gamenight-Standardstapel (German, 48 cards)",
+        "Standardowa talia gamenight (Polish, 48 cards)",
     ]
+
+
+def test_a_room_with_the_english_deck_says_so_in_polish(browser: Any, server: Server) -> None:
+    """A Polish player at a table whose deck is the English one: the lobby names each
+    deck's language, and the room says which deck it plays and in which language."""
+    ctx = ui.new_context(browser, ui.PHONE, locale="pl-PL")
+    page = ctx.new_page()
+    try:
+        page.goto(f"{server.url}/?game=decades")
+        page.wait_for_selector("#opt-deck option", state="attached")
+        shown = page.locator("#opt-deck option").evaluate_all(
+            "os => os.filter(o => ['shipped-pl', '', 'shipped-de'].includes(o.value))"
+            ".map(o => o.textContent)"
+        )  # (decks other tests imported may stand between; the shipped ones keep their order)
+        assert shown == [
+            "Standardowa talia gamenight (polski, 48 kart)",
+            "Talia dołączona do gry (angielski)",
+            "Gamenight-Standardstapel (niemiecki, 48 kart)",
+        ]
+        ui.create_room(page, server.url, "decades", ["human", "bot:novice"], choices={"deck": ""})
+        fact = page.locator(".catalogue-fact[data-option=deck]")
+        assert fact.inner_text() == "Talia: Talia dołączona do gry (angielski)"
+        page.goto(f"{server.url}/?game=decades")
+        page.wait_for_selector("#opt-deck option", state="attached")
+        ui.create_room(page, server.url, "decades", ["human", "bot:novice"])  # the first: Polish
+        assert fact.inner_text() == "Talia: Standardowa talia gamenight (polski, 48 kart)"
+    finally:
+        ctx.close()

@@ -215,7 +215,9 @@ async def list_games() -> list[GameOut]:
                     )
                     for o in info.options
                 ),
-                bots=tuple(BotOut(b.name, b.summary) for b in entry.bot_infos.values()),
+                # the summaries are marked (N_) where the games define them: said in the
+                # request's language, as the lobby and the seats show them
+                bots=tuple(BotOut(b.name, _(b.summary)) for b in entry.bot_infos.values()),
                 hints=info.advisor is not None,
                 odds=info.odds is not None,
             )

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
-from rich.rule import Rule
 from rich.table import Table as RichTable
 from rich.text import Text
 
@@ -47,7 +47,7 @@ from gamenight.terminal.decades_text import (
     tokens_text,
     who,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed
+from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, heading
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
 LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
@@ -83,19 +83,25 @@ def board_grid(
     grid.append_text(title if isinstance(title, Text) else Text(title))
     grid.stylize("bold")
     grid.append("\n")
-    if not compact:
-        grid.append("      " + "".join(f"x{unit}".ljust(CELL) for unit in range(10)) + "\n", "dim")
     halves = ((0, 5), (5, 10)) if compact else ((0, 10),)
+    # a decade row's name in the player's words ("80s", "80er", "80."), all as wide as the
+    # widest so the years stay in columns
+    names = {
+        d: pgettext("decade row", "{decade}s").format(decade=f"{d % 100:02d}" if compact else d)
+        for d in DECADES
+    }
+    width = max(cell_len(n) for n in names.values()) + 1
+    if not compact:
+        units = "".join(f"x{unit}".ljust(CELL) for unit in range(10))
+        grid.append(" " * width + units + "\n", "dim")
     for decade in DECADES:
         for first, last in halves:
-            if compact:
-                label = f"{decade % 100:02d}s " if first == 0 else "    "
-            else:
-                label = f"{decade}s "
-            grid.append(label, style="bold")
+            label = names[decade] if first == 0 else ""
+            grid.append(label.ljust(width), style="bold")
             for year in range(decade + first, decade + last):
                 grid.append_text(_cell(year, bonus, answers, tokens))
-                grid.append(" ")
+                if year < decade + last - 1:  # none after the last: "80er" still fits 40
+                    grid.append(" ")
             grid.append("\n")
     return grid
 
@@ -210,7 +216,8 @@ class UI:
             round_text = _("Round {round}/{rounds}").format(round=view.round, rounds=view.rounds)
         else:
             round_text = _("Round {round} of {rounds}").format(round=view.round, rounds=view.rounds)
-        console.print(Rule(_("The Decades · {round} · {step}").format(round=round_text, step=step)))
+        banner = _("The Decades · {round} · {step}").format(round=round_text, step=step)
+        console.print(heading(banner, console.width))
         scores = Text(_("Scores: "))
         for s in range(2):
             scores.append_text(line_of(who(table, s), " ", (str(view.teams[s].score), "bold")))

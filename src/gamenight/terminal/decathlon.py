@@ -68,7 +68,14 @@ from gamenight.terminal.decathlon_keys import (
     parse_command,
     prompt,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    die_key,
+    heading,
+)
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
     from gamenight.games.decathlon.advisor import Recommendation
@@ -116,7 +123,10 @@ def score_sheet(
     """Rows = events, columns = players; points totals and, in the Championship, honours."""
     champ = variant == "championship"
     sheet = RichTable(title=_("Score sheet"), show_footer=True, title_justify="left")
-    sheet.add_column(_("Event"), footer=_("Points") if not champ else _("Points / honours"))
+    # a narrow log folds a word too long for its column ("100-m-Lauf" has no space to wrap
+    # at): Rich's default would cut it with an ellipsis
+    total = _("Points") if not champ else _("Points / honours")
+    sheet.add_column(_("Event"), footer=total, overflow="fold")
     points = [0] * len(names)
     medals = [0] * len(names)
     for row in rows:
@@ -126,7 +136,7 @@ def score_sheet(
             medals[seat] += h
     for seat, name in enumerate(names):
         footer = str(points[seat]) + (f" / {medals[seat]}" if champ else "")
-        sheet.add_column(Text(name), justify="right", footer=footer)
+        sheet.add_column(Text(name), justify="right", footer=footer, overflow="fold")
     for event, row in zip(events, rows, strict=False):
         cells = [result_text(v) for v in row]
         if champ:
@@ -320,8 +330,8 @@ class UI:
             if final and isinstance(event, DisciplineEnd):
                 continue  # the final standings show the whole sheet right after
             line = self._narrate(event, table)
-            if isinstance(line, Rule) and cell_len(str(line.title)) + 6 > console.width:
-                line = Text(str(line.title), style="bold")  # a rule crops its title: wrap it
+            if isinstance(line, Rule):  # a rule crops a long title: wrap it
+                line = heading(line.title, console.width)
             if line is not None:
                 console.print(line)
 

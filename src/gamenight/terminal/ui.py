@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, TypeVar
 
 import msgspec
+from rich.cells import cell_len
 from rich.console import Console, RenderableType
 from rich.rule import Rule
 from rich.style import Style
@@ -69,6 +70,20 @@ def say(console: Console, *parts: str | Text) -> None:
     'Seed [random]: [/]\\n'
     """
     console.print(Text.assemble(*(plain(p) if isinstance(p, str) else p for p in parts)))
+
+
+def heading(title: str | Text, width: int) -> RenderableType:
+    """A rule titled ``title``, or, where ``width`` columns cannot hold the title on
+    a rule (Rich crops it with an ellipsis), the title as bold text that wraps: a
+    longer language must never lose the end of a heading.
+
+    >>> type(heading("Round 1", 40)).__name__, type(heading("x" * 40, 40)).__name__
+    ('Rule', 'Text')
+    """
+    shown = title if isinstance(title, Text) else Text(title)
+    if cell_len(shown.plain) + 6 > width:  # "─ " and " ─" around it, and some rule
+        return Text.assemble(shown, style="bold")
+    return Rule(shown)
 
 
 CURTAIN_LINES = 100  # where the screen cannot be cleared: blank lines push it off
@@ -231,7 +246,7 @@ class Prompter:
     def board(self, title: Text, draw: Callable[[Console], None]) -> None:
         """Show what ``draw`` prints as the board under ``title``: the line mode
         prints a rule and the board; the full screen redraws its board panel."""
-        self.console.print(Rule(title))
+        self.console.print(heading(title, self.console.width))
         draw(self.console)
 
     def hand_over(self, name: str) -> None:

@@ -36,7 +36,7 @@ DIGITS = ["".join(c) for n in (1, 2, 3) for c in itertools.combinations("123456"
 FOURS = [" ".join(c) for c in itertools.combinations("1234567", 4)]  # keep 4 cards of 7
 VOCABULARY = [
     "", "f", "r", "s", "t", "j", "k", "x", "a", "b", "none", "all", "keep", "2p", "fh", "ls",
-    "pp", "4k", "3p", "tt", "5k", "p", "sk", "ss", "lb", "ch", "kn", "y", "n",
+    "pp", "4k", "3p", "tt", "5k", "p", "sk", "ss", "lb", "ch", "kn", "y", "n", "-",
     *DIGITS, *FOURS, *(f"s {d}" for d in DIGITS),
     *(f"x {w}" for w in ("p", "pp", "1", "2", "3", "4")),
     *(str(year) for year in range(1900, 2030)),

@@ -17,7 +17,6 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
-from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.rule import Rule
 from rich.segment import Segment
@@ -32,7 +31,7 @@ from textual.widgets import Footer, Input, Label, RichLog, Static
 
 from gamenight.core.i18n import N_, _
 from gamenight.terminal.full.bridge import Reply, ScreenConsole, ScreenPrompter
-from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.ui import Prompter, heading, plain
 
 T = TypeVar("T")
 
@@ -245,8 +244,8 @@ class TableApp(App[None], Generic[T]):
         full = self.size.width  # the width from the screen: the same whenever it is written
         width = max(10, (full if full < NARROW else SIDE - 2) - 1)
         for part in parts:
-            if isinstance(part, Rule) and cell_len(str(part.title)) + 6 > width:
-                part = Text(str(part.title), style="bold")  # a rule crops its title: wrap it
+            if isinstance(part, Rule):  # a rule crops a long title: wrap it
+                part = heading(part.title, width)
             log.write(part, width=width)
 
     def show_hint(self, parts: list[RenderableType]) -> None:

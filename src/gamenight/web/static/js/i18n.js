@@ -163,6 +163,27 @@ export function tOr(key, fallback, params = {}) {
   return key in current || key in catalogues.en ? t(key, params) : fallback;
 }
 
+/**
+ * English made elsewhere (an advisor's column names and notes, which the server sends as
+ * the game wrote them) said again in the page's language: `forms` is a list of
+ * [RegExp, key]; the first pattern matching the whole text names the message, and its
+ * named groups fill the placeholders. Text no form knows is returned as it is.
+ */
+export function sayAgain(text, forms = [], depth = 0) {
+  if (typeof text !== "string") return text;
+  for (const [pattern, key] of forms) {
+    const found = text.match(pattern);
+    if (!found || found[0] !== text) continue;
+    // a group may quote another form (a note naming a column): said again too, once
+    // and a number written the English way ("8,500") is a number, shown the page's way
+    const groups = Object.entries(found.groups || {}).map(([name, value]) =>
+      [name, /^\d{1,3}(,\d{3})*$/.test(value) ? Number(value.replaceAll(",", ""))
+        : depth ? value : sayAgain(value, forms, depth + 1)]);
+    return t(key, Object.fromEntries(groups));
+  }
+  return text;
+}
+
 /** A game's name in the page's language: the vocabulary's "game.<id>.name" (once
  * loadGameMessages(id) has run), else `fallback` (the server's English name). */
 export function gameName(id, fallback) {

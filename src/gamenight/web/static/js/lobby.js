@@ -6,6 +6,7 @@
 // field gets the focus; the checks come from GET /api/games (an int option's minimum and
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
+import { defaultText, entryText } from "./parts/catalogue.js";
 import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
@@ -127,9 +128,10 @@ function optionField(game, opt) {
     // a catalogue option (docs/protocol.md): the game's default, then the catalogue's
     // entries by id, as the server lists them; names are text only
     const cat = opt.catalogue;
-    const first = tOr(`opt.${game.id}.${opt.name}.default`, cat.default_label.charAt(0).toUpperCase() + cat.default_label.slice(1));
+    // each entry with its language (an English deck on a Polish page says so)
+    const first = defaultText(game, opt);
     const entries = catalogues.get(cat.url) || [];
-    const names = new Map(entries.map((e) => [e.id, e.detail ? t("opt.catalogue_entry", { name: e.name, detail: e.detail }) : e.name]));
+    const names = new Map(entries.map((e) => [e.id, entryText(opt, e)]));
     const values = catalogueOrder(cat, entries);
     return selectField({ id, name: opt.name, label, help, values, selected: values[0],
       text: (v) => names.get(v) ?? first });

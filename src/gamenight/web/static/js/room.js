@@ -1,6 +1,6 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
 import { h, s as svg, replace, $ } from "./dom.js";
-import { t, translatePage, loadGameMessages, errorText, gameName as nameOfGame } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages, errorText, gameName as nameOfGame } from "./i18n.js";
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
@@ -10,6 +10,7 @@ import { seatList, seatName, seatNames } from "./parts/seats.js";
 import { connectionStatus } from "./parts/status.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { advicePanel } from "./parts/hint.js";
+import { chosenText } from "./parts/catalogue.js";
 import { endPanel } from "./parts/end.js";
 import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
@@ -44,6 +45,7 @@ const state = {
   room: null,
   claimDraft: null, // the name typed into the claim form, not yet sent
   game: null, // GameOut from /api/games
+  catalogues: [], // [{opt, entries}]: the game's catalogue options (decks) and their entries
   seat: null,
   view: null,
   legal: [],
@@ -389,6 +391,8 @@ function renderHint() {
   els.hint.hidden = false;
   const c = ctx();
   const stale = state.advice && state.advice.seq !== undefined && state.advice.seq !== state.seq;
+  // what the panel shows, for tests to wait on: closed, loading, shown or error
+  els.hint.dataset.state = !state.advice || stale ? "closed" : state.advice.loading ? "loading" : state.advice.error ? "error" : "shown";
   replace(
     els.hint,
     h("button", { type: "button", id: "hint-button", "data-key": "hint", disabled: !c.myTurn, "aria-expanded": state.hintOpen ? "true" : "false", onclick: askHint }, t("hint.ask")),
@@ -468,6 +472,24 @@ function contributeIfMissing() {
   conn.request({ type: "contribute", value }).catch(() => {});
 }
 
+/** The entries of the game's catalogue options (its decks), to say which one the room
+ * plays and in which language; none if the server cannot list them. */
+async function loadCatalogues() {
+  const options = (state.game?.options || []).filter((o) => o.catalogue);
+  state.catalogues = await Promise.all(options.map(async (opt) =>
+    ({ opt, entries: await api.catalogue(opt.catalogue.url).catch(() => []) })));
+}
+
+/** "Deck: Gamenight standard deck (English, 48 cards)": each catalogue option's choice. */
+function catalogueFacts() {
+  const facts = (state.catalogues || []).map(({ opt, entries }) => {
+    const text = chosenText(state.game, opt, entries, state.room.options?.[opt.name]);
+    const label = tOr(`opt.${state.game.id}.${opt.name}`, opt.name);
+    return text ? h("li", { class: "catalogue-fact", dataset: { option: opt.name } }, t("catalogue.chosen", { option: label, entry: text })) : null;
+  }).filter(Boolean);
+  return facts.length ? h("ul", { class: "room-facts" }, facts) : null;
+}
+
 function renderSeats() {
   if (!state.room) return;
   const spectators = state.room.spectators || 0;
@@ -475,6 +497,7 @@ function renderSeats() {
     seatList({ seats: state.room.seats, me: state.seat, toAct: state.finished ? [] : state.toAct, gameInfo: state.game, extra: hostTools }),
     // at the table the bar above it says it (renderBar); in the waiting room, here
     spectators && els.bar.hidden ? h("p", { class: "muted spectator-count" }, t("room.spectators", { count: spectators })) : null,
+    catalogueFacts(),
     state.room.notes?.length ? h("ul", { class: "notes" }, state.room.notes.map((n) => h("li", {}, n))) : null);
 }
 
@@ -753,7 +776,7 @@ async function main() {
     state.game = games.find((g) => g.id === room.game) || null;
     state.room = room;
     renderer = rendererFor(room.game);
-    await loadGameMessages(room.game);
+    await Promise.all([loadGameMessages(room.game), loadCatalogues()]);
     render();
   } catch (err) {
     replace($("main"), h("h1", {}, t("room.missing")), h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));

@@ -7,6 +7,7 @@ import { t } from "../i18n.js";
 import { die, diceRow, rollProgress } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
 import { oddsBar } from "../parts/odds.js";
+import { describeActionsWith } from "../parts/hint.js";
 import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
 
 const ev = (name) => t(`dec.event.${name}`);
@@ -62,9 +63,40 @@ function eventPanel(v) {
     facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null);
 }
 
+// The advisor's words (games/decathlon/advisor.py: its columns, notes and goals), which the
+// server sends in English, as the hint panel says them (parts/hint.js, i18n.sayAgain).
+const ADVICE_WORDS = [
+  [/expected result/, "dec.advice.expected"],
+  [/the expected result/, "dec.advice.the_expected"],
+  [/P\(result ≥ (?<n>\d+)\)/, "dec.advice.at_least"],
+  [/E\[honours\]/, "dec.advice.honours"],
+  [/honours/, "dec.advice.unit_honours"],
+  [/against the results posted so far/, "dec.advice.posted"],
+  [/the result that ties (?<name>.+)'s total/, "dec.advice.ties"],
+  [/(?<name>.+)'s best result so far/, "dec.advice.best_so_far"],
+  [/optimal plays for the expected result; competitive for (?<goal>.+)/, "dec.advice.note"],
+];
+
+/** An action in words, as the hint panel lists it (the buttons' own words where a button
+ * does the same: "Freeze this set", "Rethrow", "Jump with 4 dice"). */
+export function describeAction(action, view) {
+  if (!action) return null;
+  if (action.type === "freeze") {
+    if (view.phase === "keep-or-rethrow" || SETS[view.discipline] !== undefined) return t("dec.keep_set");
+    const thrown = view.thrown || [];
+    const dice = action.dice || [];
+    return t("dec.hint.freeze", { count: dice.length, dice: dice.map((i) => i + 1).join(" "),
+      faces: dice.map((i) => thrown[i]).join(" ") });
+  }
+  if (action.type === "vault") return t("dec.vault_go", { count: action.dice });
+  if (["rethrow", "throw", "jump", "stop", "skip", "retire"].includes(action.type)) return t(`dec.act.${action.type}`);
+  return null;
+}
+
 export default {
   render(ctx) {
     const v = ctx.view;
+    describeActionsWith((a) => describeAction(a, v), ADVICE_WORDS);
     const pick = (ctx.local.pick ||= new Set());
     const freezes = legalOfType(ctx.legal, "freeze");
     const freezable = new Set(v.freezable && v.freezable.length ? v.freezable : (v.thrown || []).map((_, i) => i));

@@ -8,6 +8,7 @@ import { t } from "../i18n.js";
 import { die, diceRow, rollProgress } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
 import { actButton, findLegal, legalOfType, nameOf, sorted, toggle, panel } from "../parts/common.js";
+import { describeActionsWith } from "../parts/hint.js";
 
 const COMBOS = ["two-pairs", "three-of-a-kind", "small-straight", "flush", "full-house", "four-of-a-kind", "large-straight"];
 const VALUES = [5, 10, 20, 25, 30, 40, 50];
@@ -73,9 +74,33 @@ function rollsLeft(v) {
     h("span", {}, t("dd.rolls_left", { count: v.phase === "roll" ? v.rolls_left : 0 })));
 }
 
+// The advisor's words (games/dice_duel/advisor.py: its column and its note), which the server
+// sends in English, as the hint panel says them (parts/hint.js, i18n.sayAgain).
+const ADVICE_WORDS = [
+  [/expected chip value/, "dd.advice.objective"],
+  [/this turn only, as the turn-optimal bot counts it: .*/, "dd.advice.note"],
+];
+
+/** An action in words, as the hint panel lists it (the advisor's label is English). */
+export function describeAction(action, view) {
+  if (!action) return null;
+  const faces = view.faces || [];
+  if (action.type === "roll") {
+    const keep = action.keep || [];
+    if (!keep.length) return t("dd.hint.roll_all");
+    return t("dd.hint.keep", { count: keep.length, kept: keep.map((i) => faces[i]).join(" "), dice: keep.map((i) => i + 1).join(" ") });
+  }
+  if (action.type === "take") {
+    return t(action.source === "set-aside" ? "dd.hint.take_aside" : "dd.hint.take", { combo: combo(action.combination) });
+  }
+  if (action.type === "stop") return (view.satisfied || []).length ? t("dd.decline") : t("dd.stop");
+  return null;
+}
+
 export default {
   render(ctx) {
     const v = ctx.view;
+    describeActionsWith((a) => describeAction(a, v), ADVICE_WORDS);
     const keep = (ctx.local.keep ||= new Set((v.kept || []).flatMap((k, i) => (k ? [i] : []))));
     const rolls = legalOfType(ctx.legal, "roll");
     const canRoll = rolls.length > 0 && !ctx.busy;

@@ -57,6 +57,18 @@ const label = (c) => t(`wt.cat.${c}`);
 const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 
 /** A button whose accessible name is the full description (its text is the short form). */
+// The advisor's words (games/wurfeltod/advisor.py: its columns and notes), which the server
+// sends in English, as the hint panel says them (parts/hint.js, i18n.sayAgain).
+const ADVICE_WORDS = [
+  [/expected final score/, "wt.advice.expected"],
+  [/vs best/, "wt.advice.vs_best"],
+  [/points now/, "wt.advice.points_now"],
+  [/Wurfeltod now/, "wt.advice.wurfeltod_now"],
+  [/booked so far (?<booked>[\d,]+) plus the expected rest of the game under optimal solitaire play \(points minus 250 per Wurfeltod\)/, "wt.advice.expected_note"],
+  [/No open box brings a Wurfeltod if booked now\./, "wt.advice.no_wurfeltod"],
+  [/Booking now brings a Wurfeltod \(-250\) in: (?<boxes>.+)\./, "wt.advice.brings"],
+];
+
 function named(button, text) {
   if (text) button.setAttribute("aria-label", text);
   if (text) button.title = text;
@@ -97,7 +109,7 @@ export default {
   render(ctx) {
     const v = ctx.view;
     const say = (a) => describeAction(a, v);
-    describeActionsWith(say);
+    describeActionsWith(say, ADVICE_WORDS);
     const pick = (ctx.local.pick ||= new Set());
     const setAsides = legalOfType(ctx.legal, "set-aside");
     const canPick = setAsides.length > 0;
@@ -132,7 +144,7 @@ export default {
       const worth = cat === "face-value" ? t("wt.worth_face") : String(POINTS[cat]);
       return {
         key: cat === "face-value" ? `face-value-${seenFace.n}` : cat,
-        label: h("span", { class: "cat" }, h("span", { class: "cat-name" }, label(cat) + (cat === "face-value" ? ` ${seenFace.n}` : "")),
+        label: h("span", { class: "cat" }, h("span", { class: "cat-name" }, cat === "face-value" ? t("wt.face_box", { box: label(cat), n: seenFace.n }) : label(cat)),
           h("span", { class: "cat-worth" }, worth)),
         cells,
       };

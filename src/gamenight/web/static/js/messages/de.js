@@ -162,6 +162,8 @@ export default {
   "odds.above": ">{p}",
   "odds.part": "{name} {chance}",
   "odds.also": "{label}: {chances}",
+  "odds.objective.chance to win": "Gewinnchance",
+  "odds.objective.chance of the most honours (a tie counts for each)": "Chance auf die meisten Ehrenpunkte (ein Gleichstand zählt für jeden)",
   "odds.objective.chance to win, both playing for points": "Siegchance, beide spielen auf Punkte",
   "odds.objective.chance to win, both playing to win": "Siegchance, beide spielen auf Sieg",
   "odds.estimate": "≈{p}",
@@ -244,4 +246,9 @@ export default {
   "rules.contents": "Inhalt",
   "rules.back": "Zurück zur Lobby",
   "rules.missing": "Für dieses Spiel gibt es keine Regeln.",
+  "hint.unit.points": "Punkte",
+  "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} Karte)", other: "{name} ({language}, {n} Karten)" },
+  "catalogue.chosen": "{option}: {entry}",
 };

@@ -167,6 +167,8 @@ export default {
   "odds.part": "{name} {chance}",
   "odds.also": "{label}: {chances}",
   // the objectives a game's odds name (core/odds.py label, also_label), by their English
+  "odds.objective.chance to win": "chance to win",
+  "odds.objective.chance of the most honours (a tie counts for each)": "chance of the most honours (a tie counts for each)",
   "odds.objective.chance to win, both playing for points": "chance to win, both playing for points",
   "odds.objective.chance to win, both playing to win": "chance to win, both playing to win",
   "hint.ask": "Hint",
@@ -246,4 +248,9 @@ export default {
   "rules.contents": "Contents",
   "rules.back": "Back to the lobby",
   "rules.missing": "No rules for this game.",
+  "hint.unit.points": "points",
+  "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} card)", other: "{name} ({language}, {n} cards)" },
+  "catalogue.chosen": "{option}: {entry}",
 };

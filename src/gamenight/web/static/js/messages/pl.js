@@ -162,6 +162,8 @@ export default {
   "odds.above": ">{p}",
   "odds.part": "{name} {chance}",
   "odds.also": "{label}: {chances}",
+  "odds.objective.chance to win": "szansa na wygraną",
+  "odds.objective.chance of the most honours (a tie counts for each)": "szansa na najwięcej punktów honorowych (remis liczy się dla każdego)",
   "odds.objective.chance to win, both playing for points": "szansa na wygraną, obaj grają na punkty",
   "odds.objective.chance to win, both playing to win": "szansa na wygraną, obaj grają o zwycięstwo",
   "odds.estimate": "≈{p}",
@@ -244,4 +246,9 @@ export default {
   "rules.contents": "Spis treści",
   "rules.back": "Wróć do lobby",
   "rules.missing": "Brak zasad tej gry.",
+  "hint.unit.points": "punkty",
+  "hint.note": "{name}: {note}",
+  "catalogue.in_language": "{name} ({language})",
+  "catalogue.deck": { one: "{name} ({language}, {n} karta)", few: "{name} ({language}, {n} karty)", many: "{name} ({language}, {n} kart)", other: "{name} ({language}, {n} karty)" },
+  "catalogue.chosen": "{option}: {entry}",
 };

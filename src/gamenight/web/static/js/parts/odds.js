@@ -7,6 +7,11 @@ import { t, tOr, formatNumber } from "../i18n.js";
 
 const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
 
+/** What a series of odds measures (an Odds label: the game's English, core/odds.py) in
+ * the page's language; a label no catalogue knows shows as the game wrote it. */
+const objective = (label) => tOr(`odds.objective.${label}`, label);
+const capitalized = (text) => (text ? text[0].toLocaleUpperCase() + text.slice(1) : text);
+
 const whole = (p) => formatNumber(p, { style: "percent", maximumFractionDigits: 0 });
 const tenth = (p) => formatNumber(p, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
@@ -33,7 +38,7 @@ export function chance(odds, seat) {
 export function oddsBar({ odds, names, me = null, seq }) {
   if (!odds || !odds.win || !odds.win.length) return null;
   const total = odds.win.reduce((a, b) => a + b, 0) || 1;
-  const label = odds.label ? odds.label[0].toUpperCase() + odds.label.slice(1) : t("odds.title");
+  const label = odds.label ? capitalized(objective(odds.label)) : t("odds.title");
   const name = (seat) => names[seat] || `#${seat + 1}`;
   const colour = (seat) => `odds-c${seat % COLOURS}`;
   const segments = odds.win.map((p, seat) => {
@@ -60,6 +65,6 @@ export function oddsBar({ odds, names, me = null, seq }) {
 function also(odds, name) {
   if (!odds.also || !odds.also.length) return null;
   const parts = odds.also.map((p, seat) => t("odds.part", { name: name(seat), chance: percent(p) }));
-  const label = odds.also_label ? tOr(`odds.objective.${odds.also_label}`, odds.also_label) : "";
+  const label = odds.also_label ? objective(odds.also_label) : "";
   return h("p", { class: "muted odds-also" }, t("odds.also", { label, chances: parts.join(", ") }));
 }

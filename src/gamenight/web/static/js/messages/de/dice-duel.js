@@ -44,4 +44,10 @@ export default {
   "dd.log.turn": "{who} ist dran (Runde {round})",
   "dd.log.stop": "{who} hört auf",
   "dd.log.over": "Spielende: {reason}",
+  "dd.advice.objective": "erwarteter Chipwert",
+  "dd.advice.note": "nur dieser Zug, wie ihn der zugoptimale Bot zählt: die Punkte eines Chips, +20 für den letzten Chip vom Teller und der Extrazug eines Kniffels; wer den letzten Chip im Rückstand nimmt, verliert das Spiel (−1000), dann ist kein Chip (0) besser; spätere Züge und Boni zählen nicht",
+  "dd.hint.roll_all": "Alle fünf würfeln",
+  "dd.hint.keep": { one: "{kept} behalten (Würfel {dice}) und würfeln", other: "{kept} behalten (Würfel {dice}) und würfeln" },
+  "dd.hint.take": "{combo} nehmen",
+  "dd.hint.take_aside": "{combo} vom Ablagestapel nehmen",
 };

@@ -36,4 +36,12 @@ export default {
   "wt.log.scratch": "{who} streicht {cat}",
   "wt.log.turn": "{who} ist dran, Zug {turn}",
   "wt.log.over": "Endstand: {scores}",
+  "wt.advice.expected": "erwarteter Endstand",
+  "wt.advice.vs_best": "Abstand zum Besten",
+  "wt.advice.points_now": "Punkte jetzt",
+  "wt.advice.wurfeltod_now": "Wurfeltod jetzt",
+  "wt.advice.expected_note": "bisher eingetragen {booked} plus der erwartete Rest des Spiels bei optimalem Solospiel (Punkte minus 250 je Wurfeltod)",
+  "wt.advice.no_wurfeltod": "Kein offenes Feld bringt jetzt eingetragen einen Wurfeltod.",
+  "wt.advice.brings": "Jetzt eingetragen bringt einen Wurfeltod (−250): {boxes}.",
+  "wt.face_box": "{box}, Feld {n}",
 };

@@ -46,4 +46,10 @@ export default {
   "dd.log.turn": "{who}'s turn (round {round})",
   "dd.log.stop": "{who} stops",
   "dd.log.over": "Game over: {reason}",
+  "dd.advice.objective": "expected chip value",
+  "dd.advice.note": "this turn only, as the turn-optimal bot counts it: a chip's points, +20 for the plate's last chip, and a Kniffel's extra turn; taking the last chip while behind ends the game lost (−1000), so no chip (0) is better; later turns and bonuses are ignored",
+  "dd.hint.roll_all": "Roll all five",
+  "dd.hint.keep": { one: "Keep {kept} (die {dice}) and roll", other: "Keep {kept} (dice {dice}) and roll" },
+  "dd.hint.take": "Take {combo}",
+  "dd.hint.take_aside": "Take {combo} from the set-aside pile",
 };

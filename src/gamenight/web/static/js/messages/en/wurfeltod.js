@@ -38,4 +38,12 @@ export default {
   "wt.log.scratch": "{who} scratches {cat}",
   "wt.log.turn": "{who}'s turn {turn}",
   "wt.log.over": "Final: {scores}",
+  "wt.advice.expected": "expected final score",
+  "wt.advice.vs_best": "vs best",
+  "wt.advice.points_now": "points now",
+  "wt.advice.wurfeltod_now": "Wurfeltod now",
+  "wt.advice.expected_note": "booked so far {booked} plus the expected rest of the game under optimal solitaire play (points minus 250 per Wurfeltod)",
+  "wt.advice.no_wurfeltod": "No open box brings a Wurfeltod if booked now.",
+  "wt.advice.brings": "Booking now brings a Wurfeltod (−250) in: {boxes}.",
+  "wt.face_box": "{box}, box {n}",
 };

@@ -44,4 +44,10 @@ export default {
   "dd.log.turn": "Tura gracza {who} (runda {round})",
   "dd.log.stop": "{who} kończy",
   "dd.log.over": "Koniec gry: {reason}",
+  "dd.advice.objective": "oczekiwana wartość żetonu",
+  "dd.advice.note": "tylko ta tura, tak jak liczy ją bot optymalny w turze: punkty żetonu, +20 za ostatni żeton z talerza i dodatkowa tura za Kniffela; wzięcie ostatniego żetonu przy stracie kończy grę porażką (−1000), więc brak żetonu (0) jest lepszy; dalsze tury i premie się nie liczą",
+  "dd.hint.roll_all": "Rzuć wszystkimi pięcioma",
+  "dd.hint.keep": { one: "Zatrzymaj {kept} (kość {dice}) i rzuć", few: "Zatrzymaj {kept} (kości {dice}) i rzuć", many: "Zatrzymaj {kept} (kości {dice}) i rzuć", other: "Zatrzymaj {kept} (kości {dice}) i rzuć" },
+  "dd.hint.take": "Weź {combo}",
+  "dd.hint.take_aside": "Weź {combo} ze stosu odłożonych",
 };

@@ -36,4 +36,12 @@ export default {
   "wt.log.scratch": "{who} skreśla {cat}",
   "wt.log.turn": "Tura {turn}: {who}",
   "wt.log.over": "Wynik końcowy: {scores}",
+  "wt.advice.expected": "oczekiwany wynik końcowy",
+  "wt.advice.vs_best": "różnica do najlepszej",
+  "wt.advice.points_now": "punkty teraz",
+  "wt.advice.wurfeltod_now": "Wurfeltod teraz",
+  "wt.advice.expected_note": "zapisane dotąd {booked} plus oczekiwana reszta gry przy optymalnej grze solo (punkty minus 250 za każdy Wurfeltod)",
+  "wt.advice.no_wurfeltod": "Żadne wolne pole nie daje teraz Wurfeltodu.",
+  "wt.advice.brings": "Zapis teraz daje Wurfeltod (−250) w: {boxes}.",
+  "wt.face_box": "{box}, pole {n}",
 };
