@@ -60,6 +60,12 @@ def table(view: DecathlonView, *, build: bool | None = None) -> WinTable | None:
     return table_for(view.disciplines, build=build)
 
 
+def preparation_target(view: DecathlonView) -> str:
+    """What the game's preparation builds for this game's table
+    (:func:`.solver.win2p_store.prepare`): its events, comma-separated."""
+    return ",".join(view.disciplines)
+
+
 def _lead(view: DecathlonView, found: WinTable) -> int | None:
     """The first mover's lead at the start of this event, if the table covers it."""
     first, second = view.order
