@@ -22,8 +22,8 @@ from gamenight.core.runner import play_match
 from gamenight.games.decathlon import bots, win_gaps, win_play
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.solver import freeze_dp, win2p_store
-from gamenight.games.decathlon.solver.freeze_events import FreezeModel
 from gamenight.games.decathlon.solver.freeze_events import RULES as FREEZE_RULES
+from gamenight.games.decathlon.solver.freeze_events import FreezeModel
 from gamenight.games.decathlon.solver.long_jump import _jump_game, _run_up_game
 from gamenight.games.decathlon.solver.shot_put import TOP, ShotPutModel
 
