@@ -59,13 +59,16 @@ def test_the_server_builds_the_win_table_and_then_winner_plays_it(
         )
         return [sys.executable, "-c", script, game, target]
 
-    moves: list[bool] = []  # per move of the bot: was it waiting for the table?
-    solved: list[bool] = []  # per win_action: did the table give the move?
+    built = cache / win2p_store.table_path(EVENTS).name  # written whole (a rename)
+    moves: list[tuple[bool, bool, bool]] = []  # per bot move: built before it? waiting?
+    # and did the table give it?
     act, win_action = bots.WinnerAgent.act, win_play.win_action
+    solved: list[bool] = []
 
     def spy_act(self: bots.WinnerAgent, decision: Any) -> Any:
+        ready, count = built.exists(), len(solved)
         action = act(self, decision)
-        moves.append(self.waiting is not None)
+        moves.append((ready, self.waiting is not None, any(solved[count:])))
         return action
 
     def spy_win_action(*args: Any) -> Any:
@@ -95,22 +98,19 @@ def test_the_server_builds_the_win_table_and_then_winner_plays_it(
             for _ in range(3):
                 await _step(client, rng)
             assert httpx.get(f"{server.url}/api/rooms/{code}").status_code == 200
-            waited = len(moves)
-            assert waited and all(moves)  # winner-points played every move so far
-            assert not (cache / win2p_store.table_path(EVENTS).name).exists()
+            assert moves and all(waiting and not table for _, waiting, table in moves)
+            assert not built.exists()  # winner-points played every move so far
             gate.touch()
             deadline = asyncio.get_running_loop().time() + BUILD_TIMEOUT
             while any(BUILDING in n for n in _rooms(client)[-1]["notes"]):
                 assert asyncio.get_running_loop().time() < deadline, "the build never ended"
                 await client.expect("room", "events", timeout=BUILD_TIMEOUT)
-            assert (cache / win2p_store.table_path(EVENTS).name).exists()
-            switch = len(moves)
+            assert built.exists()
             while not client.state.get("finished"):
                 await _step(client, rng)
             assert not any("could not be built" in n for n in _rooms(client)[-1]["notes"])
-            after = moves[switch:]
-            assert after and not any(after)  # every move since: the table's
-            assert solved[-len(after) :] == [True] * len(after)
+            after = [(waiting, table) for ready, waiting, table in moves if ready]
+            assert after and all(table and not waiting for waiting, table in after)
             info = httpx.get(f"{server.url}/api/rooms/{code}").json()
             assert info["seats"][0]["stand_in"] == ""
             await client.close()
