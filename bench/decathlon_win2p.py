@@ -275,8 +275,14 @@ def exact1500(opponent: str) -> None:
 
 
 def build(spec: str) -> None:
+    """A cold build; also each event's CPU (the build goes from the last event back,
+    so the last ``j`` events' sum is what a chain of those ``j`` events costs)."""
+    events = _events(spec)
     started, cpu = time.perf_counter(), time.process_time()
-    table = win2p_store.table_for(_events(spec), build=True, rebuild=True)
+    marks: list[float] = []
+    table = win2p_store.table_for(
+        events, build=True, rebuild=True, progress=lambda d, t: marks.append(time.process_time())
+    )
     assert table is not None
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
@@ -284,6 +290,13 @@ def build(spec: str) -> None:
         f"{time.process_time() - cpu:.1f} s CPU, peak RSS {peak:.0f} MiB, "
         f"leads kept {table.limits[:-1]}, bound {table.bound:.1e}"
     )
+    if len(marks) == len(events):  # one mark per event, last event first
+        before = [cpu, *marks[:-1]]
+        costs = [m - b for m, b in zip(marks, before, strict=True)]
+        chain = 0.0
+        for event, cost in zip(reversed(events), costs, strict=True):
+            chain += cost
+            print(f"  {event}: {cost:.2f} s CPU; the chain from it on {chain:.2f} s")
 
 
 def speed(spec: str, games: int) -> None:
