@@ -163,7 +163,12 @@ def _interval(xs: list[float]) -> str:
     return f"{mean:.5f} ± {se:.5f} (SE), 95% [{mean - 1.96 * se:.5f}, {mean + 1.96 * se:.5f}]"
 
 
-def cv(spec: str, games: int, opponent: str, jobs: int) -> None:
+def cv(
+    spec: str, games: int, opponent: str, jobs: int, start: int = 0, out: str | None = None
+) -> None:
+    """The head to head with the control variate, seeds ``10_000 + start`` on (the
+    seeds of ``h2h`` from its pair ``start``: a run can extend another); ``out``: a
+    file that gets one line per seed (seed, raw, control variate) as they come."""
     win2p_store.table_for(_events(spec), build=True)
     seeds = games // 2
     started = time.perf_counter()
@@ -175,17 +180,21 @@ def cv(spec: str, games: int, opponent: str, jobs: int) -> None:
         decisions, stopped = sum(r[3] for r in rows), sum(r[4] for r in rows)
         print(
             f"{'cv' if final else '  '} {spec if final else ''} winner vs {opponent}, "
-            f"{2 * len(rows)} games: raw {_interval(raws)}; control variate "
-            f"{_interval(cvs)}; largest own gap sum {own:.1e}; {decisions} decisions "
-            f"valued; {stopped} games past the bound; "
+            f"{2 * len(rows)} games (pairs {start}..{start + len(rows) - 1}): "
+            f"raw {_interval(raws)}; control variate {_interval(cvs)}; "
+            f"largest own gap sum {own:.1e}; {decisions} decisions valued; "
+            f"{stopped} games past the bound; "
             f"{time.perf_counter() - started:.0f} s wall",
             flush=True,
         )
 
     with _pool(jobs) as pool:
-        work = [(spec, opponent, 10_000 + s) for s in range(seeds)]
+        work = [(spec, opponent, 10_000 + start + s) for s in range(seeds)]
         for row in pool.imap(_cv_pair, work, chunksize=10):
             rows.append(row)
+            if out is not None:
+                with open(out, "a", encoding="utf-8") as lines:
+                    print(start + len(rows) - 1 + 10_000, row[0], repr(row[1]), file=lines)
             if len(rows) % 500 == 0 and len(rows) < seeds:  # a long run reports as it goes
                 report(False)
     report(True)
@@ -336,6 +345,8 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--opponent", default="winner-points")
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--start", type=int, default=0, help="cv: the first seed pair")
+    parser.add_argument("--out", default=None, help="cv: a file for one line per seed")
     args = parser.parse_args()
     if args.mode == "build":
         build(args.events)
@@ -344,7 +355,7 @@ def main() -> None:
     elif args.mode == "h2h":
         h2h(args.events, args.games, args.opponent, args.jobs)
     elif args.mode == "cv":
-        cv(args.events, args.games, args.opponent, args.jobs)
+        cv(args.events, args.games, args.opponent, args.jobs, args.start, args.out)
     elif args.mode == "exact1500":
         exact1500(args.opponent)
     else:

@@ -190,9 +190,10 @@ def backward_values(
     tables alias the ``*_p`` ones: what option values read, at about half the cost.
 
     The options are maximised one at a time into a reused work buffer (this thread's:
-    bots solve in worker threads), never as one (reach x throw x option x column)
-    temporary: the win tables' build (issue 27) spent a third of its time in the
-    kernel mapping and faulting such temporaries. The expectation over the throws is
+    bots solve in worker threads), a few throws at a time so that the block stays in
+    the CPU's cache, never as one (reach x throw x option x column) temporary: the win
+    tables' build (issue 27) spent a third of its time in the kernel mapping and
+    faulting such temporaries. The expectation over the throws is
     the same BLAS product as before, so every value is bit for bit the same.
     """
     n, size = game.n, game.top + 1
@@ -205,12 +206,16 @@ def backward_values(
         xs, throws, rows, legal_t, dead = _value_targets(game, m)
         n_throws = len(throws.probs)
         got = _work("got", (n_throws, len(xs), cols))  # throw x reach x column
-        part = _work("part", got.shape)
-        np.take(rows_of, rows[0], axis=0, out=got)  # freeze one die...
-        np.copyto(got, -np.inf, where=np.logical_not(legal_t[0]))
-        for j in range(1, m):  # ... or j + 1
-            np.take(rows_of, rows[j], axis=0, out=part)
-            np.maximum(got, part, out=got, where=legal_t[j])
+        step = max(1, CACHE_BLOCK // (len(xs) * cols))  # throws per block: cache-sized
+        part = _work("part", (step, len(xs), cols))
+        for t in range(0, n_throws, step):
+            block, end = got[t : t + step], min(t + step, n_throws)
+            into = part[: end - t]
+            np.take(rows_of, rows[0, t:end], axis=0, out=block)  # freeze one die...
+            np.copyto(block, -np.inf, where=np.logical_not(legal_t[0, t:end]))
+            for j in range(1, m):  # ... or j + 1
+                np.take(rows_of, rows[j, t:end], axis=0, out=into)
+                np.maximum(block, into, out=block, where=legal_t[j, t:end])
         if dead is not None:
             got[dead] = invalid_p
         if cols > 1:  # the product tensordot made of (reach, throw, column) before
@@ -259,6 +264,7 @@ _VALUE_TARGETS: dict[
 
 
 _local = threading.local()
+CACHE_BLOCK = 1 << 15  # floats of the work block the options are maximised in (256 KB)
 
 
 def _work(name: str, shape: tuple[int, ...]) -> Floats:
