@@ -117,3 +117,31 @@ def test_the_server_builds_the_win_table_and_then_winner_plays_it(
 
         run(main())
     assert builds == [("decathlon", ",".join(EVENTS))]  # once
+
+
+def test_a_server_that_builds_no_tables_says_so_and_winner_plays_on(
+    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv(win2p_store.CACHE_ENV, str(tmp_path / "cache"))
+    monkeypatch.setattr(win2p_store, "ON_DEMAND_WEIGHT", 0)
+    win2p_store._loaded.clear()
+    rng = random.Random(3)
+    with ThreadServer(sqlite_url, build_tables=False) as server:  # --no-table-build
+        options = {"events": ",".join(EVENTS)}
+        code = create_room(server.url, "decathlon", ["bot:winner", "human"], options=options)
+        code = code["code"]
+
+        async def main() -> None:
+            client = Client(server.url, code, claim(server.url, code, 1, "Ann"))
+            await client.connect()
+            note = "The winner bot's solution is not built on this server; "
+            note += "the winner-points bot plays instead."
+            while note not in _rooms(client)[-1]["notes"]:
+                await _step(client, rng)
+            assert _rooms(client)[-1]["seats"][0]["stand_in"] == "winner-points"
+            while not client.state.get("finished"):
+                await _step(client, rng)
+            await client.close()
+
+        run(main())
+        assert httpx.get(f"{server.url}/api/rooms/{code}").json()["status"] == "finished"
