@@ -207,7 +207,7 @@ class BotSeats:
             _observe(agent, seat, step.events_for(seat))
 
     def stand_in(self, seat: int) -> str:
-        """The bot standing in for ``seat``'s until its solution is built ("": none)."""
+        """The bot playing ``seat`` until its own bot's solution is built ("": none)."""
         waiting = self.waiting.get(seat)
         return self.fallback.get(seat) or (waiting.playing if waiting else "")
 
