@@ -89,13 +89,14 @@ def _pool(jobs: int) -> Any:
     return multiprocessing.get_context("fork").Pool(jobs)
 
 
-def selfplay(spec: str, games: int, jobs: int) -> None:
+def selfplay(spec: str, games: int, jobs: int, start: int = 0) -> None:
     table = win2p_store.table_for(_events(spec), build=True)
     assert table is not None
     started, cpu = time.perf_counter(), time.process_time()
     shares: list[float] = []
     with _pool(jobs) as pool:
-        for share in pool.imap(_selfplay_game, [(spec, s) for s in range(games)], chunksize=50):
+        work = [(spec, s) for s in range(start, start + games)]  # ``start``: extend a run
+        for share in pool.imap(_selfplay_game, work, chunksize=50):
             shares.append(share)
             if len(shares) % 2000 == 0 and len(shares) < games:  # a long run reports as it goes
                 se = statistics.stdev(shares) / math.sqrt(len(shares))
@@ -345,13 +346,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=20_000)
     parser.add_argument("--opponent", default="winner-points")
     parser.add_argument("--jobs", type=int, default=2)
-    parser.add_argument("--start", type=int, default=0, help="cv: the first seed pair")
+    parser.add_argument(
+        "--start", type=int, default=0, help="cv: the first seed pair; selfplay: seed"
+    )
     parser.add_argument("--out", default=None, help="cv: a file for one line per seed")
     args = parser.parse_args()
     if args.mode == "build":
         build(args.events)
     elif args.mode == "selfplay":
-        selfplay(args.events, args.games, args.jobs)
+        selfplay(args.events, args.games, args.jobs, args.start)
     elif args.mode == "h2h":
         h2h(args.events, args.games, args.opponent, args.jobs)
     elif args.mode == "cv":
