@@ -45,6 +45,22 @@ class Agent(Protocol[V_in, A_any, E_in]):
     def observe(self, seat: int, events: Sequence[E_in]) -> None: ...
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """What an agent that plays a simpler method of its own until its game's one-time
+    preparation (``GameInfo.preparation``) is done says after each act, as its
+    ``waiting`` attribute (None, or no such attribute: nothing is missing).
+
+    ``target`` is what to prepare, as the preparation's ``prepare(progress, target)``
+    reads it ("": the preparation's default); ``playing`` names the method it plays
+    meanwhile. A server starts that build in the background and shows it; the agent
+    itself finds the result once it exists (e.g. in the cache) and stops waiting.
+    """
+
+    target: str
+    playing: str
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 

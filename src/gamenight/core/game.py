@@ -76,7 +76,8 @@ class GameInfo:
     simultaneous: bool = False  # several seats may choose at once (a parallel env)
     # Catalogues and preparation (issue 22): what front ends offer without naming a game.
     catalogues: tuple[CatalogueInfo, ...] = ()  # options whose values name catalogue entries
-    preparation: str | None = None  # prepare(progress: (done, total) -> None) -> None, once
+    # prepare(progress: (done, total) -> None[, target: str]) -> None, once (per target)
+    preparation: str | None = None
     # Issue 26: the terms both front ends show (a Mapping[str, str], stable key -> English),
     # translated with the key as gettext context: gamenight.core.vocabulary.vocabulary().
     vocabulary: str | None = None

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from gamenight.core import registry, seeds
-from gamenight.core.agents import Decision, RandomAgent
+from gamenight.core.agents import Decision, RandomAgent, Waiting
 from gamenight.core.errors import BuildNeededError, StaleActionError, first_line
 from gamenight.core.frames import Step
 from gamenight.server.config import Config
@@ -54,6 +54,7 @@ class Build:
     """A game's one-time build (the solution its best bot needs), run once per process."""
 
     game: str
+    target: str = ""  # what the game's preparation builds ("": its default)
     state: str = "building"  # building | ready | failed
     done: int = 0
     total: int = 0
@@ -68,7 +69,8 @@ class BotPool:
         self.config = config
         self.rooms = rooms  # every room held (a build's progress is shown in them)
         self.pool = ThreadPoolExecutor(max_workers=config.bot_workers, thread_name_prefix="bot")
-        self.builds: dict[str, Build] = {}  # game id -> its one-time build (bots need it)
+        # (game id, target) -> its one-time build (bots need it); target "": the default
+        self.builds: dict[tuple[str, str], Build] = {}
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """``fn(*args)`` in a worker thread: the event loop goes on meanwhile."""
@@ -98,30 +100,34 @@ class BotPool:
             log.warning("odds of %s unavailable: %s", entry.id, exc)
             return None
 
-    def build(self, entry: registry.GameEntry) -> Build:
-        """The one-time build of ``entry``'s solution, started once per process (a
-        worker process runs it: the event loop goes on)."""
-        build = self.builds.get(entry.id)
+    def build(self, entry: registry.GameEntry, target: str = "") -> Build:
+        """The one-time build of ``entry``'s solution (``target``: what of it, as an
+        agent's :class:`~gamenight.core.agents.Waiting` names it), started once per
+        process (a worker process runs it: the event loop goes on)."""
+        build = self.builds.get((entry.id, target))
         if build is None:
-            build = self.builds[entry.id] = Build(entry.id)
+            build = self.builds[(entry.id, target)] = Build(entry.id, target)
             if self.config.build_tables:
                 build.task = asyncio.create_task(self._run_build(build))
             else:
                 build.state, build.error = "failed", NOT_BUILT_HERE
         return build
 
-    def build_command(self, game: str) -> list[str]:
+    def build_command(self, game: str, target: str = "") -> list[str]:
         """The worker process of a build (``gamenight.server.build``)."""
-        return [sys.executable, "-m", "gamenight.server.build", game]
+        return [sys.executable, "-m", "gamenight.server.build", game, *([target] if target else [])]
 
     async def _run_build(self, build: Build) -> None:
         log.warning("building the solution of %s in the background", build.game)
         shown = -1.0
         proc: asyncio.subprocess.Process | None = None
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *self.build_command(build.game), stdout=asyncio.subprocess.PIPE
+            command = (
+                self.build_command(build.game, build.target)
+                if build.target
+                else self.build_command(build.game)
             )
+            proc = await asyncio.create_subprocess_exec(*command, stdout=asyncio.subprocess.PIPE)
             assert proc.stdout is not None
             async for raw in proc.stdout:
                 kind, _, rest = raw.decode("utf-8", "replace").strip().partition(" ")
@@ -159,9 +165,14 @@ class BotPool:
         """Every room waiting for ``build`` says how it is going."""
         for room in list(self.rooms()):
             bots = room.bots
-            if room.entry.id != build.game or not bots.fallback:
+            if room.entry.id != build.game:
                 continue
-            seat, playing = next(iter(bots.fallback.items()))
+            waiting = [(s, w.playing) for s, w in bots.waiting.items() if w.target == build.target]
+            if build.target == "" and bots.fallback:
+                waiting.insert(0, next(iter(bots.fallback.items())))
+            if not waiting:
+                continue
+            seat, playing = waiting[0]
             note = (
                 "" if build.state == "ready" else build_note(build, bots.name(room, seat), playing)
             )
@@ -177,6 +188,7 @@ class BotSeats:
     def __init__(self) -> None:
         self.agents: dict[int, Any] = {}  # seat -> bot (bot seats, takeovers)
         self.fallback: dict[int, str] = {}  # seat -> the stand-in bot playing
+        self.waiting: dict[int, Waiting] = {}  # seat -> what its bot waits for (Waiting)
         self.build_note = ""  # how the build a bot of this room waits for is going
         self.notes: list[str] = []
         self.task: asyncio.Task[None] | None = None
@@ -194,10 +206,16 @@ class BotSeats:
         for seat, agent in self.agents.items():
             _observe(agent, seat, step.events_for(seat))
 
+    def stand_in(self, seat: int) -> str:
+        """The bot playing ``seat`` until its own bot's solution is built ("": none)."""
+        waiting = self.waiting.get(seat)
+        return self.fallback.get(seat) or (waiting.playing if waiting else "")
+
     def forget(self, seat: int) -> None:
         """A human took ``seat`` back: its bot goes."""
         self.agents.pop(seat, None)
         self.fallback.pop(seat, None)
+        self.waiting.pop(seat, None)
 
     def cancel(self) -> None:
         if self.task is not None:
@@ -252,12 +270,33 @@ class BotSeats:
         agent = self.agent(room, seat)
         decision = Decision(room.entry.id, seat, position.view, position.legal)
         action = await room.services.bots.run(agent.act, decision)
+        self._note_waiting(room, seat, getattr(agent, "waiting", None))
         with contextlib.suppress(StaleActionError, RoomError):
             await room.apply(seat, action, position.seq, by)
 
+    def _note_waiting(self, room: BotRoom, seat: int, waiting: Waiting | None) -> None:
+        """A bot playing a simpler method until its game's preparation for ``waiting``
+        is built (:class:`~gamenight.core.agents.Waiting`): the build starts in the
+        background (once per process) and the room says so; a bot that stops waiting
+        (the build is done) clears that."""
+        if waiting == self.waiting.get(seat) or not isinstance(waiting, Waiting | None):
+            return
+        if waiting is None:
+            self.waiting.pop(seat)
+            if not self.waiting and not self.fallback:
+                self.build_note = ""
+            room.show()
+            return
+        if room.entry.game.info.preparation is None:
+            return
+        self.waiting[seat] = waiting
+        build = room.services.bots.build(room.entry, waiting.target)
+        self.build_note = build_note(build, self.name(room, seat), waiting.playing)
+        room.show()
+
     def agent(self, room: BotRoom, seat: int) -> Any:
         agent = self.agents.get(seat)
-        build = room.services.bots.builds.get(room.entry.id)
+        build = room.services.bots.builds.get((room.entry.id, ""))
         retry = seat in self.fallback and build is not None and build.state == "ready"
         if agent is not None and not retry:
             return agent

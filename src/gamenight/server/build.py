@@ -2,8 +2,12 @@
 
 A game that needs something prepared before a capability works (Wurfeltod's value
 table for its ``optimal`` bot: it raises :class:`~gamenight.core.errors.BuildNeededError`
-until then) declares it as ``GameInfo.preparation``: ``"module:attribute"`` of a
-function ``prepare(progress: (done, total) -> None) -> None`` that raises on failure.
+until then; the Decathlon's two-player win table for ``winner``, which plays
+``winner-points`` meanwhile and says what it waits for as a
+:class:`~gamenight.core.agents.Waiting`) declares it as ``GameInfo.preparation``:
+``"module:attribute"`` of a function ``prepare(progress: (done, total) -> None) -> None``
+that raises on failure. ``python -m gamenight.server.build GAME TARGET`` calls
+``prepare(progress, TARGET)`` instead: the part the waiting agent named.
 The server runs this module for any game that declares one (the server names no
 game); it reports on stdout, one line each, ``progress DONE TOTAL`` (at most once per
 percent) and, if it fails, ``error MESSAGE`` (one line). The exit status is 0 once the
@@ -22,8 +26,8 @@ Prepare = Callable[[Callable[[int, int], None]], None]  # what GameInfo.preparat
 
 
 def main(argv: list[str]) -> int:
-    if len(argv) != 1:
-        print("error usage: python -m gamenight.server.build GAME", flush=True)
+    if len(argv) not in (1, 2):
+        print("error usage: python -m gamenight.server.build GAME [TARGET]", flush=True)
         return 2
     try:
         entry = registry.get(argv[0])
@@ -45,7 +49,10 @@ def main(argv: list[str]) -> int:
             print(f"progress {done} {total}", flush=True)
 
     try:
-        prepare(report)
+        if len(argv) == 2:
+            prepare(report, argv[1])  # type: ignore[call-arg]
+        else:
+            prepare(report)
     except Exception as exc:  # any failure is one line for the server (its log, the room)
         print(f"error {first_line(exc)}", flush=True)
         return 1

@@ -230,7 +230,7 @@ class Room:
                     claimed=s.kind == "bot" or s.token_hash is not None,
                     connected=s.kind == "bot" or self.conns.connected(s.seat),
                     takeover=s.seat in self.takeover,
-                    stand_in=bots.fallback.get(s.seat, "")
+                    stand_in=bots.stand_in(s.seat)
                     if s.kind == "bot" or s.seat in self.takeover
                     else "",
                     contributed=s.contribution is not None,

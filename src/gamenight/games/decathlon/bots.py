@@ -35,7 +35,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import TYPE_CHECKING
 
-from gamenight.core.agents import Agent, Decision
+from gamenight.core.agents import Agent, Decision, Waiting
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -249,14 +249,21 @@ class WinnerAgent(WinnerPointsAgent):
     its bound, plays as ``winner-points``."""
 
     label = "winner"
+    # Set after each act while the game's win table is not built (a heavy chain not yet
+    # cached): the game's preparation builds it (a server starts that in the background)
+    # and this bot plays as ``winner-points`` until it finds the table in the cache.
+    waiting: Waiting | None = None
 
     def act(self, decision: Decision[DecathlonView, Action]) -> Action:
         from gamenight.games.decathlon import win_play
 
         view = decision.view
+        self.waiting = None
         if win_play.applies(view) and view.to_act is not None:
             found = win_play.table(view)
-            if found is not None:
+            if found is None:
+                self.waiting = Waiting(win_play.preparation_target(view), "winner-points")
+            else:
                 if not self._warm:
                     from gamenight.games.decathlon import advisor
 

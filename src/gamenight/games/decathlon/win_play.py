@@ -60,6 +60,12 @@ def table(view: DecathlonView, *, build: bool | None = None) -> WinTable | None:
     return table_for(view.disciplines, build=build)
 
 
+def preparation_target(view: DecathlonView) -> str:
+    """What the game's preparation builds for this game's table
+    (:func:`.solver.win2p_store.prepare`): its events, comma-separated."""
+    return ",".join(view.disciplines)
+
+
 def _lead(view: DecathlonView, found: WinTable) -> int | None:
     """The first mover's lead at the start of this event, if the table covers it."""
     first, second = view.order
@@ -168,6 +174,31 @@ def win_action(view: DecathlonView, legal: Sequence[Action], found: WinTable) ->
         if advisor.option_key(view, action) == best:
             return action
     return None
+
+
+def action_values(
+    view: DecathlonView, legal: Sequence[Action], found: WinTable
+) -> list[float] | None:
+    """The acting player's win chance after each legal action, both playing to win from
+    then on (None where the table does not reach: the lead is beyond its bound).
+
+    The best of them is the position's value; an action's shortfall from it is what
+    that choice costs against a solved opponent (``bench/decathlon_win2p.py cv``).
+    """
+    event = view.discipline or ""
+    if family(event) == "heights":
+        return _height_options(view, found, legal)
+    utility = segment_utility(view, found)
+    if utility is None:
+        return None
+    values = advisor._solver_values(event, _segment_situation(view), utility)
+    out: list[float] = []
+    for action in legal:
+        value = values.get(advisor.option_key(view, action))
+        if value is None:
+            return None
+        out.append(float(value))
+    return out
 
 
 def mover_value(view: DecathlonView, legal: Sequence[Action], found: WinTable) -> float | None:

@@ -18,6 +18,7 @@ post-freeze tables directly.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
@@ -187,23 +188,95 @@ def backward_values(
     Plain maxima replace the tie-breaking argmax (ties do not change a value), no
     policy is kept (``settle``, ``choice``, ``dead`` are empty), and the ``*_e``
     tables alias the ``*_p`` ones: what option values read, at about half the cost.
+
+    The options are maximised one at a time into a reused work buffer (this thread's:
+    bots solve in worker threads), a few throws at a time so that the block stays in
+    the CPU's cache, never as one (reach x throw x option x column) temporary: the win
+    tables' build (issue 27) spent a third of its time in the kernel mapping and
+    faulting such temporaries. The expectation over the throws is
+    the same BLAS product as before, so every value is bit for bit the same.
     """
     n, size = game.n, game.top + 1
     cols = invalid_p.shape[0]
     shape = (n + 1, size, cols)
     post_p, throw_p = np.full(shape, np.nan), np.full(shape, np.nan)
     post_p[0] = stop_p[0]
+    rows_of = post_p.reshape((n + 1) * size, cols)
     for m in range(1, n + 1):
-        xs, throws, legal, target_m, target_x = _targets(game, m)
-        got = np.where(legal[..., None], post_p[target_m, target_x], -np.inf).max(axis=2)
-        got = np.where(np.logical_not(legal.any(axis=2))[..., None], invalid_p, got)
-        throw_p[m, xs] = np.tensordot(throws.probs, got, axes=([0], [1]))
+        xs, throws, rows, legal_t, dead = _value_targets(game, m)
+        n_throws = len(throws.probs)
+        got = _work("got", (n_throws, len(xs), cols))  # throw x reach x column
+        step = max(1, CACHE_BLOCK // (len(xs) * cols))  # throws per block: cache-sized
+        part = _work("part", (step, len(xs), cols))
+        for t in range(0, n_throws, step):
+            block, end = got[t : t + step], min(t + step, n_throws)
+            into = part[: end - t]
+            np.take(rows_of, rows[0, t:end], axis=0, out=block)  # freeze one die...
+            np.copyto(block, -np.inf, where=np.logical_not(legal_t[0, t:end]))
+            for j in range(1, m):  # ... or j + 1
+                np.take(rows_of, rows[j, t:end], axis=0, out=into)
+                np.maximum(block, into, out=block, where=legal_t[j, t:end])
+        if dead is not None:
+            got[dead] = invalid_p
+        if cols > 1:  # the product tensordot made of (reach, throw, column) before
+            flat = got.reshape(n_throws, len(xs) * cols)
+            at = np.dot(throws.probs.reshape(1, n_throws), flat).reshape(len(xs), cols)
+        else:  # one column: there tensordot's operand was a transposed view, kept so
+            at = np.tensordot(throws.probs, got.transpose(1, 0, 2).copy(), axes=([0], [1]))
+        throw_p[m, xs] = at
         if can_stop[m]:
             post_p[m, xs] = np.maximum(stop_p[m, xs], throw_p[m, xs])
         else:
             post_p[m, xs] = throw_p[m, xs]
     empty = (None,) * (n + 1)
     return FreezePass(post_p, post_p, throw_p, throw_p, _NO_INDEX, empty, empty)
+
+
+def _value_targets(
+    game: FreezeGame, m: int
+) -> tuple[Ints, ThrowOptions, Ints, Bools, Bools | None]:
+    """:func:`_targets` laid out for :func:`backward_values`, throw first: per option
+    ``j`` the flat post-freeze row ``(m', x')`` of each (throw, reach) and whether it
+    is legal (broadcast over the columns); and the (throw, reach) with no legal
+    option (None if there is none)."""
+    found = _VALUE_TARGETS.get((id(game), m))
+    if found is not None and found[0] is game:
+        return found[1]
+    xs, throws, legal, target_m, target_x = _targets(game, m)
+    size = game.top + 1
+    rows = (target_m * size + target_x).transpose(2, 1, 0)  # option, throw, reach
+    legal_t = legal.transpose(2, 1, 0)[..., None]
+    dead = np.logical_not(legal.any(axis=2)).T
+    out = (
+        xs,
+        throws,
+        np.ascontiguousarray(rows),
+        np.ascontiguousarray(legal_t),
+        dead if dead.any() else None,
+    )
+    _VALUE_TARGETS[(id(game), m)] = (game, out)  # games are few and live for good
+    return out
+
+
+_VALUE_TARGETS: dict[
+    tuple[int, int], tuple[FreezeGame, tuple[Ints, ThrowOptions, Ints, Bools, Bools | None]]
+] = {}
+
+
+_local = threading.local()
+CACHE_BLOCK = 1 << 15  # floats of the work block the options are maximised in (256 KB)
+
+
+def _work(name: str, shape: tuple[int, ...]) -> Floats:
+    """A reused float buffer of ``shape`` (contents undefined), one per name and thread:
+    the large passes run chunk after chunk with the same shapes."""
+    pool: dict[tuple[str, tuple[int, ...]], Floats] = _local.__dict__.setdefault("pool", {})
+    found = pool.get((name, shape))
+    if found is None:
+        if len(pool) > 16:  # other shapes (the decision API's one-column passes...)
+            pool.clear()
+        found = pool[(name, shape)] = np.empty(shape)
+    return found
 
 
 def forward(game: FreezeGame, solved: FreezePass, entry: Floats) -> tuple[Floats, Floats]:

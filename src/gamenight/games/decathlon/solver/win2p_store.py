@@ -23,6 +23,7 @@ from pathlib import Path
 import numpy as np
 import platformdirs
 
+from gamenight.core.errors import OptionsError
 from gamenight.games.decathlon.disciplines import EVENT_IDS
 from gamenight.games.decathlon.solver import win2p
 from gamenight.games.decathlon.solver.win2p import EPS, Progress, WinTable, solve_chain
@@ -141,6 +142,25 @@ def table_for(
     return table
 
 
-def prepare(progress: Progress) -> None:
-    """``GameInfo.preparation``: build the full decathlon's two-player win table once."""
-    table_for(DECATHLON, build=True, progress=progress)
+def prepare(progress: Progress, target: str | None = None) -> None:
+    """``GameInfo.preparation``: build the two-player win table of the full decathlon,
+    or of the events ``target`` names (``"high-jump,1500m"``, as ``bot:winner`` asks
+    for its game's, :func:`..win_play.preparation_target`), once."""
+    table_for(DECATHLON if target is None else chain(target), build=True, progress=progress)
+
+
+def chain(target: str) -> tuple[str, ...]:
+    """The events of a preparation target: event ids, comma-separated, in D1 order.
+
+    >>> chain("high-jump,1500m")
+    ('high-jump', '1500m')
+    >>> chain("1500m,high-jump")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    gamenight.core.errors.OptionsError: not a chain of Decathlon events in their order: ...
+    """
+    events = tuple(target.split(","))
+    known = [e for e in DECATHLON if e in events]
+    if list(events) != known:  # unknown, repeated or out of order
+        raise OptionsError(f"not a chain of Decathlon events in their order: {target!r}")
+    return events
