@@ -34,6 +34,7 @@ KEYWORDS = {
     # a rule's refusal is its own msgid (gamenight.core.i18n.said; tests/core/test_reasons.py)
     "IllegalActionError": None,
     "StaleActionError": None,
+    "OptionsError": None,
     "Term": ((1, "c"), 2),
 }
 Key = tuple[str | None, str]

@@ -21,7 +21,7 @@ from gamenight.core.i18n import said, use_language
 from gamenight.core.testing import _mutants
 
 ROOT = Path(__file__).resolve().parents[2]
-RAISERS = {"IllegalActionError", "StaleActionError"}
+RAISERS = {"IllegalActionError", "StaleActionError", "OptionsError"}
 FIELD = re.compile(r"\{(\w+)[^{}]*\}")
 
 

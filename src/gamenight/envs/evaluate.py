@@ -116,9 +116,15 @@ def evaluate(
     game's solver capability, which loads the cached Wurfeltod table or builds it, as
     ``gamenight solve`` does)."""
     if benchmark not in BENCHMARKS:
-        raise OptionsError(f"no benchmark {benchmark!r}; choose one of {', '.join(BENCHMARKS)}")
+        raise OptionsError(
+            "no benchmark {benchmark}; choose one of {benchmarks}",
+            benchmark=repr(benchmark),
+            benchmarks=", ".join(BENCHMARKS),
+        )
     if not isinstance(episodes, int) or episodes < 2:
-        raise OptionsError(f"episodes must be a whole number of at least 2, not {episodes!r}")
+        raise OptionsError(
+            "episodes must be a whole number of at least 2, not {episodes}", episodes=repr(episodes)
+        )
     game_id, options = _setup(benchmark)
     seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
     session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept
