@@ -151,7 +151,11 @@ class Hub:
                 seats.append(("bot", bot))
             else:
                 choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
-                raise RoomError(400, "bad_seats", f"a seat is 'human' or one of {choices}")
+                raise RoomError(
+                    400,
+                    "bad_seats",
+                    _("a seat is 'human' or one of {choices}").format(choices=choices),
+                )
         try:  # the game's own start check, before anything is committed
             entry.game.check_setup(len(seats), options)
         except OptionsError as exc:
