@@ -82,7 +82,7 @@ lock: $(STAMP)
 # compile the .mo files that are committed beside them.
 LOCALE   := src/gamenight/locale
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -k N_ -k N_p:1c,2 \
-            -k IllegalActionError -k StaleActionError -k Term:1c,2
+            -k IllegalActionError -k StaleActionError -k OptionsError -k Term:1c,2
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-default-keywords --no-location \
 		--sort-output --project gamenight --version 0.1 -o $(LOCALE)/gamenight.pot .

@@ -34,6 +34,7 @@ KEYWORDS = {
     # a rule's refusal is its own msgid (gamenight.core.i18n.said; tests/core/test_reasons.py)
     "IllegalActionError": None,
     "StaleActionError": None,
+    "OptionsError": None,
     "Term": ((1, "c"), 2),
 }
 Key = tuple[str | None, str]
@@ -232,3 +233,21 @@ def test_no_function_that_translates_rebinds_underscore() -> None:
             if calls and stores:
                 bad.append(f"{path.relative_to(ROOT)}:{node.lineno} {node.name}")
     assert not bad, bad
+
+
+@pytest.mark.parametrize("lang", TRANSLATED)
+def test_every_registered_text_a_player_reads_is_marked(lang: str) -> None:
+    """The player texts our games give the registry (bot descriptions, option help) are
+    in the catalogue: one left unmarked shows in English on a German or Polish page
+    (``winner-points``' did). Plug-ins from elsewhere bring their own words."""
+    from gamenight.core import registry
+
+    with i18n.use_language(lang):
+        for entry in registry.available():
+            if not type(entry.game).__module__.startswith("gamenight."):
+                continue
+            info = entry.game.info
+            texts = [bot.summary for bot in info.bots]
+            texts += [spec.help for spec in info.options]
+            for text in texts:
+                assert i18n.gettext(text) != text, f"{info.id}: {text!r} is not translated"

@@ -16,12 +16,13 @@ import pytest
 
 from gamenight.core import registry
 from gamenight.core.dice import SeededDice
-from gamenight.core.errors import IllegalActionError, StaleActionError, Term
+from gamenight.core.errors import IllegalActionError, OptionsError, StaleActionError, Term
 from gamenight.core.i18n import said, use_language
+from gamenight.core.options import OptionSpec
 from gamenight.core.testing import _mutants
 
 ROOT = Path(__file__).resolve().parents[2]
-RAISERS = {"IllegalActionError", "StaleActionError"}
+RAISERS = {"IllegalActionError", "StaleActionError", "OptionsError"}
 FIELD = re.compile(r"\{(\w+)[^{}]*\}")
 
 
@@ -131,3 +132,73 @@ def test_every_refusal_met_in_play_is_translated(game: str, lang: str) -> None:
         if text == message or ENGLISH_WORDS & _words(text)
     }
     assert not english, english
+
+
+def _bad_values(spec: OptionSpec) -> list[object]:
+    """Values each kind of option refuses (each of its refusals at least once)."""
+    if spec.kind == "int":
+        low = [spec.minimum - 1] if spec.minimum is not None else []
+        high = [spec.maximum + 1] if spec.maximum is not None else []
+        return ["x", True, *low, *high]
+    if spec.kind == "multi":
+        return [3, "", "nope"]
+    if spec.kind == "choice":
+        return [3, "nope"]
+    if spec.kind == "bool":
+        return ["maybe"]
+    return [3]
+
+
+def option_refusals() -> list[OptionsError]:
+    """Every game's refusals of its options and line-ups: each option given values of
+    the wrong kind or out of range, an unknown option, and seat counts out of range."""
+    found: list[OptionsError] = []
+    for entry in registry.available():
+        game = entry.game
+        tries: list[dict[str, object]] = [{"no-such-option": 1}]
+        tries += [{spec.name: bad} for spec in game.info.options for bad in _bad_values(spec)]
+        for raw in tries:
+            with pytest.raises(OptionsError) as caught:
+                game.parse_options(raw)
+            found.append(caught.value)
+        for spec in game.info.options:
+            for choice in spec.seats:
+                options = game.parse_options({spec.name: choice})
+                lo, hi = game.seat_range(options)
+                for players in {lo - 1, hi + 1} - {0}:
+                    with pytest.raises(OptionsError) as caught:
+                        game.check_setup(players, options)
+                    found.append(caught.value)
+        with pytest.raises(OptionsError) as caught:
+            game.check_setup(game.info.max_players + 1, game.parse_options())
+        found.append(caught.value)
+    return found
+
+
+@pytest.mark.parametrize("lang", ["de", "pl"])
+def test_every_refused_option_is_translated(lang: str) -> None:
+    """Every game's refusal of a bad option or seat count is said without English
+    words (and its English is the same sentence str() gives for logs)."""
+    reasons: dict[str, str] = {}
+    for error in option_refusals():
+        assert said(error) == str(error)
+        with use_language(lang):
+            reasons[error.message] = said(error)
+    assert len(reasons) >= 10, reasons
+    english = {m: t for m, t in reasons.items() if t == m or OPTION_WORDS & _words(t)}
+    assert not english, english
+
+
+OPTION_WORDS = {"the", "takes", "players", "expected", "is", "not", "has", "got", "below", "above"}
+
+
+def test_an_options_error_keeps_its_fields_across_processes_and_quotes_its_cause() -> None:
+    cause = OptionsError("option '{option}': expected yes or no, got {raw}", option="x", raw="'?'")
+    error = OptionsError("--players: {problem}", problem=cause)
+    assert str(error) == "--players: option 'x': expected yes or no, got '?'"
+    with use_language("de"):
+        assert (
+            said(error) == "--players: Option „x“: erwartet wird ja oder nein (yes/no), nicht '?'"
+        )
+    again = pickle.loads(pickle.dumps(error))
+    assert type(again) is OptionsError and str(again) == str(error)

@@ -466,8 +466,10 @@ def run(argv: list[str] | None = None) -> None:
     except (click.Abort, KeyboardInterrupt, EOFError):
         console.print()
         sys.exit(130)
-    except (UsageFailure, OptionsError) as exc:
+    except UsageFailure as exc:
         _fail(str(exc), 2)
+    except OptionsError as exc:  # a refused option in the player's language
+        _fail(said(exc), 2)
     except CheckFailure as exc:
         _fail(str(exc), 1)
     except GamenightError as exc:  # a rule's refusal in the player's language

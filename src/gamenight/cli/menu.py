@@ -175,7 +175,7 @@ def set_up(console: Console, prompter: Prompter, entry: registry.GameEntry) -> S
                 try:
                     spec.parse(text)
                 except OptionsError as exc:
-                    prompter.error(str(exc))
+                    prompter.error(said(exc))
                     continue
                 raw[spec.name] = text
             elif first is not None:
@@ -215,7 +215,7 @@ def ask_players(
             game.check_setup(len(seats), options)
             return seats
         except OptionsError as exc:
-            prompter.error(str(exc))
+            prompter.error(said(exc))
 
 
 def ask_seed(prompter: Prompter) -> tuple[int, bool]:

@@ -76,15 +76,19 @@ def parse_players(spec: str, bots: Sequence[str], *, teams: bool = True) -> list
     """
     entries = [part.strip() for part in spec.split(",")]
     if not spec.strip() or any(not e for e in entries):
-        raise OptionsError(f"--players: empty seat in {clip(spec)} (example: 'Ann,bot:greedy')")
+        raise OptionsError(
+            "--players: empty seat in {spec} (example: 'Ann,bot:greedy')", spec=clip(spec)
+        )
     seats = [_seat(entry, index, bots) for index, entry in enumerate(entries, start=1)]
     if not teams:
         for entry, seat in zip(entries, seats, strict=True):
             if seat.bot is None and seat.members != (seat.name,):
                 example = seat.members[-1]
                 raise OptionsError(
-                    f"--players: {clip(entry)} names a team, and this game has no teams "
-                    f"(write one name per seat, e.g. {clip(example)})"
+                    "--players: {entry} names a team, and this game has no teams "
+                    "(write one name per seat, e.g. {example})",
+                    entry=clip(entry),
+                    example=clip(example),
                 )
     # Names that look the same are one name (case, NFKC, invisible characters: name_key)
     seen: set[str] = set()
@@ -94,8 +98,9 @@ def parse_players(spec: str, bots: Sequence[str], *, teams: bool = True) -> list
             seen.add(key)
         else:
             raise OptionsError(
-                f"--players: two seats are named {clip(seat.name)} (or names that look the "
-                "same); give them distinct names"
+                "--players: two seats are named {name} (or names that look the "
+                "same); give them distinct names",
+                name=clip(seat.name),
             )
     return seats
 
@@ -107,18 +112,22 @@ def _seat(entry: str, index: int, bots: Sequence[str]) -> SeatSpec:
     if sep and head.strip().lower() != "bot":
         label, who = head.strip(), rest.strip()
         if not label or not who:
-            raise OptionsError(f"--players: cannot read seat {clip(entry)} (use Label:who)")
+            raise OptionsError(
+                "--players: cannot read seat {entry} (use Label:who)", entry=clip(entry)
+            )
     head, sep, rest = who.partition(":")
     if sep and head.strip().lower() == "bot":
         bot = rest.strip().lower()
         if bot not in bots:
             raise OptionsError(
-                f"--players: unknown bot {clip(rest.strip())} (this game has: {', '.join(bots)})"
+                "--players: unknown bot {bot} (this game has: {bots})",
+                bot=clip(rest.strip()),
+                bots=", ".join(bots),
             )
         return SeatSpec(label or f"{bot.replace('-', ' ').capitalize()} {index}", bot=bot)
     members = tuple(m.strip() for m in who.split("+"))
     if any(not m or ":" in m for m in members):
-        raise OptionsError(f"--players: cannot read seat {clip(entry)}")
+        raise OptionsError("--players: cannot read seat {entry}", entry=clip(entry))
     for text in (label, *members):
         if text is not None:
             _check_name(text)
@@ -130,6 +139,6 @@ def _check_name(text: str) -> None:
     try:
         check_text(text, what="a name", limit=MAX_NAME_CHARS)
     except TextError as exc:
-        raise OptionsError(f"--players: {exc}") from None
+        raise OptionsError("--players: {problem}", problem=exc) from None
     if not name_key(text).strip():
         raise OptionsError("--players: a name needs a visible character")

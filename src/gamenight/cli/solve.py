@@ -81,9 +81,7 @@ def solve(
     raw = _raw(option, events, known, entry.id)
     if two_player_win:
         if "two-player-win" not in known:
-            raise OptionsError(
-                _("the {game} solver has no two-player win objective").format(game=entry.id)
-            )
+            raise OptionsError("the {game} solver has no two-player win objective", game=entry.id)
         raw["two-player-win"] = "true"
     options = parse_options(solver.options, raw, f"the {entry.id} solver")
     console = Console()
@@ -121,14 +119,12 @@ def _raw(
     for item in option:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
-            raise OptionsError(_("--option {item}: expected KEY=VALUE").format(item=repr(item)))
+            raise OptionsError("--option {item}: expected KEY=VALUE", item=repr(item))
         raw[key.strip()] = value.strip()
     if events:
         if "events" not in known:
             raise OptionsError(
-                _("the {game} solver takes no --event (it has no 'events' option)").format(
-                    game=game
-                )
+                "the {game} solver takes no --event (it has no 'events' option)", game=game
             )
         raw["events"] = ",".join(events)
     return raw

@@ -57,50 +57,79 @@ class Term:
         return hash((self.key, self.english))
 
 
-class IllegalActionError(GamenightError, ValueError):
-    """An action that is malformed or not legal in the current state.
-
-    The state it was applied to is left unchanged (states are immutable).
+class Sentence(Exception):
+    """An error whose message a player reads in the player's language (issue 26).
 
     ``message`` is a whole English sentence with named ``{fields}``, a string literal:
     it is the gettext msgid (``make messages`` extracts it; tests/core/test_reasons.py
     checks every raise). ``str(error)`` is the English, for logs and records; a front end
     shows ``gamenight.core.i18n.said(error)``, the same sentence in the player's language.
+    A field may be a :class:`Term`, a tuple of Terms, or another such error (a reason
+    quoted inside this one: said in the same language).
+    """
+
+    def __init__(self, message: str = "", /, **fields: object) -> None:
+        self.message = message
+        self.fields = fields
+        super().__init__(render(self, lambda text: text, str))
+
+    def __reduce__(self) -> tuple[object, ...]:  # a worker process's error keeps its fields
+        return (_rebuild, (type(self), self.message, self.fields))
+
+
+class IllegalActionError(Sentence, GamenightError, ValueError):
+    """An action that is malformed or not legal in the current state.
+
+    The state it was applied to is left unchanged (states are immutable). Its message is
+    a :class:`Sentence`.
 
     >>> error = IllegalActionError("no {name} chip is left", name=Term("dd.x", "Full House"))
     >>> str(error), error.message, sorted(error.fields)
     ('no Full House chip is left', 'no {name} chip is left', ['name'])
     """
 
-    def __init__(self, message: str = "", /, **fields: object) -> None:
-        self.message = message
-        self.fields = fields
-        super().__init__(message.format(**fields_said(fields, str)) if fields else message)
 
-    def __reduce__(self) -> tuple[object, ...]:  # a worker process's error keeps its fields
-        return (_rebuild, (type(self), self.message, self.fields))
+def render(error: Sentence, translate: Callable[[str], str], say: Callable[[Term], str]) -> str:
+    """``error``'s sentence looked up by ``translate``, its fields put in (Terms said by
+    ``say``, a quoted error rendered the same way)."""
+    text = translate(error.message) if error.message else ""
+    return text.format(**fields_said(error.fields, say, translate)) if error.fields else text
 
 
-def fields_said(fields: dict[str, object], say: Callable[[Term], str]) -> dict[str, object]:
-    """``fields`` with each Term said by ``say`` (a tuple of Terms: said and joined by commas)."""
+def fields_said(
+    fields: dict[str, object],
+    say: Callable[[Term], str],
+    translate: Callable[[str], str] = lambda text: text,
+) -> dict[str, object]:
+    """``fields`` with each Term said by ``say`` (a tuple of Terms: said and joined by
+    commas) and each quoted :class:`Sentence` error rendered by ``translate``."""
     out: dict[str, object] = {}
     for name, value in fields.items():
         if isinstance(value, Term):
             value = say(value)
         elif isinstance(value, tuple) and value and all(isinstance(v, Term) for v in value):
             value = ", ".join(say(v) for v in value)
+        elif isinstance(value, Sentence):
+            value = render(value, translate, say)
+        elif isinstance(value, BaseException):
+            value = first_line(value)
         out[name] = value
     return out
 
 
-def _rebuild(
-    cls: type[IllegalActionError], message: str, fields: dict[str, object]
-) -> IllegalActionError:
+def _rebuild(cls: type[Sentence], message: str, fields: dict[str, object]) -> Sentence:
     return cls(message, **fields)
 
 
-class OptionsError(GamenightError, ValueError):
-    """Game options or a player list that the game does not accept."""
+class OptionsError(Sentence, GamenightError, ValueError):
+    """Game options or a player list that the game does not accept. Its message is a
+    :class:`Sentence`: the CLI's error line and the server's ``bad_options`` say it in
+    the player's language.
+
+    >>> str(OptionsError("option '{option}': expected yes or no, got {raw}", option="x",
+    ...                  raw="'maybe'"))
+    "option 'x': expected yes or no, got 'maybe'"
+    """
 
 
 class RecordError(GamenightError, ValueError):

@@ -146,10 +146,7 @@ class Game(ABC, Generic[S, A, V, E]):
         """The game's seat range whatever the options (:meth:`check_setup` says more)."""
         lo, hi = self.info.min_players, self.info.max_players
         if not lo <= players <= hi:
-            span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-            raise OptionsError(
-                f"{self.info.name} takes {span} {self.info.seat_noun}s, not {players}"
-            )
+            raise self._seats_refused(lo, hi, players, "")
 
     def seat_range(self, options: Options) -> tuple[int, int]:
         """The seat counts ``(lowest, highest)`` that parsed ``options`` allow: the game's
@@ -188,10 +185,57 @@ class Game(ABC, Generic[S, A, V, E]):
             for spec in self.info.options
             if spec.seats and options.get(spec.name) in spec.seats
         ]
-        span = f"{lo}" if lo == hi else f"{lo} to {hi}"
-        with_ = f" with {', '.join(narrowing)}" if narrowing else ""
-        raise OptionsError(
-            f"{self.info.name} takes {span} {self.info.seat_noun}s{with_}, not {players}"
+        raise self._seats_refused(lo, hi, players, ", ".join(narrowing))
+
+    def _seats_refused(self, lo: int, hi: int, players: int, narrowing: str) -> OptionsError:
+        """The refusal of ``players`` seats where ``lo``..``hi`` are allowed (``narrowing``:
+        the options that narrow the range, if any): one whole sentence per shape, so each
+        language words it its own way."""
+        game, opts, n = self._name(), narrowing, players
+        if self.info.seat_noun == "team":
+            if narrowing and lo == hi:
+                return OptionsError(
+                    "{game} takes {lo} teams with {options}, not {n}",
+                    game=game,
+                    lo=lo,
+                    options=opts,
+                    n=n,
+                )
+            if narrowing:
+                return OptionsError(
+                    "{game} takes {lo} to {hi} teams with {options}, not {n}",
+                    game=game,
+                    lo=lo,
+                    hi=hi,
+                    options=opts,
+                    n=n,
+                )
+            if lo == hi:
+                return OptionsError("{game} takes {lo} teams, not {n}", game=game, lo=lo, n=n)
+            return OptionsError(
+                "{game} takes {lo} to {hi} teams, not {n}", game=game, lo=lo, hi=hi, n=n
+            )
+        if narrowing and lo == hi:
+            return OptionsError(
+                "{game} takes {lo} players with {options}, not {n}",
+                game=game,
+                lo=lo,
+                options=opts,
+                n=n,
+            )
+        if narrowing:
+            return OptionsError(
+                "{game} takes {lo} to {hi} players with {options}, not {n}",
+                game=game,
+                lo=lo,
+                hi=hi,
+                options=opts,
+                n=n,
+            )
+        if lo == hi:
+            return OptionsError("{game} takes {lo} players, not {n}", game=game, lo=lo, n=n)
+        return OptionsError(
+            "{game} takes {lo} to {hi} players, not {n}", game=game, lo=lo, hi=hi, n=n
         )
 
     # ----- the state machine ----------------------------------------------

@@ -158,8 +158,10 @@ def rephrase(text: str, known: Sequence[Rephrasing]) -> str:
 
 
 def said(error: BaseException) -> str:
-    """What ``error`` tells a player, in the current language. A rule's refusal
-    (:class:`~gamenight.core.errors.IllegalActionError`) is its English sentence looked up
+    """What ``error`` tells a player, in the current language. A rule's refusal or a
+    refused option (a :class:`~gamenight.core.errors.Sentence`: an
+    :class:`~gamenight.core.errors.IllegalActionError` or
+    :class:`~gamenight.core.errors.OptionsError`) is its English sentence looked up
     as the msgid, its fields put in, a game's word (a :class:`~gamenight.core.errors.Term`)
     in the language too; any other error is ``str(error)``. The one function the server
     and the terminal show a refusal through; records and logs keep ``str()``.
@@ -173,14 +175,11 @@ def said(error: BaseException) -> str:
     >>> said(error), said(ValueError("odd"))
     ('no Full house chip is left on the plate', 'odd')
     """
-    from gamenight.core.errors import IllegalActionError, fields_said
+    from gamenight.core.errors import Sentence, render
 
-    if not isinstance(error, IllegalActionError):
+    if not isinstance(error, Sentence):
         return str(error)
-    text = gettext(error.message) if error.message else ""
-    if error.fields:
-        text = text.format(**fields_said(error.fields, lambda t: term(t.key, t.english)))
-    return text
+    return render(error, gettext, lambda t: term(t.key, t.english))
 
 
 def term(key: str, english: str) -> str:

@@ -52,7 +52,7 @@ class OptionSpec:
 
     def parse(self, raw: object) -> Any:
         """Normalise ``raw`` or raise :class:`OptionsError` naming the problem."""
-        where = f"option '{self.name}'"
+        where = self.name
         if self.kind == "choice":
             return self._choice(raw, where)
         if self.kind == "multi":
@@ -62,25 +62,51 @@ class OptionSpec:
             elif isinstance(raw, list | tuple):
                 items = list(raw)
             else:
-                raise OptionsError(f"{where}: expected a comma-separated list, got {raw!r}")
+                raise OptionsError(
+                    "option '{option}': expected a comma-separated list, got {raw}",
+                    option=where,
+                    raw=repr(raw),
+                )
             if not items:
-                raise OptionsError(f"{where}: choose at least one of {', '.join(self.choices)}")
+                raise OptionsError(
+                    "option '{option}': choose at least one of {choices}",
+                    option=where,
+                    choices=", ".join(self.choices),
+                )
             picked = {self._choice(item, where) for item in items}
             return [c for c in self.choices if c in picked]
         if self.kind == "int":
             value: int
             if isinstance(raw, bool):
-                raise OptionsError(f"{where}: expected a whole number, got {raw!r}")
+                raise OptionsError(
+                    "option '{option}': expected a whole number, got {raw}",
+                    option=where,
+                    raw=repr(raw),
+                )
             if isinstance(raw, int):
                 value = raw
             elif isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
                 value = int(raw.strip())
             else:
-                raise OptionsError(f"{where}: expected a whole number, got {raw!r}")
+                raise OptionsError(
+                    "option '{option}': expected a whole number, got {raw}",
+                    option=where,
+                    raw=repr(raw),
+                )
             if self.minimum is not None and value < self.minimum:
-                raise OptionsError(f"{where}: {value} is below the minimum {self.minimum}")
+                raise OptionsError(
+                    "option '{option}': {value} is below the minimum {minimum}",
+                    option=where,
+                    value=value,
+                    minimum=self.minimum,
+                )
             if self.maximum is not None and value > self.maximum:
-                raise OptionsError(f"{where}: {value} is above the maximum {self.maximum}")
+                raise OptionsError(
+                    "option '{option}': {value} is above the maximum {maximum}",
+                    option=where,
+                    value=value,
+                    maximum=self.maximum,
+                )
             return value
         if self.kind == "bool":
             if isinstance(raw, bool):
@@ -90,18 +116,32 @@ class OptionSpec:
                 return True
             if text in {"0", "no", "false", "off"}:
                 return False
-            raise OptionsError(f"{where}: expected yes or no, got {raw!r}")
+            raise OptionsError(
+                "option '{option}': expected yes or no, got {raw}", option=where, raw=repr(raw)
+            )
         if not isinstance(raw, str):
-            raise OptionsError(f"{where}: expected text, got {raw!r}")
+            raise OptionsError(
+                "option '{option}': expected text, got {raw}", option=where, raw=repr(raw)
+            )
         return raw
 
     def _choice(self, raw: object, where: str) -> str:
         if not isinstance(raw, str):
-            raise OptionsError(f"{where}: expected one of {', '.join(self.choices)}, got {raw!r}")
+            raise OptionsError(
+                "option '{option}': expected one of {choices}, got {raw}",
+                option=where,
+                choices=", ".join(self.choices),
+                raw=repr(raw),
+            )
         key = raw.strip().lower()
         key = self.aliases.get(key, key)
         if key not in self.choices:
-            raise OptionsError(f"{where}: {raw!r} is not one of {', '.join(self.choices)}")
+            raise OptionsError(
+                "option '{option}': {raw} is not one of {choices}",
+                option=where,
+                raw=repr(raw),
+                choices=", ".join(self.choices),
+            )
         return key
 
 
@@ -113,8 +153,16 @@ def parse_options(specs: Sequence[OptionSpec], raw: Mapping[str, object], game: 
     by_name = {spec.name: spec for spec in specs}
     unknown = sorted(set(raw) - set(by_name))
     if unknown:
-        known = ", ".join(by_name) or "none"
-        raise OptionsError(f"{game} has no option '{unknown[0]}' (its options: {known})")
+        if not by_name:
+            raise OptionsError(
+                "{game} has no option '{option}' (its options: none)", game=game, option=unknown[0]
+            )
+        raise OptionsError(
+            "{game} has no option '{option}' (its options: {known})",
+            game=game,
+            option=unknown[0],
+            known=", ".join(by_name),
+        )
     result: Options = {}
     for spec in specs:
         if spec.name in raw and raw[spec.name] is not None:

@@ -61,7 +61,7 @@ def option_choices(game_id: str, option: str) -> tuple[str, ...]:
     for spec in registry.get(game_id).game.info.options:
         if spec.name == option:
             return tuple(spec.choices)
-    raise OptionsError(f"{game_id} has no option {option!r}")
+    raise OptionsError("{game} has no option {option}", game=game_id, option=repr(option))
 
 
 def benchmarks() -> tuple[str, ...]:
@@ -121,9 +121,15 @@ def evaluate(
     ``gamenight solve`` does)."""
     known = benchmarks()
     if benchmark not in known:
-        raise OptionsError(f"no benchmark {benchmark!r}; choose one of {', '.join(known)}")
+        raise OptionsError(
+            "no benchmark {benchmark}; choose one of {benchmarks}",
+            benchmark=repr(benchmark),
+            benchmarks=", ".join(known),
+        )
     if not isinstance(episodes, int) or episodes < 2:
-        raise OptionsError(f"episodes must be a whole number of at least 2, not {episodes!r}")
+        raise OptionsError(
+            "episodes must be a whole number of at least 2, not {episodes}", episodes=repr(episodes)
+        )
     game_id, options = _setup(benchmark)
     seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
     session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept

@@ -46,7 +46,9 @@ def check_illegal_policy(illegal_action: object) -> str:
     """
     if illegal_action not in ILLEGAL_POLICIES:
         raise OptionsError(
-            f"illegal_action must be one of {', '.join(ILLEGAL_POLICIES)}, not {illegal_action!r}"
+            "illegal_action must be one of {policies}, not {policy}",
+            policies=", ".join(ILLEGAL_POLICIES),
+            policy=repr(illegal_action),
         )
     return str(illegal_action)
 
@@ -73,8 +75,12 @@ class SoloEnv(gym.Env[Obs, np.int64]):
         for name, value in self.fixed_options.items():
             if name in options and options[name] != value:
                 raise OptionsError(
-                    f"{self.env_id} plays {name}={value!r} only, not {options[name]!r}"
-                    f"{self.refusal_hint}"
+                    "{env} plays {option}={value} only, not {given}{hint}",
+                    env=self.env_id,
+                    option=name,
+                    value=repr(value),
+                    given=repr(options[name]),
+                    hint=self.refusal_hint,
                 )
         self.illegal_action = check_illegal_policy(illegal_action)
         self.illegal_reward = float(illegal_reward)

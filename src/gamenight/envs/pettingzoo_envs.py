@@ -70,7 +70,9 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
         self.illegal_action = check_illegal_policy(illegal_action)
         self.illegal_reward = float(illegal_reward)
         if max_steps is not None and (not isinstance(max_steps, int) or max_steps < 1):
-            raise OptionsError(f"max_steps must be a positive whole number, not {max_steps!r}")
+            raise OptionsError(
+                "max_steps must be a positive whole number, not {steps}", steps=repr(max_steps)
+            )
         self.max_steps = max_steps
         self.steps = 0
         players = _default_players(game_id, options) if players is None else players

@@ -59,8 +59,10 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         self.opponent = DEFAULT_OPPONENTS[self.game_id] if opponent is None else opponent
         if self.opponent not in entry.bot_infos:
             raise OptionsError(
-                f"{entry.game.info.name} has no bot {self.opponent!r}; "
-                f"choose one of {', '.join(entry.bot_infos)}"
+                "{game} has no bot {bot}; choose one of {bots}",
+                game=entry.game.info.name,
+                bot=repr(self.opponent),
+                bots=", ".join(entry.bot_infos),
             )
         self.aec = GamenightAEC(
             self.game_id,
@@ -70,7 +72,9 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
             **options,
         )
         if not isinstance(seat, int) or not 0 <= seat < players:
-            raise OptionsError(f"seat must be 0..{players - 1}, not {seat!r}")
+            raise OptionsError(
+                "seat must be 0..{last}, not {seat}", last=players - 1, seat=repr(seat)
+            )
         self.seat, self.players = seat, players
         self.agent = self.aec.possible_agents[seat]
         session = self.aec.session

@@ -21,6 +21,7 @@ import msgspec
 
 from gamenight.core import registry, seeds
 from gamenight.core.errors import GamenightError, OptionsError, first_line
+from gamenight.core.i18n import _, game_name, said
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, RoomOptions
 from gamenight.server.conns import Conn
@@ -67,16 +68,22 @@ def check_game_options(entry: registry.GameEntry, raw: dict[str, Any]) -> dict[s
     specs = {s.name: s for s in game.info.options}
     for name, value in raw.items():
         if name not in specs:
-            raise RoomError(400, "bad_options", f"{entry.id} has no option '{name}'")
+            raise RoomError(
+                400,
+                "bad_options",
+                _("{game} has no option '{option}'").format(game=entry.id, option=name),
+            )
         problem = catalogue_problem(entry, name, value)
         if problem is not None:
             raise RoomError(400, BAD_VALUE, problem)
         if isinstance(value, str) and _PATHLIKE.search(value):
-            raise RoomError(400, "bad_options", f"option '{name}' may not name a file")
+            raise RoomError(
+                400, "bad_options", _("option '{option}' may not name a file").format(option=name)
+            )
     try:
         return game.parse_options(raw)
-    except OptionsError as exc:
-        raise RoomError(400, "bad_options", str(exc)) from None
+    except OptionsError as exc:  # in the request's language (set by server/guard.py)
+        raise RoomError(400, "bad_options", said(exc)) from None
 
 
 class Hub:
@@ -137,25 +144,39 @@ class Hub:
         options = check_game_options(entry, request.options)
         seats: list[tuple[str, str]] = []
         for spec in request.seats:
-            kind, _, bot = spec.strip().partition(":")
+            kind, _sep, bot = spec.strip().partition(":")
             if kind == "human" and not bot:
                 seats.append(("human", ""))
             elif kind == "bot" and bot in entry.bot_infos:
                 seats.append(("bot", bot))
             else:
                 choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
-                raise RoomError(400, "bad_seats", f"a seat is 'human' or one of {choices}")
+                raise RoomError(
+                    400,
+                    "bad_seats",
+                    _("a seat is 'human' or one of {choices}").format(choices=choices),
+                )
         try:  # the game's own start check, before anything is committed
             entry.game.check_setup(len(seats), options)
         except OptionsError as exc:
-            raise RoomError(400, "bad_seats", str(exc)) from None
+            raise RoomError(400, "bad_seats", said(exc)) from None
         if request.room.odds and entry.game.info.odds is None:
             raise RoomError(
-                400, "bad_options", f"{entry.name} has no live win odds (room option 'odds')"
+                400,
+                "bad_options",
+                _("{game} has no live win odds (room option 'odds')").format(
+                    game=game_name(entry.id, entry.name)
+                ),
             )
         takeover_bot = request.room.takeover_bot
         if takeover_bot and takeover_bot not in entry.bot_infos:
-            raise RoomError(400, "bad_options", f"{entry.name} has no bot '{takeover_bot}'")
+            raise RoomError(
+                400,
+                "bad_options",
+                _("{game} has no bot '{bot}'").format(
+                    game=game_name(entry.id, entry.name), bot=takeover_bot
+                ),
+            )
         seed = seeds.draw_seed()
         commitment = seeds.commitment(
             seed, entry.id, entry.game.info.rules_version, options, entropy=seeds.PLAYERS

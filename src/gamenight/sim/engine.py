@@ -204,7 +204,7 @@ def run_jobs(
 ) -> Outcome:
     """Play every job; rows come back in completion order (sort by ``key``)."""
     if backend not in ("local", "ray"):
-        raise OptionsError(f"--backend: choose local or ray, not {backend!r}")
+        raise OptionsError("--backend: choose local or ray, not {backend}", backend=repr(backend))
     total = len(work)
     rows: list[GameRow] = []
     peaks: dict[int, float] = {}

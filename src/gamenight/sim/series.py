@@ -81,7 +81,10 @@ def check_lineup(entry: GameEntry, bots: Sequence[str], options: Options | None 
     unknown = [b for b in bots if b not in entry.bots]
     if unknown:
         raise OptionsError(
-            f"unknown bot {unknown[0]!r} for {entry.id} (choose from {', '.join(entry.bots)})"
+            "unknown bot {bot} for {game} (choose from {bots})",
+            bot=repr(unknown[0]),
+            game=entry.id,
+            bots=", ".join(entry.bots),
         )
     parsed = options if options is not None else entry.game.parse_options()
     entry.game.check_setup(len(bots), parsed)

@@ -140,11 +140,11 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         try:
             options["sides"] = ",".join(parse_sides(options["sides"]))
         except ValueError as exc:
-            raise OptionsError(f"option 'sides': {exc}") from None
+            raise OptionsError("option 'sides': {problem}", problem=exc) from None
         try:
             options["deck"] = deck_option(str(options["deck"]))
         except DeckError as exc:
-            raise OptionsError(f"option 'deck': {exc}") from None
+            raise OptionsError("option 'deck': {problem}", problem=exc) from None
 
     def _start(
         self, players: int, options: Options, dice: DiceSource
@@ -195,11 +195,15 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         entry = attachments.get("deck")
         unknown = sorted(set(attachments) - {"deck"})
         if unknown or not isinstance(entry, dict):
-            raise OptionsError(f"{self.info.name} records carry only a deck, not {unknown}")
+            raise OptionsError(
+                "{game} records carry only a deck, not {unknown}",
+                game=self._name(),
+                unknown=str(unknown),
+            )
         try:
             library.attach_deck(entry.get("id"), entry.get("content"))  # type: ignore[arg-type]
         except DeckError as exc:
-            raise OptionsError(str(exc)) from None
+            raise OptionsError("the record's deck: {problem}", problem=exc) from None
 
     def public_action(self, state: DecadesState, seat: int, action: Action) -> Action:
         """How ``seat``'s action looks to the other team and spectators now (T7).

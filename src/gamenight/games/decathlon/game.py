@@ -72,8 +72,10 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
             ),
             BotInfo(
                 "winner-points",
-                "exact solver playing each event for its chance of winning the points game "
-                "against expected-points play",
+                N_(
+                    "exact solver playing each event for its chance of winning the points game "
+                    "against expected-points play"
+                ),
                 "gamenight.games.decathlon.bots:WinnerPointsAgent",
             ),
         ),

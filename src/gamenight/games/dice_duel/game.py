@@ -116,10 +116,24 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         mode: Mode = options["mode"]
         lo, hi = MULTI_PLAYERS
         if mode == "solo" and players != 1:
-            raise OptionsError(f"the solo variant is for 1 player, not {players}")
+            raise OptionsError("the solo variant is for 1 player, not {n}", n=players)
+        if mode == "multi" and players == 1:
+            raise OptionsError(
+                "{game} takes {lo} to {hi} players, not {n} "
+                "(for one player choose the solo mode, mode=solo)",
+                game=self._name(),
+                lo=lo,
+                hi=hi,
+                n=players,
+            )
         if mode == "multi" and not lo <= players <= hi:
-            hint = " (for one player choose the solo mode, mode=solo)" if players == 1 else ""
-            raise OptionsError(f"Kniffel Dice Duel takes {lo} to {hi} players, not {players}{hint}")
+            raise OptionsError(
+                "{game} takes {lo} to {hi} players, not {n}",
+                game=self._name(),
+                lo=lo,
+                hi=hi,
+                n=players,
+            )
 
     def _start(
         self, players: int, options: Options, dice: DiceSource

@@ -162,5 +162,7 @@ def chain(target: str) -> tuple[str, ...]:
     events = tuple(target.split(","))
     known = [e for e in DECATHLON if e in events]
     if list(events) != known:  # unknown, repeated or out of order
-        raise OptionsError(f"not a chain of Decathlon events in their order: {target!r}")
+        raise OptionsError(
+            "not a chain of Decathlon events in their order: {target}", target=repr(target)
+        )
     return events
