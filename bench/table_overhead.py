@@ -45,6 +45,7 @@ class SharedRandom:
     bare loop's one ``rng.choice(legal)`` per decision."""
 
     label = "random"
+    observes = False  # as RandomAgent: it never looks at events
 
     def __init__(self, rng: random.Random) -> None:
         self._rng = rng
@@ -66,9 +67,12 @@ class BareOrder(Match[Any, Any, Any, Any]):
         table = self._table()
         acting = table.to_act()
         seat = acting[0] if len(acting) == 1 else self.rng.choice(acting)
-        snap = table.position(seat)
-        decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
-        self.play(seat, self.agents[seat].act(decision))
+        if hasattr(table, "decision"):  # Match.step's own way to ask
+            decision = table.decision(seat)
+        else:  # an older checkout (before issue 29's lean table)
+            snap = table.position(seat)
+            decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
+        table.submit(seat, self.agents[seat].act(decision))
 
 
 def tabled_game(game: Any, players: int, seed: int) -> Any:
