@@ -47,6 +47,7 @@ class Match(Generic[S, A, V, E]):
     table: Table[S, A, V, E] | None = None
     dice_scheme: int = DICE_SCHEME  # 1 only for a game resumed from before scheme 2
     _watching: list[tuple[int, Agent[V, A, E]]] = field(default_factory=list, repr=False)
+    _listening: bool = field(default=False, repr=False)
 
     @property
     def state(self) -> S | None:
@@ -85,9 +86,19 @@ class Match(Generic[S, A, V, E]):
             for seat, agent in enumerate(self.agents)
             if getattr(agent, "observes", True)
         ]
-        table.listen(self._deliver)
+        self._listening = False
+        self._hear(table)
         if not replayed:
             self._deliver(table.opening)
+
+    def _hear(self, table: Table[S, A, V, E]) -> None:
+        """Listen to the table once someone is to be told of its steps: a watching agent
+        or an observer (one added after :meth:`begin` too: :meth:`step` and :meth:`play`
+        look). A match of agents that ignore events and no observers is not called at
+        every step (issue 29)."""
+        if not self._listening and (self._watching or self.observers):
+            table.listen(self._deliver)
+            self._listening = True
 
     def _deliver(self, step: Step[S, A, V, E]) -> None:
         """Each agent observes its seat's events of ``step``; observers get the
@@ -105,6 +116,8 @@ class Match(Generic[S, A, V, E]):
     def step(self) -> None:
         """Ask each seat to act (in :meth:`Game.to_act` order) and submit its choice."""
         table = self.table if self.table is not None else self._table()
+        if not self._listening:
+            self._hear(table)
         acting = table.to_act()
         if len(acting) == 1:  # the common case, without the loop's re-check
             seat = acting[0]
@@ -118,7 +131,10 @@ class Match(Generic[S, A, V, E]):
     def play(self, seat: int, action: A) -> tuple[E, ...]:
         """Apply one action (raises IllegalActionError, leaving the match unchanged);
         returns its events."""
-        return self._table().submit(seat, action).events
+        table = self._table()
+        if not self._listening:
+            self._hear(table)
+        return table.submit(seat, action).events
 
     def finished(self) -> bool:
         return self._table().finished
