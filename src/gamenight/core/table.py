@@ -88,9 +88,7 @@ class Table(Generic[S, A, V, E]):
     position of the game.
     """
 
-    def __init__(
-        self, game: Game[S, A, V, E], state: S, start_events: Sequence[E] = ()
-    ) -> None:
+    def __init__(self, game: Game[S, A, V, E], state: S, start_events: Sequence[E] = ()) -> None:
         self.game = game
         self._state = state
         self._back: list[S] = []  # the state before each trailing reversible move
