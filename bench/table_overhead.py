@@ -78,7 +78,7 @@ class BareOrder(Match[Any, Any, Any, Any]):
 def tabled_game(game: Any, players: int, seed: int) -> Any:
     """One game through the table with the bare loop's choices; its final state."""
     rng = random.Random(seed)
-    agents = [SharedRandom(rng) for _ in range(players)]
+    agents: list[Any] = [SharedRandom(rng) for _ in range(players)]
     if not game.info.simultaneous:
         return play_match(game, agents, seed=seed)[1]
     seats = [RecordSeat(f"random {i + 1}", "bot:random") for i in range(players)]
