@@ -25,9 +25,12 @@ A_any = TypeVar("A_any", default=msgspec.Struct)
 E_in = TypeVar("E_in", contravariant=True, default=Event)
 
 
-@dataclass(frozen=True)
-class Decision(Generic[V, A]):
-    """What an agent is told when it must act."""
+class Decision(msgspec.Struct, Generic[V, A], frozen=True, gc=False):
+    """What an agent is told when it must act (``legal``: read it, never change it).
+
+    A struct, not a dataclass: the match runner makes one per action (issue 29).
+    ``gc=False``: it only points at values and is made afresh per action.
+    """
 
     game_id: str
     seat: int
@@ -36,7 +39,11 @@ class Decision(Generic[V, A]):
 
 
 class Agent(Protocol[V_in, A_any, E_in]):
-    """Chooses one of ``decision.legal``; may watch the events it is allowed to see."""
+    """Chooses one of ``decision.legal``; may watch the events it is allowed to see.
+
+    An agent whose class sets ``observes = False`` says its :meth:`observe` ignores
+    every event: the match runner then does not filter events for it (issue 29).
+    """
 
     label: str
 
@@ -65,12 +72,13 @@ class RandomAgent:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 
     label = "random"
+    observes = False  # it never looks at events
 
     def __init__(self, seed: int | None = None) -> None:
         self._rng = random.Random(seed)
 
     def act(self, decision: Decision[object, A_any]) -> A_any:
-        return self._rng.choice(list(decision.legal))
+        return self._rng.choice(decision.legal)
 
     def observe(self, seat: int, events: Sequence[Event]) -> None:
         return None

@@ -21,7 +21,7 @@ game through it.
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import numpy as np
@@ -50,10 +50,22 @@ class Codec:
     def __init__(self) -> None:
         self._index: dict[Any, int] = {}
         self._actions: list[Any] = []
+        # Issue 29: index by identity for the action objects a game shares between its
+        # legal-action lists (no hashing of a struct per legal action and step); the
+        # objects are kept here, so their ids cannot be reused while the codec lives.
+        self._by_id: dict[int, int] = {}
+        self._kept: list[Any] = []
 
     def _add(self, action: Any) -> None:
-        self._index[action] = len(self._actions)
+        self._index[action] = self._by_id[id(action)] = len(self._actions)
         self._actions.append(action)
+
+    def _share(self, actions: Iterable[Any]) -> None:
+        """Index ``actions`` (equal to actions already added) by identity too: a game's
+        own shared action objects, as its ``legal_actions`` returns them."""
+        for action in actions:
+            self._by_id[id(action)] = self._index[action]
+            self._kept.append(action)
 
     def index(self, action: Any) -> int:
         """The fixed index of ``action`` (raises KeyError for a non-action)."""
@@ -68,8 +80,12 @@ class Codec:
     ) -> dict[int, Any]:
         """Index -> action for ``actions`` (legal now; the first wins a shared index).
         ``view()`` gives ``seat``'s view, for a codec whose indices depend on it."""
-        index = self._index.__getitem__
-        return {index(action): action for action in reversed(actions)}
+        by_id = self._by_id
+        try:
+            return {by_id[id(action)]: action for action in reversed(actions)}
+        except KeyError:  # an equal action, not one of the objects the codec knows
+            index = self._index.__getitem__
+            return {index(action): action for action in reversed(actions)}
 
     def action(self, index: int) -> Any:
         """The action a fixed index stands for (a template; legality is the game's)."""
@@ -81,6 +97,13 @@ class Codec:
     def encode(self, view: Any, seat: int, out: Obs) -> None:
         """Write ``seat``'s ``view`` into ``out`` (length :meth:`obs_size`), zeros first."""
         raise NotImplementedError
+
+    def encoded(self, view: Any, seat: int, players: int) -> Obs:
+        """A fresh observation of ``seat``'s ``view`` with ``players`` seats: what
+        :meth:`encode` writes (a codec may make it faster)."""
+        out = np.zeros(self.obs_size(players), np.float32)
+        self.encode(view, seat, out)
+        return out
 
     def score(self, view: Any, seat: int) -> float:
         """The score ``seat`` holds now in ``view``, as the final results will count it

@@ -35,7 +35,7 @@ True
 
 from __future__ import annotations
 
-from typing import Generic, cast
+from typing import Generic
 
 import msgspec
 from typing_extensions import TypeVar
@@ -121,39 +121,28 @@ def position_of(
     )
 
 
-class Step(Generic[S, A, V, E]):
+class Step(msgspec.Struct, Generic[S, A, V, E], eq=False, repr_omit_defaults=True):
     """One action applied (or about to be), or the start of a game (seq 0).
 
     Immutable once made; who acts next, the results and the frames are computed on
-    first request and kept (a room asks for them once per socket and writer).
+    first request and kept (a room asks for them once per socket and writer). A struct
+    for its C constructor (issue 29: one is made per action), compared by identity;
+    the ``_`` fields are those caches, for core's own use.
     """
 
-    __slots__ = (
-        "_acting", "_frames", "_results", "_seen", "action", "events", "game", "seat", "seq",
-        "state",
-    )  # fmt: skip
-
-    def __init__(
-        self,
-        game: Game[S, A, V, E],
-        seq: int,
-        seat: int | None,
-        action: A | None,
-        state: S,
-        events: tuple[Event, ...],
-    ) -> None:
-        self.game = game
-        self.seq = seq
-        self.seat = seat
-        self.action = action
-        self.state = state
-        # a game's events are its event type E (the contract tests check each one
-        # decodes as the game's event_type): Transition only knows they are events
-        self.events = cast(tuple[E, ...], events)
-        self._frames: dict[int | None, Frame[A, V, E]] = {}
-        self._seen: dict[int | None, tuple[E, ...]] = {}
-        self._acting: tuple[int, ...] | None = None
-        self._results: Results | None = None
+    game: Game[S, A, V, E]
+    seq: int
+    seat: int | None
+    action: A | None
+    state: S
+    # a game's events are its event type E (the contract tests check each one
+    # decodes as the game's event_type)
+    events: tuple[E, ...]
+    # made on first request (issue 29: most steps of a match are asked for no frame)
+    _acting: tuple[int, ...] | None = None
+    _results: Results | None = None
+    _frames: dict[int | None, Frame[A, V, E]] | None = None
+    _seen: dict[int | None, tuple[E, ...]] | None = None
 
     def __repr__(self) -> str:
         return f"Step(seq={self.seq}, seat={self.seat}, action={self.action!r})"
@@ -180,14 +169,28 @@ class Step(Generic[S, A, V, E]):
 
     def events_for(self, viewer: int | None) -> tuple[E, ...]:
         """The events ``viewer`` may see (the frame's, without computing its position)."""
-        seen = self._seen.get(viewer)
-        if seen is None:
-            seen = self._seen[viewer] = tuple(e for e in self.events if e.visible_to(viewer))
+        events = self.events
+        if not events:
+            return events
+        cache = self._seen
+        if cache is None:
+            cache = self._seen = {}
+        else:
+            seen = cache.get(viewer)
+            if seen is not None:
+                return seen
+        # a public event (no audience) is everyone's: no call to ask it (issue 29)
+        seen = cache[viewer] = tuple(
+            [e for e in events if e.audience is None or e.visible_to(viewer)]
+        )
         return seen
 
     def frame(self, viewer: int | None) -> Frame[A, V, E]:
         """This step as ``viewer`` may know it; computed once per viewer."""
-        made = self._frames.get(viewer)
+        frames = self._frames
+        if frames is None:
+            frames = self._frames = {}
+        made = frames.get(viewer)
         if made is None:
             game, state = self.game, self.state
             action = (
@@ -195,7 +198,7 @@ class Step(Generic[S, A, V, E]):
                 if self.seat is None or self.action is None
                 else action_for(game, state, self.seat, self.action, viewer)
             )
-            made = self._frames[viewer] = Frame(
+            made = frames[viewer] = Frame(
                 seq=self.seq,
                 viewer=viewer,
                 seat=self.seat,

@@ -305,7 +305,9 @@ class Game(ABC, Generic[S, A, V, E]):
     def reversible(self, before: S, after: S) -> bool:
         """Whether the move from ``before`` to ``after`` may be taken back (undo):
         no dice were thrown. Games with reveals or draws say more."""
-        return getattr(before, "dice", None) == getattr(after, "dice", None)
+        dice = getattr(before, "dice", None)
+        later = getattr(after, "dice", None)
+        return dice is later or dice == later  # the same object: nothing thrown, no compare
 
     # ----- content a record carries ---------------------------------------------
     def attachments(self, options: Options) -> dict[str, Any]:

@@ -16,7 +16,7 @@ from typing import Generic
 import msgspec
 from typing_extensions import TypeVar
 
-from gamenight.core.agents import Agent, Decision
+from gamenight.core.agents import Agent
 from gamenight.core.dice import DICE_SCHEME, DiceSource, SeededDice
 from gamenight.core.events import Event
 from gamenight.core.frames import Frame, Step
@@ -46,6 +46,8 @@ class Match(Generic[S, A, V, E]):
     observers: list[Observer[A, V, E]] = field(default_factory=list)
     table: Table[S, A, V, E] | None = None
     dice_scheme: int = DICE_SCHEME  # 1 only for a game resumed from before scheme 2
+    _watching: list[tuple[int, Agent[V, A, E]]] = field(default_factory=list, repr=False)
+    _listening: bool = field(default=False, repr=False)
 
     @property
     def state(self) -> S | None:
@@ -77,17 +79,35 @@ class Match(Generic[S, A, V, E]):
             )  # fmt: skip
         if self.record:
             table.on_commit(self.record.on_step)
-        table.listen(self._deliver)
+        # Issue 29: an agent that says it ignores events (``observes = False``) is not
+        # shown them, so a match of such agents filters no events at all.
+        self._watching = [
+            (seat, agent)
+            for seat, agent in enumerate(self.agents)
+            if getattr(agent, "observes", True)
+        ]
+        self._listening = False
+        self._hear(table)
         if not replayed:
             self._deliver(table.opening)
+
+    def _hear(self, table: Table[S, A, V, E]) -> None:
+        """Listen to the table once someone is to be told of its steps: a watching agent
+        or an observer (one added after :meth:`begin` too: :meth:`step` and :meth:`play`
+        look). A match of agents that ignore events and no observers is not called at
+        every step (issue 29)."""
+        if not self._listening and (self._watching or self.observers):
+            table.listen(self._deliver)
+            self._listening = True
 
     def _deliver(self, step: Step[S, A, V, E]) -> None:
         """Each agent observes its seat's events of ``step``; observers get the
         spectator's frame."""
-        for seat, agent in enumerate(self.agents):
-            mine = step.events_for(seat)
-            if mine:
-                agent.observe(seat, mine)
+        if step.events:
+            for seat, agent in self._watching:
+                mine = step.events_for(seat)
+                if mine:
+                    agent.observe(seat, mine)
         if self.observers:
             frame = step.frame(None)
             for observer in self.observers:
@@ -95,19 +115,26 @@ class Match(Generic[S, A, V, E]):
 
     def step(self) -> None:
         """Ask each seat to act (in :meth:`Game.to_act` order) and submit its choice."""
-        table = self._table()
+        table = self.table if self.table is not None else self._table()
+        if not self._listening:
+            self._hear(table)
         acting = table.to_act()
+        if len(acting) == 1:  # the common case, without the loop's re-check
+            seat = acting[0]
+            table.submit(seat, self.agents[seat].act(table.decision(seat)))
+            return
         for seat in acting:
-            if len(acting) > 1 and seat not in table.to_act():
+            if seat not in table.to_act():
                 continue  # an earlier simultaneous choice this step resolved it
-            snap = table.position(seat)
-            decision = Decision(self.game.info.id, seat, snap.view, snap.legal)
-            self.play(seat, self.agents[seat].act(decision))
+            table.submit(seat, self.agents[seat].act(table.decision(seat)))
 
     def play(self, seat: int, action: A) -> tuple[E, ...]:
         """Apply one action (raises IllegalActionError, leaving the match unchanged);
         returns its events."""
-        return self._table().submit(seat, action).events
+        table = self._table()
+        if not self._listening:
+            self._hear(table)
+        return table.submit(seat, action).events
 
     def finished(self) -> bool:
         return self._table().finished
@@ -115,15 +142,14 @@ class Match(Generic[S, A, V, E]):
     def run(self, max_steps: int = 1_000_000) -> Results:
         """Play to the end and return the results (the record has them: the last
         action's write carries them)."""
-        if self.table is None:
-            self.begin()
+        table = self._table()
         for _ in range(max_steps):
-            if self.finished():
+            if table.finished:
                 break
             self.step()
         else:
             raise RuntimeError(f"{self.game.info.id} did not finish in {max_steps} steps")
-        return self.game.results(self._table().state)
+        return self.game.results(table.state)
 
     def _table(self) -> Table[S, A, V, E]:
         if self.table is None:

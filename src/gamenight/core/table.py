@@ -45,6 +45,7 @@ from typing import Generic
 import msgspec
 from typing_extensions import TypeVar
 
+from gamenight.core.agents import Decision
 from gamenight.core.dice import DiceSource
 from gamenight.core.errors import IllegalActionError, StaleActionError
 from gamenight.core.events import Event
@@ -75,6 +76,12 @@ class Move(msgspec.Struct, Generic[A], frozen=True):
     action: A | None
 
 
+def _stale(expected: int, seq: int) -> StaleActionError:
+    return StaleActionError(
+        "that move was made for position {made}; the table is at {seq}", made=expected, seq=seq
+    )
+
+
 class Table(Generic[S, A, V, E]):
     """A game in progress; the single place where actions are applied.
 
@@ -83,21 +90,26 @@ class Table(Generic[S, A, V, E]):
     position of the game.
     """
 
-    def __init__(
-        self, game: Game[S, A, V, E], state: S, start_events: Sequence[Event] = ()
-    ) -> None:
+    def __init__(self, game: Game[S, A, V, E], state: S, start_events: Sequence[E] = ()) -> None:
         self.game = game
         self._state = state
         self._back: list[S] = []  # the state before each trailing reversible move
         self._moves: list[tuple[int, A]] = []
         self.opening: Step[S, A, V, E] = Step(game, 0, None, None, state, tuple(start_events))
-        self._log: list[Stamped[E]] = [Stamped(0, e) for e in self.opening.events]
+        # Each action's events, by seq (0: the start). Issue 29: no wrapper object per
+        # event on the hot path; events_since and log stamp them when asked.
+        self._events: list[tuple[E, ...]] = [self.opening.events]
         # The step that made the current state: it computes who acts once for the
         # table, its frames and the match runner (issue 29: the table layer asked the
         # game three more times per action).
         self._now: Step[S, A, V, E] = self.opening
-        self._listeners: list[Listener[S, A, V, E]] = []
-        self._hooks: list[Listener[S, A, V, E]] = []
+        self._acting = self.opening.to_act  # the current step's, read at every action
+        # Tuples, replaced on change: a listener may stop itself while being called.
+        self._listeners: tuple[Listener[S, A, V, E], ...] = ()
+        self._hooks: tuple[Listener[S, A, V, E], ...] = ()
+        self._reversible = game.reversible  # bound once: commit asks at every action
+        self._plain_end = type(game).is_terminal is Game.is_terminal  # over: no seat acts
+        self.finished = self._over()  # kept by commit and undo: read at every action
 
     @classmethod
     def start(
@@ -122,32 +134,44 @@ class Table(Generic[S, A, V, E]):
     def start_events(self) -> tuple[E, ...]:
         return self.opening.events
 
-    @property
-    def finished(self) -> bool:
-        if type(self.game).is_terminal is Game.is_terminal:  # no seat to act
-            return not self._now.to_act
-        return self.game.is_terminal(self._state)
+    def _over(self) -> bool:
+        return not self._acting if self._plain_end else self.game.is_terminal(self._state)
 
     def to_act(self) -> tuple[int, ...]:
-        return self._now.to_act
+        return self._acting
 
     def results(self) -> Results | None:
         return self.game.results(self._state) if self.finished else None
 
     def position(self, seat: int | None) -> Position[A, V]:
         """``seat``'s view, its legal actions (if it is to act) and the seq."""
-        return position_of(self.game, self._state, self.seq, seat, acting=self._now.to_act)
+        return position_of(self.game, self._state, self.seq, seat, acting=self._acting)
+
+    def decision(self, seat: int) -> Decision[V, A]:
+        """What ``seat``'s agent is told now: its view and legal actions (the agents'
+        :meth:`position`, without a Position: the match runner asks once per action).
+        Raises :class:`IllegalActionError` if ``seat`` is not to act."""
+        if seat not in self._acting:
+            raise IllegalActionError("it is not seat {seat}'s turn to act", seat=seat)
+        game, state = self.game, self._state
+        return Decision(game.info.id, seat, game.view(state, seat), game.legal_actions(state, seat))
 
     def events_since(self, seat: int | None, seq: int) -> list[Stamped[E]]:
         """The events ``seat`` may see that actions after ``seq`` caused.
 
         ``seq=-1`` includes the start of the game.
         """
-        return [s for s in self._log if s.seq > seq and s.event.visible_to(seat)]
+        events = self._events
+        return [
+            Stamped(n, e)
+            for n in range(max(seq + 1, 0), len(events))
+            for e in events[n]
+            if e.visible_to(seat)
+        ]
 
     def log(self) -> list[Stamped[E]]:
         """The referee's stream: every event, unfiltered (records, never a seat)."""
-        return list(self._log)
+        return [Stamped(n, e) for n, mine in enumerate(self._events) for e in mine]
 
     def history(self, viewer: int | None) -> list[Move[A]]:
         """Every action so far, as ``viewer`` may know it now (the frames' rule)."""
@@ -163,13 +187,9 @@ class Table(Generic[S, A, V, E]):
 
     def played(self) -> list[tuple[int, A, tuple[E, ...]]]:
         """The referee's history with each action's events: (seat, action, events)."""
-        events: list[list[E]] = [[] for _ in self._moves]
-        for stamped in self._log:
-            if stamped.seq:
-                events[stamped.seq - 1].append(stamped.event)
         return [
-            (seat, action, tuple(mine))
-            for (seat, action), mine in zip(self._moves, events, strict=True)
+            (seat, action, mine)
+            for (seat, action), mine in zip(self._moves, self._events[1:], strict=True)
         ]
 
     # ----- acting ---------------------------------------------------------------
@@ -179,47 +199,54 @@ class Table(Generic[S, A, V, E]):
         Raises :class:`StaleActionError` or :class:`IllegalActionError`; the
         table is unchanged either way.
         """
-        if expected_seq is not None and expected_seq != self.seq:
-            raise StaleActionError(
-                "that move was made for position {made}; the table is at {seq}",
-                made=expected_seq,
-                seq=self.seq,
-            )
+        seq = len(self._moves)
+        if expected_seq is not None and expected_seq != seq:
+            raise _stale(expected_seq, seq)
         done = self.game.apply(self._state, seat, action)
-        return Step(self.game, self.seq + 1, seat, action, done.state, tuple(done.events))
+        return Step(self.game, seq + 1, seat, action, done.state, tuple(done.events))
 
     def commit(self, step: Step[S, A, V, E]) -> Step[S, A, V, E]:
         """Apply a prepared step: durable writers first (any may refuse by raising),
         then the table moves on and every listener gets the same step."""
-        if step.seq != self.seq + 1 or step.seat is None or step.action is None:
+        moves = self._moves
+        if step.seq != len(moves) + 1 or step.seat is None or step.action is None:
             raise StaleActionError(
                 "that move was prepared for position {made}; the table is at {seq}",
                 made=step.seq - 1,
-                seq=self.seq,
+                seq=len(moves),
             )
         for hook in self._hooks:
             hook(step)
-        before = self._state
-        if self.game.reversible(before, step.state):
+        before, after = self._state, step.state
+        if self._reversible(before, after):
             self._back.append(before)
-        else:
+        elif self._back:
             self._back.clear()
-        self._state = step.state
+        self._state = after
         self._now = step
-        self._moves.append((step.seat, step.action))
-        seq = step.seq
-        self._log += [Stamped(seq, e) for e in step.events]
-        for listener in list(self._listeners):
+        acting = step._acting  # Step.to_act, without its property: read at every action
+        if acting is None:
+            acting = step._acting = self.game.to_act(after)
+        self._acting = acting
+        self.finished = not acting if self._plain_end else self.game.is_terminal(after)
+        moves.append((step.seat, step.action))
+        self._events.append(step.events)
+        for listener in self._listeners:
             listener(step)
         return step
 
     def submit(self, seat: int, action: A, expected_seq: int | None = None) -> Step[S, A, V, E]:
-        """Validate and apply one action; returns its step.
+        """Validate and apply one action; returns its step (:meth:`prepare` then
+        :meth:`commit`, in one call: issue 29, it is made at every action).
 
         Raises :class:`StaleActionError` for a stale ``expected_seq`` and
         :class:`IllegalActionError` for an illegal action, changing nothing.
         """
-        return self.commit(self.prepare(seat, action, expected_seq))
+        seq = len(self._moves)
+        if expected_seq is not None and expected_seq != seq:
+            raise _stale(expected_seq, seq)
+        done = self.game.apply(self._state, seat, action)
+        return self.commit(Step(self.game, seq + 1, seat, action, done.state, tuple(done.events)))
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last action: it was theirs and the
@@ -237,16 +264,24 @@ class Table(Generic[S, A, V, E]):
         seq = self.seq
         self._state = self._back.pop()
         self._now = Step(self.game, seq - 1, None, None, self._state, ())
+        self._acting = self._now.to_act
+        self.finished = self._over()
         self._moves.pop()
-        self._log = [s for s in self._log if s.seq < seq]
+        del self._events[seq:]
 
     # ----- listening -------------------------------------------------------------
     def listen(self, listener: Listener[S, A, V, E]) -> Callable[[], None]:
         """Call ``listener(step)`` after each action takes effect. Returns a function
         that stops it. (The start of the game is :attr:`opening`.)"""
-        self._listeners.append(listener)
-        return lambda: self._listeners.remove(listener)
+        self._listeners += (listener,)
+
+        def stop() -> None:
+            mine = list(self._listeners)
+            mine.remove(listener)
+            self._listeners = tuple(mine)
+
+        return stop
 
     def on_commit(self, hook: Listener[S, A, V, E]) -> None:
         """Call ``hook(step)`` before each action takes effect (durable writers)."""
-        self._hooks.append(hook)
+        self._hooks += (hook,)

@@ -133,8 +133,10 @@ class Episode:
         ``Game.legal_actions`` at the first position met (the key is exact: tests/envs)."""
         if legal is None:
             legal = self._legal_now(seat) if key is not None else {}
-        mask = np.zeros(self.n_actions, np.int8)
-        mask[list(legal)] = 1
+        flags = bytearray(self.n_actions)  # a byte loop: no list-to-index conversion
+        for index in legal:
+            flags[index] = 1
+        mask: Mask = np.frombuffer(flags, np.int8)
         mask.flags.writeable = False
         if len(self._masks) > 65536:
             self._masks.clear()
@@ -198,8 +200,7 @@ class Episode:
             data, entry, score = self.snapshot(seat)
             return np.frombuffer(bytearray(data), np.float32), entry[0].copy(), score
         view = self.game.view(self.state, seat)
-        obs = np.zeros(self.obs_size, np.float32)
-        self.codec.encode(view, seat, obs)
+        obs = self.codec.encoded(view, seat, self.players)
         mask = self.mask(seat)
         score = self.codec.score(view, seat)
         if self.finished:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import struct
 from typing import Any
+
+import numpy as np
 
 from gamenight.core.codec import Codec, Obs, order_from
 from gamenight.core.options import Options
@@ -19,7 +22,7 @@ class WurfeltodCodec(Codec):
     def __init__(self) -> None:
         super().__init__()
         from gamenight.games.wurfeltod.categories import CATEGORIES
-        from gamenight.games.wurfeltod.rules import Book, Scratch, SetAside
+        from gamenight.games.wurfeltod.rules import Book, Scratch, SetAside, shared_actions
 
         for c in CATEGORIES:
             self._add(Book(c))
@@ -28,7 +31,9 @@ class WurfeltodCodec(Codec):
         for mask in range(1, 63):
             self._add(SetAside(tuple(i for i in range(6) if mask >> i & 1)))
         self.n_actions = len(self._actions)
+        self._share(shared_actions())
         self._category = {c: i for i, c in enumerate(CATEGORIES)}
+        self._packers: dict[int, struct.Struct] = {}
 
     def obs_size(self, players: int) -> int:
         return self.HEAD + self.PER_SEAT * players
@@ -37,9 +42,22 @@ class WurfeltodCodec(Codec):
         return float(view.cards[seat].total)
 
     def encode(self, view: Any, seat: int, out: Obs) -> None:
+        out[:] = self._row(view, seat, len(out))
+
+    def encoded(self, view: Any, seat: int, players: int) -> Obs:
+        # packed as float32 bytes in one C call: a fresh array without numpy converting
+        # a Python list (issue 29); the same float32 values as encode's
+        size = self.obs_size(players)
+        packer = self._packers.get(size)
+        if packer is None:
+            packer = self._packers[size] = struct.Struct(f"{size}f")
+        row = self._row(view, seat, size)
+        return np.frombuffer(bytearray(packer.pack(*row)), np.float32)
+
+    def _row(self, view: Any, seat: int, size: int) -> list[float]:
         # Built as one Python list and copied in once: a numpy item write per slot was
         # most of an environment step's time (issue 29).
-        row: list[float] = [0.0] * len(out)
+        row: list[float] = [0.0] * size
         for at, values in ((0, view.rolled), (6, view.aside)):
             for i, v in enumerate(values[:6]):
                 row[at + i] = -1 if v is None else v
@@ -59,7 +77,7 @@ class WurfeltodCodec(Codec):
                     row[at + 3 * i + 2] = entry.wurfeltod
             row[at + 60], row[at + 61], row[at + 62] = card.points, card.wurfeltods, card.total
             at += self.PER_SEAT
-        out[:] = row
+        return row
 
 
 def make(options: Options) -> WurfeltodCodec:

@@ -303,6 +303,16 @@ _SET_ASIDES: dict[int, tuple[SetAside, ...]] = {
 }
 
 
+def shared_actions() -> list[Action]:
+    """Every action object the legal-action lists share (the codec indexes them by
+    identity: issue 29)."""
+    return [
+        *_BOOK.values(),
+        *_SCRATCH.values(),
+        *(a for asides in _SET_ASIDES.values() for a in asides),
+    ]
+
+
 def apply(
     state: WurfeltodState, seat: int, action: Action
 ) -> Transition[WurfeltodState, WurfeltodEvent]:
