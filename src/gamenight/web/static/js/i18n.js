@@ -108,9 +108,19 @@ export function loadGameMessages(gameId) {
   const langs = [...new Set(["en", lang])];
   return Promise.all([
     ...langs.map((language) => loadOne(language, gameId)),
-    // the vocabulary of a language has every key (English where untranslated)
-    loadVocabulary(lang, gameId),
+    // the vocabulary of a language has every key (English where untranslated); the English
+    // one too, so that a name the server sends in English can be found (englishKey)
+    ...langs.map((language) => loadVocabulary(language, gameId)),
   ]);
+}
+
+/** The key under `prefix` whose English text is `text` (a game's name for a thing that
+ * the server's English sentence quotes, e.g. a box), or null. */
+export function englishKey(prefix, text) {
+  for (const [key, value] of Object.entries(catalogues.en)) {
+    if (key.startsWith(prefix) && value === text) return key;
+  }
+  return null;
 }
 
 let numbers = null; // Intl.NumberFormat of the page's language
@@ -179,7 +189,8 @@ export function sayAgain(text, forms = [], depth = 0) {
     const groups = Object.entries(found.groups || {}).map(([name, value]) =>
       [name, /^\d{1,3}(,\d{3})*$/.test(value) ? Number(value.replaceAll(",", ""))
         : depth ? value : sayAgain(value, forms, depth + 1)]);
-    return t(key, Object.fromEntries(groups));
+    // a key, or a function of the groups for a form whose parts need more than a key
+    return typeof key === "function" ? key(Object.fromEntries(groups)) : t(key, Object.fromEntries(groups));
   }
   return text;
 }

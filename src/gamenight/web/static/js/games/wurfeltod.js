@@ -1,7 +1,7 @@
 // Wurfeltod: six dice, the set-aside dice, the roll count, the 20-box score sheet with what
 // each open box would score now and whether it would bring a Wurfeltod, every player's sheet.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { englishKey, t } from "../i18n.js";
 import { die, diceRow, rollProgress } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
 import { describeActionsWith } from "../parts/hint.js";
@@ -54,6 +54,11 @@ export function evaluate(category, aside, finalRoll) {
 }
 
 const label = (c) => t(`wt.cat.${c}`);
+/** A box named in English (the advisor's sentences) in the page's words. */
+function boxName(english) {
+  const key = englishKey("wt.cat.", english);
+  return key ? t(key) : english;
+}
 const signed = (n) => (n < 0 ? `−${-n}` : String(n));
 
 /** A button whose accessible name is the full description (its text is the short form). */
@@ -66,7 +71,9 @@ const ADVICE_WORDS = [
   [/Wurfeltod now/, "wt.advice.wurfeltod_now"],
   [/booked so far (?<booked>[\d,]+) plus the expected rest of the game under optimal solitaire play \(points minus 250 per Wurfeltod\)/, "wt.advice.expected_note"],
   [/No open box brings a Wurfeltod if booked now\./, "wt.advice.no_wurfeltod"],
-  [/Booking now brings a Wurfeltod \(-250\) in: (?<boxes>.+)\./, "wt.advice.brings"],
+  // the boxes come as their English names, joined by ", ": each said by its own key
+  [/Booking now brings a Wurfeltod \(-250\) in: (?<boxes>.+)\./, ({ boxes }) =>
+    t("wt.advice.brings", { boxes: boxes.split(", ").map(boxName).join(", ") })],
 ];
 
 function named(button, text) {
