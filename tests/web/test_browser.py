@@ -398,6 +398,8 @@ def test_decades_two_teams_never_see_the_other_choice(browser: Any, server: Serv
                 if p.locator("body[data-my-turn=true]").count() == 0:
                     continue
                 seq = p.get_attribute("body", "data-seq")
+                if int(other.get_attribute("body", "data-seq") or 0) > int(seq or 0):
+                    continue  # p has not yet heard the other team's last move: look again
                 answering = p.locator("#table button.cell:enabled").count() > 0
                 # has the other team already locked in its year for this question?
                 other.wait_for_selector(f"body[data-seq='{seq}']")

@@ -44,7 +44,7 @@ def test_solve_builds_with_progress_then_loads(
     rows = [list(row) for row in solution.rows()]
     assert all(len(row) == len(solution.columns()) for row in rows)
     assert rows[0][0] == "Expected score of a new solitaire game under optimal play"
-    assert rows[0][1] == f"{solution.expected_score:.4f}"
+    assert rows[0][1] == f"{solution.expected_score:,.4f}"  # English groups thousands
     assert rows[1][0] == "value table" and rows[1][1].startswith(f"{tmp_path}")
     data = json.loads(json.dumps(solution.to_json()))
     assert set(data) == TODAY_JSON_KEYS
