@@ -47,11 +47,18 @@ def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
     assert steps > 5
     _finished_checks(page, server, code)
     ui.shoot(page, "dice-duel-end")
-    # play again: a new room with the same seats, we sit in the same seat
-    page.click("#again")
+    # play again: a new room with the same seats, we sit in the same seat; a double tap
+    # makes one room
+    made: list[str] = []
+    page.on(
+        "request",
+        lambda r: made.append(r.url) if r.method == "POST" and r.url.endswith("/api/rooms") else None,
+    )
+    page.dblclick("#again")
     page.wait_for_url(re.compile(r".*/r/(?!" + re.escape(code) + r")[\w-]+$"))
     page.wait_for_selector("body[data-status=playing][data-seat='0']")
     page.wait_for_selector("#table .dice-duel")
+    assert len(made) == 1, made
 
 
 def test_dice_duel_solo(page: Any, server: Server) -> None:

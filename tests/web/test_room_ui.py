@@ -9,6 +9,8 @@ is the subject, not a game's table."""
 from __future__ import annotations
 
 import json
+import re
+import time
 import urllib.request
 from typing import Any
 
@@ -172,6 +174,87 @@ def test_a_double_tap_on_sit_claims_once_without_a_false_error(
     finally:
         ctx.close()
 
+
+
+def test_a_double_tap_on_start_starts_once_without_a_false_error(
+    browser: Any, server: Server
+) -> None:
+    """The host's Start, tapped twice: one start, and no "already begun" shown."""
+    ctx = ui.new_context(browser)
+    page = ctx.new_page()
+    starts: list[str] = []
+    page.on("request", lambda r: starts.append(r.url) if r.url.endswith("/start") else None)
+    done: list[int] = []
+    page.on("requestfinished", lambda r: done.append(1) if r.url.endswith("/start") else None)
+    try:
+        ui.create_room(page, server.url, "toy", ["human", "human"], name="Host")
+        page.wait_for_selector("body[data-status=waiting] #start")
+        page.dblclick("#start")
+        page.wait_for_selector("body[data-status=playing]")
+        deadline = time.monotonic() + ui.TIMEOUT_S
+        while len(done) < len(starts):  # every start answered before the checks below
+            assert time.monotonic() < deadline, "a start was never answered"
+            page.wait_for_timeout(20)
+        page.wait_for_timeout(200)  # a false error would show in the next frame or two
+        assert len(starts) == 1, starts
+        assert page.locator("#error").is_hidden()
+    finally:
+        ctx.close()
+
+
+def test_a_second_tap_after_the_claim_is_answered_claims_nothing(
+    browser: Any, server: Server
+) -> None:
+    """The slow double tap: the claim's answer has come, the seat's socket has not yet said
+    we sit there, and the room the page knows still shows the seat open. The buttons wait
+    until the socket speaks (they once came back, and a second tap claimed again)."""
+    created = _api_room(server, ["human", "human"])
+    ctx = ui.new_context(browser)
+    page = ctx.new_page()
+    claims: list[str] = []
+    page.on("request", lambda r: claims.append(r.url) if r.url.endswith("/claim") else None)
+    sockets: list[Any] = []
+    held: list[str | bytes] = []
+    release = {"now": False}
+
+    def handler(ws: Any) -> None:
+        server_ws = ws.connect_to_server()
+        first = not sockets
+        sockets.append(ws)
+
+        def from_server(message: str | bytes) -> None:
+            if first or release["now"]:
+                ws.send(message)
+            else:
+                held.append(message)  # the seat's socket, held back
+
+        server_ws.on_message(from_server)
+        ws.on_message(server_ws.send)
+
+    page.route_web_socket(re.compile(r".*/ws/.*"), handler)
+    try:
+        page.goto(f"{server.url}/r/{created['code']}")
+        page.wait_for_selector("button[data-key=claim-0]")
+        page.fill("#claim-name", "Tapper")
+        with page.expect_response(lambda r: r.url.endswith("/claim")):
+            page.click("button[data-key=claim-0]")
+        deadline = time.monotonic() + ui.TIMEOUT_S
+        while len(sockets) < 2:  # the page has opened the seat's socket: the claim is done
+            assert time.monotonic() < deadline, "the seat's socket never opened"
+            page.wait_for_timeout(20)
+        buttons = page.locator("button.claim-seat")
+        assert buttons.count() >= 1  # still the waiting room's claim box
+        assert all(b.is_disabled() for b in buttons.all())
+        page.evaluate("() => document.querySelectorAll('button.claim-seat').forEach((b) => b.click())")
+        release["now"] = True
+        for message in held:
+            sockets[1].send(message)
+        page.wait_for_selector("body[data-seat='0']")
+        ui.wait_until(page, "() => !document.querySelector('.claim-seat[aria-busy]')")
+        assert len(claims) == 1, claims
+        assert page.locator("#error").is_hidden()
+    finally:
+        ctx.close()
 
 # ----- spectators -------------------------------------------------------------------------
 def test_spectators_see_a_label_no_chat_box_and_players_see_the_count(

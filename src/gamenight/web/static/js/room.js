@@ -59,7 +59,9 @@ const state = {
   advice: null,
   hintOpen: false,
   odds: null, // the latest odds message {seq, odds} (rooms with odds on)
-  claiming: false, // a claim is on its way: the claim buttons wait (no double claim)
+  starting: false, // the host's start is on its way
+  rematching: false, // "Play again" is making the new room
+  claiming: false, // true: a claim is on its way; "seated": answered, its socket not yet heard
   refocus: null, // after an action: {key} of the control that had the focus
   wasMyTurn: false, // the turn signal fires when this turns true
   turnSince: 0, // performance.now() when our turn began (the banner's pulse)
@@ -186,13 +188,34 @@ async function claim(seat) {
     store.setName(name);
     store.remember(code, { seat: claimed.seat, token: claimed.token, game: state.room.game, name, contribution });
     state.claimDraft = null;
+    // the buttons keep waiting until the seat's own socket says we sit there: until
+    // then the room we know still shows this seat open, and a second tap (a slow
+    // double tap, a busy phone) would claim it again (onSnapshot ends the wait)
+    state.claiming = "seated";
     connect(claimed.token);
   } catch (err) {
+    state.claiming = false;
     // a second claim of ours that lost to the first (two taps, two tabs) is no error
     const mine = store.room(code);
     if (!(err.status === 409 && mine && mine.token)) showError(errorText(err));
   } finally {
-    state.claiming = false;
+    render();
+  }
+}
+
+/** The host starts the game. One start at a time: a double tap starts once, and the
+ * answer's room (no longer waiting) takes the button away before another tap. */
+async function startGame(hostToken) {
+  if (state.starting) return;
+  state.starting = true;
+  render();
+  try {
+    state.room = await api.start(code, hostToken);
+  } catch (err) {
+    // begun already (another tab of the host's started it) is no error
+    if (!(err.status === 409 && err.code === "not_waiting")) showError(errorText(err));
+  } finally {
+    state.starting = false;
     render();
   }
 }
@@ -214,7 +237,7 @@ function claimBox(open) {
       ? h("div", { class: "actions" }, open.map((s) =>
           h("button", {
             type: "button", class: "primary claim-seat", "data-key": `claim-${s.seat}`,
-            disabled: state.claiming, "aria-busy": state.claiming ? "true" : null,
+            disabled: !!state.claiming, "aria-busy": state.claiming ? "true" : null,
             onclick: () => claim(s.seat),
           }, t("room.claim", { seat: seatName(s, state.game) }))))
       : h("p", {}, t("room.no_open_seat")));
@@ -247,9 +270,11 @@ function renderWaiting() {
     isHost
       ? h("div", { class: "host" },
           h("p", {}, t("room.host_note")),
-          h("button", { type: "button", class: "primary", id: "start", "data-key": "start", onclick: async () => {
-            try { await api.start(code, mine.hostToken); } catch (err) { showError(errorText(err)); }
-          } }, t("room.start")))
+          h("button", {
+            type: "button", class: "primary", id: "start", "data-key": "start",
+            disabled: state.starting, "aria-busy": state.starting ? "true" : null,
+            onclick: () => startGame(mine.hostToken),
+          }, t("room.start")))
       : h("p", { class: "muted" }, t("room.wait_host")),
   );
 }
@@ -541,7 +566,7 @@ function renderEnd() {
     return;
   }
   els.end.hidden = false;
-  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, noted: noted(), mine: myContribution() }));
+  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, againBusy: state.rematching, noted: noted(), mine: myContribution() }));
 }
 
 function render() {
@@ -616,12 +641,18 @@ function restoreFocus() {
 async function playAgain() {
   // the same seats and options, this player in the same seat (rematch.js, shared with the
   // lobby's "Your games"); the new link goes to the others through the chat
+  // one at a time: a double tap makes one room (the button waits until we leave)
+  if (state.rematching) return;
+  state.rematching = true;
+  render();
   const mine = store.room(code) || {};
   try {
     const next = await rematch(state.room, { seat: state.seat, name: mine.name || store.name() || names()[state.seat] });
     conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${next}` });
     setTimeout(() => location.assign(`/r/${next}`), 150);
   } catch (err) {
+    state.rematching = false;
+    render();
     showError(errorText(err));
   }
 }
@@ -636,6 +667,7 @@ function chatLine(msg) {
 }
 
 function onSnapshot(msg) {
+  if (state.claiming === "seated") state.claiming = false; // the claimed seat's first frame
   state.room = msg.room;
   state.seat = msg.seat;
   state.view = msg.view;

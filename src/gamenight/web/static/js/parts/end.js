@@ -13,8 +13,9 @@ function record(code) {
 }
 
 // noted: the commitment as this browser first saw it; mine: {seat, value} of the
-// contribution it sent (parts/fair.js checks the record against both)
-export function endPanel({ room, names, onAgain, noted, mine }) {
+// contribution it sent (parts/fair.js checks the record against both); againBusy: a
+// rematch is on its way (its button waits: a double tap makes one room)
+export function endPanel({ room, names, onAgain, againBusy = false, noted, mine }) {
   const results = room.results;
   const heading = room.status === "closed" ? t("end.closed") : room.status === "broken" ? t("end.broken") : t("end.title");
   const wrap = h("div", { class: "end" }, h("h2", {}, heading));
@@ -41,7 +42,10 @@ export function endPanel({ room, names, onAgain, noted, mine }) {
       h("div", { class: "actions" },
         h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(room.code)}/record`, download: `${room.game}-${room.code}.jsonl` }, t("end.download")),
         h("a", { class: "button", href: `/replay?room=${encodeURIComponent(room.code)}` }, t("end.replay")),
-        h("button", { type: "button", class: "primary", id: "again", onclick: onAgain }, t("end.again")),
+        h("button", {
+          type: "button", class: "primary", id: "again", onclick: onAgain,
+          disabled: againBusy, "aria-busy": againBusy ? "true" : null,
+        }, t("end.again")),
         h("a", { class: "button", href: "/" }, t("nav.lobby")),
       ),
     );
