@@ -50,10 +50,12 @@ def test_dice_duel_against_a_bot(page: Any, server: Server) -> None:
     # play again: a new room with the same seats, we sit in the same seat; a double tap
     # makes one room
     made: list[str] = []
-    page.on(
-        "request",
-        lambda r: made.append(r.url) if r.method == "POST" and r.url.endswith("/api/rooms") else None,
-    )
+
+    def made_room(r: Any) -> None:
+        if r.method == "POST" and r.url.endswith("/api/rooms"):
+            made.append(r.url)
+
+    page.on("request", made_room)
     page.dblclick("#again")
     page.wait_for_url(re.compile(r".*/r/(?!" + re.escape(code) + r")[\w-]+$"))
     page.wait_for_selector("body[data-status=playing][data-seat='0']")

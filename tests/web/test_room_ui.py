@@ -175,7 +175,6 @@ def test_a_double_tap_on_sit_claims_once_without_a_false_error(
         ctx.close()
 
 
-
 def test_a_double_tap_on_start_starts_once_without_a_false_error(
     browser: Any, server: Server
 ) -> None:
@@ -245,7 +244,7 @@ def test_a_second_tap_after_the_claim_is_answered_claims_nothing(
         buttons = page.locator("button.claim-seat")
         assert buttons.count() >= 1  # still the waiting room's claim box
         assert all(b.is_disabled() for b in buttons.all())
-        page.evaluate("() => document.querySelectorAll('button.claim-seat').forEach((b) => b.click())")
+        page.evaluate("() => document.querySelectorAll('.claim-seat').forEach((b) => b.click())")
         release["now"] = True
         for message in held:
             sockets[1].send(message)
@@ -255,6 +254,7 @@ def test_a_second_tap_after_the_claim_is_answered_claims_nothing(
         assert page.locator("#error").is_hidden()
     finally:
         ctx.close()
+
 
 # ----- spectators -------------------------------------------------------------------------
 def test_spectators_see_a_label_no_chat_box_and_players_see_the_count(

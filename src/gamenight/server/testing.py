@@ -137,17 +137,49 @@ def pg_bin() -> Path:
     raise RuntimeError(INSTALL_HINT)
 
 
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` exists (a zombie counts as gone)."""
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except OSError:
+        return False
+    return "\nState:\tZ" not in status
+
+
 class PgCluster:
     """A throwaway cluster in a temp dir on a free loopback port (runuser -u postgres
     when running as root: PostgreSQL refuses root)."""
 
+    PREFIX = "gamenight-pg-"
+
     def __init__(self) -> None:
         self.bin = pg_bin()
-        self.dir = Path(tempfile.mkdtemp(prefix="gamenight-pg-"))
+        self.as_root = os.geteuid() == 0
+        self.sweep()
+        self.dir = Path(tempfile.mkdtemp(prefix=self.PREFIX))
+        (self.dir / "owner").write_text(str(os.getpid()))  # for the sweep of a later run
         self.data = self.dir / "data"
         self.port = free_port()
-        self.as_root = os.geteuid() == 0
         self._n = 0
+
+    def sweep(self) -> list[Path]:
+        """Stop and remove the clusters of earlier runs whose process is gone (a run
+        killed before its clean-up leaves its postmaster running and its files behind);
+        the directories removed. A cluster whose owner lives is left alone."""
+        removed = []
+        for old in Path(tempfile.gettempdir()).glob(f"{self.PREFIX}*"):
+            try:
+                owner = int((old / "owner").read_text())
+            except (OSError, ValueError):
+                continue  # not ours to judge (being made, or made before owners)
+            if _alive(owner):
+                continue
+            if (old / "data" / "postmaster.pid").exists():
+                with contextlib.suppress(Exception):
+                    self._run("pg_ctl", "-D", str(old / "data"), "-m", "immediate", "-w", "stop")
+            shutil.rmtree(old, ignore_errors=True)
+            removed.append(old)
+        return removed
 
     def _run(self, *args: str) -> None:
         cmd = [str(self.bin / args[0]), *args[1:]]
