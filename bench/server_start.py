@@ -12,6 +12,8 @@ Three sides, each a fresh process started the same way (``python -c ...`` runnin
 "First 200" is the first ``GET PATH`` (default ``/``, the page a player opens) that
 answers 200, polled every 2 ms from the moment the process is spawned; the process is
 then stopped with SIGTERM and its CPU time (user + sys, from ``wait4``) recorded too.
+The yardstick is always asked for ``/``; ``--path /api/rooms`` times gamenight's first
+answer that needs the rooms and the storage (they come up after the server listens).
 Both checkouts are byte-compiled first, as an installed copy is.
 
     .venv/bin/python bench/server_start.py [--old ../wt-base] [--rounds 7] [--path /] [--fresh]
@@ -80,6 +82,8 @@ def start_once(side: str, src: Path | None, path: str, db: Path) -> tuple[float,
         argv += ["--no-table-build"]
     began = time.perf_counter()
     child = subprocess.Popen(argv, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if src is None:
+        path = "/"  # the yardstick has that route only
     while not answered_200(port, path):
         if child.poll() is not None:
             err = child.stderr.read().decode() if child.stderr else ""

@@ -55,10 +55,13 @@ class ThreadServer:
     def __enter__(self) -> ThreadServer:
         self.thread.start()
         deadline = time.monotonic() + 30
-        while not self.server.started:
+        # listening first; then the rooms, which come up in the background (create_app)
+        while not self.server.started or not self.app.state.up.is_set():
             if time.monotonic() > deadline or not self.thread.is_alive():
                 raise RuntimeError("the server did not start")
             time.sleep(0.02)
+        if self.app.state.failed is not None:
+            raise RuntimeError(f"the server's storage did not start: {self.app.state.failed}")
         return self
 
     def __exit__(self, *exc: object) -> None:

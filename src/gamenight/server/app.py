@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post, websocket
@@ -34,12 +34,13 @@ from litestar.params import FromPath, FromQuery, JSONBody
 from gamenight import __version__, web
 from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
-from gamenight.core.errors import GamenightError, StorageUnavailableError
+from gamenight.core.errors import GamenightError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, set_language
 from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
-from gamenight.server.db import Store, migrate, token_hash
+from gamenight.server.config import Config, CreateRoom
+from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
     Problem,
     ReconnectThrottle,
@@ -53,18 +54,11 @@ from gamenight.server.guard import (
 )
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.options import catalogue_of, catalogue_url, entries
-from gamenight.server.rooms import (
-    UNAVAILABLE,
-    Config,
-    Conn,
-    CreateRoom,
-    Hub,
-    Room,
-    RoomError,
-    refused,
-    unavailable,
-)
+from gamenight.server.tokens import token_hash
 from gamenight.server.words import language_of
+
+if TYPE_CHECKING:  # the storage and the rooms come up after the app listens (see create_app)
+    from gamenight.server.rooms import Conn, Hub, Room
 
 log = logging.getLogger("gamenight.server")
 
@@ -167,13 +161,24 @@ class LobbyRoom(msgspec.Struct, frozen=True):
     invite: str
 
 
-def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
-    hub: Hub = request.app.state.hub
+async def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
+    """The rooms of this process, once they are up: a request that comes while the
+    storage is still starting waits for it (see :func:`create_app`)."""
+    return await _hub_of(request.app)
+
+
+async def _hub_of(app: Litestar) -> Hub:
+    hub: Hub | None = getattr(app.state, "hub", None)
+    if hub is None:
+        await asyncio.shield(app.state.up.wait())
+        hub = getattr(app.state, "hub", None)
+        if hub is None:  # the storage could not start: as a database outage
+            raise StorageUnavailableError(UNAVAILABLE)
     return hub
 
 
 async def _room(request: Request[Any, Any, Any], code: str) -> Room:
-    room = await _hub(request).room(code)
+    room = await (await _hub(request)).room(code)
     if room is None:
         raise RoomError(404, "no_room", _("there is no such room"))
     return room
@@ -303,13 +308,13 @@ async def game_schema(game: FromPath[str]) -> dict[str, Any]:
 
 @post("/api/rooms", summary="Create a room", status_code=201, responses=error_responses("POST"))
 async def create_room(request: Request[Any, Any, Any], data: JSONBody[CreateRoom]) -> CreatedRoom:
-    room, host_token = await _hub(request).create(data)
+    room, host_token = await (await _hub(request)).create(data)
     return CreatedRoom(room.code, host_token, f"/r/{room.code}", room.commitment)
 
 
 @get("/api/rooms", responses=error_responses("GET"), summary="The lobby: open public rooms")
 async def lobby(request: Request[Any, Any, Any]) -> list[LobbyRoom]:
-    return await _lobby_rooms(_hub(request))
+    return await _lobby_rooms(await _hub(request))
 
 
 async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
@@ -398,11 +403,11 @@ async def protocol_schema() -> dict[str, Any]:
 # ----- the socket ---------------------------------------------------------------------------
 @websocket("/ws/{code:str}")
 async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
-    hub = _hub(socket)
+    config: Config = socket.app.state.config
     # This socket's human text (errors, notes) is in its language: ?lang=, else the
     # handshake's Accept-Language (server/words.py); codes stay language-neutral.
     set_language(language_of(socket.query_params, socket.headers.get("accept-language")))
-    if not connection_origin_allowed(socket, hub.config.extra_origins):
+    if not connection_origin_allowed(socket, config.extra_origins):
         await socket.close(code=4403, reason="origin not allowed")
         return
     await socket.accept()
@@ -410,6 +415,7 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     writer: asyncio.Task[None] | None = None
     room: Room | None = None
     try:
+        hub = await _hub(socket)
         room = await hub.room(code)
         if room is None:
             await _send(socket, p.Error(code="closed", message=_("there is no such room")))
@@ -544,6 +550,49 @@ async def _reader(
 
 
 # ----- the app --------------------------------------------------------------------------------
+def _storage(config: Config) -> type[Hub]:
+    """Import the rooms and the storage (SQLAlchemy) and bring the schema to its head: the
+    slow part of a start, run in a thread while the app already answers."""
+    from gamenight.server.db import migrate
+    from gamenight.server.rooms import Hub
+
+    migrate(config.db_url)
+    return Hub
+
+
+async def _bring_up(app: Litestar, config: Config) -> None:
+    """The storage and the rooms, in the background (:func:`create_app`)."""
+    hub: Hub | None = None
+    try:
+        hub_class = await asyncio.to_thread(_storage, config)
+        from gamenight.server.db import Store
+
+        hub = hub_class(Store(config.db_url), config)
+        await hub.start()
+        app.state.hub = hub
+    except asyncio.CancelledError:
+        if hub is not None:  # stopped while restoring: what started is stopped too
+            await hub.stop()
+            await hub.store.close()
+        raise
+    except Exception as exc:
+        app.state.failed = first_line(exc)
+        # one line: a damaged database or a refused connection is the operator's input;
+        # the traceback only at debug level
+        log.debug("the start's traceback", exc_info=exc)
+        if hub is not None:
+            with contextlib.suppress(Exception):
+                await hub.stop()
+                await hub.store.close()
+        on_failure = getattr(app.state, "on_failure", None)
+        if on_failure is not None:
+            on_failure()  # its owner says why (serve: one line, status 3)
+        else:
+            log.error("the storage and the rooms could not start: %s", app.state.failed)
+    finally:
+        app.state.up.set()
+
+
 def _unavailable(
     request: Request[Any, Any, Any], exc: StorageUnavailableError
 ) -> Response[Problem]:
@@ -556,22 +605,35 @@ def _unavailable(
 
 
 def create_app(config: Config) -> Litestar:
-    """The ASGI app for ``config`` (migrates the database and restores rooms on start)."""
+    """The ASGI app for ``config``.
+
+    It answers as soon as it listens: the storage (SQLAlchemy, the migration check) and
+    the rooms (rebuilt from their logs) come up in the background, and every request
+    that needs them waits until they are up; the pages and static files do not (issue
+    29's start). If they cannot come up, the requests that need them are refused as in
+    a database outage (503, ``unavailable``) and ``app.state.failed`` says why; the
+    callable ``app.state.on_failure``, if set, is then called (``serve`` stops the
+    process with status 3)."""
 
     async def startup(app: Litestar) -> None:
-        await asyncio.to_thread(migrate, config.db_url)
-        store = Store(config.db_url)
-        hub = Hub(store, config)
-        app.state.hub = hub
+        app.state.config = config
+        app.state.up = asyncio.Event()
+        app.state.failed = None
+        app.state.services = lambda: _hub_of(app)  # the pages' way to the rooms (web)
         app.state.throttle = ReconnectThrottle(
             {
                 "token": (config.reconnect_rate, config.reconnect_burst),
                 "address": (config.address_rate, config.address_burst),
             }
         )
-        await hub.start()
+        app.state.bring_up = asyncio.create_task(_bring_up(app, config))
 
     async def shutdown(app: Litestar) -> None:
+        task: asyncio.Task[None] | None = getattr(app.state, "bring_up", None)
+        if task is not None and not task.done():
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
         hub: Hub | None = getattr(app.state, "hub", None)
         if hub is not None:
             await hub.stop()

@@ -1,10 +1,10 @@
-"""How a server process runs (:class:`Config`) and what a host sets for a room
-(:class:`RoomOptions`)."""
+"""How a server process runs (:class:`Config`), what a host sets for a room
+(:class:`RoomOptions`) and asks for (:class:`CreateRoom`)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated
+from typing import Annotated, Any
 
 import msgspec
 
@@ -54,3 +54,13 @@ class Config:
     # seed before the server makes it (docs/fairness.md); a claim may carry it at once
     contribute_wait: float = 15.0
     gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)
+
+
+class CreateRoom(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
+    """The body of ``POST /api/rooms``."""
+
+    game: Annotated[str, msgspec.Meta(max_length=40)]
+    seats: Annotated[list[Annotated[str, msgspec.Meta(max_length=50)]], msgspec.Meta(max_length=8)]
+    options: dict[str, Any] = {}
+    public: bool = False
+    room: RoomOptions = RoomOptions()

@@ -29,9 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hashlib
 import json
-import secrets
 import sqlite3
 import time
 from collections.abc import Awaitable, Callable, Sequence
@@ -41,7 +39,6 @@ from pathlib import Path
 from typing import Any, NamedTuple, ParamSpec, Protocol, TypeVar
 
 import msgspec
-import platformdirs
 from sqlalchemy import (
     Boolean,
     Column,
@@ -64,7 +61,14 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from gamenight.core.errors import StorageUnavailableError
+from gamenight.server.dburl import SCHEMA_HEAD as SCHEMA_HEAD  # re-exported, as below
+from gamenight.server.dburl import default_url as default_url
+from gamenight.server.dburl import normalise_url as normalise_url
+from gamenight.server.dburl import schema_is_current as schema_is_current
+from gamenight.server.dburl import sync_url as sync_url
 from gamenight.server.lifecycle import OPEN, Lifecycle
+from gamenight.server.tokens import new_token as new_token
+from gamenight.server.tokens import token_hash as token_hash
 
 NOTIFY_CHANNEL = "gamenight"
 CONNECT_TIMEOUT = 5  # seconds before a PostgreSQL connection attempt gives up
@@ -145,64 +149,6 @@ CHAT = SqlTable(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
 )
-
-
-def token_hash(token: str) -> str:
-    """sha256 hex of a token: the only form in which tokens are stored."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
-
-
-def new_token() -> str:
-    """A fresh secret token: 256 random bits, URL-safe."""
-    return secrets.token_urlsafe(32)
-
-
-def default_url() -> str:
-    """SQLite in the user data directory (the embedded default)."""
-    folder = Path(platformdirs.user_data_dir("gamenight"))
-    return f"sqlite:///{folder / 'server.sqlite3'}"
-
-
-def normalise_url(url: str) -> str:
-    """The async SQLAlchemy URL for a plain ``sqlite:`` or ``postgresql:`` URL."""
-    for plain, driver in (
-        ("postgresql://", "postgresql+psycopg://"),
-        ("postgres://", "postgresql+psycopg://"),
-        ("sqlite://", "sqlite+aiosqlite://"),
-    ):
-        if url.startswith(plain):
-            return driver + url[len(plain) :]
-    return url
-
-
-def sync_url(url: str) -> str:
-    """The synchronous URL Alembic uses for the same database."""
-    return normalise_url(url).replace("sqlite+aiosqlite://", "sqlite://")
-
-
-# The newest migration's revision (migrations/versions): a test checks it is Alembic's
-# head, so a new migration without this line updated fails the suite.
-SCHEMA_HEAD = "0002"
-
-
-def schema_is_current(url: str) -> bool:
-    """True if ``url`` is an SQLite file already at :data:`SCHEMA_HEAD`, read with the
-    standard library: a restart then skips importing Alembic (issue 29's server start).
-    Anything else (another database, a missing file, no version table, an older or
-    unknown revision, any error) is False, and :func:`migrate` runs Alembic as before."""
-    target = sync_url(url)
-    if not target.startswith("sqlite:///"):
-        return False
-    path = target[len("sqlite:///") :].split("?", 1)[0]
-    if not path or path == ":memory:" or not Path(path).is_file():
-        return False
-    try:
-        uri = Path(path).resolve().as_uri() + "?mode=ro"
-        with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
-            rows = conn.execute("SELECT version_num FROM alembic_version").fetchall()
-    except sqlite3.Error:
-        return False
-    return rows == [(SCHEMA_HEAD,)]
 
 
 def migrate(url: str) -> None:

@@ -7,7 +7,6 @@ import time
 
 from gamenight.core.errors import GamenightError, StorageUnavailableError, first_line
 from gamenight.server import protocol as p
-from gamenight.server.db import is_outage, outage_reason
 
 UNAVAILABLE = "the database is unavailable; nothing changed, try again"
 REFUSAL_LOG_EVERY = 10.0  # seconds: requests refused during an outage share a log line
@@ -38,6 +37,8 @@ def failed(code: str, what: str, exc: Exception) -> RoomError:
 def log_fault(what: str, exc: BaseException, then: str = "") -> None:
     """Log a failure of ``what`` once: one line for a database outage (an outage must not
     flood the log), the traceback for anything else (a bug); ``then`` says what follows."""
+    from gamenight.server.db import is_outage, outage_reason  # the storage's, when it fails
+
     if is_outage(exc):
         log.warning("%s: %s%s", what, outage_reason(exc), then)
     else:

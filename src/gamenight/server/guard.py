@@ -150,7 +150,7 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
     set_language(language_of(request.query_params, request.headers.get("accept-language")))
     if request.method in SAFE_METHODS:
         return
-    extra: tuple[str, ...] = request.app.state.hub.config.extra_origins
+    extra: tuple[str, ...] = request.app.state.config.extra_origins
     if not connection_origin_allowed(request, extra):
         raise RoomError(403, "bad_origin", _("requests from another site's page are refused"))
     body = await request.body()

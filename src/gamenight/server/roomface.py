@@ -13,14 +13,16 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from gamenight.core import registry
 from gamenight.core.table import Table
 from gamenight.server import protocol as p
 from gamenight.server.config import Config, RoomOptions
-from gamenight.server.db import Store
 from gamenight.server.lifecycle import Lifecycle
+
+if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
+    from gamenight.server.db import Store
 
 
 class Seat(Protocol):

@@ -15,7 +15,7 @@ import logging
 import re
 import secrets
 import time
-from typing import Annotated, Any
+from typing import Any
 
 import msgspec
 
@@ -23,7 +23,7 @@ from gamenight.core import registry, seeds
 from gamenight.core.errors import GamenightError, OptionsError, first_line
 from gamenight.core.i18n import _, game_name, said
 from gamenight.server.bots import BotPool
-from gamenight.server.config import Config, RoomOptions
+from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.db import RoomRow, Store, is_outage, new_token, outage_reason, token_hash
 from gamenight.server.faults import UNAVAILABLE, RoomError, log_fault, refused, unavailable
@@ -46,16 +46,6 @@ __all__ = [
 ]
 
 log = logging.getLogger("gamenight.server")
-
-
-class CreateRoom(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):
-    """The body of ``POST /api/rooms``."""
-
-    game: Annotated[str, msgspec.Meta(max_length=40)]
-    seats: Annotated[list[Annotated[str, msgspec.Meta(max_length=50)]], msgspec.Meta(max_length=8)]
-    options: dict[str, Any] = {}
-    public: bool = False
-    room: RoomOptions = RoomOptions()
 
 
 _PATHLIKE = re.compile(r"[/\\]|\.\.|^~|\.(json|csv|txt|db|sqlite3?)$", re.IGNORECASE)

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import sys
 import time
 
-from gamenight.server.db import default_url, is_outage, migrate, outage_reason
-from gamenight.server.rooms import Config
+from gamenight.server.config import Config
+from gamenight.server.dburl import default_url, schema_is_current
 
 WS_MAX_BYTES = 1 << 20  # frames beyond this drop the socket; the protocol caps at 16 KiB
 
@@ -44,26 +45,45 @@ def serve(
         shown = f"[{host}]" if ":" in host else host
         print(f"gamenight is serving at http://{shown}:{port}/  (database: {_safe(config.db_url)})")
         print("Press Ctrl+C to stop.", flush=True)
-    uvicorn.run(
-        create_app(config),
-        host=host,
-        port=port,
-        log_level=log_level,
-        ws_max_size=WS_MAX_BYTES,
-        ws_ping_interval=20,
-        ws_ping_timeout=20,
-        # No permessage-deflate: frames are small, and compressing each one costs more
-        # CPU (server and client) than the bytes it saves on a game table's socket.
-        ws_per_message_deflate=False,
-        lifespan="on",
-        loop=loop,
-        ws=ws,
+    app = create_app(config)
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app,
+            host=host,
+            port=port,
+            log_level=log_level,
+            ws_max_size=WS_MAX_BYTES,
+            ws_ping_interval=20,
+            ws_ping_timeout=20,
+            # No permessage-deflate: frames are small, and compressing each one costs more
+            # CPU (server and client) than the bytes it saves on a game table's socket.
+            ws_per_message_deflate=False,
+            lifespan="on",
+            loop=loop,
+            ws=ws,
+        )
     )
+
+    def stop() -> None:  # the storage did not come up after all (create_app): stop
+        server.should_exit = True
+
+    app.state.on_failure = stop
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C: stopped, as uvicorn.run does
+        server.run()
+    if not server.started:  # uvicorn said why (the port is taken...)
+        raise SystemExit(3)
+    if getattr(app.state, "failed", None) is not None:
+        print(f"gamenight: the server could not start: {app.state.failed}", file=sys.stderr)
+        raise SystemExit(3)
 
 
 def reach_database(url: str, wait: float) -> None:
     """Migrate the database at ``url``, retrying once a second for up to ``wait``
     seconds while it cannot be reached; then exit with status 3 and one line."""
+    if schema_is_current(url):  # an SQLite file at the head: nothing to import or do
+        return
+    from gamenight.server.db import is_outage, migrate, outage_reason
+
     deadline = time.monotonic() + max(wait, 0.0)
     said = False
     while True:

@@ -293,7 +293,8 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
 
     @get("/r/{code:str}", include_in_schema=False)
     async def room_page(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[bytes]:
-        hub = getattr(request.app.state, "hub", None)
+        services = getattr(request.app.state, "services", None)  # the server's rooms, once up
+        hub = None if services is None else await services()
         room = None if hub is None else await hub.room(code)
         if hub is not None and room is None:
             return page("room", request, "<p>There is no such room.</p>", status=404)
