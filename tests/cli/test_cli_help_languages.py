@@ -101,6 +101,20 @@ def test_click_s_usage_errors_speak_the_language(lang: str) -> None:
     assert said[lang] in done.stderr and "Invalid value" not in done.stderr
 
 
+@pytest.mark.parametrize("lang", ["de", "pl"])
+def test_a_mistyped_name_is_answered_with_a_guess_in_the_language(lang: str) -> None:
+    """Click's "Did you mean" (one guess, several guesses) is in the language too."""
+    one = gamenight(["--lang", lang, "solve", "decathlon", "--evnts", "x"])
+    several = gamenight(["--lang", lang, "pley"])
+    said = {
+        "de": ("Meintest du '--event'?", "(Meintest du eines von: 'play', 'replay'?)"),
+        "pl": ("Czy chodziło o '--event'?", "(Czy chodziło o jedno z: 'play', 'replay'?)"),
+    }
+    for done, words in zip((one, several), said[lang], strict=True):
+        assert done.returncode == 2
+        assert words in done.stderr and "Did you mean" not in done.stderr, done.stderr
+
+
 def test_a_translated_help_loads_nothing_heavy() -> None:
     out, modules = loaded(["--lang", "pl", "--help"])
     assert "Użycie:" in out

@@ -116,6 +116,14 @@ def test_placeholders_match(lang: str) -> None:
         if not m.id:
             continue
         ids, strings = _ids(m), _strings(m)
+        if m.pluralizable and placeholders(ids[0]) != placeholders(ids[-1]):
+            # the ids name different fields (click's "Did you mean {possibility}?" and
+            # "(... one of: {possibilities}?)"): the singular form names the singular's,
+            # every other form (the counts gettext maps there) the plural's
+            for i, s in enumerate(strings):
+                if placeholders(s) != placeholders(ids[0] if i == 0 else ids[-1]):
+                    wrong.append((ids[0], s))
+            continue
         wanted = placeholders(ids[-1]) | placeholders(ids[0])
         for s in strings:
             # a singular form may leave the count out ("one die"), never add a name

@@ -35,7 +35,10 @@ ERRORS = (
 )
 
 
-def _plural(n: int) -> str:  # never called: it marks click's one plural message
-    return ngettext(
-        "Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", n
+def _plural(n: int) -> tuple[str, ...]:  # never called: it marks click's plural messages
+    return (
+        ngettext(
+            "Got unexpected extra argument ({args})", "Got unexpected extra arguments ({args})", n
+        ),
+        ngettext("Did you mean {possibility}?", "(Did you mean one of: {possibilities}?)", n),
     )
