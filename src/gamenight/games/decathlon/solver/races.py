@@ -215,6 +215,9 @@ class RaceSolution:
             # the need of (row, x) at index row - x + width - 1, for the rethrown mass
             need = first + np.arange(rows + width - 1)
             x_need = np.clip(need, self.need_low, self.need_high) - self.need_low
+            stay_at = np.empty(rows + width - 1)  # P(rethrow) at index row - x + width - 1
+            (t0,) = stay_at.strides
+            stays = as_strided(stay_at[width - 1 :], shape=(rows, width), strides=(t0, -t0))
         else:
             picks = as_strided(weights, shape=(rows, width, span), strides=(0, 0, w1))
         moved = np.empty((rows, width))
@@ -233,11 +236,8 @@ class RaceSolution:
                     frozen_p = np.where(frozen, self.probs, 0.0)
                     if by_need:
                         weights[:, column] = frozen_p[need_at]
-                        s_ext = stay[x_need]
-                        (s0,) = s_ext.strides
-                        mass[r - 1] += here * as_strided(
-                            s_ext[width - 1 :], shape=(rows, width), strides=(s0, -s0)
-                        )
+                        np.take(stay, x_need, out=stay_at)
+                        mass[r - 1] += here * stays
                     else:
                         weights[0, column] = frozen_p[0]
                         mass[r - 1] += here * stay[0]
