@@ -19,11 +19,11 @@ from __future__ import annotations
 
 import itertools
 from collections import Counter
-from dataclasses import dataclass
 from functools import cache
 from math import factorial
 from typing import Literal
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -95,8 +95,7 @@ def probability(dice: Dice) -> float:
     return ordered_count(dice) / float(6 ** len(dice))
 
 
-@dataclass(frozen=True)
-class ThrowTable:
+class ThrowTable(msgspec.Struct, frozen=True):
     """All sorted outcomes of a throw of ``n`` dice as numpy arrays.
 
     ``faces[i]`` is the i-th pattern of :func:`multisets` (ascending), ``counts[i]``

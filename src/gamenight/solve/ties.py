@@ -49,7 +49,7 @@ def best_index(
     # overhead (the solves call this hundreds of times on small arrays, issue 29)
     top = np.maximum.reduce(p, axis=axis, keepdims=True)
     tied = p >= np.subtract(top, TIE_EPS, out=top)
-    if secondary is not None:
+    if secondary is not None and secondary is not primary:  # itself: no tie is broken
         s = np.asarray(secondary, dtype=np.float64)
         s_top = np.maximum.reduce(np.where(tied, s, -np.inf), axis=axis, keepdims=True)
         tied &= s >= np.subtract(s_top, TIE_EPS, out=s_top)

@@ -15,8 +15,8 @@ secondary value ``E`` used only to break ties (the one tie rule,
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -65,8 +65,7 @@ def threshold_for(objective: Target, min_score: int, max_score: int) -> int:
     return min(max(objective.threshold, min_score), max_score + 1)
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(msgspec.Struct, frozen=True):
     """The solved figures of one event, as arrays.
 
     ``*_dist`` arrays are outcome distributions: entry ``i`` is the probability of

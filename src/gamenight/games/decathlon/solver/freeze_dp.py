@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.common import Bools, Floats, Ints, take
@@ -33,8 +34,7 @@ from gamenight.solve.ties import best_index
 STOP, CONTINUE = 0, 1
 
 
-@dataclass(frozen=True)
-class ThrowOptions:
+class ThrowOptions(msgspec.Struct, frozen=True):
     """A throw of ``m`` dice reduced to its freeze options.
 
     Row ``o`` is one merged outcome with probability ``probs[o]``; freezing
@@ -77,8 +77,7 @@ def throw_options(
     )
 
 
-@dataclass(frozen=True)
-class FreezeGame:
+class FreezeGame(msgspec.Struct, frozen=True):
     """One freezing game: ``n`` dice, frozen totals up to ``top``.
 
     ``throws[m]`` are the reduced throws of ``m`` dice (entry 0 unused);

@@ -25,8 +25,7 @@ rethrows left and ``x`` frozen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 import numpy as np
 from numpy.lib.stride_tricks import as_strided
 
@@ -58,8 +57,7 @@ FREEZE, RETHROW = 0, 1
 UTILITY_CACHE = 256
 
 
-@dataclass(frozen=True)
-class Race:
+class Race(msgspec.Struct, frozen=True):
     """A race's layout: ``sets`` sets of ``size`` dice; sixes score ``six``."""
 
     event: str
