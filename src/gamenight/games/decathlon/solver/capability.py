@@ -3,7 +3,7 @@
 ``gamenight solve decathlon`` reaches the exact per-discipline solvers through
 this object, so the command line holds no Decathlon code. The one option,
 ``events``, names the disciplines to solve (default: all ten), as the game's
-option of the same name does. Solving takes about 0.13 s and is not cached on
+option of the same name does. Solving takes about 0.1 s and is not cached on
 disk, so ``rebuild`` changes nothing.
 
 >>> solution = SOLVER.solve({"events": "hurdles"})
