@@ -112,3 +112,14 @@ def test_the_blas_pool_is_one_thread_unless_the_user_set_it() -> None:
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["1", "3"]
+
+
+def test_solve_json_loads_no_rich_and_writes_what_json_writes() -> None:
+    """`solve decathlon --json` prints no table, so it loads no rich (a tenth of the
+    command, issue 29); its fast JSON is the json module's text, byte for byte."""
+    out, modules = loaded(["solve", "decathlon", "--event", "100m", "--event", "hurdles", "--json"])
+    assert heavy_in(modules, ("rich", "sqlalchemy", "litestar", "gamenight.server")) == []
+    data = json.loads(out)
+    assert [e["event"] for e in data["events"]] == ["100m", "110m-hurdles"]
+    assert out == json.dumps(data, indent=1) + "\n"
+    assert "e-08" in out  # a float msgspec alone would spell 1e-8-style

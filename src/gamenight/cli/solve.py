@@ -10,7 +10,6 @@ and works for any solver that declares an ``events`` option (the Decathlon's).
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from pathlib import Path
@@ -59,11 +58,6 @@ def solve(
     games: int,
 ) -> None:
     """Solve GAME exactly and print the headline figures (or all of them with --json)."""
-    from rich.console import Console
-    from rich.progress import Progress
-    from rich.table import Table as RichTable
-    from rich.text import Text
-
     from gamenight.core import registry
 
     entry = registry.get(game)
@@ -84,15 +78,21 @@ def solve(
             raise OptionsError("the {game} solver has no two-player win objective", game=entry.id)
         raw["two-player-win"] = "true"
     options = parse_options(solver.options, raw, f"the {entry.id} solver")
-    console = Console()
     started = time.perf_counter()
-    if as_json:
+    if as_json:  # no rich on this path: its import was a tenth of the command (issue 29)
+        from gamenight.core.jsontext import indented
+
         solution = solver.solve(options, rebuild=rebuild)
         if plot_dir is not None:
             _plot(entry.id, solution.to_json(), plot_dir, True, games=games)
-        json.dump(solution.to_json(), sys.stdout, indent=1)
-        sys.stdout.write("\n")
+        sys.stdout.write(indented(solution.to_json(), indent=1) + "\n")
         return
+    from rich.console import Console
+    from rich.progress import Progress
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    console = Console()
     with Progress(console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(_("solving"), total=None)
 

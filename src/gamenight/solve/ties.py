@@ -45,11 +45,14 @@ def best_index(
     [0, 0]
     """
     p = np.asarray(primary, dtype=np.float64)
-    tied = p >= p.max(axis=axis, keepdims=True) - TIE_EPS
-    if secondary is not None:
+    # ufunc reductions and in-place steps: what .max() - TIE_EPS computes, with less
+    # overhead (the solves call this hundreds of times on small arrays, issue 29)
+    top = np.maximum.reduce(p, axis=axis, keepdims=True)
+    tied = p >= np.subtract(top, TIE_EPS, out=top)
+    if secondary is not None and secondary is not primary:  # itself: no tie is broken
         s = np.asarray(secondary, dtype=np.float64)
-        s_top = np.where(tied, s, -np.inf).max(axis=axis, keepdims=True)
-        tied &= s >= s_top - TIE_EPS
+        s_top = np.maximum.reduce(np.where(tied, s, -np.inf), axis=axis, keepdims=True)
+        tied &= s >= np.subtract(s_top, TIE_EPS, out=s_top)
     index: npt.NDArray[np.intp] = tied.argmax(axis=axis)
     return index
 

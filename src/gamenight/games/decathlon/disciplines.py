@@ -11,8 +11,9 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 from gamenight.core.errors import Term
 
@@ -87,8 +88,7 @@ JUMPS_PER_HEIGHT = 3  # D8
 MAX_VAULT_DICE = 8  # D9
 
 
-@dataclass(frozen=True)
-class SetRule:
+class SetRule(msgspec.Struct, frozen=True):
     """A set event (D4, D5): dice thrown ``set_size`` at a time, ``sets`` sets."""
 
     set_size: int
@@ -96,8 +96,7 @@ class SetRule:
     sixes_count_minus: bool
 
 
-@dataclass(frozen=True)
-class FreezeRule:
+class FreezeRule(msgspec.Struct, frozen=True):
     """Discus or Javelin (D10): dice thrown and the parity that may be frozen."""
 
     dice: int
@@ -105,8 +104,7 @@ class FreezeRule:
     word: str  # "even" / "odd", for messages
 
 
-@dataclass(frozen=True)
-class HeightRule:
+class HeightRule(msgspec.Struct, frozen=True):
     """High Jump (D8) or Pole Vault (D9): the bar's range and how a jump is thrown."""
 
     first: int

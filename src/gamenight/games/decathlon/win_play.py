@@ -17,9 +17,9 @@ tie rule picks (:mod:`gamenight.solve.ties`); the heights pick by it from the va
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Sequence
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon import advisor
@@ -116,7 +116,7 @@ def _segment_situation(view: DecathlonView) -> Situation:
     where = advisor.situation(view)
     if isinstance(where, LongJumpSituation | ShotPutSituation | FreezeSituation):
         # one attempt with this best, then the utility: the last attempt's problem
-        return dataclasses.replace(where, attempt=3)
+        return msgspec.structs.replace(where, attempt=3)
     return where
 
 

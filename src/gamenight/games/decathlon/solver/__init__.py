@@ -17,40 +17,97 @@ cached per event; nothing is computed at import.
 See ``docs/solvers-decathlon.md`` for the formulations.
 """
 
-from gamenight.games.decathlon.solver.decisions import best_option, option_values, situation_value
-from gamenight.games.decathlon.solver.events import EVENT_SPECS, EVENTS, EventSpec, event_spec
-from gamenight.games.decathlon.solver.objectives import (
-    AnyObjective,
-    ExpectedScore,
-    Objective,
-    Target,
-    Utility,
-)
-from gamenight.games.decathlon.solver.positions import (
-    AttemptStart,
-    Position,
-    position_dist,
-    position_pmf,
-)
-from gamenight.games.decathlon.solver.situations import (
-    FreezeSituation,
-    HeightSituation,
-    HurdlesSituation,
-    LongJumpSituation,
-    NoDecisionError,
-    Option,
-    ShotPutSituation,
-    Situation,
-    SprintSituation,
-)
-from gamenight.games.decathlon.solver.table import (
-    EventSolution,
-    SolutionRow,
-    solution_table_rows,
-    solve_all,
-    solve_event,
-    target_probabilities,
-)
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+# The names below are imported on first use (PEP 562): ``gamenight solve decathlon``
+# imports only the solved tables (``table``), not the decision and position APIs
+# (issue 29).
+if TYPE_CHECKING:
+    from gamenight.games.decathlon.solver.decisions import (
+        best_option,
+        option_values,
+        situation_value,
+    )
+    from gamenight.games.decathlon.solver.events import EVENT_SPECS, EVENTS, EventSpec, event_spec
+    from gamenight.games.decathlon.solver.objectives import (
+        AnyObjective,
+        ExpectedScore,
+        Objective,
+        Target,
+        Utility,
+    )
+    from gamenight.games.decathlon.solver.positions import (
+        AttemptStart,
+        Position,
+        position_dist,
+        position_pmf,
+    )
+    from gamenight.games.decathlon.solver.situations import (
+        FreezeSituation,
+        HeightSituation,
+        HurdlesSituation,
+        LongJumpSituation,
+        NoDecisionError,
+        Option,
+        ShotPutSituation,
+        Situation,
+        SprintSituation,
+    )
+    from gamenight.games.decathlon.solver.table import (
+        EventSolution,
+        SolutionRow,
+        solution_table_rows,
+        solve_all,
+        solve_event,
+        target_probabilities,
+    )
+
+_HOME = {
+    "best_option": "decisions",
+    "option_values": "decisions",
+    "situation_value": "decisions",
+    "EVENT_SPECS": "events",
+    "EVENTS": "events",
+    "EventSpec": "events",
+    "event_spec": "events",
+    "AnyObjective": "objectives",
+    "ExpectedScore": "objectives",
+    "Objective": "objectives",
+    "Target": "objectives",
+    "Utility": "objectives",
+    "AttemptStart": "positions",
+    "Position": "positions",
+    "position_dist": "positions",
+    "position_pmf": "positions",
+    "FreezeSituation": "situations",
+    "HeightSituation": "situations",
+    "HurdlesSituation": "situations",
+    "LongJumpSituation": "situations",
+    "NoDecisionError": "situations",
+    "Option": "situations",
+    "ShotPutSituation": "situations",
+    "Situation": "situations",
+    "SprintSituation": "situations",
+    "EventSolution": "table",
+    "SolutionRow": "table",
+    "solution_table_rows": "table",
+    "solve_all": "table",
+    "solve_event": "table",
+    "target_probabilities": "table",
+}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "EVENTS",

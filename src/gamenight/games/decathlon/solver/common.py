@@ -14,8 +14,9 @@ secondary value ``E`` used only to break ties (the one tie rule,
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import math
 
+import msgspec
 import numpy as np
 import numpy.typing as npt
 
@@ -27,9 +28,32 @@ Bools = npt.NDArray[np.bool_]
 
 
 def take(values: Floats, index: Ints, axis: int) -> Floats:
-    """``values`` picked at ``index`` along ``axis`` (that axis removed)."""
-    picked = np.take_along_axis(values, np.expand_dims(index, axis), axis=axis)
-    return picked.squeeze(axis)
+    """``values`` picked at ``index`` along ``axis`` (that axis removed).
+
+    What ``np.take_along_axis`` picks, as one flat ``np.take``: the offsets of the
+    other axes are made once per shape (issue 29: building the index grids was most
+    of each of the solve's ~700 picks).
+
+    >>> values = np.arange(24.0).reshape(2, 3, 4)
+    >>> take(values, np.array([[0, 3, 1], [2, 2, 0]]), axis=2).tolist()
+    [[0.0, 7.0, 9.0], [14.0, 18.0, 20.0]]
+    """
+    key = (values.shape, axis)
+    grid = _GRIDS.get(key)
+    if grid is None:
+        if len(_GRIDS) >= 256:
+            _GRIDS.clear()
+        shape = values.shape
+        before, after = math.prod(shape[:axis]), math.prod(shape[axis + 1 :])
+        offsets = np.arange(before)[:, None] * (shape[axis] * after) + np.arange(after)
+        grid = _GRIDS[key] = (offsets.reshape(shape[:axis] + shape[axis + 1 :]), after)
+    offsets, stride = grid
+    picked: Floats = np.take(values, offsets + index * stride)  # C order, as ravel()
+    return picked
+
+
+# (shape, axis) -> (each kept position's flat offset, the stride of the axis)
+_GRIDS: dict[tuple[tuple[int, ...], int], tuple[Ints, int]] = {}
 
 
 def threshold_for(objective: Target, min_score: int, max_score: int) -> int:
@@ -41,8 +65,7 @@ def threshold_for(objective: Target, min_score: int, max_score: int) -> int:
     return min(max(objective.threshold, min_score), max_score + 1)
 
 
-@dataclass(frozen=True)
-class Summary:
+class Summary(msgspec.Struct, frozen=True):
     """The solved figures of one event, as arrays.
 
     ``*_dist`` arrays are outcome distributions: entry ``i`` is the probability of

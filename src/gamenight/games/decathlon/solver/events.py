@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import msgspec
 
 
-@dataclass(frozen=True)
-class EventSpec:
+class EventSpec(msgspec.Struct, frozen=True):
     """Static facts about one event.
 
     ``min_score``/``max_score`` bound the *valid* results the rules allow; a

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.common import Bools, Floats, Ints, take
@@ -33,8 +34,7 @@ from gamenight.solve.ties import best_index
 STOP, CONTINUE = 0, 1
 
 
-@dataclass(frozen=True)
-class ThrowOptions:
+class ThrowOptions(msgspec.Struct, frozen=True):
     """A throw of ``m`` dice reduced to its freeze options.
 
     Row ``o`` is one merged outcome with probability ``probs[o]``; freezing
@@ -77,8 +77,7 @@ def throw_options(
     )
 
 
-@dataclass(frozen=True)
-class FreezeGame:
+class FreezeGame(msgspec.Struct, frozen=True):
     """One freezing game: ``n`` dice, frozen totals up to ``top``.
 
     ``throws[m]`` are the reduced throws of ``m`` dice (entry 0 unused);
@@ -150,13 +149,17 @@ def backward(
     post_p[0], post_e[0] = stop_p[0], stop_e[0]
     for m in range(1, n + 1):
         xs, throws, legal, target_m, target_x = _targets(game, m)
-        opt_p = np.where(legal[..., None], post_p[target_m, target_x], -np.inf)
-        opt_e = np.where(legal[..., None], post_e[target_m, target_x], -np.inf)
+        # The gathers are fresh arrays: illegal options and dead throws are written in
+        # place (what 3-argument np.where computed, without its copies; issue 29).
+        illegal = np.logical_not(legal)[..., None]
+        opt_p, opt_e = post_p[target_m, target_x], post_e[target_m, target_x]
+        np.copyto(opt_p, -np.inf, where=illegal)
+        np.copyto(opt_e, -np.inf, where=illegal)
         index = best_index(opt_p, opt_e, axis=2)
         got_p, got_e = take(opt_p, index, axis=2), take(opt_e, index, axis=2)
         is_dead: Bools = np.logical_not(legal.any(axis=2))
-        got_p = np.where(is_dead[..., None], invalid_p, got_p)
-        got_e = np.where(is_dead[..., None], invalid_e, got_e)
+        np.copyto(got_p, invalid_p, where=is_dead[..., None])
+        np.copyto(got_e, invalid_e, where=is_dead[..., None])
         throw_p[m, xs] = np.tensordot(throws.probs, got_p, axes=([0], [1]))
         throw_e[m, xs] = np.tensordot(throws.probs, got_e, axes=([0], [1]))
         choice.append(index)

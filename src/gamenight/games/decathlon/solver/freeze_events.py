@@ -7,9 +7,9 @@ player may stop after any freeze, and must once every die is frozen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from functools import cache
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver import freeze_dp
@@ -28,8 +28,7 @@ from gamenight.solve.dice import freeze_options
 TOP = 30  # 5 sixes or 6 fives
 
 
-@dataclass(frozen=True)
-class FreezeRule:
+class FreezeRule(msgspec.Struct, frozen=True):
     """Which event: the number of dice and the faces that may be frozen (D10)."""
 
     event: str

@@ -20,6 +20,7 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 from functools import cache
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.common import (
@@ -47,8 +48,7 @@ CHOICES = ("jump", "skip", "retire")
 UTILITY_CACHE = 1024  # utilities kept (a few KB each)
 
 
-@dataclass(frozen=True)
-class Bar:
+class Bar(msgspec.Struct, frozen=True):
     """A height event: bar heights and the dice counts a jumper may choose."""
 
     event: str

@@ -9,16 +9,15 @@ API only (option values, best option, situation value).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+
+import msgspec
 
 
-@dataclass(frozen=True)
-class ExpectedScore:
+class ExpectedScore(msgspec.Struct, frozen=True):
     """Maximise the expected event result; no valid result counts 0 (D3, D11)."""
 
 
-@dataclass(frozen=True)
-class Target:
+class Target(msgspec.Struct, frozen=True):
     """Maximise the probability that the event result is ``>= t`` (``> t`` if ``strict``).
 
     No valid result never reaches a target, however low: in the Championship an
@@ -41,8 +40,7 @@ Objective = ExpectedScore | Target
 """The objectives with full solutions (values, policies and distributions)."""
 
 
-@dataclass(frozen=True)
-class Utility:
+class Utility(msgspec.Struct, frozen=True):
     """Maximise ``E[u(result)]``: ``u(r) = values[r - low]`` for a valid result ``r``.
 
     Results below ``low`` take ``values[0]``, results above the table its last

@@ -25,9 +25,9 @@ rethrows left and ``x`` frozen.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 import numpy as np
+from numpy.lib.stride_tricks import as_strided
 
 from gamenight.games.decathlon.solver.common import (
     Floats,
@@ -57,8 +57,7 @@ FREEZE, RETHROW = 0, 1
 UTILITY_CACHE = 256
 
 
-@dataclass(frozen=True)
-class Race:
+class Race(msgspec.Struct, frozen=True):
     """A race's layout: ``sets`` sets of ``size`` dice; sixes score ``six``."""
 
     event: str
@@ -170,23 +169,56 @@ class RaceSolution:
         """Distributions of the final total, one row per threshold.
 
         ``choice[i, r, need_index, score]`` is FREEZE or RETHROW; with a single
-        need index the choice does not depend on the need (EV policy).
+        need index the choice does not depend on the need (EV policy), else the
+        thresholds are consecutive (``low .. high + 1``).
+
+        A frozen score ``s`` moves mass from total ``x`` to ``x + s``. Laying the scores
+        out as the run ``low_score .. high_score`` (absent ones weigh 0), destination
+        ``d`` gathers ``mass[x = d - s] * P(s, frozen at need(x))`` over ``s``: both
+        factors are strided views (the mass's along a diagonal of a zero-padded copy,
+        the need ``threshold - x`` along a diagonal of a table over ``row - d + j``),
+        so one ``einsum`` moves every score at once with no temporaries (issue 29: one
+        array pass per score, then a gather of the choices, were most of the solve).
+        Mass leaving the window falls on the padding and is dropped, as before.
         """
         race, lo = self.race, self.need_low  # frozen totals run over the need window
         width = self.need_high - lo
-        totals = np.arange(lo, lo + width)
         rows = len(thresholds)
-        need = np.clip(thresholds[:, None] - totals[None, :], self.need_low, self.need_high)
-        need_index = need - self.need_low if choice.shape[2] > 1 else np.zeros_like(need)
-        probs = self.probs[:, None, None]
-        # Where a frozen score moves the mass: its source and destination totals.
-        spans = [
-            (
-                slice(max(0, -score), min(width, width - score)),
-                slice(max(0, score), min(width, width + score)),
+        low_score, high_score = int(self.scores[0]), int(self.scores[-1])
+        span = high_score - low_score + 1
+        column = self.scores - low_score  # each distinct score's place in the run
+        # padded[row, x + off] = mass of total lo + x; sources[row, d, j] = padded at
+        # x = d - (low_score + j).
+        off = max(high_score, 0)
+        padded = np.zeros((rows, off + width + max(0, -low_score)))
+        inner = padded[:, off : off + width]
+        p0, p1 = padded.strides
+        sources = as_strided(
+            padded[:, off - low_score :], shape=(rows, width, span), strides=(p0, p1, -p1)
+        )
+        by_need = choice.shape[2] > 1
+        if by_need:
+            assert np.array_equal(thresholds, thresholds[0] + np.arange(rows))
+            # The need at (row, x) is clip(threshold_row - lo - x): a function of
+            # row - x; e = row - d + j + width - 1 = row - x + low_score + width - 1.
+            first = int(thresholds[0]) - lo - (width - 1)  # the need at row - x = -(width - 1)
+            need = first + low_score + np.arange(rows + width + span - 2)
+            need_at = np.clip(need, self.need_low, self.need_high) - self.need_low
+        weights = np.zeros((len(need_at) if by_need else 1, span))  # P(score) if frozen
+        w0, w1 = weights.strides
+        if by_need:
+            picks = as_strided(
+                weights[width - 1 :], shape=(rows, width, span), strides=(w0, -w0, w0 + w1)
             )
-            for score in self.scores.tolist()
-        ]
+            # the need of (row, x) at index row - x + width - 1, for the rethrown mass
+            need = first + np.arange(rows + width - 1)
+            x_need = np.clip(need, self.need_low, self.need_high) - self.need_low
+            stay_at = np.empty(rows + width - 1)  # P(rethrow) at index row - x + width - 1
+            (t0,) = stay_at.strides
+            stays = as_strided(stay_at[width - 1 :], shape=(rows, width), strides=(t0, -t0))
+        else:
+            picks = as_strided(weights, shape=(rows, width, span), strides=(0, 0, w1))
+        moved = np.empty((rows, width))
         mass = np.zeros((RETHROWS + 1, rows, width))  # before throwing set i, by rethrows left
         mass[RETHROWS, :, -lo] = 1.0
         for i in range(race.sets):
@@ -195,19 +227,22 @@ class RaceSolution:
                 here = mass[r]
                 if not here.any():  # nothing to move (exact: the skipped terms are zeros)
                     continue
-                # Every score at once (issue 29: one pass per score was most of the
-                # solve): scores x rows x totals; a rethrown score's mass is the thrown
-                # mass minus what freezes, exactly (x - x = 0 and x - 0 = x).
-                thrown = probs * here
+                inner[...] = here
                 if r > 0:
-                    freeze = np.moveaxis(choice[i, r][need_index] == FREEZE, -1, 0)
-                    moved = np.where(freeze, thrown, 0.0)
-                    mass[r - 1] += (thrown - moved).sum(axis=0)
+                    frozen = choice[i, r] == FREEZE  # need index x score
+                    stay = np.where(frozen, 0.0, self.probs).sum(axis=1)  # P(rethrow)
+                    frozen_p = np.where(frozen, self.probs, 0.0)
+                    if by_need:
+                        weights[:, column] = frozen_p[need_at]
+                        np.take(stay, x_need, out=stay_at)
+                        mass[r - 1] += here * stays
+                    else:
+                        weights[0, column] = frozen_p[0]
+                        mass[r - 1] += here * stay[0]
                 else:
-                    moved = thrown
-                out = nxt[r]
-                for k, (src, dst) in enumerate(spans):
-                    out[:, dst] += moved[k, :, src]
+                    weights[:, column] = self.probs
+                np.einsum("rdj,rdj->rd", sources, picks, out=moved)
+                nxt[r] += moved
             mass = nxt
         final = mass.sum(axis=0)[:, self.low - lo : self.high - lo + 1]
         return np.hstack((final, np.zeros((rows, 1))))  # races are never invalid

@@ -18,16 +18,16 @@ and the new frozen dice.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+import msgspec
 
 
 class NoDecisionError(ValueError):
     """The situation has no choice to make: the attempt is over or invalid."""
 
 
-@dataclass(frozen=True)
-class SprintSituation:
+class SprintSituation(msgspec.Struct, frozen=True):
     """100 m / 400 m / 1500 m (D4), just after a throw of the current set.
 
     ``set_index`` counts sets from 0; ``rethrows_left`` is the number of the 5
@@ -43,8 +43,7 @@ class SprintSituation:
     score_so_far: int = 0
 
 
-@dataclass(frozen=True)
-class HurdlesSituation:
+class HurdlesSituation(msgspec.Struct, frozen=True):
     """110 m Hurdles (D5), just after a throw of all 5 dice.
 
     Options: ``"freeze"`` (keep this throw as the result) and, if
@@ -55,8 +54,7 @@ class HurdlesSituation:
     dice: tuple[int, ...]
 
 
-@dataclass(frozen=True)
-class LongJumpSituation:
+class LongJumpSituation(msgspec.Struct, frozen=True):
     """Long Jump (D6).
 
     ``phase="run-up"``: ``frozen`` are the run-up dice frozen so far.  With
@@ -77,8 +75,7 @@ class LongJumpSituation:
     best: int | None = None
 
 
-@dataclass(frozen=True)
-class ShotPutSituation:
+class ShotPutSituation(msgspec.Struct, frozen=True):
     """Shot Put (D7): ``dice`` are this attempt's dice so far (none of them a 1).
 
     Options: ``"stop"`` (not before the first die) and ``"throw"`` (until 8 dice).
@@ -89,8 +86,7 @@ class ShotPutSituation:
     best: int | None = None
 
 
-@dataclass(frozen=True)
-class FreezeSituation:
+class FreezeSituation(msgspec.Struct, frozen=True):
     """Discus or Javelin (D10).
 
     With ``thrown`` the dice just thrown, the options are the freeze sets (non-empty
@@ -105,8 +101,7 @@ class FreezeSituation:
     best: int | None = None
 
 
-@dataclass(frozen=True)
-class HeightSituation:
+class HeightSituation(msgspec.Struct, frozen=True):
     """High Jump (D8) or Pole Vault (D9) at bar ``height``.
 
     ``best`` is the highest height cleared so far (``None``: none).  Before

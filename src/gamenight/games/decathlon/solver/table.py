@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 from typing import TypedDict
+
+import msgspec
 
 from gamenight.games.decathlon.solver.events import EVENTS, event_spec
 from gamenight.games.decathlon.solver.objectives import ExpectedScore, Objective, Target
 from gamenight.games.decathlon.solver.solved import solved
 
 
-@dataclass(frozen=True)
-class EventSolution:
+class EventSolution(msgspec.Struct, frozen=True):
     """One event played by the optimal policy for ``objective``.
 
     ``value`` is the objective's optimal value (expected result, or probability of
