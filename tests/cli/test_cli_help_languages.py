@@ -6,29 +6,18 @@ English stays as it was, and a translated `--help` loads nothing heavy (issue 29
 from __future__ import annotations
 
 import inspect
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_gamenight
 from test_cli_imports import HEAVY_FOR_HELP, heavy_in, loaded
 
 from gamenight.core.languages import LANGUAGES
 
 
 def gamenight(args: list[str], **env: str) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    for name in ("LANG", "LANGUAGE"):
-        environ.pop(name, None)
-    environ.update(COLUMNS="100", **env)
-    return subprocess.run(
-        [sys.executable, "-c", "from gamenight.cli.main import run; run()", *args],
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=120,
-    )
+    return run_gamenight(args, env=env)
 
 
 ENGLISH = ["Usage:", "Options:", "Show this message and exit.", "[OPTIONS]", "the language"]

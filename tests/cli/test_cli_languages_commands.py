@@ -10,24 +10,14 @@ import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_gamenight
 
 LANGS = ["de", "pl"]
 
 
 def gamenight(args: list[str], home: Path) -> subprocess.CompletedProcess[str]:
-    """The real `gamenight` (line mode, no locale from the environment), its data in ``home``."""
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    environ.pop("LANG", None)
-    environ.pop("LANGUAGE", None)
-    environ.update(XDG_DATA_HOME=str(home), GAMENIGHT_PLAIN="1", COLUMNS="250")
-    done = subprocess.run(
-        [sys.executable, "-c", "from gamenight.cli.main import run; run()", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=300,
-    )
+    """The real `gamenight` in line mode, its data in ``home``; it must succeed."""
+    done = run_gamenight(args, home=home, columns=250)
     assert done.returncode == 0, done.stderr
     return done
 

@@ -4,12 +4,11 @@ CLI's error line says the OptionsError's sentence in the player's language
 
 from __future__ import annotations
 
-import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+from cli_process import run_gamenight
 
 # (arguments, the English a German or Polish player must not see, what each language says)
 CASES = [
@@ -48,18 +47,7 @@ CASES = [
 
 
 def gamenight(args: list[str], tmp_path: Path) -> subprocess.CompletedProcess[str]:
-    environ = {k: v for k, v in os.environ.items() if not k.startswith("LC_")}
-    environ.pop("LANG", None)
-    environ.update(XDG_DATA_HOME=str(tmp_path), GAMENIGHT_PLAIN="1", COLUMNS="200")
-    return subprocess.run(
-        [sys.executable, "-c", "from gamenight.cli.main import run; run()", *args],
-        input="",
-        capture_output=True,
-        text=True,
-        env=environ,
-        timeout=120,
-        check=False,
-    )
+    return run_gamenight(args, home=tmp_path, columns=200)
 
 
 @pytest.mark.parametrize("lang", ["de", "pl"])
