@@ -24,6 +24,25 @@ BUILD_TIMEOUT = 300  # the worker's start-up and solve, on a loaded 2-core machi
 BUILDING = "being built in the background"
 
 
+@pytest.fixture
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty win-table cache (the build worker inherits it), and no build inside a
+    decision: the tables come from the server's background build or not at all."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv(win2p_store.CACHE_ENV, str(folder))
+    monkeypatch.setattr(win2p_store, "ON_DEMAND_WEIGHT", 0)
+    win2p_store._loaded.clear()
+    return folder
+
+
+def _winner_room(server: ThreadServer) -> tuple[str, Client]:
+    """A two-player Decathlon of EVENTS, ``bot:winner`` against Ann (seat 1): its code
+    and Ann's client (not yet connected)."""
+    options = {"events": ",".join(EVENTS)}
+    code = create_room(server.url, "decathlon", ["bot:winner", "human"], options=options)["code"]
+    return code, Client(server.url, code, claim(server.url, code, 1, "Ann"))
+
+
 def _rooms(client: Client) -> list[dict[str, Any]]:
     return [f["room"] for f in client.frames if f["type"] in ("room", "snapshot")]
 
@@ -39,12 +58,8 @@ async def _step(client: Client, rng: random.Random) -> None:
 
 
 def test_the_server_builds_the_win_table_and_then_winner_plays_it(
-    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_url: str, tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    cache = tmp_path / "cache"
-    monkeypatch.setenv(win2p_store.CACHE_ENV, str(cache))  # the worker inherits it
-    monkeypatch.setattr(win2p_store, "ON_DEMAND_WEIGHT", 0)  # no build inside a decision
-    win2p_store._loaded.clear()
     gate = tmp_path / "gate"
     builds: list[tuple[str, str]] = []
 
@@ -81,12 +96,9 @@ def test_the_server_builds_the_win_table_and_then_winner_plays_it(
     monkeypatch.setattr(win_play, "win_action", spy_win_action)
     rng = random.Random(7)
     with ThreadServer(sqlite_url, build_tables=True) as server:
-        options = {"events": ",".join(EVENTS)}
-        code = create_room(server.url, "decathlon", ["bot:winner", "human"], options=options)
-        code = code["code"]
+        code, client = _winner_room(server)
 
         async def main() -> None:
-            client = Client(server.url, code, claim(server.url, code, 1, "Ann"))
             await client.connect()
             while not any(BUILDING in n for n in _rooms(client)[-1]["notes"]):
                 await _step(client, rng)  # until the bot's first decision
@@ -120,19 +132,13 @@ def test_the_server_builds_the_win_table_and_then_winner_plays_it(
 
 
 def test_a_server_that_builds_no_tables_says_so_and_winner_plays_on(
-    sqlite_url: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    sqlite_url: str, cache: Path
 ) -> None:
-    monkeypatch.setenv(win2p_store.CACHE_ENV, str(tmp_path / "cache"))
-    monkeypatch.setattr(win2p_store, "ON_DEMAND_WEIGHT", 0)
-    win2p_store._loaded.clear()
     rng = random.Random(3)
     with ThreadServer(sqlite_url, build_tables=False) as server:  # --no-table-build
-        options = {"events": ",".join(EVENTS)}
-        code = create_room(server.url, "decathlon", ["bot:winner", "human"], options=options)
-        code = code["code"]
+        code, client = _winner_room(server)
 
         async def main() -> None:
-            client = Client(server.url, code, claim(server.url, code, 1, "Ann"))
             await client.connect()
             note = "The winner bot's solution is not built on this server; "
             note += "the winner-points bot plays instead."
