@@ -1,6 +1,7 @@
 // layout_problems() in webui.py evaluates this in the page: [touch, minTap] -> problems
 ([touch, minTap]) => {
   const out = [];
+  const SPILL = 5; // px
   const doc = document.documentElement;
   if (doc.scrollWidth > doc.clientWidth + 1)
     out.push(`scrolls sideways: ${doc.scrollWidth} > ${doc.clientWidth}`);
@@ -19,6 +20,13 @@
       if (ov === "auto" || ov === "scroll" || ov === "hidden") { clipped = true; break; }
     }
     if (!clipped && r.right > width + 1) out.push(`sticks out ${Math.round(r.right - width)} px: ${label(el)}`);
+    // its own text wider than its box, spilling over its neighbour (a long word in a
+    // narrow grid cell: "Stabhochsprung" over the next checkbox); a few pixels are a
+    // glyph's overhang or a drawn die's shadow, not a word over the next box
+    if (!clipped && style.overflowX === "visible" && el.clientWidth > 0 &&
+        style.display !== "inline" && el.scrollWidth > el.clientWidth + SPILL &&
+        [...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim()))
+      out.push(`spills ${el.scrollWidth - el.clientWidth} px out of its box: ${label(el)}`);
   }
   if (touch) {
     const controls = document.querySelectorAll(

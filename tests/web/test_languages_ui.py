@@ -85,6 +85,19 @@ def test_a_turn_of_every_game(open_page: Any, server: Server, game: str, lang: s
     ui.shoot(page, f"lang-{lang}-{game}")
 
 
+@pytest.mark.parametrize("lang", ["de", "pl"])
+def test_every_game_s_lobby_form_fits_in_each_language(
+    open_page: Any, server: Server, lang: str
+) -> None:
+    """The longer words of a language fit their boxes: no option's label spills over the
+    next one ("Stabhochsprung" did, over the next event's checkbox), at every size."""
+    page = open_page(lang)
+    for game in BOTS:
+        page.goto(f"{server.url}/?game={game}")
+        page.wait_for_selector(f"button[data-game='{game}'][aria-checked='true']")
+        ui.check_layout(page, f"{lang} lobby {game}")
+
+
 def test_the_server_puts_the_negotiated_language_on_every_page(server: Server) -> None:
     for path in ("/", "/replay", "/r/NOSUCH"):
         for header, lang in (("pl-PL,pl;q=0.9", "pl"), ("fr,de;q=0.5", "de"), ("", "en")):
