@@ -572,8 +572,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         app.state.hub = hub
     except asyncio.CancelledError:
         if hub is not None:  # stopped while restoring: what started is stopped too
-            await hub.stop()
-            await hub.store.close()
+            await _close(hub)
         raise
     except Exception as exc:
         app.state.failed = first_line(exc)
@@ -582,8 +581,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         log.debug("the start's traceback", exc_info=exc)
         if hub is not None:
             with contextlib.suppress(Exception):
-                await hub.stop()
-                await hub.store.close()
+                await _close(hub)
         on_failure = getattr(app.state, "on_failure", None)
         if on_failure is not None:
             on_failure()  # its owner says why (serve: one line, status 3)
@@ -591,6 +589,12 @@ async def _bring_up(app: Litestar, config: Config) -> None:
             log.error("the storage and the rooms could not start: %s", app.state.failed)
     finally:
         app.state.up.set()
+
+
+async def _close(hub: Hub) -> None:
+    """Stop the rooms' tasks and bots, then the storage."""
+    await hub.stop()
+    await hub.store.close()
 
 
 def _unavailable(
@@ -636,8 +640,7 @@ def create_app(config: Config) -> Litestar:
                 await task
         hub: Hub | None = getattr(app.state, "hub", None)
         if hub is not None:
-            await hub.stop()
-            await hub.store.close()
+            await _close(hub)
 
     return Litestar(
         route_handlers=[
