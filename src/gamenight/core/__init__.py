@@ -7,8 +7,9 @@ the errors and the options (issue 29).
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gamenight.core.lazy import on_first_use
 
 if TYPE_CHECKING:
     from gamenight.core.agents import Agent, Decision, RandomAgent
@@ -50,13 +51,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = on_first_use(__name__, _HOME)
 
 
 __all__ = [

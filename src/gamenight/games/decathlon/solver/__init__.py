@@ -19,8 +19,9 @@ See ``docs/solvers-decathlon.md`` for the formulations.
 
 from __future__ import annotations
 
-import importlib
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from gamenight.core.lazy import on_first_use
 
 # The names below are imported on first use (PEP 562): ``gamenight solve decathlon``
 # imports only the solved tables (``table``), not the decision and position APIs
@@ -100,13 +101,7 @@ _HOME = {
 }
 
 
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(f"{__name__}.{home}"), name)
-    globals()[name] = value
-    return value
+__getattr__ = on_first_use(__name__, _HOME)
 
 
 __all__ = [
