@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import random
 import re
-import time
 import urllib.error
 import urllib.request
 from typing import Any
@@ -534,10 +533,12 @@ def test_replay_steps_through_a_finished_game(page: Any, server: Server) -> None
     )
     with urllib.request.urlopen(made, timeout=ui.TIMEOUT_S) as r:
         code = json.loads(r.read())["code"]
-    deadline = time.monotonic() + ui.TIMEOUT_S
-    while _api(server, f"/api/rooms/{code}")["status"] != "finished":
-        assert time.monotonic() < deadline, "the bots' game did not finish"
-        page.wait_for_timeout(100)
+    ui.poll(
+        page,
+        lambda: _api(server, f"/api/rooms/{code}")["status"] == "finished",
+        "the bots' game finished",
+        every_ms=100,
+    )
     page.goto(f"{server.url}/replay?room={code}")
     page.wait_for_selector("#stepper:not([hidden])")
     page.wait_for_selector("#table .dice-duel")

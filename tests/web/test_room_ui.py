@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import time
 import urllib.request
 from typing import Any
 
@@ -190,10 +189,8 @@ def test_a_double_tap_on_start_starts_once_without_a_false_error(
         page.wait_for_selector("body[data-status=waiting] #start")
         page.dblclick("#start")
         page.wait_for_selector("body[data-status=playing]")
-        deadline = time.monotonic() + ui.TIMEOUT_S
-        while len(done) < len(starts):  # every start answered before the checks below
-            assert time.monotonic() < deadline, "a start was never answered"
-            page.wait_for_timeout(20)
+        # every start answered before the checks below
+        ui.poll(page, lambda: len(done) == len(starts), "every start answered")
         page.wait_for_timeout(200)  # a false error would show in the next frame or two
         assert len(starts) == 1, starts
         assert page.locator("#error").is_hidden()
@@ -237,10 +234,8 @@ def test_a_second_tap_after_the_claim_is_answered_claims_nothing(
         page.fill("#claim-name", "Tapper")
         with page.expect_response(lambda r: r.url.endswith("/claim")):
             page.click("button[data-key=claim-0]")
-        deadline = time.monotonic() + ui.TIMEOUT_S
-        while len(sockets) < 2:  # the page has opened the seat's socket: the claim is done
-            assert time.monotonic() < deadline, "the seat's socket never opened"
-            page.wait_for_timeout(20)
+        # the page has opened the seat's socket: the claim is done
+        ui.poll(page, lambda: len(sockets) == 2, "the seat's socket opened")
         buttons = page.locator("button.claim-seat")
         assert buttons.count() >= 1  # still the waiting room's claim box
         assert all(b.is_disabled() for b in buttons.all())

@@ -84,6 +84,15 @@ def wait_until(page: Page, predicate: str, arg: Any = None) -> Any:
         page.wait_for_timeout(50)  # a polling interval, not a wait for something
 
 
+def poll(page: Page, condition: Callable[[], object], what: str, every_ms: int = 20) -> None:
+    """Until the Python ``condition()`` holds, letting the page's events (requests,
+    sockets) reach their listeners meanwhile; fails naming ``what`` after TIMEOUT_S."""
+    deadline = time.monotonic() + TIMEOUT_S
+    while not condition():
+        assert time.monotonic() < deadline, f"{what} within {TIMEOUT_S} s"
+        page.wait_for_timeout(every_ms)  # a polling interval, not a wait for something
+
+
 def next_frame(page: Page) -> None:
     """Wait until the page has laid out and painted (two animation frames)."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
