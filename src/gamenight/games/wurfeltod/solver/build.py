@@ -37,9 +37,21 @@ from gamenight.games.wurfeltod.solver.table import (
     write_table,
 )
 
-__all__ = ["build_table", "column_bits", "solve_values", "states_by_used_count"]
+__all__ = ["build_table", "column_bits", "level_chunks", "solve_values", "states_by_used_count"]
 
 CHUNK = 2048  # states per compiled call: a smooth progress bar, the cores kept busy
+
+
+def level_chunks(states: int, threads: int) -> int:
+    """How many chunks a level of ``states`` states is split into: at most ``CHUNK``
+    states each, a multiple of ``threads`` in number, so that equal shares end
+    together (a lone last chunk would leave the other cores idle at every level).
+
+    >>> level_chunks(136136, 2), level_chunks(19, 2), level_chunks(1, 2)
+    (68, 2, 1)
+    """
+    chunks = -(-states // CHUNK)
+    return min(states, -(-chunks // threads) * threads)
 
 
 def column_bits(boxes: BoxSet) -> npt.NDArray[np.int64]:
@@ -99,7 +111,8 @@ def solve_values(
     """
     if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
         raise ValueError("Face Value Total cannot be a single box")
-    args = structure_args(turn_structure())
+    structure = structure_args(turn_structure())
+    kernel.ready(structure)  # compile or load once, here, not in every thread
     bits = column_bits(boxes)
     # numba's configured thread count (NUMBA_NUM_THREADS, else the CPU count), read
     # without numba.get_num_threads(), which would start numba's threading layer.
@@ -113,13 +126,15 @@ def solve_values(
         progress(done, to_solve)
 
     def solve(chunk: npt.NDArray[np.int64]) -> int:
-        kernel.solve_states(chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, *args)
+        kernel.solve_states(
+            chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, structure
+        )
         return len(chunk)
 
     with ThreadPoolExecutor(threads) as pool:
         for used in range(boxes.turns - 1, -1, -1):
             states = levels[used]  # depend only on the level solved before
-            chunks = [states[start : start + CHUNK] for start in range(0, len(states), CHUNK)]
+            chunks = np.array_split(states, level_chunks(len(states), threads))
             for solved in as_completed([pool.submit(solve, chunk) for chunk in chunks]):
                 done += solved.result()
                 if progress is not None:

@@ -115,23 +115,10 @@ def turn_values(table: ValueTable, state: int) -> TurnValues:
     }
     if not after:
         raise ValueError("the game is over: every box is used")
-    box_value = np.full((len(CATEGORIES), 1), kernel.CLOSED)
+    column_value = np.full(len(CATEGORIES), kernel.CLOSED)
     for category, value in after.items():
-        box_value[CATEGORIES.index(category), 0] = value
-    s = turn_structure()
-    widest = int(np.diff(s.level_start).max())
-    n_asides = len(s.aside_pair_start) - 1
-    aside_value = np.empty((n_asides, 1))
-    kernel.turn_values(
-        box_value,
-        np.empty((len(s.final_face_points), 1)),
-        np.empty((len(s.class_final), 1)),
-        np.empty((widest, 1)),
-        np.empty((widest, 1)),
-        aside_value,
-        *structure_args(s),
-    )
-    values = aside_value[:, 0].copy()
+        column_value[CATEGORIES.index(category)] = value
+    values = kernel.turn_values(column_value, structure_args(turn_structure()))
     values.setflags(write=False)
     return TurnValues(state=state, after_booking=after, aside_value=values)
 

@@ -41,7 +41,7 @@ __all__ = ["FACE_COLUMN", "TurnStructure", "turn_structure"]
 
 FACE_COLUMN = CATEGORIES.index(Category.FACE_VALUE)
 
-Int32 = npt.NDArray[np.int32]
+Index = npt.NDArray[np.uint32]  # unsigned: the kernel widens them knowing they are >= 0
 Float64 = npt.NDArray[np.float64]
 
 
@@ -49,38 +49,38 @@ Float64 = npt.NDArray[np.float64]
 class TurnStructure:
     """Index arrays of one turn. Aside ids are multiset ids 0..461 (sizes 0 to 5)."""
 
-    level_start: Int32
+    level_start: Index
     """(7,) pairs with k dice aside are level_start[k]:level_start[k+1]."""
-    aside_level_start: Int32
+    aside_level_start: Index
     """(7,) asides with k dice are aside_level_start[k]:aside_level_start[k+1]."""
-    aside_pair_start: Int32
+    aside_pair_start: Index
     """(463,) pairs of aside a are aside_pair_start[a]:aside_pair_start[a+1]."""
-    pair_class: Int32
+    pair_class: Index
     """(11914,) booking class of each pair."""
     pair_probability: Float64
     """(11914,) probability of the pair's roll, given its aside."""
-    class_final: Int32
+    class_final: Index
     """Final multiset of each booking class, numbered 0..461 among six-dice multisets."""
-    class_start: Int32
-    class_column: Int32
+    class_start: Index
+    class_column: Index
     class_points: Float64
     """CSR per booking class: Wurfeltod-free satisfied categories but Face Value Total."""
-    final_start: Int32
-    final_column: Int32
+    final_start: Index
+    final_column: Index
     final_points: Float64
     """CSR per final multiset: satisfied categories but Face Value Total, points - 250."""
     final_face_points: Float64
     """(462,) Face Value Total points of each final multiset."""
-    succ_start: Int32
-    succ_pair: Int32
+    succ_start: Index
+    succ_pair: Index
     """CSR per pair with at most 4 dice aside: the pairs with one more die aside
-    (one per distinct rolled value), as an offset inside the next level."""
+    (one per distinct rolled value)."""
 
 
-def _csr(rows: list[list[int]]) -> tuple[Int32, Int32]:
-    start = np.zeros(len(rows) + 1, dtype=np.int32)
+def _csr(rows: list[list[int]]) -> tuple[Index, Index]:
+    start = np.zeros(len(rows) + 1, dtype=np.uint32)
     start[1:] = np.cumsum([len(r) for r in rows])
-    flat = np.array([x for r in rows for x in r], dtype=np.int32)
+    flat = np.array([x for r in rows for x in r], dtype=np.uint32)
     return start, flat
 
 
@@ -89,7 +89,7 @@ def turn_structure() -> TurnStructure:
     """Build the index arrays (once per process, about 0.2 s)."""
     t = pair_tables()
     sizes = np.array([len(ms) for ms in t.multisets])
-    aside_level_start = np.zeros(DICE + 1, dtype=np.int32)
+    aside_level_start = np.zeros(DICE + 1, dtype=np.uint32)
     aside_level_start[1:] = np.cumsum([np.count_nonzero(sizes == k) for k in range(DICE)])
     n_asides = int(aside_level_start[DICE])
     # Multisets are numbered by size, so the six-dice ones come right after the asides.
@@ -97,17 +97,17 @@ def turn_structure() -> TurnStructure:
 
     # Pairs are ordered by aside id (see tables.py); the CSR below relies on it.
     assert np.all(np.diff(t.pair_aside) >= 0)
-    aside_pair_start = np.searchsorted(t.pair_aside, np.arange(n_asides + 1)).astype(np.int32)
+    aside_pair_start = np.searchsorted(t.pair_aside, np.arange(n_asides + 1)).astype(np.uint32)
 
     clean = t.satisfied & ~t.wurfeltod
     clean[:, FACE_COLUMN] = False
     class_of: dict[tuple[int, tuple[int, ...]], int] = {}
-    pair_class = np.empty(t.pair_count, dtype=np.int32)
+    pair_class = np.empty(t.pair_count, dtype=np.uint32)
     for p in range(t.pair_count):
         key = (int(final_of_pair[p]), tuple(np.flatnonzero(clean[p]).tolist()))
         pair_class[p] = class_of.setdefault(key, len(class_of))
     class_start, class_column = _csr([list(cols) for _, cols in class_of])
-    class_final = np.array([f for f, _ in class_of], dtype=np.int32)
+    class_final = np.array([f for f, _ in class_of], dtype=np.uint32)
     points_of_column = {
         j: int(t.points[t.satisfied[:, j]][0, j])
         for j in range(len(CATEGORIES))
@@ -130,18 +130,17 @@ def turn_structure() -> TurnStructure:
     for p in range(t.level_start[DICE - 1]):
         aside = t.multisets[t.pair_aside[p]]
         roll = t.multisets[t.pair_roll[p]]
-        nxt_level = t.level_start[len(aside) + 1]
         row = []
         for v in FACES:
             if v in roll:
                 rest = list(roll)
                 rest.remove(v)
-                row.append(t.pair_index[(tuple(sorted((*aside, v))), tuple(rest))] - nxt_level)
+                row.append(t.pair_index[(tuple(sorted((*aside, v))), tuple(rest))])
         succ_rows.append(row)
     succ_start, succ_pair = _csr(succ_rows)
 
     return TurnStructure(
-        level_start=np.array(t.level_start, dtype=np.int32),
+        level_start=np.array(t.level_start, dtype=np.uint32),
         aside_level_start=aside_level_start,
         aside_pair_start=aside_pair_start,
         pair_class=pair_class,
