@@ -5,7 +5,7 @@ variable (``m0``, ``m1``, ...): the running maxima and the expectation over a
 roll then stay in vector registers across the loops over successors and pairs,
 and LLVM's SLP vectorizer packs the lanes into SIMD instructions. A loop over a
 lane axis in memory (the kernel before issue 29's last pass) kept them in arrays,
-with alias checks around every short loop, and was about 1.6x slower.
+with alias checks around every short loop, and was about 1.5x slower.
 
 A template line holding ``_L_`` is written once per lane with ``_L_`` replaced by
 the lane number; every other line is copied. ``tests/games/wurfeltod/solver/
@@ -25,7 +25,9 @@ from pathlib import Path
 
 __all__ = ["KERNEL_PATH", "LANES", "render"]
 
-LANES = 32  # 4 AVX-512 (8 AVX2) vectors per row; 16 and 64 lanes were slower (issue 29)
+# Two AVX-512 (four AVX2) vectors per row. 32 lanes solved no faster and took 1.6 s
+# longer to compile (numba lowers every lane's statements); 8 and 12 were slower.
+LANES = 16
 KERNEL_PATH = Path(__file__).with_name("kernel.py")
 TOKEN = "_L_"
 
@@ -108,12 +110,97 @@ def _jit(*, fastmath: bool = False) -> Callable[[F], F]:
 
 
 @_jit(fastmath=True)
+def _bookings(
+    box_value: Array,
+    book_final: Array,
+    book_class: Array,
+    extra: Array,
+    class_final: Array,
+    class_start: Array,
+    class_column: Array,
+    class_points: Array,
+    final_start: Array,
+    final_column: Array,
+    final_points: Array,
+    final_face_points: Array,
+) -> None:
+    """The best booking of each booking class, and in ``extra[0]`` the best scratch."""
+    t_L_ = box_value[0, _L_]
+    for c in range(1, N_COLUMNS):
+        t_L_ = max(t_L_, box_value[c, _L_])  # best scratch (W2)
+    extra[0, _L_] = t_L_
+    v_L_ = box_value[FACE, _L_]
+    t_L_ -= PENALTY  # booking any open box with a Wurfeltod (W3)
+
+    # Best booking that brings a Wurfeltod, or of Face Value Total: per final multiset.
+    for f in range(final_face_points.shape[0]):
+        face = final_face_points[f]
+        b_L_ = max(t_L_, face + v_L_)
+        for e in range(U(final_start[f]), U(final_start[f + 1])):
+            c = U(final_column[e])
+            points = final_points[e]
+            b_L_ = max(b_L_, points + box_value[c, _L_])
+        book_final[f, _L_] = b_L_
+    # Best booking of all: per booking class, adding the Wurfeltod-free categories.
+    for cl in range(class_final.shape[0]):
+        f = U(class_final[cl])
+        b_L_ = book_final[f, _L_]
+        for e in range(U(class_start[cl]), U(class_start[cl + 1])):
+            c = U(class_column[e])
+            points = class_points[e]
+            b_L_ = max(b_L_, points + box_value[c, _L_])
+        book_class[cl, _L_] = b_L_
+
+
+@_jit(fastmath=True)
+def _level(
+    k: int,
+    book_class: Array,
+    best: Array,
+    aside_value: Array,
+    extra: Array,
+    aside_level_start: Array,
+    aside_pair_start: Array,
+    pair_class: Array,
+    pair_probability: Array,
+    succ_start: Array,
+    succ_pair: Array,
+) -> None:
+    """The asides with ``k`` dice; the level with ``k + 1`` must be done."""
+    x_L_ = extra[min(k, 1), _L_]  # the scratch on the first roll (k = 0) only (W2)
+    for a in range(U(aside_level_start[k]), U(aside_level_start[k + 1])):
+        w_L_ = 0.0
+        for p in range(U(aside_pair_start[a]), U(aside_pair_start[a + 1])):
+            cl = U(pair_class[p])
+            pr = pair_probability[p]
+            if k == LAST_LEVEL:  # one die rolled: the player must book (W2)
+                w_L_ += pr * book_class[cl, _L_]
+                continue
+            s = U(succ_start[p])
+            n = U(succ_pair[s])
+            m_L_ = best[n, _L_]
+            for e in range(s + 1, U(succ_start[p + 1])):
+                n = U(succ_pair[e])
+                m_L_ = max(m_L_, best[n, _L_])
+            best[p, _L_] = m_L_
+            w_L_ += pr * max(max(book_class[cl, _L_], m_L_), x_L_)
+        aside_value[a, _L_] = w_L_
+        # Best aside reachable from each pair of this aside, this aside included.
+        for p in range(U(aside_pair_start[a]), U(aside_pair_start[a + 1])):
+            if k == LAST_LEVEL:
+                best[p, _L_] = w_L_
+            else:
+                best[p, _L_] = max(best[p, _L_], w_L_)
+
+
+@_jit()
 def _turn(
     box_value: Array,
     book_final: Array,
     book_class: Array,
     best: Array,
     aside_value: Array,
+    extra: Array,
     level_start: Array,
     aside_level_start: Array,
     aside_pair_start: Array,
@@ -133,60 +220,37 @@ def _turn(
     """Fill ``aside_value[a, lane]``: the expected value of rolling with aside ``a``.
 
     ``aside_value[0]`` (nothing aside: the first roll, where a scratch is allowed)
-    is the value of the whole turn. ``book_final``, ``book_class`` and ``best`` are
-    scratch space.
+    is the value of the whole turn. ``book_final``, ``book_class``, ``best`` and
+    ``extra[0]`` are scratch space; ``extra[1]`` must hold ``CLOSED``.
     """
-    t_L_ = box_value[0, _L_]
-    for c in range(1, N_COLUMNS):
-        t_L_ = max(t_L_, box_value[c, _L_])  # best scratch (W2)
-    v_L_ = box_value[FACE, _L_]
-
-    # Best booking that brings a Wurfeltod, or of Face Value Total: per final multiset.
-    for f in range(final_face_points.shape[0]):
-        face = final_face_points[f]
-        b_L_ = max(t_L_ - PENALTY, face + v_L_)  # any open box with a Wurfeltod (W3)
-        for e in range(U(final_start[f]), U(final_start[f + 1])):
-            c = U(final_column[e])
-            points = final_points[e]
-            b_L_ = max(b_L_, points + box_value[c, _L_])
-        book_final[f, _L_] = b_L_
-    # Best booking of all: per booking class, adding the Wurfeltod-free categories.
-    for cl in range(class_final.shape[0]):
-        f = U(class_final[cl])
-        b_L_ = book_final[f, _L_]
-        for e in range(U(class_start[cl]), U(class_start[cl + 1])):
-            c = U(class_column[e])
-            points = class_points[e]
-            b_L_ = max(b_L_, points + box_value[c, _L_])
-        book_class[cl, _L_] = b_L_
-
+    _bookings(
+        box_value,
+        book_final,
+        book_class,
+        extra,
+        class_final,
+        class_start,
+        class_column,
+        class_points,
+        final_start,
+        final_column,
+        final_points,
+        final_face_points,
+    )
     for k in range(LAST_LEVEL, -1, -1):
-        for a in range(U(aside_level_start[k]), U(aside_level_start[k + 1])):
-            w_L_ = 0.0
-            for p in range(U(aside_pair_start[a]), U(aside_pair_start[a + 1])):
-                cl = U(pair_class[p])
-                pr = pair_probability[p]
-                if k == LAST_LEVEL:  # one die rolled: the player must book (W2)
-                    w_L_ += pr * book_class[cl, _L_]
-                    continue
-                s = U(succ_start[p])
-                n = U(succ_pair[s])
-                m_L_ = best[n, _L_]
-                for e in range(s + 1, U(succ_start[p + 1])):
-                    n = U(succ_pair[e])
-                    m_L_ = max(m_L_, best[n, _L_])
-                best[p, _L_] = m_L_
-                q_L_ = max(book_class[cl, _L_], m_L_)
-                if k == 0:
-                    q_L_ = max(q_L_, t_L_)
-                w_L_ += pr * q_L_
-            aside_value[a, _L_] = w_L_
-            # Best aside reachable from each pair of this aside, this aside included.
-            for p in range(U(aside_pair_start[a]), U(aside_pair_start[a + 1])):
-                if k == LAST_LEVEL:
-                    best[p, _L_] = w_L_
-                else:
-                    best[p, _L_] = max(best[p, _L_], w_L_)
+        _level(
+            k,
+            book_class,
+            best,
+            aside_value,
+            extra,
+            aside_level_start,
+            aside_pair_start,
+            pair_class,
+            pair_probability,
+            succ_start,
+            succ_pair,
+        )
 
 
 @_jit()
@@ -217,14 +281,16 @@ def _gather(
 @_jit()
 def _scratch(
     level_start: Array, aside_pair_start: Array, class_final: Array, final_face_points: Array
-) -> tuple[Array, Array, Array, Array, Array]:
-    """The arrays :func:`_turn` writes: box values, bookings, best asides, aside values."""
+) -> tuple[Array, Array, Array, Array, Array, Array]:
+    """The arrays :func:`_turn` writes: box values, bookings, best asides, aside
+    values, and the scratch row over a row of ``CLOSED``."""
     return (
         np.empty((N_COLUMNS, LANES)),
         np.empty((final_face_points.shape[0], LANES)),
         np.empty((class_final.shape[0], LANES)),
         np.empty((U(level_start[LAST_LEVEL + 1]), LANES)),
         np.empty((aside_pair_start.shape[0] - 1, LANES)),
+        np.full((2, LANES), CLOSED),
     )
 
 
@@ -252,7 +318,7 @@ def _solve_states(
     succ_pair: Array,
 ) -> None:
     n = states.shape[0]
-    box_value, book_final, book_class, best, aside_value = _scratch(
+    box_value, book_final, book_class, best, aside_value, extra = _scratch(
         level_start, aside_pair_start, class_final, final_face_points
     )
     for b in range((n + LANES - 1) // LANES):
@@ -265,6 +331,7 @@ def _solve_states(
             book_class,
             best,
             aside_value,
+            extra,
             level_start,
             aside_level_start,
             aside_pair_start,
@@ -306,7 +373,7 @@ def _one_turn(
     succ_start: Array,
     succ_pair: Array,
 ) -> Array:
-    box_value, book_final, book_class, best, aside_value = _scratch(
+    box_value, book_final, book_class, best, aside_value, extra = _scratch(
         level_start, aside_pair_start, class_final, final_face_points
     )
     for c in range(N_COLUMNS):
@@ -318,6 +385,7 @@ def _one_turn(
         book_class,
         best,
         aside_value,
+        extra,
         level_start,
         aside_level_start,
         aside_pair_start,
