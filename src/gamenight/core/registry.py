@@ -26,7 +26,6 @@ import importlib
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import cached_property
-from importlib import resources
 from typing import Any
 
 import msgspec
@@ -141,6 +140,8 @@ class GameEntry:
 
     def rules_in(self, lang: str = "en") -> tuple[str, str]:
         """(the language the rules are in, their text): ``lang`` or the English fallback."""
+        from importlib import resources  # here: listing or solving reads no rules (issue 29)
+
         candidates = [(lang, f"rules.{lang}.md")] if lang != "en" else []
         for language, name in (*candidates, ("en", "rules.md")):
             try:
@@ -152,6 +153,8 @@ class GameEntry:
 
     def rules_languages(self) -> tuple[str, ...]:
         """The languages the game's rules are written in, English first."""
+        from importlib import resources
+
         found = []
         for lang in LANGUAGES:
             name = "rules.md" if lang == "en" else f"rules.{lang}.md"
