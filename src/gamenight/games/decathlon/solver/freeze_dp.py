@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
@@ -92,8 +91,7 @@ class FreezeGame(msgspec.Struct, frozen=True):
     reach: tuple[Ints, ...]
 
 
-@dataclass(frozen=True)
-class FreezePass:
+class FreezePass(msgspec.Struct, frozen=True):
     """Backward-induction tables of one pass, for ``cols`` objective columns.
 
     ``post_*[m, x]`` value the post-freeze state (after the best stop/continue

@@ -6,8 +6,7 @@ die, which is a 1 (invalid) with probability 1/6 and otherwise adds 2..6.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.attempts import (
@@ -28,8 +27,7 @@ GOOD = np.arange(2, 7)  # faces that keep the attempt valid
 STOP, THROW = 0, 1
 
 
-@dataclass(frozen=True)
-class ShotPutPass:
+class ShotPutPass(msgspec.Struct, frozen=True):
     """``post_*[n, x]``: value after ``n`` good dice totalling ``x`` (best choice);
     ``throw_*[n, x]``: value of throwing die ``n + 1`` from there."""
 
