@@ -145,16 +145,20 @@ def backward(
     choice: list[Ints | None] = [None]
     dead: list[Bools | None] = [None]
     post_p[0], post_e[0] = stop_p[0], stop_e[0]
+    rows_p, rows_e = post_p.reshape(-1, cols), post_e.reshape(-1, cols)  # views
     for m in range(1, n + 1):
         xs, throws, legal, target_m, target_x = _targets(game, m)
         # The gathers are fresh arrays: illegal options and dead throws are written in
         # place (what 3-argument np.where computed, without its copies; issue 29).
-        illegal = np.logical_not(legal)[..., None]
-        opt_p, opt_e = post_p[target_m, target_x], post_e[target_m, target_x]
+        # Options first, (option, reach, throw, column): one whole-row np.take each,
+        # and each option's slice contiguous for best_index's passes.
+        rows = np.ascontiguousarray((target_m * size + target_x).transpose(2, 0, 1))
+        illegal = np.logical_not(legal.transpose(2, 0, 1))[..., None]
+        opt_p, opt_e = np.take(rows_p, rows, axis=0), np.take(rows_e, rows, axis=0)
         np.copyto(opt_p, -np.inf, where=illegal)
         np.copyto(opt_e, -np.inf, where=illegal)
-        index = best_index(opt_p, opt_e, axis=2)
-        got_p, got_e = take(opt_p, index, axis=2), take(opt_e, index, axis=2)
+        index = best_index(opt_p, opt_e, axis=0)
+        got_p, got_e = take(opt_p, index, axis=0), take(opt_e, index, axis=0)
         is_dead: Bools = np.logical_not(legal.any(axis=2))
         np.copyto(got_p, invalid_p, where=is_dead[..., None])
         np.copyto(got_e, invalid_e, where=is_dead[..., None])
