@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Generic, Protocol
 
 import msgspec
@@ -52,8 +51,7 @@ class Agent(Protocol[V_in, A_any, E_in]):
     def observe(self, seat: int, events: Sequence[E_in]) -> None: ...
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(msgspec.Struct, frozen=True):
     """What an agent that plays a simpler method of its own until its game's one-time
     preparation (``GameInfo.preparation``) is done says after each act, as its
     ``waiting`` attribute (None, or no such attribute: nothing is missing).

@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any
 
@@ -60,8 +59,7 @@ def load(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-@dataclass(frozen=True)
-class GameEntry:
+class GameEntry(msgspec.Struct, frozen=True, dict=True):
     id: str
     title: str | None  # None: the game's own GameInfo.name, read on first use
     package: str
