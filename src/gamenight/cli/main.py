@@ -15,7 +15,6 @@ import gc  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar  # noqa: E402
 
 import click  # noqa: E402
@@ -24,6 +23,7 @@ from gamenight import __version__  # noqa: E402
 from gamenight.cli import simulate  # noqa: E402
 from gamenight.cli.args import (  # noqa: E402
     CheckFailure,
+    PathType,
     UsageFailure,
     choose_language,
     game_entry,
@@ -44,6 +44,8 @@ from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 # (rich's tables, the sessions, the menu, records, bots) when it runs (issue 29:
 # tests/cli/test_cli_imports.py checks what `list` and `--help` load).
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
     from rich.table import Table as RichTable
 
@@ -196,7 +198,7 @@ TAKES_GAME_OPTIONS: dict[str, Any] = {
 @click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
 @click.option(
     "--record",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False),
     default=None,
     help="write the game record (JSON Lines)",
 )
@@ -238,7 +240,7 @@ def play(
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=PathType())
 @click.option(
     "--as",
     "as_seat",
@@ -348,7 +350,7 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.argument("path", type=PathType(), required=False)
 @click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
 @plain_option
 def resume(path: Path | None, last: bool, plain_mode: bool) -> None:

@@ -8,7 +8,6 @@ so mypy checks a bot against its game.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import Generic, Protocol
 
@@ -73,6 +72,8 @@ class RandomAgent:
     observes = False  # it never looks at events
 
     def __init__(self, seed: int | None = None) -> None:
+        import random  # here: listing or solving plays no random bot (issue 29)
+
         self._rng = random.Random(seed)
 
     def act(self, decision: Decision[object, A_any]) -> A_any:
