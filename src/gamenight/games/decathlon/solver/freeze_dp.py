@@ -139,29 +139,36 @@ def backward(
     n, size = game.n, game.top + 1
     cols = invalid_p.shape[0]
     shape = (n + 1, size, cols)
-    post_p, post_e = np.full(shape, np.nan), np.full(shape, np.nan)
+    # Every post-freeze (m, x) is a row of cols values; two rows follow them: an
+    # illegal option's -inf and a dead throw's invalid value. The options are gathered
+    # by row number, each from its row or one of those two (issue 29: no masked
+    # copies of the gathers, which were a twentieth of the solve).
+    illegal_row, invalid_row = (n + 1) * size, (n + 1) * size + 1
+    rows_p, rows_e = (
+        np.full((invalid_row + 1, cols), np.nan),
+        np.full((invalid_row + 1, cols), np.nan),
+    )
+    rows_p[illegal_row], rows_e[illegal_row] = -np.inf, -np.inf
+    rows_p[invalid_row], rows_e[invalid_row] = invalid_p, invalid_e
+    post_p, post_e = rows_p[:illegal_row].reshape(shape), rows_e[:illegal_row].reshape(shape)
     throw_p, throw_e = np.full(shape, np.nan), np.full(shape, np.nan)
     settle = np.zeros(shape, dtype=np.int64)
     choice: list[Ints | None] = [None]
     dead: list[Bools | None] = [None]
     post_p[0], post_e[0] = stop_p[0], stop_e[0]
-    rows_p, rows_e = post_p.reshape(-1, cols), post_e.reshape(-1, cols)  # views
     for m in range(1, n + 1):
         xs, throws, legal, target_m, target_x = _targets(game, m)
-        # The gathers are fresh arrays: illegal options and dead throws are written in
-        # place (what 3-argument np.where computed, without its copies; issue 29).
-        # Options first, (option, reach, throw, column): one whole-row np.take each,
-        # and each option's slice contiguous for best_index's passes.
-        rows = np.ascontiguousarray((target_m * size + target_x).transpose(2, 0, 1))
-        illegal = np.logical_not(legal.transpose(2, 0, 1))[..., None]
+        # Options first, (option, reach, throw, column): one whole-row np.take of each
+        # table, and each option's slice contiguous for best_index's passes. A dead
+        # throw (no legal option) reads the invalid row as its first option, which
+        # best_index picks (the others are -inf): its value is the invalid attempt's.
+        rows = np.where(legal, target_m * size + target_x, illegal_row).transpose(2, 0, 1)
+        is_dead: Bools = np.logical_not(legal.any(axis=2))
+        rows = np.ascontiguousarray(rows)
+        rows[0][is_dead] = invalid_row
         opt_p, opt_e = np.take(rows_p, rows, axis=0), np.take(rows_e, rows, axis=0)
-        np.copyto(opt_p, -np.inf, where=illegal)
-        np.copyto(opt_e, -np.inf, where=illegal)
         index = best_index(opt_p, opt_e, axis=0)
         got_p, got_e = take(opt_p, index, axis=0), take(opt_e, index, axis=0)
-        is_dead: Bools = np.logical_not(legal.any(axis=2))
-        np.copyto(got_p, invalid_p, where=is_dead[..., None])
-        np.copyto(got_e, invalid_e, where=is_dead[..., None])
         throw_p[m, xs] = np.tensordot(throws.probs, got_p, axes=([0], [1]))
         throw_e[m, xs] = np.tensordot(throws.probs, got_e, axes=([0], [1]))
         choice.append(index)
