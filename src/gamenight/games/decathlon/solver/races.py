@@ -235,8 +235,12 @@ class RaceSolution:
             nxt = np.zeros_like(mass)
             for r in range(RETHROWS, -1, -1):
                 here = mass[r]
-                if not here.any():  # nothing to move (exact: the skipped terms are zeros)
+                # Only destinations some held total can reach are summed (exact: the
+                # others' terms are all zeros); early sets hold only a few totals.
+                held = np.flatnonzero(here.any(axis=0))
+                if not len(held):  # nothing to move
                     continue
+                dest = slice(max(0, held[0] + low_score), min(width, held[-1] + high_score + 1))
                 inner[...] = here
                 if r > 0:
                     frozen = choice[i, r] == FREEZE  # need index x score
@@ -254,8 +258,8 @@ class RaceSolution:
                     diagonal[:, column] = self.probs
                 else:
                     weights[:, column] = self.probs
-                np.einsum("rdj,rdj->rd", sources, picks, out=moved)
-                nxt[r] += moved
+                np.einsum("rdj,rdj->rd", sources[:, dest], picks[:, dest], out=moved[:, dest])
+                nxt[r][:, dest] += moved[:, dest]
             mass = nxt
         final = mass.sum(axis=0)[:, self.low - lo : self.high - lo + 1]
         return np.hstack((final, np.zeros((rows, 1))))  # races are never invalid
