@@ -311,17 +311,22 @@ def forward(game: FreezeGame, solved: FreezePass, entry: Floats) -> tuple[Floats
             stopped[0, xs] = here
             continue
         stop_now = solved.settle[m, xs] == STOP
-        stopped[m, xs] = np.where(stop_now, here, 0.0)
-        mass = entry[m, xs] + np.where(stop_now, 0.0, here)
+        # Masks multiply (exact: the masses are finite) rather than select with
+        # 3-argument np.where, which copies (issue 29).
+        stopped[m, xs] = here * stop_now
+        mass = entry[m, xs] + here * np.logical_not(stop_now)
         throws = game.throws[m]
         index, is_dead = solved.choice[m], solved.dead[m]
         assert throws is not None and index is not None and is_dead is not None
         weight = mass[:, None, :] * throws.probs[None, :, None]
-        invalid += np.where(is_dead[..., None], weight, 0.0).sum(axis=(0, 1))
-        gain = throws.gain[np.arange(len(throws.probs))[None, :, None], index]
-        to_x = np.where(is_dead[..., None], 0, xs[:, None, None] + gain)
+        if is_dead.any():
+            invalid += (weight * is_dead[..., None]).sum(axis=(0, 1))
+            weight *= np.logical_not(is_dead)[..., None]  # a dead throw moves nothing
+        outcome = np.arange(len(throws.probs))[None, :, None]
+        gain = np.take(throws.gain, outcome * m + index)  # gain[outcome, index]
+        # a dead throw's (weightless) mass may land anywhere in range; the others' is in it
+        to_x = np.minimum(xs[:, None, None] + gain, game.top)
         to_m = m - 1 - index
         flat = ((to_m * size + to_x) * cols + col).ravel()
-        weight = np.where(is_dead[..., None], 0.0, weight).ravel()
-        arriving += np.bincount(flat, weights=weight, minlength=arriving.size)
+        arriving += np.bincount(flat, weights=weight.ravel(), minlength=arriving.size)
     return stopped, invalid
