@@ -64,10 +64,13 @@ def _from_importlib(group: str) -> list[Point]:
 def normalize(name: str) -> str:
     """A distribution's name as importlib.metadata compares them (PEP 503, ``_`` for ``-``).
 
-    >>> normalize("Gamenight.Toy--Games"), normalize("_x")
-    ('gamenight_toy_games', '_x')
+    >>> normalize("Gamenight.Toy--Games"), normalize("_x"), normalize("a__b"), normalize("Ab_c")
+    ('gamenight_toy_games', '_x', 'a_b', 'ab_c')
     """
-    return _RUNS.sub("-", name).lower().replace("-", "_")
+    low = name.lower()
+    if "-" not in low and "." not in low and "__" not in low:
+        return low  # nothing to rewrite (most names): no regex
+    return _RUNS.sub("-", low).replace("-", "_")
 
 
 def _folders() -> list[str]:
@@ -83,21 +86,18 @@ def _folders() -> list[str]:
     for root in sys.path:
         if not isinstance(root, str):
             raise _Odd("a sys.path entry that is not a string")
-        for folder in _lookup(root):
-            stem = os.path.basename(folder)
-            name, ext = os.path.splitext(stem)
-            if ext not in _SUFFIXES:  # importlib would read the name from the metadata
-                raise _Odd(f"metadata folder {folder}")
-            key = normalize(name.partition("-")[0])
+        for folder, key in _lookup(root):
             if key not in seen:
                 seen.add(key)
                 found.append(folder)
     return found
 
 
-def _lookup(root: str) -> list[str]:
-    """``root``'s metadata folders as importlib's ``Lookup`` lists them: by normalized
-    name, in the order each name is first met."""
+def _lookup(root: str) -> list[tuple[str, str]]:
+    """``root``'s metadata folders as importlib's ``Lookup`` lists them (by normalized
+    name, in the order each name is first met), each with that name: the one its
+    ``PathDistribution`` has too, which reads it from the folder's name (the same but
+    for the case, which normalizing drops) unless the suffix is not spelt in lower case."""
     try:
         children = os.listdir(root or ".")
     except Exception:
@@ -106,13 +106,14 @@ def _lookup(root: str) -> list[str]:
         return []
     if os.path.basename(root).lower().endswith(".egg"):
         raise _Odd(f"sys.path entry {root}")  # an egg's EGG-INFO is found otherwise
-    by_name: dict[str, list[str]] = {}
-    for child in children:
-        low = child.lower()
-        if low.endswith(_SUFFIXES):
-            name = normalize(low.rpartition(".")[0].partition("-")[0])
-            by_name.setdefault(name, []).append(os.path.join(root, child))
-    return [folder for folders in by_name.values() for folder in folders]
+    prefix = os.path.join(root, "")  # "" for the current folder, as importlib joins
+    by_name: dict[str, list[tuple[str, str]]] = {}
+    for child in [c for c in children if c.lower().endswith(_SUFFIXES)]:
+        if not child.endswith(_SUFFIXES):  # importlib would read the name from the metadata
+            raise _Odd(f"metadata folder {child} in {root}")
+        name = normalize(child.lower().rpartition(".")[0].partition("-")[0])
+        by_name.setdefault(name, []).append((prefix + child, name))
+    return [found for folders in by_name.values() for found in folders]
 
 
 def _read(group: str) -> list[Point]:
@@ -130,8 +131,11 @@ def _read(group: str) -> list[Point]:
 
 def _text(folder: str, name: str) -> str | None:
     """The file's text as ``PathDistribution.read_text`` reads it: None if it is not there."""
+    path = f"{folder}/{name}"
+    if not os.access(path, os.F_OK):  # most distributions have no entry points: no raise
+        return None
     try:
-        with open(os.path.join(folder, name), encoding="utf-8") as f:
+        with open(path, encoding="utf-8") as f:
             return f.read()
     except (FileNotFoundError, IsADirectoryError, NotADirectoryError, PermissionError):
         return None
