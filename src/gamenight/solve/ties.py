@@ -56,7 +56,8 @@ def best_index(
     top = np.maximum.reduce(p, axis=axis, keepdims=True)
     tied = p >= np.subtract(top, TIE_EPS, out=top)
     if s is not None:
-        s_top = np.maximum.reduce(np.where(tied, s, -np.inf), axis=axis, keepdims=True)
+        # the highest tied secondary, masked in the reduction: no where() copy
+        s_top = np.maximum.reduce(s, axis=axis, keepdims=True, where=tied, initial=-np.inf)
         tied &= s >= np.subtract(s_top, TIE_EPS, out=s_top)
     index: npt.NDArray[np.intp] = tied.argmax(axis=axis)
     return index

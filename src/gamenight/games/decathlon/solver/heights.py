@@ -210,9 +210,10 @@ class HeightSolution:
         final = np.zeros_like(mass)
         for i in range(n_heights):
             choice = self.choice[i]
-            final += np.where(choice == RETIRE, mass, 0.0)
-            going = np.where(choice == JUMP, mass, 0.0)
-            mass = np.where(choice == SKIP, mass, 0.0)
+            # masks multiply (exact for these finite masses): no 3-argument where copies
+            final += mass * (choice == RETIRE)
+            going = mass * (choice == JUMP)
+            mass = mass * (choice == SKIP)
             for used in range(JUMPS):
                 q = self.clear[i][self.dice_choice[i, used]]
                 mass[i + 1] += (q * going).sum(axis=0)

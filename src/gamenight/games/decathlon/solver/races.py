@@ -244,8 +244,8 @@ class RaceSolution:
                 inner[...] = here
                 if r > 0:
                     frozen = choice[i, r] == FREEZE  # need index x score
-                    stay = np.where(frozen, 0.0, self.probs).sum(axis=1)  # P(rethrow)
-                    frozen_p = np.where(frozen, self.probs, 0.0)
+                    frozen_p = self.probs * frozen  # masks multiply: no where copies
+                    stay = (self.probs * np.logical_not(frozen)).sum(axis=1)  # P(rethrow)
                     if by_need:
                         frozen_at[:, column] = frozen_p
                         np.take(frozen_at, gather, out=diagonal)

@@ -100,8 +100,9 @@ class ShotPutModel:
             xs = _reach(n)
             if n > 0:
                 stop_now = solved.settle[n, xs] == STOP
-                dist[xs] += np.where(stop_now, mass[xs], 0.0)
-                mass[xs] = np.where(stop_now, 0.0, mass[xs])
+                held = mass[xs]  # masks multiply (exact: finite masses), no where copies
+                dist[xs] += held * stop_now
+                mass[xs] = held * np.logical_not(stop_now)
             dist[-1] += mass[xs].sum(axis=0) / 6
             nxt = np.zeros_like(mass)
             for face in GOOD:
