@@ -24,11 +24,11 @@ def test_a_frozen_value() -> None:
     assert spec != fields
     assert repr(spec).startswith("OptionSpec(name='target', kind='int', help='points to win'")
     with pytest.raises(AttributeError):
-        spec.default = 60  # type: ignore[misc]
+        spec.default = 60
     with pytest.raises(AttributeError):
         del spec.name
     with pytest.raises(AttributeError):
-        spec.other = 1  # type: ignore[attr-defined]
+        spec.other = 1
     match spec:
         case OptionSpec(name, "int", _, default):
             assert (name, default) == ("target", 50)
