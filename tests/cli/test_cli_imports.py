@@ -119,7 +119,30 @@ def test_solve_json_loads_no_rich_and_writes_what_json_writes() -> None:
     command, issue 29); its fast JSON is the json module's text, byte for byte."""
     out, modules = loaded(["solve", "decathlon", "--event", "100m", "--event", "hurdles", "--json"])
     assert heavy_in(modules, ("rich", "sqlalchemy", "litestar", "gamenight.server")) == []
+    # the registry reads the entry points itself, no rules or catalogue are read, no
+    # path is given, no dice are rolled, no terminal lacks a character
+    unused: tuple[str, ...] = ("importlib.metadata", "email", "zipfile", "importlib.resources")
+    unused += ("tempfile",)
+    unused += ("pathlib", "hashlib", "random", "unicodedata")
+    assert heavy_in(modules, unused) == []
     data = json.loads(out)
     assert [e["event"] for e in data["events"]] == ["100m", "110m-hurdles"]
     assert out == json.dumps(data, indent=1) + "\n"
     assert "e-08" in out  # a float msgspec alone would spell 1e-8-style
+
+
+def test_the_exit_walks_no_heap() -> None:
+    """`gamenight` freezes the heap at exit (gc.freeze), so the interpreter's exit
+    collections do not walk every object the imports made (issue 29); a handler
+    registered before the command runs after that one."""
+    script = (
+        "import atexit, gc\n"
+        "atexit.register(lambda: print('frozen', gc.get_freeze_count() > 0))\n"
+        "from gamenight.cli.main import run\n"
+        "run(['--version'])\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "frozen True"

@@ -30,8 +30,7 @@ from gamenight.core.runner import play_match
 @pytest.fixture(autouse=True)
 def _toy_registered(monkeypatch: pytest.MonkeyPatch) -> None:
     entry = registry.GameEntry("toy", "Toy Pig", "toy")
-    object.__setattr__(entry, "game", GAME)  # cached_property slot
-    entry.__dict__["game"] = GAME
+    entry.__dict__["game"] = GAME  # where the cached_property keeps it
     monkeypatch.setitem(registry.GAMES, "toy", entry)
 
 

@@ -159,15 +159,14 @@ def test_pettingzoo_api_through_the_generic_codec() -> None:
 
 def test_the_generic_codec_without_declared_actions() -> None:
     """No ``actions`` capability: index i is the i-th legal action, in Discrete(MAX_LEGAL)."""
-    import dataclasses
-
+    import msgspec
     import numpy as np
     from gamenight_toy.game import Hold, Roll, ToyGame
 
     from gamenight.envs.codecs import MAX_LEGAL, OBS_BYTES, GenericCodec
 
     class Bare(ToyGame):
-        info = dataclasses.replace(ToyGame.info, actions=None)
+        info = msgspec.structs.replace(ToyGame.info, actions=None)
 
     game: Any = Bare()
     codec = GenericCodec(game, {})

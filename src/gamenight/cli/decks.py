@@ -9,13 +9,16 @@ and the line or row.
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from gamenight.cli.args import reading_language
+from gamenight.cli.args import PathType, reading_language
 from gamenight.cli.lazy import lazy_console
 from gamenight.core.i18n import _, ngettext
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 console = lazy_console()
 
@@ -26,7 +29,7 @@ def decks() -> None:
 
 
 @decks.command("import")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.argument("file", type=PathType(dir_okay=False))
 @click.option(
     "--language",
     default=None,

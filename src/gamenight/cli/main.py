@@ -10,10 +10,11 @@ from gamenight.core.threads import one_blas_thread
 
 one_blas_thread()  # before anything imports numpy (issue 29)
 
+import atexit  # noqa: E402
+import gc  # noqa: E402
 import os  # noqa: E402
 import sys  # noqa: E402
 from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar  # noqa: E402
 
 import click  # noqa: E402
@@ -22,6 +23,7 @@ from gamenight import __version__  # noqa: E402
 from gamenight.cli import simulate  # noqa: E402
 from gamenight.cli.args import (  # noqa: E402
     CheckFailure,
+    PathType,
     UsageFailure,
     choose_language,
     game_entry,
@@ -42,6 +44,8 @@ from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
 # (rich's tables, the sessions, the menu, records, bots) when it runs (issue 29:
 # tests/cli/test_cli_imports.py checks what `list` and `--help` load).
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from rich.console import Console
     from rich.table import Table as RichTable
 
@@ -194,7 +198,7 @@ TAKES_GAME_OPTIONS: dict[str, Any] = {
 @click.option("--option", "-o", "option", multiple=True, help="any game option as KEY=VALUE")
 @click.option(
     "--record",
-    type=click.Path(dir_okay=False, path_type=Path),
+    type=PathType(dir_okay=False),
     default=None,
     help="write the game record (JSON Lines)",
 )
@@ -236,7 +240,7 @@ def play(
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path))
+@click.argument("path", type=PathType())
 @click.option(
     "--as",
     "as_seat",
@@ -346,7 +350,7 @@ def _odds_step(record: Any, track: list[str]) -> Any:
 
 
 @app.command()
-@click.argument("path", type=click.Path(path_type=Path), required=False)
+@click.argument("path", type=PathType(), required=False)
 @click.option("--last", is_flag=True, help="resume the newest saved game (see gamenight saves)")
 @plain_option
 def resume(path: Path | None, last: bool, plain_mode: bool) -> None:
@@ -445,6 +449,12 @@ def _fail(message: str, code: int) -> NoReturn:
 
 def run(argv: list[str] | None = None) -> None:
     """Console-script entry point."""
+    # The process drops its heap when it exits: the interpreter's exit collections,
+    # which would walk every object the imports made (numpy's, click's...), walk none
+    # (issue 29: 3% of `solve decathlon --json`). At exit only, so a long-running
+    # command, or a test calling this in its own process, collects as usual.
+    atexit.unregister(gc.freeze)  # once, however often a test calls this
+    atexit.register(gc.freeze)
     degrade_streams()  # a non-UTF-8 locale: characters it lacks become ASCII, never a crash
     if sys.stdout is None:  # gamenight >&-: nothing can be shown
         if sys.stderr is not None:

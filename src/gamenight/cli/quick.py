@@ -213,14 +213,12 @@ def _dependencies() -> list[Stamp]:
     for folder, _dirs, files in os.walk(locale):
         paths.update(os.path.join(folder, f) for f in files if f.endswith(".mo"))
     paths.update(p or os.curdir for p in sys.path)
-    from importlib import metadata
+    from gamenight.core.entrypoints import points  # the registry's reader of them
 
-    for dist in metadata.distributions():
-        if any(ep.group == GAMES_GROUP for ep in dist.entry_points):
-            where = getattr(dist, "_path", None)  # the dist-info folder
-            if where is not None:
-                paths.add(os.path.join(str(where), "entry_points.txt"))
-                paths.add(str(where))
+    for _name, _value, _dist, folder in points(GAMES_GROUP):
+        if folder:  # the dist-info folder of a distribution that registers games
+            paths.add(os.path.join(folder, "entry_points.txt"))
+            paths.add(folder)
     return [_stamp(p) for p in sorted(paths)]
 
 

@@ -6,20 +6,21 @@ progress bar, prints tables and writes ``--out`` reports.
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import click
 
-from gamenight.cli.args import game_entry, raw_options
+from gamenight.cli.args import PathType, game_entry, raw_options
 from gamenight.cli.lazy import lazy_console
 from gamenight.core.i18n import N_, _, format_decimal, game_name, ngettext
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 # A run shorter than this shows no progress bar.
 PROGRESS_AFTER_SECONDS = 1.0
@@ -69,7 +70,7 @@ def _parallel_options(f: F) -> F:
             ),
             click.option(
                 "--out",
-                type=click.Path(file_okay=False, path_type=Path),
+                type=PathType(file_okay=False),
                 default=None,
                 help="write games.csv, games.parquet, summary.json and report.html here",
             ),
@@ -149,6 +150,8 @@ def sim(
         _stopped()
     written = write_series(report, out) if out is not None else []
     if as_json:
+        import json  # here, as in each --json branch: `solve` imports this module
+
         click.echo(json.dumps(series_summary(report), indent=1))
         if report.partial:
             sys.exit(130)
@@ -275,6 +278,8 @@ def tournament(
         store.save()
     written = write_tournament(report, out) if out is not None else []
     if as_json:
+        import json
+
         click.echo(json.dumps(tournament_summary(report), indent=1))
         if report.partial:
             sys.exit(130)
@@ -390,6 +395,8 @@ def ratings(game: str, as_json: bool) -> None:
     rows = store.table()
     name = game_name(entry.id, entry.name)
     if as_json:
+        import json
+
         click.echo(
             json.dumps(
                 {

@@ -12,14 +12,17 @@ from __future__ import annotations
 
 import sys
 import time
-from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 
+from gamenight.cli.args import PathType
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.i18n import _, format_decimal, game_name
 from gamenight.core.options import parse_options
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @click.command()
@@ -40,7 +43,7 @@ from gamenight.core.options import parse_options
     "--rebuild", "--force", "rebuild", is_flag=True, help="solve again even if a cached one exists"
 )
 @click.option(
-    "--plot", "plot_dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+    "--plot", "plot_dir", type=PathType(file_okay=False), default=None,
     help="also draw the solution's plots (SVG and PNG) into DIR",
 )  # fmt: skip
 @click.option(

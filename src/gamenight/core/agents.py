@@ -8,9 +8,7 @@ so mypy checks a bot against its game.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Generic, Protocol
 
 import msgspec
@@ -52,8 +50,7 @@ class Agent(Protocol[V_in, A_any, E_in]):
     def observe(self, seat: int, events: Sequence[E_in]) -> None: ...
 
 
-@dataclass(frozen=True)
-class Waiting:
+class Waiting(msgspec.Struct, frozen=True):
     """What an agent that plays a simpler method of its own until its game's one-time
     preparation (``GameInfo.preparation``) is done says after each act, as its
     ``waiting`` attribute (None, or no such attribute: nothing is missing).
@@ -75,6 +72,8 @@ class RandomAgent:
     observes = False  # it never looks at events
 
     def __init__(self, seed: int | None = None) -> None:
+        import random  # here: listing or solving plays no random bot (issue 29)
+
         self._rng = random.Random(seed)
 
     def act(self, decision: Decision[object, A_any]) -> A_any:

@@ -18,7 +18,6 @@ prefix, another machine's deck) is ever named by a room.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 
 import msgspec
 
@@ -39,8 +38,7 @@ class CatalogueEntry(msgspec.Struct, frozen=True):
 Catalogue = Callable[[], Sequence[CatalogueEntry]]  # what CatalogueInfo.entries names
 
 
-@dataclass(frozen=True)
-class CatalogueInfo:
+class CatalogueInfo(msgspec.Struct, frozen=True):
     """Option ``option`` takes the id of one of ``entries()``, or one of ``defaults``
     (the game's own default, which ``default_label`` names for a picker, like "the
     shipped deck", and which is in ``default_language`` if it is in one). ``noun``

@@ -25,13 +25,17 @@ True
 
 from __future__ import annotations
 
-import hashlib
 from functools import lru_cache
 from typing import Any
 
 import msgspec
 
 from gamenight.core.errors import DiceExhaustedError
+
+try:  # hashlib's own blake2b, without hashlib's OpenSSL (a percent of `solve`, issue 29)
+    from _blake2 import blake2b
+except ImportError:  # pragma: no cover - an interpreter without CPython's _blake2
+    from hashlib import blake2b
 
 DICE_SCHEME = 2  # the scheme new games use; see the module docstring
 
@@ -102,7 +106,7 @@ def dice_for_scheme(seed: int, scheme: int) -> SeededDice:
 def _seed_hasher(seed: int) -> Any:
     """blake2b (64 bytes) having read ``f"{seed}:"``: copied per block, which is cheaper
     than a new hasher and spares writing a long seed out in decimal for every block."""
-    hasher = hashlib.blake2b(digest_size=64)
+    hasher = blake2b(digest_size=64)
     hasher.update(f"{seed}:".encode())
     return hasher
 
@@ -150,7 +154,7 @@ def _die_v1(seed: int, index: int, sides: int) -> int:
     limit = 256 - 256 % sides
     salt = 0
     while True:
-        digest = hashlib.blake2b(f"{seed}:{index}:{salt}".encode(), digest_size=16).digest()
+        digest = blake2b(f"{seed}:{index}:{salt}".encode(), digest_size=16).digest()
         for byte in digest:
             if byte < limit:
                 return byte % sides + 1

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, ClassVar, Generic
 
@@ -48,8 +47,7 @@ S_co = TypeVar("S_co", bound=msgspec.Struct, covariant=True)
 E_co = TypeVar("E_co", bound=Event, covariant=True, default=Event)
 
 
-@dataclass(frozen=True)
-class GameInfo:
+class GameInfo(msgspec.Struct, frozen=True):
     """Metadata a front end needs before a game exists."""
 
     id: str
@@ -83,8 +81,7 @@ class GameInfo:
     vocabulary: str | None = None
 
 
-@dataclass(frozen=True)
-class BotInfo:
+class BotInfo(msgspec.Struct, frozen=True):
     """A bot a game offers: its name, one line on what it does and how strong it is,
     and where its factory ``(seed: int) -> Agent`` lives ("module:attribute")."""
 

@@ -35,7 +35,6 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from importlib import resources
 
 from gamenight.core.languages import DEFAULT, LANGUAGES, check_language
 
@@ -96,6 +95,9 @@ def _load(lang: str) -> _gettext.NullTranslations:
         return _Pseudo()
     if lang == DEFAULT or lang not in LANGUAGES:
         return _gettext.NullTranslations()
+    # here: importlib.resources (tempfile, shutil...) is a fortieth of `solve` (issue 29)
+    from importlib import resources
+
     path = resources.files("gamenight").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
     try:
         with path.open("rb") as fp:

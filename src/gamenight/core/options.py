@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from gamenight.core.errors import OptionsError
@@ -27,7 +26,6 @@ OptionKind = Literal["choice", "multi", "int", "str", "bool"]
 Options = dict[str, Any]
 
 
-@dataclass(frozen=True)
 class OptionSpec:
     """One option: its name, kind, help text, default and allowed values.
 
@@ -38,17 +36,81 @@ class OptionSpec:
     allows when it narrows the game's own range (a solo mode: ``{"solo": (1, 1)}``);
     :meth:`gamenight.core.game.Game.seat_range` combines them, and front ends offer
     only those counts.
+
+    A frozen value as a frozen dataclass would be (fields, equality, hash, repr,
+    ``match``), written out: ``gamenight --help`` and every command import this
+    module, and a frozen dataclass, with the dataclasses module, costs ~1% of ``solve
+    decathlon --json`` (issue 29), a msgspec Struct the msgspec import ``--help``
+    does without.
+
+    >>> spec = OptionSpec("events", "multi", "events to solve", choices=("100m",))
+    >>> spec
+    OptionSpec(name='events', kind='multi', help='events to solve', default=None, \
+choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
+    >>> spec == OptionSpec("events", "multi", "events to solve", choices=("100m",))
+    True
+    >>> spec.name = "x"
+    Traceback (most recent call last):
+    AttributeError: cannot assign to field 'name'
     """
+
+    __match_args__ = (
+        *("name", "kind", "help", "default", "choices"),
+        *("minimum", "maximum", "aliases", "seats"),
+    )
+    __slots__ = __match_args__
 
     name: str
     kind: OptionKind
     help: str
-    default: Any = None
-    choices: tuple[str, ...] = ()
-    minimum: int | None = None
-    maximum: int | None = None
-    aliases: Mapping[str, str] = field(default_factory=dict)
-    seats: Mapping[str, tuple[int, int]] = field(default_factory=dict)
+    default: Any
+    choices: tuple[str, ...]
+    minimum: int | None
+    maximum: int | None
+    aliases: Mapping[str, str]
+    seats: Mapping[str, tuple[int, int]]
+
+    def __init__(
+        self,
+        name: str,
+        kind: OptionKind,
+        help: str,
+        default: Any = None,
+        choices: tuple[str, ...] = (),
+        minimum: int | None = None,
+        maximum: int | None = None,
+        aliases: Mapping[str, str] | None = None,  # None: a new {}
+        seats: Mapping[str, tuple[int, int]] | None = None,  # None: a new {}
+    ) -> None:
+        aliases = {} if aliases is None else aliases
+        seats = {} if seats is None else seats
+        values = (name, kind, help, default, choices, minimum, maximum, aliases, seats)
+        for field, value in zip(self.__slots__, values, strict=True):
+            object.__setattr__(self, field, value)
+
+    def _values(self) -> tuple[Any, ...]:
+        return tuple(getattr(self, field) for field in self.__slots__)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        fields = ", ".join(f"{f}={getattr(self, f)!r}" for f in self.__slots__)
+        return f"{type(self).__name__}({fields})"
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r}")
+
+    def __reduce__(self) -> tuple[type[OptionSpec], tuple[Any, ...]]:
+        return (type(self), self._values())  # pickle and copy rebuild it by __init__
 
     def parse(self, raw: object) -> Any:
         """Normalise ``raw`` or raise :class:`OptionsError` naming the problem."""

@@ -24,13 +24,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from functools import cached_property
-from importlib import metadata, resources
 from typing import Any
 
 import msgspec
 
+from gamenight.core import entrypoints
 from gamenight.core.advice import Advice
 from gamenight.core.agents import Agent
 from gamenight.core.errors import UnknownGameError
@@ -60,8 +59,7 @@ def load(path: str) -> Any:
     return getattr(importlib.import_module(module), attribute)
 
 
-@dataclass(frozen=True)
-class GameEntry:
+class GameEntry(msgspec.Struct, frozen=True, dict=True):
     id: str
     title: str | None  # None: the game's own GameInfo.name, read on first use
     package: str
@@ -140,6 +138,8 @@ class GameEntry:
 
     def rules_in(self, lang: str = "en") -> tuple[str, str]:
         """(the language the rules are in, their text): ``lang`` or the English fallback."""
+        from importlib import resources  # here: listing or solving reads no rules (issue 29)
+
         candidates = [(lang, f"rules.{lang}.md")] if lang != "en" else []
         for language, name in (*candidates, ("en", "rules.md")):
             try:
@@ -151,6 +151,8 @@ class GameEntry:
 
     def rules_languages(self) -> tuple[str, ...]:
         """The languages the game's rules are written in, English first."""
+        from importlib import resources
+
         found = []
         for lang in LANGUAGES:
             name = "rules.md" if lang == "en" else f"rules.{lang}.md"
@@ -184,14 +186,13 @@ SHELF = ("decathlon", "dice-duel", "wurfeltod", "decades")
 _problems: dict[str, str] = {}  # game id -> one line on why its plug-in is left out
 
 
-def _entries(
-    points: Iterable[metadata.EntryPoint], problems: dict[str, str]
-) -> dict[str, GameEntry]:
-    r"""The entries of ``points`` in listing order (gamenight's own in :data:`SHELF`
-    order, then the rest by id); each bad one gets a line in ``problems`` instead.
+def _entries(points: Iterable[entrypoints.Point], problems: dict[str, str]) -> dict[str, GameEntry]:
+    r"""The entries of ``points`` (name, value, distribution, folder) in listing order
+    (gamenight's own in :data:`SHELF` order, then the rest by id); each bad one gets a
+    line in ``problems`` instead.
 
     >>> seen: dict[str, str] = {}
-    >>> points = [metadata.EntryPoint(n, v, GROUP) for n, v in
+    >>> points = [(n, v, "toy-games", "") for n, v in
     ...           [("toy", "toy_pkg"), ("Bad Id", "x"), ("decades", "a.b"), ("odd", "m:GAME")]]
     >>> list(_entries(points, seen))
     ['decades', 'toy']
@@ -200,25 +201,23 @@ def _entries(
     game plug-in 'odd' (m:GAME) is broken: its value must be a package name (one holding game.py)
     """
     found: dict[str, GameEntry] = {}
-    for ep in points:
-        source = ep.dist.name if ep.dist is not None else "gamenight"
-        why = _check_point(ep)
+    for name, value, source, _folder in points:
+        why = _check_point(name, value)
         if why is not None:
-            problems[ep.name] = f"game plug-in '{ep.name}' ({ep.value}) is broken: {why}"
-        elif ep.name in found:
-            problems[ep.name] = (
-                f"game plug-in '{ep.name}' ({ep.value}, from {source}) is left out: "
-                f"{found[ep.name].source} registers that id too"
+            problems[name] = f"game plug-in '{name}' ({value}) is broken: {why}"
+        elif name in found:
+            problems[name] = (
+                f"game plug-in '{name}' ({value}, from {source}) is left out: "
+                f"{found[name].source} registers that id too"
             )
         else:
-            found[ep.name] = GameEntry(ep.name, None, ep.value, source)
+            found[name] = GameEntry(name, None, value, source)
     rank = {game_id: i for i, game_id in enumerate(SHELF)}
     ordered = sorted(found, key=lambda g: (rank.get(g, len(rank)), g))
     return {g: found[g] for g in ordered}
 
 
-def _check_point(ep: metadata.EntryPoint) -> str | None:
-    name, value = ep.name, ep.value
+def _check_point(name: str, value: str) -> str | None:
     if not name or not all(c.islower() or c.isdigit() or c == "-" for c in name):
         return "its id must be lower-case letters, digits and '-'"
     if ":" in value or not all(part.isidentifier() for part in value.split(".")):
@@ -227,13 +226,12 @@ def _check_point(ep: metadata.EntryPoint) -> str | None:
 
 
 def _discover() -> dict[str, GameEntry]:
-    points = list(metadata.entry_points(group=GROUP))
-    if not any(ep.dist is not None and ep.dist.name == "gamenight" for ep in points):
+    # read without importlib.metadata, which costs a tenth of `solve decathlon` (issue 29)
+    points = entrypoints.points(GROUP)
+    if not any(source == "gamenight" for _, _, source, _ in points):
         # gamenight's own metadata predates the entry points (an editable install made
         # before pyproject.toml declared them): its games are still its games.
-        points += [
-            metadata.EntryPoint(g, f"gamenight.games.{g.replace('-', '_')}", GROUP) for g in SHELF
-        ]
+        points += [(g, f"gamenight.games.{g.replace('-', '_')}", "gamenight", "") for g in SHELF]
     return _entries(points, _problems)
 
 

@@ -45,15 +45,60 @@ def best_index(
     [0, 0]
     """
     p = np.asarray(primary, dtype=np.float64)
+    s = None
+    if secondary is not None and secondary is not primary:  # itself: no tie is broken
+        s = np.asarray(secondary, dtype=np.float64)
+    n = p.shape[axis] if p.ndim else 0
+    if n and p.size >= BY_OPTION * n and (s is None or s.shape == p.shape):
+        return _by_option(p, s, axis)
     # ufunc reductions and in-place steps: what .max() - TIE_EPS computes, with less
     # overhead (the solves call this hundreds of times on small arrays, issue 29)
     top = np.maximum.reduce(p, axis=axis, keepdims=True)
     tied = p >= np.subtract(top, TIE_EPS, out=top)
-    if secondary is not None and secondary is not primary:  # itself: no tie is broken
-        s = np.asarray(secondary, dtype=np.float64)
-        s_top = np.maximum.reduce(np.where(tied, s, -np.inf), axis=axis, keepdims=True)
+    if s is not None:
+        # the highest tied secondary, masked in the reduction: no where() copy
+        s_top = np.maximum.reduce(s, axis=axis, keepdims=True, where=tied, initial=-np.inf)
         tied &= s >= np.subtract(s_top, TIE_EPS, out=s_top)
     index: npt.NDArray[np.intp] = tied.argmax(axis=axis)
+    return index
+
+
+BY_OPTION = 1024  # entries per option from which :func:`_by_option` is the cheaper way
+
+
+def _by_option(
+    p: npt.NDArray[np.float64], s: npt.NDArray[np.float64] | None, axis: int
+) -> npt.NDArray[np.intp]:
+    """:func:`best_index` as a few passes per option over its slice of ``axis``.
+
+    The same comparisons, so the same index; but a reduction or an ``argmax`` across
+    a middle axis runs one short strided loop per entry (the argmax first copies the
+    array to put that axis last), where a pass over one option's slice is a single
+    contiguous loop: half the time on the Decathlon's (reach x throw x option x
+    column) tables (issue 29).
+
+    >>> p = np.array([[1.0, 2.0, 5.0], [1.0 + 1e-15, 3.0, 5.0], [0.5, 3.0, 1.0]])  # 3 options
+    >>> s = np.array([[0.0, 1.0, 1.0], [2.0, 1.0, 1.0], [9.0, 1.0, 0.0]])
+    >>> _by_option(p, s, 0).tolist(), _by_option(p, None, 0).tolist()
+    ([1, 1, 0], [0, 1, 0])
+    """
+    options = list(np.moveaxis(p, axis, 0))  # views: each option's slice
+    top = options[0].copy()
+    for option in options[1:]:
+        np.maximum(top, option, out=top)
+    top -= TIE_EPS
+    tied = [np.greater_equal(option, top) for option in options]
+    if s is not None:
+        seconds = list(np.moveaxis(s, axis, 0))
+        s_top = np.full(top.shape, -np.inf)
+        for second, is_tied in zip(seconds, tied, strict=True):
+            np.maximum(s_top, second, out=s_top, where=is_tied)
+        s_top -= TIE_EPS
+        for second, is_tied in zip(seconds, tied, strict=True):
+            is_tied &= second >= s_top
+    index = np.zeros(top.shape, dtype=np.intp)  # no option tied: the first, as argmax
+    for j in range(len(tied) - 1, -1, -1):  # the first tied option written last
+        np.copyto(index, j, where=tied[j])
     return index
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import codecs
 import contextlib
 import sys
-import unicodedata
 from typing import TextIO
 
 FALLBACK = "gamenight-fallback"
@@ -81,6 +80,8 @@ def stand_in(char: str) -> str:
         return STAND_INS[char]
     if 0x2500 <= ord(char) <= 0x257F:  # box drawing
         return "-" if char in _HORIZONTAL else "|" if char in _VERTICAL else "+"
+    import unicodedata  # here: only a terminal that lacks a character needs it
+
     base = unicodedata.normalize("NFKD", char).encode("ascii", "ignore").decode()
     return base or "?"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any, ClassVar
 
 import msgspec
@@ -197,7 +196,7 @@ class DiceDuelGameV1(DiceDuelGame):
     (and a single possible chip after the 3rd roll is taken at once). Only to replay
     and resume records made under it; new games follow the revised K4."""
 
-    info: ClassVar[GameInfo] = dataclasses.replace(DiceDuelGame.info, rules_version="1")
+    info: ClassVar[GameInfo] = msgspec.structs.replace(DiceDuelGame.info, rules_version="1")
 
     def _start(
         self, players: int, options: Options, dice: DiceSource

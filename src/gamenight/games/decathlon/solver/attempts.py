@@ -24,10 +24,10 @@ on first use (a few ms) and keeps the most recent ones.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, fields, is_dataclass, replace
 from functools import cached_property
 from typing import Any, Generic, Protocol, TypeVar
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.common import (
@@ -66,8 +66,7 @@ class AttemptModel(Protocol[PassT]):
         ...
 
 
-@dataclass(frozen=True)
-class AttemptPass(Generic[PassT]):
+class AttemptPass(msgspec.Struct, Generic[PassT], frozen=True):
     """The solved tables of one attempt and the rewards they were solved for.
 
     ``reward_e`` is the secondary reward (the tie-break's), ``reward_p`` where a
@@ -89,9 +88,9 @@ Reader = Callable[[AttemptPass[PassT], int], float]
 """Reads the primary value of some state from a pass, for one column."""
 
 
-@dataclass(frozen=True)
-class AttemptTables(Generic[PassT]):
-    """All passes of a 3-attempt event and the summary figures."""
+class AttemptTables(msgspec.Struct, Generic[PassT], frozen=True, dict=True):
+    """All passes of a 3-attempt event and the summary figures (a Struct, not a
+    dataclass: a frozen dataclass costs ~3.7 M instructions to create, issue 29)."""
 
     spec: EventSpec
     attempts: int
@@ -99,9 +98,11 @@ class AttemptTables(Generic[PassT]):
     single_target: Floats
     summary: Summary
     model: AttemptModel[PassT]
-    _utilities: dict[Utility, UtilityChain[PassT]] = field(
-        default_factory=dict, compare=False, repr=False
-    )
+
+    @cached_property
+    def _utilities(self) -> dict[Utility, UtilityChain[PassT]]:
+        """The utility chains solved so far, least recently used first."""
+        return {}
 
     def target_column(self, threshold: int) -> int:
         """Column of a (clipped) threshold in the last attempt's pass."""
@@ -232,8 +233,7 @@ def solve_attempts(
     return AttemptTables(spec, attempts, passes, single_target, summary, model)
 
 
-@dataclass
-class UtilityChain(Generic[PassT]):
+class UtilityChain(msgspec.Struct, Generic[PassT]):
     """The utility chain solved from the last attempt down to ``next_attempt + 1``.
 
     ``after[b]`` is the value before attempt ``next_attempt + 1`` with best ``b``.
@@ -322,18 +322,18 @@ def compact(solved: PassT) -> PassT:
 def _with_twins(solved: PassT, *, into: str, source: str, drop_policy: bool) -> PassT:
     """Each ``*{into}`` table of ``solved`` (and of its nested passes) replaced by its
     ``*{source}`` twin; with ``drop_policy`` the policy tables emptied too."""
-    if not is_dataclass(solved) or isinstance(solved, type):
+    if not isinstance(solved, msgspec.Struct):
         return solved
     changes: dict[str, Any] = {}
-    for f in fields(solved):
-        value = getattr(solved, f.name)
-        twin = f.name[: -len(into)] + source
-        if f.name.endswith(into) and hasattr(solved, twin):
-            changes[f.name] = getattr(solved, twin)
-        elif drop_policy and f.name == "settle":
-            changes[f.name] = _NO_INDEX
-        elif drop_policy and f.name in ("choice", "dead"):
-            changes[f.name] = (None,) * len(value)
-        elif is_dataclass(value):
-            changes[f.name] = _with_twins(value, into=into, source=source, drop_policy=drop_policy)
-    return replace(solved, **changes)
+    for name in solved.__struct_fields__:
+        value = getattr(solved, name)
+        twin = name[: -len(into)] + source
+        if name.endswith(into) and hasattr(solved, twin):
+            changes[name] = getattr(solved, twin)
+        elif drop_policy and name == "settle":
+            changes[name] = _NO_INDEX
+        elif drop_policy and name in ("choice", "dead"):
+            changes[name] = (None,) * len(value)
+        elif isinstance(value, msgspec.Struct):
+            changes[name] = _with_twins(value, into=into, source=source, drop_policy=drop_policy)
+    return msgspec.structs.replace(solved, **changes)

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
@@ -92,8 +91,7 @@ class FreezeGame(msgspec.Struct, frozen=True):
     reach: tuple[Ints, ...]
 
 
-@dataclass(frozen=True)
-class FreezePass:
+class FreezePass(msgspec.Struct, frozen=True):
     """Backward-induction tables of one pass, for ``cols`` objective columns.
 
     ``post_*[m, x]`` value the post-freeze state (after the best stop/continue
@@ -141,7 +139,18 @@ def backward(
     n, size = game.n, game.top + 1
     cols = invalid_p.shape[0]
     shape = (n + 1, size, cols)
-    post_p, post_e = np.full(shape, np.nan), np.full(shape, np.nan)
+    # Every post-freeze (m, x) is a row of cols values; two rows follow them: an
+    # illegal option's -inf and a dead throw's invalid value. The options are gathered
+    # by row number, each from its row or one of those two (issue 29: no masked
+    # copies of the gathers, which were a twentieth of the solve).
+    illegal_row, invalid_row = (n + 1) * size, (n + 1) * size + 1
+    rows_p, rows_e = (
+        np.full((invalid_row + 1, cols), np.nan),
+        np.full((invalid_row + 1, cols), np.nan),
+    )
+    rows_p[illegal_row], rows_e[illegal_row] = -np.inf, -np.inf
+    rows_p[invalid_row], rows_e[invalid_row] = invalid_p, invalid_e
+    post_p, post_e = rows_p[:illegal_row].reshape(shape), rows_e[:illegal_row].reshape(shape)
     throw_p, throw_e = np.full(shape, np.nan), np.full(shape, np.nan)
     settle = np.zeros(shape, dtype=np.int64)
     choice: list[Ints | None] = [None]
@@ -149,17 +158,17 @@ def backward(
     post_p[0], post_e[0] = stop_p[0], stop_e[0]
     for m in range(1, n + 1):
         xs, throws, legal, target_m, target_x = _targets(game, m)
-        # The gathers are fresh arrays: illegal options and dead throws are written in
-        # place (what 3-argument np.where computed, without its copies; issue 29).
-        illegal = np.logical_not(legal)[..., None]
-        opt_p, opt_e = post_p[target_m, target_x], post_e[target_m, target_x]
-        np.copyto(opt_p, -np.inf, where=illegal)
-        np.copyto(opt_e, -np.inf, where=illegal)
-        index = best_index(opt_p, opt_e, axis=2)
-        got_p, got_e = take(opt_p, index, axis=2), take(opt_e, index, axis=2)
+        # Options first, (option, reach, throw, column): one whole-row np.take of each
+        # table, and each option's slice contiguous for best_index's passes. A dead
+        # throw (no legal option) reads the invalid row as its first option, which
+        # best_index picks (the others are -inf): its value is the invalid attempt's.
+        rows = np.where(legal, target_m * size + target_x, illegal_row).transpose(2, 0, 1)
         is_dead: Bools = np.logical_not(legal.any(axis=2))
-        np.copyto(got_p, invalid_p, where=is_dead[..., None])
-        np.copyto(got_e, invalid_e, where=is_dead[..., None])
+        rows = np.ascontiguousarray(rows)
+        rows[0][is_dead] = invalid_row
+        opt_p, opt_e = np.take(rows_p, rows, axis=0), np.take(rows_e, rows, axis=0)
+        index = best_index(opt_p, opt_e, axis=0)
+        got_p, got_e = take(opt_p, index, axis=0), take(opt_e, index, axis=0)
         throw_p[m, xs] = np.tensordot(throws.probs, got_p, axes=([0], [1]))
         throw_e[m, xs] = np.tensordot(throws.probs, got_e, axes=([0], [1]))
         choice.append(index)
@@ -302,17 +311,22 @@ def forward(game: FreezeGame, solved: FreezePass, entry: Floats) -> tuple[Floats
             stopped[0, xs] = here
             continue
         stop_now = solved.settle[m, xs] == STOP
-        stopped[m, xs] = np.where(stop_now, here, 0.0)
-        mass = entry[m, xs] + np.where(stop_now, 0.0, here)
+        # Masks multiply (exact: the masses are finite) rather than select with
+        # 3-argument np.where, which copies (issue 29).
+        stopped[m, xs] = here * stop_now
+        mass = entry[m, xs] + here * np.logical_not(stop_now)
         throws = game.throws[m]
         index, is_dead = solved.choice[m], solved.dead[m]
         assert throws is not None and index is not None and is_dead is not None
         weight = mass[:, None, :] * throws.probs[None, :, None]
-        invalid += np.where(is_dead[..., None], weight, 0.0).sum(axis=(0, 1))
-        gain = throws.gain[np.arange(len(throws.probs))[None, :, None], index]
-        to_x = np.where(is_dead[..., None], 0, xs[:, None, None] + gain)
+        if is_dead.any():
+            invalid += (weight * is_dead[..., None]).sum(axis=(0, 1))
+            weight *= np.logical_not(is_dead)[..., None]  # a dead throw moves nothing
+        outcome = np.arange(len(throws.probs))[None, :, None]
+        gain = np.take(throws.gain, outcome * m + index)  # gain[outcome, index]
+        # a dead throw's (weightless) mass may land anywhere in range; the others' is in it
+        to_x = np.minimum(xs[:, None, None] + gain, game.top)
         to_m = m - 1 - index
         flat = ((to_m * size + to_x) * cols + col).ravel()
-        weight = np.where(is_dead[..., None], 0.0, weight).ravel()
-        arriving += np.bincount(flat, weights=weight, minlength=arriving.size)
+        arriving += np.bincount(flat, weights=weight.ravel(), minlength=arriving.size)
     return stopped, invalid

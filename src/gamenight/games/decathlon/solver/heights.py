@@ -17,7 +17,6 @@ Ties between options go, in order, to jump, skip, retire (and fewer dice).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
 from functools import cache
 
 import msgspec
@@ -93,8 +92,7 @@ def clear_probability(bar: Bar, dice: int, height: int) -> float:
     return sum(counts[height:]) / float(6**dice)
 
 
-@dataclass(frozen=True)
-class HeightTables:
+class HeightTables(msgspec.Struct, frozen=True):
     """Backward-induction tables for some objective columns (see :func:`_backward`)."""
 
     choose_p: Floats
@@ -212,9 +210,10 @@ class HeightSolution:
         final = np.zeros_like(mass)
         for i in range(n_heights):
             choice = self.choice[i]
-            final += np.where(choice == RETIRE, mass, 0.0)
-            going = np.where(choice == JUMP, mass, 0.0)
-            mass = np.where(choice == SKIP, mass, 0.0)
+            # masks multiply (exact for these finite masses): no 3-argument where copies
+            final += mass * (choice == RETIRE)
+            going = mass * (choice == JUMP)
+            mass = mass * (choice == SKIP)
             for used in range(JUMPS):
                 q = self.clear[i][self.dice_choice[i, used]]
                 mass[i + 1] += (q * going).sum(axis=0)
@@ -267,7 +266,9 @@ class HeightSolution:
         if points:  # the target policy's tie-break: its expected best height
             if not isinstance(objective, Target):
                 raise TypeError("points are a target's tie-break")
-            tables = replace(tables, choose_p=tables.choose_e, jumps_p=tables.jumps_e)
+            tables = msgspec.structs.replace(
+                tables, choose_p=tables.choose_e, jumps_p=tables.jumps_e
+            )
             end_p = self.end_e
         if not s.committed:
             return {

@@ -11,9 +11,9 @@ later option open), caps the frozen total at 8, and "stops" by jumping with the
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver import freeze_dp
@@ -38,8 +38,7 @@ RUN_UP_LIMIT = 8  # D6: a frozen run-up total over 8 steps over
 TOP = 6 * DICE
 
 
-@dataclass(frozen=True)
-class LongJumpPass:
+class LongJumpPass(msgspec.Struct, frozen=True):
     """The run-up and jump tables of one pass."""
 
     run_up: freeze_dp.FreezePass

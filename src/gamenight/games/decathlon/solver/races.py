@@ -179,6 +179,10 @@ class RaceSolution:
         the need ``threshold - x`` along a diagonal of a table over ``row - d + j``),
         so one ``einsum`` moves every score at once with no temporaries (issue 29: one
         array pass per score, then a gather of the choices, were most of the solve).
+        Both views run forwards in memory along the scores, the axis ``einsum`` sums
+        over (its contiguous inner loop takes half the instructions of a strided one):
+        the padded mass is stored reversed, and the need's weights as ``V[q, j] =
+        weights[q + j, j]`` (gathered once per step) rather than read along a diagonal.
         Mass leaving the window falls on the padding and is dropped, as before.
         """
         race, lo = self.race, self.need_low  # frozen totals run over the need window
@@ -190,7 +194,7 @@ class RaceSolution:
         # padded[row, x + off] = mass of total lo + x; sources[row, d, j] = padded at
         # x = d - (low_score + j).
         off = max(high_score, 0)
-        padded = np.zeros((rows, off + width + max(0, -low_score)))
+        padded = np.zeros((rows, off + width + max(0, -low_score)))[:, ::-1]  # see above
         inner = padded[:, off : off + width]
         p0, p1 = padded.strides
         sources = as_strided(
@@ -204,12 +208,15 @@ class RaceSolution:
             first = int(thresholds[0]) - lo - (width - 1)  # the need at row - x = -(width - 1)
             need = first + low_score + np.arange(rows + width + span - 2)
             need_at = np.clip(need, self.need_low, self.need_high) - self.need_low
-        weights = np.zeros((len(need_at) if by_need else 1, span))  # P(score) if frozen
-        w0, w1 = weights.strides
-        if by_need:
+            # diagonal[q, j] = weights[q + j, j]: P(score j frozen at need_at[q + j])
+            diagonal = np.zeros((rows + width - 1, span))
+            v0, v1 = diagonal.strides
             picks = as_strided(
-                weights[width - 1 :], shape=(rows, width, span), strides=(w0, -w0, w0 + w1)
+                diagonal[width - 1 :], shape=(rows, width, span), strides=(v0, -v0, v1)
             )
+            frozen_at = np.zeros((choice.shape[2], span))  # by need index
+            q = np.arange(rows + width - 1)[:, None]
+            gather = need_at[q + np.arange(span)] * span + np.arange(span)
             # the need of (row, x) at index row - x + width - 1, for the rethrown mass
             need = first + np.arange(rows + width - 1)
             x_need = np.clip(need, self.need_low, self.need_high) - self.need_low
@@ -217,7 +224,10 @@ class RaceSolution:
             (t0,) = stay_at.strides
             stays = as_strided(stay_at[width - 1 :], shape=(rows, width), strides=(t0, -t0))
         else:
-            picks = as_strided(weights, shape=(rows, width, span), strides=(0, 0, w1))
+            weights = np.zeros((1, span))  # P(score) if frozen
+            picks = as_strided(
+                weights, shape=(rows, width, span), strides=(0, 0, weights.strides[1])
+            )
         moved = np.empty((rows, width))
         mass = np.zeros((RETHROWS + 1, rows, width))  # before throwing set i, by rethrows left
         mass[RETHROWS, :, -lo] = 1.0
@@ -225,24 +235,31 @@ class RaceSolution:
             nxt = np.zeros_like(mass)
             for r in range(RETHROWS, -1, -1):
                 here = mass[r]
-                if not here.any():  # nothing to move (exact: the skipped terms are zeros)
+                # Only destinations some held total can reach are summed (exact: the
+                # others' terms are all zeros); early sets hold only a few totals.
+                held = np.flatnonzero(here.any(axis=0))
+                if not len(held):  # nothing to move
                     continue
+                dest = slice(max(0, held[0] + low_score), min(width, held[-1] + high_score + 1))
                 inner[...] = here
                 if r > 0:
                     frozen = choice[i, r] == FREEZE  # need index x score
-                    stay = np.where(frozen, 0.0, self.probs).sum(axis=1)  # P(rethrow)
-                    frozen_p = np.where(frozen, self.probs, 0.0)
+                    frozen_p = self.probs * frozen  # masks multiply: no where copies
+                    stay = (self.probs * np.logical_not(frozen)).sum(axis=1)  # P(rethrow)
                     if by_need:
-                        weights[:, column] = frozen_p[need_at]
+                        frozen_at[:, column] = frozen_p
+                        np.take(frozen_at, gather, out=diagonal)
                         np.take(stay, x_need, out=stay_at)
                         mass[r - 1] += here * stays
                     else:
                         weights[0, column] = frozen_p[0]
                         mass[r - 1] += here * stay[0]
+                elif by_need:
+                    diagonal[:, column] = self.probs
                 else:
                     weights[:, column] = self.probs
-                np.einsum("rdj,rdj->rd", sources, picks, out=moved)
-                nxt[r] += moved
+                np.einsum("rdj,rdj->rd", sources[:, dest], picks[:, dest], out=moved[:, dest])
+                nxt[r][:, dest] += moved[:, dest]
             mass = nxt
         final = mass.sum(axis=0)[:, self.low - lo : self.high - lo + 1]
         return np.hstack((final, np.zeros((rows, 1))))  # races are never invalid

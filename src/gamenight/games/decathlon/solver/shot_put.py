@@ -6,8 +6,7 @@ die, which is a 1 (invalid) with probability 1/6 and otherwise adds 2..6.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+import msgspec
 import numpy as np
 
 from gamenight.games.decathlon.solver.attempts import (
@@ -28,8 +27,7 @@ GOOD = np.arange(2, 7)  # faces that keep the attempt valid
 STOP, THROW = 0, 1
 
 
-@dataclass(frozen=True)
-class ShotPutPass:
+class ShotPutPass(msgspec.Struct, frozen=True):
     """``post_*[n, x]``: value after ``n`` good dice totalling ``x`` (best choice);
     ``throw_*[n, x]``: value of throwing die ``n + 1`` from there."""
 
@@ -102,8 +100,9 @@ class ShotPutModel:
             xs = _reach(n)
             if n > 0:
                 stop_now = solved.settle[n, xs] == STOP
-                dist[xs] += np.where(stop_now, mass[xs], 0.0)
-                mass[xs] = np.where(stop_now, 0.0, mass[xs])
+                held = mass[xs]  # masks multiply (exact: finite masses), no where copies
+                dist[xs] += held * stop_now
+                mass[xs] = held * np.logical_not(stop_now)
             dist[-1] += mass[xs].sum(axis=0) / 6
             nxt = np.zeros_like(mass)
             for face in GOOD:
