@@ -9,7 +9,7 @@ from typing import Any
 import msgspec
 import pytest
 from dice_duel_helpers import playout
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from msgspec.structs import replace
 
@@ -59,6 +59,7 @@ def _chips_in_play(state: DiceDuelState) -> int:
 
 @settings(max_examples=150, deadline=None)
 @given(tables, seeds, seeds)
+@example(table=(1, "solo"), seed=390, choose=2723)  # a solo Kniffel takes the last plate chip
 def test_random_play_terminates_with_valid_results(
     table: tuple[int, str], seed: int, choose: int
 ) -> None:
@@ -68,7 +69,10 @@ def test_random_play_terminates_with_valid_results(
     assert all(_chips_in_play(s) == 28 for s in states)  # K3: chips only move
     assert all(min(s.plate + s.set_aside) >= 0 for s in states)
     assert not any(final.plate)  # K6: the game ends exactly when the plate is empty
-    assert all(any(s.plate) for s in states[:-1])
+    # The plate is empty only at the end, or (K7) between the two chips of a solo
+    # Kniffel whose first chip emptied it: the second may come from the set-aside pile.
+    for s in states[:-1]:
+        assert any(s.plate) or (s.mode == "solo" and s.phase == "pick" and s.picks == 1)
     results = GAME.results(final)
     assert len(results.scores) == len(results.ranks) == players
     for p, total in enumerate(results.scores):
