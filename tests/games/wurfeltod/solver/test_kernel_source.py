@@ -34,13 +34,17 @@ def test_every_lane_line_is_written_once_per_lane() -> None:
 def test_compiling_turns_slp_on_only_for_the_kernels_and_then_freezes_them() -> None:
     config: Any = numba.config
     default = int(os.environ.get("NUMBA_SLP_VECTORIZE", "0"))
-    kernel.ready(structure_args(turn_structure()))
+    structure = structure_args(turn_structure())
+    kernel.ready(structure)
+    column = np.full(kernel.N_COLUMNS, kernel.CLOSED)
+    column[0] = 100.0
+    values = kernel.turn_values(column, structure)
     assert default == config.SLP_VECTORIZE
+    assert values.shape == (len(structure[2]) - 1,) and values[0] >= 100.0 - 1e-9  # a scratch
     entries: tuple[Any, ...] = (kernel._solve_states, kernel._one_turn)
     for entry in entries:
-        assert entry.signatures and entry._can_compile is False
+        assert len(entry.signatures) == 1 and entry._can_compile is False
     # Another argument type would need a build without SLP: refused, never compiled.
-    structure = structure_args(turn_structure())
     with pytest.raises(TypeError):
-        kernel._one_turn(np.zeros(kernel.N_COLUMNS, dtype=np.float32), *structure)
+        kernel.turn_values(column.astype(np.float32), structure)
     assert len(entries[1].signatures) == 1

@@ -298,22 +298,23 @@ def _level(
     succ_pair: Array,
 ) -> None:
     """The asides with ``k`` dice; the level with ``k + 1`` must be done."""
-    x0 = extra[min(k, 1), 0]  # the scratch on the first roll (k = 0) only (W2)
-    x1 = extra[min(k, 1), 1]  # the scratch on the first roll (k = 0) only (W2)
-    x2 = extra[min(k, 1), 2]  # the scratch on the first roll (k = 0) only (W2)
-    x3 = extra[min(k, 1), 3]  # the scratch on the first roll (k = 0) only (W2)
-    x4 = extra[min(k, 1), 4]  # the scratch on the first roll (k = 0) only (W2)
-    x5 = extra[min(k, 1), 5]  # the scratch on the first roll (k = 0) only (W2)
-    x6 = extra[min(k, 1), 6]  # the scratch on the first roll (k = 0) only (W2)
-    x7 = extra[min(k, 1), 7]  # the scratch on the first roll (k = 0) only (W2)
-    x8 = extra[min(k, 1), 8]  # the scratch on the first roll (k = 0) only (W2)
-    x9 = extra[min(k, 1), 9]  # the scratch on the first roll (k = 0) only (W2)
-    x10 = extra[min(k, 1), 10]  # the scratch on the first roll (k = 0) only (W2)
-    x11 = extra[min(k, 1), 11]  # the scratch on the first roll (k = 0) only (W2)
-    x12 = extra[min(k, 1), 12]  # the scratch on the first roll (k = 0) only (W2)
-    x13 = extra[min(k, 1), 13]  # the scratch on the first roll (k = 0) only (W2)
-    x14 = extra[min(k, 1), 14]  # the scratch on the first roll (k = 0) only (W2)
-    x15 = extra[min(k, 1), 15]  # the scratch on the first roll (k = 0) only (W2)
+    # The scratch on the first roll (k = 0) only (W2); extra[1] is CLOSED.
+    x0 = extra[min(k, 1), 0]
+    x1 = extra[min(k, 1), 1]
+    x2 = extra[min(k, 1), 2]
+    x3 = extra[min(k, 1), 3]
+    x4 = extra[min(k, 1), 4]
+    x5 = extra[min(k, 1), 5]
+    x6 = extra[min(k, 1), 6]
+    x7 = extra[min(k, 1), 7]
+    x8 = extra[min(k, 1), 8]
+    x9 = extra[min(k, 1), 9]
+    x10 = extra[min(k, 1), 10]
+    x11 = extra[min(k, 1), 11]
+    x12 = extra[min(k, 1), 12]
+    x13 = extra[min(k, 1), 13]
+    x14 = extra[min(k, 1), 14]
+    x15 = extra[min(k, 1), 15]
     for a in range(U(aside_level_start[k]), U(aside_level_start[k + 1])):
         w0 = 0.0
         w1 = 0.0
@@ -560,28 +561,18 @@ def _gather(
 
 
 @_jit()
-def _scratch(
-    level_start: Array, aside_pair_start: Array, class_final: Array, final_face_points: Array
-) -> tuple[Array, Array, Array, Array, Array, Array]:
-    """The arrays :func:`_turn` writes: box values, bookings, best asides, aside
-    values, and the scratch row over a row of ``CLOSED``."""
-    return (
-        np.empty((N_COLUMNS, LANES)),
-        np.empty((final_face_points.shape[0], LANES)),
-        np.empty((class_final.shape[0], LANES)),
-        np.empty((U(level_start[LAST_LEVEL + 1]), LANES)),
-        np.empty((aside_pair_start.shape[0] - 1, LANES)),
-        np.full((2, LANES), CLOSED),
-    )
-
-
-@_jit()
 def _solve_states(
     states: Array,
     values: Array,
     n_single: int,
     face_boxes: int,
     column_bit: Array,
+    box_value: Array,
+    book_final: Array,
+    book_class: Array,
+    best: Array,
+    aside_value: Array,
+    extra: Array,
     level_start: Array,
     aside_level_start: Array,
     aside_pair_start: Array,
@@ -599,9 +590,6 @@ def _solve_states(
     succ_pair: Array,
 ) -> None:
     n = states.shape[0]
-    box_value, book_final, book_class, best, aside_value, extra = _scratch(
-        level_start, aside_pair_start, class_final, final_face_points
-    )
     for b in range((n + LANES - 1) // LANES):
         for lane in range(LANES):
             i = min(b * LANES + lane, n - 1)  # pad the last batch with a repeat
@@ -638,6 +626,12 @@ def _solve_states(
 @_jit()
 def _one_turn(
     column_value: Array,
+    box_value: Array,
+    book_final: Array,
+    book_class: Array,
+    best: Array,
+    aside_value: Array,
+    extra: Array,
     level_start: Array,
     aside_level_start: Array,
     aside_pair_start: Array,
@@ -654,9 +648,6 @@ def _one_turn(
     succ_start: Array,
     succ_pair: Array,
 ) -> Array:
-    box_value, book_final, book_class, best, aside_value, extra = _scratch(
-        level_start, aside_pair_start, class_final, final_face_points
-    )
     for c in range(N_COLUMNS):
         for lane in range(LANES):  # every lane the same state
             box_value[c, lane] = column_value[c]
@@ -686,35 +677,55 @@ def _one_turn(
     return aside_value[:, 0].copy()
 
 
-_ENTRIES: tuple[Any, ...] = (_solve_states, _one_turn)  # the others are compiled into these
+def scratch(structure: tuple[Array, ...]) -> tuple[Array, ...]:
+    """The arrays :func:`_turn` writes (box values, bookings, best asides, aside
+    values, the scratch row over a row of ``CLOSED``), for one call of a kernel."""
+    level_start, _, aside_pair_start, _, _, class_final, *_, final_face_points, _, _ = structure
+    return (
+        np.empty((N_COLUMNS, LANES)),
+        np.empty((len(final_face_points), LANES)),
+        np.empty((len(class_final), LANES)),
+        np.empty((int(level_start[LAST_LEVEL + 1]), LANES)),
+        np.empty((len(aside_pair_start) - 1, LANES)),
+        np.full((2, LANES), CLOSED),
+    )
+
+
 _lock = threading.Lock()
-_ready: list[bool] = []
+_frozen: set[str] = set()  # the entries compiled (or loaded) in this process
+
+
+def _call(entry: Any, *args: Any) -> Any:
+    """Call a kernel entry; the first call in a process compiles it (or loads it
+    from the cache).
+
+    numba leaves LLVM's SLP vectorizer off by default (numba#8705, a miscompile
+    elsewhere); these kernels need it, so it is on while one compiles and off
+    again after. Then compiling is switched off for the entry, so no later call
+    can build (and cache) a version without it: every call has the same types.
+    """
+    name = entry.__name__
+    if name not in _frozen:
+        with _lock:
+            if name not in _frozen:
+                config: Any = numba.config
+                before = config.SLP_VECTORIZE
+                config.SLP_VECTORIZE = 1
+                try:
+                    result = entry(*args)
+                finally:
+                    config.SLP_VECTORIZE = before
+                entry.disable_compile()
+                _frozen.add(name)
+                return result
+    return entry(*args)
 
 
 def ready(structure: tuple[Array, ...]) -> None:
-    """Compile the kernels (or load them from the cache) once per process.
-
-    numba leaves LLVM's SLP vectorizer off by default (numba#8705, a miscompile
-    elsewhere); these kernels need it, so it is on while they compile and off
-    again after. Then compiling is switched off for them, so no later call can
-    build (and cache) a version without it: every call has the same types.
-    """
-    with _lock:
-        if _ready:
-            return
-        config: Any = numba.config
-        before = config.SLP_VECTORIZE
-        config.SLP_VECTORIZE = 1
-        try:
-            values = np.zeros(1)
-            column_bit = np.full(N_COLUMNS, -1, dtype=np.int64)
-            _solve_states(np.zeros(0, dtype=np.int64), values, 0, 0, column_bit, *structure)
-            _one_turn(np.full(N_COLUMNS, CLOSED), *structure)
-        finally:
-            config.SLP_VECTORIZE = before
-        for entry in _ENTRIES:
-            entry.disable_compile()
-        _ready.append(True)
+    """Compile :func:`solve_states` (or load it from the cache) now, on no states:
+    the builder does it once before its threads start."""
+    column_bit = np.full(N_COLUMNS, -1, dtype=np.int64)
+    solve_states(np.zeros(0, dtype=np.int64), np.zeros(1), 0, 0, column_bit, structure)
 
 
 def solve_states(
@@ -733,12 +744,12 @@ def solve_states(
     from plain Python threads (a ``parallel=True`` kernel was no faster and took
     most of the first build's compile time).
     """
-    ready(structure)
-    _solve_states(states, values, n_single, face_boxes, column_bit, *structure)
+    buffers = scratch(structure)
+    _call(_solve_states, states, values, n_single, face_boxes, column_bit, *buffers, *structure)
 
 
 def turn_values(column_value: Array, structure: tuple[Array, ...]) -> Array:
     """The value of rolling with each aside (by aside id) in one state, from
-    ``column_value[c]``, the value after booking column ``c`` (``CLOSED`` if none)."""
-    ready(structure)
-    return _one_turn(column_value, *structure)
+    ``column_value[c]``, the value after booking column ``c`` (``CLOSED`` if none).
+    Its kernel is compiled (or loaded) on the first query, not by a build."""
+    return _call(_one_turn, column_value, *scratch(structure), *structure)
