@@ -84,7 +84,7 @@ class WurfeltodSolver:
     ) -> WurfeltodSolution:
         """Solve, or load the valid table already built (``rebuild`` solves anyway).
 
-        ``progress(done, total)`` follows a solve (about 15 s on two cores, the
+        ``progress(done, total)`` follows a solve (about 10 s on two cores, the
         first compile included); loading a valid table reports nothing. Raises
         OptionsError for any option and ValueTableError (one line) when the
         table cannot be written or read.
