@@ -63,9 +63,9 @@ print(json.dumps({
     "ev": expected_score(table),
     "score": score,
     "greedy": results.scores[0],
-    "hits": sum(f.stats.cache_hits.total() for f in (kernel._solve_states, kernel._one_turn)),
+    "hits": sum(f.stats.cache_hits.total() for f in (kernel._solve_states, kernel._turn)),
     "misses": sum(
-        f.stats.cache_misses.total() for f in (kernel._solve_states, kernel._one_turn)
+        f.stats.cache_misses.total() for f in (kernel._solve_states, kernel._turn)
     ),
 }))
 """
@@ -137,7 +137,7 @@ def test_a_read_only_install_solves_and_plays(readonly_install: Path, tmp_path: 
 def test_kernels_cache_in_the_user_cache_dir_and_leave_numba_config_alone() -> None:
     from gamenight.games.wurfeltod.solver import kernel
 
-    for function in (kernel._turn, kernel._solve_states, kernel._one_turn, kernel._gather):
+    for function in (kernel._turn, kernel._solve_states, kernel._gather):
         cache: Any = getattr(function, "_cache")  # noqa: B009 - numba's dispatcher
         where = Path(cache.cache_path)
         assert where.parent.name == "numba" and where.parent.parent.name != "wurfeltod"

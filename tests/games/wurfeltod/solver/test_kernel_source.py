@@ -41,10 +41,11 @@ def test_compiling_turns_slp_on_only_for_the_kernels_and_then_freezes_them() -> 
     values = kernel.turn_values(column, structure)
     assert default == config.SLP_VECTORIZE
     assert values.shape == (len(structure[2]) - 1,) and values[0] >= 100.0 - 1e-9  # a scratch
-    entries: tuple[Any, ...] = (kernel._solve_states, kernel._one_turn)
+    entries: tuple[Any, ...] = (kernel._solve_states, kernel._turn)
     for entry in entries:
         assert len(entry.signatures) == 1 and entry._can_compile is False
     # Another argument type would need a build without SLP: refused, never compiled.
+    box_value, *buffers = kernel.scratch(structure)
     with pytest.raises(TypeError):
-        kernel.turn_values(column.astype(np.float32), structure)
+        kernel._turn(box_value.astype(np.float32), *buffers, *structure)
     assert len(entries[1].signatures) == 1

@@ -623,60 +623,6 @@ def _solve_states(
                 values[states[i]] = aside_value[0, lane]
 
 
-@_jit()
-def _one_turn(
-    column_value: Array,
-    box_value: Array,
-    book_final: Array,
-    book_class: Array,
-    best: Array,
-    aside_value: Array,
-    extra: Array,
-    level_start: Array,
-    aside_level_start: Array,
-    aside_pair_start: Array,
-    pair_class: Array,
-    pair_probability: Array,
-    class_final: Array,
-    class_start: Array,
-    class_column: Array,
-    class_points: Array,
-    final_start: Array,
-    final_column: Array,
-    final_points: Array,
-    final_face_points: Array,
-    succ_start: Array,
-    succ_pair: Array,
-) -> Array:
-    for c in range(N_COLUMNS):
-        for lane in range(LANES):  # every lane the same state
-            box_value[c, lane] = column_value[c]
-    _turn(
-        box_value,
-        book_final,
-        book_class,
-        best,
-        aside_value,
-        extra,
-        level_start,
-        aside_level_start,
-        aside_pair_start,
-        pair_class,
-        pair_probability,
-        class_final,
-        class_start,
-        class_column,
-        class_points,
-        final_start,
-        final_column,
-        final_points,
-        final_face_points,
-        succ_start,
-        succ_pair,
-    )
-    return aside_value[:, 0].copy()
-
-
 def scratch(structure: tuple[Array, ...]) -> tuple[Array, ...]:
     """The arrays :func:`_turn` writes (box values, bookings, best asides, aside
     values, the scratch row over a row of ``CLOSED``), for one call of a kernel."""
@@ -751,5 +697,9 @@ def solve_states(
 def turn_values(column_value: Array, structure: tuple[Array, ...]) -> Array:
     """The value of rolling with each aside (by aside id) in one state, from
     ``column_value[c]``, the value after booking column ``c`` (``CLOSED`` if none).
-    Its kernel is compiled (or loaded) on the first query, not by a build."""
-    return _call(_one_turn, column_value, *scratch(structure), *structure)
+    The turn kernel itself is the entry (every lane the same state): a process that
+    built the table has it compiled already, another loads it on its first query."""
+    box_value, *buffers = scratch(structure)
+    box_value[:] = column_value[:, np.newaxis]
+    _call(_turn, box_value, *buffers, *structure)
+    return buffers[3][:, 0].copy()  # aside_value, lane 0
