@@ -37,3 +37,13 @@ def run_gamenight(
         timeout=300,
         check=False,
     )
+
+
+def python_stdout(script: str, env: Mapping[str, str] | None = None) -> str:
+    """What ``python -c SCRIPT`` prints in a fresh interpreter (a clean ``sys.modules``);
+    the calling test fails, showing the child's standard error, unless it exits 0."""
+    done = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout

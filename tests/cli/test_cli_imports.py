@@ -11,6 +11,7 @@ import subprocess
 import sys
 
 import pytest
+from cli_process import python_stdout
 
 # Each is what a quick command must not load: the name itself or anything under it.
 HEAVY = (
@@ -91,11 +92,8 @@ def test_the_decades_game_loads_its_deck_only_to_start_a_game() -> None:
         "GAME.start(2, GAME.parse_options(), SeededDice(seed=1))\n"
         "print('gamenight.games.decades.deck' in sys.modules)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "False", "True"]
+    stdout = python_stdout(script)
+    assert stdout.split() == ["False", "False", "True"]
 
 
 def test_the_blas_pool_is_one_thread_unless_the_user_set_it() -> None:
@@ -107,11 +105,8 @@ def test_the_blas_pool_is_one_thread_unless_the_user_set_it() -> None:
     )
     env = {k: v for k, v in os.environ.items() if not k.endswith("_NUM_THREADS")}
     env["MKL_NUM_THREADS"] = "3"
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, env=env
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["1", "3"]
+    stdout = python_stdout(script, env)
+    assert stdout.split() == ["1", "3"]
 
 
 def test_solve_json_loads_no_rich_and_writes_what_json_writes() -> None:
@@ -121,8 +116,7 @@ def test_solve_json_loads_no_rich_and_writes_what_json_writes() -> None:
     assert heavy_in(modules, ("rich", "sqlalchemy", "litestar", "gamenight.server")) == []
     # the registry reads the entry points itself, no rules or catalogue are read, no
     # path is given, no dice are rolled, no terminal lacks a character
-    unused: tuple[str, ...] = ("importlib.metadata", "email", "zipfile", "importlib.resources")
-    unused += ("tempfile",)
+    unused = ("importlib.metadata", "email", "zipfile", "importlib.resources", "tempfile")
     unused += ("pathlib", "hashlib", "random", "unicodedata")
     assert heavy_in(modules, unused) == []
     data = json.loads(out)
@@ -141,8 +135,5 @@ def test_the_exit_walks_no_heap() -> None:
         "from gamenight.cli.main import run\n"
         "run(['--version'])\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.splitlines()[-1] == "frozen True"
+    stdout = python_stdout(script)
+    assert stdout.splitlines()[-1] == "frozen True"

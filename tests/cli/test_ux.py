@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import io
 import json
-import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from cli_process import python_stdout
 from rich.console import Console
 
 from gamenight.cli.players import parse_players
@@ -84,11 +83,8 @@ def test_list_imports_no_bot_and_no_numpy() -> None:
         "               m.startswith('gamenight.games.') and ('bots' in m or 'solver' in m))\n"
         "print('HEAVY', heavy)\n"
     )
-    done = subprocess.run(
-        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    assert "HEAVY []" in done.stdout
+    stdout = python_stdout(script)
+    assert "HEAVY []" in stdout
 
 
 def test_sim_shows_a_progress_bar_when_it_takes_a_while(
