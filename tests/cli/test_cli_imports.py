@@ -116,8 +116,8 @@ def test_solve_json_loads_no_rich_and_writes_what_json_writes() -> None:
     assert heavy_in(modules, ("rich", "sqlalchemy", "litestar", "gamenight.server")) == []
     # the registry reads the entry points itself, no rules or catalogue are read, no
     # path is given, no dice are rolled, no terminal lacks a character
-    unused = ("importlib.metadata", "email", "zipfile", "importlib.resources", "tempfile")
-    unused += ("pathlib", "hashlib", "random", "unicodedata")
+    unused: tuple[str, ...] = ("importlib.metadata", "email", "zipfile", "importlib.resources")
+    unused += ("tempfile", "pathlib", "hashlib", "random", "unicodedata")
     assert heavy_in(modules, unused) == []
     data = json.loads(out)
     assert [e["event"] for e in data["events"]] == ["100m", "110m-hurdles"]
