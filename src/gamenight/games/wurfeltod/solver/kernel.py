@@ -697,8 +697,8 @@ def solve_states(
 def turn_values(column_value: Array, structure: tuple[Array, ...]) -> Array:
     """The value of rolling with each aside (by aside id) in one state, from
     ``column_value[c]``, the value after booking column ``c`` (``CLOSED`` if none).
-    The turn kernel itself is the entry (every lane the same state): a process that
-    built the table has it compiled already, another loads it on its first query."""
+    The turn kernel itself is the entry (every lane the same state), compiled or
+    loaded from the cache on the first query; a build that compiled it leaves it ready."""
     box_value, *buffers = scratch(structure)
     box_value[:] = column_value[:, np.newaxis]
     _call(_turn, box_value, *buffers, *structure)
