@@ -16,7 +16,6 @@ import resource  # noqa: E402
 import tempfile  # noqa: E402
 from pathlib import Path  # noqa: E402
 
-import numba  # noqa: E402
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 
@@ -32,6 +31,7 @@ from gamenight.games.wurfeltod.solver import (  # noqa: E402
     expected_score,
     require_table,
 )
+from gamenight.games.wurfeltod.solver.build import usable_cores  # noqa: E402
 from gamenight.terminal.wurfeltod import solve_progress  # noqa: E402
 
 
@@ -95,7 +95,7 @@ def main() -> None:
             best_option(table, used, dice[:2], dice[2:], first_roll=False)
             cached.append(time.perf_counter() - t)
 
-        print(f"threads (numba)           {numba.get_num_threads()}")
+        print(f"threads                   {usable_cores()}")
         print(f"imports                   {imported - _START:.2f} s")
         print(f"build (solve + save)      {built - imported:.2f} s")
         print(f"whole process so far      {built - _START:.2f} s")

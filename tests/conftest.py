@@ -57,19 +57,13 @@ _register_toy()
 def _isolate_cache() -> None:
     """gamenight's cache (solver tables: Wurfeltod's, the Decathlon's win2p) in a
     directory of this run, for it and its subprocesses, never the user's: a test that
-    builds a table must not leave one behind, nor find one a user built. The numba
-    kernels' compile cache is shared with the user's (a link): compiled code, no tables,
-    and a cold compile costs tens of seconds. xdist workers inherit the directory."""
+    builds a table must not leave one behind, nor find one a user built. xdist workers
+    inherit the directory."""
     if os.environ.get("GAMENIGHT_TEST_CACHE"):
         return
     import tempfile
 
-    import platformdirs
-
-    real = Path(os.environ.get("GAMENIGHT_CACHE_DIR") or platformdirs.user_cache_dir("gamenight"))
     cache = Path(tempfile.mkdtemp(prefix="gamenight-test-cache-"))
-    (real / "numba").mkdir(parents=True, exist_ok=True)
-    (cache / "numba").symlink_to(real / "numba", target_is_directory=True)
     os.environ["GAMENIGHT_CACHE_DIR"] = os.environ["GAMENIGHT_TEST_CACHE"] = str(cache)
 
 
@@ -112,7 +106,6 @@ def pytest_sessionfinish(session: pytest.Session) -> None:
     if not hasattr(session.config, "workerinput"):  # the run's cache goes with it
         cache = Path(os.environ["GAMENIGHT_TEST_CACHE"])
         if cache.name.startswith("gamenight-test-cache-"):
-            (cache / "numba").unlink(missing_ok=True)  # the link only, never the user's
             shutil.rmtree(cache, ignore_errors=True)
 
 

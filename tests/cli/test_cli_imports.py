@@ -16,7 +16,7 @@ from cli_process import python_stdout
 # Each is what a quick command must not load: the name itself or anything under it.
 HEAVY = (
     "numpy",
-    "numba",
+    "llvmlite",
     "sqlalchemy",
     "litestar",
     "uvicorn",

@@ -79,7 +79,7 @@ def test_list_imports_no_bot_and_no_numpy() -> None:
         "    run(['list', '--bots', '--options'])\n"
         "except SystemExit:\n"
         "    pass\n"
-        "heavy = sorted(m for m in sys.modules if m in ('numpy', 'numba') or\n"
+        "heavy = sorted(m for m in sys.modules if m in ('numpy', 'llvmlite') or\n"
         "               m.startswith('gamenight.games.') and ('bots' in m or 'solver' in m))\n"
         "print('HEAVY', heavy)\n"
     )

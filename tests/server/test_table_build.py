@@ -18,7 +18,7 @@ from harness import Client, ThreadServer, claim, create_room, run
 from gamenight.games.wurfeltod.solver.table import CACHE_ENV, TABLE_FILENAME
 from gamenight.server.bots import BotPool
 
-BUILD_TIMEOUT = 900  # a cold numba compile and the solve, on a loaded 2-core machine
+BUILD_TIMEOUT = 900  # the solve, on a loaded 2-core machine, with room to spare
 
 
 def _room_frames(client: Client) -> list[dict[str, Any]]:

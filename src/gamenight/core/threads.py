@@ -7,7 +7,7 @@ core. gamenight's numpy work is small matrix products and element-wise passes
 once, when numpy is first imported, so :func:`one_blas_thread` runs where a process
 starts (the ``gamenight`` command, the server's ``python -m``), before any import
 of numpy. A value the user set is kept. ``OMP_NUM_THREADS`` is left alone: the
-Wurfeltod solver's numba kernels run on every core by design.
+Wurfeltod solver runs one thread per core by design.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ arrive and their ``seconds`` differ.
 
 * ``jobs=1``: played in this process, one after another.
 * ``jobs=N`` (local): a pool of N worker processes. Each worker builds every
-  bot of the run once when it starts (solver tables, numba kernels), ignores
+  bot of the run once when it starts (solver tables, compiled kernels), ignores
   Ctrl-C (the parent handles it) and reports its peak resident memory.
 * ``backend="ray"``: the same work on Ray actors (one per CPU of the cluster,
   or ``jobs``), started with ``ray.init(address)``.

@@ -1,7 +1,7 @@
 """Shared Wurfeltod fixtures: a hermetic cache directory and the full value table.
 
-The full table takes about 5 s to solve (plus about 12 s of numba compilation on a
-cold cache), so it is built once per test run. Under pytest-xdist every worker has
+The full table takes a few seconds to solve (its kernel compiled first, in about
+0.1 s), so it is built once per test run. Under pytest-xdist every worker has
 its own session; the workers share one build through a file lock.
 """
 

@@ -16,9 +16,7 @@ import os
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
 
-import numba
 import numpy as np
 import numpy.typing as npt
 
@@ -26,7 +24,7 @@ from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
-from gamenight.games.wurfeltod.solver.structure import TurnStructure, turn_structure
+from gamenight.games.wurfeltod.solver.structure import turn_structure
 from gamenight.games.wurfeltod.solver.table import (
     UNSAVED,
     ValueTable,
@@ -37,7 +35,14 @@ from gamenight.games.wurfeltod.solver.table import (
     write_table,
 )
 
-__all__ = ["build_table", "column_bits", "level_chunks", "solve_values", "states_by_used_count"]
+__all__ = [
+    "build_table",
+    "column_bits",
+    "level_chunks",
+    "solve_values",
+    "states_by_used_count",
+    "usable_cores",
+]
 
 CHUNK = 2048  # states per compiled call: a smooth progress bar, the cores kept busy
 
@@ -80,44 +85,29 @@ def states_by_used_count(boxes: BoxSet) -> list[npt.NDArray[np.int64]]:
     return levels
 
 
-def structure_args(s: TurnStructure) -> tuple[npt.NDArray[np.generic], ...]:
-    """The structure arrays in the order the kernels take them."""
-    return (
-        s.level_start,
-        s.aside_level_start,
-        s.aside_pair_start,
-        s.pair_class,
-        s.pair_probability,
-        s.class_final,
-        s.class_start,
-        s.class_column,
-        s.class_points,
-        s.final_start,
-        s.final_column,
-        s.final_points,
-        s.final_face_points,
-        s.succ_start,
-        s.succ_pair,
-    )
+def usable_cores() -> int:
+    """The CPU cores this process may run on (its affinity mask, else the count)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1
 
 
 def solve_values(
-    boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None
+    boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None, threads: int | None = None
 ) -> npt.NDArray[np.float64]:
     """The value of every state of ``boxes`` (see :mod:`.boxes` for the numbering).
 
     The full game takes seconds on two cores; ``progress(done, total)`` is called
     with the states solved so far, once before the first and after every chunk.
+    ``threads`` defaults to one per usable core (:func:`usable_cores`).
     """
     if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
         raise ValueError("Face Value Total cannot be a single box")
-    structure = structure_args(turn_structure())
-    kernel.ready(structure)  # compile or load once, here, not in every thread
+    structure = turn_structure()
+    kernel.ready()  # compile once, here, not in every thread
     bits = column_bits(boxes)
-    # numba's configured thread count (NUMBA_NUM_THREADS, else the CPU count), read
-    # without numba.get_num_threads(), which would start numba's threading layer.
-    config: Any = numba.config
-    threads = max(1, int(config.NUMBA_NUM_THREADS))
+    threads = max(1, threads or usable_cores())
     values = np.zeros(boxes.state_count, dtype=np.float64)
     levels = states_by_used_count(boxes)
     to_solve = sum(len(levels[u]) for u in range(boxes.turns))

@@ -27,7 +27,6 @@ from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import CATEGORIES, DICE, FACES, Category
 from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import UsedBoxes
-from gamenight.games.wurfeltod.solver.build import structure_args
 from gamenight.games.wurfeltod.solver.structure import turn_structure
 from gamenight.games.wurfeltod.solver.table import ValueTable
 from gamenight.games.wurfeltod.tables import pair_tables
@@ -118,7 +117,7 @@ def turn_values(table: ValueTable, state: int) -> TurnValues:
     column_value = np.full(len(CATEGORIES), kernel.CLOSED)
     for category, value in after.items():
         column_value[CATEGORIES.index(category)] = value
-    values = kernel.turn_values(column_value, structure_args(turn_structure()))
+    values = kernel.turn_values(column_value, turn_structure())
     values.setflags(write=False)
     return TurnValues(state=state, after_booking=after, aside_value=values)
 
