@@ -3,7 +3,8 @@
 Run: ``.venv/bin/python bench/wurfeltod_optimal.py [--games 2000] [--duels 1000] [--table FILE]``
 
 Without ``--table`` the full value table is built in a temporary directory first
-(a few seconds), so the user's cache is left alone. Every game goes through the real engine (``core.runner.play_match``).
+(a few seconds), so the user's cache is left alone. Every game goes through the real
+engine (``core.runner.play_match``).
 
 * Solitaire: game ``i`` uses dice seed ``i`` for both bots, so the difference of
   the means is paired (its standard error is that of the per-game differences).

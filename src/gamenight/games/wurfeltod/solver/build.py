@@ -104,24 +104,27 @@ def solve_values(
     """
     if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
         raise ValueError("Face Value Total cannot be a single box")
-    structure = turn_structure()
-    kernel.ready()  # compile once, here, not in every thread
-    bits = column_bits(boxes)
     threads = max(1, threads or usable_cores())
     values = np.zeros(boxes.state_count, dtype=np.float64)
     levels = states_by_used_count(boxes)
     to_solve = sum(len(levels[u]) for u in range(boxes.turns))
-    done = 0
-    if progress is not None:
-        progress(done, to_solve)
-
-    def solve(chunk: npt.NDArray[np.int64]) -> int:
-        kernel.solve_states(
-            chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, structure
-        )
-        return len(chunk)
-
+    bits = column_bits(boxes)
     with ThreadPoolExecutor(threads) as pool:
+        # LLVM compiles without the GIL: the kernel is compiled in the pool while Python
+        # builds the turn's structure (each about 0.1 s), once, before any chunk is solved.
+        compiled = pool.submit(kernel.ready)
+        structure = turn_structure()
+        compiled.result()
+
+        def solve(chunk: npt.NDArray[np.int64]) -> int:
+            kernel.solve_states(
+                chunk, values, len(boxes.singles), boxes.face_value_boxes, bits, structure
+            )
+            return len(chunk)
+
+        done = 0
+        if progress is not None:
+            progress(done, to_solve)
         for used in range(boxes.turns - 1, -1, -1):
             states = levels[used]  # depend only on the level solved before
             chunks = np.array_split(states, level_chunks(len(states), threads))

@@ -10,8 +10,8 @@ through ctypes. Two functions are exported:
   it gathers each batch's box values from ``values``, calls the turn, and writes
   each state's value back into ``values``.
 
-Every per-state quantity is one ``<LANES x double>`` vector, so the batch's 16
-states are solved by the same instructions (two AVX-512 or four AVX2 registers
+Every per-state quantity is one ``<LANES x double>`` vector, so the batch's 8
+states are solved by the same instructions (one AVX-512 or two AVX2 registers
 per value). The arithmetic is plain IEEE (no fast-math flags, no fused
 multiply-add), so the table is the same bit for bit on every machine.
 
@@ -38,9 +38,12 @@ from gamenight.games.wurfeltod.categories import CATEGORIES, WURFELTOD_PENALTY, 
 
 __all__ = ["CLOSED", "LANES", "SOLVE", "STRUCTURE", "TURN", "module"]
 
-# Two AVX-512 (four AVX2) vectors per value. With numba's kernel 32 lanes were no
-# faster and 8 or 12 slower (issue 29's fourth pass).
-LANES = 16
+# One AVX-512 (two AVX2) vector per value, and one 64-byte cache line per row: the
+# kernel is bound by the rows it streams from L2. 8 lanes solved 5-8% faster than 16
+# and 30% faster than 32, when the rows are aligned (kernel.py aligns them); 16 lanes
+# on numpy's 16-byte alignment were 20-25% slower (issue 29's fifth pass). A power of
+# two: LLVM pads other vector sizes and splits them badly (4-5x slower at 12 and 24).
+LANES = 8
 CLOSED = -1.0e18  # value of a closed box: finite, so max and sums stay ordinary
 PENALTY = float(WURFELTOD_PENALTY)  # W3
 N_COLUMNS = len(CATEGORIES)
@@ -131,12 +134,16 @@ class _Emitter:
     def scalar(self, array: str, i: ir.Value) -> ir.Value:
         return self.b.load(self.element(array, i, F64), typ=F64)
 
-    def row(self, array: str | ir.Value, i: ir.Value) -> ir.Value:
-        """Row ``i`` of a ``(rows, LANES)`` float64 array (numpy's 8-byte alignment)."""
-        return self.b.load(self.element(array, i, ROW), typ=ROW, align=8)
+    def _row(self, array: str, i: ir.Value) -> ir.Value:
+        # Indexed in doubles, not in ROWs: LLVM pads a vector type to a power of two.
+        return self.element(array, self.b.mul(i, I64(LANES)), F64)
+
+    def row(self, array: str, i: ir.Value) -> ir.Value:
+        """Row ``i`` of a ``(rows, LANES)`` float64 array."""
+        return self.b.load(self._row(array, i), typ=ROW, align=8)
 
     def put(self, array: str, i: ir.Value, value: ir.Value) -> None:
-        self.b.store(value, self.element(array, i, ROW), align=8)
+        self.b.store(value, self._row(array, i), align=8)
 
     def splat(self, x: ir.Value) -> ir.Value:
         """``x`` in every lane."""
@@ -237,7 +244,7 @@ def _turn(m: ir.Module) -> ir.Function:
     return function
 
 
-def _gather(e: _Emitter, state: ir.Value, lane: int) -> None:
+def _gather(e: _Emitter, state: ir.Value, lane: ir.Value) -> None:
     """``box_value[c, lane]``: the value after booking column ``c`` from ``state``
     (``CLOSED`` for a used or absent box). A state's bits below ``n_single`` are
     its used single boxes, the number above them its used Face Value Total boxes."""
@@ -255,7 +262,8 @@ def _gather(e: _Emitter, state: ir.Value, lane: int) -> None:
             shut = b.or_(absent, used)
             after = b.or_(state, b.shl(I64(1), bit))
         value = b.load(e.element("values", b.select(shut, I64(0), after), F64), typ=F64)
-        b.store(b.select(shut, closed, value), e.element("box_value", I64(c * LANES + lane), F64))
+        slot = e.element("box_value", b.add(I64(c * LANES), lane), F64)
+        b.store(b.select(shut, closed, value), slot)
 
 
 def _solve(m: ir.Module, turn: ir.Function) -> None:
@@ -267,16 +275,16 @@ def _solve(m: ir.Module, turn: ir.Function) -> None:
         batches = b.udiv(b.add(n, I64(LANES - 1)), I64(LANES))
         with e.loop(I64(0), batches) as batch:
             first = b.mul(batch, I64(LANES))
-            for lane in range(LANES):  # the last batch is padded with its last state
-                i = b.add(first, I64(lane))
+            with e.loop(I64(0), I64(LANES)) as lane:  # the last batch repeats its last state
+                i = b.add(first, lane)
                 i = b.select(b.icmp_unsigned("<", i, n), i, b.sub(n, I64(1)))
                 _gather(e, b.load(e.element("states", i, I64), typ=I64), lane)
             b.call(turn, [e.arg[name] for name in (*SCRATCH, *STRUCTURE, "n_final", "n_class")])
-            for lane in range(LANES):
-                i = b.add(first, I64(lane))
+            with e.loop(I64(0), I64(LANES)) as lane:
+                i = b.add(first, lane)
                 with b.if_then(b.icmp_unsigned("<", i, n)):
                     state = b.load(e.element("states", i, I64), typ=I64)
-                    value = b.load(e.element("aside_value", I64(lane), F64), typ=F64)
+                    value = b.load(e.element("aside_value", lane, F64), typ=F64)
                     b.store(value, e.element("values", state, F64))
     b.ret_void()
 
