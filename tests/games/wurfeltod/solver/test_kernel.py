@@ -25,7 +25,7 @@ def _best_total(dice: int) -> float:
         options = [float(sum(roll))]
         options += [sum(high[:j]) + _best_total(dice - j) for j in range(1, dice)]
         total += max(options)
-    return total / 6**dice
+    return total / float(6**dice)
 
 
 def test_face_value_alone_is_ten_times_the_best_total_of_six_dice() -> None:
