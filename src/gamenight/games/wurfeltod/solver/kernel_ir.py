@@ -222,16 +222,17 @@ def _level(e: _Emitter, k: int, scratch: ir.Value | None) -> None:
                 with e.loop(b.add(s, I64(1)), e.index("succ_start", b.add(p, I64(1)))) as x:
                     b.store(e.max(e.get(best), e.row("best", e.index("succ_pair", x))), best)
                 keep = e.get(best)
-                e.put("best", p, keep)
+                if k > 0:  # the first roll's pairs are no one's successors
+                    e.put("best", p, keep)
                 choice = e.max(booking, keep)
                 if scratch is not None:
                     choice = e.max(choice, scratch)
                 e.add_product(total, probability, choice)
         value = e.get(total)
         e.put("aside_value", a, value)
-        # The best aside reachable from each pair of this aside, this aside included.
-        with e.loop(first, last) as p:
-            e.put("best", p, value if k == LAST_LEVEL else e.max(e.row("best", p), value))
+        if k > 0:  # the best aside reachable from each pair of this aside, it included
+            with e.loop(first, last) as p:
+                e.put("best", p, value if k == LAST_LEVEL else e.max(e.row("best", p), value))
 
 
 def _turn(m: ir.Module) -> ir.Function:
