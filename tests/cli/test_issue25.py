@@ -498,7 +498,7 @@ def test_a_wurfeltod_table_that_cannot_be_written_is_kept_for_the_run(
         assert solution.expected_score == 1234.5
     finally:
         table.UNSAVED.clear()  # this process only: the next test sees the disk again
-    assert SOLVER.typical_build() == table.build_time_text() == "about 10 s"
+    assert SOLVER.typical_build() == table.build_time_text() == "about 5 s"
 
 
 def test_a_huge_typed_line_is_never_echoed_in_full(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -642,7 +642,7 @@ def _hint_line(advice: Advice | str | None, view: WurfeltodView) -> Text | None:
         if advice is None:
             return None
         said = rephrase(advice, ADVISOR_WORDS)
-        for about in ABOUT.finditer(said):  # the solver's estimate, "about 10 s"
+        for about in ABOUT.finditer(said):  # the solver's estimate, "about 5 s"
             said = said.replace(about.group(), _("about {n} s").format(n=about.group("n")))
         return Text(said)
     best = advice.best_option

@@ -84,8 +84,8 @@ class WurfeltodSolver:
     ) -> WurfeltodSolution:
         """Solve, or load the valid table already built (``rebuild`` solves anyway).
 
-        ``progress(done, total)`` follows a solve (about 10 s on two cores, the
-        first compile included); loading a valid table reports nothing. Raises
+        ``progress(done, total)`` follows a solve (about 2.5 s on two cores, the
+        kernel's compile included); loading a valid table reports nothing. Raises
         OptionsError for any option and ValueTableError (one line) when the
         table cannot be written or read.
         """
