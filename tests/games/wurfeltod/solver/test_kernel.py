@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
+from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -76,3 +78,23 @@ def test_no_states_is_a_no_op_and_padding_writes_only_the_states_given() -> None
     _solve(np.array([face_open], dtype=np.int64), values, bits)  # 1 of 16 lanes
     assert values[face_open] == pytest.approx(10 * _best_total(6), rel=1e-13)
     assert np.count_nonzero(values) == 1
+
+
+@pytest.mark.parametrize(
+    ("field", "change"),
+    [
+        ("succ_pair", lambda a: a + np.uint32(20_000)),  # a successor past the last pair
+        ("pair_class", lambda a: a + np.uint32(5_000)),  # a booking class that is not there
+        ("class_column", lambda a: np.full_like(a, 19)),  # a column past the last
+        ("succ_start", lambda a: a[:-1]),  # one row short
+        ("aside_level_start", lambda a: a[::-1].copy()),  # decreasing
+    ],
+)
+def test_a_structure_whose_indices_leave_their_arrays_is_refused(
+    field: str, change: Callable[[np.ndarray], np.ndarray]
+) -> None:
+    structure = turn_structure()
+    broken = dataclasses.replace(structure, **{field: change(getattr(structure, field))})
+    column_value = np.zeros(kernel.N_COLUMNS)
+    with pytest.raises(ValueError, match="indices are inconsistent"):
+        kernel.turn_values(column_value, broken)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import ctypes
 import threading
+import weakref
 from typing import Any
 
 import numpy as np
@@ -38,6 +39,7 @@ LINE = 64  # bytes in a cache line
 
 _lock = threading.Lock()
 _entries: dict[str, Any] = {}  # function name -> ctypes function; "engine" keeps the code alive
+_checked: weakref.WeakSet[TurnStructure] = weakref.WeakSet()
 
 
 def _compile() -> dict[str, Any]:
@@ -98,9 +100,50 @@ def _rows(count: int) -> Array:
     return raw[skip : skip + size].reshape(count, LANES)
 
 
+def _check(structure: TurnStructure) -> None:
+    """Every index the kernel follows stays inside the array it indexes (once per
+    structure object): the compiled code trusts them."""
+    if structure in _checked:
+        return
+    s = structure
+    n_pairs, n_asides = int(s.level_start[-1]), len(s.aside_pair_start) - 1
+    n_final, n_class = len(s.final_face_points), len(s.class_final)
+
+    def csr(start: Array, flat: Array, rows: int, bound: int) -> bool:
+        return (
+            len(start) == rows + 1
+            and int(start[0]) == 0
+            and bool(np.all(np.diff(start.astype(np.int64)) >= 0))
+            and int(start[-1]) == len(flat)
+            and (len(flat) == 0 or int(flat.max()) < bound)
+        )
+
+    levels = s.aside_level_start.astype(np.int64)
+    last = kernel_ir.LAST_LEVEL
+    fine = (
+        len(s.level_start) == len(levels) == last + 2
+        and levels[0] == 0
+        and bool(np.all(np.diff(levels) >= 0))
+        and levels[-1] == n_asides
+        and csr(s.aside_pair_start, s.pair_class, n_asides, n_class)
+        and len(s.pair_class) == len(s.pair_probability) == n_pairs
+        and int(s.aside_pair_start[levels[last]]) == int(s.level_start[last])
+        and csr(s.class_start, s.class_column, n_class, N_COLUMNS)
+        and len(s.class_points) == len(s.class_column)
+        and int(s.class_final.max()) < n_final
+        and csr(s.final_start, s.final_column, n_final, N_COLUMNS)
+        and len(s.final_points) == len(s.final_column)
+        and csr(s.succ_start, s.succ_pair, int(s.level_start[-2]), n_pairs)
+    )
+    if not fine:
+        raise ValueError("the turn structure's indices are inconsistent")
+    _checked.add(structure)
+
+
 def _structure(structure: TurnStructure) -> tuple[list[Array], list[int]]:
     """The scratch arrays of one call (each thread its own) and the argument tail
     both entries share: scratch, structure pointers, their two lengths."""
+    _check(structure)
     scratch = [
         _rows(N_COLUMNS),  # box_value
         _rows(len(structure.final_face_points)),  # book_final
