@@ -19,6 +19,7 @@ from pathlib import Path  # noqa: E402
 import numpy as np  # noqa: E402
 from rich.console import Console  # noqa: E402
 
+from gamenight.core.threads import usable_cores  # noqa: E402
 from gamenight.games.wurfeltod.booking import evaluate  # noqa: E402
 from gamenight.games.wurfeltod.categories import Category  # noqa: E402
 from gamenight.games.wurfeltod.solver import (  # noqa: E402
@@ -31,7 +32,6 @@ from gamenight.games.wurfeltod.solver import (  # noqa: E402
     expected_score,
     require_table,
 )
-from gamenight.games.wurfeltod.solver.build import usable_cores  # noqa: E402
 from gamenight.terminal.wurfeltod import solve_progress  # noqa: E402
 
 

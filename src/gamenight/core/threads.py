@@ -34,3 +34,15 @@ def one_blas_thread(environ: MutableMapping[str, str] = os.environ) -> None:
     """
     for name in BLAS_POOLS:
         environ.setdefault(name, "1")
+
+
+def usable_cores() -> int:
+    """The CPU cores this process may run on: its affinity mask, else the CPU count.
+
+    >>> usable_cores() >= 1
+    True
+    """
+    try:
+        return len(os.sched_getaffinity(0))
+    except (AttributeError, OSError):  # not Linux
+        return os.cpu_count() or 1

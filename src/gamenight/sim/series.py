@@ -22,7 +22,6 @@ of the line-up (its position in ``--bots``), whatever seat it sat in.
 from __future__ import annotations
 
 import math
-import os
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -31,6 +30,7 @@ from typing import Any
 from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
+from gamenight.core.threads import usable_cores
 from gamenight.sim.engine import GameRow, Job, Series, play_game, run_jobs
 
 Progress = Callable[[int, int], None]
@@ -65,14 +65,6 @@ class SeriesReport:
     @property
     def bots(self) -> list[str]:
         return [s.bot for s in self.seats]
-
-
-def default_jobs() -> int:
-    """Every core this process may use."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
 
 
 def check_lineup(entry: GameEntry, bots: Sequence[str], options: Options | None = None) -> None:
@@ -119,7 +111,7 @@ def run_series(
     options = options if options is not None else entry.game.parse_options()
     check_lineup(entry, bots, options)
     if jobs is None:
-        jobs = 0 if backend == "ray" else default_jobs()  # Ray: every CPU of the cluster
+        jobs = 0 if backend == "ray" else usable_cores()  # Ray: every CPU of the cluster
     elif jobs < 1:
         raise OptionsError("--jobs: use at least one worker")
     lineup = tuple(bots)
@@ -226,7 +218,6 @@ __all__: list[Any] = [
     "SeriesReport",
     "by_entrant",
     "check_lineup",
-    "default_jobs",
     "mean_se",
     "run_series",
     "summarise",

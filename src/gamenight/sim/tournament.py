@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from gamenight.core.errors import OptionsError
 from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
+from gamenight.core.threads import usable_cores
 from gamenight.sim.batch import Strength, batch_fit
 from gamenight.sim.engine import GameRow, Job, run_jobs
 from gamenight.sim.ratings import Rating, rate_games
@@ -119,8 +120,6 @@ def run_tournament(
     worker_memory_mb: float | None = None,
 ) -> TournamentReport:
     """Play ``games`` games of every line-up (seat order rotating game by game)."""
-    from gamenight.sim.series import default_jobs
-
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise OptionsError("--bots: a tournament needs at least two different bots")
@@ -130,7 +129,7 @@ def run_tournament(
     for name in names:
         check_lineup(entry, [name] * seats, options)  # known bots, a seat count it takes
     if jobs is None:
-        jobs = 0 if backend == "ray" else default_jobs()
+        jobs = 0 if backend == "ray" else usable_cores()
     elif jobs < 1:
         raise OptionsError("--jobs: use at least one worker")
     plan = lineups(names, seats)

@@ -21,6 +21,7 @@ import numpy as np
 import numpy.typing as npt
 
 from gamenight.core.solver import Progress
+from gamenight.core.threads import usable_cores
 from gamenight.games.wurfeltod.categories import CATEGORIES, Category
 from gamenight.games.wurfeltod.solver import kernel
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
@@ -41,7 +42,6 @@ __all__ = [
     "level_chunks",
     "solve_values",
     "states_by_used_count",
-    "usable_cores",
 ]
 
 CHUNK = 2048  # states per compiled call: a smooth progress bar, the cores kept busy
@@ -85,14 +85,6 @@ def states_by_used_count(boxes: BoxSet) -> list[npt.NDArray[np.int64]]:
     return levels
 
 
-def usable_cores() -> int:
-    """The CPU cores this process may run on (its affinity mask, else the count)."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except (AttributeError, OSError):  # not Linux
-        return os.cpu_count() or 1
-
-
 def solve_values(
     boxes: BoxSet = FULL_GAME, *, progress: Progress | None = None, threads: int | None = None
 ) -> npt.NDArray[np.float64]:
@@ -100,7 +92,7 @@ def solve_values(
 
     The full game takes seconds on two cores; ``progress(done, total)`` is called
     with the states solved so far, once before the first and after every chunk.
-    ``threads`` defaults to one per usable core (:func:`usable_cores`).
+    ``threads`` defaults to one per usable core (:func:`~gamenight.core.threads.usable_cores`).
     """
     if Category.FACE_VALUE in boxes.singles:  # pragma: no cover - BoxSet refuses it
         raise ValueError("Face Value Total cannot be a single box")
