@@ -62,18 +62,15 @@ def _compile() -> dict[str, Any]:
     passes.getModulePassManager().run(module, passes)
     engine = llvm.create_mcjit_compiler(module, machine)
     engine.finalize_object()
-    pointer, count = ctypes.c_void_p, ctypes.c_int64
-    counts = {"n", "n_single", "face_boxes", "n_final", "n_class"}
 
     def entry(name: str, params: tuple[str, ...]) -> Any:
-        kinds = [count if p in counts else pointer for p in params]
+        kinds = [ctypes.c_int64 if p in kernel_ir.COUNTS else ctypes.c_void_p for p in params]
         return ctypes.CFUNCTYPE(None, *kinds)(engine.get_function_address(name))
 
-    tail = (*kernel_ir.SCRATCH, *kernel_ir.STRUCTURE, "n_final", "n_class")
     return {
         "engine": engine,
-        kernel_ir.TURN: entry(kernel_ir.TURN, tail),
-        kernel_ir.SOLVE: entry(kernel_ir.SOLVE, (*kernel_ir.GATHER, *tail)),
+        kernel_ir.TURN: entry(kernel_ir.TURN, kernel_ir.TURN_PARAMS),
+        kernel_ir.SOLVE: entry(kernel_ir.SOLVE, kernel_ir.SOLVE_PARAMS),
     }
 
 
@@ -151,10 +148,9 @@ def _structure(structure: TurnStructure) -> tuple[list[Array], list[int]]:
         _rows(int(structure.level_start[-1])),  # best, one row per pair
         _rows(len(structure.aside_pair_start) - 1),  # aside_value
     ]
-    floats = {"pair_probability", "class_points", "final_points", "final_face_points"}
     pointers = [_pointer(a, np.float64, "a scratch array") for a in scratch]
     for name in kernel_ir.STRUCTURE:
-        dtype = np.float64 if name in floats else np.uint32
+        dtype = np.float64 if name in kernel_ir.FLOATS else np.uint32
         pointers.append(_pointer(getattr(structure, name), dtype, f"structure.{name}"))
     pointers += [len(structure.final_face_points), len(structure.class_final)]
     return scratch, pointers
@@ -187,7 +183,7 @@ def solve_states(
         raise ValueError(f"column_bit must give each of the {N_COLUMNS} columns a bit or -1")
     if len(states) and (int(states.min()) < 0 or int(states.max()) >= len(values)):
         raise ValueError("a state is out of range")
-    scratch, tail = _structure(structure)  # held until the call returns
+    _scratch, tail = _structure(structure)  # the scratch arrays must outlive the call
     head = [
         _pointer(states, np.int64, "states"),
         len(states),
@@ -197,7 +193,6 @@ def solve_states(
         _pointer(column_bit, np.int64, "column_bit"),
     ]
     _entry(kernel_ir.SOLVE)(*head, *tail)
-    del scratch
 
 
 def turn_values(column_value: Array, structure: TurnStructure) -> Array:

@@ -36,7 +36,18 @@ from llvmlite import ir
 
 from gamenight.games.wurfeltod.categories import CATEGORIES, WURFELTOD_PENALTY, Category
 
-__all__ = ["CLOSED", "LANES", "SOLVE", "STRUCTURE", "TURN", "module"]
+__all__ = [
+    "CLOSED",
+    "COUNTS",
+    "FLOATS",
+    "LANES",
+    "SOLVE",
+    "SOLVE_PARAMS",
+    "STRUCTURE",
+    "TURN",
+    "TURN_PARAMS",
+    "module",
+]
 
 # One AVX-512 (two AVX2) vector per value, and one 64-byte cache line per row: the
 # kernel is bound by the rows it streams from L2. 8 lanes solved 5-8% faster than 16
@@ -70,8 +81,14 @@ STRUCTURE = (
     "succ_start",
     "succ_pair",
 )
+FLOATS = frozenset({"pair_probability", "class_points", "final_points", "final_face_points"})
 SCRATCH = ("box_value", "book_final", "book_class", "best", "aside_value")
 GATHER = ("states", "n", "values", "n_single", "face_boxes", "column_bit")
+TURN_PARAMS = (*SCRATCH, *STRUCTURE, "n_final", "n_class")
+SOLVE_PARAMS = (*GATHER, *TURN_PARAMS)
+COUNTS = frozenset({"n", "n_single", "face_boxes", "n_final", "n_class"})  # int64; the rest
+# are pointers: the arrays of FLOATS and the scratch float64, the other arrays uint32,
+# states and column_bit int64
 
 F64 = ir.DoubleType()
 I64 = ir.IntType(64)
@@ -160,12 +177,11 @@ class _Emitter:
 
 
 def _function(m: ir.Module, name: str, params: tuple[str, ...]) -> ir.Function:
-    counts = {"n", "n_single", "face_boxes", "n_final", "n_class"}
-    kinds = [I64 if p in counts else PTR for p in params]
+    kinds = [I64 if p in COUNTS else PTR for p in params]
     function = ir.Function(m, ir.FunctionType(ir.VoidType(), kinds), name)
     for arg, param in zip(function.args, params, strict=True):
         arg.name = param
-        if param not in counts:
+        if param not in COUNTS:
             arg.add_attribute("noalias")  # every array is its own buffer
     return function
 
@@ -183,23 +199,27 @@ def _bookings(e: _Emitter) -> ir.Value:
     # Bookings that bring a Wurfeltod, and Face Value Total: per final multiset.
     with e.loop(I64(0), e.arg["n_final"]) as f:
         face_points = e.splat(e.scalar("final_face_points", f))
-        best = e.slot(e.max(wurfeltod, b.fadd(face_points, face)))
-        start, stop = e.index("final_start", f), e.index("final_start", b.add(f, I64(1)))
-        with e.loop(start, stop) as x:
-            points = e.splat(e.scalar("final_points", x))
-            value = e.row("box_value", e.index("final_column", x))
-            b.store(e.max(e.get(best), b.fadd(points, value)), best)
-        e.put("book_final", f, e.get(best))
+        first = e.max(wurfeltod, b.fadd(face_points, face))
+        e.put("book_final", f, _best_of_row(e, "final", f, first))
     # All bookings: per booking class, adding the Wurfeltod-free categories.
     with e.loop(I64(0), e.arg["n_class"]) as cl:
-        best = e.slot(e.row("book_final", e.index("class_final", cl)))
-        start, stop = e.index("class_start", cl), e.index("class_start", b.add(cl, I64(1)))
-        with e.loop(start, stop) as x:
-            points = e.splat(e.scalar("class_points", x))
-            value = e.row("box_value", e.index("class_column", x))
-            b.store(e.max(e.get(best), b.fadd(points, value)), best)
-        e.put("book_class", cl, e.get(best))
+        first = e.row("book_final", e.index("class_final", cl))
+        e.put("book_class", cl, _best_of_row(e, "class", cl, first))
     return scratch
+
+
+def _best_of_row(e: _Emitter, table: str, i: ir.Value, first: ir.Value) -> ir.Value:
+    """The best of ``first`` and each booking in row ``i`` of the CSR table ``table``
+    (``final`` or ``class``): its points plus the value after booking its column."""
+    b = e.b
+    best = e.slot(first)
+    start = e.index(f"{table}_start", i)
+    stop = e.index(f"{table}_start", b.add(i, I64(1)))
+    with e.loop(start, stop) as x:
+        points = e.splat(e.scalar(f"{table}_points", x))
+        value = e.row("box_value", e.index(f"{table}_column", x))
+        b.store(e.max(e.get(best), b.fadd(points, value)), best)
+    return e.get(best)
 
 
 def _level(e: _Emitter, k: int, scratch: ir.Value | None) -> None:
@@ -236,7 +256,7 @@ def _level(e: _Emitter, k: int, scratch: ir.Value | None) -> None:
 
 
 def _turn(m: ir.Module) -> ir.Function:
-    function = _function(m, TURN, (*SCRATCH, *STRUCTURE, "n_final", "n_class"))
+    function = _function(m, TURN, TURN_PARAMS)
     e = _Emitter(function)
     scratch = _bookings(e)
     for k in range(LAST_LEVEL, -1, -1):
@@ -268,7 +288,7 @@ def _gather(e: _Emitter, state: ir.Value, lane: ir.Value) -> None:
 
 
 def _solve(m: ir.Module, turn: ir.Function) -> None:
-    function = _function(m, SOLVE, (*GATHER, *SCRATCH, *STRUCTURE, "n_final", "n_class"))
+    function = _function(m, SOLVE, SOLVE_PARAMS)
     e = _Emitter(function)
     b = e.b
     n = e.arg["n"]
@@ -280,7 +300,7 @@ def _solve(m: ir.Module, turn: ir.Function) -> None:
                 i = b.add(first, lane)
                 i = b.select(b.icmp_unsigned("<", i, n), i, b.sub(n, I64(1)))
                 _gather(e, b.load(e.element("states", i, I64), typ=I64), lane)
-            b.call(turn, [e.arg[name] for name in (*SCRATCH, *STRUCTURE, "n_final", "n_class")])
+            b.call(turn, [e.arg[name] for name in TURN_PARAMS])
             with e.loop(I64(0), I64(LANES)) as lane:
                 i = b.add(first, lane)
                 with b.if_then(b.icmp_unsigned("<", i, n)):
