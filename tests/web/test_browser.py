@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from gamenight.core.i18n import format_chance
 from gamenight.games.decades.deck import Deck, default_deck
 from web import webui as ui
 from web.webui import Server
@@ -211,14 +212,20 @@ def test_decathlon_three_events_with_heights(page: Any, server: Server) -> None:
     ui.shoot(page, "decathlon-end")
 
 
-def _odds_shown(page: Any) -> dict[str, int]:
-    """The odds legend read back: each name and its whole percentage."""
+def _odds_shown(page: Any) -> dict[str, str]:
+    """The odds legend read back: each name and its chance as written ("66%", ">99%")."""
     items = page.locator("#table .odds-legend li")
-    shown = {}
-    for i in range(items.count()):
-        chance = items.nth(i).locator(".odds-chance").inner_text()
-        shown[items.nth(i).locator(".odds-name").inner_text()] = int(chance.strip("≈<>%"))
-    return shown
+    return {
+        items.nth(i).locator(".odds-name").inner_text(): items.nth(i)
+        .locator(".odds-chance")
+        .inner_text()
+        for i in range(items.count())
+    }
+
+
+def _whole(chance: str) -> int:
+    """ "66%" -> 66, ">99%" -> 99, "<1%" -> 1: the percentage a legend entry rounds to."""
+    return int(chance.strip("≈<>%"))
 
 
 def test_decathlon_live_odds_bar(page: Any, server: Server) -> None:
@@ -239,11 +246,13 @@ def test_decathlon_live_odds_bar(page: Any, server: Server) -> None:
     bot = page.locator(".seat-name").nth(1).inner_text()
     shown = _odds_shown(page)
     assert set(shown) == {"Ann <b>", bot}, shown
-    assert 98 <= sum(shown.values()) <= 102
+    assert 98 <= sum(map(_whole, shown.values())) <= 102
     segments = page.locator("#table .odds-seg")
     assert segments.count() == 2 and page.locator("#table .odds b").count() == 0
-    # the bar carries the chances (text_content: a narrow segment hides its label by CSS)
-    assert segments.first.text_content() == f"{shown['Ann <b>']}%"
+    # the bar carries the chances as the legend writes them (the room's dice are random and
+    # the bot may have played first, so a chance may already read ">99%"); text_content: a
+    # narrow segment hides its label by CSS
+    assert segments.first.text_content() == shown["Ann <b>"]
     assert page.locator("#table .odds-legend li.me .odds-name").inner_text() == "Ann <b>"
     ui.check_axe(page, "decathlon table with odds")
     ui.shoot(page, "decathlon-odds")
@@ -255,6 +264,52 @@ def test_decathlon_live_odds_bar(page: Any, server: Server) -> None:
     )
     assert set(_odds_shown(page)) == {"Ann <b>", bot}
     ui.shoot(page, "decathlon-odds-later")
+
+
+def test_odds_bar_says_0_and_100_only_of_the_impossible_and_the_certain(
+    page: Any, server: Server
+) -> None:
+    """Chances that would round to 0% or 100% read "<1%" and ">99%", in the bar and the
+    legend alike; 0 and 1 themselves read "0%" and "100%"."""
+    page.goto(server.url + "/")
+    cases = [
+        ([0.998, 0.002], [">99%", "<1%"]),
+        ([0.9951, 0.005], [">99%", "1%"]),
+        ([0.994, 0.004999], ["99%", "<1%"]),
+        ([1.0, 0.0], ["100%", "0%"]),
+    ]
+    for win, expected in cases:
+        texts = page.evaluate(
+            """async (win) => {
+                const m = await import('/static/js/parts/odds.js');
+                const bar = m.oddsBar({ odds: { win, exact: true }, names: ["Ann", "Bob"] });
+                const all = (sel) => [...bar.querySelectorAll(sel)].map((e) => e.textContent);
+                return { bar: all('.odds-pct'), legend: all('.odds-chance') };
+            }""",
+            win,
+        )
+        assert texts == {"bar": expected, "legend": expected}, (win, texts)
+
+
+def test_the_browser_writes_chances_as_the_terminal_does(page: Any, server: Server) -> None:
+    """The odds bar's percent() and core.i18n.format_chance write every chance alike, in
+    each language: the edges, the halves and random chances."""
+    rng = random.Random(7)
+    chances = [0.0, 1.0, 0.004999, 0.005, 0.015, 0.125, 0.5, 0.994999, 0.995, 0.9951, 1e-12]
+    chances += [1 - 1e-12, *(rng.random() for _ in range(200)), *(k / 200 for k in range(201))]
+    for lang in ("en", "de", "pl"):
+        page.goto(f"{server.url}/?lang={lang}")
+        page.wait_for_selector(f"html[lang={lang}] #create-form")
+        written = page.evaluate(
+            """async (chances) => {
+                const m = await import('/static/js/parts/odds.js');
+                return chances.map((p) => m.percent(p));
+            }""",
+            chances,
+        )
+        expected = [format_chance(p, lang) for p in chances]
+        wrong = [(p, w, e) for p, w, e in zip(chances, written, expected, strict=True) if w != e]
+        assert not wrong, (lang, wrong[:5])
 
 
 def test_odds_bar_of_an_estimate_with_many_players(page: Any, server: Server) -> None:

@@ -35,6 +35,7 @@ import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
+from decimal import ROUND_HALF_UP, Decimal
 
 from gamenight.core.languages import DEFAULT, LANGUAGES, check_language
 
@@ -205,14 +206,19 @@ def game_name(game_id: str, english: str) -> str:
     return term(f"game.{game_id}.name", english)
 
 
-def format_decimal(number: float, lang: str | None = None, *, places: int | None = None) -> str:
+def format_decimal(
+    number: float, lang: str | None = None, *, places: int | None = None, grouping: bool = True
+) -> str:
     """``number`` written as ``lang`` (default: the current language) writes numbers, with
-    exactly ``places`` decimals if given.
+    exactly ``places`` decimals if given, and thousands grouped unless ``grouping`` is off
+    (a table's column of values, e.g. the hints').
 
     >>> format_decimal(1234.5, "en"), format_decimal(1234.5, "de"), format_decimal(-6, "pl")
     ('1,234.5', '1.234,5', '-6')
     >>> format_decimal(30, "de", places=2), format_decimal(12345.678, "pl", places=1)
     ('30,00', '12\xa0345,7')
+    >>> format_decimal(9067.576, "de", places=2, grouping=False)
+    '9067,58'
     """
     from babel.numbers import format_decimal as babel_format  # deferred: Babel loads CLDR data
 
@@ -220,12 +226,50 @@ def format_decimal(number: float, lang: str | None = None, *, places: int | None
     pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
     return str(
         babel_format(
-            number,
+            # the float's exact value, so it rounds as Python's own f"{x:.2f}" does
+            Decimal(number) if isinstance(number, float) else number,
             format=pattern,
             locale="en" if lang == PSEUDO else lang,
             decimal_quantization=True,
+            group_separator=grouping,
         )
     )
+
+
+def format_chance(p: float, lang: str | None = None, *, places: int = 0) -> str:
+    """The probability ``p`` as ``lang`` writes a percentage, with ``places`` decimals. A
+    chance that is neither 0 nor 1 but would round to either reads "<1%" or ">99%" (the
+    browser's odds bar says the same, web/static/js/parts/odds.js), so "0%" and "100%"
+    mean impossible and certain.
+
+    >>> format_chance(0.625, "en", places=1), format_chance(0.625, "de", places=1)
+    ('62.5%', '62,5\xa0%')
+    >>> [format_chance(p, "en") for p in (0.0, 0.004, 0.005, 0.994, 0.9951, 1.0)]
+    ['0%', '<1%', '1%', '99%', '>99%', '100%']
+    >>> format_chance(0.99996, "pl", places=1), format_chance(1e-9, "en", places=1)
+    ('>99,9%', '<0.1%')
+    """
+    from babel import Locale
+    from babel.numbers import format_percent  # deferred: Babel loads CLDR data
+
+    lang = lang or language()
+    locale = Locale.parse("en" if lang == PSEUDO else lang)
+    pattern = locale.percent_formats[None].pattern
+    if places:  # the locale's own pattern, its last integer digit followed by the decimals
+        pattern = re.sub(r"0(?=[^0#]*%)", "0." + "0" * places, pattern, count=1)
+
+    def written(q: Decimal) -> str:
+        return str(format_percent(q, format=pattern, locale=locale, decimal_quantization=True))
+
+    # p scaled in floating point, then rounded half up exactly: the browser's
+    # Math.round(p * 100) / 100 for whole percentages, so both write 0.015 as 2%
+    step = Decimal(1).scaleb(-places - 2)  # the smallest chance written, as a fraction
+    shown = Decimal(p * 10 ** (places + 2)).quantize(Decimal(1), ROUND_HALF_UP) * step
+    if shown == 0 < p:
+        return f"<{written(step)}"
+    if shown == 1 > p:
+        return f">{written(1 - step)}"
+    return written(shown)
 
 
 # The pseudo-locale. Placeholders ({name}, %(name)s, %d), Rich markup ([bold], [/]) and

@@ -11,7 +11,7 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from gamenight.core.advice import Advice, Objective
-from gamenight.core.i18n import _
+from gamenight.core.i18n import _, format_chance, format_decimal
 
 
 def format_value(value: float | None, objective: Objective) -> str:
@@ -27,8 +27,8 @@ def format_value(value: float | None, objective: Objective) -> str:
     if value is None:
         return "–"
     if objective.unit == "probability":
-        return f"{100 * value:.1f}%"
-    return f"{value:.2f}"
+        return format_chance(value, places=1)
+    return format_decimal(value, places=2, grouping=False)
 
 
 def advice_table(

@@ -28,7 +28,7 @@ from rich.text import Text
 from gamenight.core import registry
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results
-from gamenight.core.i18n import _, format_decimal, ngettext
+from gamenight.core.i18n import _, format_chance, format_decimal, ngettext
 from gamenight.core.odds import Odds
 from gamenight.games.decathlon.actions import Action, Freeze, Retire
 from gamenight.games.decathlon.disciplines import (
@@ -196,7 +196,7 @@ class UI:
                 _("exact")
                 if ranked.exact or not ranked.se
                 else _("from simulated finishes (standard error at most {se})").format(
-                    se=f"{max(ranked.se):.1%}"
+                    se=format_chance(max(ranked.se), places=1)
                 )
             )
             parts.append(
@@ -315,9 +315,9 @@ class UI:
             cells: list[RenderableType] = [marker, Text(table.names[seat]), Text(detail)]
             cells.append(result_text(best))
             if chances is not None:
-                cells.append(f"{chances[seat]:.0%}")
+                cells.append(format_chance(chances[seat]))
             if also is not None:
-                cells.append(f"{also[seat]:.0%}")
+                cells.append(format_chance(also[seat]))
             field.add_row(*cells)
         return field
 

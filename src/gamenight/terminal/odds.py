@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from gamenight.core.i18n import N_, gettext
+from gamenight.core.i18n import N_, format_chance, gettext
 from gamenight.core.odds import Odds
 from gamenight.core.registry import GameEntry
 
@@ -38,12 +38,15 @@ def odds_cells(odds: Odds, names: Sequence[str]) -> str:
     """
     se = odds.se if not odds.exact and odds.se is not None else None
     cells = "  ".join(
-        f"{name} {p:6.1%}" + (f" ±{se[i]:.1%}" if se is not None else "")
+        f"{name} {format_chance(p, places=1):>6}"
+        + (f" ±{format_chance(se[i], places=1)}" if se is not None else "")
         for i, (name, p) in enumerate(zip(names, odds.win, strict=True))
     )
     if odds.also is None:
         return cells
-    also = "  ".join(f"{name} {p:6.1%}" for name, p in zip(names, odds.also, strict=True))
+    also = "  ".join(
+        f"{name} {format_chance(p, places=1):>6}" for name, p in zip(names, odds.also, strict=True)
+    )
     return f"{odds.label}: {cells} | {odds.also_label or 'also'}: {also}"
 
 

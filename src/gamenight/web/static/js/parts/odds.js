@@ -15,11 +15,13 @@ const capitalized = (text) => (text ? text[0].toLocaleUpperCase() + text.slice(1
 const whole = (p) => formatNumber(p, { style: "percent", maximumFractionDigits: 0 });
 const tenth = (p) => formatNumber(p, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
 
-/** "62%" ("62 %" in German), "<1%" and ">99%" for chances that are neither 0 nor 1. */
+/** "62%" ("62 %" in German); "<1%" and ">99%" for chances that are neither 0 nor 1 but
+ * would round to them, so "0%" and "100%" mean impossible and certain. */
 export function percent(p) {
-  if (p > 0 && p < 0.005) return t("odds.below", { p: whole(0.01) });
-  if (p < 1 && p > 0.995) return t("odds.above", { p: whole(0.99) });
-  return whole(Math.round(p * 100) / 100);
+  const shown = Math.round(p * 100) / 100; // half up, as core.i18n.format_chance rounds
+  if (shown === 0 && p > 0) return t("odds.below", { p: whole(0.01) });
+  if (shown === 1 && p < 1) return t("odds.above", { p: whole(0.99) });
+  return whole(shown);
 }
 
 /** One player's chance as text: "62%", or "≈62% ±1.2%" when estimated. */
