@@ -292,24 +292,28 @@ def test_odds_bar_says_0_and_100_only_of_the_impossible_and_the_certain(
 
 
 def test_the_browser_writes_chances_as_the_terminal_does(page: Any, server: Server) -> None:
-    """The odds bar's percent() and core.i18n.format_chance write every chance alike, in
-    each language: the edges, the halves and random chances."""
+    """The browser's formatChance (the odds bar's whole percentages, the hints' tenths) and
+    core.i18n.format_chance write every chance alike, in each language: the edges, the
+    halves and random chances."""
     rng = random.Random(7)
     chances = [0.0, 1.0, 0.004999, 0.005, 0.015, 0.125, 0.5, 0.994999, 0.995, 0.9951, 1e-12]
+    chances += [0.0005, 0.00049, 0.9995, 0.99951, 0.0125, 0.6125]
     chances += [1 - 1e-12, *(rng.random() for _ in range(200)), *(k / 200 for k in range(201))]
     for lang in ("en", "de", "pl"):
         page.goto(f"{server.url}/?lang={lang}")
         page.wait_for_selector(f"html[lang={lang}] #create-form")
         written = page.evaluate(
             """async (chances) => {
-                const m = await import('/static/js/parts/odds.js');
-                return chances.map((p) => m.percent(p));
+                const odds = await import('/static/js/parts/odds.js');
+                const i18n = await import('/static/js/i18n.js');
+                return [chances.map(odds.percent), chances.map((p) => i18n.formatChance(p, 1))];
             }""",
             chances,
         )
-        expected = [format_chance(p, lang) for p in chances]
-        wrong = [(p, w, e) for p, w, e in zip(chances, written, expected, strict=True) if w != e]
-        assert not wrong, (lang, wrong[:5])
+        for places, shown in enumerate(written):  # the odds bar's whole percentages, the hints'
+            expected = [format_chance(p, lang, places=places) for p in chances]
+            wrong = [(p, w, e) for p, w, e in zip(chances, shown, expected, strict=True) if w != e]
+            assert not wrong, (lang, places, wrong[:5])
 
 
 def test_odds_bar_of_an_estimate_with_many_players(page: Any, server: Server) -> None:

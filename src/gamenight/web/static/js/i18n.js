@@ -134,6 +134,19 @@ export function formatNumber(n, options = {}) {
   return new Intl.NumberFormat(lang, { useGrouping: "min2", ...options }).format(n);
 }
 
+/** A chance (0..1) as a percentage with `places` decimals: "62%" ("62 %" in German). One
+ * that is neither 0 nor 1 but would round to either reads "<1%" or ">99%" ("<0.1%" with one
+ * place), so "0%" and "100%" mean impossible and certain. The terminal writes chances by
+ * the same rule and rounding (core.i18n.format_chance; tests/web/test_browser.py checks). */
+export function formatChance(p, places = 0) {
+  const scale = 10 ** (places + 2);
+  const shown = Math.round(p * scale) / scale; // half up, from the float p * scale
+  const percent = (q) => formatNumber(q, { style: "percent", minimumFractionDigits: places, maximumFractionDigits: places });
+  if (shown === 0 && p > 0) return t("odds.below", { p: percent(1 / scale) });
+  if (shown === 1 && p < 1) return t("odds.above", { p: percent(1 - 1 / scale) });
+  return percent(shown);
+}
+
 /** A date/time in the page's language (options of Intl.DateTimeFormat). */
 export function formatDate(date, options = { dateStyle: "medium", timeStyle: "short" }) {
   return new Intl.DateTimeFormat(lang, options).format(date);

@@ -7,7 +7,7 @@
 // forms they take ([RegExp, key], i18n.sayAgain), and the panel says them in the page's
 // language (an unknown one shows as sent).
 import { h } from "../dom.js";
-import { t, formatNumber, sayAgain } from "../i18n.js";
+import { t, formatChance, formatNumber, sayAgain } from "../i18n.js";
 
 let describer = null;
 let wordForms = [];
@@ -38,7 +38,7 @@ function optionLabel(option, describe) {
 
 function fmt(value, unit) {
   if (value === null || value === undefined) return "–";
-  if (unit === "probability") return formatNumber(value, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+  if (unit === "probability") return formatChance(value, 1);
   return Number.isInteger(value) ? formatNumber(value) : formatNumber(value, { minimumFractionDigits: 2, maximumFractionDigits: 2 });
 }
 

@@ -3,7 +3,7 @@
 // The legend is the list screen readers get (the bar repeats it in colour, so it is hidden
 // from them). Names are text, never markup.
 import { h } from "../dom.js";
-import { t, tOr, formatNumber } from "../i18n.js";
+import { t, tOr, formatChance } from "../i18n.js";
 
 const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
 
@@ -12,17 +12,10 @@ const COLOURS = 8; // .odds-c0 ... .odds-c7 in app.css, by seat
 const objective = (label) => tOr(`odds.objective.${label}`, label);
 const capitalized = (text) => (text ? text[0].toLocaleUpperCase() + text.slice(1) : text);
 
-const whole = (p) => formatNumber(p, { style: "percent", maximumFractionDigits: 0 });
-const tenth = (p) => formatNumber(p, { style: "percent", minimumFractionDigits: 1, maximumFractionDigits: 1 });
+const tenth = (p) => formatChance(p, 1);
 
-/** "62%" ("62 %" in German); "<1%" and ">99%" for chances that are neither 0 nor 1 but
- * would round to them, so "0%" and "100%" mean impossible and certain. */
-export function percent(p) {
-  const shown = Math.round(p * 100) / 100; // half up, as core.i18n.format_chance rounds
-  if (shown === 0 && p > 0) return t("odds.below", { p: whole(0.01) });
-  if (shown === 1 && p < 1) return t("odds.above", { p: whole(0.99) });
-  return whole(shown);
-}
+/** "62%" ("62 %" in German); "<1%" and ">99%" for chances that are neither 0 nor 1. */
+export const percent = (p) => formatChance(p, 0);
 
 /** One player's chance as text: "62%", or "≈62% ±1.2%" when estimated. */
 export function chance(odds, seat) {
