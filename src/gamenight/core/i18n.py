@@ -222,24 +222,30 @@ def format_decimal(
     """
     from babel.numbers import format_decimal as babel_format  # deferred: Babel loads CLDR data
 
-    lang = lang or language()
     pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
     return str(
         babel_format(
             # the float's exact value, so it rounds as Python's own f"{x:.2f}" does
             Decimal(number) if isinstance(number, float) else number,
             format=pattern,
-            locale="en" if lang == PSEUDO else lang,
+            locale=_number_locale(lang),
             decimal_quantization=True,
             group_separator=grouping,
         )
     )
 
 
+def _number_locale(lang: str | None) -> str:
+    """The locale Babel writes ``lang``'s numbers in (the current language by default;
+    the pseudo-locale writes them as English does)."""
+    lang = lang or language()
+    return "en" if lang == PSEUDO else lang
+
+
 def format_chance(p: float, lang: str | None = None, *, places: int = 0) -> str:
     """The probability ``p`` as ``lang`` writes a percentage, with ``places`` decimals. A
     chance that is neither 0 nor 1 but would round to either reads "<1%" or ">99%" (the
-    browser's odds bar says the same, web/static/js/parts/odds.js), so "0%" and "100%"
+    browser's ``formatChance`` says the same, web/static/js/i18n.js), so "0%" and "100%"
     mean impossible and certain.
 
     >>> format_chance(0.625, "en", places=1), format_chance(0.625, "de", places=1)
@@ -252,8 +258,7 @@ def format_chance(p: float, lang: str | None = None, *, places: int = 0) -> str:
     from babel import Locale
     from babel.numbers import format_percent  # deferred: Babel loads CLDR data
 
-    lang = lang or language()
-    locale = Locale.parse("en" if lang == PSEUDO else lang)
+    locale = Locale.parse(_number_locale(lang))
     pattern = locale.percent_formats[None].pattern
     if places:  # the locale's own pattern, its last integer digit followed by the decimals
         pattern = re.sub(r"0(?=[^0#]*%)", "0." + "0" * places, pattern, count=1)

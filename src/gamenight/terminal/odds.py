@@ -37,16 +37,17 @@ def odds_cells(odds: Odds, names: Sequence[str]) -> str:
     'points play: Ann  60.0%  Bob  40.0% | win play: Ann  55.0%  Bob  45.0%'
     """
     se = odds.se if not odds.exact and odds.se is not None else None
+
+    def cell(name: str, p: float) -> str:
+        return f"{name} {format_chance(p, places=1):>6}"
+
     cells = "  ".join(
-        f"{name} {format_chance(p, places=1):>6}"
-        + (f" ±{format_chance(se[i], places=1)}" if se is not None else "")
+        cell(name, p) + (f" ±{format_chance(se[i], places=1)}" if se is not None else "")
         for i, (name, p) in enumerate(zip(names, odds.win, strict=True))
     )
     if odds.also is None:
         return cells
-    also = "  ".join(
-        f"{name} {format_chance(p, places=1):>6}" for name, p in zip(names, odds.also, strict=True)
-    )
+    also = "  ".join(cell(name, p) for name, p in zip(names, odds.also, strict=True))
     return f"{odds.label}: {cells} | {odds.also_label or 'also'}: {also}"
 
 
