@@ -1,19 +1,21 @@
 # gamenight — `make serve` plays online, `make play` in the terminal, `make test` checks everything.
-# Each creates .venv from the pinned lock file when it is missing.
+# Each creates .venv from a pinned lock when it is missing: `play` and `serve` the core
+# (requirements/core.lock), everything else every extra and the tools (requirements/dev.lock).
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
+CORE   := $(VENV)/.installed-core
 STAMP  := $(VENV)/.installed
 
 .PHONY: play serve test lint layers typecheck pytest system-deps bench lock messages clean
 
-play: $(STAMP)
+play: $(CORE)
 	$(BIN)/gamenight
 
 # The online server on the embedded default (SQLite in the user data directory).
 HOST ?= 127.0.0.1
 PORT ?= 8000
-serve: $(STAMP)
+serve: $(CORE)
 	$(BIN)/gamenight serve --host $(HOST) --port $(PORT)
 
 test: $(STAMP) system-deps lint layers typecheck pytest
@@ -64,18 +66,51 @@ system-deps:
 bench: $(STAMP)
 	for f in bench/*.py; do echo "== $$f"; $(BIN)/python $$f || exit 1; done
 
-$(STAMP): requirements.lock pyproject.toml
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet --require-hashes -r requirements.lock
-	$(BIN)/python -m pip install --quiet --no-deps -e .
-	touch $(STAMP)
+# Python 3.11 or newer, checked when a venv is to be built, before anything is created:
+# one line (make's own "*** ... Stop."), exit 2. Expanded with the recipe, so a venv
+# already built never asks for $(PYTHON).
+PYTHON_OK = $(if $(filter ok,$(shell $(PYTHON) -c 'import sys; print("ok" if sys.version_info >= (3, 11) else "old")' 2>/dev/null)),,$(error gamenight needs Python 3.11 or newer, and PYTHON=$(PYTHON) is $(or $(shell command -v $(PYTHON) >/dev/null && $(PYTHON) --version 2>&1 | head -n 1),not found): run make PYTHON=python3.11 (or newer) $(or $(MAKECMDGOALS),play)))
 
-# Re-pin every dependency (needs pip-tools in the venv).
-lock: $(STAMP)
-	$(BIN)/python -m pip install --quiet pip-tools
-	$(BIN)/pip-compile --quiet --extra dev --extra rl --extra ray --generate-hashes --strip-extras \
-		--output-file requirements.lock pyproject.toml
+# The venv from LOCK ($(1)), trusted by its stamps ($(2)). A venv left without a stamp
+# (a build that failed or was interrupted) is removed first; the stamps go before the
+# install and come back only after it; a failed install removes the venv. So the next
+# run never trusts a half-built venv: it starts again from scratch. The dev lock holds
+# the core's, so its venv stamps both.
+define build_venv
+	$(PYTHON_OK)
+	@if [ -e $(VENV) ] && [ ! -e $(CORE) ] && [ ! -e $(STAMP) ]; then \
+	  echo "removing $(VENV): no finished build stamped it"; rm -rf $(VENV); fi
+	rm -f $(CORE) $(STAMP)
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV) || { rm -rf $(VENV); exit 1; }
+	@$(BIN)/python -m pip install --quiet --upgrade pip || { rm -rf $(VENV); exit 1; }
+	$(BIN)/python -m pip install --quiet --require-hashes -r $(1) || { rm -rf $(VENV); exit 1; }
+	$(BIN)/python -m pip install --quiet --no-deps -e . || { rm -rf $(VENV); exit 1; }
+	touch $(2)
+endef
+
+$(CORE): requirements/core.lock pyproject.toml
+	$(call build_venv,requirements/core.lock,$(CORE))
+
+$(STAMP): requirements/dev.lock pyproject.toml
+	$(call build_venv,requirements/dev.lock,$(CORE) $(STAMP))
+
+# Re-pin every dependency from PyPI alone (no local index or wheel folder in the locks)
+# with pip-tools in a scratch venv: the dev lock (every extra and the tools), then the
+# core's, seeded with the dev lock's versions so the two agree. pip-compile adds the
+# project itself (the dev extra names gamenight[...]) as a local path: removed.
+PYPI_ONLY := env -u PIP_FIND_LINKS -u PIP_EXTRA_INDEX_URL -u PIP_INDEX_URL PIP_CONFIG_FILE=/dev/null
+lock:
+	$(PYTHON_OK)
+	@tools=$$(mktemp -d) && trap 'rm -rf "$$tools"' EXIT && \
+	$(PYTHON) -m venv "$$tools" && $(PYPI_ONLY) "$$tools/bin/pip" install --quiet pip-tools && \
+	compile="$(PYPI_ONLY) $$tools/bin/pip-compile --quiet --generate-hashes --strip-extras \
+	  --allow-unsafe --no-emit-index-url --no-emit-find-links" && \
+	$$compile --extra dev --output-file requirements/dev.lock pyproject.toml && \
+	sed -i '/^# WARNING: pip install will require/,/^    # via gamenight (pyproject.toml)$$/d' \
+	  requirements/dev.lock && \
+	cp requirements/dev.lock requirements/core.lock && \
+	$$compile --output-file requirements/core.lock pyproject.toml && \
+	! grep -n -e '^-' -e 'file:' -e ' @ ' requirements/core.lock requirements/dev.lock
 
 # The gettext catalogues (docs/i18n.md): extract the marked strings into the template,
 # merge it into each language's .po (new entries untranslated, gone ones dropped), then

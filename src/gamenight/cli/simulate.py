@@ -37,6 +37,20 @@ console = lazy_console()
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+def _need_extras(command: str, out: Path | None, backend: str) -> None:
+    """Refuse up front, before the games are played, a run whose end needs an extra that
+    is not installed: the tournament's batch fit, --out's Parquet and plots ([sim]),
+    --backend ray ([ray])."""
+    from gamenight.core.extras import require
+
+    if command == "tournament":
+        require("tournament", "sim", "choix", "scipy")
+    if out is not None:
+        require(f"{command} --out", "sim", "pyarrow", "matplotlib")
+    if backend == "ray":
+        require("--backend ray", "ray")
+
+
 def _parallel_options(f: F) -> F:
     """--jobs, --backend, --address, --worker-memory, --out, --seed, -o, --json."""
     for decorator in reversed(
@@ -118,6 +132,7 @@ def sim(
     them). Game i is the same on any number of workers: its dice come from the
     series seed and i. Ctrl-C stops and reports the games finished so far (partial).
     """
+    _need_extras("sim", out, backend)
     from rich.table import Table as RichTable
     from rich.text import Text
 
@@ -239,6 +254,7 @@ def tournament(
     win-share matrix, a Bradley-Terry fit of all the games (order-independent) and
     openskill (Plackett-Luce) ratings, which are added to the stored ones.
     """
+    _need_extras("tournament", out, backend)
     from rich.table import Table as RichTable
     from rich.text import Text
 

@@ -63,6 +63,11 @@ def solve(
     """Solve GAME exactly and print the headline figures (or all of them with --json)."""
     from gamenight.core import registry
 
+    if plot_dir is not None:  # before the solve: the plots need the [sim] extra
+        from gamenight.core.extras import require
+
+        require("solve --plot", "sim", "matplotlib")
+
     entry = registry.get(game)
     try:
         solver = entry.solver

@@ -17,9 +17,19 @@ from __future__ import annotations
 from typing import Any
 
 from gamenight.core import registry
-from gamenight.envs.gymnasium_envs import register
-from gamenight.envs.pettingzoo_envs import DecadesParallel, GamenightAEC, GamenightParallel
-from gamenight.envs.versus import register as register_versus
+from gamenight.core.extras import require
+
+# Gymnasium and PettingZoo are the [rl] extra: without them, importing any of
+# gamenight.envs is one line naming it (a MissingExtraError), not an ImportError's chain.
+require("gamenight.envs", "rl")
+
+from gamenight.envs.gymnasium_envs import register  # noqa: E402
+from gamenight.envs.pettingzoo_envs import (  # noqa: E402
+    DecadesParallel,
+    GamenightAEC,
+    GamenightParallel,
+)
+from gamenight.envs.versus import register as register_versus  # noqa: E402
 
 __all__ = ["DecadesParallel", "GamenightAEC", "GamenightParallel", "aec_env", "parallel_env"]
 

@@ -31,6 +31,7 @@ import asyncio
 import contextlib
 import json
 import sqlite3
+import sys
 import time
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
@@ -64,6 +65,7 @@ from gamenight.core.errors import StorageUnavailableError
 from gamenight.server.dburl import SCHEMA_HEAD as SCHEMA_HEAD  # re-exported, as below
 from gamenight.server.dburl import default_url as default_url
 from gamenight.server.dburl import normalise_url as normalise_url
+from gamenight.server.dburl import require_driver
 from gamenight.server.dburl import schema_is_current as schema_is_current
 from gamenight.server.dburl import sync_url as sync_url
 from gamenight.server.lifecycle import OPEN, Lifecycle
@@ -187,8 +189,15 @@ def is_outage(exc: BaseException) -> bool:
     >>> is_outage(ValueError("a bug"))
     False
     """
-    import psycopg
-
+    # psycopg is the [postgres] extra: an error of it exists only once it is loaded
+    psycopg = sys.modules.get("psycopg")
+    outages: tuple[type[BaseException], ...] = (
+        StorageUnavailableError,
+        sa_exc.DisconnectionError,
+        sa_exc.TimeoutError,
+        OSError,
+        *((psycopg.OperationalError, psycopg.InterfaceError) if psycopg is not None else ()),
+    )
     current: BaseException | None = exc
     for _ in range(5):
         if current is None:
@@ -204,15 +213,7 @@ def is_outage(exc: BaseException) -> bool:
                 return code & 0xFF in _SQLITE_OUTAGES
             text = str(current).lower()
             return any(word in text for word in _SQLITE_WORDS)
-        if isinstance(
-            current,
-            StorageUnavailableError
-            | sa_exc.DisconnectionError
-            | sa_exc.TimeoutError
-            | psycopg.OperationalError
-            | psycopg.InterfaceError
-            | OSError,
-        ):
+        if isinstance(current, outages):
             return True
         current = current.__cause__
     return False
@@ -1002,6 +1003,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 def _engine(url: str, postgres: bool) -> AsyncEngine:
     if postgres:
+        require_driver(url)
         # pool_pre_ping: a pooled connection that a database restart killed is replaced
         # at checkout instead of failing the next request (the log's hot path does not
         # use the pool: it has its own connections, reopened after a failure).

@@ -16,6 +16,8 @@ from pathlib import Path
 
 import platformdirs
 
+from gamenight.core.extras import require
+
 
 def default_url() -> str:
     """SQLite in the user data directory (the embedded default)."""
@@ -33,6 +35,17 @@ def normalise_url(url: str) -> str:
         if url.startswith(plain):
             return driver + url[len(plain) :]
     return url
+
+
+def require_driver(url: str) -> None:
+    """PostgreSQL's driver is the [postgres] extra: a PostgreSQL URL without it is
+    refused in one line (:class:`~gamenight.core.extras.MissingExtraError`), before
+    anything connects; SQLite needs nothing more.
+
+    >>> require_driver("sqlite:////tmp/x.sqlite3")
+    """
+    if normalise_url(url).startswith("postgresql+psycopg://"):
+        require("serve --db postgresql://…", "postgres", "psycopg")
 
 
 def sync_url(url: str) -> str:

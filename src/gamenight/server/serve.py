@@ -79,7 +79,16 @@ def serve(
 
 def reach_database(url: str, wait: float) -> None:
     """Migrate the database at ``url``, retrying once a second for up to ``wait``
-    seconds while it cannot be reached; then exit with status 3 and one line."""
+    seconds while it cannot be reached; then exit with status 3 and one line. A
+    PostgreSQL URL without the [postgres] extra installed is one line and status 3 too."""
+    from gamenight.core.extras import MissingExtraError
+    from gamenight.server.dburl import require_driver
+
+    try:
+        require_driver(url)
+    except MissingExtraError as exc:
+        print(f"gamenight: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
     if schema_is_current(url):  # an SQLite file at the head: nothing to import or do
         return
     from gamenight.server.db import is_outage, migrate, outage_reason

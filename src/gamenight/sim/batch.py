@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from gamenight.core.extras import load
+
 if TYPE_CHECKING:
     from gamenight.sim.engine import GameRow
 
@@ -84,8 +86,9 @@ def batch_fit(names: Sequence[str], rows: Sequence[GameRow]) -> dict[str, Streng
     The fit depends on the games only through :func:`comparisons` (counts), so it is
     the same for the games in any order.
     """
-    import choix
     import numpy as np
+
+    choix = load("choix", "tournament", "sim")  # choix needs scipy
 
     n = len(names)
     wins = np.array(comparisons(names, rows), dtype=float)

@@ -352,12 +352,9 @@ def _run_ray(
     take: Callable[[list[GameRow], int, float], None],
     stop: _StopFlag,
 ) -> int:
-    try:
-        import importlib
+    from gamenight.core.extras import load
 
-        ray: Any = importlib.import_module("ray")  # optional extra; typed loosely on purpose
-    except ImportError:
-        raise OptionsError("--backend ray needs Ray: pip install 'gamenight[ray]'") from None
+    ray: Any = load("ray", "--backend ray", "ray")  # optional extra; typed loosely on purpose
     started_here = not ray.is_initialized()
     if started_here:
         ray.init(address=address, include_dashboard=False, log_to_driver=False)

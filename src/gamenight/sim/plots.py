@@ -15,6 +15,11 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from gamenight.core.extras import require
+
+# Every function here draws with matplotlib, the [sim] extra: checked once, on import.
+require(__name__, "sim", "matplotlib")
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 

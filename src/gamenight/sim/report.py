@@ -19,6 +19,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
+from gamenight.core.extras import load
 from gamenight.sim.engine import GameRow
 from gamenight.sim.series import SeriesReport, by_entrant
 from gamenight.sim.tournament import TournamentReport
@@ -73,8 +74,8 @@ def _plain(value: Any) -> Any:
 
 def write_rows(rows: Sequence[GameRow], out: Path) -> tuple[Path, Path]:
     """games.csv and games.parquet, one row per game, in game order."""
-    import pyarrow as pa
-    import pyarrow.parquet as pq
+    pa = load("pyarrow", "--out", "sim")
+    pq = load("pyarrow.parquet", "--out", "sim")
 
     out.mkdir(parents=True, exist_ok=True)
     csv_path, parquet_path = out / "games.csv", out / "games.parquet"
