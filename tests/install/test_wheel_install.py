@@ -66,7 +66,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
     _run(sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "-w", dist, ROOT, cwd=home)
     [wheel] = dist.glob("gamenight-*.whl")
     _run(sys.executable, "-m", "venv", home / "venv", cwd=home)
-    pip = [home / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet"]
+    pip: list[str | Path] = [home / "venv" / "bin" / "python", "-m", "pip", "install", "--quiet"]
     _run(*pip, "--require-hashes", "-r", ROOT / "requirements" / "core.lock", cwd=home)
     _run(*pip, "--no-deps", wheel, cwd=home)
     _run(home / "venv" / "bin" / "python", "-m", "pip", "check", cwd=home)
