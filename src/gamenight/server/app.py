@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -38,6 +39,7 @@ from gamenight.core.errors import GamenightError, StorageUnavailableError, first
 from gamenight.core.i18n import _, set_language
 from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
+from gamenight.server import metrics
 from gamenight.server import protocol as p
 from gamenight.server.config import Config, CreateRoom
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
@@ -53,6 +55,7 @@ from gamenight.server.guard import (
     handle_refused,
 )
 from gamenight.server.lifecycle import OPEN, Lifecycle
+from gamenight.server.proxy import client_address
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.tokens import token_hash
 from gamenight.server.words import language_of
@@ -400,6 +403,34 @@ async def protocol_schema() -> dict[str, Any]:
     return p.json_schema()
 
 
+# ----- health and metrics (docs/deploy.md) -------------------------------------------------
+@get("/healthz", include_in_schema=False, sync_to_thread=False)
+def healthz() -> dict[str, str]:
+    """The process is alive and answers (nothing else is looked at)."""
+    return {"status": "ok"}
+
+
+@get("/readyz", include_in_schema=False)
+async def readyz(request: Request[Any, Any, Any]) -> Response[Any]:
+    """The rooms are up and the database answers a trivial query."""
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    if hub is None:
+        failed = getattr(request.app.state, "failed", None)
+        why = "starting" if failed is None else f"the storage could not start: {failed}"
+        return Response(Problem("unavailable", why), status_code=503)
+    try:
+        await hub.store.ping()
+    except StorageUnavailableError as exc:
+        return Response(Problem("unavailable", str(exc)), status_code=503)
+    return Response({"status": "ready"})
+
+
+@get("/metrics", include_in_schema=False, sync_to_thread=False)
+def metrics_page() -> Response[bytes]:
+    """Prometheus' text format (``--metrics off`` or ``--metrics-listen``: not here)."""
+    return Response(metrics.scrape(), media_type=metrics.CONTENT_TYPE)
+
+
 # ----- the socket ---------------------------------------------------------------------------
 @websocket("/ws/{code:str}")
 async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
@@ -455,8 +486,7 @@ async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
 
 
 def _throttle_keys(socket: WebSocket[Any, Any, Any], hello: p.Hello) -> list[tuple[str, str]]:
-    client = socket.client
-    keys = [("address", client.host if client is not None else "")]
+    keys = [("address", client_address(socket))]
     if hello.token is not None:
         keys.append(("token", token_hash(hello.token)))
     return keys
@@ -482,6 +512,7 @@ async def _handshake(
         keys = _throttle_keys(socket, message)
         wait = throttle.admit(keys)
         if wait:
+            metrics.THROTTLED.labels("hello").inc()
             refusal = f"reconnecting too often: wait {wait:.0f} s before the next hello"
             await _send(socket, p.Error(code="rate_limited", message=refusal))
             await socket.close(code=1008)
@@ -529,6 +560,7 @@ async def _reader(
             message, request = None, exc.id
             refusal = p.Error(code=exc.code, message=exc.message, id=exc.id)
         if not conn.messages.take():
+            metrics.THROTTLED.labels("message").inc()
             conn.strikes += 1
             conn.send(p.Error(code="rate_limited", message=_("too many messages"), id=request))
             if conn.strikes >= hub.config.abuse_limit:
@@ -539,8 +571,12 @@ async def _reader(
             conn.send(refusal)
             continue
         reply: p.Message | None
+        began = time.perf_counter()
         try:
             reply = await room.handle(conn, message)  # the room's handler for its type
+            if isinstance(reply, p.Ack) and isinstance(message, p.Act):
+                metrics.ACKED.inc()
+                metrics.ACK_SECONDS.observe(time.perf_counter() - began)
         except Exception as exc:
             ident = failures(exc, f"room {room.code}, {type(message).__name__}")
             failed = f"the server failed (request {ident}); nothing changed"
@@ -570,6 +606,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         hub = hub_class(Store(config.db_url), config)
         await hub.start()
         app.state.hub = hub
+        metrics.track(hub)
     except asyncio.CancelledError:
         if hub is not None:  # stopped while restoring: what started is stopped too
             await _close(hub)
@@ -659,6 +696,9 @@ def create_app(config: Config) -> Litestar:
             protocol_schema,
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
+            healthz,
+            readyz,
+            *([metrics_page] if config.metrics_route else []),
         ],
         on_startup=[startup],
         on_shutdown=[shutdown],
@@ -673,4 +713,5 @@ def create_app(config: Config) -> Litestar:
             title="gamenight", version=__version__, path="/schema", description=__doc__
         ),
         request_max_body_size=64 * 1024,
+        logging_config=None,  # the log's one format is the server's (server/logs.py)
     )
