@@ -54,6 +54,7 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
+from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.proxy import client_address
 from gamenight.server.options import catalogue_of, catalogue_url, entries
@@ -661,6 +662,10 @@ def create_app(config: Config) -> Litestar:
         app.state.up = asyncio.Event()
         app.state.failed = None
         app.state.services = lambda: _hub_of(app)  # the pages' way to the rooms (web)
+        # the room page's invite links (web): --public-url, else the browser's address
+        app.state.invite_base = lambda request: invite_base(
+            config, request.scope.get("scheme", "http"), request.headers.get("host")
+        )
         app.state.throttle = ReconnectThrottle(
             {
                 "token": (config.reconnect_rate, config.reconnect_burst),
