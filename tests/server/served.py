@@ -101,7 +101,9 @@ class Served:
         self.stop()
 
 
-def refused(args: Sequence[str], env: Mapping[str, str] | None = None) -> tuple[int, list[str], str]:
+def refused(
+    args: Sequence[str], env: Mapping[str, str] | None = None
+) -> tuple[int, list[str], str]:
     """Run a server that must not start: (exit status, stderr lines, stdout)."""
     done = subprocess.run(
         [sys.executable, "-m", "gamenight.server", "--no-table-build", *args],

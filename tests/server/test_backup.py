@@ -89,9 +89,11 @@ def test_a_backup_made_while_playing_restores_and_its_rooms_resume(
     with Served(["--port", "0", "--db", url]) as server:
         # bots that keep writing while the copy is made
         bots = create_room(
-            server.url, "decathlon", ["bot:random", "bot:random"],
+            server.url,
+            "decathlon",
+            ["bot:random", "bot:random"],
             options={"events": "100m,long-jump,shot-put,400m,110m-hurdles,discus"},
-        )["code"]  # fmt: skip
+        )["code"]
         code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
         tokens = [claim(server.url, code, seat, f"P{seat}") for seat in (0, 1)]
 

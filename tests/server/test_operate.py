@@ -6,6 +6,7 @@ playing real games; invite links (--public-url, else the browser's address)."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import re
@@ -18,10 +19,12 @@ import pytest
 from harness import Client, PgCluster, claim, create_room, run
 from served import Served
 
-from gamenight.server.serve import machine_address
+from gamenight.server.invite import machine_address
 from gamenight.server.testing import free_port
 
-TEXT_LINE = re.compile(r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: ")
+TEXT_LINE = re.compile(
+    r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ (DEBUG|INFO|WARNING|ERROR|CRITICAL) \S+: "
+)
 
 
 def _db(tmp_path: Path) -> str:
@@ -41,10 +44,8 @@ def _client_faults(url: str) -> None:
         with socket.create_connection((host, int(port))) as s:
             s.sendall(raw)
             s.settimeout(2)
-            try:
+            with contextlib.suppress(TimeoutError):
                 s.recv(100)
-            except TimeoutError:
-                pass
     httpx.post(f"{url}/api/rooms", content=b"{nope", headers={"content-type": "application/json"})
     httpx.post(f"{url}/api/rooms", json={"game": "x" * 100, "seats": []})
     code = create_room(url, "dice-duel", ["human", "human"])["code"]

@@ -47,7 +47,9 @@ def test_the_unit_passes_systemd_analyze_verify(tmp_path: Path) -> None:
     complaints = [line for line in done.stderr.splitlines() if "gamenight.service" in line]
     assert done.returncode == 0 and not complaints, done.stderr
     # the check is real: a unit with a wrong key or a missing program is flagged
-    broken = _verify(ours.replace("KillSignal=", "KilSignal=").replace(str(here), "/nope/x"), tmp_path)
+    broken = _verify(
+        ours.replace("KillSignal=", "KilSignal=").replace(str(here), "/nope/x"), tmp_path
+    )
     assert broken.returncode != 0 or "gamenight.service" in broken.stderr, broken
 
 

@@ -28,7 +28,7 @@ TABLES = ("rooms", "seats", "actions", "chat")  # in the order of their foreign 
 def test_every_earlier_revision_has_a_fixture() -> None:
     versions = Path(__file__).resolve().parents[2] / "src/gamenight/server/migrations/versions"
     earlier = sorted(p.name[:4] for p in versions.glob("0*.py") if p.name[:4] != SCHEMA_HEAD)
-    assert REVISIONS == earlier, "make one with tests/server/upgrade/make_fixtures.py"
+    assert earlier == REVISIONS, "make one with tests/server/upgrade/make_fixtures.py"
 
 
 def _sqlite_fixture(revision: str, path: Path) -> None:
@@ -44,7 +44,8 @@ def _pg_fixture(revision: str, url: str, tmp_path: Path) -> None:
 
     config = Config()
     config.set_main_option(
-        "script_location", str(Path(__file__).resolve().parents[2] / "src/gamenight/server/migrations")
+        "script_location",
+        str(Path(__file__).resolve().parents[2] / "src/gamenight/server/migrations"),
     )
     config.set_main_option("sqlalchemy.url", sync_url(url))
     command.upgrade(config, revision)
@@ -52,13 +53,13 @@ def _pg_fixture(revision: str, url: str, tmp_path: Path) -> None:
     _sqlite_fixture(revision, source)
     with contextlib.closing(sqlite3.connect(source)) as lite, psycopg.connect(url) as pg:
         for table in TABLES:
-            cursor = lite.execute(f"SELECT * FROM {table}")  # noqa: S608 - our table names
+            cursor = lite.execute(f"SELECT * FROM {table}")
             names = [d[0] for d in cursor.description]
             for row in cursor.fetchall():
                 values = [bool(v) if n == "public" else v for n, v in zip(names, row, strict=True)]
                 columns = ", ".join(f'"{n}"' for n in names)
                 marks = ", ".join(["%s"] * len(names))
-                pg.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)  # noqa: S608
+                pg.execute(f"INSERT INTO {table} ({columns}) VALUES ({marks})", values)
             if "id" in names:
                 pg.execute(
                     f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "

@@ -65,8 +65,12 @@ class Caddy:
         )
         (self.dir / "Caddyfile").write_text(config)
         self.log = (self.dir / "caddy.log").open("wb")
-        env = {"HOME": str(self.dir), "XDG_DATA_HOME": str(self.dir / "xdg-data"),
-               "XDG_CONFIG_HOME": str(self.dir / "xdg-config"), "PATH": "/usr/bin:/bin"}  # fmt: skip
+        env = {
+            "HOME": str(self.dir),
+            "XDG_DATA_HOME": str(self.dir / "xdg-data"),
+            "XDG_CONFIG_HOME": str(self.dir / "xdg-config"),
+            "PATH": "/usr/bin:/bin",
+        }
         self.proc = subprocess.Popen(
             ["caddy", "run", "--config", str(self.dir / "Caddyfile"), "--adapter", "caddyfile"],
             stdout=self.log,
@@ -100,11 +104,21 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Served, Caddy]]:
     port, public = free_port(), free_port()
     server = Served(
         [
-            "--port", str(port), "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}",
-            "--trusted-proxy", "127.0.0.1/32", "--log-format", "json",
-            "--address-burst", "3", "--address-rate", "0.001",
-            "--public-url", f"https://localhost:{public}",
-        ]  # fmt: skip
+            "--port",
+            str(port),
+            "--db",
+            f"sqlite:///{tmp_path / 'db.sqlite3'}",
+            "--trusted-proxy",
+            "127.0.0.1/32",
+            "--log-format",
+            "json",
+            "--address-burst",
+            "3",
+            "--address-rate",
+            "0.001",
+            "--public-url",
+            f"https://localhost:{public}",
+        ]
     ).start()
     caddy = Caddy(port, public)
     try:
@@ -179,7 +193,9 @@ def test_chromium_plays_a_whole_game_through_caddy_over_tls(
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        code = ui.create_room(page, caddy.url, "decathlon", ["human", "bot:greedy"], events=["100m"])
+        code = ui.create_room(
+            page, caddy.url, "decathlon", ["human", "bot:greedy"], events=["100m"]
+        )
         assert page.url.startswith(f"https://localhost:{caddy.port}/r/")
         base = page.evaluate("document.querySelector('meta[name=gamenight-invite]').content")
         assert base == f"https://localhost:{caddy.port}"  # --public-url, for the invite link
@@ -208,7 +224,9 @@ def test_two_clients_behind_the_proxy_are_throttled_apart_and_forged_addresses_i
         # A, behind the proxy, from 127.0.0.2 (forging another address each time: the
         # proxy replaces it): its 3 hellos, then refused
         for n in range(3):
-            answer = await _hello(caddy.url, code, "127.0.0.2", **{"X-Forwarded-For": f"10.9.9.{n}"})
+            answer = await _hello(
+                caddy.url, code, "127.0.0.2", **{"X-Forwarded-For": f"10.9.9.{n}"}
+            )
             assert answer["type"] == "snapshot", answer
         refused = await _hello(caddy.url, code, "127.0.0.2", **{"X-Forwarded-For": "10.9.9.9"})
         assert refused["type"] == "error" and refused["code"] == "rate_limited", refused
@@ -217,7 +235,9 @@ def test_two_clients_behind_the_proxy_are_throttled_apart_and_forged_addresses_i
         # C, straight to the server from outside the trusted range, forging its address:
         # the forgery is ignored, so C is throttled as itself
         for n in range(3):
-            answer = await _hello(server.url, code, "127.0.0.4", **{"X-Forwarded-For": f"10.8.8.{n}"})
+            answer = await _hello(
+                server.url, code, "127.0.0.4", **{"X-Forwarded-For": f"10.8.8.{n}"}
+            )
             assert answer["type"] == "snapshot", answer
         again = await _hello(server.url, code, "127.0.0.4", **{"X-Forwarded-For": "10.8.8.9"})
         assert again["code"] == "rate_limited", again
@@ -243,7 +263,9 @@ def test_without_trusted_proxy_the_forwarding_headers_count_for_nothing(tmp_path
         answer = httpx.post(
             f"{server.url}/api/rooms",
             json={"game": "dice-duel", "seats": ["human", "human"]},
-            headers={"Origin": f"https://{server.url.removeprefix('http://')}",
-                     "X-Forwarded-Proto": "https"},  # fmt: skip
+            headers={
+                "Origin": f"https://{server.url.removeprefix('http://')}",
+                "X-Forwarded-Proto": "https",
+            },
         )
         assert answer.status_code == 403 and answer.json()["code"] == "bad_origin"

@@ -56,8 +56,8 @@ from gamenight.server.guard import (
 )
 from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
-from gamenight.server.proxy import client_address
 from gamenight.server.options import catalogue_of, catalogue_url, entries
+from gamenight.server.proxy import client_address
 from gamenight.server.tokens import token_hash
 from gamenight.server.words import language_of
 

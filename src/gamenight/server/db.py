@@ -61,12 +61,12 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from gamenight.core.errors import StorageUnavailableError
+from gamenight.server import metrics
 from gamenight.server.dburl import SCHEMA_HEAD as SCHEMA_HEAD  # re-exported, as below
 from gamenight.server.dburl import default_url as default_url
 from gamenight.server.dburl import normalise_url as normalise_url
 from gamenight.server.dburl import schema_is_current as schema_is_current
 from gamenight.server.dburl import sync_url as sync_url
-from gamenight.server import metrics
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.tokens import new_token as new_token
 from gamenight.server.tokens import token_hash as token_hash

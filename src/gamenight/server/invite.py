@@ -19,7 +19,10 @@ only has nothing better; its room page then says the link works on this computer
 
 from __future__ import annotations
 
+import contextlib
+import ipaddress
 import re
+import socket
 
 from gamenight.server.config import Config
 
@@ -36,8 +39,6 @@ def invite_base(config: Config, scheme: str, host: str | None) -> str:
         return ""
     secure = scheme in ("https", "wss")
     name, port = found.group(1), found.group(2) or ""
-    from gamenight.server.serve import is_loopback, machine_address
-
     if is_loopback(name) and not is_loopback(config.listen_host):
         everywhere = config.listen_host in ("0.0.0.0", "::", "")
         mine = machine_address() if everywhere else config.listen_host
@@ -45,3 +46,29 @@ def invite_base(config: Config, scheme: str, host: str | None) -> str:
             shown = f"[{mine}]" if ":" in mine else mine
             return f"{'https' if secure else 'http'}://{shown}{port}"
     return f"{'https' if secure else 'http'}://{name}{port}"
+
+
+def is_loopback(host: str) -> bool:
+    """True for an address (or ``localhost``) only this machine can reach.
+
+    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
+    (True, True, False)
+    """
+    name = host.strip("[]").lower()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def machine_address() -> str | None:
+    """This machine's address on its network, as others would reach it (a guess: the
+    address of the route out; nothing is sent)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
+        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered; picks the route only
+        address: str = s.getsockname()[0]
+        if not ipaddress.ip_address(address).is_loopback:
+            return address
+    return None

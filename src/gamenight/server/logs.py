@@ -132,10 +132,9 @@ class JsonFormatter(logging.Formatter):
 
 
 class _Text(logging.Formatter):
-    converter = time.gmtime  # UTC, as the JSON records
-
-    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:  # noqa: N802
-        return time.strftime("%Y-%m-%dT%H:%M:%S", self.converter(record.created)) + "Z"
+    def formatTime(self, record: logging.LogRecord, datefmt: str | None = None) -> str:
+        """UTC, as the JSON records."""
+        return time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(record.created)) + "Z"
 
 
 def configure(level: str = "info", fmt: str = "text", access: bool = True) -> None:
@@ -160,8 +159,8 @@ def configure(level: str = "info", fmt: str = "text", access: bool = True) -> No
     # fault (ClientFaults keeps one line); its debug chatter only at debug
     logging.getLogger("websockets").setLevel(max(numeric, logging.INFO))
     uvicorn_error = logging.getLogger("uvicorn.error")
-    for old in list(uvicorn_error.filters):
-        uvicorn_error.removeFilter(old)
+    for found in list(uvicorn_error.filters):
+        uvicorn_error.removeFilter(found)
     if numeric > logging.DEBUG:
         uvicorn_error.addFilter(UvicornChatter(access))
     access_log = logging.getLogger("uvicorn.access")

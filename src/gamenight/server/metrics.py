@@ -27,7 +27,8 @@ from prometheus_client.registry import Collector
 from gamenight.server.lifecycle import Lifecycle
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
-disable_created_metrics()  # the *_created series: noise for a server's counters
+# the *_created series: noise for a server's counters
+disable_created_metrics()  # type: ignore[no-untyped-call]
 
 ACKED = Counter(
     "gamenight_actions_acknowledged", "Actions acknowledged to a socket (after their commit)"
@@ -54,9 +55,10 @@ THROTTLED = Counter(
 BOTS_THINKING = Gauge("gamenight_bots_thinking", "Bot moves being computed now")
 BUILDS = Gauge("gamenight_background_builds", "Solver tables being built in the background now")
 BUILDS_DONE = Counter(
-    "gamenight_background_builds_finished", "Background builds finished: outcome=ready|failed",
+    "gamenight_background_builds_finished",
+    "Background builds finished: outcome=ready|failed",
     ["outcome"],
-)  # fmt: skip
+)
 
 _HUBS: weakref.WeakSet[Any] = weakref.WeakSet()
 _state = {"down": False}

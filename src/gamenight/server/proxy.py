@@ -24,7 +24,7 @@ from typing import Any
 
 Network = ipaddress.IPv4Network | ipaddress.IPv6Network
 Scope = MutableMapping[str, Any]
-ASGIApp = Callable[[Scope, Any, Any], Awaitable[None]]
+ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
 
 def networks(cidrs: Iterable[str]) -> tuple[Network, ...]:
@@ -114,7 +114,9 @@ class ForwardedMiddleware:
         if not _trusted(peer, self.trusted):
             return
         forwarded = ", ".join(_header(scope, b"forwarded")) or None
-        address = forwarded_client(peer, _header(scope, b"x-forwarded-for"), forwarded, self.trusted)
+        address = forwarded_client(
+            peer, _header(scope, b"x-forwarded-for"), forwarded, self.trusted
+        )
         if address != peer:
             scope["client"] = (address, 0)
         proto = _forwarded_proto(forwarded) if forwarded else None

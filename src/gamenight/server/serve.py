@@ -9,7 +9,6 @@ Each refusal is one line on stderr and exit status 3 (a bad setting: status 2).
 from __future__ import annotations
 
 import contextlib
-import ipaddress
 import os
 import socket
 import sqlite3
@@ -21,6 +20,7 @@ from typing import IO, Any
 
 from gamenight.server.config import Config
 from gamenight.server.dburl import default_url, schema_is_current, sync_url
+from gamenight.server.invite import is_loopback, machine_address
 
 WS_MAX_BYTES = 1 << 20  # frames beyond this drop the socket; the protocol caps at 16 KiB
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -70,9 +70,16 @@ def serve(
 
     values: dict[str, Any] = {s.key: s.default for s in SETTINGS}
     values.update(
-        host=host, port=port, db=db_url or "", table_build=build_tables, origin=origins,
-        log_level=log_level, loop=loop, ws=ws, wait_for_db=wait_for_db,
-    )  # fmt: skip
+        host=host,
+        port=port,
+        db=db_url or "",
+        table_build=build_tables,
+        origin=origins,
+        log_level=log_level,
+        loop=loop,
+        ws=ws,
+        wait_for_db=wait_for_db,
+    )
     if settings is not None:
         values.update(settings)
     logs.configure(values["log_level"], values["log_format"], values["access_log"])
@@ -109,7 +116,9 @@ def _run(config: Config, listener: socket.socket, values: dict[str, Any], announ
     from gamenight.server.proxy import ForwardedMiddleware
 
     app = create_app(config)
-    asgi: Any = ForwardedMiddleware(app, values["trusted_proxy"]) if values["trusted_proxy"] else app
+    asgi: Any = (
+        ForwardedMiddleware(app, values["trusted_proxy"]) if values["trusted_proxy"] else app
+    )
     bound = listener.getsockname()
 
     class Server(uvicorn.Server):
@@ -207,7 +216,9 @@ def _check_sqlite_file(path: Path) -> None:
     try:
         uri = path.resolve().as_uri() + "?mode=ro"
         with contextlib.closing(sqlite3.connect(uri, uri=True)) as conn:
-            tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            tables = {
+                r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table'")
+            }
             check = conn.execute("PRAGMA quick_check(1)").fetchone()
     except sqlite3.Error as exc:
         raise StartRefused(f"the database file {path} is damaged: {exc}") from None
@@ -216,7 +227,9 @@ def _check_sqlite_file(path: Path) -> None:
         raise StartRefused(f"the database file {path} is damaged: {shown}")
     if tables and "alembic_version" not in tables:
         others = ", ".join(sorted(tables - OUR_TABLES)[:3]) or ", ".join(sorted(tables)[:3])
-        raise StartRefused(f"{path} is another program's database (tables {others}), not gamenight's")
+        raise StartRefused(
+            f"{path} is another program's database (tables {others}), not gamenight's"
+        )
 
 
 def reach_database(url: str, wait: float) -> None:
@@ -294,32 +307,6 @@ def serve_metrics_apart(listen: str) -> None:
         raise StartRefused(f"cannot listen on {listen} for metrics: {exc.strerror}") from None
 
 
-def is_loopback(host: str) -> bool:
-    """True for an address (or ``localhost``) only this machine can reach.
-
-    >>> is_loopback("127.0.0.1"), is_loopback("localhost"), is_loopback("0.0.0.0")
-    (True, True, False)
-    """
-    name = host.strip("[]").lower()
-    if name == "localhost" or name.endswith(".localhost"):
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
-
-def machine_address() -> str | None:
-    """This machine's address on its network, as others would reach it (a guess: the
-    address of the route out; nothing is sent)."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as s:
-        s.connect(("192.0.2.1", 9))  # TEST-NET-1: never answered; picks the route only
-        address: str = s.getsockname()[0]
-        if not ipaddress.ip_address(address).is_loopback:
-            return address
-    return None
-
-
 def announcement(host: str, port: int, config: Config) -> list[str]:
     """What ``serve`` prints once it listens: the URL with the real port, and who can
     reach it."""
@@ -327,9 +314,7 @@ def announcement(host: str, port: int, config: Config) -> list[str]:
     everywhere = host in ("0.0.0.0", "::", "")
     if everywhere:
         shown = "127.0.0.1" if host != "::" else "[::1]"
-    lines = [
-        f"gamenight is serving at http://{shown}:{port}/  (database: {_safe(config.db_url)})"
-    ]
+    lines = [f"gamenight is serving at http://{shown}:{port}/  (database: {_safe(config.db_url)})"]
     if config.public_url:
         lines.append(f"Players open {config.public_url}/ (invite links use it).")
     elif is_loopback(host):

@@ -11,7 +11,7 @@ variable (:class:`SettingError`), never a traceback.
 >>> resolve({"port": "http"}, {})  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gamenight.server.settings.SettingError: --port (GAMENIGHT_PORT): 'http' is not a whole number from 0 to 65535
+gamenight.server.settings.SettingError: --port (GAMENIGHT_PORT): 'http' is not a whole number ...
 """
 
 from __future__ import annotations
@@ -172,8 +172,12 @@ def _tuning(name: str, help: str, check: Callable[[str], Any] = _positive) -> Se
 
 SETTINGS: tuple[Setting, ...] = (
     Setting("host", "127.0.0.1", "address to listen on (0.0.0.0: every IPv4 address)", _host),
-    Setting("port", 8000, "port to listen on (0: any free port, printed at start)",
-            _number(0, 65535, True)),  # fmt: skip
+    Setting(
+        "port",
+        8000,
+        "port to listen on (0: any free port, printed at start)",
+        _number(0, 65535, True),
+    ),
     Setting(
         "db",
         "",
@@ -220,11 +224,14 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("log-level", "info", "least important log records written", _choice(*LEVELS)),
     Setting(
-        "log-format", "text", "log records as text lines or one JSON object a line",
+        "log-format",
+        "text",
+        "log records as text lines or one JSON object a line",
         _choice("text", "json"),
-    ),  # fmt: skip
-    Setting("access-log", True, "one log record per HTTP request and socket", _bool,
-            flag_pair=True),  # fmt: skip
+    ),
+    Setting(
+        "access-log", True, "one log record per HTTP request and socket", _bool, flag_pair=True
+    ),
     Setting("metrics", "on", "serve /metrics (Prometheus)", _choice("on", "off")),
     Setting(
         "metrics-listen",
@@ -258,9 +265,11 @@ SETTINGS: tuple[Setting, ...] = (
     ),
     Setting("loop", "auto", "uvicorn's event loop", _choice("auto", "asyncio", "uvloop")),
     Setting(
-        "ws", "auto", "uvicorn's WebSocket implementation",
+        "ws",
+        "auto",
+        "uvicorn's WebSocket implementation",
         _choice("auto", "websockets", "websockets-sansio", "wsproto"),
-    ),  # fmt: skip
+    ),
 )
 BY_KEY = {s.key: s for s in SETTINGS}
 CONFIG_KEYS = tuple(s.key for s in SETTINGS if s.tuning)

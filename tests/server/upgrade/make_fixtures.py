@@ -105,8 +105,16 @@ def make(revision: str, commit: str) -> None:
         port = _free_port()
         env = {**os.environ, "PYTHONPATH": str(old / "src")}
         proc = subprocess.Popen(
-            [sys.executable, "-m", "gamenight.server", "--port", str(port),
-             "--db", f"sqlite:///{db}", "--no-table-build"],  # fmt: skip
+            [
+                sys.executable,
+                "-m",
+                "gamenight.server",
+                "--port",
+                str(port),
+                "--db",
+                f"sqlite:///{db}",
+                "--no-table-build",
+            ],
             env=env,
             cwd=tmp,
         )
@@ -117,7 +125,7 @@ def make(revision: str, commit: str) -> None:
                     if httpx.get(f"{url}/api/games").status_code == 200:
                         break
                 time.sleep(0.1)
-            rooms = []
+            rooms: list[dict[str, Any]] = []
             for game, options, actions in (
                 ("dice-duel", {}, 9),
                 ("decathlon", {"events": "100m,long-jump"}, 7),
@@ -147,7 +155,10 @@ def make(revision: str, commit: str) -> None:
             dump = "\n".join(conn.iterdump()) + "\n"
         (HERE / f"{revision}.sql").write_text(dump, encoding="utf-8")
         made_by = subprocess.run(
-            ["git", "-C", str(ROOT), "rev-parse", commit], capture_output=True, text=True, check=True
+            ["git", "-C", str(ROOT), "rev-parse", commit],
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout.strip()
         (HERE / f"{revision}.json").write_text(
             json.dumps({"revision": revision, "made_by": made_by, "rooms": rooms}, indent=1) + "\n"
