@@ -10,16 +10,30 @@ from typing import Any
 
 import click
 
-from gamenight.server.settings import click_options
+
+class _SettingsCommand(click.Command):
+    """A command whose options are the server's settings (``server/settings.py``: each a
+    flag and a ``GAMENIGHT_*`` variable), made when the command is used: ``gamenight
+    --help`` imports nothing of the server (issue 29)."""
+
+    def _ensure(self) -> None:
+        if not self.params:
+            from gamenight.server.settings import click_params
+
+            self.params = click_params()
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        self._ensure()
+        return super().make_context(*args, **kwargs)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        self._ensure()
+        return super().get_params(ctx)
 
 
-@click.command("serve")
-@click_options
+@click.command("serve", cls=_SettingsCommand)
 def serve_command(**given: Any) -> None:
-    """Run the online game server: rooms, seats, bots and the browser protocol.
-
-    Each option may also be set by its GAMENIGHT_* environment variable (the flag wins).
-    """
+    """Run the online game server: rooms, seats, bots and the browser protocol."""
     from gamenight.server.serve import serve_command_line
 
     serve_command_line(given)
@@ -32,12 +46,10 @@ def serve_command(**given: Any) -> None:
     "db_url",
     default=None,
     envvar="GAMENIGHT_DB",
-    help="the server's SQLite database URL [env GAMENIGHT_DB; default: the user data one]",
+    help="the server's SQLite database (default: as gamenight serve)",
 )
 def backup_command(dest: str, db_url: str | None) -> None:
-    """Copy the server's SQLite database to DEST while it runs (SQLite's online backup).
-
-    For PostgreSQL use pg_dump (docs/deploy.md, "Backup and restore")."""
+    """Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL)."""
     from gamenight.server.backup import BackupError, backup
 
     try:

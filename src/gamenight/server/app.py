@@ -31,6 +31,7 @@ from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, FromQuery, JSONBody
+from uvicorn.protocols.utils import ClientDisconnected
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
@@ -459,8 +460,8 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         conn, keys = joined
         writer = asyncio.create_task(_writer(socket, conn))
         await _reader(socket, hub, room, conn, keys)
-    except (WebSocketDisconnect, TimeoutError):
-        pass  # gone, or no hello in time: nothing to log
+    except (WebSocketDisconnect, TimeoutError, ClientDisconnected):
+        pass  # gone (even while we answered), or no hello in time: nothing to log
     except StorageUnavailableError as exc:  # the database is down: not a bug
         refused(f"a socket of room {code[:32]}", exc)
         with contextlib.suppress(Exception):

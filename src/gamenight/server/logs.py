@@ -24,6 +24,7 @@ LIBRARY_LOGGERS = ("uvicorn", "uvicorn.error", "uvicorn.access", "websockets", "
 # exceptions a client causes (a dropped connection, bad bytes): no traceback for them
 CLIENT_FAULTS = (
     "ConnectionResetError",
+    "ClientDisconnected",
     "BrokenPipeError",
     "ConnectionClosed",
     "ConnectionClosedError",

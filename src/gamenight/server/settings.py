@@ -315,17 +315,24 @@ def markdown_table() -> str:
     return "\n".join(rows) + "\n"
 
 
-def click_options(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Every setting as a click option of ``fn`` (raw text: :func:`resolve` checks it)."""
+def click_params() -> list[Any]:
+    """Every setting as a click option (raw text: :func:`resolve` checks it)."""
     import click
 
-    for s in reversed(SETTINGS):
+    params: list[Any] = []
+    for s in SETTINGS:
         text = f"{s.help} [env {s.env}; default: {_shown(s).strip('`')}]"
         if s.flag_pair:
-            option = click.option(f"{s.flag}/--no-{s.name}", s.key, default=None, help=text)
+            params.append(click.Option([f"{s.flag}/--no-{s.name}", s.key], default=None, help=text))
         elif s.many:
-            option = click.option(s.flag, s.key, multiple=True, metavar="VALUE", help=text)
+            params.append(click.Option([s.flag, s.key], multiple=True, metavar="VALUE", help=text))
         else:
-            option = click.option(s.flag, s.key, default=None, metavar="VALUE", help=text)
-        fn = option(fn)
+            params.append(click.Option([s.flag, s.key], default=None, metavar="VALUE", help=text))
+    return params
+
+
+def click_options(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Every setting as a click option of the command ``fn`` will be (a decorator)."""
+    memo: list[Any] = fn.__dict__.setdefault("__click_params__", [])
+    memo.extend(reversed(click_params()))  # click reverses the decorators' order
     return fn
