@@ -269,3 +269,26 @@ def test_without_trusted_proxy_the_forwarding_headers_count_for_nothing(tmp_path
             },
         )
         assert answer.status_code == 403 and answer.json()["code"] == "bad_origin"
+
+
+def test_the_room_page_shows_the_invite_link_and_says_when_it_is_local(
+    browser: Any, tmp_path: Path
+) -> None:
+    """A loopback-only server: the link is the browser's address, and the page says it
+    opens on this computer only. With --public-url: that address, and no such note."""
+    context = ui.new_context(browser, ui.DESKTOP)
+    page = context.new_page()
+    try:
+        for public in ("", "https://games.example.org"):
+            args = ["--port", "0", "--db", f"sqlite:///{tmp_path / f'db{len(public)}.sqlite3'}"]
+            with Served([*args, *(["--public-url", public] if public else [])]) as server:
+                code = httpx.post(
+                    f"{server.url}/api/rooms",
+                    json={"game": "dice-duel", "seats": ["human", "human"]},
+                ).json()["code"]
+                page.goto(f"{server.url}/r/{code}")
+                shown = page.locator("#waiting .invite-url").inner_text()
+                assert shown == f"{public or server.url}/r/{code}"
+                assert page.locator("#waiting .invite-local").count() == (0 if public else 1)
+    finally:
+        context.close()
