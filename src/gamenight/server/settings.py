@@ -24,6 +24,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from gamenight.core.errors import GamenightError
+from gamenight.core.i18n import N_
 from gamenight.server.config import Config
 
 LEVELS = ("debug", "info", "warning", "error")
@@ -171,103 +172,105 @@ def _tuning(name: str, help: str, check: Callable[[str], Any] = _positive) -> Se
 
 
 SETTINGS: tuple[Setting, ...] = (
-    Setting("host", "127.0.0.1", "address to listen on (0.0.0.0: every IPv4 address)", _host),
+    Setting("host", "127.0.0.1", N_("address to listen on (0.0.0.0: every IPv4 address)"), _host),
     Setting(
         "port",
         8000,
-        "port to listen on (0: any free port, printed at start)",
+        N_("port to listen on (0: any free port, printed at start)"),
         _number(0, 65535, True),
     ),
     Setting(
         "db",
         "",
-        "database URL: sqlite:///path or postgresql://user@host/db",
+        N_("database URL: sqlite:///path or postgresql://user@host/db"),
         _db,
-        shown="SQLite in the user data directory",
+        shown=N_("SQLite in the user data directory"),
     ),
     Setting(
         "public-url",
         "",
-        "the address players open (invite links), e.g. https://games.example.org",
+        N_("the address players open (invite links), e.g. https://games.example.org"),
         _origin,
-        shown="the address the browser used",
+        shown=N_("the address the browser used"),
     ),
     Setting(
         "origin",
         (),
-        "another allowed browser Origin (repeat the flag; the variable: comma-separated)",
+        N_("another allowed browser Origin (repeat the flag; the variable: comma-separated)"),
         _origin,
-        shown="none",
+        shown=N_("none"),
         many=True,
     ),
     Setting(
         "trusted-proxy",
         (),
-        "proxies (addresses or CIDRs) whose X-Forwarded-For/-Proto and Forwarded are "
-        "believed; repeat the flag, the variable comma-separated",
+        N_(
+            "proxies (addresses or CIDRs) whose X-Forwarded-For/-Proto and Forwarded are "
+            "believed; repeat the flag, the variable comma-separated"
+        ),
         _network,
-        shown="none: the headers are ignored",
+        shown=N_("none: the headers are ignored"),
         many=True,
     ),
     Setting(
         "wait-for-db",
         0.0,
-        "retry an unreachable database this many seconds at start, then exit with status 3",
+        N_("retry an unreachable database this many seconds at start, then exit with status 3"),
         _number(0, 24 * 3600, False),
     ),
     Setting(
         "table-build",
         True,
-        "build a missing solver table (Wurfeltod's) in a background process",
+        N_("build a missing solver table (Wurfeltod's) in a background process"),
         _bool,
         flag_pair=True,
     ),
-    Setting("log-level", "info", "least important log records written", _choice(*LEVELS)),
+    Setting("log-level", "info", N_("least important log records written"), _choice(*LEVELS)),
     Setting(
         "log-format",
         "text",
-        "log records as text lines or one JSON object a line",
+        N_("log records as text lines or one JSON object a line"),
         _choice("text", "json"),
     ),
     Setting(
-        "access-log", True, "one log record per HTTP request and socket", _bool, flag_pair=True
+        "access-log", True, N_("one log record per HTTP request and socket"), _bool, flag_pair=True
     ),
-    Setting("metrics", "on", "serve /metrics (Prometheus)", _choice("on", "off")),
+    Setting("metrics", "on", N_("serve /metrics (Prometheus)"), _choice("on", "off")),
     Setting(
         "metrics-listen",
         "",
-        "serve /metrics on this HOST:PORT instead of the server's own address",
+        N_("serve /metrics on this HOST:PORT instead of the server's own address"),
         _listen,
-        shown="the server's address",
+        shown=N_("the server's address"),
     ),
-    _tuning("bot-workers", "threads for bots, hints and odds", _number(1, 256, True)),
-    _tuning("msg-rate", "messages a second a socket may send on average"),
-    _tuning("msg-burst", "messages a socket may send at once"),
-    _tuning("chat-rate", "chat lines a second a socket may send on average"),
-    _tuning("chat-burst", "chat lines a socket may send at once"),
+    _tuning("bot-workers", N_("threads for bots, hints and odds"), _number(1, 256, True)),
+    _tuning("msg-rate", N_("messages a second a socket may send on average")),
+    _tuning("msg-burst", N_("messages a socket may send at once")),
+    _tuning("chat-rate", N_("chat lines a second a socket may send on average")),
+    _tuning("chat-burst", N_("chat lines a socket may send at once")),
     _tuning(
         "abuse-limit",
-        "messages refused for rate before a socket is closed",
+        N_("messages refused for rate before a socket is closed"),
         _number(1, 1_000_000, True),
     ),
-    _tuning("reconnect-rate", "hellos a second per seat token"),
-    _tuning("reconnect-burst", "hellos at once per seat token"),
-    _tuning("address-rate", "hellos a second per client address"),
-    _tuning("address-burst", "hellos at once per client address"),
-    _tuning("resync", "seconds between re-reads of every held room's seq (PostgreSQL)"),
-    _tuning("idle-check", "seconds between looks for idle rooms"),
-    _tuning("stall-warning", "log when the event loop wakes this many seconds late"),
-    _tuning("contribute-wait", "seconds a full room waits for a seat's part of the seed"),
+    _tuning("reconnect-rate", N_("hellos a second per seat token")),
+    _tuning("reconnect-burst", N_("hellos at once per seat token")),
+    _tuning("address-rate", N_("hellos a second per client address")),
+    _tuning("address-burst", N_("hellos at once per client address")),
+    _tuning("resync", N_("seconds between re-reads of every held room's seq (PostgreSQL)")),
+    _tuning("idle-check", N_("seconds between looks for idle rooms")),
+    _tuning("stall-warning", N_("log when the event loop wakes this many seconds late")),
+    _tuning("contribute-wait", N_("seconds a full room waits for a seat's part of the seed")),
     _tuning(
         "gc-freeze",
-        "seconds between moves of survivors out of the garbage collector (0: never)",
+        N_("seconds between moves of survivors out of the garbage collector (0: never)"),
         _number(0, 3600, False),
     ),
-    Setting("loop", "auto", "uvicorn's event loop", _choice("auto", "asyncio", "uvloop")),
+    Setting("loop", "auto", N_("uvicorn's event loop"), _choice("auto", "asyncio", "uvloop")),
     Setting(
         "ws",
         "auto",
-        "uvicorn's WebSocket implementation",
+        N_("uvicorn's WebSocket implementation"),
         _choice("auto", "websockets", "websockets-sansio", "wsproto"),
     ),
 )
@@ -319,9 +322,14 @@ def click_params() -> list[Any]:
     """Every setting as a click option (raw text: :func:`resolve` checks it)."""
     import click
 
+    from gamenight.core.i18n import _
+
     params: list[Any] = []
     for s in SETTINGS:
-        text = f"{s.help} [env {s.env}; default: {_shown(s).strip('`')}]"
+        default = _shown(s).strip("`")
+        text = _("{help} [env {env}; default: {default}]").format(
+            help=_(s.help), env=s.env, default=_(default) if s.shown else default
+        )
         if s.flag_pair:
             params.append(click.Option([f"{s.flag}/--no-{s.name}", s.key], default=None, help=text))
         elif s.many:
