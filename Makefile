@@ -51,6 +51,7 @@ system-deps:
 	{ command -v initdb >/dev/null 2>&1 || ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; } \
 	  || missing="$$missing postgresql"; \
 	test -x /usr/bin/chromium || missing="$$missing chromium"; \
+	command -v caddy >/dev/null 2>&1 || missing="$$missing caddy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ] && [ -f /etc/debian_version ]; then \
 	    echo "installing system packages for the tests:$$missing"; \

@@ -43,6 +43,7 @@ import signal
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -428,6 +429,65 @@ def _stalls(server: ProcessServer, window: tuple[float, float]) -> dict[str, Any
     }
 
 
+class _Scraper(threading.Thread):
+    """Scrapes the server's /metrics once a second while the load runs (issue 39); keeps
+    the scrape with the most open sockets and how long each scrape took."""
+
+    def __init__(self, url: str) -> None:
+        super().__init__(daemon=True)
+        self.url = url
+        self.stop = threading.Event()
+        self.best: dict[str, float] = {}
+        self.took: list[float] = []
+
+    def run(self) -> None:
+        import httpx
+
+        while not self.stop.wait(1.0):
+            began = time.perf_counter()
+            try:
+                text = httpx.get(f"{self.url}/metrics", timeout=10).text
+            except httpx.HTTPError:
+                continue
+            self.took.append((time.perf_counter() - began) * 1000)
+            found = {}
+            for line in text.splitlines():
+                if line.startswith("gamenight_"):
+                    name, _, value = line.rpartition(" ")
+                    found[name] = float(value)
+            if found.get("gamenight_sockets", 0) >= self.best.get("gamenight_sockets", 0):
+                self.best = found
+
+    def figures(self) -> dict[str, Any]:
+        """The busiest scrape: sockets, rooms playing, acks, the ack-latency histogram's
+        median and 99th percentile (bucket bounds), throttled, database errors."""
+        m = self.best
+        bounds = sorted(
+            (float(k.split('le="')[1].rstrip('"}').replace("+Inf", "inf")), v)
+            for k, v in m.items()
+            if k.startswith("gamenight_ack_seconds_bucket")
+        )
+        total = m.get("gamenight_ack_seconds_count", 0)
+
+        def quantile(q: float) -> float | None:
+            for bound, count in bounds:
+                if total and count >= q * total:
+                    return bound * 1000
+            return None
+
+        return {
+            "scraped_sockets": int(m.get("gamenight_sockets", 0)),
+            "scraped_rooms_playing": int(m.get('gamenight_rooms{state="playing"}', 0)),
+            "scraped_acks": int(m.get("gamenight_actions_acknowledged_total", 0)),
+            "scraped_ack_p50_le_ms": quantile(0.5),
+            "scraped_ack_p99_le_ms": quantile(0.99),
+            "scraped_throttled": int(sum(v for k, v in m.items() if "throttled" in k)),
+            "scraped_db_errors": int(sum(v for k, v in m.items() if "database_errors" in k)),
+            "scraped_bots_thinking": int(m.get("gamenight_bots_thinking", 0)),
+            "scrape_ms_max": round(max(self.took, default=0.0), 1),
+        }
+
+
 def _loop_factory() -> Any:
     """uvloop for the load generator too, when it is installed (the server uses it)."""
     try:
@@ -471,6 +531,8 @@ def main() -> None:
                 env = dict(os.environ, GAMENIGHT_PROFILE=f"{args.profile}.{db}.{rooms}")
             load_before = os.getloadavg()[0]
             server = ProcessServer(url, env=env, args=args.server_args.split()).start()
+            scraper = _Scraper(server.url)
+            scraper.start()
             try:
                 assert server.proc is not None
                 bounded = asyncio.wait_for(
@@ -489,7 +551,11 @@ def main() -> None:
                 with asyncio.Runner(loop_factory=_loop_factory()) as runner:
                     row = runner.run(bounded)
                 stalls = _stalls(server, row.pop("window"))
+                scraper.stop.set()
+                scraper.join(15)
+                row.update(scraper.figures())
             finally:
+                scraper.stop.set()
                 server.stop()
                 if cluster is not None:
                     cluster.stop()

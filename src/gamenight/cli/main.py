@@ -34,7 +34,7 @@ from gamenight.cli.args import (  # noqa: E402
 from gamenight.cli.decks import decks  # noqa: E402
 from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
-from gamenight.cli.serve import serve_command  # noqa: E402
+from gamenight.cli.serve import backup_command, serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
 from gamenight.core.i18n import N_, _, game_name, ngettext, said, set_default_language  # noqa: E402
@@ -384,6 +384,7 @@ def saves() -> None:
 
 app.add_command(solve)
 app.add_command(serve_command)  # the online server (it imports the server when it runs)
+app.add_command(backup_command)  # a copy of its SQLite database while it runs
 app.add_command(decks)
 
 

@@ -1,56 +1,60 @@
-"""``gamenight serve``: the online game server (``docs/deploy.md``)."""
+"""``gamenight serve`` (the online game server) and ``gamenight backup`` (``docs/deploy.md``).
+
+Every option of ``serve`` is a setting of :mod:`gamenight.server.settings` (a flag and a
+``GAMENIGHT_*`` variable, checked before the start)."""
 
 from __future__ import annotations
+
+import sys
+from typing import Any
 
 import click
 
 
-@click.command("serve")
-@click.option("--host", default="127.0.0.1", show_default=True, help="address to listen on")
-@click.option("--port", default=8000, show_default=True, type=click.IntRange(0, 65535))
+class _SettingsCommand(click.Command):
+    """A command whose options are the server's settings (``server/settings.py``: each a
+    flag and a ``GAMENIGHT_*`` variable), made when the command is used: ``gamenight
+    --help`` imports nothing of the server (issue 29)."""
+
+    def _ensure(self) -> None:
+        if not self.params:
+            from gamenight.server.settings import click_params
+
+            self.params = click_params()
+
+    def make_context(self, *args: Any, **kwargs: Any) -> click.Context:
+        self._ensure()
+        return super().make_context(*args, **kwargs)
+
+    def get_params(self, ctx: click.Context) -> list[click.Parameter]:
+        self._ensure()
+        return super().get_params(ctx)
+
+
+@click.command("serve", cls=_SettingsCommand)
+def serve_command(**given: Any) -> None:
+    """Run the online game server: rooms, seats, bots and the browser protocol."""
+    from gamenight.server.serve import serve_command_line
+
+    serve_command_line(given)
+
+
+@click.command("backup")
+@click.argument("dest", type=click.Path(dir_okay=False, writable=True))
 @click.option(
     "--db",
     "db_url",
     default=None,
-    help="database URL: sqlite:///path or postgresql://user@host/db "
-    "(default: SQLite in the user data directory)",
+    envvar="GAMENIGHT_DB",
+    help="the server's SQLite database (default: as gamenight serve)",
 )
-@click.option(
-    "--origin",
-    "origins",
-    multiple=True,
-    help="another allowed browser Origin for sockets, e.g. https://games.example.org",
-)
-@click.option(
-    "--no-table-build",
-    is_flag=True,
-    help="never build the Wurfeltod value table in the background",
-)
-@click.option(
-    "--wait-for-db",
-    "wait_for_db",
-    default=0.0,
-    show_default=True,
-    type=click.FloatRange(0, 24 * 3600),
-    metavar="SECONDS",
-    help="retry an unreachable database this long at start, then exit with status 3",
-)
-def serve_command(
-    host: str,
-    port: int,
-    db_url: str | None,
-    origins: tuple[str, ...],
-    no_table_build: bool,
-    wait_for_db: float,
-) -> None:
-    """Run the online game server: rooms, seats, bots and the browser protocol."""
-    from gamenight.server.serve import serve
+def backup_command(dest: str, db_url: str | None) -> None:
+    """Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL)."""
+    from gamenight.server.backup import BackupError, backup
 
-    serve(
-        host,
-        port,
-        db_url,
-        build_tables=not no_table_build,
-        origins=origins,
-        wait_for_db=wait_for_db,
-    )
+    try:
+        pages = backup(db_url, dest)
+    except BackupError as exc:
+        print(f"gamenight backup: {exc}", file=sys.stderr)
+        raise SystemExit(3) from None
+    click.echo(f"backed up {pages} pages to {dest}")

@@ -16,4 +16,10 @@ Layout:
 * :mod:`~gamenight.server.rooms` — the ``Hub``: every room of the process,
   loaded and rebuilt on first use, re-read from the database (resync, LISTEN).
 * :mod:`~gamenight.server.app` — the Litestar app: HTTP API, pages, socket.
+* :mod:`~gamenight.server.serve` — the start (``gamenight serve``): the settings
+  (:mod:`~gamenight.server.settings`, each a flag and a ``GAMENIGHT_*`` variable), the
+  database's checks, the log (:mod:`~gamenight.server.logs`), the client's address behind
+  a trusted proxy (:mod:`~gamenight.server.proxy`), invite links
+  (:mod:`~gamenight.server.invite`), ``/metrics`` (:mod:`~gamenight.server.metrics`);
+  :mod:`~gamenight.server.backup` is ``gamenight backup`` (``docs/deploy.md``).
 """

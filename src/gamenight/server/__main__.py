@@ -1,4 +1,5 @@
-"""``python -m gamenight.server [--host H] [--port P] [--db URL]``: like ``gamenight serve``."""
+"""``python -m gamenight.server [OPTIONS]``: the same command as ``gamenight serve``
+(the same settings, flags and ``GAMENIGHT_*`` variables: server/settings.py)."""
 
 from __future__ import annotations
 
@@ -6,44 +7,24 @@ from gamenight.core.threads import one_blas_thread
 
 one_blas_thread()  # before anything imports numpy (issue 29)
 
-import argparse  # noqa: E402
 import os  # noqa: E402
+from typing import Any  # noqa: E402
 
-from gamenight.server.serve import serve  # noqa: E402
+import click  # noqa: E402
+
+from gamenight.server.settings import click_options  # noqa: E402
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(prog="python -m gamenight.server")
-    parser.add_argument("--host", default="127.0.0.1")
-    parser.add_argument("--port", type=int, default=8000)
-    parser.add_argument("--db", default=None)
-    parser.add_argument("--no-table-build", action="store_true")
-    parser.add_argument("--log-level", default="warning")
-    parser.add_argument(
-        "--loop", default="auto", help="uvicorn's event loop (auto, asyncio, uvloop)"
-    )
-    parser.add_argument("--ws", default="auto", help="uvicorn's WebSocket implementation")
-    parser.add_argument(
-        "--wait-for-db",
-        type=float,
-        default=0.0,
-        metavar="SECONDS",
-        help="retry an unreachable database this long before exiting (default 0)",
-    )
-    args = parser.parse_args()
+@click.command("python -m gamenight.server")
+@click_options
+def main(**given: Any) -> None:
+    """Run the online game server (as ``gamenight serve``)."""
     profile = os.environ.get("GAMENIGHT_PROFILE")  # bench/server_load.py --profile
     if profile:
         _profile_on_signals(profile)
-    serve(
-        args.host,
-        args.port,
-        args.db,
-        build_tables=not args.no_table_build,
-        log_level=args.log_level,
-        loop=args.loop,
-        ws=args.ws,
-        wait_for_db=args.wait_for_db,
-    )
+    from gamenight.server.serve import serve_command_line
+
+    serve_command_line(given)
 
 
 def _profile_on_signals(path: str) -> None:

@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
@@ -30,6 +31,7 @@ from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.params import FromPath, FromQuery, JSONBody
+from uvicorn.protocols.utils import ClientDisconnected
 
 from gamenight import __version__, web
 from gamenight.core import registry, schema
@@ -38,6 +40,7 @@ from gamenight.core.errors import GamenightError, StorageUnavailableError, first
 from gamenight.core.i18n import _, set_language
 from gamenight.core.languages import LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
+from gamenight.server import metrics
 from gamenight.server import protocol as p
 from gamenight.server.config import Config, CreateRoom
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
@@ -52,8 +55,10 @@ from gamenight.server.guard import (
     handle_http,
     handle_refused,
 )
+from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.options import catalogue_of, catalogue_url, entries
+from gamenight.server.proxy import client_address
 from gamenight.server.tokens import token_hash
 from gamenight.server.words import language_of
 
@@ -400,6 +405,34 @@ async def protocol_schema() -> dict[str, Any]:
     return p.json_schema()
 
 
+# ----- health and metrics (docs/deploy.md) -------------------------------------------------
+@get("/healthz", include_in_schema=False, sync_to_thread=False)
+def healthz() -> dict[str, str]:
+    """The process is alive and answers (nothing else is looked at)."""
+    return {"status": "ok"}
+
+
+@get("/readyz", include_in_schema=False)
+async def readyz(request: Request[Any, Any, Any]) -> Response[Any]:
+    """The rooms are up and the database answers a trivial query."""
+    hub: Hub | None = getattr(request.app.state, "hub", None)
+    if hub is None:
+        failed = getattr(request.app.state, "failed", None)
+        why = "starting" if failed is None else f"the storage could not start: {failed}"
+        return Response(Problem("unavailable", why), status_code=503)
+    try:
+        await hub.store.ping()
+    except StorageUnavailableError as exc:
+        return Response(Problem("unavailable", str(exc)), status_code=503)
+    return Response({"status": "ready"})
+
+
+@get("/metrics", include_in_schema=False, sync_to_thread=False)
+def metrics_page() -> Response[bytes]:
+    """Prometheus' text format (``--metrics off`` or ``--metrics-listen``: not here)."""
+    return Response(metrics.scrape(), media_type=metrics.CONTENT_TYPE)
+
+
 # ----- the socket ---------------------------------------------------------------------------
 @websocket("/ws/{code:str}")
 async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) -> None:
@@ -427,8 +460,8 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         conn, keys = joined
         writer = asyncio.create_task(_writer(socket, conn))
         await _reader(socket, hub, room, conn, keys)
-    except (WebSocketDisconnect, TimeoutError):
-        pass  # gone, or no hello in time: nothing to log
+    except (WebSocketDisconnect, TimeoutError, ClientDisconnected):
+        pass  # gone (even while we answered), or no hello in time: nothing to log
     except StorageUnavailableError as exc:  # the database is down: not a bug
         refused(f"a socket of room {code[:32]}", exc)
         with contextlib.suppress(Exception):
@@ -455,8 +488,7 @@ async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
 
 
 def _throttle_keys(socket: WebSocket[Any, Any, Any], hello: p.Hello) -> list[tuple[str, str]]:
-    client = socket.client
-    keys = [("address", client.host if client is not None else "")]
+    keys = [("address", client_address(socket))]
     if hello.token is not None:
         keys.append(("token", token_hash(hello.token)))
     return keys
@@ -482,6 +514,7 @@ async def _handshake(
         keys = _throttle_keys(socket, message)
         wait = throttle.admit(keys)
         if wait:
+            metrics.THROTTLED.labels("hello").inc()
             refusal = f"reconnecting too often: wait {wait:.0f} s before the next hello"
             await _send(socket, p.Error(code="rate_limited", message=refusal))
             await socket.close(code=1008)
@@ -529,6 +562,7 @@ async def _reader(
             message, request = None, exc.id
             refusal = p.Error(code=exc.code, message=exc.message, id=exc.id)
         if not conn.messages.take():
+            metrics.THROTTLED.labels("message").inc()
             conn.strikes += 1
             conn.send(p.Error(code="rate_limited", message=_("too many messages"), id=request))
             if conn.strikes >= hub.config.abuse_limit:
@@ -539,8 +573,12 @@ async def _reader(
             conn.send(refusal)
             continue
         reply: p.Message | None
+        began = time.perf_counter()
         try:
             reply = await room.handle(conn, message)  # the room's handler for its type
+            if isinstance(reply, p.Ack) and isinstance(message, p.Act):
+                metrics.ACKED.inc()
+                metrics.ACK_SECONDS.observe(time.perf_counter() - began)
         except Exception as exc:
             ident = failures(exc, f"room {room.code}, {type(message).__name__}")
             failed = f"the server failed (request {ident}); nothing changed"
@@ -570,6 +608,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         hub = hub_class(Store(config.db_url), config)
         await hub.start()
         app.state.hub = hub
+        metrics.track(hub)
     except asyncio.CancelledError:
         if hub is not None:  # stopped while restoring: what started is stopped too
             await _close(hub)
@@ -624,6 +663,10 @@ def create_app(config: Config) -> Litestar:
         app.state.up = asyncio.Event()
         app.state.failed = None
         app.state.services = lambda: _hub_of(app)  # the pages' way to the rooms (web)
+        # the room page's invite links (web): --public-url, else the browser's address
+        app.state.invite_base = lambda request: invite_base(
+            config, request.scope.get("scheme", "http"), request.headers.get("host")
+        )
         app.state.throttle = ReconnectThrottle(
             {
                 "token": (config.reconnect_rate, config.reconnect_burst),
@@ -659,6 +702,9 @@ def create_app(config: Config) -> Litestar:
             protocol_schema,
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
+            healthz,
+            readyz,
+            *([metrics_page] if config.metrics_route else []),
         ],
         on_startup=[startup],
         on_shutdown=[shutdown],
@@ -673,4 +719,5 @@ def create_app(config: Config) -> Litestar:
             title="gamenight", version=__version__, path="/schema", description=__doc__
         ),
         request_max_body_size=64 * 1024,
+        logging_config=None,  # the log's one format is the server's (server/logs.py)
     )

@@ -23,6 +23,7 @@ from gamenight.core import registry, seeds
 from gamenight.core.agents import Decision, RandomAgent, Waiting
 from gamenight.core.errors import BuildNeededError, StaleActionError, first_line
 from gamenight.core.frames import Step
+from gamenight.server import metrics
 from gamenight.server.config import Config
 from gamenight.server.faults import RoomError, log_fault
 from gamenight.server.lifecycle import Lifecycle
@@ -121,6 +122,7 @@ class BotPool:
         log.warning("building the solution of %s in the background", build.game)
         shown = -1.0
         proc: asyncio.subprocess.Process | None = None
+        metrics.BUILDS.inc()
         try:
             command = (
                 self.build_command(build.game, build.target)
@@ -148,7 +150,10 @@ class BotPool:
             raise
         except Exception as exc:
             code, build.error = -1, first_line(exc)
+        finally:
+            metrics.BUILDS.dec()
         build.state = "ready" if code == 0 else "failed"
+        metrics.BUILDS_DONE.labels(build.state).inc()
         if code != 0 and not build.error:
             build.error = f"the build process exited with status {code}"
         if build.state == "ready":
@@ -269,7 +274,11 @@ class BotSeats:
             return
         agent = self.agent(room, seat)
         decision = Decision(room.entry.id, seat, position.view, position.legal)
-        action = await room.services.bots.run(agent.act, decision)
+        metrics.BOTS_THINKING.inc()
+        try:
+            action = await room.services.bots.run(agent.act, decision)
+        finally:
+            metrics.BOTS_THINKING.dec()
         self._note_waiting(room, seat, getattr(agent, "waiting", None))
         with contextlib.suppress(StaleActionError, RoomError):
             await room.apply(seat, action, position.seq, by)

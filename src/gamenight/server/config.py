@@ -48,6 +48,11 @@ class Config:
     address_rate: float = 50.0
     address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
+    public_url: str = ""  # the address players open (invite links); "": the browser's
+    metrics_route: bool = True  # GET /metrics on the app (off, or served elsewhere)
+    # the server's own listening address (serve): an invite opened from loopback names
+    # this machine's address instead when it listens beyond loopback (web's invite base)
+    listen_host: str = "127.0.0.1"
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
     # seconds a room with every seat claimed waits for a seat's contribution to the dice

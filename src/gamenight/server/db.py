@@ -62,6 +62,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine, create_async_en
 from sqlalchemy.pool import AsyncAdaptedQueuePool
 
 from gamenight.core.errors import StorageUnavailableError
+from gamenight.server import metrics
 from gamenight.server.dburl import SCHEMA_HEAD as SCHEMA_HEAD  # re-exported, as below
 from gamenight.server.dburl import default_url as default_url
 from gamenight.server.dburl import normalise_url as normalise_url
@@ -243,15 +244,20 @@ def _guarded(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]
     @wraps(method)
     async def guarded(*args: _P.args, **kwargs: _P.kwargs) -> _R:
         try:
-            return await method(*args, **kwargs)
+            answer = await method(*args, **kwargs)
         except StorageUnavailableError:
+            metrics.database_failed(True)
             raise
         except Exception as exc:
-            if not is_outage(exc):
+            outage = is_outage(exc)
+            metrics.database_failed(outage)
+            if not outage:
                 raise
             raise StorageUnavailableError(
                 f"the database is unavailable ({outage_reason(exc)})", RETRY_AFTER
             ) from exc
+        metrics.database_ok()
+        return answer
 
     return guarded
 
@@ -354,6 +360,12 @@ class Store:
     async def close(self) -> None:
         await self._log.close()
         await self.engine.dispose()
+
+    @_guarded
+    async def ping(self) -> None:
+        """A trivial query: the database answers (``/readyz``)."""
+        async with self.engine.connect() as conn:
+            await conn.execute(text("SELECT 1"))
 
     # ----- rooms -------------------------------------------------------------------
     @_guarded

@@ -219,6 +219,10 @@ def handle_refused(_request: Request[Any, Any, Any], exc: Any) -> Response[Probl
 
 def handle_http(request: Request[Any, Any, Any], exc: HTTPException) -> Response[Problem]:
     status = exc.status_code
+    if status >= 500 and "client disconnected" in str(exc.detail):
+        # the client went away mid-request (Litestar says 500): its doing, one line
+        log.info("%s: the client disconnected before its request ended", _where(request))
+        return problem(400, "bad_request", "the request ended before its body")
     if status >= 500:
         return handle_crash(request, exc)
     code = _FRAMEWORK_CODES.get(status, "bad_request" if status < 500 else "internal")

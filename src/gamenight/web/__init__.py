@@ -281,6 +281,12 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
     ) -> Response[bytes]:
         text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
         text = with_language(text, request.headers.get("accept-language"))
+        if name == "room":  # where invite links point (the server's --public-url...)
+            base = getattr(request.app.state, "invite_base", None)
+            shown = "" if base is None else html.escape(base(request), quote=True)
+            text = text.replace(
+                "<!--invite-->", f'<meta name="gamenight-invite" content="{shown}">'
+            )
         if fallback:  # for browsers without JavaScript (and curl): escaped plain facts
             text = text.replace("<!--fallback-->", f"<noscript>{fallback}</noscript>", 1)
         return Response(

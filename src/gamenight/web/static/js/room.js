@@ -256,13 +256,14 @@ function renderWaiting() {
   els.waiting.hidden = false;
   const mine = store.room(code) || {};
   const isHost = !!mine.hostToken;
-  const url = `${location.origin}/r/${code}`;
+  const url = inviteUrl();
   replace(
     els.waiting,
     h("h2", {}, t("room.waiting")),
     h("div", { class: "invite-box" },
       h("p", {}, t("room.invite_help")),
       h("code", { class: "invite-url" }, url),
+      isLoopback(new URL(url).hostname) ? h("p", { class: "muted invite-local" }, t("room.invite_local")) : null,
       h("button", { type: "button", "data-key": "copy-invite", onclick: () => els.invite.click() }, t("room.invite"))),
     state.seat === null
       ? [claimBox(openSeats()), h("p", { class: "muted" }, t("room.spectating"))]
@@ -790,8 +791,19 @@ els.chatForm.addEventListener("submit", async (e) => {
   }
 });
 
+// The invite link: the server's --public-url, else the address this browser used (the
+// server names this machine's address when the browser used loopback: server/invite.py).
+function inviteUrl() {
+  const base = document.querySelector('meta[name="gamenight-invite"]')?.content;
+  return `${base || location.origin}/r/${code}`;
+}
+
+function isLoopback(host) {
+  return host === "localhost" || host.endsWith(".localhost") || host === "[::1]" || /^127\./.test(host);
+}
+
 els.invite.addEventListener("click", async () => {
-  const url = `${location.origin}/r/${code}`;
+  const url = inviteUrl();
   try {
     await navigator.clipboard.writeText(url);
     say(t("room.copied"));

@@ -79,6 +79,7 @@ export default {
   "room.spectating": "Du schaust zu, bis du einen Platz nimmst.",
   "room.seated": "Du spielst als {name} (Platz {n}).",
   "room.invite_help": "Lade mit diesem Link Freunde ein; sie wählen einen Platz und einen Namen:",
+  "room.invite_local": "Dieser Link öffnet sich nur auf diesem Computer: Um andere einzuladen, starte den Server mit --host 0.0.0.0 oder --public-url.",
   "room.host_note": "Du leitest diesen Raum. Starte jetzt, dann spielen Bots die leeren Plätze.",
   "room.start": "Spiel starten",
   "room.wait_host": "Die Spielleitung startet das Spiel.",

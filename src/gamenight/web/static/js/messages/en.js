@@ -79,6 +79,7 @@ export default {
   "room.spectating": "You are watching as a spectator until you take a seat.",
   "room.seated": "You play as {name} (seat {n}).",
   "room.invite_help": "Invite friends with this link; they pick a seat and a name:",
+  "room.invite_local": "This link opens only on this computer: to invite others, start the server with --host 0.0.0.0 or --public-url.",
   "room.host_note": "You host this room. Start now and bots play the empty seats.",
   "room.start": "Start the game",
   "room.wait_host": "The host starts the game.",

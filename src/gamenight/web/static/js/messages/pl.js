@@ -79,6 +79,7 @@ export default {
   "room.spectating": "Oglądasz jako widz, dopóki nie zajmiesz miejsca.",
   "room.seated": "Grasz jako {name} (miejsce {n}).",
   "room.invite_help": "Zaproś znajomych tym linkiem; wybiorą miejsce i imię:",
+  "room.invite_local": "Ten link otworzy się tylko na tym komputerze: aby zaprosić innych, uruchom serwer z --host 0.0.0.0 lub --public-url.",
   "room.host_note": "Jesteś gospodarzem tego pokoju. Rozpocznij teraz, a puste miejsca zajmą boty.",
   "room.start": "Rozpocznij grę",
   "room.wait_host": "Grę rozpoczyna gospodarz.",
