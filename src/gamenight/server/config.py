@@ -48,6 +48,7 @@ class Config:
     address_rate: float = 50.0
     address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
+    bind_host: str = ""  # the address it listens on (guard.allowed_hosts: the Host check)
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
     # seconds a room with every seat claimed waits for a seat's contribution to the dice

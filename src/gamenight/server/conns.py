@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -43,6 +44,12 @@ class Bucket:
             return False
         self.level -= 1
         return True
+
+    def retry_after(self) -> int:
+        """The whole seconds until the next ``take()`` succeeds (at least 1): what a
+        ``rate_limited`` error tells the client."""
+        missing = max(0.0, 1 - self.refill(time.monotonic()))
+        return max(1, math.ceil(missing / self.rate - 1e-9))
 
 
 class Conn:

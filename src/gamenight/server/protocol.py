@@ -61,7 +61,7 @@ ErrorCode = Literal[
     "no_advice",  # the game cannot advise here
     "chat_invalid",  # empty or too long
     "bad_contribution",  # not a valid contribution, already made, or the game has begun
-    "rate_limited",  # too many messages: slow down
+    "rate_limited",  # too many messages or hellos: wait retry_after seconds
     "unavailable",  # the database is down or full; nothing changed: retry after retry_after
     "internal",  # the server failed; nothing changed
 ]
@@ -224,7 +224,9 @@ class Error(Message, frozen=True, tag="error"):
     code: ErrorCode
     message: str
     id: int | None = None
-    retry_after: int | None = None  # code "unavailable": seconds to wait before sending again
+    # codes "unavailable" and "rate_limited": whole seconds to wait before sending again
+    # (a refused hello: before the next hello)
+    retry_after: int | None = None
 
 
 class AdviceOut(Message, frozen=True, tag="advice"):

@@ -34,7 +34,10 @@ def serve(
     from gamenight.server.app import create_app
 
     config = Config(
-        db_url=db_url or default_url(), build_tables=build_tables, extra_origins=origins
+        db_url=db_url or default_url(),
+        build_tables=build_tables,
+        extra_origins=origins,
+        bind_host=host,
     )
     # Database drivers hand work to threads (aiosqlite) and back: a shorter GIL
     # switch interval than the default 5 ms keeps that hand-off from adding latency.
