@@ -17,8 +17,8 @@ _refusals = {"last": -1e9, "count": 0.0}
 class LogBudget:
     """The one cap on log lines a client can cause, in every layer (the app's failures,
     and uvicorn's, the WebSocket library's and asyncio's records through
-    :class:`gamenight.server.guard.ClientCaused`): at most ``budget`` lines a minute; past that the lines are
-    dropped and one line a minute counts those left out.
+    :class:`gamenight.server.guard.ClientCaused`): at most ``budget`` lines a minute;
+    past that the lines are dropped and one line a minute counts those left out.
 
     >>> budget = LogBudget(2)
     >>> [budget.allow() for _ in range(4)]
