@@ -61,6 +61,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from gamenight.core.dice import DICE_SCHEME
+from gamenight.core.text import TextError, check_characters
 
 SEED_BITS = 128
 COMMITMENT_SCHEME = "sha256-v2"  # v1: before the dice scheme was part of the payload
@@ -172,8 +173,14 @@ def new_contribution() -> str:
 
 def check_contribution(value: object) -> str:
     """``value`` as a contribution: a string of 1 to MAX_CONTRIBUTION_CHARS characters
-    with no control characters (a random hex string, a word, or both), NFC-normalised
-    so the same word typed on two machines is the same contribution; else ValueError.
+    (a random hex string, a word, or both) with no character the text policy refuses
+    (:func:`gamenight.core.text.check_characters`: control and bidirectional control
+    characters...; other format characters such as ZWJ are kept), NFC-normalised so
+    the same word typed on two machines is the same contribution; else ValueError.
+    Surrounding spaces are kept: they are part of the value.
+
+    >>> check_contribution("Cafe\u0301 \u200d") == "Caf\u00e9 \u200d"
+    True
 
     >>> check_contribution("9f2c  ein Wort")
     '9f2c  ein Wort'
@@ -183,8 +190,10 @@ def check_contribution(value: object) -> str:
     """
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_CONTRIBUTION_CHARS:
         raise ValueError(f"a contribution is 1 to {MAX_CONTRIBUTION_CHARS} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in value):
-        raise ValueError("a contribution has no control characters")
+    try:  # the one text policy (core.text): format characters such as ZWJ are kept
+        check_characters(value, what="a contribution")
+    except TextError as exc:
+        raise ValueError(str(exc)) from None
     return unicodedata.normalize("NFC", value)
 
 

@@ -458,6 +458,21 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await socket.close()
 
 
+async def _read_message(socket: WebSocket[Any, Any, Any]) -> p.ClientMessage:
+    """The next client message, or :class:`~gamenight.server.protocol.ProtocolError`: a
+    binary frame is refused (the protocol is JSON text), with its request id if it has
+    a readable one, like any other frame that is not a message."""
+    event = await socket.receive()
+    if event["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(detail="disconnect event", code=event.get("code", 1000))
+    text = event.get("text")
+    if text is None:
+        data = (event.get("bytes") or b"")[: p.MAX_FRAME_BYTES]
+        message = "binary frames are not read: send each message as a JSON text frame"
+        raise p.ProtocolError("bad_message", message, p.request_id(data))
+    return p.decode_client(text)
+
+
 async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
     await socket.send_text(p.encode(message).decode("utf-8"))
 
@@ -476,12 +491,14 @@ async def _handshake(
 ) -> tuple[Conn, tuple[str, str]] | None:
     throttle: ReconnectThrottle = socket.app.state.throttle
     for _attempt in range(5):
-        raw = await asyncio.wait_for(socket.receive_data(mode="text"), HELLO_TIMEOUT)
         try:
-            message = p.decode_client(raw)
+            message = await asyncio.wait_for(_read_message(socket), HELLO_TIMEOUT)
         except p.ProtocolError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message, id=exc.id))
             continue
+        except TimeoutError:  # no hello in time: a policy close, not a normal one
+            await socket.close(code=1008, reason="no hello in time")
+            return None
         if not isinstance(message, p.Hello):
             request = getattr(message, "id", None)
             await _send(
@@ -529,10 +546,9 @@ async def _reader(
     key: tuple[str, str],
 ) -> None:
     while not conn.closed:
-        raw = await socket.receive_data(mode="text")
         message: p.ClientMessage | None
         try:
-            message = p.decode_client(raw)
+            message = await _read_message(socket)
             request = getattr(message, "id", None)
         except p.ProtocolError as exc:
             message, request = None, exc.id

@@ -165,9 +165,9 @@ def snapshot(
     and the events since ``last_seq`` it may see."""
     table = room.table
     lines = tuple(p.ChatOut(name=c.name, text=c.text, at=c.at, seat=c.seat) for c in chat)
-    if table is None:
+    if table is None:  # seq -1: nothing is dealt yet (the deal's events will be seq 0's)
         return p.Snapshot(
-            protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=0, chat=lines
+            protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=-1, chat=lines
         )
     position = table.position(seat)
     since = last_seq if -1 <= last_seq <= table.seq else -1

@@ -29,7 +29,6 @@ import msgspec
 from gamenight.core import text
 from gamenight.core.errors import GamenightError
 from gamenight.core.odds import Odds
-from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -112,9 +111,11 @@ class Ping(ClientMessageBase, frozen=True, tag="ping"):
 
 class Contribute(ClientMessageBase, frozen=True, tag="contribute"):
     """The seat's part of the dice seed (docs/fairness.md): once, while the room waits,
-    unless the claim carried it. 1 to 200 characters, no control characters."""
+    unless the claim carried it. 1 to 200 characters, no control characters: checked
+    by the room (``seeds.check_contribution``), so that a value out of bounds is a
+    ``bad_contribution`` like any other refused value, not a ``bad_message``."""
 
-    value: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONTRIBUTION_CHARS)]
+    value: str
     id: RequestId | None = None
 
 

@@ -38,9 +38,14 @@ export async function diceSeed(seedDigits, values) {
 }
 
 /** A new contribution: 32 random hex digits, then the player's own word if they typed one. */
+// The characters the server's text policy refuses (gamenight.core.text.refused_kind):
+// control, bidirectional control, surrogate, private-use and unassigned code points, line
+// and paragraph separators. Other format characters (ZWJ, ZWNJ, soft hyphen) are kept.
+export const REFUSED = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 export function newContribution(word = "") {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const clean = String(word).replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().normalize("NFC");
+  const clean = String(word).replace(REFUSED, "").trim().normalize("NFC");
   return (hex(bytes) + (clean ? " " + clean : "")).slice(0, 200);
 }
 
