@@ -157,7 +157,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["waiting", "playing", "finished", "closed", "broken"]
     seats: tuple[SeatInfo, ...]
     commitment: str
-    # "players-v1": the dice seed is derived from the seed and every seat's contribution;
+    # "players-v2" (and "players-v1", rooms from before server parts were derived): the
+    # dice seed is derived from the seed and every seat's contribution;
     # "server": the seed is the dice seed (a room from before player entropy)
     entropy: str = "server"
     seed: str | None = None

@@ -527,7 +527,9 @@ class Room:
             self.timers.cancel("contribute")
             # Claimed seats still silent get the server's part (committed with the start).
             fill = {
-                s.seat: seeds.new_contribution()
+                # derived from the committed seed, never chosen now that the players'
+                # parts are known (docs/fairness.md; players-v1 rooms take it too)
+                s.seat: seeds.server_part(self.seed, s.seat)
                 for s in self.seats
                 if self.entropy != seeds.SERVER
                 and s.kind == "human"
@@ -840,6 +842,7 @@ class Room:
             seed_in_header=True,
             dice_scheme=self.dice_scheme(),
             contributions=self.contributions(),
+            entropy=self.entropy,
         )
         return out.getvalue()
 
