@@ -213,3 +213,19 @@ def test_the_waiting_snapshot_claims_no_seq_and_a_reconnect_gets_the_deal(
         await back.close()
 
     run(main())
+
+
+def test_the_openapi_document_says_closed_bodies_and_the_languages(server: ThreadServer) -> None:
+    doc = httpx.get(f"{server.url}/schema/openapi.json").json()
+    schemas = doc["components"]["schemas"]
+    for body in ("Claim", "CreateRoom", "RoomOptions"):
+        assert schemas[body]["additionalProperties"] is False, body
+    rules = doc["paths"]["/api/games/{game}/rules"]["get"]["parameters"]
+    lang = next(p for p in rules if p["name"] == "lang")
+    assert lang["schema"]["enum"] == ["en", "de", "pl"]
+    vocabulary = doc["paths"]["/api/vocabulary/{lang}/{game}"]["get"]["parameters"]
+    assert next(p for p in vocabulary if p["name"] == "lang")["schema"]["enum"] == [
+        "en",
+        "de",
+        "pl",
+    ]

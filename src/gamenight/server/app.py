@@ -30,6 +30,8 @@ from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Parameter as OpenAPIParameter
+from litestar.openapi.spec import Schema
 from litestar.params import FromPath, FromQuery, JSONBody
 
 from gamenight import __version__, web
@@ -37,10 +39,10 @@ from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, set_language
-from gamenight.core.languages import LanguageError, check_language
+from gamenight.core.languages import LANGUAGES, LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import protocol as p
-from gamenight.server.config import Config, CreateRoom
+from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
     Problem,
@@ -462,12 +464,12 @@ async def _read_message(socket: WebSocket[Any, Any, Any]) -> p.ClientMessage:
     """The next client message, or :class:`~gamenight.server.protocol.ProtocolError`: a
     binary frame is refused (the protocol is JSON text), with its request id if it has
     a readable one, like any other frame that is not a message."""
-    event = await socket.receive()
+    event: dict[str, Any] = dict(await socket.receive())
     if event["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(detail="disconnect event", code=event.get("code", 1000))
-    text = event.get("text")
+    text: str | None = event.get("text")
     if text is None:
-        data = (event.get("bytes") or b"")[: p.MAX_FRAME_BYTES]
+        data: bytes = (event.get("bytes") or b"")[: p.MAX_FRAME_BYTES]
         message = "binary frames are not read: send each message as a JSON text frame"
         raise p.ProtocolError("bad_message", message, p.request_id(data))
     return p.decode_client(text)
@@ -666,7 +668,8 @@ class App(Litestar):
                 message = {**message, "body": b""}
             await send(message)
 
-        await super().__call__({**scope, "method": "GET"}, receive, headers_only)
+        as_get: Any = {**scope, "method": "GET"}
+        await super().__call__(as_get, receive, headers_only)
 
     def _methods(self, template: str) -> set[str]:
         """The methods of the path ``template`` (with HEAD where there is GET)."""
@@ -712,7 +715,7 @@ def create_app(config: Config) -> Litestar:
         if hub is not None:
             await _close(hub)
 
-    return App(
+    app = App(
         route_handlers=[
             list_games,
             list_decks,
@@ -751,3 +754,31 @@ def create_app(config: Config) -> Litestar:
         ),
         request_max_body_size=64 * 1024,
     )
+    _tighten_document(app)
+    return app
+
+
+CLOSED_BODIES = (Claim, CreateRoom, RoomOptions)  # request bodies refusing unknown fields
+
+
+def _tighten_document(app: Litestar) -> None:
+    """Say in the OpenAPI document what the server enforces and Litestar does not write:
+    request bodies are closed objects (``additionalProperties: false``, they refuse
+    unknown fields), and a ``lang`` parameter is one of the languages (a tag such as
+    ``pl-PL`` is read as its language)."""
+    document = app.openapi_schema
+    schemas = document.components.schemas if document.components else {}
+    for struct in CLOSED_BODIES:
+        assert struct.__struct_config__.forbid_unknown_fields
+        found = schemas.get(struct.__name__)
+        if isinstance(found, Schema):
+            found.additional_properties = False
+    for item in (document.paths or {}).values():
+        for operation in (item.get, item.post, item.put, item.patch, item.delete):
+            for parameter in (operation.parameters or []) if operation else []:
+                if (
+                    isinstance(parameter, OpenAPIParameter)
+                    and parameter.name == "lang"
+                    and isinstance(parameter.schema, Schema)
+                ):
+                    parameter.schema.enum = list(LANGUAGES)
