@@ -174,6 +174,11 @@ def http_cases(port: int) -> list[bytes]:
     ]
 
 
+# The event-loop stall watcher's lines measure the machine (a loaded test machine is
+# late whatever the clients do; bench/server_load.py counts them): not counted here.
+STALL = re.compile(r"^WARNING gamenight\.server: event loop \d+ ms late.*\n?", re.MULTILINE)
+
+
 def _records(text: str) -> int:
     return len(RECORD.findall(text))
 
@@ -193,7 +198,7 @@ def test_no_client_floods_the_log(served: ProcessServer) -> None:
 
     before = served.log_text()
     asyncio.run(flood())
-    grown = served.log_text()[len(before) :]
+    grown = STALL.sub("", served.log_text()[len(before) :])
     records = _records(grown)
     cases = ROUNDS * (len(ws_cases()) + len(http_cases(port)))
     assert records <= BUDGET_LINES, (
