@@ -6,6 +6,7 @@ import io
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -253,20 +254,22 @@ def test_the_hand_check_in_the_docs_checks_an_online_record_with_contributions(
 
 
 def _online_record(path: Path) -> list[dict[str, object]]:
-    """A finished online game (entropy players-v1) as a server writes it."""
+    """A finished online game (entropy players-v2) as a server writes it: seat 1 was
+    silent, so its part is the server's, derived from the seed."""
     import random
 
     from gamenight.core import registry
     from gamenight.core.dice import SeededDice
     from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
-    from gamenight.core.seeds import dice_seed
+    from gamenight.core.seeds import dice_seed, server_part
     from gamenight.core.table import Table
 
     game = registry.get("dice-duel").game
-    parts = [Contribution(0, "player", "a1b2"), Contribution(1, "server", "c3d4")]
+    made = server_part(9, 1)
+    parts = [Contribution(0, "player", "a1b2"), Contribution(1, "server", made)]
     seats = [RecordSeat("Ann", "human"), RecordSeat("Bo", "human")]
     table: Table = Table.start(
-        game, 2, game.parse_options({}), SeededDice(dice_seed(9, ["a1b2", "c3d4"]))
+        game, 2, game.parse_options({}), SeededDice(dice_seed(9, ["a1b2", made]))
     )
     rng = random.Random(2)
     while not table.finished:
@@ -292,3 +295,82 @@ def test_replay_checks_an_online_game_and_refuses_an_altered_contribution(
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     code, out, err = cli(["replay", str(path)])
     assert code == 1 and err.startswith("gamenight: error: ") and err.count("\n") == 1, err
+
+
+def test_replay_refuses_a_server_part_not_derived_from_the_seed(
+    tmp_path: Path, cli: CliRunner
+) -> None:
+    """Issue 38: the part the server makes for a silent seat comes from the committed
+    seed (players-v2), so a server cannot pick it after seeing the players' parts; a
+    record whose server part is anything else (dice seed and all made to match) is
+    refused."""
+    from gamenight.core import registry
+    from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
+
+    game = registry.get("dice-duel").game
+    chosen = [Contribution(0, "player", "a1b2"), Contribution(1, "server", "c3d4")]
+    seats = [RecordSeat("Ann", "human"), RecordSeat("Bo", "human")]
+    path = tmp_path / "chosen.jsonl"
+    with path.open("w", encoding="utf-8") as out:
+        write_moves(RecordWriter(out), game, game.parse_options({}), 9, seats, [],
+                    contributions=chosen)  # fmt: skip
+    code, _out, err = cli(["replay", str(path)])
+    assert code == 1 and "made by the server" in err and err.count("\n") == 1, err
+    # a room of the older scheme (players-v1) made it at random: it cannot be checked
+    older = tmp_path / "older.jsonl"
+    with older.open("w", encoding="utf-8") as out:
+        write_moves(RecordWriter(out), game, game.parse_options({}), 9, seats, [],
+                    contributions=chosen, entropy="players-v1")  # fmt: skip
+    code, _out, err = cli(["replay", str(older)])
+    assert code == 0, err
+
+
+def test_the_hand_check_in_the_docs_rederives_the_servers_parts(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from contextlib import redirect_stdout
+
+    _online_record(tmp_path / "game.jsonl")
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        exec(compile(_doc_recipe(), "docs/fairness.md", "exec"), {})
+    lines = printed.getvalue().splitlines()
+    assert lines[0].startswith("True ") and "seat 1's part, made by the server: True" in lines
+
+
+def _decades_block() -> str:
+    text = (Path(__file__).parents[2] / "docs" / "fairness.md").read_text()
+    after = text.split("### The Decades' deal by hand", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.parametrize("seed", [3, 11, 2026])
+def test_the_decades_deal_is_rederived_from_the_docs(
+    seed: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Issue 38: the question deal (the pool also loses the cards kept apart) and the
+    action cards follow from fairness.md alone."""
+    import shutil
+    from contextlib import redirect_stdout
+
+    from gamenight.core import registry
+    from gamenight.core.record import RecordSeat, RecordWriter, write_moves
+    from gamenight.games import decades
+
+    game = registry.get("decades").game
+    options = game.parse_options({})
+    seats = [RecordSeat("A", "human"), RecordSeat("B", "human")]
+    with (tmp_path / "game.jsonl").open("w", encoding="utf-8") as out:
+        table = write_moves(RecordWriter(out), game, options, seed, seats, [])
+    data = Path(decades.__file__).parent / "data" / "questions.json"
+    shutil.copy(data, tmp_path / "questions.json")
+    monkeypatch.chdir(tmp_path)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        exec(compile(_doc_recipe() + _decades_block(), "docs/fairness.md", "exec"), {})
+    state: Any = table.state
+    questions = [card.id for card in state.questions]
+    hands = [sorted(hand) for hand in state.dealt]
+    expected = f"questions {questions} team 1 {hands[0]} team 2 {hands[1]}"
+    assert printed.getvalue().splitlines()[-1] == expected

@@ -30,8 +30,10 @@ from gamenight.core.seeds import (
     SERVER,
     check_contribution,
     dice_seed,
+    server_part,
 )
 from gamenight.core.table import Table
+from gamenight.core.text import BIDI_CONTROLS
 
 SEATS = [RecordSeat("Ann", "human"), RecordSeat("Bo", "human"), RecordSeat("Cy", "bot:random")]
 PARTS = [
@@ -39,7 +41,12 @@ PARTS = [
     Contribution(1, "server", "0123456789abcdef0123456789abcdef"),
     Contribution(2, "bot", None),
 ]
-part = st.text(min_size=1, max_size=MAX_CONTRIBUTION_CHARS).filter(
+# the characters the text policy keeps (core.text.refused_kind refuses the others)
+allowed = st.characters(
+    blacklist_categories=("Cc", "Cs", "Co", "Cn", "Zl", "Zp"),
+    blacklist_characters=BIDI_CONTROLS,
+)
+part = st.text(allowed, min_size=1, max_size=MAX_CONTRIBUTION_CHARS).filter(
     lambda v: _valid(v) and check_contribution(v) == v
 )
 
@@ -64,6 +71,12 @@ def _random_moves(seed: int, dice: int, seats: int = 3) -> list[tuple[int, Any]]
 
 
 def _record(server_seed: int, parts: list[Contribution] | None) -> list[dict[str, Any]]:
+    """A whole game's record; a part ``by`` the server is the one it makes (derived)."""
+    if parts is not None:
+        parts = [
+            Contribution(c.seat, c.by, server_part(server_seed, c.seat)) if c.by == "server" else c
+            for c in parts
+        ]
     dice = server_seed if parts is None else dice_seed(server_seed, [c.value for c in parts])
     game = registry.get("dice-duel").game
     out = io.StringIO()
@@ -115,7 +128,12 @@ def test_a_record_with_contributions_replays_and_names_its_scheme() -> None:
     rows = _record(2**100 + 7, PARTS)
     head = rows[0]
     assert head["format_version"] == 4 and head["entropy"] == PLAYERS
-    assert head["contributions"] == [c.to_json() for c in PARTS]
+    assert head["contributions"][0] == PARTS[0].to_json()
+    assert head["contributions"][1] == {
+        "seat": 1,
+        "by": "server",
+        "value": server_part(2**100 + 7, 1),
+    }
     report = _replay(rows)
     assert report.finished and report.committed
 

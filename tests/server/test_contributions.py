@@ -15,7 +15,7 @@ import pytest
 from harness import Client, ThreadServer, claim, create_room, run
 
 from gamenight.core.record import parse_record, replay
-from gamenight.core.seeds import PLAYERS, commitment, dice_seed
+from gamenight.core.seeds import PLAYERS, commitment, dice_seed, server_part
 
 WAIT = 0.4  # contribute_wait of these servers, seconds
 A_PART, B_PART = "c0ntrib-A-7e1f", "c0ntrib-B-92ab"
@@ -97,9 +97,11 @@ def test_a_silent_seat_gets_the_servers_part_after_the_wait(quick: ThreadServer)
     info = _reaches(quick, code, "playing")
     assert all(s["contributed"] for s in info["seats"])
     run(_play_out(quick, code, tokens))
-    parts = _finished(quick, code)["contributions"]
+    finished = _finished(quick, code)
+    parts = finished["contributions"]
     assert parts[0] == {"seat": 0, "by": "player", "value": "mine"}
-    assert parts[1]["by"] == "server" and len(parts[1]["value"]) == 32
+    # issue 38: derived from the committed seed, never drawn after seeing seat 0's part
+    assert parts[1] == {"seat": 1, "by": "server", "value": server_part(int(finished["seed"]), 1)}
     record = parse_record(httpx.get(f"{quick.url}/api/rooms/{code}/record").text.splitlines())
     assert record.contributions[1].by == "server" and replay(record).finished
 

@@ -91,9 +91,9 @@ def test_full_game_two_humans_record_replays(server: ThreadServer) -> None:
     assert info["status"] == "finished" and info["seed"] is not None
     seed = int(info["seed"])
     # the commitment binds player entropy; each seat's part is the one its claim carried
-    assert info["entropy"] == "players-v1"
+    assert info["entropy"] == "players-v2"
     assert (
-        commitment(seed, "dice-duel", info["rules_version"], info["options"], entropy="players-v1")
+        commitment(seed, "dice-duel", info["rules_version"], info["options"], entropy="players-v2")
         == created["commitment"]
     )
     assert info["contributions"] == [

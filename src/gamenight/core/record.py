@@ -70,6 +70,7 @@ from gamenight.core.options import Options
 from gamenight.core.seeds import (
     ENTROPY_SCHEMES,
     MAX_SEED_DIGITS,
+    PLAYER_SCHEMES,
     PLAYERS,
     SERVER,
     check_contribution,
@@ -77,6 +78,7 @@ from gamenight.core.seeds import (
     committed_scheme,
     dice_seed,
     fingerprint,
+    server_part,
 )
 from gamenight.core.table import Listener, Table
 
@@ -237,6 +239,7 @@ class RecordWriter:
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
         contributions: Sequence[Contribution] | None = None,
+        entropy: str = PLAYERS,
     ) -> None:
         """The header line. ``seed_in_header=False`` keeps the seed secret (write it
         with :meth:`reveal` at the end); local records keep it so they can resume.
@@ -244,7 +247,10 @@ class RecordWriter:
         ``contributions`` (one per seat): a game with player entropy, whose dice
         seed is :func:`~gamenight.core.seeds.dice_seed` of ``seed`` and them."""
         plain = to_json(options)
-        entropy = SERVER if contributions is None else PLAYERS
+        if contributions is None:
+            entropy = SERVER
+        elif entropy not in PLAYER_SCHEMES:
+            raise ValueError(f"contributions take a player entropy scheme, not {entropy}")
         row: dict[str, Any] = {
             "type": "header",
             "format": FORMAT,
@@ -292,11 +298,12 @@ class RecordWriter:
         seed_in_header: bool = True,
         dice_scheme: int = DICE_SCHEME,
         contributions: Sequence[Contribution] | None = None,
+        entropy: str = PLAYERS,
     ) -> None:
         """The header and the start of the game (step 0): the first two lines."""
         self.header(
             game, options, seed, seats, seed_in_header=seed_in_header,
-            dice_scheme=dice_scheme, contributions=contributions,
+            dice_scheme=dice_scheme, contributions=contributions, entropy=entropy,
         )  # fmt: skip
         self.start(opening.events)
 
@@ -476,17 +483,19 @@ def write_moves(
     seed_in_header: bool = True,
     dice_scheme: int = DICE_SCHEME,
     contributions: Sequence[Contribution] | None = None,
+    entropy: str = PLAYERS,
 ) -> Table[S, A, V, E]:
     """Write a game played elsewhere (a server room, an RL episode) from its seed and
     moves: the same sequence as live play (:meth:`RecordWriter.begin`, then the
     writer as the table's durable writer), so the record is checked as it is made.
-    ``contributions``: the players' entropy (the dice seed is derived from them).
-    Returns the table at the end."""
+    ``contributions``: the players' entropy (the dice seed is derived from them), under
+    the scheme ``entropy``. Returns the table at the end."""
     dice = seed if contributions is None else dice_seed(seed, [c.value for c in contributions])
     table = Table.start(game, len(seats), options, SeededDice(seed=dice, scheme=dice_scheme))
     writer.begin(
         game, options, seed, seats, table.opening,
         seed_in_header=seed_in_header, dice_scheme=dice_scheme, contributions=contributions,
+        entropy=entropy,
     )  # fmt: skip
     table.on_commit(writer.on_step)
     for seat, action in moves:
@@ -767,7 +776,7 @@ def _header(head: dict[str, Any], version: int, name: str, lineno: int) -> Recor
             raise RecordError(
                 f"{name} line {lineno}: field 'entropy' must be one of {', '.join(ENTROPY_SCHEMES)}"
             )
-        if record.entropy == PLAYERS:
+        if record.entropy in PLAYER_SCHEMES:
             record.contributions = _contributions(head, len(seats), name, lineno)
         elif "contributions" in head:
             raise RecordError(f"{name} line {lineno}: contributions in a game without them")
@@ -800,6 +809,20 @@ def _contributions(head: dict[str, Any], seats: int, name: str, lineno: int) -> 
                 raise RecordError(f"{where}: seat {index}: {exc}") from None
         out.append(Contribution(index, by, value))
     return out
+
+
+def _check_server_parts(record: Record, name: str) -> None:
+    """Under :data:`~gamenight.core.seeds.PLAYERS` every part the server made for a
+    silent seat is :func:`~gamenight.core.seeds.server_part` of the revealed seed: the
+    server could not choose it after seeing the players' parts."""
+    if record.entropy != PLAYERS or record.seed is None:
+        return
+    for part in record.contributions:
+        if part.by == "server" and part.value != server_part(record.seed, part.seat):
+            raise RecordError(
+                f"{name}: seat {part.seat + 1}'s part, made by the server, is not the one "
+                "its committed seed gives; this record's dice were changed"
+            )
 
 
 def _seed(value: Any, name: str, lineno: int) -> int:
@@ -872,6 +895,7 @@ def replay(
                 f"{name}: the seed does not match the commitment {short} made before the game; "
                 "this record's dice were changed"
             )
+    _check_server_parts(record, name)
     try:
         game.attach(record.attachments)
         options = game.parse_options(record.options)

@@ -61,14 +61,21 @@ from collections.abc import Mapping, Sequence
 from typing import Any, Final
 
 from gamenight.core.dice import DICE_SCHEME
+from gamenight.core.text import TextError, check_characters
 
 SEED_BITS = 128
 COMMITMENT_SCHEME = "sha256-v2"  # v1: before the dice scheme was part of the payload
 # The entropy schemes: where a game's dice seed comes from. A record names its own
 # (header field ``entropy``; format 3 and older records are SERVER).
 SERVER: Final = "server"  # the committed seed is the dice seed (local games, --seed)
-PLAYERS: Final = "players-v1"  # the dice seed is dice_seed(server seed, contributions)
-ENTROPY_SCHEMES: Final = (SERVER, PLAYERS)
+# the dice seed is dice_seed(server seed, contributions); a silent seat's part was made
+# by the server at random (rooms created before players-v2: it cannot be checked)
+PLAYERS_V1: Final = "players-v1"
+# as players-v1, and a silent seat's server-made part is server_part(seed, seat): fixed
+# by the commitment before any player's part was seen, and checked by every verifier
+PLAYERS: Final = "players-v2"
+PLAYER_SCHEMES: Final = (PLAYERS_V1, PLAYERS)  # the dice take the players' contributions
+ENTROPY_SCHEMES: Final = (SERVER, PLAYERS_V1, PLAYERS)
 MAX_CONTRIBUTION_CHARS = 200
 MAX_SEED_DIGITS: Final = 80
 """The longest seed in decimal digits, everywhere: given (``--seed``, the menu) and read
@@ -153,27 +160,45 @@ def committed_scheme(
 
 
 def dice_seed(server_seed: int, contributions: Sequence[str | None]) -> int:
-    """The dice seed of a game with player entropy (:data:`PLAYERS`): the first 16 bytes,
-    big-endian, of HMAC-SHA256 keyed with the server seed's decimal digits (ASCII) over
-    the canonical JSON ``{"contributions": [...], "scheme": "players-v1"}``, one entry
-    per seat in seat order (``null`` for a bot seat). Changing any one contribution,
-    or their order, gives an unrelated seed."""
+    """The dice seed of a game with player entropy (:data:`PLAYER_SCHEMES`): the first
+    16 bytes, big-endian, of HMAC-SHA256 keyed with the server seed's decimal digits
+    (ASCII) over the canonical JSON ``{"contributions": [...], "scheme": "players-v1"}``
+    (the same in players-v2), one entry per seat in seat order (``null`` for a bot seat).
+    Changing any one contribution, or their order, gives an unrelated seed."""
     if server_seed < 0:
         raise ValueError("seeds are non-negative integers")
-    message = _canonical({"contributions": list(contributions), "scheme": PLAYERS})
+    message = _canonical({"contributions": list(contributions), "scheme": PLAYERS_V1})
     digest = hmac.new(str(server_seed).encode("ascii"), message, hashlib.sha256).digest()
     return int.from_bytes(digest[:16], "big")
 
 
-def new_contribution() -> str:
-    """A contribution the server makes for a seat that sent none in time (128 bits)."""
-    return secrets.token_hex(16)
+def server_part(server_seed: int, seat: int) -> str:
+    """The contribution the server makes for ``seat`` when its player sent none in time
+    (:data:`PLAYERS`): 32 hex digits, the first 16 bytes of HMAC-SHA256 keyed with the
+    server seed's decimal digits (ASCII) over the canonical JSON ``{"scheme":
+    "server-part-v1", "seat": <seat>}``. The commitment fixed it before any player's part
+    was seen, so the server cannot choose it after seeing them; it stays secret with the
+    seed, and anyone re-derives it once the seed is revealed.
+
+    >>> server_part(5, 0)
+    '217ed2036c9fe238b4577b5478265f6a'
+    """
+    if server_seed < 0:
+        raise ValueError("seeds are non-negative integers")
+    message = _canonical({"scheme": "server-part-v1", "seat": seat})
+    return hmac.new(str(server_seed).encode("ascii"), message, hashlib.sha256).hexdigest()[:32]
 
 
 def check_contribution(value: object) -> str:
     """``value`` as a contribution: a string of 1 to MAX_CONTRIBUTION_CHARS characters
-    with no control characters (a random hex string, a word, or both), NFC-normalised
-    so the same word typed on two machines is the same contribution; else ValueError.
+    (a random hex string, a word, or both) with no character the text policy refuses
+    (:func:`gamenight.core.text.check_characters`: control and bidirectional control
+    characters...; other format characters such as ZWJ are kept), NFC-normalised so
+    the same word typed on two machines is the same contribution; else ValueError.
+    Surrounding spaces are kept: they are part of the value.
+
+    >>> check_contribution("Cafe\u0301 \u200d") == "Caf\u00e9 \u200d"
+    True
 
     >>> check_contribution("9f2c  ein Wort")
     '9f2c  ein Wort'
@@ -183,8 +208,10 @@ def check_contribution(value: object) -> str:
     """
     if not isinstance(value, str) or not 1 <= len(value) <= MAX_CONTRIBUTION_CHARS:
         raise ValueError(f"a contribution is 1 to {MAX_CONTRIBUTION_CHARS} characters")
-    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in value):
-        raise ValueError("a contribution has no control characters")
+    try:  # the one text policy (core.text): format characters such as ZWJ are kept
+        check_characters(value, what="a contribution")
+    except TextError as exc:
+        raise ValueError(str(exc)) from None
     return unicodedata.normalize("NFC", value)
 
 

@@ -11,7 +11,10 @@
   and the line and paragraph separators (Zl, Zp).
 
 Everything else is kept as typed, including markup (front ends show it as text)
-and zero-width joiners (emoji sequences, scripts that need them).
+and the other format characters: zero-width joiners and non-joiners (emoji
+sequences, scripts that need them), soft hyphens, word joiners. Contributions to
+the dice seed follow the same character policy (:func:`check_characters`), and
+the browser removes exactly these characters from what it sends.
 
 >>> check_text("  Ann  ", what="a name", limit=40)
 'Ann'
@@ -62,15 +65,34 @@ def check_text(text: str, *, what: str, limit: int) -> str:
         raise TextError(
             f"{what} is 1 to {limit} characters (after trimming spaces), not {len(clean)}"
         )
-    if clean.isprintable() and clean.isascii():
-        return clean  # the common case: nothing to look up
-    for char in clean:
-        if char in BIDI_CONTROLS:
-            raise TextError(f"{what} may not contain bidirectional controls (U+{ord(char):04X})")
-        kind = _REFUSED.get(unicodedata.category(char))
+    check_characters(clean, what=what)
+    return clean
+
+
+def refused_kind(char: str) -> str | None:
+    """What ``char`` is if the text policy refuses it ("control characters"...), else
+    None. The other format characters (category Cf: zero-width joiner and non-joiner,
+    soft hyphen, word joiner...) are kept: emoji sequences and scripts need them. The
+    browser removes the same characters from the word it puts in a contribution
+    (web/static/js/fairness.js ``REFUSED``).
+
+    >>> refused_kind("\u200d"), refused_kind("\u00ad"), refused_kind("\u202e"), refused_kind("\x07")
+    (None, None, 'bidirectional controls', 'control characters')
+    """
+    if char in BIDI_CONTROLS:
+        return "bidirectional controls"
+    return _REFUSED.get(unicodedata.category(char))
+
+
+def check_characters(text: str, *, what: str) -> None:
+    """:class:`TextError` if ``text`` holds a character the policy refuses
+    (:func:`refused_kind`): names, chat lines and contributions alike."""
+    if text.isprintable() and text.isascii():
+        return  # the common case: nothing to look up
+    for char in text:
+        kind = refused_kind(char)
         if kind is not None:
             raise TextError(f"{what} may not contain {kind} (U+{ord(char):04X})")
-    return clean
 
 
 def clip(text: str, limit: int = 60) -> str:

@@ -1,6 +1,6 @@
 """The Litestar app: HTTP API, the lobby page and the WebSocket.
 
-HTTP (OpenAPI at ``/schema``, JSON at ``/schema/openapi.json``):
+HTTP (the OpenAPI document at ``/schema/openapi.json``; no API browser pages):
 
 * ``GET /api/games`` — the games, their options and bots;
 * ``POST /api/rooms`` — create a room; the answer holds the host token;
@@ -30,6 +30,9 @@ from litestar import Litestar, Request, Response, get, post, websocket
 from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import Parameter as OpenAPIParameter
+from litestar.openapi.spec import Schema
 from litestar.params import FromPath, FromQuery, JSONBody
 from uvicorn.protocols.utils import ClientDisconnected
 
@@ -38,15 +41,18 @@ from gamenight.core import registry, schema
 from gamenight.core.catalogue import CatalogueEntry
 from gamenight.core.errors import GamenightError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, set_language
-from gamenight.core.languages import LanguageError, check_language
+from gamenight.core.languages import LANGUAGES, LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import metrics
 from gamenight.server import protocol as p
-from gamenight.server.config import Config, CreateRoom
+from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
     Problem,
     ReconnectThrottle,
+    allowed_hosts,
+    before_send,
+    cap_lower_logs,
     check_request,
     connection_origin_allowed,
     error_responses,
@@ -54,6 +60,7 @@ from gamenight.server.guard import (
     handle_crash,
     handle_http,
     handle_refused,
+    host_allowed,
 )
 from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
@@ -293,9 +300,8 @@ async def game_rules(game: FromPath[str], lang: FromQuery[str] = "en") -> Respon
         shown, text = registry.get(game).rules_in(wanted)
     except GamenightError as exc:
         raise RoomError(404, "bad_game", str(exc)) from None
-    return Response(
-        text, media_type="text/markdown; charset=utf-8", headers={"Content-Language": shown}
-    )
+    # Litestar adds "; charset=utf-8" to a text media type itself
+    return Response(text, media_type="text/markdown", headers={"Content-Language": shown})
 
 
 @get(
@@ -443,6 +449,9 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
     if not connection_origin_allowed(socket, config.extra_origins):
         await socket.close(code=4403, reason="origin not allowed")
         return
+    if not host_allowed(socket.headers.get("host"), allowed_hosts(config)):
+        await socket.close(code=4403, reason="host not allowed")
+        return
     await socket.accept()
     conn: Conn | None = None
     writer: asyncio.Task[None] | None = None
@@ -457,9 +466,9 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         joined = await _handshake(socket, hub, room)
         if joined is None:
             return
-        conn, keys = joined
+        conn, key = joined
         writer = asyncio.create_task(_writer(socket, conn))
-        await _reader(socket, hub, room, conn, keys)
+        await _reader(socket, hub, room, conn, key)
     except (WebSocketDisconnect, TimeoutError, ClientDisconnected):
         pass  # gone (even while we answered), or no hello in time: nothing to log
     except StorageUnavailableError as exc:  # the database is down: not a bug
@@ -483,44 +492,63 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await socket.close()
 
 
+async def _read_message(socket: WebSocket[Any, Any, Any]) -> p.ClientMessage:
+    """The next client message, or :class:`~gamenight.server.protocol.ProtocolError`: a
+    binary frame is refused (the protocol is JSON text), with its request id if it has
+    a readable one, like any other frame that is not a message."""
+    event: dict[str, Any] = dict(await socket.receive())
+    if event["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(detail="disconnect event", code=event.get("code", 1000))
+    text: str | None = event.get("text")
+    if text is None:
+        data: bytes = (event.get("bytes") or b"")[: p.MAX_FRAME_BYTES]
+        message = "binary frames are not read: send each message as a JSON text frame"
+        raise p.ProtocolError("bad_message", message, p.request_id(data))
+    return p.decode_client(text)
+
+
 async def _send(socket: WebSocket[Any, Any, Any], message: p.Message) -> None:
     await socket.send_text(p.encode(message).decode("utf-8"))
 
 
-def _throttle_keys(socket: WebSocket[Any, Any, Any], hello: p.Hello) -> list[tuple[str, str]]:
-    keys = [("address", client_address(socket))]
-    if hello.token is not None:
-        keys.append(("token", token_hash(hello.token)))
-    return keys
+def _throttle_key(socket: WebSocket[Any, Any, Any], hello: p.Hello, room: Room) -> tuple[str, str]:
+    """What a hello counts against: its seat token when the room knows it, else (a
+    spectator, a made-up token) its client address, so that a seat is never held back
+    by tokenless hellos from its address (a flood, a shared proxy)."""
+    if hello.token is not None and room.seat_for_token(hello.token) is not None:
+        return ("token", token_hash(hello.token))
+    return ("address", client_address(socket))
 
 
 async def _handshake(
     socket: WebSocket[Any, Any, Any], hub: Hub, room: Room
-) -> tuple[Conn, list[tuple[str, str]]] | None:
+) -> tuple[Conn, tuple[str, str]] | None:
     throttle: ReconnectThrottle = socket.app.state.throttle
     for _attempt in range(5):
-        raw = await asyncio.wait_for(socket.receive_data(mode="text"), HELLO_TIMEOUT)
         try:
-            message = p.decode_client(raw)
+            message = await asyncio.wait_for(_read_message(socket), HELLO_TIMEOUT)
         except p.ProtocolError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message, id=exc.id))
             continue
+        except TimeoutError:  # no hello in time: a policy close, not a normal one
+            await socket.close(code=1008, reason="no hello in time")
+            return None
         if not isinstance(message, p.Hello):
             request = getattr(message, "id", None)
             await _send(
                 socket, p.Error(code="hello_first", message=_("send hello first"), id=request)
             )
             continue
-        keys = _throttle_keys(socket, message)
-        wait = throttle.admit(keys)
+        key = _throttle_key(socket, message, room)
+        wait = throttle.admit(key)
         if wait:
             metrics.THROTTLED.labels("hello").inc()
-            refusal = f"reconnecting too often: wait {wait:.0f} s before the next hello"
-            await _send(socket, p.Error(code="rate_limited", message=refusal))
+            refusal = f"reconnecting too often: wait {wait} s before the next hello"
+            await _send(socket, p.Error(code="rate_limited", message=refusal, retry_after=wait))
             await socket.close(code=1008)
             return None
         try:
-            return await room.join(message), keys
+            return await room.join(message), key
         except RoomError as exc:
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
@@ -550,13 +578,12 @@ async def _reader(
     hub: Hub,
     room: Room,
     conn: Conn,
-    keys: list[tuple[str, str]],
+    key: tuple[str, str],
 ) -> None:
     while not conn.closed:
-        raw = await socket.receive_data(mode="text")
         message: p.ClientMessage | None
         try:
-            message = p.decode_client(raw)
+            message = await _read_message(socket)
             request = getattr(message, "id", None)
         except p.ProtocolError as exc:
             message, request = None, exc.id
@@ -564,9 +591,13 @@ async def _reader(
         if not conn.messages.take():
             metrics.THROTTLED.labels("message").inc()
             conn.strikes += 1
-            conn.send(p.Error(code="rate_limited", message=_("too many messages"), id=request))
+            wait = conn.messages.retry_after()
+            slow = p.Error(
+                code="rate_limited", message=_("too many messages"), id=request, retry_after=wait
+            )
+            conn.send(slow)
             if conn.strikes >= hub.config.abuse_limit:
-                socket.app.state.throttle.penalise(keys)  # no quick way back in
+                socket.app.state.throttle.penalise(key)  # no quick way back in
                 conn.close()  # a persistent abuser
             continue
         if message is None:
@@ -647,6 +678,47 @@ def _unavailable(
     )
 
 
+class App(Litestar):
+    """The Litestar app, answering ``HEAD`` wherever it answers ``GET`` (the GET's
+    status and headers, no body), and ``OPTIONS`` with every method of its path in
+    ``Allow`` (Litestar's own lists those of one handler of the path only)."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] not in ("HEAD", "OPTIONS"):
+            await super().__call__(scope, receive, send)
+            return
+        if scope["method"] == "OPTIONS":
+
+            async def all_methods(message: Any) -> None:
+                template = scope.get("path_template")
+                if message["type"] == "http.response.start" and template is not None:
+                    allow = ", ".join(sorted(self._methods(template)))
+                    headers = [
+                        (k, v) for k, v in message.get("headers", []) if k.lower() != b"allow"
+                    ]
+                    message = {**message, "headers": [*headers, (b"allow", allow.encode())]}
+                await send(message)
+
+            await super().__call__(scope, receive, all_methods)
+            return
+
+        async def headers_only(message: Any) -> None:
+            if message["type"] == "http.response.body":
+                message = {**message, "body": b""}
+            await send(message)
+
+        as_get: Any = {**scope, "method": "GET"}
+        await super().__call__(as_get, receive, headers_only)
+
+    def _methods(self, template: str) -> set[str]:
+        """The methods of the path ``template`` (with HEAD where there is GET)."""
+        methods: set[str] = set()
+        for route in self.routes:
+            if template in (route.path, route.path_format):
+                methods |= set(route.methods)
+        return methods | ({"HEAD"} if "GET" in methods else set())
+
+
 def create_app(config: Config) -> Litestar:
     """The ASGI app for ``config``.
 
@@ -659,6 +731,7 @@ def create_app(config: Config) -> Litestar:
     process with status 3)."""
 
     async def startup(app: Litestar) -> None:
+        cap_lower_logs()  # uvicorn's and the WebSocket layer's lines a client can cause
         app.state.config = config
         app.state.up = asyncio.Event()
         app.state.failed = None
@@ -685,7 +758,7 @@ def create_app(config: Config) -> Litestar:
         if hub is not None:
             await _close(hub)
 
-    return Litestar(
+    app = App(
         route_handlers=[
             list_games,
             list_decks,
@@ -709,15 +782,50 @@ def create_app(config: Config) -> Litestar:
         on_startup=[startup],
         on_shutdown=[shutdown],
         before_request=check_request,
+        before_send=[before_send],
         exception_handlers={
             RoomError: handle_refused,
             HTTPException: handle_http,
             Exception: handle_crash,
             StorageUnavailableError: _unavailable,
         },
+        # the document only (/schema/openapi.json): no API browser pages, which would load
+        # third-party scripts on the origin that keeps the seat tokens
         openapi_config=OpenAPIConfig(
-            title="gamenight", version=__version__, path="/schema", description=__doc__
+            title="gamenight",
+            version=__version__,
+            path="/schema",
+            description=__doc__,
+            render_plugins=[JsonRenderPlugin()],
         ),
         request_max_body_size=64 * 1024,
         logging_config=None,  # the log's one format is the server's (server/logs.py)
     )
+    _tighten_document(app)
+    return app
+
+
+CLOSED_BODIES = (Claim, CreateRoom, RoomOptions)  # request bodies refusing unknown fields
+
+
+def _tighten_document(app: Litestar) -> None:
+    """Say in the OpenAPI document what the server enforces and Litestar does not write:
+    request bodies are closed objects (``additionalProperties: false``, they refuse
+    unknown fields), and a ``lang`` parameter is one of the languages (a tag such as
+    ``pl-PL`` is read as its language)."""
+    document = app.openapi_schema
+    schemas = document.components.schemas if document.components else {}
+    for struct in CLOSED_BODIES:
+        assert struct.__struct_config__.forbid_unknown_fields
+        found = schemas.get(struct.__name__)
+        if isinstance(found, Schema):
+            found.additional_properties = False
+    for item in (document.paths or {}).values():
+        for operation in (item.get, item.post, item.put, item.patch, item.delete):
+            for parameter in (operation.parameters or []) if operation else []:
+                if (
+                    isinstance(parameter, OpenAPIParameter)
+                    and parameter.name == "lang"
+                    and isinstance(parameter.schema, Schema)
+                ):
+                    parameter.schema.enum = list(LANGUAGES)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import time
 from collections.abc import Sequence
 from typing import Any, Protocol
@@ -43,6 +44,12 @@ class Bucket:
             return False
         self.level -= 1
         return True
+
+    def retry_after(self) -> int:
+        """The whole seconds until the next ``take()`` succeeds (at least 1): what a
+        ``rate_limited`` error tells the client."""
+        missing = max(0.0, 1 - self.refill(time.monotonic()))
+        return max(1, math.ceil(missing / self.rate - 1e-9))
 
 
 class Conn:
@@ -158,9 +165,9 @@ def snapshot(
     and the events since ``last_seq`` it may see."""
     table = room.table
     lines = tuple(p.ChatOut(name=c.name, text=c.text, at=c.at, seat=c.seat) for c in chat)
-    if table is None:
+    if table is None:  # seq -1: nothing is dealt yet (the deal's events will be seq 0's)
         return p.Snapshot(
-            protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=0, chat=lines
+            protocol=p.PROTOCOL_VERSION, seat=seat, room=room.info(), seq=-1, chat=lines
         )
     position = table.position(seat)
     since = last_seq if -1 <= last_seq <= table.seq else -1

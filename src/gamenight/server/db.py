@@ -95,7 +95,7 @@ ROOMS = SqlTable(
     Column("seed", String(48), nullable=False),  # secret until finished (decimal)
     Column("commitment", String(64), nullable=False),
     # core.seeds: "server" (the seed is the dice seed: rooms from before player
-    # entropy) or "players-v1" (the dice seed takes every seat's contribution)
+    # entropy) or "players-v1"/"players-v2" (the dice seed takes every seat's contribution)
     Column("entropy", String(16), nullable=False, server_default="server"),
     Column("host_token_hash", String(64), nullable=False),
     Column("seq", Integer, nullable=False, default=0),

@@ -14,6 +14,43 @@ log = logging.getLogger("gamenight.server")
 _refusals = {"last": -1e9, "count": 0.0}
 
 
+class LogBudget:
+    """The one cap on log lines a client can cause, in every layer (the app's failures,
+    and uvicorn's, the WebSocket library's and asyncio's records through
+    :class:`gamenight.server.guard.ClientCaused`): at most ``budget`` lines a minute;
+    past that the lines are dropped and one line a minute counts those left out.
+
+    >>> budget = LogBudget(2)
+    >>> [budget.allow() for _ in range(4)]
+    [True, True, False, False]
+    """
+
+    def __init__(self, budget: int = 20, window: float = 60.0) -> None:
+        self.budget, self.window = budget, window
+        self.reset()
+
+    def reset(self) -> None:
+        self.start = time.monotonic()
+        self.count = 0
+        self.dropped = 0
+
+    def allow(self) -> bool:
+        """Whether one more client-caused line may be written now."""
+        now = time.monotonic()
+        if now - self.start > self.window:
+            if self.dropped:
+                log.error("%d more lines were not logged in the last minute", self.dropped)
+            self.start, self.count, self.dropped = now, 0, 0
+        self.count += 1
+        if self.count <= self.budget:
+            return True
+        self.dropped += 1
+        return False
+
+
+client_lines = LogBudget()
+
+
 class RoomError(GamenightError):
     """A refused request: ``status`` is the HTTP status, ``code`` a stable error code."""
 
@@ -28,9 +65,11 @@ def failed(code: str, what: str, exc: Exception) -> RoomError:
     """An unexpected failure of room ``code``'s request: logged once with the code, and
     answered with a one-line ``internal`` error (never a silent 500, never a traceback)."""
     if isinstance(exc, GamenightError):
-        log.error("room %s %s: %s", code, what, first_line(exc))
+        if client_lines.allow():
+            log.error("room %s %s: %s", code, what, first_line(exc))
         return RoomError(500, "internal", f"the game {what}: {first_line(exc)}")
-    log.exception("room %s %s", code, what)
+    if client_lines.allow():
+        log.exception("room %s %s", code, what)
     return RoomError(500, "internal", f"the game {what}; the server failed")
 
 

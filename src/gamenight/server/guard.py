@@ -11,15 +11,19 @@ body check, the reconnect throttle and a log that cannot be flooded.
   (``application/json``, 415 otherwise) and pass the bounded check of
   :func:`gamenight.server.protocol.check_depth` (400 ``bad_request``). The socket
   handshake uses the same :func:`origin_allowed`.
-* :class:`ReconnectThrottle`: hellos per seat token and per client address.
-* :class:`FailureLog`: unexpected exceptions are logged once each with their room and a
-  request id, at most ``budget`` tracebacks a minute; past that one line per minute
-  says how many were left out.
+* :class:`ReconnectThrottle`: hellos per seat token, or per client address
+  (``proxy.client_address``) for hellos without a valid token.
+* :class:`LogBudget`: every log line a client can cause, in the app (:class:`FailureLog`:
+  unexpected exceptions, once each with their room and a request id) and in the layers
+  beneath it (:func:`cap_lower_logs`), counts against one budget of 20 lines a minute;
+  past that one line per minute says how many were left out.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import logging
+import math
 import secrets
 import time
 from typing import Any
@@ -27,13 +31,13 @@ from urllib.parse import urlsplit
 
 import msgspec
 from litestar import Request, Response
-from litestar.exceptions import HTTPException, ValidationException
+from litestar.exceptions import HTTPException, InternalServerException, ValidationException
 from litestar.openapi.datastructures import ResponseSpec
 
 from gamenight.core.i18n import _, set_language
 from gamenight.server import protocol as p
 from gamenight.server.conns import Bucket
-from gamenight.server.faults import RoomError
+from gamenight.server.faults import RoomError, client_lines
 from gamenight.server.words import language_of
 
 log = logging.getLogger("gamenight.server")
@@ -51,6 +55,7 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_name": ((400,), "a display name breaks the text rules"),
     "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),
     "not_host": ((401, 403), "no host token (401) or not the host's (403)"),
+    "bad_host": ((400,), "the Host header names no host this server answers to"),
     "bad_origin": ((403,), "a state-changing request from another site's page"),
     "not_found": ((404,), "no such path"),
     "no_room": ((404,), "there is no such room"),
@@ -140,20 +145,104 @@ def connection_origin_allowed(connection: Any, extra: tuple[str, ...]) -> bool:
     )
 
 
+# ----- Host -----------------------------------------------------------------------------
+LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+
+
+def host_name(host: str) -> str:
+    """The name of a ``Host`` header, without its port and brackets, in lower case.
+
+    >>> host_name("Example.org:8000"), host_name("[::1]:80"), host_name("::1")
+    ('example.org', '::1', '::1')
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        return host[1:].partition("]")[0]
+    if host.count(":") == 1:
+        return host.partition(":")[0]
+    return host
+
+
+def allowed_hosts(config: Any) -> frozenset[str]:
+    """The host names this server answers to: ``localhost`` and the loopback addresses,
+    the address it listens on, its public URL's host and the hosts of its extra origins
+    (``--origin``, a reverse proxy's public name). An IP address is always answered (see
+    :func:`host_allowed`)."""
+    names = {host_name(urlsplit(o).netloc) for o in config.extra_origins}
+    names |= {host_name(config.listen_host), host_name(urlsplit(config.public_url).netloc)}
+    return frozenset(LOCAL_NAMES | names - {""})
+
+
+def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
+    """A request's ``Host`` must be an IP address or one of ``allowed``: a page of
+    another site whose name it points at this server (DNS rebinding) sends its own name,
+    and is refused. No Host (HTTP/1.0) is let through: no browser sends that.
+
+    >>> allowed = frozenset({"localhost", "games.example"})
+    >>> [host_allowed(h, allowed) for h in ("games.example:443", "192.168.1.5:8000", "[fe80::1]")]
+    [True, True, True]
+    >>> host_allowed("evil.example:8000", allowed), host_allowed(None, allowed)
+    (False, True)
+    """
+    if host is None:
+        return True
+    name = host_name(host)
+    if name in allowed:
+        return True
+    try:
+        ipaddress.ip_address(name)
+    except ValueError:
+        return False
+    return True
+
+
+def check_host(connection: Any) -> None:
+    """:func:`host_allowed` for a request or socket, refused as 400 ``bad_host``."""
+    config = connection.app.state.config
+    if not host_allowed(connection.headers.get("host"), allowed_hosts(config)):
+        raise RoomError(400, "bad_host", "this server does not answer to that host name")
+
+
+# ----- paths ----------------------------------------------------------------------------
+MAX_PATH_CHARS = 1024  # no path of this server is longer; a file name is at most 255 bytes
+
+
+def path_refused(path: str) -> bool:
+    """A path no file or route can have: a NUL or another control character, a name over
+    255 bytes or a path over :data:`MAX_PATH_CHARS` (answered 404 before the file system
+    sees it, which would fail on it).
+
+    >>> path_refused("/static/js/net.js"), path_refused("/static/" + chr(0))
+    (False, True)
+    >>> path_refused("/static/" + "n" * 300)
+    True
+    """
+    if len(path) > MAX_PATH_CHARS or any(ord(c) < 32 or ord(c) == 127 for c in path):
+        return True
+    return any(len(part.encode("utf-8", "surrogatepass")) > 255 for part in path.split("/"))
+
+
 async def check_request(request: Request[Any, Any, Any]) -> None:
-    """The app's ``before_request``: Origin, media type and depth of state-changing requests.
+    """The app's ``before_request``: the Host and path of every request; Origin, media
+    type and depth of state-changing requests.
 
     A handler that takes another media type says so in its ``opt["media_types"]``. First
     the request's language: its refusals' messages are in it (``?lang=``, else
     ``Accept-Language``; server/words.py).
     """
     set_language(language_of(request.query_params, request.headers.get("accept-language")))
+    check_host(request)
+    if path_refused(request.url.path):
+        raise RoomError(404, "not_found", "there is nothing at this path")
     if request.method in SAFE_METHODS:
         return
     extra: tuple[str, ...] = request.app.state.config.extra_origins
     if not connection_origin_allowed(request, extra):
         raise RoomError(403, "bad_origin", _("requests from another site's page are refused"))
-    body = await request.body()
+    try:
+        body = await request.body()
+    except InternalServerException:  # the client left mid-body: no answer reaches it
+        raise ClientGone from None
     if not body:
         return
     allowed = request.route_handler.opt.get("media_types", JSON_TYPES)
@@ -173,30 +262,61 @@ async def check_request(request: Request[Any, Any, Any]) -> None:
             ) from None
 
 
+# ----- every answer ---------------------------------------------------------------------
+async def before_send(message: Any, scope: Any) -> None:
+    """The app's ``before_send``: every HTTP answer (pages, files, JSON, errors) says
+    ``X-Content-Type-Options: nosniff``, so no browser runs a body as another type."""
+    if message["type"] == "http.response.start":
+        headers = message.setdefault("headers", [])
+        if not any(name.lower() == b"x-content-type-options" for name, _value in headers):
+            headers.append((b"x-content-type-options", b"nosniff"))
+
+
 # ----- errors ---------------------------------------------------------------------------
+# The loggers of the layers beneath the app whose records a client can cause: uvicorn's
+# HTTP and WebSocket protocols ("Invalid HTTP request", a traceback for a text frame that
+# is not UTF-8), the WebSocket library and asyncio (a write to a socket the peer left).
+# uvicorn's access log ("uvicorn.access", only at --log-level info) is not among them.
+LOWER_LOGGERS = ("uvicorn.error", "websockets.server", "websockets.protocol", "asyncio")
+
+
+# What those layers say about a client's own fault (a frame or a request that breaks the
+# protocol): answered to the client (1007, 400), never logged.
+CLIENT_FAULTS = (
+    "Invalid UTF-8 sequence received from client",
+    "Invalid HTTP request received",
+    "Unsupported upgrade request",
+)
+
+
+class ClientCaused(logging.Filter):
+    """A logger's records count against :data:`client_lines` (:func:`cap_lower_logs`);
+    those of :data:`CLIENT_FAULTS` are dropped."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.msg, str) and record.msg.startswith(CLIENT_FAULTS):
+            return False
+        return client_lines.allow()
+
+
+def cap_lower_logs() -> None:
+    """Put :class:`ClientCaused` on :data:`LOWER_LOGGERS` (once: every app of this
+    process shares the budget, as it shares the loggers)."""
+    for name in LOWER_LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, ClientCaused) for f in logger.filters):
+            logger.addFilter(ClientCaused())
+
+
 class FailureLog:
     """Unexpected exceptions, each logged once (one record, with its traceback) with where
-    it happened and a request id; at most ``budget`` tracebacks a minute, then one line a
-    minute counts those left out. Returns the request id to tell the client."""
-
-    def __init__(self, budget: int = 20, window: float = 60.0) -> None:
-        self.budget, self.window = budget, window
-        self.start = time.monotonic()
-        self.count = 0
-        self.dropped = 0
+    it happened and a request id, within :data:`client_lines` (a client may cause them).
+    Returns the request id to tell the client."""
 
     def __call__(self, exc: BaseException, where: str) -> str:
         ident = secrets.token_hex(4)
-        now = time.monotonic()
-        if now - self.start > self.window:
-            if self.dropped:
-                log.error("%d more failures were not logged in the last minute", self.dropped)
-            self.start, self.count, self.dropped = now, 0, 0
-        self.count += 1
-        if self.count <= self.budget:
+        if client_lines.allow():
             log.error("request %s failed (%s): %s", ident, where, one_line(repr(exc)), exc_info=exc)
-        else:
-            self.dropped += 1
         return ident
 
 
@@ -207,6 +327,14 @@ def _where(request: Request[Any, Any, Any]) -> str:
     code = request.path_params.get("code") if request.scope.get("path_params") else None
     room = f"room {code}, " if code else ""
     return f"{room}{request.method} {request.url.path}"
+
+
+class ClientGone(RoomError):
+    """The client left before its request was read (a body shorter than its
+    Content-Length, then a closed connection): answered for form's sake, never logged."""
+
+    def __init__(self) -> None:
+        super().__init__(400, "bad_request", "the request ended before its body")
 
 
 def problem(status: int, code: str, message: str) -> Response[Problem]:
@@ -246,7 +374,7 @@ def handle_crash(request: Request[Any, Any, Any], exc: Exception) -> Response[Pr
 
 # ----- reconnects -------------------------------------------------------------------------
 class _Budget(Bucket):
-    """A key's token bucket, and the wait it was last given (``until``, ``backoff``)."""
+    """A key's token bucket, and the penalty it was last given (``until``, ``backoff``)."""
 
     def __init__(self, rate: float, burst: float, now: float) -> None:
         super().__init__(rate, burst, now)
@@ -254,13 +382,25 @@ class _Budget(Bucket):
         self.backoff = 0.0
 
 
+def whole_seconds(wait: float) -> int:
+    """A wait as the whole seconds a client is told (``retry_after``): never less.
+
+    >>> whole_seconds(0.01), whole_seconds(2.0), whole_seconds(2.5)
+    (1, 2, 3)
+    """
+    return max(1, math.ceil(wait - 1e-9))
+
+
 class ReconnectThrottle:
-    """Hellos that get a snapshot, per key (a seat token's hash, a client address): a
-    token bucket of ``rate`` a second with bursts of ``burst``. A hello over budget, or
-    while a key waits, is refused and doubles its wait (1 s, 2 s, … up to ``max_wait``);
-    a socket closed for flooding (:meth:`penalise`) sets its token waiting (a
-    spectator's address) for ``abuse_wait`` seconds and more.
-    A key that keeps to its budget for ``max_wait`` seconds starts afresh."""
+    """Hellos that get a snapshot, per key: a token bucket of ``rate`` a second with
+    bursts of ``burst``. A hello with a valid seat token counts against its token only;
+    one without (a spectator, or a token this room does not know) against its client
+    address. A hello over budget is refused with the seconds until the key's next hello
+    fits (``retry_after``) and takes nothing: a refused hello never extends its own
+    wait, and a client that waits as told gets in. A socket closed for flooding
+    (:meth:`penalise`) sets its key waiting ``abuse_wait`` seconds, doubling on each
+    penalty up to ``max_wait``; a key that stays out of trouble for ``max_wait`` seconds
+    after its wait starts afresh."""
 
     def __init__(
         self,
@@ -278,36 +418,29 @@ class ReconnectThrottle:
         if budget is None:
             if len(self.keys) > 100_000:  # forget the quiet ones
                 cutoff = now - self.max_wait
-                self.keys = {k: b for k, b in self.keys.items() if b.until > cutoff}
+                self.keys = {k: b for k, b in self.keys.items() if max(b.until, b.stamp) > cutoff}
             budget = self.keys[key] = _Budget(*self.limits[key[0]], now)
         return budget
 
-    def _wait(self, budget: _Budget, now: float) -> float:
-        budget.backoff = min(self.max_wait, max(1.0, budget.backoff * 2))
+    def admit(self, key: tuple[str, str]) -> int:
+        """0 if a hello counted against ``key`` may have its snapshot, else the whole
+        seconds to wait before the next one (nothing is taken from the budget)."""
+        now = time.monotonic()
+        budget = self._budget(key, now)
+        level = budget.refill(now)
+        if now < budget.until:  # a penalty: it runs its course, a refusal adds nothing
+            return whole_seconds(budget.until - now)
+        if level < 1:
+            return whole_seconds((1 - level) / budget.rate)
+        budget.level -= 1
+        if budget.backoff and now > budget.until + self.max_wait:
+            budget.backoff = 0.0
+        return 0
+
+    def penalise(self, key: tuple[str, str]) -> None:
+        """A socket closed for flooding: its key (its seat token's, else its address)
+        waits at least ``abuse_wait`` seconds, doubling on each penalty."""
+        now = time.monotonic()
+        budget = self._budget(key, now)
+        budget.backoff = min(self.max_wait, max(self.abuse_wait, budget.backoff * 2))
         budget.until = now + budget.backoff
-        return budget.backoff
-
-    def admit(self, keys: list[tuple[str, str]]) -> float:
-        """0 if a hello for ``keys`` may have its snapshot, else the seconds to wait."""
-        now = time.monotonic()
-        budgets = [self._budget(key, now) for key in keys]
-        for budget in budgets:
-            budget.refill(now)
-        waiting = [b for b in budgets if now < b.until or b.level < 1]
-        if waiting:  # nothing is taken from any key's budget
-            return max(self._wait(b, now) for b in waiting)
-        for budget in budgets:
-            budget.level -= 1
-            if budget.backoff and now > budget.until + self.max_wait:
-                budget.backoff = 0.0
-        return 0.0
-
-    def penalise(self, keys: list[tuple[str, str]]) -> None:
-        """A socket closed for flooding: its token (a spectator's: its address) waits at
-        least ``abuse_wait`` seconds, doubling from there on each refusal."""
-        now = time.monotonic()
-        tokens = [key for key in keys if key[0] == "token"]
-        for key in tokens or keys:
-            budget = self._budget(key, now)
-            budget.backoff = min(self.max_wait, max(self.abuse_wait, budget.backoff * 2))
-            budget.until = now + budget.backoff

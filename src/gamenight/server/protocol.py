@@ -29,7 +29,6 @@ import msgspec
 from gamenight.core import text
 from gamenight.core.errors import GamenightError
 from gamenight.core.odds import Odds
-from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 
 PROTOCOL_VERSION = 1
 MAX_FRAME_BYTES = 16 * 1024
@@ -61,7 +60,7 @@ ErrorCode = Literal[
     "no_advice",  # the game cannot advise here
     "chat_invalid",  # empty or too long
     "bad_contribution",  # not a valid contribution, already made, or the game has begun
-    "rate_limited",  # too many messages: slow down
+    "rate_limited",  # too many messages or hellos: wait retry_after seconds
     "unavailable",  # the database is down or full; nothing changed: retry after retry_after
     "internal",  # the server failed; nothing changed
 ]
@@ -112,9 +111,11 @@ class Ping(ClientMessageBase, frozen=True, tag="ping"):
 
 class Contribute(ClientMessageBase, frozen=True, tag="contribute"):
     """The seat's part of the dice seed (docs/fairness.md): once, while the room waits,
-    unless the claim carried it. 1 to 200 characters, no control characters."""
+    unless the claim carried it. 1 to 200 characters, no control characters: checked
+    by the room (``seeds.check_contribution``), so that a value out of bounds is a
+    ``bad_contribution`` like any other refused value, not a ``bad_message``."""
 
-    value: Annotated[str, msgspec.Meta(min_length=1, max_length=MAX_CONTRIBUTION_CHARS)]
+    value: str
     id: RequestId | None = None
 
 
@@ -156,7 +157,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     status: Literal["waiting", "playing", "finished", "closed", "broken"]
     seats: tuple[SeatInfo, ...]
     commitment: str
-    # "players-v1": the dice seed is derived from the seed and every seat's contribution;
+    # "players-v2" (and "players-v1", rooms from before server parts were derived): the
+    # dice seed is derived from the seed and every seat's contribution;
     # "server": the seed is the dice seed (a room from before player entropy)
     entropy: str = "server"
     seed: str | None = None
@@ -224,7 +226,9 @@ class Error(Message, frozen=True, tag="error"):
     code: ErrorCode
     message: str
     id: int | None = None
-    retry_after: int | None = None  # code "unavailable": seconds to wait before sending again
+    # codes "unavailable" and "rate_limited": whole seconds to wait before sending again
+    # (a refused hello: before the next hello)
+    retry_after: int | None = None
 
 
 class AdviceOut(Message, frozen=True, tag="advice"):

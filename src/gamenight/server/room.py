@@ -57,7 +57,7 @@ from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
 from gamenight.server.conns import Conn, ConnRoom, Conns
 from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
-from gamenight.server.faults import RoomError, failed, refused, unavailable
+from gamenight.server.faults import RoomError, client_lines, failed, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsRoom, OddsState
 from gamenight.server.roomface import RoomFace
@@ -527,7 +527,9 @@ class Room:
             self.timers.cancel("contribute")
             # Claimed seats still silent get the server's part (committed with the start).
             fill = {
-                s.seat: seeds.new_contribution()
+                # derived from the committed seed, never chosen now that the players'
+                # parts are known (docs/fairness.md; players-v1 rooms take it too)
+                s.seat: seeds.server_part(self.seed, s.seat)
                 for s in self.seats
                 if self.entropy != seeds.SERVER
                 and s.kind == "human"
@@ -703,7 +705,8 @@ class Room:
         try:
             advice = await pool.run(advise, *args)
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
-            log.info("advisor failed: %s", exc)
+            if client_lines.allow():  # a client may ask again and again
+                log.info("advisor failed: %s", exc)
             return p.Error(code="no_advice", message=first_line(exc), id=message.id)
         if advice is None:
             return p.Error(
@@ -719,7 +722,10 @@ class Room:
         except TextError as exc:
             return p.Error(code="chat_invalid", message=str(exc), id=message.id)
         if not conn.chats.take():
-            return p.Error(code="rate_limited", message=_("slow down"), id=message.id)
+            wait = conn.chats.retry_after()
+            return p.Error(
+                code="rate_limited", message=_("slow down"), id=message.id, retry_after=wait
+            )
         name = self.seats[conn.seat].name or f"seat {conn.seat + 1}"
         try:
             row = await self.services.store.add_chat(
@@ -836,6 +842,7 @@ class Room:
             seed_in_header=True,
             dice_scheme=self.dice_scheme(),
             contributions=self.contributions(),
+            entropy=self.entropy,
         )
         return out.getvalue()
 

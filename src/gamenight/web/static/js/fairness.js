@@ -1,9 +1,11 @@
 // The fairness check, in the browser and by itself (docs/fairness.md):
 // * the commitment (gamenight.core.seeds.commitment): sha256 over the canonical JSON of
 //   scheme, seed, game, rules version, options, dice scheme and, in an online room with
-//   player entropy, "entropy": "players-v1" (scheme sha256-v3);
+//   player entropy, "entropy": "players-v2" (or "players-v1", older rooms; sha256-v3);
 // * the dice seed of such a room (core.seeds.dice_seed): HMAC-SHA256 keyed with the
 //   seed's decimal digits over {"contributions": [...], "scheme": "players-v1"};
+// * each part the server made for a silent seat (players-v2, core.seeds.server_part):
+//   HMAC-SHA256 keyed with the seed's digits over {"scheme": "server-part-v1", "seat": N};
 // * this player's contribution: made here with crypto.getRandomValues (plus a word the
 //   player may type), and found unchanged in the record at the end.
 // The dice themselves are re-derived from the dice seed by `gamenight replay` and the
@@ -20,7 +22,10 @@ export function canonicalJson(value) {
   return "{" + keys.map((k) => canonicalJson(k) + ":" + canonicalJson(value[k])).join(",") + "}";
 }
 
-export const PLAYERS = "players-v1";
+export const PLAYERS = "players-v2";
+const PLAYERS_V1 = "players-v1";
+/** Whether a room's or record's entropy scheme takes the players' contributions. */
+export const playerEntropy = (entropy) => entropy === PLAYERS || entropy === PLAYERS_V1;
 
 export async function commitment(seed, game, rulesVersion, options, dice = 2, entropy = "server") {
   // dice scheme 1 (games committed before scheme 2) keeps the older payload without "dice"
@@ -32,15 +37,26 @@ export async function commitment(seed, game, rulesVersion, options, dice = 2, en
 
 /** The dice seed (decimal string) of a room with player entropy: seat-ordered values. */
 export async function diceSeed(seedDigits, values) {
-  const message = ascii(canonicalJson({ contributions: values, scheme: PLAYERS }));
+  const message = ascii(canonicalJson({ contributions: values, scheme: PLAYERS_V1 }));
   const mac = await hmacSha256(ascii(String(seedDigits)), message);
   return BigInt("0x" + hex(mac.slice(0, 16))).toString();
 }
 
+/** The part the server makes for a silent seat (players-v2): derived from the seed. */
+export async function serverPart(seedDigits, seat) {
+  const message = ascii(canonicalJson({ scheme: "server-part-v1", seat }));
+  return hex(await hmacSha256(ascii(String(seedDigits)), message)).slice(0, 32);
+}
+
 /** A new contribution: 32 random hex digits, then the player's own word if they typed one. */
+// The characters the server's text policy refuses (gamenight.core.text.refused_kind):
+// control, bidirectional control, surrogate, private-use and unassigned code points, line
+// and paragraph separators. Other format characters (ZWJ, ZWNJ, soft hyphen) are kept.
+export const REFUSED = /[\p{Cc}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+
 export function newContribution(word = "") {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
-  const clean = String(word).replace(/[\u0000-\u001f\u007f-\u009f]/g, "").trim().normalize("NFC");
+  const clean = String(word).replace(REFUSED, "").trim().normalize("NFC");
   return (hex(bytes) + (clean ? " " + clean : "")).slice(0, 200);
 }
 
@@ -124,7 +140,8 @@ export const _fallback = { sha256: sha256Fallback };
  * Check a JSONL record's header by itself: the revealed seed against the commitment
  * ``expected`` (the one this browser noted first), the dice seed against the seed and
  * the contributions, and (``mine``: {seat, value}) this player's own contribution.
- * Returns {ok, computed, seed, entropy, diceSeed, mine: true|false|null}.
+ * Returns {ok, computed, seed, entropy, diceSeed, mine: true|false|null, servers:
+ * true|false|null (the server's parts for silent seats re-derived from the seed)}.
  */
 export async function checkRecord(jsonl, expected, mine = null) {
   const line = jsonl.split("\n")[0];
@@ -135,12 +152,19 @@ export async function checkRecord(jsonl, expected, mine = null) {
   const dice = (header.format_version || 1) >= 3 ? 2 : 1;
   const entropy = header.entropy || "server";
   const computed = await commitment(digits, header.game, header.rules_version, header.options, dice, entropy);
-  const parts = entropy === PLAYERS ? header.contributions || [] : null;
+  const parts = playerEntropy(entropy) ? header.contributions || [] : null;
   const seed = parts ? await diceSeed(digits, parts.map((p) => p.value)) : digits;
+  // players-v2: every part the server made is re-derived (null: none, or an older room)
+  let servers = null;
+  const made = (parts || []).filter((p) => p.by === "server");
+  if (entropy === PLAYERS && made.length) {
+    servers = true;
+    for (const p of made) if ((await serverPart(digits, p.seat)) !== p.value) servers = false;
+  }
   let own = null;
   if (mine && mine.value) {
     const entry = (parts || []).find((p) => p.seat === mine.seat);
     own = !!entry && entry.by === "player" && entry.value === mine.value;
   }
-  return { ok: computed === expected, computed, seed: digits, entropy, diceSeed: seed, contributions: parts, mine: own };
+  return { ok: computed === expected, computed, seed: digits, entropy, diceSeed: seed, contributions: parts, mine: own, servers };
 }

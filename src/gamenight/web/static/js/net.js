@@ -7,6 +7,15 @@ import { language } from "./i18n.js";
 
 export const PROTOCOL = 1;
 
+/** Milliseconds before reconnect attempt `attempt` (1, 2, …): 0.5 s doubling up to 8 s,
+ * and never sooner than the server's `retry_after` (seconds) of a refused hello or an
+ * outage (docs/protocol.md, "Reconnect throttle"): a hello sent earlier is refused again. */
+export function reconnectDelay(attempt, retryAfter) {
+  const backoff = Math.min(8000, 250 * 2 ** Math.min(attempt, 5));
+  const told = Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : 0;
+  return Math.max(backoff, told);
+}
+
 export class Connection extends EventTarget {
   constructor(code, token) {
     super();
@@ -20,6 +29,7 @@ export class Connection extends EventTarget {
     this.stopped = false;
     this.socket = null;
     this.pingTimer = null;
+    this.retryAfter = 0; // seconds the server said to wait before the next hello
   }
 
   open() {
@@ -62,7 +72,8 @@ export class Connection extends EventTarget {
     }
     this.attempt += 1;
     this.setStatus("reconnecting");
-    const delay = Math.min(8000, 250 * 2 ** Math.min(this.attempt, 5));
+    const delay = reconnectDelay(this.attempt, this.retryAfter);
+    this.retryAfter = 0;
     setTimeout(() => !this.stopped && this.open(), delay);
   }
 
@@ -72,6 +83,10 @@ export class Connection extends EventTarget {
       msg = JSON.parse(raw);
     } catch {
       return;
+    }
+    if (msg.type === "error" && (msg.id === undefined || msg.id === null)) {
+      // a refused hello (rate_limited) or an outage (unavailable): the socket closes next
+      this.retryAfter = Number(msg.retry_after) || 0;
     }
     if (msg.type === "snapshot") {
       this.attempt = 0;

@@ -16,7 +16,7 @@ import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
 import { fairBox } from "./parts/fair.js";
 import { rematch } from "./rematch.js";
-import { newContribution, PLAYERS } from "./fairness.js";
+import { newContribution, playerEntropy } from "./fairness.js";
 
 translatePage();
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -490,7 +490,7 @@ function contributeIfMissing() {
   // a seat claimed elsewhere (another tab, another device) or by a client that sent no
   // contribution: add ours while the room waits; the server answers once per seat
   const room = state.room;
-  if (!conn || !room || room.entropy !== PLAYERS || room.status !== "waiting" || state.seat === null) return;
+  if (!conn || !room || !playerEntropy(room.entropy) || room.status !== "waiting" || state.seat === null) return;
   if (room.seats[state.seat]?.contributed) return;
   const remembered = store.room(code) || {};
   const value = remembered.contribution || newContribution(state.word);

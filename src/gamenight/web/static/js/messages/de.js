@@ -193,6 +193,8 @@ export default {
   "end.dice_seed": "Die Würfel ergeben sich aus dem Seed und den Beiträgen aller Spieler (beigetragen haben: {count}); Würfel-Seed {seed}.",
   "end.mine_ok": "✓ Dein eigener Beitrag steht unverändert im Protokoll.",
   "end.mine_bad": "✗ Dein eigener Beitrag fehlt im Protokoll oder wurde verändert!",
+  "end.servers_ok": "✓ Die Beiträge, die der Server für stille Plätze gemacht hat, folgen aus seinem Seed.",
+  "end.servers_bad": "✗ Ein Beitrag, den der Server für einen stillen Platz gemacht hat, folgt nicht aus seinem Seed!",
   "end.check_dice": "Um auch jeden Wurf zu prüfen, lade das Protokoll herunter und führe aus: gamenight replay DATEI",
   "fair.title": "Faire Würfel",
   "fair.commitment": "Festlegung der Würfel, vor dem ersten Wurf getroffen:",

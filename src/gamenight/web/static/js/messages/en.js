@@ -195,6 +195,8 @@ export default {
   "end.dice_seed": "The dice come from the seed and every player's contribution (players who contributed: {count}); dice seed {seed}.",
   "end.mine_ok": "✓ Your own contribution is in the record, unchanged.",
   "end.mine_bad": "✗ Your own contribution is missing from the record, or changed!",
+  "end.servers_ok": "✓ The parts the server made for silent seats follow from its seed.",
+  "end.servers_bad": "✗ A part the server made for a silent seat does not follow from its seed!",
   "end.check_dice": "To check every die as well, download the record and run: gamenight replay FILE",
   "fair.title": "Fair dice",
   "fair.commitment": "Commitment to the dice, fixed before the first die:",

@@ -193,6 +193,8 @@ export default {
   "end.dice_seed": "Kości wynikają z ziarna i wkładu każdego gracza (wkład dodało: {count}); ziarno kości {seed}.",
   "end.mine_ok": "✓ Twój własny wkład jest w zapisie gry, niezmieniony.",
   "end.mine_bad": "✗ Twojego wkładu brakuje w zapisie gry albo został zmieniony!",
+  "end.servers_ok": "✓ Wkłady, które serwer zrobił za milczące miejsca, wynikają z jego ziarna.",
+  "end.servers_bad": "✗ Wkład, który serwer zrobił za milczące miejsce, nie wynika z jego ziarna!",
   "end.check_dice": "Aby sprawdzić także każdy rzut, pobierz zapis gry i uruchom: gamenight replay PLIK",
   "fair.title": "Uczciwe kości",
   "fair.commitment": "Zobowiązanie co do kości, ustalone przed pierwszym rzutem:",

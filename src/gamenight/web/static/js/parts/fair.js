@@ -5,7 +5,7 @@
 //   it noted first and the contribution it sent.
 import { h } from "../dom.js";
 import { t, formatDate } from "../i18n.js";
-import { checkRecord, PLAYERS } from "../fairness.js";
+import { checkRecord, playerEntropy } from "../fairness.js";
 
 const short = (hex) => String(hex || "").slice(0, 12);
 
@@ -37,7 +37,7 @@ export function fairBox({ room, noted, mine, word, onWord, seated }) {
     changed
       ? h("p", { class: "fair-bad", role: "alert" }, t("fair.changed", { noted: short(noted.commitment), now: short(room.commitment) }))
       : null);
-  if (room.entropy !== PLAYERS) return box;
+  if (!playerEntropy(room.entropy)) return box;
   const humans = room.seats.filter((s) => s.kind === "human");
   if (room.status === "waiting") {
     const done = humans.filter((s) => s.contributed).length;
@@ -71,14 +71,15 @@ export function fairCheck({ room, noted, mine, record }) {
       lines.push(r.ok && r.seed === room.seed
         ? line(true, t("end.fair", { fingerprint: short(noted.commitment), time: formatDate(new Date(noted.at), { timeStyle: "medium" }) }))
         : line(false, t("end.unfair", { noted: short(noted.commitment), computed: short(r.computed) })));
-      if (r.entropy === PLAYERS) {
+      if (playerEntropy(r.entropy)) {
         const players = (r.contributions || []).filter((p) => p.by === "player").length;
         lines.push(line(null, t("end.dice_seed", { count: players, seed: r.diceSeed })));
         if (r.mine !== null) lines.push(r.mine ? line(true, t("end.mine_ok")) : line(false, t("end.mine_bad")));
+        if (r.servers !== null) lines.push(r.servers ? line(true, t("end.servers_ok")) : line(false, t("end.servers_bad")));
       }
       lines.push(line(null, t("end.check_dice")));
       list.replaceChildren(...lines);
-      list.dataset.checked = r.ok && r.mine !== false ? "ok" : "bad";
+      list.dataset.checked = r.ok && r.mine !== false && r.servers !== false ? "ok" : "bad";
     })
     .catch(() => {
       list.replaceChildren(line(false, t("end.check_failed")));
