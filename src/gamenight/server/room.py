@@ -136,6 +136,20 @@ def committed_rules(
     before a revision (Dice Duel's K4) rebuilds after an upgrade instead of breaking.
     Rules versions are counted down from the installed one; none matching: the
     installed rules (the replay then says what is wrong)."""
+    return bound_rules(game, commitment, seed, game_id, options, entropy) or game
+
+
+def bound_rules(
+    game: AnyGame,
+    commitment: str,
+    seed: int,
+    game_id: str,
+    options: dict[str, Any],
+    entropy: str,
+) -> AnyGame | None:
+    """:func:`committed_rules`, or None when no installed rules version matches the
+    commitment (a room begun under rules this server does not have: unavailable,
+    ``server/loading.py``, not broken)."""
     version = game.info.rules_version
     candidates = [version]
     if version.isdigit():
@@ -149,7 +163,7 @@ def committed_rules(
         )
         if made is not None:
             return rules
-    return game
+    return None
 
 
 class Room:

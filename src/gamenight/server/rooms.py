@@ -20,17 +20,26 @@ from typing import Any
 import msgspec
 
 from gamenight.core import registry, seeds
-from gamenight.core.errors import GamenightError, OptionsError, first_line
+from gamenight.core.errors import GamenightError, OptionsError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, game_name, said
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
-from gamenight.server.db import RoomRow, Store, is_outage, new_token, outage_reason, token_hash
+from gamenight.server.db import (
+    RETRY_AFTER,
+    RoomRow,
+    Store,
+    is_outage,
+    new_token,
+    outage_reason,
+    token_hash,
+)
 from gamenight.server.faults import UNAVAILABLE, RoomError, log_fault, refused, unavailable
 from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.lifecycle import OPEN, Lifecycle
+from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
-from gamenight.server.room import Room, Services, mark_broken
+from gamenight.server.room import Room, Services, bound_rules, mark_broken
 
 __all__ = [
     "UNAVAILABLE",
@@ -89,6 +98,7 @@ class Hub:
         self._background: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._unloadable: set[str] = set()  # broken rooms whose game is not even known
+        self.unavailable = Unavailable()  # rooms that cannot be opened now (loading.py)
         self._listener: Any = None
 
     @property
@@ -101,6 +111,8 @@ class Hub:
         for code in await self.store.room_codes((Lifecycle.PLAYING,)):
             try:
                 await self.room(code)  # a room that cannot be rebuilt is marked broken
+            except RoomUnavailable:
+                pass  # logged once, loaded again when asked for (server/loading.py)
             except Exception as exc:  # its row cannot even be read: the others go on
                 log.error("room %s could not be loaded: %s", code, first_line(exc))
         self._tasks.append(asyncio.create_task(self._checks()))
@@ -201,17 +213,16 @@ class Hub:
         pending = self._loading.get(code)
         if pending is not None:
             return await pending
+        self.unavailable.check(code)  # raises while the room is believed unavailable
         future: asyncio.Future[Room | None] = asyncio.get_running_loop().create_future()
         self._loading[code] = future
         try:
             row = await self.store.load_room(code)
             room = None
             if row is not None and code not in self._unloadable:
-                try:
-                    room = await self._rebuild(row)
-                except Exception as exc:  # one room that cannot be rebuilt stops nothing else
-                    room = await self._broken(row, exc)
+                room = await self._load(row)
             if room is not None:
+                self.unavailable.clear(code)
                 self.rooms[code] = room
                 room.open()
                 room.bots.kick(room)  # its bots play here too, as in the rooms loaded at start
@@ -224,6 +235,22 @@ class Hub:
         finally:
             del self._loading[code]
 
+    async def _load(self, row: RoomRow) -> Room | None:
+        """The room of ``row`` rebuilt; one that cannot be opened now for a cause outside
+        its log is unavailable (raises, nothing written: ``server/loading.py``); one whose
+        log does not replay under installed rules is broken."""
+        missing = missing_game(row.game)
+        if missing is not None:
+            raise self.unavailable.mark(row.code, missing)
+        try:
+            return await self._rebuild(row)
+        except (StorageUnavailableError, RoomUnavailable):
+            raise  # a database hiccup: the next request loads it again
+        except Exception as exc:  # one room that cannot be rebuilt stops nothing else
+            if is_outage(exc):
+                raise StorageUnavailableError(UNAVAILABLE, RETRY_AFTER) from exc
+            return await self._broken(row, exc)
+
     async def _rebuild(self, row: RoomRow) -> Room:
         """The room of ``row``, its table rebuilt by replaying the log through
         ``table.submit`` (the listener's path; no socket is there yet)."""
@@ -234,8 +261,15 @@ class Hub:
             table = room.new_table()
             room.install(table)
             decode = room.game.decode_action
-            for action in await self.store.actions_after(row.id, 0):
-                table.submit(action.seat, decode(action.action))
+            actions = await self.store.actions_after(row.id, 0)
+            try:
+                for action in actions:
+                    table.submit(action.seat, decode(action.action))
+            except GamenightError:
+                args = (row.commitment, row.seed, row.game, row.options, row.entropy)
+                if bound_rules(room.entry.game, *args) is None:  # begun under other rules
+                    raise self.unavailable.mark(row.code, RULES_MISSING) from None
+                raise
             room.updated = row.updated_at  # replaying is no activity
             now = time.monotonic()
             for s in room.seats:
@@ -288,7 +322,10 @@ class Hub:
     async def _look_for_idle(self) -> None:
         """Every open room, loaded if need be, knows its last activity (idle close)."""
         for code, updated in await self.store.idle_rooms(time.time()):
-            room = await self.room(code)
+            try:
+                room = await self.room(code)
+            except RoomUnavailable:
+                continue  # its idle close waits until it can be opened
             if room is not None:
                 room.seen_update(updated)
 
@@ -308,13 +345,15 @@ class Hub:
             else:
                 room.bots.kick(room)  # its bots may have been another process's, now gone
         for code, (_seq, status) in found.items():
-            held = code in self.rooms or code in self._unloadable
+            held = code in self.rooms or code in self._unloadable or code in self.unavailable
             if status == Lifecycle.PLAYING and not held:
                 self._spawn(self._adopt(code))
 
     async def _adopt(self, code: str) -> None:
         try:
             await self.room(code)
+        except RoomUnavailable:
+            pass  # logged once; tried again once RETRY has passed
         except Exception as exc:
             if not is_outage(exc):  # it will not load next time either: logged once
                 self._unloadable.add(code)
