@@ -49,6 +49,7 @@ class Config:
     address_burst: float = 500.0
     extra_origins: tuple[str, ...] = ()
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
+    presence_beat: float = 5.0  # seconds between refreshes of this process's presence rows
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
     # seconds a room with every seat claimed waits for a seat's contribution to the dice
     # seed before the server makes it (docs/fairness.md); a claim may carry it at once

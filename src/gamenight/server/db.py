@@ -49,7 +49,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     event,
+    exists,
     insert,
     select,
     text,
@@ -148,6 +150,20 @@ CHAT = SqlTable(
     Column("name", String(80), nullable=False),
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
+)
+
+
+# A socket of a seat, held by a server process (its NOTIFY tag): the one truth of who is
+# connected, across processes (PostgreSQL; server/presence.py). A process refreshes
+# ``seen_at`` of its rows every ``Config.presence_beat`` seconds; the rows of a process
+# that died go stale and count no more.
+PRESENCE = SqlTable(
+    "presence",
+    METADATA,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("process", String(16), primary_key=True, index=True),
+    Column("seen_at", Float, nullable=False),
 )
 
 
@@ -522,15 +538,86 @@ class Store:
         )  # fmt: skip
 
     @_guarded
-    async def free_seat_in_play(self, room_id: int, seat: int) -> bool:
+    async def free_seat_in_play(self, room_id: int, seat: int, fresh: float = 0.0) -> bool:
         """The host frees a claimed human seat of a room being played (its player left):
         its token stops working and a bot plays it until someone claims it. False if the
-        room is not playing or the seat is no claimed human seat."""
+        room is not playing, the seat is no claimed human seat, or a process holds a
+        socket of it (a presence row seen after ``fresh``: server/presence.py)."""
+        here = exists().where(
+            PRESENCE.c.room_id == room_id, PRESENCE.c.seat == seat, PRESENCE.c.seen_at > fresh
+        )
         return await self._update_seat(
             room_id, seat, Lifecycle.PLAYING,
-            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None),
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None), ~here,
             name="", token_hash=None,
         )  # fmt: skip
+
+    # ----- presence (server/presence.py) ---------------------------------------------------
+    @_guarded
+    async def set_present(
+        self, room_id: int, seat: int, process: str, present: bool, notify: str | None = None
+    ) -> None:
+        """Process ``process`` holds a socket of ``seat`` now (or no more); the other
+        processes are told with ``notify`` (PostgreSQL)."""
+        where = (PRESENCE.c.room_id == room_id, PRESENCE.c.seat == seat)
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(PRESENCE).where(*where, PRESENCE.c.process == process))
+            if present:
+                await conn.execute(
+                    insert(PRESENCE),
+                    {"room_id": room_id, "seat": seat, "process": process, "seen_at": time.time()},
+                )
+            if notify is not None and self.is_postgres:
+                await conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": NOTIFY_CHANNEL, "payload": notify},
+                )
+
+    @_guarded
+    async def present_elsewhere(self, room_id: int, process: str, fresh: float) -> set[int]:
+        """The seats of room ``room_id`` with a socket on another process (its row seen
+        after ``fresh``, a wall-clock time)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(PRESENCE.c.seat).where(
+                    PRESENCE.c.room_id == room_id,
+                    PRESENCE.c.process != process,
+                    PRESENCE.c.seen_at > fresh,
+                )
+            )
+            return {int(r[0]) for r in rows}
+
+    @_guarded
+    async def beat(self, process: str, held: set[tuple[int, int]], stale: float) -> None:
+        """``process`` holds sockets of exactly the (room id, seat) pairs ``held``: its
+        rows say so and are fresh; rows of any process not seen since ``stale`` go."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(PRESENCE).where(PRESENCE.c.seen_at < stale))
+            rows = await conn.execute(
+                select(PRESENCE.c.room_id, PRESENCE.c.seat).where(PRESENCE.c.process == process)
+            )
+            stored = {(int(r[0]), int(r[1])) for r in rows}
+            for room_id, seat in stored - held:
+                await conn.execute(
+                    delete(PRESENCE).where(
+                        PRESENCE.c.room_id == room_id,
+                        PRESENCE.c.seat == seat,
+                        PRESENCE.c.process == process,
+                    )
+                )
+            await conn.execute(
+                update(PRESENCE).where(PRESENCE.c.process == process).values(seen_at=now)
+            )
+            missing = held - stored
+            if missing:
+                await conn.execute(
+                    insert(PRESENCE),
+                    [
+                        {"room_id": r, "seat": s, "process": process, "seen_at": now}
+                        for r, s in missing
+                    ],
+                )
 
     @_guarded
     async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:

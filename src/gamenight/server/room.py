@@ -47,11 +47,11 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, to_json
-from gamenight.core.i18n import _, said, use_language
+from gamenight.core.i18n import _, said
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
-from gamenight.server import conns
+from gamenight.server import conns, presence
 from gamenight.server import protocol as p
 from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
@@ -196,6 +196,7 @@ class Room:
         self.table: Table | None = None
         self.lock = asyncio.Lock()
         self.conns = Conns()
+        self.remote: set[int] = set()  # seats with a socket on another process (presence.py)
         self.bots = BotSeats()
         self.odds = OddsState()
         self.away = SeatTakeover()
@@ -242,7 +243,9 @@ class Room:
                     bot=s.bot,
                     name=s.name,
                     claimed=s.kind == "bot" or s.token_hash is not None,
-                    connected=s.kind == "bot" or self.conns.connected(s.seat),
+                    connected=s.kind == "bot"
+                    or self.conns.connected(s.seat)
+                    or s.seat in self.remote,
                     takeover=s.seat in self.takeover,
                     stand_in=bots.stand_in(s.seat)
                     if s.kind == "bot" or s.seat in self.takeover
@@ -471,11 +474,7 @@ class Room:
         self.seats[seat].token_hash = None
         self.seats[seat].contribution = self.seats[seat].contributed_by = None
         self.timers.cancel("contribute")
-        for conn in list(self.conns):
-            if conn.seat == seat:
-                with use_language(conn.lang):  # that socket's language, not the host's
-                    conn.send(p.Error(code="bad_token", message=_("the host freed your seat")))
-                conn.close()
+        presence.revoke(self, seat)  # its sockets here; the others' on their NOTIFY
         await self._changed()
 
     async def free_in_play(self, seat: int) -> None:
@@ -486,9 +485,11 @@ class Room:
             raise RoomError(
                 404, "no_seat", _("seat {seat} is not a human seat of this room").format(seat=seat)
             )
-        if self.conns.connected(seat):
+        if self.conns.connected(seat) or await presence.connected_elsewhere(self, seat):
             raise RoomError(409, "seat_connected", _("the player of that seat is still here"))
-        if not await self.services.store.free_seat_in_play(self.id, seat):
+        if not await self.services.store.free_seat_in_play(self.id, seat, presence.fresh()):
+            if await presence.connected_elsewhere(self, seat):  # came in meanwhile
+                raise RoomError(409, "seat_connected", _("the player of that seat is still here"))
             raise RoomError(
                 409, "not_claimed", _("that seat is not claimed in a game being played")
             )
@@ -620,8 +621,16 @@ class Room:
     async def leave(self, conn: Conn) -> None:
         await conns.leave(self, conn)
 
+    async def present(self, seat: int) -> None:
+        await presence.joined(self, seat)
+
+    async def absent(self, seat: int) -> None:
+        await presence.left(self, seat)
+
     async def handle(self, conn: Conn, message: p.ClientMessage) -> p.Message | None:
         """A message after the hello, by its type (:data:`HANDLERS`)."""
+        if conn.closed:  # told to go (its seat was freed...): nothing more is answered
+            return None
         handler = HANDLERS.get(type(message))
         if handler is None:
             return p.Error(code="bad_message", message=_("this socket has already said hello"))
@@ -635,6 +644,9 @@ class Room:
         seat = conn.seat
         if seat is None:
             return p.Error(code="not_seated", message=_("spectators cannot act"), id=message.id)
+        if conn.token_hash != self.seats[seat].token_hash:  # freed since it joined
+            presence.revoke(self, seat)
+            return p.Error(code="bad_token", message=_("the host freed your seat"), id=message.id)
         refusal = self._refuse_play(message.id)
         if refusal is not None:
             return refusal
@@ -760,6 +772,7 @@ class Room:
     async def sync(self) -> None:
         """Catch up with the database (another process acted, chatted or changed the room)."""
         await self.catch_up_locked()
+        await presence.refresh(self)
         self.bots.kick(self)
 
     async def catch_up_locked(self) -> None:
@@ -778,6 +791,8 @@ class Room:
             mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
             theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
             if mine != theirs:
+                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere
+                    presence.revoke(self, s.seat)
                 (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
                 changed = True
         if self.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:

@@ -22,6 +22,7 @@ import msgspec
 from gamenight.core import registry, seeds
 from gamenight.core.errors import GamenightError, OptionsError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, game_name, said
+from gamenight.server import presence
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
@@ -223,6 +224,8 @@ class Hub:
                 room = await self._load(row)
             if room is not None:
                 self.unavailable.clear(code)
+                with contextlib.suppress(StorageUnavailableError):  # the next sync reads it
+                    await presence.refresh(room)  # seats connected on other processes
                 self.rooms[code] = room
                 room.open()
                 room.bots.kick(room)  # its bots play here too, as in the rooms loaded at start
@@ -293,11 +296,17 @@ class Hub:
         """Every ``Config.resync`` seconds re-read the rooms (PostgreSQL); every
         ``Config.idle_check`` load the open rooms not held here (their idle timers close
         them). Each room's own timers do the rest."""
-        last_idle = last_resync = time.monotonic()
+        last_idle = last_resync = last_beat = time.monotonic()
         failing = False  # a failure is logged once, until the checks work again
         while True:
             await asyncio.sleep(self.config.tick)
             try:
+                if (
+                    self.store.is_postgres
+                    and time.monotonic() - last_beat >= self.config.presence_beat
+                ):
+                    last_beat = time.monotonic()
+                    await self._beat()
                 if (
                     self.store.is_postgres
                     and self.config.resync
@@ -318,6 +327,17 @@ class Hub:
                     continue
                 failing = True
                 log_fault("room check", exc)
+
+    async def _beat(self) -> None:
+        """This process's presence rows: exactly the seats it holds a socket of, fresh
+        (server/presence.py); the rows of processes gone stale are removed."""
+        held = {
+            (room.id, conn.seat)
+            for room in self.rooms.values()
+            for conn in room.conns
+            if conn.seat is not None and not conn.closed
+        }
+        await self.store.beat(self.process_tag, held, time.time() - 10 * presence.PRESENCE_TTL)
 
     async def _look_for_idle(self) -> None:
         """Every open room, loaded if need be, knows its last activity (idle close)."""
@@ -344,6 +364,8 @@ class Hub:
                 self._spawn(self._sync_quietly(room))
             else:
                 room.bots.kick(room)  # its bots may have been another process's, now gone
+                if room.remote:  # a process that died: its sockets' rows went stale
+                    self._spawn(self._sync_quietly(room))
         for code, (_seq, status) in found.items():
             held = code in self.rooms or code in self._unloadable or code in self.unavailable
             if status == Lifecycle.PLAYING and not held:
@@ -359,11 +381,14 @@ class Hub:
                 self._unloadable.add(code)
             log.warning("room %s could not be loaded: %s", code, first_line(exc))
 
-    async def _sync_quietly(self, room: Room) -> None:
+    async def _sync_quietly(self, room: Room, presence_only: bool = False) -> None:
         """``room.sync`` in the background: a failure is logged in one line (the next
         resync tries again)."""
         try:
-            await room.sync()
+            if presence_only:
+                await presence.refresh(room)
+            else:
+                await room.sync()
         except asyncio.CancelledError:
             raise
         except Exception as exc:
@@ -418,6 +443,8 @@ class Hub:
             return
         if kind == "chat":
             self._spawn(room.chat_sync())
+        elif kind == "presence":
+            self._spawn(self._sync_quietly(room, presence_only=True))
         else:
             self._spawn(self._sync_quietly(room))
 
