@@ -600,7 +600,7 @@ class Room:
         """Human seats without a socket are away from now (a bot may take them over)."""
         now = time.monotonic()
         for s in self.seats:
-            if s.kind == "human" and not self.conns.connected(s.seat):
+            if s.kind == "human" and not self.conns.connected(s.seat) and s.seat not in self.remote:
                 self.away.away(self, s.seat, now)
 
     async def close(self, note: str) -> None:

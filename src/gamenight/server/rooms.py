@@ -296,7 +296,7 @@ class Hub:
         """Every ``Config.resync`` seconds re-read the rooms (PostgreSQL); every
         ``Config.idle_check`` load the open rooms not held here (their idle timers close
         them). Each room's own timers do the rest."""
-        last_idle = last_resync = last_beat = time.monotonic()
+        last_idle = last_resync = last_beat = last_evict = time.monotonic()
         failing = False  # a failure is logged once, until the checks work again
         while True:
             await asyncio.sleep(self.config.tick)
@@ -314,6 +314,9 @@ class Hub:
                 ):
                     last_resync = time.monotonic()
                     await self.resync()
+                if time.monotonic() - last_evict >= min(10.0, self.config.evict_after):
+                    last_evict = time.monotonic()
+                    self.evict()
                 if time.monotonic() - last_idle > self.config.idle_check:
                     last_idle = time.monotonic()
                     await self._look_for_idle()
@@ -327,6 +330,24 @@ class Hub:
                     continue
                 failing = True
                 log_fault("room check", exc)
+
+    def evict(self, now: float | None = None) -> list[str]:
+        """Let go of the rooms this process no longer needs in memory: a room over
+        (finished, closed, broken) with no socket open, untouched for
+        ``Config.evict_after`` seconds. Nothing is lost: a later request (the record, a
+        spectator) loads it again from the database. The codes let go of."""
+        now = time.time() if now is None else now
+        gone = [
+            code
+            for code, room in self.rooms.items()
+            if room.status.is_over
+            and not room.conns.any_open()
+            and now - room.updated >= self.config.evict_after
+            and not room.lock.locked()
+        ]
+        for code in gone:
+            self.rooms.pop(code).dispose()
+        return gone
 
     async def _beat(self) -> None:
         """This process's presence rows: exactly the seats it holds a socket of, fresh
