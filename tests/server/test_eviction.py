@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import gc
 import time
+import weakref
 
 import httpx
 from harness import Client, ThreadServer, create_room, run
@@ -46,3 +48,29 @@ def test_a_live_room_is_never_let_go(sqlite_url: str) -> None:
         time.sleep(1.5)
         assert code in server.hub.rooms
         assert server.hub.evict(time.time() + 3600) == []
+
+
+def test_a_room_let_go_is_freed_without_the_cycle_collector(sqlite_url: str) -> None:
+    """The server freezes what survives (server/heap.py): a room let go must be freed
+    by reference counting alone, or it would stay for good. Checked with the collector
+    off, after a spectator came and went."""
+    with ThreadServer(sqlite_url, evict_after=2.0) as server:
+        code = create_room(server.url, "decathlon", ["bot:random", "bot:random"])["code"]
+        url = f"{server.url}/api/rooms/{code}"
+        _until(lambda: httpx.get(url).json()["status"] == "finished", "the bots finish")
+        room = weakref.ref(server.hub.rooms[code])
+        table = weakref.ref(server.hub.rooms[code].table)
+
+        async def look() -> None:
+            watcher = Client(server.url, code)
+            assert (await watcher.connect())["finished"] is True
+            await watcher.close()
+
+        run(look())
+        gc.collect()
+        gc.disable()
+        try:
+            _until(lambda: code not in server.hub.rooms, "the finished room is let go")
+            _until(lambda: room() is None and table() is None, "freed by reference counting")
+        finally:
+            gc.enable()

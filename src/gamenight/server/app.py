@@ -387,6 +387,8 @@ async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.
 )
 async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _room(request, code)
+    if room.status in OPEN:  # another process may have finished it: catch up first
+        await room.sync()
     text = room.record()
     return Response(
         text,

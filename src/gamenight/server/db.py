@@ -264,11 +264,20 @@ def _guarded(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]
         except Exception as exc:
             if not is_outage(exc):
                 raise
+            if _pool_timeout(exc):  # PostgreSQL is fine: this process has too much waiting
+                raise StorageUnavailableError(
+                    "the server is busy (no database connection free in time)", RETRY_AFTER
+                ) from exc
             raise StorageUnavailableError(
                 f"the database is unavailable ({outage_reason(exc)})", RETRY_AFTER
             ) from exc
 
     return guarded
+
+
+def _pool_timeout(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLAlchemy's pool giving up waiting for a free connection."""
+    return isinstance(exc, sa_exc.TimeoutError) and not isinstance(exc, sa_exc.DBAPIError)
 
 
 class Behind(Exception):
@@ -280,6 +289,18 @@ class Behind(Exception):
 
 
 _OPEN = tuple(sorted(s.value for s in OPEN))  # the statuses of rooms still open
+HOLDER = -1  # the seat of a presence row that says "this process holds the room"
+_IDLE_CLOSE = msgspec.json.Decoder(dict[str, Any])
+
+
+def _idle_close(room_options: str) -> float:
+    """A room's ``idle_close`` (seconds) from its stored RoomOptions; a day if unset.
+
+    >>> _idle_close('{"idle_close": 60}'), _idle_close("{}")
+    (60.0, 86400.0)
+    """
+    value = _IDLE_CLOSE.decode(room_options).get("idle_close", 24 * 3600)
+    return float(value) if isinstance(value, int | float) else 24 * 3600.0
 
 
 class OpenRoom(NamedTuple):
@@ -299,6 +320,7 @@ class PublicRoom(NamedTuple):
 class IdleRoom(NamedTuple):
     code: str
     updated_at: float
+    idle_close: float  # the room's RoomOptions.idle_close (seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -493,12 +515,40 @@ class Store:
 
     @_guarded
     async def idle_rooms(self, now: float) -> list[IdleRoom]:
-        """(code, updated_at) of every room still open, for the idle check."""
+        """(code, updated_at, idle_close) of every room still open, for the idle check."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(ROOMS.c.code, ROOMS.c.updated_at).where(ROOMS.c.status.in_(_OPEN))
+                select(ROOMS.c.code, ROOMS.c.updated_at, ROOMS.c.room_options).where(
+                    ROOMS.c.status.in_(_OPEN)
+                )
             )
-            return [IdleRoom(r[0], r[1]) for r in rows]
+            return [IdleRoom(r[0], r[1], _idle_close(r[2])) for r in rows]
+
+    @_guarded
+    async def orphans(self, fresh: float) -> list[str]:
+        """The codes of the rooms being played that no process holds (no presence row
+        seen after ``fresh``): their process died, another adopts them."""
+        held = exists().where(PRESENCE.c.room_id == ROOMS.c.id, PRESENCE.c.seen_at > fresh)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code).where(ROOMS.c.status == Lifecycle.PLAYING.value, ~held)
+            )
+            return [r[0] for r in rows]
+
+    @_guarded
+    async def held_elsewhere(self, process: str, fresh: float) -> dict[int, set[str]]:
+        """room id -> the other processes holding it: ``"socket"`` if one holds a socket
+        of a seat, else the tags of those that hold it without one (seat ``HOLDER``)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(PRESENCE.c.room_id, PRESENCE.c.seat, PRESENCE.c.process).where(
+                    PRESENCE.c.process != process, PRESENCE.c.seen_at > fresh
+                )
+            )
+            found: dict[int, set[str]] = {}
+            for room_id, seat, other in rows:
+                found.setdefault(int(room_id), set()).add("socket" if seat >= 0 else other)
+            return found
 
     async def _update_seat(
         self, room_id: int, seat: int, status: Lifecycle, *where: Any, **values: Any

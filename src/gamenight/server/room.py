@@ -194,6 +194,7 @@ class Room:
         self.updated = row.updated_at  # wall clock of the last activity (idle close)
         self.services = services
         self.table: Table | None = None
+        self._unlisten: Callable[[], None] | None = None
         self.lock = asyncio.Lock()
         self.conns = Conns()
         self.remote: set[int] = set()  # seats with a socket on another process (presence.py)
@@ -328,7 +329,7 @@ class Room:
     def install(self, table: Table) -> None:
         """``table`` is the room's: its one listener serves every socket and bot."""
         self.table = table
-        table.listen(self._on_step)
+        self._unlisten = table.listen(self._on_step)
         self._turn_begins()
 
     def _on_step(self, step: Step) -> None:
@@ -698,8 +699,10 @@ class Room:
                         finished_results=None if results is None else to_json(results),
                         notify=self.services.payload(self.code, "act"),
                     )
-                except Behind:
-                    await self.catch_up()  # another process moved the room on
+                except Behind:  # another process moved the room on (or closed it)
+                    await self.catch_up_actions()
+                    if table.seq == step.seq - 1:  # no action came: its status did
+                        await self.catch_up()
                     continue
                 table.commit(step)  # the listener tells every socket and bot
                 break
@@ -769,10 +772,16 @@ class Room:
         return None
 
     # ----- other processes ----------------------------------------------------------------
-    async def sync(self) -> None:
-        """Catch up with the database (another process acted, chatted or changed the room)."""
-        await self.catch_up_locked()
-        await presence.refresh(self)
+    async def sync(self, actions_only: bool = False) -> None:
+        """Catch up with the database (another process acted, chatted or changed the
+        room); ``actions_only``: it acted, so only the log is read."""
+        async with self.lock:
+            if actions_only:
+                await self.catch_up_actions()
+            else:
+                await self.catch_up()
+        if not actions_only:
+            await presence.refresh(self)
         self.bots.kick(self)
 
     async def catch_up_locked(self) -> None:
@@ -804,11 +813,7 @@ class Room:
                 self.show()
                 return
             self._go_live(table)
-        if self.table is not None:
-            for action in await store.actions_after(self.id, self.table.seq):
-                if self.status is not Lifecycle.PLAYING:
-                    break
-                self.table.submit(action.seat, self.game.decode_action(action.action))
+        await self.catch_up_actions()
         if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
             self.status = Lifecycle.CLOSED
             self.note = row.note
@@ -816,6 +821,15 @@ class Room:
             changed = True
         if changed:
             self.show()
+
+    async def catch_up_actions(self) -> None:
+        """Take the actions the log holds beyond the table's (the lock is held)."""
+        if self.table is None or self.status is not Lifecycle.PLAYING:
+            return
+        for action in await self.services.store.actions_after(self.id, self.table.seq):
+            if self.status is not Lifecycle.PLAYING:
+                break
+            self.table.submit(action.seat, self.game.decode_action(action.action))
 
     async def chat_sync(self) -> None:
         """Chat lines another process added."""
@@ -883,6 +897,9 @@ class Room:
         self.odds.cancel()
         for conn in list(self.conns):
             conn.close()
+        if self._unlisten is not None:  # the table's listener is the room: no cycle left
+            self._unlisten()  # (the server freezes survivors: heap.py; a cycle would stay)
+            self._unlisten = None
 
     def seen_update(self, updated: float) -> None:
         """Another process's activity in the room (``rooms.updated_at``)."""

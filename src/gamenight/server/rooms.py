@@ -27,6 +27,7 @@ from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.db import (
+    HOLDER,
     RETRY_AFTER,
     RoomRow,
     Store,
@@ -35,7 +36,14 @@ from gamenight.server.db import (
     outage_reason,
     token_hash,
 )
-from gamenight.server.faults import UNAVAILABLE, RoomError, log_fault, refused, unavailable
+from gamenight.server.faults import (
+    REFUSAL_LOG_EVERY,
+    UNAVAILABLE,
+    RoomError,
+    log_fault,
+    refused,
+    unavailable,
+)
 from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
@@ -100,6 +108,9 @@ class Hub:
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self._unloadable: set[str] = set()  # broken rooms whose game is not even known
         self.unavailable = Unavailable()  # rooms that cannot be opened now (loading.py)
+        self._pending: dict[str, str] = {}  # room code -> the sync asked for (_sync_soon)
+        self._sync_slots = asyncio.Semaphore(SYNC_SLOTS)
+        self._sync_failures, self._sync_logged = 0, -1e9  # outage lines (_sync_quietly)
         self._listener: Any = None
 
     @property
@@ -108,8 +119,14 @@ class Hub:
 
     # ----- life cycle ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every unfinished room from its log, then run the background tasks."""
-        for code in await self.store.room_codes((Lifecycle.PLAYING,)):
+        """Rebuild every room being played from its log (on PostgreSQL: those no
+        process holds; the others' rooms are loaded when asked for), then run the
+        background tasks."""
+        if self.store.is_postgres:
+            codes = await self.store.orphans(presence.fresh())
+        else:
+            codes = await self.store.room_codes((Lifecycle.PLAYING,))
+        for code in codes:
             try:
                 await self.room(code)  # a room that cannot be rebuilt is marked broken
             except RoomUnavailable:
@@ -358,15 +375,33 @@ class Hub:
             for conn in room.conns
             if conn.seat is not None and not conn.closed
         }
+        held |= {(room.id, HOLDER) for room in self.rooms.values() if room.status in OPEN}
         await self.store.beat(self.process_tag, held, time.time() - 10 * presence.PRESENCE_TTL)
+        self._let_go(await self.store.held_elsewhere(self.process_tag, presence.fresh()))
+
+    def _let_go(self, elsewhere: dict[int, set[str]]) -> None:
+        """An open room with no socket here that another process serves is that
+        process's to run (its bots, its timers): this one lets go of it, and catches
+        up on it again only when asked. Of two processes that hold a room without
+        sockets, the one with the lower tag keeps it."""
+        for code, room in list(self.rooms.items()):
+            others = elsewhere.get(room.id)
+            if not others or room.conns.any_open() or room.lock.locked():
+                continue
+            if "socket" in others or min(others) < self.process_tag:
+                self.rooms.pop(code).dispose()
 
     async def _look_for_idle(self) -> None:
-        """Every open room, loaded if need be, knows its last activity (idle close)."""
-        for code, updated in await self.store.idle_rooms(time.time()):
-            try:
-                room = await self.room(code)
-            except RoomUnavailable:
-                continue  # its idle close waits until it can be opened
+        """Every open room held here knows its last activity (its idle timer closes it);
+        one held nowhere that is due to close is loaded, and its timer closes it."""
+        now = time.time()
+        for code, updated, idle_close in await self.store.idle_rooms(now):
+            room = self.rooms.get(code)
+            if room is None and now - updated >= idle_close:
+                try:
+                    room = await self.room(code)
+                except RoomUnavailable:
+                    continue  # its idle close waits until it can be opened
             if room is not None:
                 room.seen_update(updated)
 
@@ -377,19 +412,20 @@ class Hub:
         LISTEN connection (re)connects and every ``Config.resync`` seconds, so that no
         room depends on a notification arriving."""
         found = await self.store.open_rooms()
+        orphans = await self.store.orphans(presence.fresh())
         for code, room in list(self.rooms.items()):
             if room.status not in OPEN:
                 continue
             seq, status = found.get(code, (None, None))
             if seq != room.seq or status != room.status:
-                self._spawn(self._sync_quietly(room))
+                self._sync_soon(room, "room")
             else:
                 room.bots.kick(room)  # its bots may have been another process's, now gone
                 if room.remote:  # a process that died: its sockets' rows went stale
-                    self._spawn(self._sync_quietly(room))
-        for code, (_seq, status) in found.items():
+                    self._sync_soon(room, "presence")
+        for code in orphans:  # held by no process: its process died
             held = code in self.rooms or code in self._unloadable or code in self.unavailable
-            if status == Lifecycle.PLAYING and not held:
+            if not held:
                 self._spawn(self._adopt(code))
 
     async def _adopt(self, code: str) -> None:
@@ -402,18 +438,33 @@ class Hub:
                 self._unloadable.add(code)
             log.warning("room %s could not be loaded: %s", code, first_line(exc))
 
-    async def _sync_quietly(self, room: Room, presence_only: bool = False) -> None:
+    async def _sync_quietly(
+        self, room: Room, presence_only: bool = False, actions_only: bool = False
+    ) -> None:
         """``room.sync`` in the background: a failure is logged in one line (the next
         resync tries again)."""
         try:
             if presence_only:
                 await presence.refresh(room)
             else:
-                await room.sync()
+                await room.sync(actions_only)
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log_fault(f"sync of room {room.code}", exc)
+            if not is_outage(exc):
+                log_fault(f"sync of room {room.code}", exc)
+                return
+            # An outage fails every room's sync at once: one line per REFUSAL_LOG_EVERY.
+            self._sync_failures += 1
+            now = time.monotonic()
+            if now - self._sync_logged >= REFUSAL_LOG_EVERY:
+                log.warning(
+                    "sync of %d room(s) failed since the last line (room %s: %s)",
+                    self._sync_failures,
+                    room.code,
+                    outage_reason(exc),
+                )
+                self._sync_failures, self._sync_logged = 0, now
 
     def _spawn(self, coro: Any) -> None:
         """Run ``coro`` in the background, keeping a reference until it ends."""
@@ -464,10 +515,51 @@ class Hub:
             return
         if kind == "chat":
             self._spawn(room.chat_sync())
-        elif kind == "presence":
-            self._spawn(self._sync_quietly(room, presence_only=True))
         else:
-            self._spawn(self._sync_quietly(room))
+            self._sync_soon(room, kind)
+
+    def _sync_soon(self, room: Room, kind: str) -> None:
+        """Catch up on ``room`` in the background: notifications that come while its
+        sync waits or runs are merged into one more sync (the widest kind asked)."""
+        pending = self._pending.get(room.code)
+        if pending is not None:
+            self._pending[room.code] = _wider(pending, kind)
+            return
+        self._pending[room.code] = kind
+        self._spawn(self._sync_pending(room))
+
+    async def _sync_pending(self, room: Room) -> None:
+        async with self._sync_slots:  # the pool keeps connections for requests
+            while True:
+                kind = self._pending.get(room.code)
+                if kind is None:
+                    return
+                self._pending[room.code] = _RUNNING
+                if kind == "presence":
+                    await self._sync_quietly(room, presence_only=True)
+                else:
+                    await self._sync_quietly(room, actions_only=kind == "act")
+                if self._pending.get(room.code) == _RUNNING:
+                    del self._pending[room.code]
+                    return
+
+
+SYNC_SLOTS = 8  # background syncs at once: the pool (20) keeps connections for requests
+_RUNNING = "running"
+_KINDS = ("running", "presence", "act", "room")  # each reads more than the one before
+
+
+def _wider(a: str, b: str) -> str:
+    """The sync that covers both ``a`` and ``b`` (a running sync covers nothing new;
+    a full one, ``room``, covers the actions and the presence).
+
+    >>> _wider("act", "room"), _wider("running", "act"), _wider("presence", "act")
+    ('room', 'act', 'room')
+    """
+    if {a, b} == {"act", "presence"}:
+        return "room"
+    known = {k: i for i, k in enumerate(_KINDS)}
+    return max(a, b, key=lambda k: known.get(k, len(_KINDS)))
 
 
 async def _watch_loop(threshold: float, period: float = 0.02) -> None:
