@@ -417,8 +417,10 @@ class Hub:
             if room.status not in OPEN:
                 continue
             seq, status = found.get(code, (None, None))
-            if seq != room.seq or status != room.status:
+            if status != room.status:
                 self._sync_soon(room, "room")
+            elif seq != room.seq:  # actions (maybe in flight now): the log is enough
+                self._sync_soon(room, "act")
             else:
                 room.bots.kick(room)  # its bots may have been another process's, now gone
                 if room.remote:  # a process that died: its sockets' rows went stale
