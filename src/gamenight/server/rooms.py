@@ -152,6 +152,9 @@ class Hub:
         if self._listener is not None:
             with contextlib.suppress(Exception):
                 await self._listener.close()
+        if self.store.is_postgres:  # its sockets and rooms are no longer here (presence)
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(self.store.beat(self.process_tag, set(), 0.0), 3)
         self.bots.stop()
 
     # ----- rooms ----------------------------------------------------------------------------
