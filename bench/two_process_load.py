@@ -31,10 +31,12 @@ import random
 import statistics
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import httpx
+import msgspec
 import psycopg
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -47,12 +49,27 @@ ROOM = {"game": "decathlon", "seats": ["human", "human"], "room": {"bot_pace": 0
 
 
 @dataclass
+class Snap:
+    """The servers' CPU, the cluster's CPU, the statements and the actions logged."""
+
+    cpu: float
+    db: float
+    statements: int
+    actions: int
+
+
+@dataclass
 class Run:
     stop_at: float = 0.0
     measure_from: float = 0.0
     latencies: list[float] = field(default_factory=list)
     errors: dict[str, int] = field(default_factory=dict)
     finished: int = 0
+    said: list[str] = field(default_factory=list)  # the first errors' text
+    ready: int = 0
+    before: Snap | None = None
+    after: Snap | None = None
+    go: asyncio.Event = field(default_factory=asyncio.Event)
 
 
 async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: random.Random) -> None:
@@ -61,6 +78,8 @@ async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: ran
     try:
         ws.send(ENCODE({"type": "hello", "protocol": 1, "token": token}))
         state = FRAMES.decode(await ws.recv())
+        run.ready += 1
+        await run.go.wait()  # every socket is in: the clock starts for all
         await asyncio.sleep(rng.random() / rate)
         next_at = time.monotonic()
         while time.monotonic() < run.stop_at and not state.finished:
@@ -79,7 +98,8 @@ async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: ran
             sent = time.perf_counter()
             ws.send(ENCODE(ActOut(action=rng.choice(state.legal), expected_seq=state.seq, id=1)))
             while True:
-                frame = FRAMES.decode(await ws.recv())
+                raw = await ws.recv()
+                frame = FRAMES.decode(raw)
                 if frame.type in ("events", "snapshot"):
                     state = frame
                 elif frame.type == "ack":
@@ -89,13 +109,19 @@ async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: ran
                 elif frame.type == "error":
                     if sent >= run.measure_from:
                         run.errors[frame.code] = run.errors.get(frame.code, 0) + 1
+                    if len(run.said) < 3:
+                        run.said.append(raw.decode()[:200])
+                    if frame.code == "stale":  # as a client does: wait for the news
+                        state = msgspec.structs.replace(state, legal=[])
                     break
         run.finished += state.finished
     finally:
         await ws.close()
 
 
-async def drive(bases: list[str], layout: str, args: argparse.Namespace) -> Run:
+async def drive(
+    bases: list[str], layout: str, args: argparse.Namespace, snap: Callable[[], Snap]
+) -> Run:
     async with httpx.AsyncClient(timeout=120) as http:
         sem = asyncio.Semaphore(10)
 
@@ -115,15 +141,21 @@ async def drive(bases: list[str], layout: str, args: argparse.Namespace) -> Run:
 
         rooms = await asyncio.gather(*(room(i) for i in range(args.rooms)))
     run = Run()
-    now = time.perf_counter()
-    run.measure_from = now + args.warmup
-    run.stop_at = time.monotonic() + args.warmup + args.seconds
     rng = random.Random(1)
     tasks = [
-        seat(base, code, token, run, args.rate, random.Random(rng.random()))
+        asyncio.create_task(seat(base, code, token, run, args.rate, random.Random(rng.random())))
         for code, places in rooms
         for base, token in places
     ]
+    while run.ready < len(tasks) and not all(t.done() for t in tasks):
+        await asyncio.sleep(0.1)
+    run.measure_from = time.perf_counter() + args.warmup
+    run.stop_at = time.monotonic() + args.warmup + args.seconds
+    run.go.set()
+    await asyncio.sleep(args.warmup)
+    run.before = snap()
+    await asyncio.sleep(max(0.0, run.stop_at - time.monotonic()))
+    run.after = snap()
     await asyncio.gather(*tasks, return_exceptions=True)
     return run
 
@@ -145,13 +177,21 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
     servers = [ProcessServer(url, env=env).start() for _ in range(1 if layout == "one" else 2)]
     try:
         pids = [s.proc.pid for s in servers if s.proc is not None]
-        began_cpu = sum(cpu_seconds(p) for p in pids)
-        began_db = tree_cpu_seconds(cluster.postmaster_pid())
-        began_st = statements(url)
-        run = asyncio.run(drive([s.url for s in servers], layout, args))
-        cpu = sum(cpu_seconds(p) for p in pids) - began_cpu
-        db = tree_cpu_seconds(cluster.postmaster_pid()) - began_db
-        st = statements(url) - began_st
+
+        def snap() -> Snap:
+            return Snap(
+                sum(cpu_seconds(p) for p in pids),
+                tree_cpu_seconds(cluster.postmaster_pid()),
+                statements(url),
+                run_total_actions(url),
+            )
+
+        run = asyncio.run(drive([s.url for s in servers], layout, args, snap))
+        assert run.before is not None and run.after is not None
+        cpu = run.after.cpu - run.before.cpu
+        db = run.after.db - run.before.db
+        st = run.after.statements - run.before.statements
+        total = max(run.after.actions - run.before.actions, 1)
         if args.top:
             with psycopg.connect(url, autocommit=True) as conn:
                 for calls, query in conn.execute(
@@ -161,6 +201,8 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
                 ):
                     print(f"    {calls:7d} {query}")
         logs = "".join(s.log_text() for s in servers)
+        for text in run.said:
+            print("    error:", text)
     finally:
         for s in servers:
             s.stop()
@@ -168,9 +210,7 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
     lat = sorted(run.latencies) or [float("nan")]
     p50 = statistics.median(lat)
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))]
-    # CPU and statements span the whole run (rooms made, warm-up, measured part): per
-    # action they are divided by every action acknowledged in the run.
-    total = max(run_total_actions(url), 1)
+    # CPU and statements over the measured seconds, per action logged meanwhile
     unavailable = logs.count("database is unavailable")
     return (
         f"{layout:6s} acks/s {acks / args.seconds:7.1f}  p50 {1e3 * p50:7.1f} ms  "
@@ -195,6 +235,7 @@ def main() -> None:
     parser.add_argument("--layouts", default="one,seats,rooms")
     parser.add_argument("--old", type=Path)
     parser.add_argument("--top", action="store_true", help="print each run's top statements")
+    parser.add_argument("--only-old", action="store_true", help="measure --old alone")
     args = parser.parse_args()
     cluster = PgCluster().start()
     try:
@@ -203,6 +244,8 @@ def main() -> None:
         cluster.pause()
         cluster.resume()
         sides = [("this checkout", NEW)] + ([("old", args.old)] if args.old else [])
+        if args.only_old:
+            sides = sides[1:]
         print(
             f"{args.rooms} rooms x 2 sockets, up to {args.rate:g} actions/s a seat, "
             f"{args.seconds:g} s measured",
