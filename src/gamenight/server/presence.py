@@ -32,7 +32,7 @@ if TYPE_CHECKING:
 
 log = logging.getLogger("gamenight.server")
 
-PRESENCE_TTL = 20.0  # seconds without a refresh after which a process's rows count no more
+PRESENCE_TTL = 15.0  # seconds without a refresh after which a process's rows count no more
 
 
 def fresh() -> float:
