@@ -64,6 +64,7 @@ from gamenight.server.guard import (
 )
 from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
+from gamenight.server.loading import RoomUnavailable
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.proxy import client_address
 from gamenight.server.tokens import token_hash
@@ -331,7 +332,10 @@ async def lobby(request: Request[Any, Any, Any]) -> list[LobbyRoom]:
 async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
     out = []
     for code, _game, _status, _created in await hub.store.public_rooms():
-        room = await hub.room(code)
+        try:
+            room = await hub.room(code)
+        except RoomUnavailable:
+            continue  # not listed while it cannot be opened
         if room is not None and room.status in OPEN:
             info = room.info()
             out.append(LobbyRoom(code, info.game, info.status, info.seats, f"/r/{code}"))
@@ -394,6 +398,8 @@ async def start_room(request: Request[Any, Any, Any], code: FromPath[str]) -> p.
 )
 async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) -> Response[str]:
     room = await _room(request, code)
+    if room.status in OPEN:  # another process may have finished it: catch up first
+        await room.sync()
     text = room.record()
     return Response(
         text,
@@ -471,6 +477,10 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
         await _reader(socket, hub, room, conn, key)
     except (WebSocketDisconnect, TimeoutError, ClientDisconnected):
         pass  # gone (even while we answered), or no hello in time: nothing to log
+    except RoomUnavailable as exc:  # not now (its plug-in is missing...): logged once
+        with contextlib.suppress(Exception):
+            await _send(socket, p.Error(code="room_unavailable", message=exc.message))
+            await socket.close(code=1013)  # try again later
     except StorageUnavailableError as exc:  # the database is down: not a bug
         refused(f"a socket of room {code[:32]}", exc)
         with contextlib.suppress(Exception):

@@ -54,6 +54,10 @@ class Config:
     # this machine's address instead when it listens beyond loopback (web's invite base)
     listen_host: str = "127.0.0.1"
     resync: float = 5.0  # seconds between re-reads of the seq of every room held (PostgreSQL)
+    presence_beat: float = 5.0  # seconds between refreshes of this process's presence rows
+    # seconds a room over (finished, closed, broken) with no socket stays in memory; a
+    # later request loads it again from the database (rooms.py, Hub.evict)
+    evict_after: float = 30.0
     stall_warning: float = 0.05  # log when the event loop wakes this late (seconds)
     # seconds a room with every seat claimed waits for a seat's contribution to the dice
     # seed before the server makes it (docs/fairness.md); a claim may carry it at once

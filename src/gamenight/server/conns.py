@@ -22,6 +22,7 @@ from gamenight.server.faults import RoomError
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsRoom, OddsState
 from gamenight.server.timers import TimerRoom, TurnClock
+from gamenight.server.tokens import token_hash
 from gamenight.server.words import localized
 
 
@@ -64,6 +65,7 @@ class Conn:
         self.chats = Bucket(config.chat_rate, config.chat_burst)
         self.strikes = 0
         self.closed = False
+        self.token_hash: str | None = None  # the seat's token when it joined (presence.py)
         # The language its human text is in: the socket's task chose it (server/words.py).
         self.lang = language()
 
@@ -156,6 +158,10 @@ class ConnRoom(TimerRoom, OddsRoom, Protocol):
     def odds(self) -> OddsState: ...
     @property
     def clock(self) -> TurnClock: ...
+    @property
+    def remote(self) -> set[int]: ...
+    async def present(self, seat: int) -> None: ...
+    async def absent(self, seat: int) -> None: ...
 
 
 def snapshot(
@@ -216,10 +222,14 @@ async def join(room: ConnRoom, hello: p.Hello) -> Conn:
     # registration behind, and nothing can be sent to the socket before its snapshot.
     if seat is not None and room.status is Lifecycle.PLAYING:
         await store.set_away(room.id, seat, None)
+    if seat is not None:
+        await room.present(seat)
     chat = await store.chat_after(room.id, 0, limit=50)
     # From here to the snapshot nothing awaits: an action committed meanwhile (a
     # bot's) is either in the snapshot or in an events frame queued after it.
     conn = Conn(seat, room.services.config)
+    if hello.token is not None:
+        conn.token_hash = token_hash(hello.token)
     room.conns.add(conn)
     if seat is not None:
         room.away.back(room, seat)
@@ -235,8 +245,10 @@ async def leave(room: ConnRoom, conn: Conn) -> None:
     room.conns.discard(conn)
     seat = conn.seat
     if seat is not None and not room.conns.connected(seat):
-        room.away.away(room, seat, time.monotonic())
-        if room.status is Lifecycle.PLAYING:
-            with contextlib.suppress(Exception):
-                await room.services.store.set_away(room.id, seat, time.time())
+        await room.absent(seat)
+        if seat not in room.remote:  # connected on another process: not away
+            room.away.away(room, seat, time.monotonic())
+            if room.status is Lifecycle.PLAYING:
+                with contextlib.suppress(Exception):
+                    await room.services.store.set_away(room.id, seat, time.time())
     room.show()

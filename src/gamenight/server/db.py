@@ -50,7 +50,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    delete,
     event,
+    exists,
     insert,
     select,
     text,
@@ -154,6 +156,20 @@ CHAT = SqlTable(
 )
 
 
+# A socket of a seat, held by a server process (its NOTIFY tag): the one truth of who is
+# connected, across processes (PostgreSQL; server/presence.py). A process refreshes
+# ``seen_at`` of its rows every ``Config.presence_beat`` seconds; the rows of a process
+# that died go stale and count no more.
+PRESENCE = SqlTable(
+    "presence",
+    METADATA,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("process", String(16), primary_key=True, index=True),
+    Column("seen_at", Float, nullable=False),
+)
+
+
 def migrate(url: str) -> None:
     """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``);
     an SQLite database already there is only checked (:func:`schema_is_current`)."""
@@ -253,6 +269,10 @@ def _guarded(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]
             metrics.database_failed(outage)
             if not outage:
                 raise
+            if _pool_timeout(exc):  # PostgreSQL is fine: this process has too much waiting
+                raise StorageUnavailableError(
+                    "the server is busy (no database connection free in time)", RETRY_AFTER
+                ) from exc
             raise StorageUnavailableError(
                 f"the database is unavailable ({outage_reason(exc)})", RETRY_AFTER
             ) from exc
@@ -260,6 +280,11 @@ def _guarded(method: Callable[_P, Awaitable[_R]]) -> Callable[_P, Awaitable[_R]]
         return answer
 
     return guarded
+
+
+def _pool_timeout(exc: BaseException) -> bool:
+    """Whether ``exc`` is SQLAlchemy's pool giving up waiting for a free connection."""
+    return isinstance(exc, sa_exc.TimeoutError) and not isinstance(exc, sa_exc.DBAPIError)
 
 
 class Behind(Exception):
@@ -271,6 +296,18 @@ class Behind(Exception):
 
 
 _OPEN = tuple(sorted(s.value for s in OPEN))  # the statuses of rooms still open
+HOLDER = -1  # the seat of a presence row that says "this process holds the room"
+_IDLE_CLOSE = msgspec.json.Decoder(dict[str, Any])
+
+
+def _idle_close(room_options: str) -> float:
+    """A room's ``idle_close`` (seconds) from its stored RoomOptions; a day if unset.
+
+    >>> _idle_close('{"idle_close": 60}'), _idle_close("{}")
+    (60.0, 86400.0)
+    """
+    value = _IDLE_CLOSE.decode(room_options).get("idle_close", 24 * 3600)
+    return float(value) if isinstance(value, int | float) else 24 * 3600.0
 
 
 class OpenRoom(NamedTuple):
@@ -290,6 +327,7 @@ class PublicRoom(NamedTuple):
 class IdleRoom(NamedTuple):
     code: str
     updated_at: float
+    idle_close: float  # the room's RoomOptions.idle_close (seconds)
 
 
 @dataclass(frozen=True, slots=True)
@@ -350,6 +388,13 @@ class Store:
         self.url = normalise_url(url)
         self.is_postgres = self.url.startswith("postgresql")
         self.engine: AsyncEngine = _engine(self.url, self.is_postgres)
+        # One-statement reads on PostgreSQL without BEGIN/ROLLBACK around them (a
+        # process catching up on another's action reads the log: one statement, not 3).
+        self.reads: AsyncEngine = (
+            self.engine.execution_options(isolation_level="AUTOCOMMIT")
+            if self.is_postgres
+            else self.engine
+        )
         writer: _Writer = (
             _PgWriter(self.url.replace("postgresql+psycopg://", "postgresql://"))
             if self.is_postgres
@@ -490,12 +535,40 @@ class Store:
 
     @_guarded
     async def idle_rooms(self, now: float) -> list[IdleRoom]:
-        """(code, updated_at) of every room still open, for the idle check."""
+        """(code, updated_at, idle_close) of every room still open, for the idle check."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(ROOMS.c.code, ROOMS.c.updated_at).where(ROOMS.c.status.in_(_OPEN))
+                select(ROOMS.c.code, ROOMS.c.updated_at, ROOMS.c.room_options).where(
+                    ROOMS.c.status.in_(_OPEN)
+                )
             )
-            return [IdleRoom(r[0], r[1]) for r in rows]
+            return [IdleRoom(r[0], r[1], _idle_close(r[2])) for r in rows]
+
+    @_guarded
+    async def orphans(self, fresh: float) -> list[str]:
+        """The codes of the rooms being played that no process holds (no presence row
+        seen after ``fresh``): their process died, another adopts them."""
+        held = exists().where(PRESENCE.c.room_id == ROOMS.c.id, PRESENCE.c.seen_at > fresh)
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(ROOMS.c.code).where(ROOMS.c.status == Lifecycle.PLAYING.value, ~held)
+            )
+            return [r[0] for r in rows]
+
+    @_guarded
+    async def held_elsewhere(self, process: str, fresh: float) -> dict[int, set[str]]:
+        """room id -> the other processes holding it: ``"socket"`` if one holds a socket
+        of a seat, else the tags of those that hold it without one (seat ``HOLDER``)."""
+        async with self.engine.connect() as conn:
+            rows = await conn.execute(
+                select(PRESENCE.c.room_id, PRESENCE.c.seat, PRESENCE.c.process).where(
+                    PRESENCE.c.process != process, PRESENCE.c.seen_at > fresh
+                )
+            )
+            found: dict[int, set[str]] = {}
+            for room_id, seat, other in rows:
+                found.setdefault(int(room_id), set()).add("socket" if seat >= 0 else other)
+            return found
 
     async def _update_seat(
         self, room_id: int, seat: int, status: Lifecycle, *where: Any, **values: Any
@@ -535,15 +608,86 @@ class Store:
         )  # fmt: skip
 
     @_guarded
-    async def free_seat_in_play(self, room_id: int, seat: int) -> bool:
+    async def free_seat_in_play(self, room_id: int, seat: int, fresh: float = 0.0) -> bool:
         """The host frees a claimed human seat of a room being played (its player left):
         its token stops working and a bot plays it until someone claims it. False if the
-        room is not playing or the seat is no claimed human seat."""
+        room is not playing, the seat is no claimed human seat, or a process holds a
+        socket of it (a presence row seen after ``fresh``: server/presence.py)."""
+        here = exists().where(
+            PRESENCE.c.room_id == room_id, PRESENCE.c.seat == seat, PRESENCE.c.seen_at > fresh
+        )
         return await self._update_seat(
             room_id, seat, Lifecycle.PLAYING,
-            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None),
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None), ~here,
             name="", token_hash=None,
         )  # fmt: skip
+
+    # ----- presence (server/presence.py) ---------------------------------------------------
+    @_guarded
+    async def set_present(
+        self, room_id: int, seat: int, process: str, present: bool, notify: str | None = None
+    ) -> None:
+        """Process ``process`` holds a socket of ``seat`` now (or no more); the other
+        processes are told with ``notify`` (PostgreSQL)."""
+        where = (PRESENCE.c.room_id == room_id, PRESENCE.c.seat == seat)
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(PRESENCE).where(*where, PRESENCE.c.process == process))
+            if present:
+                await conn.execute(
+                    insert(PRESENCE),
+                    {"room_id": room_id, "seat": seat, "process": process, "seen_at": time.time()},
+                )
+            if notify is not None and self.is_postgres:
+                await conn.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": NOTIFY_CHANNEL, "payload": notify},
+                )
+
+    @_guarded
+    async def present_elsewhere(self, room_id: int, process: str, fresh: float) -> set[int]:
+        """The seats of room ``room_id`` with a socket on another process (its row seen
+        after ``fresh``, a wall-clock time)."""
+        async with self.reads.connect() as conn:
+            rows = await conn.execute(
+                select(PRESENCE.c.seat).where(
+                    PRESENCE.c.room_id == room_id,
+                    PRESENCE.c.process != process,
+                    PRESENCE.c.seen_at > fresh,
+                )
+            )
+            return {int(r[0]) for r in rows}
+
+    @_guarded
+    async def beat(self, process: str, held: set[tuple[int, int]], stale: float) -> None:
+        """``process`` holds sockets of exactly the (room id, seat) pairs ``held``: its
+        rows say so and are fresh; rows of any process not seen since ``stale`` go."""
+        now = time.time()
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(PRESENCE).where(PRESENCE.c.seen_at < stale))
+            rows = await conn.execute(
+                select(PRESENCE.c.room_id, PRESENCE.c.seat).where(PRESENCE.c.process == process)
+            )
+            stored = {(int(r[0]), int(r[1])) for r in rows}
+            for room_id, seat in stored - held:
+                await conn.execute(
+                    delete(PRESENCE).where(
+                        PRESENCE.c.room_id == room_id,
+                        PRESENCE.c.seat == seat,
+                        PRESENCE.c.process == process,
+                    )
+                )
+            await conn.execute(
+                update(PRESENCE).where(PRESENCE.c.process == process).values(seen_at=now)
+            )
+            missing = held - stored
+            if missing:
+                await conn.execute(
+                    insert(PRESENCE),
+                    [
+                        {"room_id": r, "seat": s, "process": process, "seen_at": now}
+                        for r, s in missing
+                    ],
+                )
 
     @_guarded
     async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
@@ -669,7 +813,7 @@ class Store:
 
     @_guarded
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
-        async with self.engine.connect() as conn:
+        async with self.reads.connect() as conn:
             rows = await conn.execute(
                 select(ACTIONS)
                 .where(ACTIONS.c.room_id == room_id, ACTIONS.c.seq > seq)

@@ -62,6 +62,7 @@ ErrorCode = Literal[
     "bad_contribution",  # not a valid contribution, already made, or the game has begun
     "rate_limited",  # too many messages or hellos: wait retry_after seconds
     "unavailable",  # the database is down or full; nothing changed: retry after retry_after
+    "room_unavailable",  # the room cannot be opened now (its game's plug-in is missing...)
     "internal",  # the server failed; nothing changed
 ]
 

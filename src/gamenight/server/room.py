@@ -47,11 +47,11 @@ from gamenight.core.errors import (
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import AnyGame, to_json
-from gamenight.core.i18n import _, said, use_language
+from gamenight.core.i18n import _, said
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
-from gamenight.server import conns
+from gamenight.server import conns, presence
 from gamenight.server import protocol as p
 from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
@@ -136,6 +136,20 @@ def committed_rules(
     before a revision (Dice Duel's K4) rebuilds after an upgrade instead of breaking.
     Rules versions are counted down from the installed one; none matching: the
     installed rules (the replay then says what is wrong)."""
+    return bound_rules(game, commitment, seed, game_id, options, entropy) or game
+
+
+def bound_rules(
+    game: AnyGame,
+    commitment: str,
+    seed: int,
+    game_id: str,
+    options: dict[str, Any],
+    entropy: str,
+) -> AnyGame | None:
+    """:func:`committed_rules`, or None when no installed rules version matches the
+    commitment (a room begun under rules this server does not have: unavailable,
+    ``server/loading.py``, not broken)."""
     version = game.info.rules_version
     candidates = [version]
     if version.isdigit():
@@ -149,7 +163,7 @@ def committed_rules(
         )
         if made is not None:
             return rules
-    return game
+    return None
 
 
 class Room:
@@ -180,8 +194,10 @@ class Room:
         self.updated = row.updated_at  # wall clock of the last activity (idle close)
         self.services = services
         self.table: Table | None = None
+        self._unlisten: Callable[[], None] | None = None
         self.lock = asyncio.Lock()
         self.conns = Conns()
+        self.remote: set[int] = set()  # seats with a socket on another process (presence.py)
         self.bots = BotSeats()
         self.odds = OddsState()
         self.away = SeatTakeover()
@@ -228,7 +244,9 @@ class Room:
                     bot=s.bot,
                     name=s.name,
                     claimed=s.kind == "bot" or s.token_hash is not None,
-                    connected=s.kind == "bot" or self.conns.connected(s.seat),
+                    connected=s.kind == "bot"
+                    or self.conns.connected(s.seat)
+                    or s.seat in self.remote,
                     takeover=s.seat in self.takeover,
                     stand_in=bots.stand_in(s.seat)
                     if s.kind == "bot" or s.seat in self.takeover
@@ -311,7 +329,7 @@ class Room:
     def install(self, table: Table) -> None:
         """``table`` is the room's: its one listener serves every socket and bot."""
         self.table = table
-        table.listen(self._on_step)
+        self._unlisten = table.listen(self._on_step)
         self._turn_begins()
 
     def _on_step(self, step: Step) -> None:
@@ -457,11 +475,7 @@ class Room:
         self.seats[seat].token_hash = None
         self.seats[seat].contribution = self.seats[seat].contributed_by = None
         self.timers.cancel("contribute")
-        for conn in list(self.conns):
-            if conn.seat == seat:
-                with use_language(conn.lang):  # that socket's language, not the host's
-                    conn.send(p.Error(code="bad_token", message=_("the host freed your seat")))
-                conn.close()
+        presence.revoke(self, seat)  # its sockets here; the others' on their NOTIFY
         await self._changed()
 
     async def free_in_play(self, seat: int) -> None:
@@ -472,9 +486,11 @@ class Room:
             raise RoomError(
                 404, "no_seat", _("seat {seat} is not a human seat of this room").format(seat=seat)
             )
-        if self.conns.connected(seat):
+        if self.conns.connected(seat) or await presence.connected_elsewhere(self, seat):
             raise RoomError(409, "seat_connected", _("the player of that seat is still here"))
-        if not await self.services.store.free_seat_in_play(self.id, seat):
+        if not await self.services.store.free_seat_in_play(self.id, seat, presence.fresh()):
+            if await presence.connected_elsewhere(self, seat):  # came in meanwhile
+                raise RoomError(409, "seat_connected", _("the player of that seat is still here"))
             raise RoomError(
                 409, "not_claimed", _("that seat is not claimed in a game being played")
             )
@@ -587,7 +603,7 @@ class Room:
         """Human seats without a socket are away from now (a bot may take them over)."""
         now = time.monotonic()
         for s in self.seats:
-            if s.kind == "human" and not self.conns.connected(s.seat):
+            if s.kind == "human" and not self.conns.connected(s.seat) and s.seat not in self.remote:
                 self.away.away(self, s.seat, now)
 
     async def close(self, note: str) -> None:
@@ -608,8 +624,16 @@ class Room:
     async def leave(self, conn: Conn) -> None:
         await conns.leave(self, conn)
 
+    async def present(self, seat: int) -> None:
+        await presence.joined(self, seat)
+
+    async def absent(self, seat: int) -> None:
+        await presence.left(self, seat)
+
     async def handle(self, conn: Conn, message: p.ClientMessage) -> p.Message | None:
         """A message after the hello, by its type (:data:`HANDLERS`)."""
+        if conn.closed:  # told to go (its seat was freed...): nothing more is answered
+            return None
         handler = HANDLERS.get(type(message))
         if handler is None:
             return p.Error(code="bad_message", message=_("this socket has already said hello"))
@@ -623,6 +647,9 @@ class Room:
         seat = conn.seat
         if seat is None:
             return p.Error(code="not_seated", message=_("spectators cannot act"), id=message.id)
+        if conn.token_hash != self.seats[seat].token_hash:  # freed since it joined
+            presence.revoke(self, seat)
+            return p.Error(code="bad_token", message=_("the host freed your seat"), id=message.id)
         refusal = self._refuse_play(message.id)
         if refusal is not None:
             return refusal
@@ -674,8 +701,10 @@ class Room:
                         finished_results=None if results is None else to_json(results),
                         notify=self.services.payload(self.code, "act"),
                     )
-                except Behind:
-                    await self.catch_up()  # another process moved the room on
+                except Behind:  # another process moved the room on (or closed it)
+                    await self.catch_up_actions()
+                    if table.seq == step.seq - 1:  # no action came: its status did
+                        await self.catch_up()
                     continue
                 table.commit(step)  # the listener tells every socket and bot
                 break
@@ -749,9 +778,16 @@ class Room:
         return None
 
     # ----- other processes ----------------------------------------------------------------
-    async def sync(self) -> None:
-        """Catch up with the database (another process acted, chatted or changed the room)."""
-        await self.catch_up_locked()
+    async def sync(self, actions_only: bool = False) -> None:
+        """Catch up with the database (another process acted, chatted or changed the
+        room); ``actions_only``: it acted, so only the log is read."""
+        async with self.lock:
+            if actions_only:
+                await self.catch_up_actions()
+            else:
+                await self.catch_up()
+        if not actions_only:
+            await presence.refresh(self)
         self.bots.kick(self)
 
     async def catch_up_locked(self) -> None:
@@ -770,6 +806,8 @@ class Room:
             mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
             theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
             if mine != theirs:
+                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere
+                    presence.revoke(self, s.seat)
                 (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
                 changed = True
         if self.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:
@@ -781,11 +819,7 @@ class Room:
                 self.show()
                 return
             self._go_live(table)
-        if self.table is not None:
-            for action in await store.actions_after(self.id, self.table.seq):
-                if self.status is not Lifecycle.PLAYING:
-                    break
-                self.table.submit(action.seat, self.game.decode_action(action.action))
+        await self.catch_up_actions()
         if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
             self.status = Lifecycle.CLOSED
             self.note = row.note
@@ -793,6 +827,15 @@ class Room:
             changed = True
         if changed:
             self.show()
+
+    async def catch_up_actions(self) -> None:
+        """Take the actions the log holds beyond the table's (the lock is held)."""
+        if self.table is None or self.status is not Lifecycle.PLAYING:
+            return
+        for action in await self.services.store.actions_after(self.id, self.table.seq):
+            if self.status is not Lifecycle.PLAYING:
+                break
+            self.table.submit(action.seat, self.game.decode_action(action.action))
 
     async def chat_sync(self) -> None:
         """Chat lines another process added."""
@@ -861,6 +904,9 @@ class Room:
         self.odds.cancel()
         for conn in list(self.conns):
             conn.close()
+        if self._unlisten is not None:  # the table's listener is the room: no cycle left
+            self._unlisten()  # (the server freezes survivors: heap.py; a cycle would stay)
+            self._unlisten = None
 
     def seen_update(self, updated: float) -> None:
         """Another process's activity in the room (``rooms.updated_at``)."""
