@@ -40,3 +40,12 @@ in the 110 Metre Hurdles you may only freeze the set or rethrow it
 """
 
 __version__ = "0.1.0"
+
+
+def review(record: object, **options: object) -> object:
+    """Review a finished game (a record, or a path to one): what each decision cost, in
+    exact values (issue 42). Returns a :class:`gamenight.core.review.Review`; see
+    :func:`gamenight.core.review.review` for the options."""
+    from gamenight.core.review import review as run
+
+    return run(record, **options)  # type: ignore[arg-type]
