@@ -39,13 +39,24 @@ in the 110 Metre Hurdles you may only freeze the set or rethrow it
 ['Froze', 'AttemptResult']
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
 
 
-def review(record: object, **options: object) -> object:
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gamenight.core.review import Review
+
+
+def review(
+    record: Any, *, names: Sequence[str] | None = None, build: bool | None = None
+) -> Review:
     """Review a finished game (a record, or a path to one): what each decision cost, in
-    exact values (issue 42). Returns a :class:`gamenight.core.review.Review`; see
-    :func:`gamenight.core.review.review` for the options."""
+    exact values (issue 42); see :func:`gamenight.core.review.review`."""
     from gamenight.core.review import review as run
 
-    return run(record, **options)  # type: ignore[arg-type]
+    return run(record, names=names, build=build)
