@@ -186,11 +186,13 @@ def review(
     is missing (``build=True`` builds it; None builds only what is cheap)."""
     from gamenight.core.record import Record, read_record, replay
 
+    name = "record"
     if not isinstance(record, Record):
         path = Path(record)
+        name = str(path)
         record = read_record(path)
     steps: list[Any] = []
-    report = replay(record, visitors=[steps.append])
+    report = replay(record, name, visitors=[steps.append])
     seat_names = names if names is not None else [s.name for s in record.seats]
     table = report.table
     assert table is not None
