@@ -168,3 +168,34 @@ def test_bad_records_are_refused_in_one_line() -> None:
     record.results = None
     with pytest.raises(RecordError, match="not finished"):
         review(record)
+
+
+def test_decades_placements_in_hindsight_score_as_the_round_did() -> None:
+    from gamenight.core.record import replay
+
+    record = played("decades", ["expert", "novice"], 8, {})
+    found = review(record)
+    assert found.hindsight and found.measures[0].key == "hindsight" and found.graph == ""
+    steps: list[Any] = []
+    end = replay(record, visitors=[steps.append]).final_state
+    assert len(found.decisions) >= 2
+    checked = 0
+    for decision in found.decisions:
+        log = end.log[steps[decision.at - 1].state.round - 1]
+        if len(log.categories) < 4:
+            continue  # an early win cut the round short; hindsight counts every category
+        scored = sum(c.scores[decision.seat].points for c in log.categories)
+        # the taken placement's hindsight points are what the round really scored
+        assert decision.options[decision.taken].values[0] == scored
+        best = decision.best[0]
+        assert best is not None
+        assert decision.loss[0] == decision.options[best].values[0] - scored
+        checked += 1
+    assert checked >= 2
+
+
+def test_dice_duel_turn_optimal_loses_nothing_within_its_turns() -> None:
+    found = review(played("dice-duel", ["turn-optimal", "turn-optimal"], 4, {}))
+    assert found.measures[0].key == "turn" and found.graph == ""
+    assert found.decisions and all((d.loss[0] or 0.0) < TOL for d in found.decisions)
+    assert all(p.luck is None and p.accuracy == pytest.approx(100.0) for p in found.players)

@@ -86,9 +86,10 @@ class Reviewer(Protocol):
     def final(self, state: Any) -> tuple[float, ...]:
         """Each seat's final score in the first measure's unit."""
 
-    def scale(self, stage: str | None) -> float:
+    def scale(self, stage: str | None) -> float | None:
         """What optimal play is worth in the judged measure, in one stage (None: the
-        whole game): the denominator of accuracy."""
+        whole game): the denominator of accuracy. None: the summed best values of the
+        player's decisions there (hindsight, where no expected value exists)."""
 
 
 # ----- the result ------------------------------------------------------------------------
@@ -374,12 +375,22 @@ def _player(
     def lost(ds: Sequence[Decision]) -> list[float]:
         return [d.loss[judged] or 0.0 for d in ds if d.loss[judged] is not None]
 
+    def scale(stage: str | None, ds: Sequence[Decision]) -> float:
+        found = judge.scale(stage)
+        if found is not None:
+            return found
+        best = [d.best[judged] for d in ds]
+        return sum(
+            abs(d.options[b].values[judged] or 0.0) for d, b in zip(ds, best, strict=True)
+            if b is not None
+        )
+
     stages: dict[str, list[Decision]] = {}
     for _, d in mine:
         if d.stage is not None:
             stages.setdefault(d.stage, []).append(d)
     by_stage = tuple(
-        StageAccuracy(stage, accuracy(lost(ds), judge.scale(stage)), len(ds))
+        StageAccuracy(stage, accuracy(lost(ds), scale(stage, ds)), len(ds))
         for stage, ds in stages.items()
     )
     costly = sorted(
@@ -393,7 +404,7 @@ def _player(
         seat=seat,
         name=name,
         decisions=sum(1 for _, d in mine if len(d.options) > 1),
-        accuracy=accuracy(lost([d for _, d in mine]), judge.scale(None)),
+        accuracy=accuracy(lost([d for _, d in mine]), scale(None, [d for _, d in mine])),
         stages=by_stage,
         inaccuracies=sum(1 for _, d in mine if d.verdict == "inaccuracy"),
         mistakes=sum(1 for _, d in mine if d.verdict == "mistake"),
