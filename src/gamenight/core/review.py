@@ -36,7 +36,7 @@ from typing import Any, Literal, Protocol
 import msgspec
 
 from gamenight.core.errors import BuildNeededError, RecordError
-from gamenight.core.game import AnyGame
+from gamenight.core.game import AnyGame, to_json
 from gamenight.core.i18n import N_
 
 Verdict = Literal["", "inaccuracy", "mistake", "blunder"]
@@ -96,6 +96,7 @@ class Reviewer(Protocol):
 class OptionValue(msgspec.Struct, frozen=True):
     label: str
     values: tuple[float | None, ...]
+    action: Any = None  # the game's action JSON (the browser names it as its table does)
 
 
 class Decision(msgspec.Struct, frozen=True, kw_only=True):
@@ -157,6 +158,9 @@ class Review(msgspec.Struct, frozen=True, kw_only=True):
     decisions: tuple[Decision, ...]
     players: tuple[PlayerReview, ...]
     note: str = ""
+    # What the game's preparation could build for exact values still missing (e.g. the
+    # Decathlon's win table: its events); a server builds it in the background.
+    waiting: str | None = None
 
 
 class NoReviewError(RecordError):
@@ -266,8 +270,10 @@ def review_steps(
                 seat=seat,
                 stage=_stage(stage_of, game, before.state),
                 options=tuple(
-                    OptionValue(label, values)
-                    for label, values in zip(valued.labels, valued.values, strict=True)
+                    OptionValue(label, values, to_json(option))
+                    for label, values, option in zip(
+                        valued.labels, valued.values, legal, strict=True
+                    )
                 ),
                 taken=taken,
                 best=best,
@@ -305,6 +311,7 @@ def review_steps(
         decisions=tuple(decisions),
         players=players_review,
         note=judge.note,
+        waiting=getattr(judge, "waiting", None),
     )
 
 

@@ -61,6 +61,7 @@ class DecathlonReviewer:
         self.variant = str(options.get("variant", "points"))
         self.table: Any = None
         self.note = ""
+        self.waiting: str | None = None  # the win table to build (its events), if missing
         measures = [POINTS]
         self.win = self.honours = -1
         events = _events(options)
@@ -69,6 +70,7 @@ class DecathlonReviewer:
 
             self.table = table_for(events, build=build)
             if self.table is None:
+                self.waiting = ",".join(events)  # the preparation's target (win2p_store.chain)
                 self.note = N_(
                     "the exact win table of these events is not built yet: "
                     "losses are in expected points only"
