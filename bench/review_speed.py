@@ -26,7 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-GAMES = (
+GAMES: tuple[tuple[str, list[str], dict[str, str]], ...] = (
     ("decathlon", ["winner", "greedy"], {}),
     ("wurfeltod", ["optimal", "greedy"], {}),
 )
@@ -116,8 +116,9 @@ def main() -> None:
             def ms(values: list[float]) -> str:
                 return f"{1000 * statistics.median(values):.0f} ms (max {1000 * max(values):.0f})"
 
+            decisions = statistics.median(r["decisions"] for r in rows)
             print(
-                f"| {game_id} | {len(paths)} | {statistics.median(r['decisions'] for r in rows):.0f} "
+                f"| {game_id} | {len(paths)} | {decisions:.0f} "
                 f"| {ms([r['replay'] for r in rows])} "
                 f"| {ms([r['replay'] for r in base]) if base else '–'} "
                 f"| {ms([r['first'] for r in rows])} | {ms([r['warm'] for r in rows])} |"

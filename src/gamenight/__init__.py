@@ -52,9 +52,7 @@ if TYPE_CHECKING:
     from gamenight.core.review import Review
 
 
-def review(
-    record: Any, *, names: Sequence[str] | None = None, build: bool | None = None
-) -> Review:
+def review(record: Any, *, names: Sequence[str] | None = None, build: bool | None = None) -> Review:
     """Review a finished game (a record, or a path to one): what each decision cost, in
     exact values (issue 42); see :func:`gamenight.core.review.review`."""
     from gamenight.core.review import review as run

@@ -21,8 +21,12 @@ from gamenight.core.review import Review, review, review_steps
 from gamenight.core.runner import play_match
 from gamenight.core.table import Table
 from gamenight.games.decathlon.actions import Freeze, Rethrow
-from gamenight.games.decathlon.solver import ExpectedScore, HurdlesSituation, option_values
-from gamenight.games.decathlon.solver import solve_event
+from gamenight.games.decathlon.solver import (
+    ExpectedScore,
+    HurdlesSituation,
+    option_values,
+    solve_event,
+)
 
 TOL = 1e-9
 
@@ -107,7 +111,7 @@ def test_a_scripted_mistake_is_found_with_its_hand_computed_loss() -> None:
     assert ann.start == pytest.approx(ev)
     assert ann.accuracy == pytest.approx(100.0 * (1.0 - loss / ev))
     # the identity: final = start - losses + luck
-    assert ann.luck is not None
+    assert ann.luck is not None and ann.start is not None
     assert ann.start - ann.loss[0] + ann.luck == pytest.approx(9.0, abs=TOL)
 
 
@@ -123,9 +127,7 @@ def test_final_score_is_start_minus_losses_plus_luck(
     found = review(played("decathlon", bots, seed, {"events": events}))
     for player in found.players:
         assert player.start is not None and player.luck is not None and player.final is not None
-        assert math.isclose(
-            player.start - player.loss[0] + player.luck, player.final, abs_tol=1e-9
-        )
+        assert math.isclose(player.start - player.loss[0] + player.luck, player.final, abs_tol=1e-9)
 
 
 def test_luck_averages_out() -> None:

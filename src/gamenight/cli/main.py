@@ -34,8 +34,8 @@ from gamenight.cli.args import (  # noqa: E402
 from gamenight.cli.decks import decks  # noqa: E402
 from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
-from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.review import review  # noqa: E402
+from gamenight.cli.serve import serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
 from gamenight.core.i18n import N_, _, game_name, ngettext, said, set_default_language  # noqa: E402

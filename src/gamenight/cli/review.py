@@ -25,9 +25,7 @@ if TYPE_CHECKING:
 @click.command()
 @click.argument("path", type=PathType())
 @click.option("--json", "as_json", is_flag=True, help="print the whole review as JSON")
-@click.option(
-    "--build", is_flag=True, help="build a missing solver table first (may take minutes)"
-)
+@click.option("--build", is_flag=True, help="build a missing solver table first (may take minutes)")
 def review(path: Path, as_json: bool, build: bool) -> None:
     """Review the finished game recorded at PATH: for every decision with an exact
     value, the option taken, the best one and what the difference cost; per player an
@@ -60,6 +58,11 @@ def amount(value: float, measure: Measure, *, change: bool = True) -> str:
     return _("{n} points").format(n=format_decimal(value, places=1))
 
 
+def percent(value: float | None) -> str:
+    """An accuracy: one decimal and a percent sign, or a dash for none."""
+    return "–" if value is None else f"{format_decimal(value, places=1)}%"
+
+
 def signed(value: float) -> str:
     """A change with its sign: +3.2, -1.0."""
     return ("+" if value >= 0 else "") + format_decimal(value, places=1)
@@ -80,14 +83,14 @@ def decision_line(found: Review, decision: Decision) -> str:
         where += f" ({decision.stage})"
     verdict = {"inaccuracy": _("inaccuracy"), "mistake": _("mistake"), "blunder": _("blunder")}
     said = verdict.get(decision.verdict, "")
-    return _("{where}: {verdict}took {taken}, best {best} (would give {value}); lost {losses}").format(
+    return _(
+        "{where}: {verdict}took {taken}, best {best} (would give {value}); lost {losses}"
+    ).format(
         where=where,
         verdict=f"{said}, " if said else "",
         taken=taken.label,
         best=best.label,
-        value=amount(
-            best.values[found.judged] or 0.0, found.measures[found.judged], change=False
-        ),
+        value=amount(best.values[found.judged] or 0.0, found.measures[found.judged], change=False),
         losses=losses,
     )
 
@@ -112,7 +115,7 @@ def show(found: Review) -> None:
     for player in found.players:
         table.add_row(
             Text(player.name),
-            Text("–" if player.accuracy is None else f"{format_decimal(player.accuracy, places=1)}%"),
+            Text(percent(player.accuracy)),
             Text(str(player.inaccuracies)),
             Text(str(player.mistakes)),
             Text(str(player.blunders)),

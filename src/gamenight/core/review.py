@@ -30,6 +30,7 @@ Everything is a frozen msgspec struct, so it round-trips through JSON for the br
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal, Protocol
 
@@ -74,9 +75,7 @@ class Reviewer(Protocol):
     graph: str  # "score" (expected final score), "win" (seat values), "" (no graph)
     note: str  # e.g. a table that is not built yet
 
-    def decision(
-        self, state: Any, seat: int, legal: Sequence[Any], end: Any
-    ) -> Valued | None:
+    def decision(self, state: Any, seat: int, legal: Sequence[Any], end: Any) -> Valued | None:
         """Every legal option's values at ``seat``'s decision in ``state`` (``end``: the
         game's final state, for hindsight); None where the decision has no exact value."""
 
@@ -182,9 +181,7 @@ def reviewer_for(
     return made
 
 
-def review(
-    record: Any, *, names: Sequence[str] | None = None, build: bool | None = None
-) -> Review:
+def review(record: Any, *, names: Sequence[str] | None = None, build: bool | None = None) -> Review:
     """Review a finished game from its record (a :class:`~gamenight.core.record.Record`
     or a path to one). Raises RecordError (one line) for a bad or unfinished record,
     NoReviewError for a game without exact values, BuildNeededError when a table
@@ -228,7 +225,7 @@ def review_steps(
     if judge.graph == "score" and start is not None:
         points.append(Point(0, "start", tuple(current)))
     decisions: list[Decision] = []
-    for before, step in zip(steps, steps[1:], strict=False):
+    for before, step in pairwise(steps):
         seat, action = step.seat, step.action
         if seat is None or action is None:
             continue
@@ -290,13 +287,10 @@ def review_steps(
             points.append(Point(len(steps) - 1, "chance", tuple(float(f) for f in final)))
     if judge.graph == "win" and points:
         winners = game.results(end).winners
-        last = tuple(
-            (1.0 / len(winners) if s in winners else 0.0) for s in range(players)
-        )
+        last = tuple((1.0 / len(winners) if s in winners else 0.0) for s in range(players))
         points.append(Point(len(steps) - 1, "chance", last))
     players_review = tuple(
-        _player(seat, names[seat], decisions, judge, start, final, luck)
-        for seat in range(players)
+        _player(seat, names[seat], decisions, judge, start, final, luck) for seat in range(players)
     )
     unit = measures[0].unit if judge.graph == "score" else "probability"
     return Review(
@@ -388,7 +382,8 @@ def _player(
             return found
         best = [d.best[judged] for d in ds]
         return sum(
-            abs(d.options[b].values[judged] or 0.0) for d, b in zip(ds, best, strict=True)
+            abs(d.options[b].values[judged] or 0.0)
+            for d, b in zip(ds, best, strict=True)
             if b is not None
         )
 
@@ -404,9 +399,7 @@ def _player(
         (pair for pair in mine if (pair[1].loss[judged] or 0.0) > TINY),
         key=lambda pair: -(pair[1].loss[judged] or 0.0),
     )
-    totals = tuple(
-        sum(d.loss[m] or 0.0 for _, d in mine) for m in range(len(judge.measures))
-    )
+    totals = tuple(sum(d.loss[m] or 0.0 for _, d in mine) for m in range(len(judge.measures)))
     return PlayerReview(
         seat=seat,
         name=name,

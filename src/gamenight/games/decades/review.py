@@ -20,7 +20,7 @@ from typing import Any
 
 from gamenight.core.i18n import N_
 from gamenight.core.options import Options
-from gamenight.core.review import Measure, Valued
+from gamenight.core.review import Measure, Reviewer, Valued
 from gamenight.games.decades.actions import Action, CancelAnswer, Extend, RemoveToken
 from gamenight.games.decades.boards import SIDES
 from gamenight.games.decades.rules import DecadesState, other
@@ -34,9 +34,7 @@ HINDSIGHT = Measure(
 )
 
 
-def placement_points(
-    state: DecadesState, end: DecadesState, seat: int, action: Extend
-) -> float:
+def placement_points(state: DecadesState, end: DecadesState, seat: int, action: Extend) -> float:
     """What ``seat``'s answers in ``state``'s round score with ``action``'s tokens, the
     correct years and the opponent's card (from ``end``'s log of that round) known."""
     log = end.log[state.round - 1]
@@ -64,7 +62,7 @@ def label(action: Extend) -> str:
 
 
 class DecadesReviewer:
-    measures = (HINDSIGHT,)
+    measures: tuple[Measure, ...] = (HINDSIGHT,)
     judged = 0
     hindsight = True
     graph = ""
@@ -96,6 +94,6 @@ class DecadesReviewer:
         )
 
 
-def reviewer(options: Options, players: int, build: bool | None = None) -> DecadesReviewer:
+def reviewer(options: Options, players: int, build: bool | None = None) -> Reviewer:
     """``GameInfo.reviewer``: hindsight review of the placements (nothing to build)."""
     return DecadesReviewer(players)

@@ -22,13 +22,14 @@ from typing import Any
 
 from gamenight.core.i18n import N_
 from gamenight.core.options import Options
-from gamenight.core.review import Measure, Valued
+from gamenight.core.review import Measure, Reviewer, Valued
 from gamenight.games.decathlon import advisor, win_play
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.competition import honours_utility, posted_results
-from gamenight.games.decathlon.game import GAME, DecathlonState
+from gamenight.games.decathlon.game import GAME
+from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.solver import NoDecisionError, solve_event
-from gamenight.games.decathlon.view import NAMES
+from gamenight.games.decathlon.disciplines import NAMES
 
 POINTS = Measure(
     key="points", name=N_("expected final score"), unit="points", thresholds=(0.5, 1.5, 4.0)
@@ -118,9 +119,7 @@ class DecathlonReviewer:
             wins = win_play.action_values(view, legal, self.table)
             columns.append(list(wins) if wins is not None else [None] * len(legal))
             if wins is not None:
-                seats = tuple(
-                    (w, 1.0 - w) if seat == 0 else (1.0 - w, w) for w in wins
-                )
+                seats = tuple((w, 1.0 - w) if seat == 0 else (1.0 - w, w) for w in wins)
         if self.honours >= 0:
             posted = posted_results(view)
             if posted:
@@ -139,6 +138,6 @@ def _events(options: Options) -> tuple[str, ...]:
     return tuple(options["events"])  # the disciplines, D1 order (rules.start)
 
 
-def reviewer(options: Options, players: int, build: bool | None = None) -> DecathlonReviewer:
+def reviewer(options: Options, players: int, build: bool | None = None) -> Reviewer:
     """``GameInfo.reviewer``: the Decathlon's reviewer for these parsed options."""
     return DecathlonReviewer(options, players, build)

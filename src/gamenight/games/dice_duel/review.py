@@ -16,7 +16,7 @@ import msgspec
 
 from gamenight.core.i18n import N_
 from gamenight.core.options import Options
-from gamenight.core.review import Measure, Valued
+from gamenight.core.review import Measure, Reviewer, Valued
 from gamenight.games.dice_duel import advisor
 from gamenight.games.dice_duel.game import GAME
 
@@ -29,7 +29,7 @@ TURN = Measure(
 
 
 class DiceDuelReviewer:
-    measures = (TURN,)
+    measures: tuple[Measure, ...] = (TURN,)
     judged = 0
     hindsight = False
     graph = ""
@@ -63,6 +63,6 @@ class DiceDuelReviewer:
         )
 
 
-def reviewer(options: Options, players: int, build: bool | None = None) -> DiceDuelReviewer:
+def reviewer(options: Options, players: int, build: bool | None = None) -> Reviewer:
     """``GameInfo.reviewer``: turn-optimal values (nothing to build)."""
     return DiceDuelReviewer(players)

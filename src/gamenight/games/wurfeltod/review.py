@@ -21,10 +21,10 @@ from typing import Any
 
 from gamenight.core.i18n import N_
 from gamenight.core.options import Options
-from gamenight.core.review import Measure, Valued
+from gamenight.core.review import Measure, Reviewer, Valued
 from gamenight.games.wurfeltod import advisor
-from gamenight.games.wurfeltod.game import GAME, WurfeltodState
-from gamenight.games.wurfeltod.rules import Action
+from gamenight.games.wurfeltod.game import GAME
+from gamenight.games.wurfeltod.rules import Action, WurfeltodState
 from gamenight.games.wurfeltod.solver import ValueTable, ValueTableMissingError
 from gamenight.games.wurfeltod.solver.policy import expected_score
 
@@ -34,7 +34,7 @@ POINTS = Measure(
 
 
 class WurfeltodReviewer:
-    measures = (POINTS,)
+    measures: tuple[Measure, ...] = (POINTS,)
     judged = 0
     hindsight = False
     graph = "score"
@@ -66,7 +66,7 @@ class WurfeltodReviewer:
         )
 
 
-def reviewer(options: Options, players: int, build: bool | None = None) -> WurfeltodReviewer:
+def reviewer(options: Options, players: int, build: bool | None = None) -> Reviewer:
     """``GameInfo.reviewer``: needs the value table; ``build=True`` builds a missing one."""
     try:
         table = advisor.shared_table()
