@@ -24,7 +24,7 @@ def test_review_in_a_terminal_names_the_costly_decisions(tmp_path: Path) -> None
     record = _game(tmp_path, "bot:random,bot:optimal", 3, "100m,long-jump,shot-put")
     with tmux_session(tmp_path, f"gamenight review {record}; sleep 60") as tmux:
         seen = tmux.wait_for("costliest decisions")
-    assert "Review of a decathlon game" in seen
+    assert "Review of a game of Reiner Knizia's Decathlon" in seen
     assert "Random 1's costliest decisions:" in seen
     assert "Optimal 2's costliest" not in seen  # optimal play costs nothing
     assert "100.0%" in seen  # the optimal player's accuracy

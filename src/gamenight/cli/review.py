@@ -14,7 +14,7 @@ import click
 
 from gamenight.cli.args import PathType
 from gamenight.core.errors import GamenightError
-from gamenight.core.i18n import _, format_decimal
+from gamenight.core.i18n import _, format_decimal, game_name
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -101,7 +101,10 @@ def show(found: Review) -> None:
     from rich.text import Text
 
     console = Console()
-    title = _("Review of a {game} game").format(game=found.game)
+    from gamenight.core import registry
+
+    entry = registry.get(found.game)
+    title = _("Review of a game of {game}").format(game=game_name(entry.id, entry.name))
     if found.hindsight:
         title += " " + _("(in hindsight: values use what was revealed later)")
     table = Table(title=Text(title))
@@ -132,7 +135,7 @@ def show(found: Review) -> None:
             style="dim",
         )
     )
-    measures = "; ".join(f"{_(m.name)} ({_(m.unit)})" for m in found.measures)
+    measures = "; ".join(_(m.name) for m in found.measures)
     console.print(Text(_("Losses are measured in: {measures}.").format(measures=measures)))
     if found.note:
         console.print(Text(_(found.note), style="yellow"))
