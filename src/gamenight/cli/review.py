@@ -7,8 +7,9 @@ decisions (``--json``: the whole review, every decision and the graph).
 
 from __future__ import annotations
 
+import io
 import sys
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -20,13 +21,17 @@ if TYPE_CHECKING:
     from pathlib import Path
 
     from gamenight.core.review import Decision, Measure, Review
+    from gamenight.terminal.full.review import ReviewApp
 
 
 @click.command()
 @click.argument("path", type=PathType())
 @click.option("--json", "as_json", is_flag=True, help="print the whole review as JSON")
 @click.option("--build", is_flag=True, help="build a missing solver table first (may take minutes)")
-def review(path: Path, as_json: bool, build: bool) -> None:
+@click.option(
+    "--plain", "plain_mode", is_flag=True, help="print the review instead of the full screen"
+)
+def review(path: Path, as_json: bool, build: bool, plain_mode: bool) -> None:
     """Review the finished game recorded at PATH: for every decision with an exact
     value, the option taken, the best one and what the difference cost; per player an
     accuracy, inaccuracies, mistakes and blunders, and the luck of the dice."""
@@ -44,7 +49,44 @@ def review(path: Path, as_json: bool, build: bool) -> None:
 
         sys.stdout.write(indented(msgspec.to_builtins(found), indent=1) + "\n")
         return
+    from gamenight.terminal.full import wanted
+
+    ctx = click.get_current_context(silent=True)
+    root = None if ctx is None else ctx.find_root()
+    if wanted(plain_mode or bool(root is not None and root.meta.get("plain"))):
+        review_app(path, found).run()
+        return
     show(found)
+
+
+def review_app(path: Path, found: Review) -> ReviewApp:
+    """The full-screen review: the decisions table; Enter draws the position with the
+    game's own terminal UI, as the deciding player saw it."""
+    from rich.console import Console
+    from rich.text import Text
+
+    from gamenight.core import registry
+    from gamenight.core.record import read_record, replay
+    from gamenight.terminal import ui_for
+    from gamenight.terminal.full.review import ReviewApp
+    from gamenight.terminal.ui import Seating
+
+    record = read_record(path)
+    steps: list[Any] = []
+    replay(record, str(path), visitors=[steps.append])
+    entry = registry.get(record.game)
+    game = steps[0].game
+    names = [s.name for s in record.seats]
+    seating = Seating(names, frozenset(i for i, s in enumerate(record.seats) if s.agent == "human"))
+    ui = ui_for(entry)
+
+    def board(at: int, seat: int, width: int) -> Any:
+        shown = Console(width=width, record=True, file=io.StringIO(), force_terminal=True)
+        ui.show(shown, game.view(steps[at].state, seat), seat, seating)
+        return Text.from_ansi(shown.export_text(styles=True))
+
+    title = _("Review of a game of {game}").format(game=game_name(entry.id, entry.name))
+    return ReviewApp(found, names, board, title)
 
 
 def amount(value: float, measure: Measure, *, change: bool = True) -> str:

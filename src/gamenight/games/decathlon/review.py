@@ -26,10 +26,10 @@ from gamenight.core.review import Measure, Reviewer, Valued
 from gamenight.games.decathlon import advisor, win_play
 from gamenight.games.decathlon.actions import Action
 from gamenight.games.decathlon.competition import honours_utility, posted_results
+from gamenight.games.decathlon.disciplines import NAMES
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.rules import DecathlonState
 from gamenight.games.decathlon.solver import NoDecisionError, solve_event
-from gamenight.games.decathlon.disciplines import NAMES
 
 POINTS = Measure(
     key="points", name=N_("expected final score"), unit="points", thresholds=(0.5, 1.5, 4.0)
