@@ -201,3 +201,20 @@ def test_dice_duel_turn_optimal_loses_nothing_within_its_turns() -> None:
     assert found.measures[0].key == "turn" and found.graph == ""
     assert found.decisions and all((d.loss[0] or 0.0) < TOL for d in found.decisions)
     assert all(p.luck is None and p.accuracy == pytest.approx(100.0) for p in found.players)
+
+
+def test_championship_losses_are_also_in_expected_honours() -> None:
+    """In the Championship the honours objective is a measure of its own; ``competitive``
+    plays for it once a result is posted, so it loses nothing there."""
+    record = played(
+        "decathlon", ["competitive", "competitive"], 9,
+        {"variant": "championship", "events": "100m,shot-put,javelin"},
+    )  # fmt: skip
+    found = review(record)
+    keys = [m.key for m in found.measures]
+    assert keys == ["points", "honours"] and found.judged == 0
+    valued = [d for d in found.decisions if d.loss[1] is not None]
+    assert valued, "no decision was valued in honours"
+    assert all((d.loss[1] or 0.0) < TOL for d in valued)
+    # before anything is posted there is nothing to win honours against
+    assert any(d.loss[1] is None for d in found.decisions)
