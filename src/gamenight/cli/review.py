@@ -181,6 +181,10 @@ def show(found: Review) -> None:
     console.print(Text(_("Losses are measured in: {measures}.").format(measures=measures)))
     if found.note:
         console.print(Text(_(found.note), style="yellow"))
+    if found.waiting is not None:
+        console.print(
+            Text(_("gamenight review --build builds it first (it may take minutes)."), "yellow")
+        )
     for player in found.players:
         if not player.costliest:
             continue

@@ -180,6 +180,8 @@ async function openReview(tries = 0) {
     return;
   }
   review = got.review;
+  // fewer measures while a table is missing: building (the note says so), or never here
+  if (review.waiting && got.build === "failed") review.waiting_failed = true;
   drawReview();
 }
 

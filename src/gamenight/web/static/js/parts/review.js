@@ -152,7 +152,7 @@ export function reviewPanel(review, { names, onJump, selected = null }) {
     .filter(({ d }) => d.verdict);
   const notes = [];
   if (review.hindsight) notes.push(t("review.hindsight"));
-  if (review.waiting) notes.push(t("review.waiting"));
+  if (review.waiting) notes.push(review.waiting_failed ? t("review.waiting_failed") : t("review.waiting"));
   if (review.measures.some((m) => m.key === "turn")) notes.push(t("review.turn_only"));
   const judged = review.measures[review.judged];
   return h("section", { class: "panel review", id: "review", "aria-labelledby": "review-title" },
