@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 from test_ux_tmux import GAMENIGHT, tmux_session
@@ -53,3 +55,23 @@ def test_review_json_and_bad_files(tmp_path: Path) -> None:
         assert len(failed.stderr.strip().splitlines()) == 1, failed.stderr
         assert "Traceback" not in failed.stderr
     assert sys.executable
+
+
+def test_the_full_screen_review_in_a_terminal(tmp_path: Path) -> None:
+    """Where the full screen runs, `gamenight review` is the decisions table: `c` keeps the
+    costly ones, Enter shows the position and every option's value, Escape goes back."""
+    record = _game(tmp_path, "bot:random,bot:optimal", 3, "100m,long-jump,shot-put")
+    command = f"gamenight review {record}; sleep 60"
+    with tmux_session(tmp_path, command, plain=False) as tmux:
+        seen = tmux.wait_for("option taken")
+        assert "Review of a game of Reiner Knizia's Decathlon" in seen
+        tmux.keys("c")  # the first row is now a costly decision
+        time.sleep(0.5)
+        tmux.keys("Enter")
+        tmux.wait_for("Every option")
+        seen = tmux.screen()
+        lost = re.search(r"took .+; lost (\d+\.\d)", seen)
+        assert "Step " in seen and lost is not None, seen
+        assert float(lost.group(1)) > 0.0
+        tmux.keys("Escape")
+        tmux.wait_for("option taken")
