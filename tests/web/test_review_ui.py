@@ -50,8 +50,9 @@ def finished_decathlon(server: Server) -> str:
     return code
 
 
-LANGS = {"en": ("Game review", "Accuracy"), "de": ("Spielanalyse", "Genauigkeit"),
-         "pl": ("Analiza gry", "Dokładność")}  # fmt: skip
+LANGS = {"en": ("Game review", "Accuracy", "100 Metres"),
+         "de": ("Spielanalyse", "Genauigkeit", "100-m-Lauf"),
+         "pl": ("Analiza gry", "Dokładność", "Bieg na 100 m")}  # fmt: skip
 
 
 @pytest.mark.parametrize("lang", list(LANGS))
@@ -72,10 +73,13 @@ def test_review_panel_jumps_to_a_costly_decision(browser: Any, server: Server, l
             # the end screen's link opens the replay with the review
             page.goto(f"{server.url}/replay?room={code}&review=1")
             page.wait_for_selector("body[data-review=ready]")
-            title, accuracy = LANGS[lang]
+            title, accuracy, event = LANGS[lang]
             assert page.locator("#review-title").inner_text() == title
-            assert accuracy in page.locator(".review-summary tbody").inner_text()
-            assert page.locator(".review-summary thead th").count() == 2  # a column each
+            assert accuracy in page.locator(".review-summary tbody").first.inner_text()
+            assert page.locator(".review-summary").first.locator("thead th").count() == 2
+            # each event's accuracy, the event named in the page's language
+            stages = page.locator(".review-stages tbody tr")
+            assert stages.count() == 2 and event in stages.first.inner_text()
             assert page.locator(".review-graph line").count() > 10
             buttons = page.locator(".review-jump")
             assert buttons.count() == len(costly)

@@ -35,10 +35,12 @@ def review(path: Path, as_json: bool, build: bool, plain_mode: bool) -> None:
     """Review the finished game recorded at PATH: for every decision with an exact
     value, the option taken, the best one and what the difference cost; per player an
     accuracy, inaccuracies, mistakes and blunders, and the luck of the dice."""
+    from gamenight.core.i18n import language
+    from gamenight.core.review import in_language
     from gamenight.core.review import review as run
 
     try:
-        found = run(path, build=True if build else None)
+        found = in_language(run(path, build=True if build else None), language())
     except (GamenightError, ModuleNotFoundError) as exc:
         said = str(exc)
         raise GamenightError(said if str(path) in said else f"{path}: {said}") from None
@@ -185,6 +187,12 @@ def show(found: Review) -> None:
         console.print(
             Text(_("gamenight review --build builds it first (it may take minutes)."), "yellow")
         )
+    for player in found.players:
+        if len(player.stages) > 1:
+            parts = ", ".join(f"{s.stage} {percent(s.accuracy)}" for s in player.stages)
+            console.print(
+                Text(_("{name}'s accuracy by event: {list}").format(name=player.name, list=parts))
+            )
     for player in found.players:
         if not player.costliest:
             continue

@@ -417,6 +417,43 @@ def _player(
     )
 
 
+def in_language(found: Review, lang: str) -> Review:
+    """``found`` with its stage names (the English a game's ``stage`` capability gives,
+    its terms' English) said in ``lang`` through the game's vocabulary; everything else
+    is data and stays as it is.
+
+    >>> from gamenight.core.review import Review, StageAccuracy, PlayerReview
+    >>> player = PlayerReview(seat=0, name="Ann", decisions=1, accuracy=90.0,
+    ...     stages=(StageAccuracy("Shot Put", 90.0, 1),), inaccuracies=0, mistakes=0,
+    ...     blunders=0, loss=(1.0,), luck=None, start=None, final=None, costliest=())
+    >>> shown = Review(game="decathlon", seats=1, measures=(), judged=0, hindsight=False,
+    ...     graph="", graph_unit="points", points=(), decisions=(), players=(player,))
+    >>> in_language(shown, "pl").players[0].stages[0].stage
+    'Pchnięcie kulą'
+    """
+    from gamenight.core.vocabulary import vocabulary
+
+    if lang == "en":
+        return found
+    english, said = vocabulary(found.game, "en"), vocabulary(found.game, lang)
+    names = {english[key]: said[key] for key in english}
+    if not names:
+        return found
+
+    def name(stage: str | None) -> str | None:
+        return None if stage is None else names.get(stage, stage)
+
+    replace = msgspec.structs.replace
+    return replace(
+        found,
+        decisions=tuple(replace(d, stage=name(d.stage)) for d in found.decisions),
+        players=tuple(
+            replace(p, stages=tuple(replace(s, stage=name(s.stage) or "") for s in p.stages))
+            for p in found.players
+        ),
+    )
+
+
 def _stage_function(game: AnyGame) -> Any:
     from gamenight.core.registry import load
 
@@ -444,6 +481,7 @@ __all__ = [
     "StageAccuracy",
     "Valued",
     "accuracy",
+    "in_language",
     "review",
     "review_steps",
     "reviewer_for",

@@ -169,11 +169,12 @@ def review_answer(text: str) -> tuple[ReviewAnswer, tuple[str, str] | None]:
     whole review waits for one it cannot do without (Wurfeltod's value table), a review
     with fewer measures is sent meanwhile (the Decathlon's win table)."""
     from gamenight.core.errors import BuildNeededError
-    from gamenight.core.review import review
+    from gamenight.core.i18n import language
+    from gamenight.core.review import in_language, review
 
     record = parse_record(text.splitlines(), "record")
     try:
-        found = review(record)
+        found = in_language(review(record), language())  # the request's language
     except BuildNeededError:
         return ReviewAnswer(build="building"), (record.game, "")
     if found.waiting is not None:

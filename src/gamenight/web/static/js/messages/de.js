@@ -250,6 +250,7 @@ export default {
   "review.build_failed": "Dieser Server kann die Tabelle für die exakten Werte nicht bauen und dieses Spiel deshalb nicht analysieren.",
   "review.waiting": "Die exakte Siegtabelle dieser Disziplinen wird auf diesem Server noch gebaut: Verluste vorerst nur in erwarteten Punkten.",
   "review.waiting_failed": "Dieser Server baut die exakte Siegtabelle dieser Disziplinen nicht: Verluste nur in erwarteten Punkten.",
+  "review.by_stage": "Genauigkeit je Disziplin",
   "review.hindsight": "Im Nachhinein: Platzierungen werden mit den richtigen Jahren bewertet, die beim Legen niemand kannte.",
   "review.turn_only": "Die Werte gelten Zug für Zug: was eine Wahl innerhalb ihres Zuges gekostet hat.",
   "review.measured": "Verluste, Urteile und Genauigkeit gemessen in: {measure}.",

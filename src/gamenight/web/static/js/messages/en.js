@@ -252,6 +252,7 @@ export default {
   "review.build_failed": "This server cannot build the table the exact values need, so it cannot review this game.",
   "review.waiting": "The exact win table of these events is still being built on this server: losses are in expected points only for now.",
   "review.waiting_failed": "This server does not build the exact win table of these events: losses are in expected points only.",
+  "review.by_stage": "Accuracy per event",
   "review.hindsight": "In hindsight: placements are scored with the correct years, which nobody knew when placing.",
   "review.turn_only": "Values are turn by turn: what a choice cost within its own turn.",
   "review.measured": "Losses, verdicts and accuracy are measured in: {measure}.",

@@ -250,6 +250,7 @@ export default {
   "review.build_failed": "Ten serwer nie może zbudować tablicy potrzebnej do dokładnych wartości, więc nie przeanalizuje tej gry.",
   "review.waiting": "Dokładna tablica zwycięstw dla tych konkurencji wciąż się buduje na tym serwerze: na razie straty tylko w oczekiwanych punktach.",
   "review.waiting_failed": "Ten serwer nie buduje dokładnej tablicy zwycięstw tych konkurencji: straty tylko w oczekiwanych punktach.",
+  "review.by_stage": "Dokładność w każdej konkurencji",
   "review.hindsight": "Z perspektywy czasu: ułożenia są oceniane według poprawnych lat, których nikt nie znał przy układaniu.",
   "review.turn_only": "Wartości liczą się tura po turze: ile wybór kosztował w swojej turze.",
   "review.measured": "Straty, oceny i dokładność mierzone w: {measure}.",

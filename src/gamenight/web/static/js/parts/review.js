@@ -51,6 +51,24 @@ function summary(review, names) {
         review.players.map((p) => h("td", { class: "value" }, cell(p))))))));
 }
 
+/** Each player's accuracy per stage (the Decathlon's events), when there are several. */
+function stages(review, names) {
+  const order = [];
+  for (const p of review.players) for (const s of p.stages) if (!order.includes(s.stage)) order.push(s.stage);
+  if (order.length < 2) return null;
+  const cell = (p, stage) => {
+    const found = p.stages.find((s) => s.stage === stage);
+    return found && found.accuracy !== null ? `${formatNumber(found.accuracy, { minimumFractionDigits: 1, maximumFractionDigits: 1 })}%` : "–";
+  };
+  return h("div", { class: "advice-wrap", tabindex: "0", role: "region", "aria-label": t("review.by_stage") },
+    h("table", { class: "advice-table review-summary review-stages" },
+      h("caption", {}, t("review.by_stage")),
+      h("thead", {}, h("tr", {}, h("td", {}), review.players.map((p) => h("th", { scope: "col" }, names[p.seat] || p.name)))),
+      h("tbody", {}, order.map((stage) => h("tr", {},
+        h("th", { scope: "row" }, stage),
+        review.players.map((p) => h("td", { class: "value" }, cell(p, stage))))))));
+}
+
 /** The graph: one line per player over the points, a dice move dashed, a decision solid. */
 function graph(review, names) {
   const points = review.points || [];
@@ -160,6 +178,7 @@ export function reviewPanel(review, { names, onJump, selected = null }) {
     notes.map((n) => h("p", { class: "muted" }, n)),
     h("p", { class: "muted" }, t("review.measured", { measure: measureName(judged) })),
     summary(review, names),
+    stages(review, names),
     graph(review, names),
     h("h3", {}, t("review.costly")),
     costly.length
