@@ -39,4 +39,22 @@ in the 110 Metre Hurdles you may only freeze the set or rethrow it
 ['Froze', 'AttemptResult']
 """
 
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 __version__ = "0.1.0"
+
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from gamenight.core.review import Review
+
+
+def review(record: Any, *, names: Sequence[str] | None = None, build: bool | None = None) -> Review:
+    """Review a finished game (a record, or a path to one): what each decision cost, in
+    exact values (issue 42); see :func:`gamenight.core.review.review`."""
+    from gamenight.core.review import review as run
+
+    return run(record, names=names, build=build)

@@ -181,3 +181,18 @@ def test_versus_bot_reset_never_returns_a_finished_game() -> None:
     assert env.session.episode == 1  # the seed's first episode was over for the learner
     assert info["action_mask"].any() and not env.session.finished
     assert env.aec.agent_selection == env.agent
+
+
+def test_exact_decision_loss_is_the_gap_without_the_dice() -> None:
+    """Issue 42: ``exact=True`` reviews every episode with gamenight.core.review; for a
+    solitaire yardstick the mean summed loss estimates the same gap as the scores, with
+    less noise (the dice's luck is taken out)."""
+    from gamenight.envs.evaluate import evaluate
+
+    def first(obs: Any, mask: Any) -> int:
+        return int(mask.nonzero()[0][0])
+
+    r = evaluate(first, "decathlon:110m-hurdles", episodes=200, exact=True)
+    assert r.loss is not None and r.loss_se is not None
+    assert r.gap_low <= r.loss <= r.gap_high
+    assert r.loss_se < r.se

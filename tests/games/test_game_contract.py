@@ -158,6 +158,8 @@ def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None
             assert callable(getattr(ui, method)), (info.terminal, method)
     if entry.game.info.preparation is not None:  # prepare(progress) -> None
         inspect.signature(registry.load(entry.game.info.preparation)).bind(lambda d, t: None)
+    if info.reviewer is not None:  # reviewer(options, players, build) -> Reviewer
+        inspect.signature(registry.load(info.reviewer)).bind({}, 2, False)
     names = {spec.name: spec for spec in entry.game.info.options}
     for catalogue in entry.game.info.catalogues:  # () -> entries, for a "str" option
         assert names[catalogue.option].kind == "str", catalogue

@@ -34,6 +34,7 @@ from gamenight.cli.args import (  # noqa: E402
 from gamenight.cli.decks import decks  # noqa: E402
 from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
+from gamenight.cli.review import review  # noqa: E402
 from gamenight.cli.serve import backup_command, serve_command  # noqa: E402
 from gamenight.cli.solve import solve  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
@@ -383,6 +384,7 @@ def saves() -> None:
 
 
 app.add_command(solve)
+app.add_command(review)  # issue 42: a finished game's review
 app.add_command(serve_command)  # the online server (it imports the server when it runs)
 app.add_command(backup_command)  # a copy of its SQLite database while it runs
 app.add_command(decks)

@@ -295,6 +295,12 @@ class Session:
             lines.append(
                 _("Check every die: gamenight replay {path}").format(path=self.record_path)
             )
+            if self.entry.game.info.reviewer is not None:  # issue 42: the review is offered
+                lines.append(
+                    _("See what each decision cost: gamenight review {path}").format(
+                        path=self.record_path
+                    )
+                )
         for line in lines:
             self.console.print(Text(line), soft_wrap=True)  # one line: easy to copy
 

@@ -79,6 +79,9 @@ class GameInfo(msgspec.Struct, frozen=True):
     # Issue 26: the terms both front ends show (a Mapping[str, str], stable key -> English),
     # translated with the key as gettext context: gamenight.core.vocabulary.vocabulary().
     vocabulary: str | None = None
+    # Issue 42: reviewer(options, players, build) -> gamenight.core.review.Reviewer, the
+    # exact values a finished game's review measures each decision with.
+    reviewer: str | None = None
 
 
 class BotInfo(msgspec.Struct, frozen=True):

@@ -42,6 +42,7 @@ import numpy as np
 
 from gamenight.core import registry
 from gamenight.core.agents import Decision
+from gamenight.core.dice import SeededDice
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import Obs
@@ -91,6 +92,11 @@ class Regret:
     gap: float  # optimum - mean
     gap_low: float  # 95 % interval of the gap
     gap_high: float
+    # exact=True: the mean summed loss of the policy's decisions per episode, in the
+    # game's review measure (gamenight.core.review: the players' review's definition);
+    # for the solitaire yardsticks it estimates the gap with no dice noise in it
+    loss: float | None = None
+    loss_se: float | None = None
 
     @property
     def share(self) -> float:
@@ -114,11 +120,13 @@ def evaluate(
     episodes: int = 1_000,
     seed: int = 0,
     optimum: float | None = None,
+    exact: bool = False,
 ) -> Regret:
     """``policy``'s mean score on ``benchmark`` (one of :func:`benchmarks`) and its gap to
     the yardstick with a 95 % interval. ``optimum`` replaces the exact EV (default: the
     game's solver capability, which loads the cached Wurfeltod table or builds it, as
-    ``gamenight solve`` does)."""
+    ``gamenight solve`` does). ``exact``: also review every episode's decisions
+    (:func:`decision_loss`) and report their mean summed loss."""
     known = benchmarks()
     if benchmark not in known:
         raise OptionsError(
@@ -133,8 +141,10 @@ def evaluate(
     game_id, options = _setup(benchmark)
     seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
     session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept
-    scores = np.array([_play(session, s, policy) for s in seeds])
+    losses: list[float] = []
+    scores = np.array([_play(session, s, policy, losses if exact else None) for s in seeds])
     mean, se = _mean_se(scores)
+    loss, loss_se = _mean_se(losses) if exact else (None, None)
     if benchmark == "dice-duel-solo":
         bot = registry.get("dice-duel").make_bot("turn-optimal", seed)
         reference = np.array([_play_bot(session, s, bot) for s in seeds])
@@ -150,13 +160,16 @@ def evaluate(
             diff_mean,
             diff_mean - Z95 * diff_se,
             diff_mean + Z95 * diff_se,
+            loss,
+            loss_se,
         )
     if optimum is None:
         optimum = _exact_optimum(benchmark)
     gap = optimum - mean
     return Regret(
-        benchmark, episodes, mean, se, optimum, "exact EV", gap, gap - Z95 * se, gap + Z95 * se
-    )
+        benchmark, episodes, mean, se, optimum, "exact EV", gap, gap - Z95 * se, gap + Z95 * se,
+        loss, loss_se,
+    )  # fmt: skip
 
 
 def _setup(benchmark: str) -> tuple[str, dict[str, Any]]:
@@ -186,7 +199,7 @@ def _mean_se(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
     return float(data.mean()), float(data.std(ddof=1) / math.sqrt(len(data)))
 
 
-def _play(session: Episode, seed: int, policy: Policy) -> float:
+def _play(session: Episode, seed: int, policy: Policy, losses: list[float] | None = None) -> float:
     session.reset(seed)
     while not session.finished:
         obs, mask, _ = session.step_view(0)
@@ -194,7 +207,29 @@ def _play(session: Episode, seed: int, policy: Policy) -> float:
         if not (0 <= index < len(mask) and mask[index]):
             raise PolicyError(f"the policy chose index {index}, which the mask forbids")
         session.play(0, index)
+    if losses is not None:
+        losses.append(decision_loss(session))
     return float(session.results().scores[0])
+
+
+def decision_loss(session: Episode, seat: int = 0) -> float:
+    """The summed exact loss of ``seat``'s decisions in the episode just played, in the
+    first measure of the game's review (expected final score for the Decathlon and
+    Wurfeltod, the turn's expected chip for Dice Duel): :mod:`gamenight.core.review`,
+    the same code that tells players what their decisions cost."""
+    from gamenight.core.review import review_steps
+    from gamenight.core.table import Table
+
+    table = Table.start(
+        session.game, session.players, session.options, SeededDice(seed=session.game_seed)
+    )
+    steps = [table.opening]
+    table.listen(steps.append)
+    for who, action in session.moves:
+        table.submit(who, action)
+    names = [f"agent {i + 1}" for i in range(session.players)]
+    found = review_steps(session.game, session.options, steps, names, build=True)
+    return float(found.players[seat].loss[0])
 
 
 def _play_bot(session: Episode, seed: int, bot: Any) -> float:

@@ -10,6 +10,7 @@ page is rendered here from the game's ``rules.md`` (:mod:`gamenight.web.rules`),
 
 from __future__ import annotations
 
+import asyncio
 import html
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -152,6 +153,33 @@ def replay_frames(text: str) -> Replay:
         results=record.results,
         frames=frames,
     )
+
+
+class ReviewAnswer(msgspec.Struct, kw_only=True):
+    """``POST /api/review``: the review (None while its table is being built), and
+    ``build``: the state of the background build it waits for ("building", "ready",
+    "failed"; None when nothing is missing)."""
+
+    review: Any = None
+    build: str | None = None
+
+
+def review_answer(text: str) -> tuple[ReviewAnswer, tuple[str, str] | None]:
+    """Review a record's text; a missing table is named for a background build: the
+    whole review waits for one it cannot do without (Wurfeltod's value table), a review
+    with fewer measures is sent meanwhile (the Decathlon's win table)."""
+    from gamenight.core.errors import BuildNeededError
+    from gamenight.core.i18n import language
+    from gamenight.core.review import in_language, review
+
+    record = parse_record(text.splitlines(), "record")
+    try:
+        found = in_language(review(record), language())  # the request's language
+    except BuildNeededError:
+        return ReviewAnswer(build="building"), (record.game, "")
+    if found.waiting is not None:
+        return ReviewAnswer(review=found, build="building"), (record.game, found.waiting)
+    return ReviewAnswer(review=found), None
 
 
 def games_fallback() -> str:
@@ -394,6 +422,37 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             result, status = ReplayProblem("bad_record", str(exc).splitlines()[0]), 400
         return Response(result, status_code=status)
 
+    @post(
+        "/api/review",
+        summary="Review a finished game's JSONL record: what each decision cost (issue 42)",
+        status_code=200,
+        request_max_body_size=MAX_RECORD_BYTES,
+        opt={"media_types": RECORD_MEDIA_TYPES},  # the server's body check (server.guard)
+        operation_class=ReplayOperation,
+        responses={
+            status: ResponseSpec(ReplayProblem, description=codes, generate_examples=False)
+            for status, codes in REPLAY_ERRORS.items()
+        },
+    )
+    async def review_record(request: Request[Any, Any, Any], body: RawBody) -> Response[Any]:
+        """The review; a table the exact values need and this server lacks is built in
+        the background (as for bots) and the answer says so (``building``)."""
+        try:
+            text = body.decode("utf-8", errors="strict")
+            answer, missing = await asyncio.to_thread(review_answer, text)
+        except UnicodeDecodeError:
+            problem = ReplayProblem("bad_record", "the record is not UTF-8 text")
+            return Response(problem, status_code=400)
+        except GamenightError as exc:
+            return Response(ReplayProblem("bad_record", str(exc).splitlines()[0]), status_code=400)
+        if missing is not None:
+            services = getattr(request.app.state, "services", None)  # the server's bot pool
+            hub = None if services is None else await services()
+            if hub is not None:
+                game, target = missing
+                answer.build = hub.bots.build(registry.get(game), target).state
+        return Response(answer)
+
     static = create_static_files_router(
         path="/static",
         directories=[STATIC],
@@ -408,5 +467,6 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         vocabulary_terms,
         favicon,
         replay_record,
+        review_record,
         static,
     ]

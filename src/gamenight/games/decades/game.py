@@ -120,6 +120,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
         terminal="gamenight.terminal.decades:UI",  # a name only: games import no front end
         codec="gamenight.games.decades.codec:make",
         chance="gamenight.core.chance:dice_chance",
+        reviewer="gamenight.games.decades.review:reviewer",
         simultaneous=True,  # both teams answer and choose cards at once
         catalogues=(
             CatalogueInfo(

@@ -87,6 +87,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         chance="gamenight.core.chance:dice_chance",
         stage="gamenight.games.decathlon.view:stage",
         preparation="gamenight.games.decathlon.solver.win2p_store:prepare",  # win2p table
+        reviewer="gamenight.games.decathlon.review:reviewer",
     )
     state_type: ClassVar[type[DecathlonState]] = DecathlonState
     action_type: ClassVar[Any] = Action

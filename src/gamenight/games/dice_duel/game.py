@@ -104,6 +104,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         terminal="gamenight.terminal.dice_duel:UI",  # a name only: games import no front end
         codec="gamenight.games.dice_duel.codec:make",
         chance="gamenight.core.chance:dice_chance",
+        reviewer="gamenight.games.dice_duel.review:reviewer",
     )
     state_type: ClassVar[type[msgspec.Struct]] = DiceDuelState
     action_type: ClassVar[object] = Action

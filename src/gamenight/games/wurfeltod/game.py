@@ -76,6 +76,7 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
         codec="gamenight.games.wurfeltod.codec:make",
         chance="gamenight.core.chance:dice_chance",
         preparation="gamenight.games.wurfeltod.solver.capability:prepare",  # the value table
+        reviewer="gamenight.games.wurfeltod.review:reviewer",
     )
     state_type: ClassVar[type[msgspec.Struct]] = WurfeltodState
     action_type: ClassVar[Any] = Action

@@ -55,6 +55,7 @@ export const api = {
     return response.text();
   },
   replay: (jsonl) => call("POST", "/api/replay", jsonl, undefined, "application/x-ndjson"),
+  review: (jsonl) => call("POST", "/api/review", jsonl, undefined, "application/x-ndjson"),
   rules: async (game) => {
     const response = await fetch(`/api/games/${encodeURIComponent(game)}/rules`, { headers: { "Accept-Language": language() } });
     if (!response.ok) throw new ApiError(response.status, "no_rules", response.statusText);

@@ -10,6 +10,7 @@ import { rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { checkRecord } from "./fairness.js";
+import { reviewPanel } from "./parts/review.js";
 
 translatePage();
 let data = null;
@@ -17,6 +18,10 @@ let index = 0;
 let roomCode = null; // the finished room shown, null for an uploaded record
 let timer = null;
 let attempt = 0; // the latest load; an older one that answers late is ignored
+let recordText = null; // the record shown (the review is asked for it)
+let review = null; // its review, once asked for and answered
+let selected = null; // the review's decision shown
+let reviewTimer = null;
 const log = new LogPanel();
 $("#side").append(log.el);
 
@@ -77,8 +82,15 @@ function reset() {
   $("#copied").textContent = "";
   $("#replay-title").textContent = t("replay.title");
   log.clear();
+  recordText = null;
+  review = null;
+  selected = null;
+  clearTimeout(reviewTimer);
+  $("#review-slot").replaceChildren();
+  $("#review-open").setAttribute("aria-expanded", "false");
   delete document.body.dataset.step;
   delete document.body.dataset.loaded;
+  delete document.body.dataset.review;
 }
 
 async function load(text, { room = null, step = 0 } = {}) {
@@ -96,6 +108,7 @@ async function load(text, { room = null, step = 0 } = {}) {
   const fair = await checkRecord(text, got.commitment).catch(() => null);
   if (mine !== attempt) return;
   data = got;
+  recordText = text;
   roomCode = room;
   $("#replay-title").textContent = t("replay.of", { name: gameName(data.game, data.name) });
   $("#stepper").hidden = false;
@@ -120,7 +133,56 @@ async function loadRoom(code, step = 0) {
     if (mine === attempt) showError(t("replay.no_record"));
     return;
   }
-  if (mine === attempt) load(text, { room: code, step });
+  if (mine === attempt) await load(text, { room: code, step });
+}
+
+// ----- the review (issue 42) ----------------------------------------------------------------
+function drawReview() {
+  if (!review) return;
+  const panel = reviewPanel(review, { names: names(), selected, onJump: jump });
+  replace($("#review-slot"), panel);
+  document.body.dataset.review = "ready";
+}
+
+/** Show decision `i` of the review: its position (the one before the choice) and every
+ * option's value there. */
+function jump(i) {
+  pause();
+  selected = i;
+  show(review.decisions[i].at - 1);
+  drawReview();
+  const detail = $("#review-detail");
+  if (detail) detail.setAttribute("tabindex", "-1");
+  const button = document.querySelector(`.review-jump[data-decision="${i}"]`);
+  if (button) button.focus();
+}
+
+async function openReview(tries = 0) {
+  if (!recordText) return;
+  const mine = attempt;
+  $("#review-open").setAttribute("aria-expanded", "true");
+  if (review) { drawReview(); return; }
+  replace($("#review-slot"), h("p", { class: "muted", role: "status" }, t("review.loading")));
+  let got;
+  try {
+    got = await api.review(recordText);
+  } catch (err) {
+    if (mine === attempt) replace($("#review-slot"), h("p", { class: "error" }, t("review.failed", { message: errorText(err) })));
+    return;
+  }
+  if (mine !== attempt) return;
+  if (!got.review) {
+    // a table the exact values need is being built on the server (as for its bots)
+    const text = got.build === "failed" ? t("review.build_failed") : t("review.building");
+    replace($("#review-slot"), h("p", { class: "muted", role: "status" }, text));
+    document.body.dataset.review = got.build === "failed" ? "failed" : "building";
+    if (got.build !== "failed" && tries < 100) reviewTimer = setTimeout(() => openReview(tries + 1), 3000);
+    return;
+  }
+  review = got.review;
+  // fewer measures while a table is missing: building (the note says so), or never here
+  if (review.waiting && got.build === "failed") review.waiting_failed = true;
+  drawReview();
 }
 
 // ----- autoplay ----------------------------------------------------------------------------
@@ -181,6 +243,7 @@ $("#last").addEventListener("click", step(() => data.frames.length - 1));
 $("#scrub").addEventListener("input", (e) => { pause(); show(Number(e.target.value)); });
 $("#play").addEventListener("click", () => (playing() ? pause() : play()));
 $("#speed").addEventListener("change", () => { if (playing()) play(); });
+$("#review-open").addEventListener("click", () => openReview());
 $("#copy-step").addEventListener("click", async () => {
   const url = String(stepUrl(index));
   try {
@@ -202,5 +265,7 @@ const room = params.get("room");
 if (room) {
   $("#room-code").value = room;
   const wanted = Number.parseInt(params.get("step") || "0", 10);
-  loadRoom(room, Number.isFinite(wanted) && wanted > 0 ? wanted : 0);
+  loadRoom(room, Number.isFinite(wanted) && wanted > 0 ? wanted : 0).then(() => {
+    if (params.get("review") === "1") openReview();
+  });
 }

@@ -42,6 +42,7 @@ export function endPanel({ room, names, onAgain, againBusy = false, noted, mine 
       h("div", { class: "actions" },
         h("a", { class: "button", href: `/api/rooms/${encodeURIComponent(room.code)}/record`, download: `${room.game}-${room.code}.jsonl` }, t("end.download")),
         h("a", { class: "button", href: `/replay?room=${encodeURIComponent(room.code)}` }, t("end.replay")),
+        h("a", { class: "button", id: "review-link", href: `/replay?room=${encodeURIComponent(room.code)}&review=1` }, t("review.open")),
         h("button", {
           type: "button", class: "primary", id: "again", onclick: onAgain,
           disabled: againBusy, "aria-busy": againBusy ? "true" : null,

@@ -36,6 +36,11 @@ function optionLabel(option, describe) {
   return option.label;
 }
 
+/** An option's name as the table names its action (the server's label as the fallback). */
+export function optionWords(option) {
+  return optionLabel(option, describer);
+}
+
 function fmt(value, unit) {
   if (value === null || value === undefined) return "–";
   if (unit === "probability") return formatChance(value, 1);
