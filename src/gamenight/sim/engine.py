@@ -239,6 +239,9 @@ def run_jobs(
                     stop.check()
                     take([play_game(job)], 0, peak_rss_mb())
             else:
+                # here first: a bot that cannot be made (its table is not built) says so
+                # in one line, not in every worker; its tables are shared copy-on-write
+                warm_up(work[0].game, _bots_of(work))
                 _run_pool(work, workers, take, stop)
     except KeyboardInterrupt:
         partial = True
