@@ -115,8 +115,9 @@ def sim(
 
     Seats change: each deal of dice is played once in every seat order (every
     order up to 4 bots, a balanced Latin square beyond), so a bot's figures do not
-    depend on its seat or its neighbours (--fixed-seats keeps them). Game i is the same on any number of workers: its dice come from the
-    series seed and i. Ctrl-C stops and reports the games finished so far (partial).
+    depend on its seat or its neighbours (--fixed-seats keeps them). Game i is the
+    same on any number of workers: its dice come from the series seed and i. Ctrl-C
+    stops and reports the games finished so far (partial).
     """
     from rich.table import Table as RichTable
     from rich.text import Text
