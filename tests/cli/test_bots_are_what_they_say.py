@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from gamenight.core import registry
 from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
 from gamenight.core.runner import play_match
 from gamenight.games.decathlon import bots
+from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.solver import win2p_store
 
 CliRunner = Callable[[list[str]], tuple[int, str, str]]
@@ -63,13 +63,13 @@ def test_a_chain_of_events_names_its_own_build(cli: CliRunner, empty_cache: Path
 
 def test_a_cheap_table_is_built_and_winner_plays_it(cli: CliRunner, empty_cache: Path) -> None:
     argv = ["sim", "decathlon", "--bots", "winner,optimal", "--games", "2", "--jobs", "1"]
-    code, out, err = cli([*argv, "--events", "high,1500m"])
+    code, _, err = cli([*argv, "--events", "high,1500m"])
     assert code == 0, err
     assert len(list(empty_cache.glob("*.npz"))) == 1  # built once, cached
 
 
 def test_winner_never_plays_as_winner_points_in_its_name(empty_cache: Path) -> None:
-    game = registry.get("decathlon").game
+    game = GAME
     with pytest.raises(bots.WinTableNeededError, match="--two-player-win"):
         play_match(game, [bots.WinnerAgent(1), bots.OptimalAgent(2)], seed=1)
     # nor when asked to act directly (an environment's opponent, say)

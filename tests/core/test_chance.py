@@ -176,7 +176,9 @@ def test_hidden_dice_refuse_apply_and_wrong_outcomes_are_refused() -> None:
 def test_the_sum_form_is_the_per_throw_form_marginalised_exactly(
     n: int, values: tuple[int, ...] | None
 ) -> None:
-    count = (lambda f: f) if values is None else (lambda f: values[f - 1])
+    def count(face: int) -> int:
+        return face if values is None else values[face - 1]
+
     per_throw = marginal(throw_outcomes(n), lambda faces: sum(count(f) for f in faces))
     assert sorted(per_throw) == list(sum_outcomes(n, 6, values))
     assert sum(p for _, p in sum_outcomes(n, 6, values)) == 1
@@ -186,7 +188,8 @@ def test_a_high_jump_bar_aggregated_by_its_totals_is_exact() -> None:
     # A Jump at a bar throws up to three jumps of 5 dice (D8): 39,408 per-throw
     # outcomes at 10; only whether a total reaches the bar matters, so the clear chance
     # is 1 - P(total < bar) ** 3 from sum_outcomes' 26 totals, exactly.
-    game = registry.get("decathlon").game
+    from gamenight.games.decathlon.game import GAME as game
+
     state = game.start(1, game.parse_options({"events": "high-jump"}), SeededDice(seed=1)).state
     chance = DiceChance(game)
     root = hide(state)

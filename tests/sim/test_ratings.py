@@ -167,7 +167,7 @@ def test_stored_ratings_say_they_depend_on_the_order_of_the_games(
     out = " ".join(capsys.readouterr().out.split())
     assert "These ratings depend on the order of the games" in out
     assert "strength column of gamenight tournament" in out
-    assert "order of the games" in stored_json(capsys)["caveat"]
+    assert "order of the games" in str(stored_json(capsys)["caveat"])
 
 
 def stored_json(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:

@@ -12,8 +12,8 @@ import pytest
 
 from gamenight.cli.main import run
 from gamenight.core import registry
-from gamenight.sim.ratings import RatingStore, rate_table_game
 from gamenight.sim.design import seated
+from gamenight.sim.ratings import RatingStore, rate_table_game
 from gamenight.sim.tournament import lineups, run_tournament
 
 SHORT = ["--events", "100m"]

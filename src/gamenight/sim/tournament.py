@@ -166,7 +166,8 @@ def run_tournament(
         orders = len(seat_orders(len(lineup)))
         for j in range(games):
             turn = j % orders
-            work.append(Job(entry.id, seated(lineup, turn), dict(options), seed, j, len(work), turn))
+            bots = seated(lineup, turn)
+            work.append(Job(entry.id, bots, dict(options), seed, j, len(work), turn))
     started = time.perf_counter()
     outcome = run_jobs(
         work,
