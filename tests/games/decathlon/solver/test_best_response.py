@@ -36,13 +36,30 @@ def third_attempts() -> Any:
     return state
 
 
-def brute(bot_rule: str) -> float:
-    """Seat 0's win chance from :func:`third_attempts`, seat 0 maximising; seat 1 either
+def seat_zero_last(state: Any) -> Any:
+    """On from :func:`third_attempts`: seat 1 throws 3+6+6 = 15 and stops (its best
+    stays 15... now 15), seat 0 throws 5+6+5 = 16 and is to decide, its best 15."""
+    for seat, action, outcome in [
+        (1, Throw(), ((6,),)),
+        (1, Throw(), ((6,),)),
+        (1, Stop(), ((5,),)),  # seat 0's first die
+        (0, Throw(), ((6,),)),
+        (0, Throw(), ((5,),)),
+    ]:
+        state = CHANCE.apply_outcome(state, seat, action, outcome).state
+    view = GAME.view(state, 0)
+    assert (view.to_act, view.shot, view.best) == (0, (5, 6, 5), (15, 15))
+    return state
+
+
+def brute(bot_rule: str, at: tuple[int, int, int, int, int] = (4, 15, 11, 3, 1)) -> float:
+    """Seat 0's win chance from position ``at`` (half-attempt h: 4 = seat 1's third, 5 =
+    seat 0's; the bests; the attempt's total and dice), seat 0 maximising; seat 1
     minimising (``minimax``) or throwing on while under 26 or not above its best (the
-    greedy bot's Shot Put rule)."""
+    greedy bot's Shot Put rule, D7)."""
 
     @cache
-    def half(h: int, b0: int, b1: int) -> float:  # h: 4 = seat 1's third, 5 = seat 0's
+    def half(h: int, b0: int, b1: int) -> float:
         if h == 6:
             return 1.0 if b0 > b1 else 0.5 if b0 == b1 else 0.0
         return sum(half(h + 1, b0, b1) if f == 1 else decide(h, b0, b1, f, 1)
@@ -54,26 +71,28 @@ def brute(bot_rule: str) -> float:
         stop = half(h + 1, max(b0, x), b1) if mover == 0 else half(h + 1, b0, max(b1, x))
         if n == 8:
             return stop
-        throw = (
-            sum(
-                half(h + 1, b0, b1) if f == 1 else decide(h, b0, b1, x + f, n + 1)
-                for f in range(1, 7)
-            )
-            / 6
-        )
+        throw = sum(
+            half(h + 1, b0, b1) if f == 1 else decide(h, b0, b1, x + f, n + 1)
+            for f in range(1, 7)
+        ) / 6
         if mover == 0:
             return max(stop, throw)
         if bot_rule == "minimax":
             return min(stop, throw)
         return throw if x < 26 or x <= b1 else stop
 
-    return decide(4, 15, 11, 3, 1)
+    return decide(*at)
 
 
-def test_the_best_response_to_the_solved_policy_is_the_game_value() -> None:
+def test_the_solved_policy_plays_the_minimax_value() -> None:
+    # winner at seat 0 mid-attempt, the responder (seat 1) with nothing left to decide:
+    # its win chance is what winner leaves it, the brute force's minimax
     win2p_store.table_for(("shot-put",), build=True)  # winner's table (0.2 s)
-    found = best_response(bots.WinnerAgent, ["shot-put"], start=third_attempts())
-    assert found.value == pytest.approx(brute("minimax"), abs=1e-12)
+    start = seat_zero_last(third_attempts())
+    found = best_response(bots.WinnerAgent, ["shot-put"], seat=1, start=start)
+    assert found.value == pytest.approx(1 - brute("minimax", (5, 15, 15, 16, 3)), abs=1e-12)
+    greedy = best_response(bots.GreedyAgent, ["shot-put"], seat=1, start=start)
+    assert greedy.value > found.value  # greedy stops at 16 > 15: it gives a chance away
 
 
 def test_the_best_response_to_greedy_is_exact_and_exploits_it() -> None:
