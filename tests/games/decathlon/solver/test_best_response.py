@@ -11,9 +11,9 @@ import pytest
 from gamenight.core.chance import DiceChance
 from gamenight.games.decathlon import bots
 from gamenight.games.decathlon.actions import Stop, Throw
+from gamenight.games.decathlon.best_response import best_response, win_regret
 from gamenight.games.decathlon.game import GAME
 from gamenight.games.decathlon.solver import win2p_store
-from gamenight.games.decathlon.solver.best_response import best_response, win_regret
 
 OPTIONS = GAME.parse_options({"variant": "points", "events": "shot-put"})
 CHANCE = DiceChance(GAME)
@@ -71,10 +71,13 @@ def brute(bot_rule: str, at: tuple[int, int, int, int, int] = (4, 15, 11, 3, 1))
         stop = half(h + 1, max(b0, x), b1) if mover == 0 else half(h + 1, b0, max(b1, x))
         if n == 8:
             return stop
-        throw = sum(
-            half(h + 1, b0, b1) if f == 1 else decide(h, b0, b1, x + f, n + 1)
-            for f in range(1, 7)
-        ) / 6
+        throw = (
+            sum(
+                half(h + 1, b0, b1) if f == 1 else decide(h, b0, b1, x + f, n + 1)
+                for f in range(1, 7)
+            )
+            / 6
+        )
         if mover == 0:
             return max(stop, throw)
         if bot_rule == "minimax":

@@ -11,7 +11,7 @@ game played to win (issue 45, research 8).
   6^7 per-throw outcomes in the 1500 m) and a High Jump bar up to 39,408, past the
   per-throw form's limit (see the aggregated forms of :mod:`gamenight.core.chance`).
 * :func:`exploitability` sets it against the game's value from the win tables
-  (:mod:`.win2p`: both playing to win): how much a best responder gains against the
+  (:mod:`.solver.win2p`: both playing to win): how much a best responder gains against the
   bot over what it could against the solved policy. ``winner`` plays that policy, so
   its exploitability is 0 (the tests check, from a Shot Put position, that the best
   response to it is the brute-force minimax value to 1e-12).
