@@ -17,6 +17,8 @@ from gamenight.core.chance import (
     DiceChance,
     HiddenDice,
     hide,
+    marginal,
+    sum_outcomes,
     throw_outcomes,
 )
 from gamenight.core.dice import SeededDice
@@ -167,3 +169,35 @@ def test_hidden_dice_refuse_apply_and_wrong_outcomes_are_refused() -> None:
         chance.apply_outcome(state, 0, action, ((1, 2),))
     with pytest.raises(ChanceError, match="throws"):
         chance.apply_outcome(state, 0, action, ())
+
+
+@pytest.mark.parametrize("n", range(1, 7))
+@pytest.mark.parametrize("values", [None, (1, 2, 3, 4, 5, -6)])
+def test_the_sum_form_is_the_per_throw_form_marginalised_exactly(
+    n: int, values: tuple[int, ...] | None
+) -> None:
+    def count(face: int) -> int:
+        return face if values is None else values[face - 1]
+
+    per_throw = marginal(throw_outcomes(n), lambda faces: sum(count(f) for f in faces))
+    assert sorted(per_throw) == list(sum_outcomes(n, 6, values))
+    assert sum(p for _, p in sum_outcomes(n, 6, values)) == 1
+
+
+def test_a_high_jump_bar_aggregated_by_its_totals_is_exact() -> None:
+    # A Jump at a bar throws up to three jumps of 5 dice (D8): 39,408 per-throw
+    # outcomes at 10; only whether a total reaches the bar matters, so the clear chance
+    # is 1 - P(total < bar) ** 3 from sum_outcomes' 26 totals, exactly.
+    from gamenight.games.decathlon.game import GAME as game
+
+    state = game.start(1, game.parse_options({"events": "high-jump"}), SeededDice(seed=1)).state
+    chance = DiceChance(game)
+    root = hide(state)
+    action = game.legal_actions(state, 0)[0]
+    assert type(action).__name__ == "Jump"
+    cleared = chance.aggregated(
+        root, 0, action, lambda t: game.view(t.state, 0).best == (10,), limit=10**6
+    )
+    low = sum(p for total, p in sum_outcomes(5) if total < 10)
+    assert dict(cleared) == {True: 1 - low**3, False: low**3}
+    assert len(chance.outcomes(root, 0, action, limit=10**6)) == 39_408

@@ -149,3 +149,52 @@ def test_the_batch_fit_depends_on_the_games_not_their_order(
     for bot in "abc":
         assert again[bot].elo == pytest.approx(fit[bot].elo, rel=1e-6, abs=1e-6)
         assert again[bot].low <= again[bot].elo <= again[bot].high
+
+
+def test_stored_ratings_say_they_depend_on_the_order_of_the_games(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # issue 45: the same games reversed give other stored ratings, and the command says so
+    rows = close_bots(300, seed=5)
+    forward = RatingStore("decathlon", tmp_path / "f")
+    forward.record_games(["a", "b", "c"], rows)
+    backward = RatingStore("decathlon", tmp_path / "b")
+    backward.record_games(["a", "b", "c"], rows[::-1])
+    assert abs(forward.get("bot:a").mu - backward.get("bot:a").mu) > 0.1
+    run([*TOURNAMENT, "--games", "10", "--seed", "1"])
+    capsys.readouterr()
+    run(["ratings", "decathlon"])
+    out = " ".join(capsys.readouterr().out.split())
+    assert "These ratings depend on the order of the games" in out
+    assert "strength column of gamenight tournament" in out
+    assert "order of the games" in str(stored_json(capsys)["caveat"])
+
+
+def stored_json(capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    capsys.readouterr()
+    run(["ratings", "decathlon", "--json"])
+    data: dict[str, object] = json.loads(capsys.readouterr().out)
+    return data
+
+
+def test_the_tournament_says_when_neighbours_in_the_standings_overlap(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    from gamenight.core import registry
+    from gamenight.sim.tournament import overlapping, run_tournament
+
+    # optimal and competitive are alike over one sprint: a few games cannot part them
+    entry = registry.get("decathlon")
+    options = entry.game.parse_options({"events": "100m"})
+    report = run_tournament(entry, ["optimal", "competitive", "random"], seats=2, games=40,
+                            seed=1, options=options, jobs=1)  # fmt: skip
+    assert report.overlaps == overlapping(report.standings)
+    pairs = {frozenset(p) for p in report.overlaps}
+    assert frozenset(("optimal", "competitive")) in pairs
+    assert all("random" not in p for p in pairs)  # random is clearly behind
+    capsys.readouterr()
+    run(["tournament", "decathlon", "--events", "100m", "--bots", "optimal,competitive,random",
+         "--games", "40", "--seed", "1", "-j", "1", "--no-save"])  # fmt: skip
+    out = " ".join(capsys.readouterr().out.split())
+    first, second = report.overlaps[0]
+    assert f"{first} and {second}: their strength intervals overlap" in out

@@ -12,8 +12,9 @@ import pytest
 
 from gamenight.cli.main import run
 from gamenight.core import registry
+from gamenight.sim.design import seated
 from gamenight.sim.ratings import RatingStore, rate_table_game
-from gamenight.sim.tournament import lineups, rotations, run_tournament
+from gamenight.sim.tournament import lineups, run_tournament
 
 SHORT = ["--events", "100m"]
 
@@ -83,7 +84,7 @@ def test_tournament_rotates_seats_and_rates_the_bots(
 ) -> None:
     assert lineups(["a", "b"], 3) == [("a", "a", "a"), ("a", "a", "b"), ("a", "b", "b"),
                                       ("b", "b", "b")]  # fmt: skip
-    assert rotations(("a", "b")) == [("a", "b"), ("b", "a")]
+    assert [seated(("a", "b"), j) for j in range(2)] == [("a", "b"), ("b", "a")]
     entry = registry.get("decathlon")
     report = run_tournament(
         entry, ["optimal", "greedy", "random"], seats=2, games=10, seed=2,

@@ -127,10 +127,11 @@ def sim(
 ) -> None:
     """Play a seeded series of all-bot GAME games: win shares and mean scores.
 
-    Seats rotate: with K bots each deal of dice is played K times, once in every
-    seat order, so a bot's figures do not depend on its seat (--fixed-seats keeps
-    them). Game i is the same on any number of workers: its dice come from the
-    series seed and i. Ctrl-C stops and reports the games finished so far (partial).
+    Seats change: each deal of dice is played once in every seat order (every
+    order up to 4 bots, a balanced Latin square beyond), so a bot's figures do not
+    depend on its seat or its neighbours (--fixed-seats keeps them). Game i is the
+    same on any number of workers: its dice come from the series seed and i. Ctrl-C
+    stops and reports the games finished so far (partial).
     """
     _need_extras("sim", out, backend)
     from rich.table import Table as RichTable
@@ -344,6 +345,15 @@ def tournament(
             _n(s.rating.ordinal, 2),
         )
     console.print(table)
+    for above, below in report.overlaps:
+        console.print(
+            Text(
+                _(
+                    "{above} and {below}: their strength intervals overlap, so these games "
+                    "do not establish which is stronger"
+                ).format(above=above, below=below)
+            )
+        )
     matrix = RichTable(
         _("ahead of →"), *report.bots, title=_("Head to head: row finished ahead of column")
     )
@@ -394,6 +404,15 @@ def _say_problem(problem: str | None) -> None:
         click.echo(f"gamenight: {problem}", err=True)
 
 
+# openskill rates one game at a time, in the order they were played (issue 45)
+ORDER_CAVEAT = N_(
+    "These ratings depend on the order of the games: openskill rates one game at a time, "
+    "in the order they were played, and the same games in another order give other "
+    "ratings. For an order-independent comparison of bots, see the strength column of "
+    "gamenight tournament."
+)
+
+
 @click.command()
 @click.argument("game")
 @click.option("--json", "as_json", is_flag=True, help="print the ratings as JSON")
@@ -427,6 +446,7 @@ def ratings(game: str, as_json: bool) -> None:
                         }
                         for n, r in rows
                     ],
+                    "caveat": _(ORDER_CAVEAT),
                 },
                 indent=1,
             )
@@ -459,6 +479,7 @@ def ratings(game: str, as_json: bool) -> None:
     console.print(
         Text(_("ordinal = mu - 3 sigma; stored in {path}").format(path=store.path), style="dim")
     )
+    console.print(Text(_(ORDER_CAVEAT)))
 
 
 def _stopped() -> None:

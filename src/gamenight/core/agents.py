@@ -65,6 +65,23 @@ class Waiting(msgspec.Struct, frozen=True):
     playing: str
 
 
+class Ready(Protocol[V_in]):
+    """A bot whose play needs a one-time preparation (a solver table) says so before a
+    game, never by playing something else in its name (issue 45).
+
+    ``ready(view)`` gets each seat's view at the deal and raises
+    :class:`~gamenight.core.errors.BuildNeededError`, one line naming the command
+    that prepares what it lacks, if it cannot play this game as itself. Every match
+    (:class:`gamenight.core.runner.Match`: series, tournaments, terminal play) asks it
+    before the game's first action. A bot that may instead play a simpler method
+    while a server builds what it waits for has a ``may_wait`` attribute; only a front
+    end that shows the stand-in (a server's seat says which bot plays) sets it to True,
+    and the bot then says what it waits for as its ``waiting`` (:class:`Waiting`).
+    """
+
+    def ready(self, view: V_in) -> None: ...
+
+
 class RandomAgent:
     """Picks uniformly among the legal actions, from its own seeded generator."""
 

@@ -15,7 +15,13 @@ lets it plan without them, the way OpenSpiel's ``chance_outcomes()`` does:
   :meth:`Chance.start_with` do the same for ``start`` (The Decades draws its question and
   action cards there, one card of the pool left at a time: ``start_next_throw``);
 * :func:`hide` takes the real future dice out of a state: any later throw from it must
-  come through :meth:`Chance.apply_outcome`.
+  come through :meth:`Chance.apply_outcome`;
+* the **aggregated** forms, beside the per-throw one (issue 45): :func:`marginal` sums
+  any outcomes' probabilities by what matters (a key), :meth:`DiceChance.aggregated`
+  does it for an action's outcomes by a key of the Transition each gives, and
+  :func:`sum_outcomes` is a throw's distribution when only its total matters, by
+  convolution (a High Jump jump: 26 totals, not 252 multisets). Each equals the
+  marginalised per-throw form exactly (Fractions; ``tests/core/test_chance.py``).
 
 An **outcome** is one tuple of faces per throw the rules make during the call, in order
 (an action may throw more than once: ending a Decathlon attempt throws the next one's
@@ -170,6 +176,56 @@ def throw_outcomes(n: int, sides: int = 6) -> tuple[tuple[Faces, Fraction], ...]
     return tuple(out)
 
 
+def marginal(
+    outcomes: Sequence[tuple[Any, Fraction]], key: Callable[[Any], Any]
+) -> tuple[tuple[Any, Fraction], ...]:
+    """The distribution of ``key(outcome)``: the probabilities of the outcomes with the
+    same key summed, exactly, in the order each key first appears.
+
+    >>> [(k, str(p)) for k, p in marginal(throw_outcomes(2), sum)][:3]
+    [(2, '1/36'), (3, '1/18'), (4, '1/12')]
+    """
+    out: dict[Any, Fraction] = {}
+    for outcome, p in outcomes:
+        k = key(outcome)
+        out[k] = out.get(k, Fraction(0)) + p
+    return tuple(out.items())
+
+
+@lru_cache(maxsize=256)
+def sum_outcomes(
+    n: int, sides: int = 6, values: tuple[int, ...] | None = None
+) -> tuple[tuple[int, Fraction], ...]:
+    """The aggregated form of a throw where only the total matters: the exact
+    distribution of the sum of ``n`` dice of ``sides`` sides, each face ``f`` counting
+    ``values[f - 1]`` (default: ``f``), ascending by total.
+
+    It is :func:`marginal` of :func:`throw_outcomes` by the total, computed by
+    convolution instead: a High Jump jump (5 dice, D8) has 26 totals instead of 252
+    multisets, and a bar's three jumps 26 per jump instead of 252 ** 3 (16 million)
+    outcomes. The sprints' sets (D4: a six counts -6) are ``values=(1, 2, 3, 4, 5, -6)``.
+
+    >>> [(t, str(p)) for t, p in sum_outcomes(2)][:3]
+    [(2, '1/36'), (3, '1/18'), (4, '1/12')]
+    >>> len(sum_outcomes(5)), sum(p for _, p in sum_outcomes(5))
+    (26, Fraction(1, 1))
+    >>> sum_outcomes(1, values=(1, 2, 3, 4, 5, -6))[0]
+    (-6, Fraction(1, 6))
+    """
+    faces = tuple(range(1, sides + 1)) if values is None else values
+    if len(faces) != sides:
+        raise ChanceError(f"{len(faces)} face values for dice of {sides} sides")
+    ways: dict[int, int] = {0: 1}
+    for _ in range(n):
+        nxt: dict[int, int] = {}
+        for total, count in ways.items():
+            for v in faces:
+                nxt[total + v] = nxt.get(total + v, 0) + count
+        ways = nxt
+    size = sides**n
+    return tuple((total, Fraction(ways[total], size)) for total in sorted(ways))
+
+
 class DiceChance:
     """:class:`Chance` for any game that throws through its state's ``dice`` field."""
 
@@ -189,6 +245,23 @@ class DiceChance:
     def apply_outcome(self, state: Any, seat: int, action: Any, outcome: Outcome) -> Any:
         return _play(
             lambda dice: self.game.apply(_with(state, dice), seat, action), outcome, state.dice
+        )
+
+    def aggregated(
+        self,
+        state: Any,
+        seat: int,
+        action: Any,
+        key: Callable[[Any], Any],
+        *,
+        limit: int = MAX_OUTCOMES,
+    ) -> tuple[tuple[Any, Fraction], ...]:
+        """The distribution over what matters after ``action``: ``key`` of the
+        Transition each outcome gives (its state's score, the state itself with
+        :func:`hide`...), outcomes with the same key merged (:func:`marginal`)."""
+        return marginal(
+            self.outcomes(state, seat, action, limit=limit),
+            lambda o: key(self.apply_outcome(state, seat, action, o)),
         )
 
     def start_outcomes(

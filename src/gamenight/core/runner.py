@@ -71,6 +71,10 @@ class Match(Generic[S, A, V, E]):
         )
         for seat, action in replayed:
             table.submit(seat, action)
+        for seat, agent in enumerate(self.agents):  # before the record's first line
+            ready = getattr(agent, "ready", None)  # a bot with a preparation (agents.Ready)
+            if ready is not None:
+                ready(self.game.view(table.state, seat))
         self.table = table
         if self.record and not replayed:
             self.record.begin(
@@ -169,7 +173,7 @@ def play_match(
 ) -> tuple[Results, S]:
     """Play one game to the end; returns the results and the final state.
 
-    >>> from gamenight.core.agents import RandomAgent
+    >>> from gamenight.core.agents import check_ready, RandomAgent
     >>> from gamenight.core import registry
     >>> game = registry.get("decathlon").game
     >>> results, _ = play_match(game, [RandomAgent(1), RandomAgent(2)], seed=3,

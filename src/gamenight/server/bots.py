@@ -313,6 +313,8 @@ class BotSeats:
         seed = seeds.derive(room.seed, "bot", seat)
         try:
             agent = room.entry.make_bot(name, seed)
+            if hasattr(agent, "may_wait"):  # the seat shows its stand-in (core.agents.Ready)
+                agent.may_wait = True
             if self.fallback.pop(seat, None) is not None:  # the real bot plays from now on
                 room.show()
         except Exception as exc:

@@ -37,6 +37,7 @@ from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.registry import get as get_entry
 from gamenight.core.runner import play_match
 from gamenight.core.seeds import derive
+from gamenight.sim.design import entrant_at, seat_orders, seated
 
 # At most this many games per task: big enough to hide the pipe, small enough
 # for a smooth progress bar and a prompt stop.
@@ -51,7 +52,7 @@ class SimulationError(GamenightError):
 class Job:
     """One game: ``index`` picks the dice (``derive(seed, "game", index)``); ``key`` is
     the caller's id for the row (the position in its list); ``bots`` are in seat order,
-    the line-up turned by ``rotation`` (seat s holds line-up entrant (s + rotation) mod K)."""
+    the line-up in seat order number ``rotation`` (:func:`.design.seat_orders`)."""
 
     game: str
     bots: tuple[str, ...]
@@ -74,22 +75,28 @@ class GameRow:
     ranks: tuple[int, ...]
     winners: tuple[int, ...]
     seconds: float
-    rotation: int = 0  # seat s holds entrant (s + rotation) mod K of the line-up
+    # the seat order (gamenight.sim.design.seat_orders): seat s holds entrant
+    # seat_orders(K)[rotation][s] of the line-up ((s + rotation) mod K for the first K)
+    rotation: int = 0
 
     @property
     def lineup(self) -> tuple[str, ...]:
-        """The line-up in its own order (the seats turned back by the rotation).
+        """The line-up in its own order (the seats put back by the seat order).
 
         >>> GameRow(0, 0, 0, ("b", "c", "a"), (0.0,) * 3, (1,) * 3, (0,), 0.0, 1).lineup
         ('a', 'b', 'c')
+        >>> GameRow(0, 0, 0, ("a", "c", "b"), (0.0,) * 3, (1,) * 3, (0,), 0.0, 3).lineup
+        ('a', 'b', 'c')
         """
         k = len(self.bots)
-        back = (k - self.rotation % k) % k if k else 0
-        return self.bots[back:] + self.bots[:back]
+        out = [""] * k
+        for s, bot in enumerate(self.bots):
+            out[self.entrant(s)] = bot
+        return tuple(out)
 
     def entrant(self, seat: int) -> int:
-        """The line-up position of the bot at ``seat``."""
-        return (seat + self.rotation) % len(self.bots)
+        """The line-up position of the bot at ``seat`` (:func:`.design.entrant_at`)."""
+        return entrant_at(len(self.bots), self.rotation, seat)
 
     def share(self, seat: int) -> float:
         """Seat's win share: 1/k for a k-way shared win, else 0."""
@@ -170,14 +177,16 @@ def chunked(work: Sequence[Job], workers: int) -> Iterator[list[Job]]:
 
 class Series(Sequence[Job]):
     """The jobs of a series, made on demand. With ``rotate`` (K seats) the games come in
-    blocks of K on one deal: game i plays the dice of deal i // K with the line-up turned
-    by i mod K, so every deal is played once in every seat order (a paired comparison
-    of the seats). Without it, game i plays deal i in the line-up's own order."""
+    blocks on one deal, one per seat order of :func:`.design.seat_orders` (K! orders up
+    to 4 seats, a balanced Latin square beyond): game i plays the dice of deal
+    i // B (B orders) in seat order i mod B, so every deal is played once in every seat
+    order (a paired comparison of the seats). Without it, game i plays deal i in the
+    line-up's own order."""
 
     def __init__(self, game: str, bots: tuple[str, ...], options: dict[str, Any], seed: int,
                  games: int, rotate: bool = True) -> None:  # fmt: skip
         self.game, self.bots, self.options, self.seed, self.games = game, bots, options, seed, games
-        self.turns = len(bots) if rotate and bots else 1
+        self.turns = len(seat_orders(len(bots))) if rotate and bots else 1
 
     def __len__(self) -> int:
         return self.games
@@ -189,7 +198,7 @@ class Series(Sequence[Job]):
             raise IndexError(i)
         i %= self.games
         deal, turn = divmod(i, self.turns)
-        bots = self.bots[turn:] + self.bots[:turn]
+        bots = seated(self.bots, turn)
         return Job(self.game, bots, self.options, self.seed, deal, i, turn)
 
 
@@ -230,6 +239,9 @@ def run_jobs(
                     stop.check()
                     take([play_game(job)], 0, peak_rss_mb())
             else:
+                # here first: a bot that cannot be made (its table is not built) says so
+                # in one line, not in every worker; its tables are shared copy-on-write
+                warm_up(work[0].game, _bots_of(work))
                 _run_pool(work, workers, take, stop)
     except KeyboardInterrupt:
         partial = True

@@ -1,11 +1,14 @@
 """Seeded series of all-bot games: win shares, mean scores and standard errors.
 
 Game ``i`` of a series is a pure function of the series seed, ``i`` and the
-line-up. Seats rotate over the same dice: with K seats, game ``i`` plays deal
-``i // K`` (dice seed ``derive(seed, "game", i // K)``) with the line-up turned by
-``i mod K``, so every deal is played once in every seat order and a bot's figures
-are not confounded with its seat (``rotate=False``, ``--fixed-seats``: game ``i``
-plays deal ``i`` in the line-up's order, to measure seat bias). Seat ``s``'s bot
+line-up. Seats change over the same dice: with B seat orders
+(:func:`gamenight.sim.design.seat_orders`: all K! for K <= 4 seats, a balanced Latin
+square beyond), game ``i`` plays deal ``i // B`` (dice seed ``derive(seed, "game",
+i // B)``) in seat order ``i mod B``, so every deal is played once in every seat order
+and a bot's figures are not confounded with its seat or its neighbours
+(``rotate=False``, ``--fixed-seats``: game ``i`` plays deal ``i`` in the line-up's
+order, to measure seat bias). Standard errors take the deal as the unit
+(:func:`deal_mean_se`). Seat ``s``'s bot
 seed is ``derive(game_seed, "bot", s)``. So a series gives the same rows whether it
 runs on one core, on every core (``jobs``) or on a Ray cluster, and two line-ups
 can be compared on the same dice (a paired comparison). The report is per entrant
@@ -98,8 +101,9 @@ def run_series(
 ) -> SeriesReport:
     """Play ``games`` seeded games of the line-up ``bots`` and summarise them per entrant.
 
-    ``rotate``: every deal is played once in each seat order (K games per deal; a
-    multiple of K games balances the seats exactly); False keeps the seats fixed.
+    ``rotate``: every deal is played once in each seat order of
+    :func:`gamenight.sim.design.seat_orders` (B games per deal; a multiple of B games
+    balances the seats exactly); False keeps the seats fixed.
 
     ``jobs`` worker processes (default: every core; 1 plays in this process).
     ``progress(done, total)`` is called as games finish (front ends draw a bar).
@@ -155,6 +159,15 @@ def by_entrant(
     return shares, scores
 
 
+def deals_by_entrant(rows: Sequence[GameRow], entrants: int) -> list[list[int]]:
+    """The deal (dice index) of each value :func:`by_entrant` gives, in the same order."""
+    deals: list[list[int]] = [[] for _ in range(entrants)]
+    for row in rows:
+        for s in range(len(row.bots)):
+            deals[row.entrant(s)].append(row.index)
+    return deals
+
+
 def summarise(
     game: str,
     bots: Sequence[str],
@@ -172,7 +185,11 @@ def summarise(
 ) -> SeriesReport:
     """The per-entrant win shares and mean scores of ``rows`` (one line-up)."""
     shares, scores = by_entrant(rows, len(bots))
-    seats = [SeatReport(s, b, *mean_se(shares[s]), *mean_se(scores[s])) for s, b in enumerate(bots)]
+    deals = deals_by_entrant(rows, len(bots))
+    seats = [
+        SeatReport(s, b, *deal_mean_se(shares[s], deals[s]), *deal_mean_se(scores[s], deals[s]))
+        for s, b in enumerate(bots)
+    ]
     return SeriesReport(
         game,
         len(rows),
@@ -206,6 +223,34 @@ def mean_se(values: Sequence[float]) -> tuple[float, float]:
     return mean, math.sqrt(variance / n)
 
 
+def deal_mean_se(values: Sequence[float], deals: Sequence[int]) -> tuple[float, float]:
+    """Mean and its standard error with the deal as the unit: the plays of one deal (its
+    seat orders; a tournament's line-ups on the same dice) are not independent games.
+
+    This is the cluster-robust (sandwich) standard error with deals as clusters,
+    ``sqrt(C / (C - 1) * sum_c R_c**2) / n`` (``R_c``: the sum of deal c's deviations
+    from the mean, C deals, n values). With every deal played equally often it is
+    exactly the standard error of the deals' means; with one value per deal it is
+    :func:`mean_se`. 0 for fewer than two deals, NaN mean for no values.
+
+    >>> deal_mean_se([1.0, 3.0, 5.0, 7.0], [0, 0, 1, 1])  # deal means 2 and 6
+    (4.0, 2.0)
+    >>> deal_mean_se([1.0, 3.0], [0, 1]) == mean_se([1.0, 3.0])
+    True
+    """
+    n = len(values)
+    if n == 0:
+        return math.nan, math.nan
+    mean = sum(values) / n
+    residual: dict[int, float] = {}
+    for v, d in zip(values, deals, strict=True):
+        residual[d] = residual.get(d, 0.0) + (v - mean)
+    c = len(residual)
+    if c < 2:
+        return mean, 0.0
+    return mean, math.sqrt(c / (c - 1) * sum(r * r for r in residual.values())) / n
+
+
 def play_serial(jobs: Iterable[Job]) -> Iterator[GameRow]:
     """The games one after another in this process (the reference for every backend)."""
     for job in jobs:
@@ -218,6 +263,8 @@ __all__: list[Any] = [
     "SeriesReport",
     "by_entrant",
     "check_lineup",
+    "deal_mean_se",
+    "deals_by_entrant",
     "mean_se",
     "run_series",
     "summarise",

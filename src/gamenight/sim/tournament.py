@@ -1,10 +1,11 @@
-"""Tournaments: every line-up of K seats drawn from the bots, seat order rotating.
+"""Tournaments: every line-up of K seats drawn from the bots, seat order changing.
 
 Each line-up (a set of K different bots, or with repeats when there are fewer
-bots than seats) plays ``games`` games; game ``j`` of every line-up and every
-rotation uses the same dice (``derive(seed, "game", j)``), so bots are compared
-on the same luck, and the seat order rotates from game to game so that no bot
-gains from moving first.
+bots than seats) plays ``games`` games; game ``j`` of every line-up uses the same
+dice (``derive(seed, "game", j)``), so bots are compared on the same luck, and in
+seat order ``j`` mod B of :func:`gamenight.sim.design.seat_orders` (all K! orders up
+to 4 seats, a balanced Latin square beyond), so that no bot gains from its seat or
+from whom it follows.
 
 The report gives each bot's win share and mean score with 95% intervals, the
 head-to-head win-share matrix (how often the row bot finished ahead of the
@@ -15,7 +16,7 @@ the ordinal mu - 3 sigma), which depend on the order the games are rated in.
 
 >>> lineups(["a", "b", "c"], 2)
 [('a', 'b'), ('a', 'c'), ('b', 'c')]
->>> rotations(("a", "b", "c"))
+>>> [seated(("a", "b", "c"), j) for j in range(3)]
 [('a', 'b', 'c'), ('b', 'c', 'a'), ('c', 'a', 'b')]
 """
 
@@ -32,9 +33,10 @@ from gamenight.core.options import Options
 from gamenight.core.registry import GameEntry
 from gamenight.core.threads import usable_cores
 from gamenight.sim.batch import Strength, batch_fit
+from gamenight.sim.design import seat_orders, seated
 from gamenight.sim.engine import GameRow, Job, run_jobs
 from gamenight.sim.ratings import Rating, rate_games
-from gamenight.sim.series import check_lineup, mean_se
+from gamenight.sim.series import check_lineup, deal_mean_se, mean_se
 
 Z95 = 1.959963984540054
 
@@ -75,6 +77,19 @@ class TournamentReport:
     backend: str = "local"
     worker_peak_mb: list[float] = field(default_factory=list)
     rows: list[GameRow] = field(default_factory=list, repr=False)
+    # neighbours in the standings whose strength intervals overlap: their order is not
+    # established by these games (the table says so)
+    overlaps: list[tuple[str, str]] = field(default_factory=list)
+
+
+def overlapping(standings: Sequence[BotStanding]) -> list[tuple[str, str]]:
+    """Each pair of neighbours in ``standings`` (strongest first) whose 95% strength
+    intervals overlap."""
+    return [
+        (a.bot, b.bot)
+        for a, b in itertools.pairwise(standings)
+        if a.strength.low <= b.strength.high
+    ]
 
 
 def lineups(bots: Sequence[str], seats: int) -> list[tuple[str, ...]]:
@@ -82,11 +97,6 @@ def lineups(bots: Sequence[str], seats: int) -> list[tuple[str, ...]]:
     if len(bots) >= seats:
         return list(itertools.combinations(bots, seats))
     return list(itertools.combinations_with_replacement(bots, seats))
-
-
-def rotations(lineup: tuple[str, ...]) -> list[tuple[str, ...]]:
-    """The seat orders of a line-up: each bot moves first once."""
-    return [lineup[r:] + lineup[:r] for r in range(len(lineup))]
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -105,6 +115,24 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def effective_n(values: Sequence[float], deals: Sequence[int]) -> int:
+    """The number of independent games ``values`` are worth, the deal as the unit:
+    n divided by the design effect (the squared ratio of the deal-clustered standard
+    error to the one of independent games), at most n, at least the number of deals.
+
+    >>> effective_n([1.0, 1.0, 0.0, 0.0], [0, 0, 1, 1])  # two deals, each played alike
+    2
+    >>> effective_n([1.0, 0.0, 1.0, 0.0], [0, 0, 1, 1])  # independent of the deal
+    4
+    """
+    n = len(values)
+    _, independent = mean_se(values)
+    _, clustered = deal_mean_se(values, deals)
+    if n < 2 or independent == 0 or clustered == 0:
+        return n
+    return max(len(set(deals)), min(n, round(n * (independent / clustered) ** 2)))
+
+
 def run_tournament(
     entry: GameEntry,
     bots: Sequence[str],
@@ -119,7 +147,7 @@ def run_tournament(
     address: str | None = None,
     worker_memory_mb: float | None = None,
 ) -> TournamentReport:
-    """Play ``games`` games of every line-up (seat order rotating game by game)."""
+    """Play ``games`` games of every line-up (seat order changing game by game)."""
     names = list(dict.fromkeys(bots))
     if len(names) < 2:
         raise OptionsError("--bots: a tournament needs at least two different bots")
@@ -135,10 +163,11 @@ def run_tournament(
     plan = lineups(names, seats)
     work: list[Job] = []
     for lineup in plan:
-        orders = rotations(lineup)
+        orders = len(seat_orders(len(lineup)))
         for j in range(games):
-            turn = j % len(orders)
-            work.append(Job(entry.id, orders[turn], dict(options), seed, j, len(work), turn))
+            turn = j % orders
+            bots = seated(lineup, turn)
+            work.append(Job(entry.id, bots, dict(options), seed, j, len(work), turn))
     started = time.perf_counter()
     outcome = run_jobs(
         work,
@@ -188,12 +217,14 @@ def summarise_tournament(
     index = {b: i for i, b in enumerate(names)}
     shares: list[list[float]] = [[] for _ in names]
     scores: list[list[float]] = [[] for _ in names]
+    deals: list[list[int]] = [[] for _ in names]  # game j of every line-up: one deal
     ahead = [[0.0] * n for _ in names]
     pairs = [[0] * n for _ in names]
     for row in rows:
         for s, bot in enumerate(row.bots):
             shares[index[bot]].append(row.share(s))
             scores[index[bot]].append(row.scores[s])
+            deals[index[bot]].append(row.index)
         for s, t in itertools.permutations(range(len(row.bots)), 2):
             a, b = index[row.bots[s]], index[row.bots[t]]
             if a == b:
@@ -209,8 +240,9 @@ def summarise_tournament(
     for i, bot in enumerate(names):
         count = len(shares[i])
         share = sum(shares[i]) / count if count else math.nan
-        low, high = wilson(sum(shares[i]), count)
-        mean, se = mean_se(scores[i])
+        n_eff = effective_n(shares[i], deals[i])  # the deal is the unit, not the game
+        low, high = wilson(share * n_eff, n_eff) if count else (math.nan, math.nan)
+        mean, se = deal_mean_se(scores[i], deals[i])
         standings.append(
             BotStanding(
                 bot,
@@ -251,4 +283,5 @@ def summarise_tournament(
         backend,
         list(worker_peak_mb),
         list(rows),
+        overlapping(standings),
     )

@@ -36,6 +36,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from gamenight.core.agents import Agent, Decision, Waiting
+from gamenight.core.errors import BuildNeededError
 from gamenight.games.decathlon.actions import (
     Action,
     Freeze,
@@ -242,17 +243,38 @@ class WinnerPointsAgent(OptimalAgent):
         return win_utility(view, view.to_act)
 
 
+class WinTableNeededError(BuildNeededError):
+    """``winner`` cannot play this game as itself: its two-player win table is not built."""
+
+
 class WinnerAgent(WinnerPointsAgent):
     """In a two-player points game, plays the solved win-play policy exactly
-    (:mod:`.win_play`, both players playing to win, D2/D3/D8/D9 order); otherwise, or
-    where the table is not built (a heavy chain not yet cached) or the lead is beyond
-    its bound, plays as ``winner-points``."""
+    (:mod:`.win_play`, both players playing to win, D2/D3/D8/D9 order); with three or
+    more players, in the Championship, or where the lead is beyond the table's bound
+    (decided to within its epsilon), plays as ``winner-points``.
+
+    The win table of the game's events is found in the cache, or built on the spot
+    when that takes about a second at most (:data:`.win2p_store.ON_DEMAND_WEIGHT`).
+    A heavier one is never replaced silently (issue 45): :meth:`ready` (asked before
+    every match) and :meth:`act` raise :class:`WinTableNeededError`, one line naming
+    ``gamenight solve decathlon --two-player-win``. Only a front end that shows the
+    stand-in sets ``may_wait`` (a server: the seat says ``winner-points`` plays while
+    it builds the table); the bot then says what it waits for as ``waiting``.
+    """
 
     label = "winner"
-    # Set after each act while the game's win table is not built (a heavy chain not yet
-    # cached): the game's preparation builds it (a server starts that in the background)
-    # and this bot plays as ``winner-points`` until it finds the table in the cache.
+    may_wait = False
+    # Set after each act while the game's win table is not built and ``may_wait``: the
+    # game's preparation builds it (a server starts that in the background) and this
+    # bot plays as ``winner-points`` until it finds the table in the cache.
     waiting: Waiting | None = None
+
+    def ready(self, view: DecathlonView) -> None:
+        """Raise :class:`WinTableNeededError` if this game needs a table not built."""
+        from gamenight.games.decathlon import win_play
+
+        if not self.may_wait and win_play.applies(view) and win_play.table(view) is None:
+            raise _table_needed(view)
 
     def act(self, decision: Decision[DecathlonView, Action]) -> Action:
         from gamenight.games.decathlon import win_play
@@ -262,6 +284,8 @@ class WinnerAgent(WinnerPointsAgent):
         if win_play.applies(view) and view.to_act is not None:
             found = win_play.table(view)
             if found is None:
+                if not self.may_wait:
+                    raise _table_needed(view)
                 self.waiting = Waiting(win_play.preparation_target(view), "winner-points")
             else:
                 if not self._warm:
@@ -273,6 +297,18 @@ class WinnerAgent(WinnerPointsAgent):
                 if action is not None:
                     return action
         return super().act(decision)
+
+
+def _table_needed(view: DecathlonView) -> WinTableNeededError:
+    from gamenight.games.decathlon.disciplines import EVENT_IDS
+
+    command = "gamenight solve decathlon --two-player-win"
+    if tuple(view.disciplines) != tuple(EVENT_IDS):
+        command += " --event " + ",".join(view.disciplines)
+    return WinTableNeededError(
+        f"the winner bot needs the two-player win table of these events, not built yet: "
+        f"build it once with `{command}`, or choose winner-points"
+    )
 
 
 BOTS: dict[str, Callable[[int], Agent[DecathlonView, Action, DecathlonEvent]]] = {

@@ -167,3 +167,19 @@ def test_live_odds_show_both_objectives_labelled_in_two_player_points_games() ->
     shown.clear()
     play_match(GAME, [Probe(1), Probe(2), Probe(3)], seed=4, options=options)
     assert all(o is None or (o.also is None and o.label == POINTS_LABEL) for o in shown)  # type: ignore[attr-defined]
+
+
+def test_a_level_score_keeps_the_order_unlike_the_peer_which_redraws_it() -> None:
+    # D2: ties keep the previous event's order, so at a level score before the 1500 m
+    # the first mover is the one who moved first before: worth 0.4489, where the peer,
+    # re-drawing the order at a tie, values a level score at exactly one half. That tie
+    # rule is the only difference docs/solvers-decathlon.md names (issue 45).
+    table = win2p_store.table_for(("1500m",))
+    assert table is not None
+    assert float(table.w[0][0]) == pytest.approx(0.4489, abs=5e-5)
+    doc = (Path(__file__).parents[4] / "docs" / "solvers-decathlon.md").read_text("utf-8")
+    peer = doc[doc.index("### Against the peer") : doc.index("### What it serves")]
+    peer = " ".join(peer.replace("**", "").split())
+    assert "only difference is the tie rule before an event" in peer
+    assert "0.4489" in peer and "re-draws" in peer
+    assert "finish all three attempts" not in peer  # the peer interleaves them too (D3)
