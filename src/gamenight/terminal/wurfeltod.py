@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast
 
 import msgspec
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -72,7 +72,15 @@ from gamenight.games.wurfeltod.rules import (
 )
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key, plain
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    HintBlock,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    die_key,
+    plain,
+)
 
 __all__ = [
     "BOX_KEYS",
@@ -171,6 +179,8 @@ def _split_verb(command: str) -> tuple[str, str] | None:
     for word, verb in _VERBS:
         if command.startswith(word):
             return verb, command[len(word) :].strip()
+    if command[:1] in "123456":  # dice numbers alone set them aside (what a click types)
+        return "a", command
     return None
 
 
@@ -575,18 +585,17 @@ class UI:
         hint = _hint_line(advice, view)
         if hint is None:
             return
-        console.print(Text(_("Hint:") + " ").append_text(hint))
-        if not isinstance(advice, Advice):
-            return
-        title = _("Optimal play: expected final score of each option")
-        console.print(advice_table(keyed_advice(advice), title=title, limit=rows))
-        hidden = 0 if rows is None else max(0, len(advice.options) - rows)
-        if hidden:
-            console.print(
-                Text("  " + _("… and {n} more options: type ?? to list them all.").format(n=hidden))
-            )
-        if advice.note:
-            console.print(Text(_(advice.note), style="dim"))
+        parts: list[RenderableType] = [Text(_("Hint:") + " ").append_text(hint)]
+        if isinstance(advice, Advice):
+            title = _("Optimal play: expected final score of each option")
+            parts.append(advice_table(keyed_advice(advice), title=title, limit=rows))
+            hidden = 0 if rows is None else max(0, len(advice.options) - rows)
+            if hidden:
+                more = _("… and {n} more options: type ?? to list them all.").format(n=hidden)
+                parts.append(Text("  " + more))
+            if advice.note:
+                parts.append(Text(_(advice.note), style="dim"))
+        console.print(HintBlock(*parts))
 
     def show_results(
         self, console: Console, results: Results, view: WurfeltodView, table: Seating

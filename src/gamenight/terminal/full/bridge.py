@@ -22,7 +22,7 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.ui import MAX_ANSWER, Prompter, clip_message, plain, too_long
 
 # What the prompt line hands back: a line typed, or the exception to raise in the
 # session (KeyboardInterrupt for "leave", EOFError when the screen is closing).
@@ -162,12 +162,15 @@ class ScreenPrompter(Prompter):
     def ask(self, prompt: str, *, secret: bool = False) -> str:
         app = self._app()
         self._screen().tail.clear()  # the tail is what comes after the last question
-        app.call_from_thread(app.start_ask, prompt, secret and self.hide_secrets, self.undo)
-        return self._wait()
+        while True:
+            app.call_from_thread(app.start_ask, prompt, secret and self.hide_secrets, self.undo)
+            text = self._wait()
+            if len(text) <= MAX_ANSWER:  # the prompt line takes no more: a bound kept here too
+                return text
+            self.error(too_long(text))
 
     def error(self, message: str | Text) -> None:
-        shown = plain(message) if isinstance(message, str) else message
-        text = Text.assemble(plain("✗ ", "bold red"), shown)
+        text = Text.assemble(plain("✗ ", "bold red"), clip_message(message))
         super().error(message)
         app = self._app()
         app.call_from_thread(app.show_error, text)
