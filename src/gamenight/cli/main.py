@@ -103,7 +103,10 @@ def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
         from gamenight.cli.menu import main_menu
 
         _need_input(_("the menu"))
-        front_end(main_menu, plain_mode)
+        try:
+            front_end(main_menu, plain_mode)
+        except (KeyboardInterrupt, EOFError):  # the menu's own way out ("Ctrl-C quits"): exit 0
+            console.print()
 
 
 @app.command("list")

@@ -221,3 +221,70 @@ def test_tab_and_clicks_never_take_the_keys_from_the_prompt(tmp_path: Path) -> N
             await until(pilot, lambda: not app.is_running)
 
     asyncio.run(run())
+
+
+def test_shrinking_mid_question_draws_the_narrow_board(tmp_path: Path) -> None:
+    """The Decades board is drawn again for the new width when the screen shrinks (the
+    wide board stayed, wrapped); and wide again when it grows."""
+    table = table_app("decades", "Red:Ann,Blue:bot:novice", tmp_path, seed=5)
+    app = table.app
+    rng = random.Random(2)
+
+    def phase() -> str:
+        match = table.match[0]
+        assert match.table is not None
+        return str(match.table.position(match.table.to_act()[0]).view.phase)
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(20):
+                await until(pilot, lambda: app.waiting == "line")
+                if phase() == "answer":
+                    break
+                asked = app.questions
+                await type_line(pilot, table.answer(rng))
+                await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await until(pilot, lambda: "x0" in panel_text(app, "#board-pane"))  # the wide grid
+            await pilot.resize_terminal(60, 30)
+            await until(pilot, lambda: "x0" not in panel_text(app, "#board-pane"))
+            assert app.query_one("#board-pane").virtual_size.width <= 60
+            await pilot.resize_terminal(120, 40)
+            await until(pilot, lambda: "x0" in panel_text(app, "#board-pane"))
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+
+
+def test_leaving_a_game_goes_back_to_the_menu_and_prompts_name_their_keys(
+    tmp_path: Path,
+) -> None:
+    """After Ctrl-C in a game started from the menu, the menu's board comes back (the
+    game's board stayed above a bare "> "), and the menu's prompt names its keys."""
+    from rich.console import Console
+
+    from gamenight.cli.menu import main_menu
+    from gamenight.terminal.ui import Prompter
+
+    def menu(console: Console, prompter: Prompter) -> None:
+        main_menu(console, prompter)
+
+    app: TableApp[None] = TableApp(menu)
+
+    async def run() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            for line in ("3", "Ann,bot:greedy", "5"):  # Wurfeltod, players, seed
+                await until(pilot, lambda: app.waiting == "line")
+                asked = app.questions
+                await type_line(pilot, line)
+                await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await until(pilot, lambda: "Rolled" in screen_text(app))
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: "Choose a game" in screen_text(app))
+            assert "Rolled" not in screen_text(app)
+            prompt = str(app.query_one("#prompt").render())
+            assert "q" in prompt and prompt.strip() != ">"
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())

@@ -44,7 +44,7 @@ CLOSE_PROMPT = N_("Enter closes the table ")
 # bracketed paste comes as one key per character (240 KB made the app CPU-bound and
 # its memory grow); past this the rest of such a burst is dropped, unparsed.
 MAX_PENDING_KEYS = 512
-TOO_LONG = N_("too long: an answer has at most {n} characters ({dropped} not taken)")
+TOO_LONG = N_("too long: an answer has at most {n} characters; the rest was not taken")
 
 
 class KeyGate:
@@ -62,9 +62,10 @@ class KeyGate:
         self.bound, self.pending, self.dropped = bound, 0, 0
         self.lock = threading.Lock()
 
-    def admit(self) -> bool:
+    def admit(self, full: bool = False) -> bool:
+        """Whether to queue one more key (never while the answer is ``full``)."""
         with self.lock:
-            if self.pending >= self.bound:
+            if full or self.pending >= self.bound:
                 self.dropped += 1
                 return False
             self.pending += 1
@@ -246,6 +247,8 @@ class TableApp(App[None], Generic[T]):
         self.board_parts: list[RenderableType] = []
         self.picked: frozenset[int] = frozenset()
         self.gate = KeyGate()
+        self.line_full = False  # the prompt line holds MAX_ANSWER characters
+        self.drawn_width = 0  # the width the board was drawn at
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
 
     # ----- layout ----------------------------------------------------------------
@@ -277,8 +280,13 @@ class TableApp(App[None], Generic[T]):
 
     def post_message(self, message: Message) -> bool:
         """Keys past :data:`MAX_PENDING_KEYS` waiting are dropped where they arrive."""
-        key = isinstance(message, events.Key) and not message.is_forwarded  # not bubbled up
-        if key and not self.gate.admit():
+        # a key (not one bubbled up); a printable one cannot go into a full line: it is
+        # dropped before it costs anything
+        if (
+            isinstance(message, events.Key)
+            and not message.is_forwarded
+            and not self.gate.admit(full=message.is_printable and self.line_full)
+        ):
             return False
         return super().post_message(message)
 
@@ -289,8 +297,8 @@ class TableApp(App[None], Generic[T]):
                 self._too_long(dropped)
         await super().on_event(event)
 
-    def _too_long(self, dropped: int) -> None:
-        self.show_error(plain("✗ " + _(TOO_LONG).format(n=MAX_ANSWER, dropped=dropped)))
+    def _too_long(self, dropped: int = 0) -> None:
+        self.show_error(plain("✗ " + _(TOO_LONG).format(n=MAX_ANSWER)))
 
     def _resumed(self, _: object) -> None:
         """Back from Ctrl-Z and ``fg``: the terminal lost the screen, so draw all of it
@@ -300,15 +308,30 @@ class TableApp(App[None], Generic[T]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
+        self._redraw(event.size.width)
+
+    def _redraw(self, full: int) -> None:
+        """A resize (to ``full`` columns) while a question waits: the game draws its
+        board again at the new width (its narrow layout under a shrunk screen, never
+        the wide one wrapped)."""
+        width = self.board_width(full)
+        if self.waiting not in ("line", "close") or width == self.drawn_width:
+            return
+        parts = self.prompter.redraw(width)
+        if parts is not None:
+            self.drawn_width = width
+            self.board_parts = parts
+            self.query_one("#board", Static).update(Picked(Group(*parts), self.picked))
 
     def _fit(self, width: int) -> None:
         self.screen.set_class(width < NARROW, "narrow")
 
     # ----- the session's thread calls these (through call_from_thread) ----------
-    def board_width(self) -> int:
+    def board_width(self, full: int | None = None) -> int:
         """The board panel's width in columns, for the games' narrow layouts: from the
-        screen's size (the layout may not have caught up with a resize yet)."""
-        full = self.size.width
+        screen's size (the layout may not have caught up with a resize yet), or from
+        ``full`` columns."""
+        full = self.size.width if full is None else full
         width = full if full < NARROW else full - SIDE - 2  # beside the log: two borders
         return max(20, width - 1)  # a column for the scroll bar
 
@@ -320,6 +343,7 @@ class TableApp(App[None], Generic[T]):
         pane = self.query_one("#board-pane", VerticalScroll)
         pane.border_title = title
         self.board_parts, self.picked = parts, frozenset()
+        self.drawn_width = self.board_width()
         self.query_one("#board", Static).update(Group(*parts))
         pane.scroll_home(animate=False)
         self._hide_hint()
@@ -394,6 +418,9 @@ class TableApp(App[None], Generic[T]):
 
     # ----- the user -------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.line_full = len(event.value) >= MAX_ANSWER
+        if self.line_full:
+            self._too_long()
         picked = frozenset() if self.hidden else picked_dice(event.value)
         if picked != self.picked:
             self.picked = picked

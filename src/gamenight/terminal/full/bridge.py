@@ -144,6 +144,7 @@ class ScreenPrompter(Prompter):
     """The :class:`~gamenight.terminal.ui.Prompter` of the full screen."""
 
     surface: Surface | None = None
+    shown: tuple[Text, Callable[[Console], None]] | None = None  # the board, to redraw
 
     def _app(self) -> Surface:
         assert self.surface is not None, "a ScreenPrompter needs its app"
@@ -178,10 +179,22 @@ class ScreenPrompter(Prompter):
     def board(self, title: Text, draw: Callable[[Console], None]) -> None:
         app = self._app()
         console = self._screen()
+        self.shown = (title, draw)
         with console.collecting(app.call_from_thread(app.board_width)) as parts:
             draw(console)
         console.tail = [(Rule(title), False), *((part, False) for part in parts)]
         app.call_from_thread(app.show_board, title, list(parts))
+
+    def redraw(self, width: int) -> list[RenderableType] | None:
+        """The board drawn again at ``width`` columns (the screen was resized), or None
+        if there is none. Called on the app's thread while the session waits for an
+        answer, so the console is not in use."""
+        if self.shown is None:
+            return None
+        console = self._screen()
+        with console.collecting(width) as parts:
+            self.shown[1](console)
+        return list(parts)
 
     def hand_over(self, name: str) -> None:
         # The last secret turn was concealed when it ended (HumanAgent.act): what shows
@@ -194,6 +207,7 @@ class ScreenPrompter(Prompter):
 
     def conceal(self) -> None:
         self._screen().tail.clear()
+        self.shown = None
         app = self._app()
         app.call_from_thread(app.clear_all)
 
