@@ -395,6 +395,16 @@ def _catalogue_offers(info: GameInfo, lang: str) -> dict[str, tuple[str | None, 
     return offers
 
 
+def language_defaults(info: GameInfo, lang: str) -> dict[str, str]:
+    """The catalogue entries the menu offers by default in ``lang`` (The Decades' German
+    deck under ``--lang de``), for ``gamenight play`` when its option is not given."""
+    return {
+        option: first
+        for option, (first, _listed) in _catalogue_offers(info, lang).items()
+        if first is not None
+    }
+
+
 def _show(value: Any) -> str:
     if isinstance(value, list):
         return ",".join(map(str, value))
