@@ -23,7 +23,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from rich.console import Console
 
-from gamenight.cli.menu import main_menu
+from gamenight.cli.menu import MENU_PROMPT, main_menu
 from gamenight.cli.players import parse_players
 from gamenight.cli.session import Session
 from gamenight.core import registry
@@ -382,7 +382,7 @@ def test_ctrl_c_in_the_set_up_goes_back_one_step(data: Path) -> None:
     assert len(helps) == 2  # variant, events
 
     def label(prompt: str) -> str:
-        if prompt == "> ":
+        if prompt == MENU_PROMPT:
             return "menu"
         for word in ("Players", "Seed"):
             if prompt.startswith(word):

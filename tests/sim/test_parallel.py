@@ -98,8 +98,12 @@ def test_ray_gives_the_same_games_as_the_local_backend() -> None:
     assert remote.backend == "ray" and remote.jobs == 2 and len(remote.worker_peak_mb) == 2
 
 
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
 @pytest.mark.parametrize("jobs", ["1", "2"])
-def test_ctrl_c_stops_cleanly_with_a_partial_report(jobs: str, tmp_path: Path) -> None:
+def test_ctrl_c_stops_cleanly_with_a_partial_report(
+    jobs: str, stop: signal.Signals, tmp_path: Path
+) -> None:
+    """Ctrl-C, and SIGTERM as well (it printed nothing), stop with the partial report."""
     env = {**os.environ, "XDG_DATA_HOME": str(tmp_path)}
     args = ["sim", "decathlon", "--events", "100m", "--bots", "greedy,random",
             "--games", "1000000", "-j", jobs, "--json", "--out", str(tmp_path / "out")]  # fmt: skip
@@ -113,11 +117,11 @@ def test_ctrl_c_stops_cleanly_with_a_partial_report(jobs: str, tmp_path: Path) -
             env=env,
         )
         time.sleep(wait)
-        proc.send_signal(signal.SIGINT)
+        proc.send_signal(stop)
         out, err = proc.communicate(timeout=600)  # writing the partial report: a bound only
         if out.strip():  # a partial report: some games had finished (else try longer)
             break
-    assert proc.returncode == 130, err  # interrupted: 128 + SIGINT, after the report
+    assert proc.returncode == 128 + stop, err  # interrupted: 128 + the signal, after the report
     assert "Traceback" not in err
     report = json.loads(out)
     assert report["partial"] is True

@@ -104,7 +104,10 @@ def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
         from gamenight.cli.menu import main_menu
 
         _need_input(_("the menu"))
-        front_end(main_menu, plain_mode)
+        try:
+            front_end(main_menu, plain_mode)
+        except (KeyboardInterrupt, EOFError):  # the menu's own way out ("Ctrl-C quits"): exit 0
+            console.print()
 
 
 @app.command("list")
@@ -219,10 +222,14 @@ def play(
     game_options: tuple[str, ...],
 ) -> None:
     """Play GAME in the terminal, with humans and bots."""
+    from gamenight.cli.menu import language_defaults
     from gamenight.cli.players import is_team_game, parse_players
 
     entry = game_entry(game)
-    options = entry.game.parse_options(raw_options(entry.game.info, game_options, option))
+    raw = raw_options(entry.game.info, game_options, option)
+    # the deck in the player's language unless one is named, as the menu offers it
+    defaults = language_defaults(entry.game.info, reading_language(None))
+    options = entry.game.parse_options({**defaults, **raw})
     info = entry.game.info
     seats = parse_players(players, list(entry.bots), teams=is_team_game(info))
     entry.game.check_setup(len(seats), options)

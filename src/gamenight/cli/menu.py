@@ -37,6 +37,9 @@ from gamenight.terminal.ui import HELP_WORDS, Prompter, is_number, plain, printi
 
 MENU_HELP = N_("number: play that game · r: rules · s: resume a saved game · q: quit")
 AFTER_HELP = N_("a: play again · m: back to the menu · q: quit")
+# the prompts name their keys (a bare "> " left them to the log)
+MENU_PROMPT = N_("game number, r, s or q > ")
+AFTER_PROMPT = N_("a again, m menu, q quit > ")
 
 
 @dataclass
@@ -58,7 +61,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             prompter.board(Text(_("Choose a game")), printing(games_table(entries)))
             prompter.say(plain(_(MENU_HELP), "dim"))
         redraw = True
-        text = prompter.ask("> ").lower()
+        text = prompter.ask(_(MENU_PROMPT)).lower()
         if text in {"q", "quit", "exit"}:
             return
         if text in {"r", "rules"}:
@@ -109,7 +112,7 @@ def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameE
 def _after_game(prompter: Prompter) -> str:
     while True:
         prompter.say(plain(_(AFTER_HELP), "dim"))
-        text = prompter.ask("> ").lower() or "m"
+        text = prompter.ask(_(AFTER_PROMPT)).lower() or "m"
         if text in {"a", "m", "q"}:
             return text
         prompter.error(_("type a, m or q"))
@@ -240,8 +243,8 @@ def ask_seed(prompter: Prompter) -> tuple[int, bool]:
 def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
     """Play one game from ``setup``; an interrupted game is saved (or said lost).
     "played"; "players" when the game could not start with these players (they are
-    asked again); "back" for a step back from the seed; "menu" when no save can be
-    kept and the player would not play without one."""
+    asked again); "back" for a step back from the seed; "menu" when the game was left
+    (Ctrl-C), or when no save can be kept and the player would not play without one."""
     try:
         seed, public = ask_seed(prompter)
     except StepBack:
@@ -260,7 +263,8 @@ def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
         return "players"
     if match is None:
         return "players"
-    session.play(match)  # Ctrl-C: says where the game is saved, or asks before abandoning
+    if session.play(match) is None:  # left (Ctrl-C): it said where the game is saved
+        return "menu"  # straight back to the menu, which replaces the game's board
     return "played"
 
 
@@ -342,7 +346,8 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
     if not saves:
         prompter.say(_("No saved unfinished games in {folder}.").format(folder=saves_folder()))
         return
-    console.print(saves_table(saves, numbered=True))
+    # on the board, as wide as it: the log's narrow column broke every path
+    prompter.board(Text(_("Saved games")), printing(saves_table(saves, numbered=True)))
     while True:
         text = prompter.ask(_("Resume which game (number; Enter: back)? "))
         if not text:
@@ -388,6 +393,16 @@ def _catalogue_offers(info: GameInfo, lang: str) -> dict[str, tuple[str | None, 
         more = ", ..." if len(ordered) > 4 else ""
         offers[catalogue.option] = (first, f" [{shown}{more}]" if shown else "")
     return offers
+
+
+def language_defaults(info: GameInfo, lang: str) -> dict[str, str]:
+    """The catalogue entries the menu offers by default in ``lang`` (The Decades' German
+    deck under ``--lang de``), for ``gamenight play`` when its option is not given."""
+    return {
+        option: first
+        for option, (first, _listed) in _catalogue_offers(info, lang).items()
+        if first is not None
+    }
 
 
 def _show(value: Any) -> str:

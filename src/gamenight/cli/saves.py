@@ -82,7 +82,10 @@ def show_saves(console: Console, saves: Sequence[SavedGame]) -> None:
         console.print(_("No saved unfinished games."))
         return
     table = saves_table(saves)
-    console.print(table)
+    if console.is_terminal:
+        console.print(table)
+    else:  # piped: a path is one line, however long, for the next program to read
+        Console(file=console.file, width=10_000, color_system=None).print(table)
     console.print(
         Text(_("Resume one with: gamenight resume PATH (the newest: --last)"), style="dim")
     )

@@ -170,7 +170,7 @@ def sim(
 
         click.echo(json.dumps(series_summary(report), indent=1))
         if report.partial:
-            sys.exit(130)
+            sys.exit(_stop_code())
         return
     unit = _(entry.game.score_unit(options))  # marked N_ by the game
     workers = ngettext("{n} worker", "{n} workers", report.jobs).format(n=report.jobs)
@@ -299,7 +299,7 @@ def tournament(
 
         click.echo(json.dumps(tournament_summary(report), indent=1))
         if report.partial:
-            sys.exit(130)
+            sys.exit(_stop_code())
         return
     if report.partial:
         title = _(
@@ -482,11 +482,23 @@ def ratings(game: str, as_json: bool) -> None:
     console.print(Text(_(ORDER_CAVEAT)))
 
 
+STOPPED_BY_CTRL_C = 130  # 128 + SIGINT
+
+
+def _stop_code() -> int:
+    """The exit of a run stopped early: 128 + the signal that stopped it (Ctrl-C: 130,
+    SIGTERM: 143), after the partial report."""
+    from gamenight.sim.engine import stopped_by
+
+    signum = stopped_by()
+    return STOPPED_BY_CTRL_C if signum is None else 128 + int(signum)
+
+
 def _stopped() -> None:
     from rich.text import Text
 
     console.print(Text(_("Stopped before any game finished.")))
-    sys.exit(130)
+    sys.exit(_stop_code())
 
 
 def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
@@ -504,10 +516,15 @@ def _footer(peaks: list[float], written: list[Path], partial: bool) -> None:
     for path in written:
         console.print(Text(_("wrote {path}").format(path=path)))
     if partial:  # the report is printed, but the run was interrupted: the exit says so
+        if _stop_code() != STOPPED_BY_CTRL_C:
+            console.print(
+                Text(_("Stopped by SIGTERM: these are the games finished so far (partial)."))
+            )
+            sys.exit(_stop_code())
         console.print(
             Text(_("Stopped with Ctrl-C: these are the games finished so far (partial)."))
         )
-        sys.exit(130)
+        sys.exit(_stop_code())
 
 
 @contextmanager

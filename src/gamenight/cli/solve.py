@@ -24,6 +24,8 @@ from gamenight.core.options import parse_options
 if TYPE_CHECKING:
     from pathlib import Path
 
+    from rich.table import Table as RichTable
+
 
 @click.command()
 @click.argument("game")
@@ -97,7 +99,6 @@ def solve(
         return
     from rich.console import Console
     from rich.progress import Progress
-    from rich.table import Table as RichTable
     from rich.text import Text
 
     console = Console()
@@ -108,16 +109,25 @@ def solve(
             bar.update(task, completed=done, total=total)
 
         solution = solver.solve(options, rebuild=rebuild, progress=progress)
-    table = RichTable(title=Text(solution.title))
-    for column in solution.columns():
-        table.add_column(Text(column))
-    for row in solution.rows():
-        table.add_row(*(Text(cell) for cell in row))
-    console.print(table)
+    console.print(solution_table(solution))
     seconds = format_decimal(time.perf_counter() - started, places=2)
     console.print(Text(_("solved in {seconds} s").format(seconds=seconds), style="dim"))
     if plot_dir is not None:
         _plot(entry.id, solution.to_json(), plot_dir, False, games=games)
+
+
+def solution_table(solution: Any) -> RichTable:
+    """A solution's headline figures as a table; a long cell (the cache's path) folds
+    onto further lines, never cut with an ellipsis."""
+    from rich.table import Table as RichTable
+    from rich.text import Text
+
+    table = RichTable(title=Text(solution.title))
+    for column in solution.columns():
+        table.add_column(Text(column), overflow="fold")
+    for row in solution.rows():
+        table.add_row(*(Text(cell) for cell in row))
+    return table
 
 
 def _raw(

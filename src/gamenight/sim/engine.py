@@ -248,8 +248,18 @@ def run_jobs(
     return Outcome(rows, partial, workers, [peaks[w] for w in sorted(peaks)])
 
 
+STOPPED_BY: list[int] = []  # the signal that stopped the last run early (CLI's footer)
+
+
+def stopped_by() -> int | None:
+    """The signal (SIGINT or SIGTERM) that stopped the last run early, if one did."""
+    return STOPPED_BY[-1] if STOPPED_BY else None
+
+
 class _StopFlag:
-    """Ctrl-C as a flag, read at safe points (:meth:`check`), for as long as the block runs.
+    """Ctrl-C (or SIGTERM: ``kill``, a service manager) as a flag, read at safe points
+    (:meth:`check`), for as long as the block runs: either stops the run with the
+    games finished so far.
 
     Outside the main thread signals can't be caught, and the flag then never rises.
 
@@ -268,20 +278,25 @@ class _StopFlag:
     def __init__(self) -> None:
         self.raised = False
         self._old: Any = None
+        self._old_term: Any = None
 
     def __enter__(self) -> _StopFlag:
         import threading
 
+        STOPPED_BY.clear()
         if threading.current_thread() is threading.main_thread():
             self._old = signal.signal(signal.SIGINT, self._raise)
+            self._old_term = signal.signal(signal.SIGTERM, self._raise)
         return self
 
     def __exit__(self, *exc: object) -> None:
         if self._old is not None:
             signal.signal(signal.SIGINT, self._old)
+            signal.signal(signal.SIGTERM, self._old_term)
 
     def _raise(self, signum: int, frame: object) -> None:
         self.raised = True
+        STOPPED_BY[:] = [signum]
 
     def check(self) -> None:
         if self.raised:
@@ -293,6 +308,7 @@ class _StopFlag:
 
 def _pool_init(game: str, bots: Sequence[str]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends us so (Pool.terminate)
     warm_up(game, bots)
 
 

@@ -6,6 +6,7 @@ leading objective's best option marked. Labels are data, never markup.
 
 from __future__ import annotations
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table as RichTable
 from rich.text import Text
@@ -35,13 +36,22 @@ def advice_table(
     advice: Advice, *, title: str | None = None, limit: int | None = None
 ) -> RichTable:
     """The options best first; ``limit`` keeps the table short (the best always shows).
-    A label too long for a narrow panel wraps (folds), never ends in an ellipsis."""
+    A label too long for a narrow panel wraps (folds), never ends in an ellipsis; a
+    value never breaks over lines (its column is as wide as its widest value)."""
     title = _("Hint") if title is None else title
     table = RichTable(title=Text(title), title_justify="left", box=None, pad_edge=False)
     table.add_column("")
     table.add_column(_("option"), overflow="fold")
-    for objective in advice.objectives:
-        table.add_column(Text(_(objective.name)), justify="right", overflow="fold")
+    for n, objective in enumerate(advice.objectives):
+        values = [format_value(option.values[n], objective) for option in advice.options]
+        widest = max(map(cell_len, values), default=1)
+        table.add_column(
+            Text(_(objective.name)),
+            justify="right",
+            overflow="fold",
+            no_wrap=True,
+            min_width=widest,
+        )
     leading = advice.objectives[0].best
     shown = list(enumerate(advice.options))
     if limit is not None and len(shown) > limit:

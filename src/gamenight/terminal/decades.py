@@ -228,6 +228,15 @@ class UI:
             else "   " + _("(the track ends at {track})").format(track=view.track)
         )
         console.print(scores)
+        if view.phase == "answer" and view.category < len(view.questions):
+            # the question first, above the boards: in view on any screen (a short one
+            # showed the boards and hid the question below them)
+            question = view.questions[view.category]
+            console.print(
+                line_of(
+                    ("→ ", "bold"), (f"{category_name(question.category)}: ", "bold"), question.text
+                )
+            )
         if view.log and view.phase in ("answer", "over") and view.category == 0:
             show_breakdown(console, view.log[-1], table)
         if view.phase != "keep":

@@ -70,6 +70,7 @@ from gamenight.terminal.decathlon_keys import (
 )
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    HintBlock,
     Prompter,
     Seating,
     ask_until_parsed,
@@ -199,13 +200,15 @@ class UI:
                     se=format_chance(max(ranked.se), places=1)
                 )
             )
-            parts.append(
-                Text(
-                    _("win: the chance of the most honours (alone or tied), {how}").format(how=how),
-                    style="dim",
-                )
+            # one footnote: what "win" counts here and what the odds assume (two lines,
+            # "most honours" and "most points", read as contradicting each other)
+            said = _(
+                "win: the chance of the most honours (alone or tied), {how}, if every player, "
+                "bots included, plays each event for the most points (a weak bot wins less "
+                "often than shown)"
             )
-        if view.contested:  # the odds model no bot's strength: say so where they show
+            parts.append(Text(said.format(how=how), style="dim"))
+        elif view.contested:  # the odds model no bot's strength: say so where they show
             parts.append(Text(_("win: {why}").format(why=odds_text.assumption()), style="dim"))
         score = view.honour_totals if view.variant == "championship" else view.totals
         totals = " · ".join(f"{table.names[s]} {score[s]}" for s in view.order)
@@ -499,13 +502,17 @@ class UI:
         if found is None:
             return
         advice = hint_advice(found, view)
-        console.print(Text(_("Hint: value of each option (exact solver)"), style="bold"))
-        console.print(advice_table(advice, title=""))
-        console.print(Text(_("★ optimal (expected result) · ☆ best for that column"), style="dim"))
+        # the sentence first: the full screen shows the block at the top of its panel
+        parts: list[RenderableType] = [
+            Text(hint_line(found, view), style="italic"),
+            Text(_("Hint: value of each option (exact solver)"), style="bold"),
+            advice_table(advice, title=""),
+            Text(_("★ optimal (expected result) · ☆ best for that column"), style="dim"),
+        ]
         for objective in advice.objectives:
             if objective.note:
-                console.print(Text(f"{_(objective.name)}: {_(objective.note)}", style="dim"))
-        console.print(Text(hint_line(found, view), style="italic"))
+                parts.append(Text(f"{_(objective.name)}: {_(objective.note)}", style="dim"))
+        console.print(HintBlock(*parts))
 
     # ----- the end ---------------------------------------------------------------------
     def show_results(

@@ -57,6 +57,7 @@ from gamenight.games.dice_duel.scoring import SOLO_MAXIMUM
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    HintBlock,
     Prompter,
     Seating,
     ask_until_parsed,
@@ -282,7 +283,7 @@ def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> 
         advice = replace(advice, objectives=objectives)
     parts: list[RenderableType] = [advice_table(advice, title=_(HINT_TITLE), limit=rows)]
     parts += [Text(_(o.note), style="dim") for o in advice.objectives if o.note]
-    return Group(*parts)
+    return HintBlock(*parts)
 
 
 # ----- rendering ------------------------------------------------------------------

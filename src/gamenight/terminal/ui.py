@@ -19,7 +19,7 @@ from typing import Protocol, TypeVar
 
 import msgspec
 from rich.cells import cell_len
-from rich.console import Console, RenderableType
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
@@ -182,6 +182,43 @@ def _read_without_echo(prompt: str) -> str:
 
 
 MAX_MESSAGE_CHARS = 400
+# The longest answer taken at any question (a line of keys, a list of players, a
+# seed): longer input is refused before it is echoed or parsed (the full screen's
+# prompt line takes no more; the line mode asks again).
+MAX_ANSWER = 300
+
+
+def clip_message(message: str | Text) -> Text:
+    """An error message as text of at most :data:`MAX_MESSAGE_CHARS` characters (one
+    quoting a huge typed line stays short, on the screen and in the log).
+
+    >>> clip_message("x" * 1000).cell_len
+    400
+    >>> clip_message("[b]").plain
+    '[b]'
+    """
+    shown = plain(message) if isinstance(message, str) else message.copy()
+    if len(shown) > MAX_MESSAGE_CHARS:
+        shown.truncate(MAX_MESSAGE_CHARS - 1)
+        shown.append("…")
+    return shown
+
+
+class HintBlock(Group):
+    """The hint proper (the best option, its value, the table of options): the line
+    mode prints it where it stands; the full screen shows it first in its hint panel,
+    above the keys, so the ★ row is in view."""
+
+
+def too_long(text: str) -> str:
+    """What is said of an answer longer than :data:`MAX_ANSWER` (never the answer).
+
+    >>> too_long("k" * 5000)
+    'too long: an answer has at most 300 characters (this one has 5000)'
+    """
+    return _("too long: an answer has at most {n} characters (this one has {length})").format(
+        n=MAX_ANSWER, length=len(text)
+    )
 
 
 class InputClosedError(GamenightError):
@@ -219,6 +256,13 @@ class Prompter:
 
         ``prompt`` is plain text, shown as typed (never read as markup).
         """
+        while True:
+            text = self._read(prompt, secret)
+            if len(text) <= MAX_ANSWER:
+                return text
+            self.error(too_long(text))
+
+    def _read(self, prompt: str, secret: bool) -> str:
         if self.reader is not None:
             return self.reader(prompt).strip()
         if sys.stdin is None:  # closed (``<&-``): nothing will ever be typed
@@ -232,9 +276,7 @@ class Prompter:
     def error(self, message: str | Text) -> None:
         """Say what was wrong, on one line; ``message`` is text, never markup, and is cut
         at :data:`MAX_MESSAGE_CHARS` (an error quoting a huge typed line stays short)."""
-        if isinstance(message, str) and len(message) > MAX_MESSAGE_CHARS:
-            message = message[: MAX_MESSAGE_CHARS - 1] + "…"
-        say(self.console, plain("✗ ", "bold red"), message)
+        say(self.console, plain("✗ ", "bold red"), clip_message(message))
 
     def say(self, *parts: str | Text) -> None:
         """Print ``parts`` on one line as text (see :func:`say`)."""

@@ -33,7 +33,7 @@ from collections.abc import Sequence
 from typing import Protocol, cast
 
 import msgspec
-from rich.console import Console
+from rich.console import Console, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -72,7 +72,15 @@ from gamenight.games.wurfeltod.rules import (
 )
 from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, die_key, plain
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    HintBlock,
+    Prompter,
+    Seating,
+    ask_until_parsed,
+    die_key,
+    plain,
+)
 
 __all__ = [
     "BOX_KEYS",
@@ -171,6 +179,8 @@ def _split_verb(command: str) -> tuple[str, str] | None:
     for word, verb in _VERBS:
         if command.startswith(word):
             return verb, command[len(word) :].strip()
+    if command[:1] in "123456":  # dice numbers alone set them aside (what a click types)
+        return "a", command
     return None
 
 
@@ -344,22 +354,52 @@ def describe(action: Action, view: WurfeltodView) -> Text:
     )
 
 
-def keyed_advice(advice: Advice) -> Advice:
-    """The advice as the terminal shows it: each label starts with the command to type and
-    says what a booking scores now, with the Wurfeltod warning (from the advice's own
-    "points now" and "Wurfeltod now" values); the table keeps the leading two columns
-    (expected final score, vs best)."""
+# The advisor's column names (its English reaches the browser too), said here in the
+# player's language.
+OBJECTIVE_NAMES = {"expected final score": N_("expected final score"), "vs best": N_("vs best")}
+
+
+def keyed_advice(advice: Advice, view: WurfeltodView | None = None) -> Advice:
+    """The advice as the terminal shows it, in the player's language: each label starts
+    with the command to type and says what a booking scores now, with the Wurfeltod
+    warning (from the advice's own "points now" and "Wurfeltod now" values); the table
+    keeps the leading two columns (expected final score, vs best). With ``view``, the
+    note (which boxes bring a Wurfeltod now) is said again from it."""
     options = []
     for option in advice.options:
         action = GAME.decode_action(option.action)
-        label = f"{command_text(action):<11} {option.label}"
+        words = option.label if view is None else describe(action, view).plain
+        if view is not None and not isinstance(action, SetAside):
+            options.append(
+                msgspec.structs.replace(
+                    option, label=f"{command_text(action):<11} {words}", values=option.values[:2]
+                )
+            )
+            continue
+        label = f"{command_text(action):<11} {words}"
         points, penalty = option.values[2], option.values[3]
         if isinstance(action, Scratch):
             label += ": " + _("0, no Wurfeltod")
         elif points is not None:
             label += f": {points:.0f}" + (f" {SKULL} {penalty:.0f}" if penalty else "")
         options.append(msgspec.structs.replace(option, label=label, values=option.values[:2]))
-    return msgspec.structs.replace(advice, objectives=advice.objectives[:2], options=tuple(options))
+    objectives = tuple(
+        msgspec.structs.replace(o, name=_(OBJECTIVE_NAMES.get(o.name, o.name)), note=None)
+        for o in advice.objectives[:2]
+    )
+    note = advice.note if view is None else wurfeltod_note(view)
+    return msgspec.structs.replace(advice, objectives=objectives, options=tuple(options), note=note)
+
+
+def wurfeltod_note(view: WurfeltodView) -> str:
+    """Which open boxes would cost a Wurfeltod if booked now (W3), in the player's words."""
+    bookings = evaluate(view.aside, view.rolled)
+    boxes = [category_name(c) for c in view.open_boxes if bookings[c].wurfeltod]
+    if not boxes:
+        return _("No open box brings a Wurfeltod if booked now.")
+    return _("Booking now brings a Wurfeltod (-{penalty}) in: {boxes}.").format(
+        penalty=WURFELTOD_PENALTY, boxes=", ".join(boxes)
+    )
 
 
 def solve_progress(console: Console) -> tuple[ProgressBar, Progress]:
@@ -575,18 +615,18 @@ class UI:
         hint = _hint_line(advice, view)
         if hint is None:
             return
-        console.print(Text(_("Hint:") + " ").append_text(hint))
-        if not isinstance(advice, Advice):
-            return
-        title = _("Optimal play: expected final score of each option")
-        console.print(advice_table(keyed_advice(advice), title=title, limit=rows))
-        hidden = 0 if rows is None else max(0, len(advice.options) - rows)
-        if hidden:
-            console.print(
-                Text("  " + _("… and {n} more options: type ?? to list them all.").format(n=hidden))
-            )
-        if advice.note:
-            console.print(Text(_(advice.note), style="dim"))
+        parts: list[RenderableType] = [Text(_("Hint:") + " ").append_text(hint)]
+        if isinstance(advice, Advice):
+            title = _("Optimal play: expected final score of each option")
+            shown = keyed_advice(advice, view)
+            parts.append(advice_table(shown, title=title, limit=rows))
+            hidden = 0 if rows is None else max(0, len(advice.options) - rows)
+            if hidden:
+                more = _("… and {n} more options: type ?? to list them all.").format(n=hidden)
+                parts.append(Text("  " + more))
+            if shown.note:
+                parts.append(Text(shown.note, style="dim"))
+        console.print(HintBlock(*parts))
 
     def show_results(
         self, console: Console, results: Results, view: WurfeltodView, table: Seating

@@ -235,7 +235,7 @@ def test_page_keys_scroll_a_tall_board(tmp_path: Path) -> None:
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.waiting == "line")
-            await until(pilot, lambda: "Board" in screen_text(app))  # in the footer
+            await until(pilot, lambda: "Scroll" in screen_text(app))  # in the footer
             assert "Total" not in screen_text(app)
             await pilot.press("pagedown")
             await until(pilot, lambda: "Total" in screen_text(app))

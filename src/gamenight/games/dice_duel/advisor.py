@@ -39,6 +39,7 @@ from functools import lru_cache
 
 from gamenight.core.advice import Advice, Objective, Option
 from gamenight.core.game import to_json
+from gamenight.core.i18n import N_
 from gamenight.games.dice_duel.combinations import INDEX, LABEL, VALUES
 from gamenight.games.dice_duel.expectimax import KEEP_INDEX, ChipValues, TurnTables, turn_tables
 from gamenight.games.dice_duel.game import DiceDuelView
@@ -178,8 +179,9 @@ def _preference(action: Action) -> int:
 
 # ----- advice: the values as data -----------------------------------------------------------
 
-OBJECTIVE = "expected chip value"
-NOTE = (
+# marked for the catalogue: the terminal says them in the player's language
+OBJECTIVE = N_("expected chip value")
+NOTE = N_(
     "this turn only, as the turn-optimal bot counts it: a chip's points, +20 for the "
     "plate's last chip, and a Kniffel's extra turn; taking the last chip while behind "
     "ends the game lost (-1000), so no chip (0) is better; later turns and bonuses are ignored"

@@ -2,9 +2,10 @@
 
 The session runs in a worker thread (:mod:`.bridge`); this app shows what it prints
 and hands back what is typed. Layout: the board panel on the left keeps the board
-and score sheet in place (it is redrawn, never scrolled away); the log and, on ``?``
-/ F1, the hint panel on the right; the prompt line and the keys at the bottom. On a
-narrow screen (under 64 columns) the log sits under the board. Everything shown is a
+and score sheet in place (it is redrawn, never scrolled away), and on ``?`` / F1 the
+hint panel under it, as wide (the best option first); the log on the right; the prompt
+line and the keys at the bottom. On a narrow screen (under 64 columns) the log sits
+under the board, and gives way to the hint. Everything shown is a
 renderable made by the game's own terminal UI, or the user's text as plain text.
 """
 
@@ -26,18 +27,75 @@ from textual import events
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Footer, Input, Label, RichLog, Static
 
 from gamenight.core.i18n import N_, _
 from gamenight.terminal.full.bridge import Reply, ScreenConsole, ScreenPrompter
-from gamenight.terminal.ui import Prompter, heading, plain
+from gamenight.terminal.ui import MAX_ANSWER, HintBlock, Prompter, heading, plain
 
 T = TypeVar("T")
 
 NARROW = 64  # columns under which the log goes under the board
 SIDE = 32  # the log's width beside the board
 CLOSE_PROMPT = N_("Enter closes the table ")
+# Keys the terminal sent that the app has not handled yet, at most: a paste without
+# bracketed paste comes as one key per character (240 KB made the app CPU-bound and
+# its memory grow); past this the rest of such a burst is dropped, unparsed.
+MAX_PENDING_KEYS = 512
+TOO_LONG = N_("too long: an answer has at most {n} characters; the rest was not taken")
+
+
+class KeyGate:
+    """Counts the key events posted to the app (from the terminal's thread) and not
+    yet handled; :meth:`admit` refuses one past :data:`MAX_PENDING_KEYS`.
+
+    >>> gate = KeyGate(2)
+    >>> gate.admit(), gate.admit(), gate.admit(), gate.dropped
+    (True, True, False, 1)
+    >>> gate.handled(); gate.admit()
+    True
+    """
+
+    def __init__(self, bound: int = MAX_PENDING_KEYS) -> None:
+        self.bound, self.pending, self.dropped = bound, 0, 0
+        self.lock = threading.Lock()
+
+    def admit(self, full: bool = False) -> bool:
+        """Whether to queue one more key (never while the answer is ``full``)."""
+        with self.lock:
+            if full or self.pending >= self.bound:
+                self.dropped += 1
+                return False
+            self.pending += 1
+            return True
+
+    def handled(self) -> int:
+        """One key handled; the number dropped, once the burst is over (else 0)."""
+        with self.lock:
+            self.pending = max(0, self.pending - 1)
+            if self.pending or not self.dropped:
+                return 0
+            dropped, self.dropped = self.dropped, 0
+            return dropped
+
+
+class AnswerInput(Input):
+    """The prompt line: at most :data:`~gamenight.terminal.ui.MAX_ANSWER` characters;
+    a longer paste is refused whole (``refused`` is told how long it was), never echoed."""
+
+    def __init__(self, refused: Callable[[int], None], **kwargs: object) -> None:
+        super().__init__(max_length=MAX_ANSWER, **kwargs)  # type: ignore[arg-type]
+        self.refused = refused
+
+    def _on_paste(self, event: events.Paste) -> None:
+        line = event.text.splitlines()[0] if event.text.strip() else ""
+        if len(self.value) + len(line) > MAX_ANSWER:
+            event.stop()
+            self.refused(len(line))
+            return
+        super()._on_paste(event)
 
 
 def translate_keys(bindings: BindingsMap) -> BindingsMap:
@@ -82,8 +140,8 @@ def picked_dice(line: str) -> frozenset[int]:
 
 
 class BoardPane(VerticalScroll):
-    """The board panel: when what it holds grows or shrinks, the footer's keys are
-    checked again (PgUp / PgDn are offered only while the board is taller than it)."""
+    """The board (or hint) panel: when what it holds grows or shrinks, the footer's keys
+    are checked again (PgUp / PgDn are offered only while it is taller than its panel)."""
 
     def watch_virtual_size(self) -> None:
         self.call_after_refresh(self.app.refresh_bindings)
@@ -129,25 +187,26 @@ class TableApp(App[None], Generic[T]):
     Screen { layout: vertical; }
     * { scrollbar-size-vertical: 1; }
     #table { height: 1fr; }
-    #board-pane { width: 1fr; border: round $accent; border-title-color: $text; }
+    #main { width: 1fr; }
+    #board-pane { height: 1fr; border: round $accent; border-title-color: $text; }
     #side { width: SIDE_WIDTH; }
     #log { height: 1fr; border: round $panel; border-title-color: $text-muted;
         overflow-y: auto; overflow-x: hidden; }
-    #hint-pane { height: auto; max-height: 70%; border: round $success; display: none; }
+    #hint-pane { height: auto; max-height: 60%; border: round $success; display: none; }
     #hint-pane.shown { display: block; }
-    #error { height: auto; color: $error; display: none; padding: 0 1; }
+    #error { height: auto; max-height: 2; color: $error; display: none; padding: 0 1; }
     #error.shown { display: block; }
     #prompt-line { height: auto; max-height: 4; padding: 0 1; }
     #prompt { width: auto; max-width: 65%; text-style: bold; }
     #answer { border: none; height: 1; padding: 0; width: 1fr; min-width: 12; }
     #curtain { width: 1fr; height: 1fr; content-align: center middle; text-align: center; }
     .narrow #table { layout: vertical; }
-    .narrow #board-pane { height: 1fr; border: none; border-top: round $accent; }
+    .narrow #main { width: 1fr; height: 1fr; }
+    .narrow #board-pane { border: none; border-top: round $accent; }
     .narrow #side { width: 1fr; height: 30%; }
     .narrow #log { border: none; border-top: round $panel; }
-    .narrow #hint-pane { border: none; border-top: round $success; max-height: 100%; }
-    .narrow #hint-pane.shown { height: 1fr; }
-    .narrow #log.hinted { display: none; }
+    .narrow #hint-pane { border: none; border-top: round $success; max-height: 70%; }
+    .narrow #side.hinted { display: none; }
     """.replace("SIDE_WIDTH", str(SIDE))
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -155,9 +214,15 @@ class TableApp(App[None], Generic[T]):
         Binding("f2", "undo", N_("Undo (u)")),
         Binding("f3", "close_hint", N_("Close hint")),
         Binding("ctrl+c", "leave", N_("Leave"), priority=True),
-        # over the prompt line's own PgUp/PgDn; one is shown (it must fit in 40 columns)
-        Binding("pagedown", "board(1)", N_("Board ↓"), priority=True),
-        Binding("pageup", "board(-1)", N_("Board ↑"), show=False, priority=True),
+        # over the prompt line's own PgUp/PgDn: the hint while it is open, else the board;
+        # one is shown (it must fit in 40 columns)
+        Binding("pagedown", "board(1)", N_("Scroll ↓"), priority=True),
+        Binding("pageup", "board(-1)", N_("Scroll ↑"), show=False, priority=True),
+        Binding("ctrl+down", "log(1)", N_("Log ↓"), show=False, priority=True),
+        Binding("ctrl+up", "log(-1)", N_("Log ↑"), show=False, priority=True),
+        # the focus stays on the prompt line: nothing typed is lost to another widget
+        Binding("tab", "stay", show=False, priority=True),
+        Binding("shift+tab", "stay", show=False, priority=True),
         Binding("ctrl+q", "leave", N_("Leave"), show=False, priority=True),
         Binding("ctrl+z", "suspend_process", N_("Suspend"), show=False),
     ]
@@ -181,30 +246,59 @@ class TableApp(App[None], Generic[T]):
         self.questions = 0  # questions asked so far (curtains and the closing prompt too)
         self.board_parts: list[RenderableType] = []
         self.picked: frozenset[int] = frozenset()
+        self.gate = KeyGate()
+        self.line_full = False  # the prompt line holds MAX_ANSWER characters
+        self.drawn_width = 0  # the width the board was drawn at
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
 
     # ----- layout ----------------------------------------------------------------
     def compose(self) -> ComposeResult:
         with Horizontal(id="table"):
-            with BoardPane(id="board-pane"):
-                yield Static(id="board")
+            # the hint under the board, as wide as it (a 32-column panel broke its values)
+            with Vertical(id="main"):
+                with BoardPane(id="board-pane"):
+                    yield Static(id="board")
+                with BoardPane(id="hint-pane"):
+                    yield Static(id="hint")
             with Vertical(id="side"):
                 yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=10)
-                with VerticalScroll(id="hint-pane"):
-                    yield Static(id="hint")
         yield Static(id="error")
         with Horizontal(id="prompt-line"):
             yield Label(id="prompt")
-            yield Input(id="answer", disabled=True)
+            yield AnswerInput(self._too_long, id="answer", disabled=True)
         yield Footer()
 
     def on_mount(self) -> None:
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log").border_title = _("Log")
         self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
+        for pane in self.query("#board-pane, #log, #hint-pane"):
+            pane.can_focus = False  # a click on a panel never takes the keys from the prompt
         self._fit(self.size.width)
         self.app_resume_signal.subscribe(self, self._resumed)
         self.worker.start()
+
+    def post_message(self, message: Message) -> bool:
+        """Keys past :data:`MAX_PENDING_KEYS` waiting are dropped where they arrive."""
+        # a key (not one bubbled up); a printable one cannot go into a full line: it is
+        # dropped before it costs anything
+        if (
+            isinstance(message, events.Key)
+            and not message.is_forwarded
+            and not self.gate.admit(full=message.is_printable and self.line_full)
+        ):
+            return False
+        return super().post_message(message)
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            dropped = self.gate.handled()
+            if dropped:
+                self._too_long(dropped)
+        await super().on_event(event)
+
+    def _too_long(self, dropped: int = 0) -> None:
+        self.show_error(plain("✗ " + _(TOO_LONG).format(n=MAX_ANSWER)))
 
     def _resumed(self, _: object) -> None:
         """Back from Ctrl-Z and ``fg``: the terminal lost the screen, so draw all of it
@@ -214,27 +308,42 @@ class TableApp(App[None], Generic[T]):
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width)
+        self._redraw(event.size.width)
+
+    def _redraw(self, full: int) -> None:
+        """A resize (to ``full`` columns) while a question waits: the game draws its
+        board again at the new width (its narrow layout under a shrunk screen, never
+        the wide one wrapped)."""
+        width = self.board_width(full)
+        if self.waiting not in ("line", "close") or width == self.drawn_width:
+            return
+        parts = self.prompter.redraw(width)
+        if parts is not None:
+            self.drawn_width = width
+            self.board_parts = parts
+            self.query_one("#board", Static).update(Picked(Group(*parts), self.picked))
 
     def _fit(self, width: int) -> None:
         self.screen.set_class(width < NARROW, "narrow")
 
     # ----- the session's thread calls these (through call_from_thread) ----------
-    def board_width(self) -> int:
+    def board_width(self, full: int | None = None) -> int:
         """The board panel's width in columns, for the games' narrow layouts: from the
-        screen's size (the layout may not have caught up with a resize yet)."""
-        full = self.size.width
+        screen's size (the layout may not have caught up with a resize yet), or from
+        ``full`` columns."""
+        full = self.size.width if full is None else full
         width = full if full < NARROW else full - SIDE - 2  # beside the log: two borders
         return max(20, width - 1)  # a column for the scroll bar
 
     def hint_width(self) -> int:
-        """The hint panel's width in columns."""
-        full = self.size.width
-        return max(20, (full - 3) if full < NARROW else SIDE - 3)
+        """The hint panel's width in columns: the board's (it sits under the board)."""
+        return self.board_width()
 
     def show_board(self, title: Text, parts: list[RenderableType]) -> None:
         pane = self.query_one("#board-pane", VerticalScroll)
         pane.border_title = title
         self.board_parts, self.picked = parts, frozenset()
+        self.drawn_width = self.board_width()
         self.query_one("#board", Static).update(Group(*parts))
         pane.scroll_home(animate=False)
         self._hide_hint()
@@ -249,12 +358,15 @@ class TableApp(App[None], Generic[T]):
             log.write(part, width=width)
 
     def show_hint(self, parts: list[RenderableType]) -> None:
-        self.query_one("#hint", Static).update(Group(*parts))
+        # the hint proper first (the ★ row at the top, in view), then the keys
+        first = sorted(parts, key=lambda part: not isinstance(part, HintBlock))
+        self.query_one("#hint", Static).update(Group(*first))
         pane = self.query_one("#hint-pane", VerticalScroll)
         pane.add_class("shown")
-        # the games print their keys first and the values last: show the values
-        self.call_after_refresh(pane.scroll_end, animate=False)
-        self.query_one("#log").add_class("hinted")
+        pane.scroll_home(animate=False)
+        self.call_after_refresh(pane.scroll_home, animate=False)
+        self.refresh_bindings()
+        self.query_one("#side").add_class("hinted")
 
     def show_error(self, message: Text) -> None:
         error = self.query_one("#error", Static)
@@ -306,6 +418,9 @@ class TableApp(App[None], Generic[T]):
 
     # ----- the user -------------------------------------------------------------
     def on_input_changed(self, event: Input.Changed) -> None:
+        self.line_full = len(event.value) >= MAX_ANSWER
+        if self.line_full:
+            self._too_long()
         picked = frozenset() if self.hidden else picked_dice(event.value)
         if picked != self.picked:
             self.picked = picked
@@ -338,8 +453,8 @@ class TableApp(App[None], Generic[T]):
             return self.waiting == "line" and self.undo_allowed
         if action == "close_hint":
             return self.query_one("#hint-pane").has_class("shown")
-        if action == "board":  # shown only when the board is taller than its panel
-            return self.query_one("#board-pane", VerticalScroll).max_scroll_y > 0
+        if action == "board":  # shown only when the panel is taller than it shows
+            return self._scrolled().max_scroll_y > 0
         return True
 
     def action_hint(self) -> None:
@@ -367,9 +482,26 @@ class TableApp(App[None], Generic[T]):
         answer.cursor_position = len(answer.value)
         answer.focus()
 
+    def _scrolled(self) -> VerticalScroll:
+        """The panel PgUp / PgDn scroll: the hint while it is open, else the board."""
+        hint = self.query_one("#hint-pane", VerticalScroll)
+        return hint if hint.has_class("shown") else self.query_one("#board-pane", VerticalScroll)
+
+    def action_stay(self) -> None:
+        """Tab: the focus stays on the prompt line."""
+
+    def action_log(self, pages: int) -> None:
+        """Ctrl-Up / Ctrl-Down: scroll the log back and forth."""
+        log = self.query_one("#log", RichLog)
+        if pages < 0:
+            log.scroll_page_up(animate=False)
+        else:
+            log.scroll_page_down(animate=False)
+
     def action_board(self, pages: int) -> None:
-        """PgUp / PgDn: scroll the board panel (a tall sheet on a short screen)."""
-        pane = self.query_one("#board-pane", VerticalScroll)
+        """PgUp / PgDn: scroll the hint panel while it is open, else the board panel
+        (a tall sheet on a short screen)."""
+        pane = self._scrolled()
         if pages < 0:
             pane.scroll_page_up(animate=False)
         else:
@@ -397,7 +529,7 @@ class TableApp(App[None], Generic[T]):
 
     def _hide_hint(self) -> None:
         self.query_one("#hint-pane").remove_class("shown")
-        self.query_one("#log").remove_class("hinted")
+        self.query_one("#side").remove_class("hinted")
         self.refresh_bindings()
 
     def _hide_error(self) -> None:

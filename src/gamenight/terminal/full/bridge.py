@@ -22,7 +22,7 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from gamenight.terminal.ui import Prompter, plain
+from gamenight.terminal.ui import MAX_ANSWER, Prompter, clip_message, plain, too_long
 
 # What the prompt line hands back: a line typed, or the exception to raise in the
 # session (KeyboardInterrupt for "leave", EOFError when the screen is closing).
@@ -144,6 +144,7 @@ class ScreenPrompter(Prompter):
     """The :class:`~gamenight.terminal.ui.Prompter` of the full screen."""
 
     surface: Surface | None = None
+    shown: tuple[Text, Callable[[Console], None]] | None = None  # the board, to redraw
 
     def _app(self) -> Surface:
         assert self.surface is not None, "a ScreenPrompter needs its app"
@@ -162,12 +163,15 @@ class ScreenPrompter(Prompter):
     def ask(self, prompt: str, *, secret: bool = False) -> str:
         app = self._app()
         self._screen().tail.clear()  # the tail is what comes after the last question
-        app.call_from_thread(app.start_ask, prompt, secret and self.hide_secrets, self.undo)
-        return self._wait()
+        while True:
+            app.call_from_thread(app.start_ask, prompt, secret and self.hide_secrets, self.undo)
+            text = self._wait()
+            if len(text) <= MAX_ANSWER:  # the prompt line takes no more: a bound kept here too
+                return text
+            self.error(too_long(text))
 
     def error(self, message: str | Text) -> None:
-        shown = plain(message) if isinstance(message, str) else message
-        text = Text.assemble(plain("✗ ", "bold red"), shown)
+        text = Text.assemble(plain("✗ ", "bold red"), clip_message(message))
         super().error(message)
         app = self._app()
         app.call_from_thread(app.show_error, text)
@@ -175,10 +179,22 @@ class ScreenPrompter(Prompter):
     def board(self, title: Text, draw: Callable[[Console], None]) -> None:
         app = self._app()
         console = self._screen()
+        self.shown = (title, draw)
         with console.collecting(app.call_from_thread(app.board_width)) as parts:
             draw(console)
         console.tail = [(Rule(title), False), *((part, False) for part in parts)]
         app.call_from_thread(app.show_board, title, list(parts))
+
+    def redraw(self, width: int) -> list[RenderableType] | None:
+        """The board drawn again at ``width`` columns (the screen was resized), or None
+        if there is none. Called on the app's thread while the session waits for an
+        answer, so the console is not in use."""
+        if self.shown is None:
+            return None
+        console = self._screen()
+        with console.collecting(width) as parts:
+            self.shown[1](console)
+        return list(parts)
 
     def hand_over(self, name: str) -> None:
         # The last secret turn was concealed when it ended (HumanAgent.act): what shows
@@ -191,6 +207,7 @@ class ScreenPrompter(Prompter):
 
     def conceal(self) -> None:
         self._screen().tail.clear()
+        self.shown = None
         app = self._app()
         app.call_from_thread(app.clear_all)
 
