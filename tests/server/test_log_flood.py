@@ -176,7 +176,7 @@ def http_cases(port: int) -> list[bytes]:
 
 # The event-loop stall watcher's lines measure the machine (a loaded test machine is
 # late whatever the clients do; bench/server_load.py counts them): not counted here.
-STALL = re.compile(r"^WARNING gamenight\.server: event loop \d+ ms late.*\n?", re.MULTILINE)
+STALL = re.compile(r"^(\S+ )?WARNING gamenight\.server: event loop \d+ ms late.*\n?", re.MULTILINE)
 
 
 def _records(text: str) -> int:

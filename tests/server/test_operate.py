@@ -71,7 +71,8 @@ def _client_faults(url: str) -> None:
 def test_one_log_format_and_no_traceback_for_what_clients_get_wrong(
     fmt: str, tmp_path: Path
 ) -> None:
-    with Served(["--port", "0", "--db", _db(tmp_path), "--log-format", fmt]) as server:
+    args = ["--port", "0", "--db", _db(tmp_path), "--log-format", fmt, "--access-log"]
+    with Served(args) as server:
         _client_faults(server.url)
         httpx.get(f"{server.url}/healthz")
     log = server.stderr()
@@ -90,7 +91,7 @@ def test_one_log_format_and_no_traceback_for_what_clients_get_wrong(
 
 def test_log_level_and_access_log_switches(tmp_path: Path) -> None:
     args = ["--port", "0", "--db", _db(tmp_path)]
-    with Served([*args, "--no-access-log"]) as quiet:
+    with Served(args) as quiet:  # the access log is off by default (issue 38)
         httpx.get(f"{quiet.url}/healthz")
         code = create_room(quiet.url, "dice-duel", ["human", "human"])["code"]
         run(Client(quiet.url, code).connect())
@@ -99,7 +100,7 @@ def test_log_level_and_access_log_switches(tmp_path: Path) -> None:
     with Served([*args, "--log-level", "warning"]) as warned:
         httpx.get(f"{warned.url}/healthz")
     assert " INFO " not in warned.stderr() and "/healthz" not in warned.stderr()
-    with Served([*args, "--log-level", "debug"]) as chatty:
+    with Served([*args, "--log-level", "debug", "--access-log"]) as chatty:
         httpx.get(f"{chatty.url}/healthz")
     assert " DEBUG " in chatty.stderr() and "/healthz" in chatty.stderr()
 
@@ -226,11 +227,14 @@ def test_invite_links_use_the_public_url(tmp_path: Path) -> None:
 
 
 def test_invite_links_use_the_address_the_browser_used(tmp_path: Path) -> None:
-    with Served(["--host", "0.0.0.0", "--port", "0", "--db", _db(tmp_path)]) as server:
+    # a name the server is reached by is one it was told (the Host check, issue 38)
+    args = ["--host", "0.0.0.0", "--port", "0", "--db", _db(tmp_path)]
+    with Served([*args, "--origin", "http://games.lan"]) as server:
         code = create_room(server.url, "dice-duel", ["human", "human"])["code"]
         port = server.port
         assert _invite_base(server.url, code, f"games.lan:{port}") == f"http://games.lan:{port}"
-        assert _invite_base(server.url, code, "games.lan:123456") == ""  # the page's own origin
+        bad = httpx.get(f"{server.url}/r/{code}", headers={"host": "games.lan:123456"})
+        assert bad.status_code == 400 and bad.json()["code"] == "bad_host"  # no such port
         # opened on the server's own machine by loopback: this machine's address instead
         mine = machine_address()
         expected = f"http://{mine}:{port}" if mine else f"http://127.0.0.1:{port}"

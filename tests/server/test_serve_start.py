@@ -150,6 +150,7 @@ def test_a_bad_setting_is_one_line_naming_its_flag_and_variable(
 
 def test_settings_come_from_the_environment_and_flags_win(tmp_path: Path) -> None:
     env = {"GAMENIGHT_PORT": "0", "GAMENIGHT_LOG_FORMAT": "json", "GAMENIGHT_METRICS": "off"}
+    env["GAMENIGHT_ACCESS_LOG"] = "on"
     with Served(["--db", _db(tmp_path), "--metrics", "on"], env) as server:
         assert server.port != 0  # GAMENIGHT_PORT=0: any free port
         assert httpx.get(f"{server.url}/metrics").status_code == 200  # the flag won

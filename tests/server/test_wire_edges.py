@@ -101,6 +101,18 @@ def test_a_rebound_host_name_is_refused(server: ThreadServer) -> None:
     run(socket_of_evil())
 
 
+@pytest.mark.parametrize(
+    "host", ["localhost:123456", "localhost:", "localhost:8x", "[::1]junk", "127.0.0.1:-1"]
+)
+def test_a_host_with_no_port_number_is_refused_not_a_crash(server: ThreadServer, host: str) -> None:
+    """A Host whose port is no port number: one 400 ``bad_host``, not a 500 from the
+    URL that could not be made of it (found by the invite-link test)."""
+    code = create_room(server.url, "wurfeltod", ["human"])["code"]
+    for path in ("/api/games", f"/r/{code}", "/api/rooms"):
+        answer = httpx.get(server.url + path, headers={"Host": host})
+        assert answer.status_code == 400 and answer.json()["code"] == "bad_host", (path, host)
+
+
 def test_the_hosts_of_extra_origins_are_allowed(sqlite_url: str) -> None:
     with ThreadServer(sqlite_url, extra_origins=("https://games.example",)) as server:
         proxied = {"Host": "games.example", "Origin": "https://games.example"}

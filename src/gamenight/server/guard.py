@@ -25,6 +25,7 @@ import ipaddress
 import logging
 import math
 import secrets
+import socket
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -166,10 +167,14 @@ def host_name(host: str) -> str:
 def allowed_hosts(config: Any) -> frozenset[str]:
     """The host names this server answers to: ``localhost`` and the loopback addresses,
     the address it listens on, its public URL's host and the hosts of its extra origins
-    (``--origin``, a reverse proxy's public name). An IP address is always answered (see
+    (``--origin``, a reverse proxy's public name); listening on every address, this
+    machine's name (and ``NAME.local``) too. An IP address is always answered (see
     :func:`host_allowed`)."""
     names = {host_name(urlsplit(o).netloc) for o in config.extra_origins}
     names |= {host_name(config.listen_host), host_name(urlsplit(config.public_url).netloc)}
+    if config.listen_host in ("0.0.0.0", "::", ""):  # on the network: its own name too
+        machine = socket.gethostname().lower()
+        names |= {machine, f"{machine}.local"}
     return frozenset(LOCAL_NAMES | names - {""})
 
 
@@ -183,9 +188,13 @@ def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
     [True, True, True]
     >>> host_allowed("evil.example:8000", allowed), host_allowed(None, allowed)
     (False, True)
+    >>> host_allowed("games.example:123456", allowed), host_allowed("[::1]x", allowed)
+    (False, False)
     """
     if host is None:
         return True
+    if not _port_ok(host):  # a URL could not be made of it (a 500 deeper down)
+        return False
     name = host_name(host)
     if name in allowed:
         return True
@@ -194,6 +203,21 @@ def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
     except ValueError:
         return False
     return True
+
+
+def _port_ok(host: str) -> bool:
+    """A ``Host``'s port, if it has one, is a port number (0 to 65535, ASCII digits)."""
+    host = host.strip()
+    if host.startswith("["):
+        rest = host.partition("]")[2]
+        if rest and not rest.startswith(":"):
+            return False
+        port = rest[1:]
+    else:
+        port = host.partition(":")[2] if host.count(":") == 1 else ""
+    if not port:
+        return not host.endswith(":")
+    return port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535
 
 
 def check_host(connection: Any) -> None:
@@ -326,7 +350,7 @@ failures = FailureLog()
 def _where(request: Request[Any, Any, Any]) -> str:
     code = request.path_params.get("code") if request.scope.get("path_params") else None
     room = f"room {code}, " if code else ""
-    return f"{room}{request.method} {request.url.path}"
+    return f"{room}{request.method} {request.scope.get('path', '?')}"  # not .url: it may not parse
 
 
 class ClientGone(RoomError):

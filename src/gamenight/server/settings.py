@@ -233,7 +233,12 @@ SETTINGS: tuple[Setting, ...] = (
         _choice("text", "json"),
     ),
     Setting(
-        "access-log", True, N_("one log record per HTTP request and socket"), _bool, flag_pair=True
+        # off by default: each line is one a client causes, uncapped (issue 38, logs)
+        "access-log",
+        False,
+        N_("one log record per HTTP request and socket"),
+        _bool,
+        flag_pair=True,
     ),
     Setting("metrics", "on", N_("serve /metrics (Prometheus)"), _choice("on", "off")),
     Setting(
