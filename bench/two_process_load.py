@@ -147,7 +147,11 @@ async def drive(
         for code, places in rooms
         for base, token in places
     ]
-    while run.ready < len(tasks) and not all(t.done() for t in tasks):
+    deadline = time.monotonic() + 180
+    while run.ready + sum(t.done() for t in tasks) < len(tasks):
+        if time.monotonic() > deadline:
+            print(f"    only {run.ready} of {len(tasks)} sockets got their snapshot", flush=True)
+            break
         await asyncio.sleep(0.1)
     run.measure_from = time.perf_counter() + args.warmup
     run.stop_at = time.monotonic() + args.warmup + args.seconds

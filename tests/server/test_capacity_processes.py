@@ -81,7 +81,7 @@ def test_a_lagging_process_serves_a_finished_games_record(pg: PgCluster) -> None
             code = create_room(other.url, "toy", ["human"], options={"target": 2})["code"]
             token = claim(other.url, code, 0, "Pig")
             assert httpx.get(f"{lagging.url}/api/rooms/{code}").json()["status"] == "playing"
-            lagging.hub._heard = lambda _payload: None  # type: ignore[method-assign]
+            lagging.hub._heard = lambda _payload: None  # type: ignore[method-assign,assignment]
             run(_play_toy(other.url, code, token))
             assert httpx.get(f"{other.url}/api/rooms/{code}").json()["status"] == "finished"
             assert lagging.hub.rooms[code].status.value == "playing"  # it did not hear

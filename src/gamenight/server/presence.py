@@ -21,14 +21,33 @@ from __future__ import annotations
 import contextlib
 import logging
 import time
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gamenight.core.i18n import _, use_language
 from gamenight.server import protocol as p
+from gamenight.server.bots import BotServices
+from gamenight.server.conns import Conns
 from gamenight.server.lifecycle import Lifecycle
+from gamenight.server.timers import TimerRoom
 
-if TYPE_CHECKING:
-    from gamenight.server.room import Room
+
+class _Services(BotServices, Protocol):
+    @property
+    def tag(self) -> str: ...
+    def payload(self, code: str, kind: str) -> str: ...
+
+
+class Room(TimerRoom, Protocol):
+    """A room as its presence sees it (``room.Room``)."""
+
+    remote: set[int]
+
+    @property
+    def services(self) -> _Services: ...
+    @property
+    def conns(self) -> Conns: ...
+    def show(self) -> None: ...
+
 
 log = logging.getLogger("gamenight.server")
 
