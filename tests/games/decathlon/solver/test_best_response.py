@@ -98,6 +98,7 @@ def test_the_solved_policy_plays_the_minimax_value() -> None:
     assert greedy.value > found.value  # greedy stops at 16 > 15: it gives a chance away
 
 
+@pytest.mark.slow  # about 900 positions through the rules (minutes on a busy machine)
 def test_the_best_response_to_greedy_is_exact() -> None:
     # greedy (seat 1) at 20 with one die left, then the responder's whole third attempt
     state = third_attempts()
