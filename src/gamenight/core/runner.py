@@ -173,7 +173,7 @@ def play_match(
 ) -> tuple[Results, S]:
     """Play one game to the end; returns the results and the final state.
 
-    >>> from gamenight.core.agents import check_ready, RandomAgent
+    >>> from gamenight.core.agents import RandomAgent
     >>> from gamenight.core import registry
     >>> game = registry.get("decathlon").game
     >>> results, _ = play_match(game, [RandomAgent(1), RandomAgent(2)], seed=3,
