@@ -179,7 +179,8 @@ def test_the_hint_panel_shows_the_best_option_first_and_whole(tmp_path: Path) ->
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: app.waiting == "line")
-            assert screen_text(app).count("win: ") == 1
+            await until(pilot, lambda: "win:" in screen_text(app))  # the live odds are drawn
+            assert screen_text(app).count("win:") == 1
             await pilot.press("f1")
             await until(pilot, lambda: "★" in screen_text(app))
             await until(pilot, lambda: app.waiting == "line")
