@@ -84,7 +84,7 @@ def test_the_wurfeltod_and_dice_duel_hints_speak_the_language(lang: str) -> None
     set_default_language(lang)
     try:
         entry = registry.get("wurfeltod")
-        view = entry.game.view(entry.game.start(1, {}, SeededDice(seed=3)).state, 0)
+        view: Any = entry.game.view(entry.game.start(1, {}, SeededDice(seed=3)).state, 0)
         from gamenight.core.advice import Advice, Objective, Option
 
         legal = entry.game.legal_actions(entry.game.start(1, {}, SeededDice(seed=3)).state, 0)

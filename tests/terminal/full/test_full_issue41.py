@@ -138,7 +138,7 @@ def test_the_decades_question_is_in_view_after_the_curtain(
         match = table.match[0]
         assert match.table is not None
         seat = match.table.to_act()[0]
-        view = match.table.position(seat).view
+        view: Any = match.table.position(seat).view
         return view.questions[view.category].text if view.phase == "answer" else None
 
     async def run() -> None:
@@ -179,7 +179,8 @@ def test_the_hint_panel_shows_the_best_option_first_and_whole(tmp_path: Path) ->
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
             await until(pilot, lambda: app.waiting == "line")
-            assert screen_text(app).count("win: ") == 1
+            await until(pilot, lambda: "win:" in screen_text(app))  # the live odds are drawn
+            assert screen_text(app).count("win:") == 1
             await pilot.press("f1")
             await until(pilot, lambda: "★" in screen_text(app))
             await until(pilot, lambda: app.waiting == "line")
@@ -233,7 +234,8 @@ def test_shrinking_mid_question_draws_the_narrow_board(tmp_path: Path) -> None:
     def phase() -> str:
         match = table.match[0]
         assert match.table is not None
-        return str(match.table.position(match.table.to_act()[0]).view.phase)
+        view: Any = match.table.position(match.table.to_act()[0]).view
+        return str(view.phase)
 
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:

@@ -1,7 +1,7 @@
 """SVG snapshots of the full-screen table's main screens (pytest-textual-snapshot) at
-80x24 and 40x12: each game's first question, the hot-seat curtain and the menu (the hint
-panel's picture depended on what ran before it in the process, so it is checked by
-content in test_full_table.py instead). Deterministic: fixed seeds, chosen seeds
+80x24 and 40x12: each game's first question, the hot-seat curtain, the menu and the hint
+panel (solo, so no live odds: its picture depends on nothing run before it; issue 41).
+Deterministic: fixed seeds, chosen seeds
 shown (no commitment), an empty cache (no solver table) and no clock on screen.
 ``--snapshot-update`` rewrites them after a deliberate change; look at the SVGs before
 committing them."""
@@ -97,3 +97,21 @@ def test_menu(size: str, snap_compare: SnapCompare) -> None:
 
     app: TableApp[None] = TableApp(menu)
     assert snap_compare(app, terminal_size=SIZES[size], run_before=waiting_for(app, "line"))
+
+
+@pytest.mark.parametrize("size", list(SIZES))
+def test_hint_panel(size: str, tmp_path: Path, snap_compare: SnapCompare) -> None:
+    """The hint panel under the board, its best option and sentence at the top (issue 41)."""
+    app = table_app("decathlon", "Ann", tmp_path, options={"events": "100m"}).app
+
+    async def run_before(pilot: Pilot[None]) -> None:
+        await until(pilot, lambda: app.waiting == "line")
+        asked = app.questions
+        await pilot.press("f1")
+        await until(pilot, lambda: app.questions > asked and app.waiting == "line")
+        await until(pilot, lambda: "★" in screen_text(app))
+        await settled(pilot, app)
+        app.query_one("#log", RichLog).scroll_end(animate=False)
+        await settled(pilot, app)
+
+    assert snap_compare(app, terminal_size=SIZES[size], run_before=run_before)

@@ -261,7 +261,7 @@ def test_menu_help_and_rules_stay_until_read() -> None:
             await until(pilot, lambda: app.waiting == "line")
             await pilot.press("f1")
             await until(pilot, lambda: app.query_one("#hint-pane").has_class("shown"))
-            assert "resume a saved game" in screen_text(app)
+            await until(pilot, lambda: "resume a saved game" in hint_text(app))
             await until(pilot, lambda: app.waiting == "line")
             await type_line(pilot, "r")
             await until(pilot, lambda: "Rules of which game" in screen_text(app))
@@ -274,6 +274,13 @@ def test_menu_help_and_rules_stay_until_read() -> None:
             await until(pilot, lambda: not app.is_running)
 
     asyncio.run(run())
+
+
+def hint_text(app: TableApp[None]) -> str:
+    """What the hint panel shows, its wrapped lines joined by spaces."""
+    region = app.query_one("#hint-pane").content_region
+    lines = screen_text(app).splitlines()[region.y : region.bottom]
+    return " ".join(" ".join(line[region.x : region.right] for line in lines).split())
 
 
 def test_undo_on_the_full_screen_takes_the_move_back(tmp_path: Path) -> None:

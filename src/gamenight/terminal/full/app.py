@@ -207,6 +207,8 @@ class TableApp(App[None], Generic[T]):
     .narrow #log { border: none; border-top: round $panel; }
     .narrow #hint-pane { border: none; border-top: round $success; max-height: 70%; }
     .narrow #side.hinted { display: none; }
+    .narrow #board-pane.hinted { display: none; }
+    .narrow #hint-pane.shown { height: 1fr; max-height: 100%; }
     """.replace("SIDE_WIDTH", str(SIDE))
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -367,6 +369,7 @@ class TableApp(App[None], Generic[T]):
         self.call_after_refresh(pane.scroll_home, animate=False)
         self.refresh_bindings()
         self.query_one("#side").add_class("hinted")
+        self.query_one("#board-pane").add_class("hinted")  # narrow: the hint alone
 
     def show_error(self, message: Text) -> None:
         error = self.query_one("#error", Static)
@@ -530,6 +533,7 @@ class TableApp(App[None], Generic[T]):
     def _hide_hint(self) -> None:
         self.query_one("#hint-pane").remove_class("shown")
         self.query_one("#side").remove_class("hinted")
+        self.query_one("#board-pane").remove_class("hinted")
         self.refresh_bindings()
 
     def _hide_error(self) -> None:
