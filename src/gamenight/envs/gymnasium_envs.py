@@ -5,7 +5,7 @@ Every registered game that one seat can play (plug-ins included) gets
 which options it fixes): ``Decathlon-v0`` (one athlete, points variant: its codec's
 ``solo_options``; option ``events``), ``Wurfeltod-v0`` (solitaire Wurfeltod, the full 20
 turns), ``DiceDuelSolo-v0`` (the Kniffel Dice Duel solo game, K7: the choice of ``mode``
-whose ``seats`` allow one), and a plug-in's, e.g. ``Toy-v0``.
+whose ``seats`` allow one), and every plug-in's.
 
 The observation is a flat ``Box`` encoding the player's view; the legal-action
 mask is ``info["action_mask"]`` (int8, one entry per index of ``Discrete(n)``).
