@@ -122,7 +122,7 @@ def test_vector_env_steps_the_solo_episodes() -> None:
     ended = 0
     for _ in range(400):
         actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
-        obs, rewards, term, trunc, info = vec.step(actions)
+        obs, rewards, term, _, info = vec.step(actions)
         if not ended:
             one, r, done, _, one_info = solo.step(actions[1])
             assert rewards[1] == r and term[1] == done

@@ -177,10 +177,10 @@ def test_gymnasium_versus_and_vector_envs_with_no_edit_to_the_envs() -> None:
         check_env(gym.make("gamenight/ToyVsBot-v0").unwrapped)
     versus: Any = gym.make("gamenight/ToyVsBot-v0", target=20).unwrapped
     assert versus.opponent == "random" and type(versus) is VERSUS_ENVS["gamenight/ToyVsBot-v0"]
-    obs, info = versus.reset(seed=2)
+    _, info = versus.reset(seed=2)
     done, steps = False, 0
     while not done:
-        obs, _, done, _, info = versus.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        _, _, done, _, info = versus.step(int(np.flatnonzero(info["action_mask"])[-1]))
         steps += 1
     assert versus.session.finished and steps > 0
     vec: Any = gym.make_vec("gamenight/Toy-v0", num_envs=2)
