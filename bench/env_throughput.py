@@ -223,7 +223,10 @@ def main() -> None:
     if "--row" in args:  # one row, exactly named, as JSON (the paired run's child)
         wanted = args[args.index("--row") + 1]
         found = [run for name, run in runs(seconds) if name == wanted]
-        print(json.dumps(list(found[0]()) if found else None))
+        try:
+            print(json.dumps(list(found[0]()) if found else None))
+        except Exception:
+            print(json.dumps(None))
         return
     if "--old" in args:
         names = [name for name, _ in runs(seconds) if only.lower() in name.lower()]

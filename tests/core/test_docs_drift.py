@@ -15,7 +15,7 @@ def test_architecture_states_the_record_format_the_code_writes() -> None:
     text = (DOCS / "architecture.md").read_text()
     stated = re.findall(r"JSON Lines \(format version (\d+)", text)
     assert stated == [str(FORMAT_VERSION)]
-    assert FORMAT_VERSION == max(SUPPORTED_VERSIONS)
+    assert max(SUPPORTED_VERSIONS) == FORMAT_VERSION
 
 
 def test_plug_in_authors_get_umpire_and_bot_info_from_core() -> None:
