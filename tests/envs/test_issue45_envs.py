@@ -112,7 +112,7 @@ def test_a_versus_subclass_without_an_opponent_plays_the_first_bot() -> None:
 def test_vector_env_steps_the_solo_episodes() -> None:
     """A sub-env of the vector env plays exactly the solo env's episode on its seed."""
     vec: Any = gym.make_vec("gamenight/Wurfeltod-v0", num_envs=3)
-    assert isinstance(vec, SoloVectorEnv) and isinstance(vec, gym.vector.VectorEnv)
+    assert type(vec) is SoloVectorEnv and issubclass(SoloVectorEnv, gym.vector.VectorEnv)
     solo: Any = gym.make("gamenight/Wurfeltod-v0").unwrapped
     obs, info = vec.reset(seed=10)
     one, one_info = solo.reset(seed=11)

@@ -147,27 +147,7 @@ choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
             picked = {self._choice(item, where) for item in items}
             return [c for c in self.choices if c in picked]
         if self.kind == "per-seat":
-            parts = raw.split(",") if isinstance(raw, str) else raw
-            if not isinstance(parts, list | tuple) or not parts:
-                raise OptionsError(
-                    "option '{option}': expected one of {choices}, got {raw}",
-                    option=where,
-                    choices=", ".join(self.choices),
-                    raw=repr(raw),
-                )
-            spelt = {c.lower(): c for c in self.choices}
-            picked = []
-            for part in parts:
-                key = part.strip().lower() if isinstance(part, str) else part
-                if key not in spelt:
-                    raise OptionsError(
-                        "option '{option}': {raw} is not one of {choices}",
-                        option=where,
-                        raw=repr(part),
-                        choices=", ".join(self.choices),
-                    )
-                picked.append(spelt[key])
-            return ",".join(picked)
+            return self._per_seat(raw, where)
         if self.kind == "int":
             value: int
             if isinstance(raw, bool):
@@ -217,6 +197,30 @@ choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
                 "option '{option}': expected text, got {raw}", option=where, raw=repr(raw)
             )
         return raw
+
+    def _per_seat(self, raw: object, where: str) -> str:
+        """A ``per-seat`` value: each comma-separated part one of ``choices`` (case aside)."""
+        parts = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(parts, list | tuple) or not parts:
+            raise OptionsError(
+                "option '{option}': expected one of {choices}, got {raw}",
+                option=where,
+                choices=", ".join(self.choices),
+                raw=repr(raw),
+            )
+        spelt = {c.lower(): c for c in self.choices}
+        seats: list[str] = []
+        for part in parts:
+            key = part.strip().lower() if isinstance(part, str) else part
+            if key not in spelt:
+                raise OptionsError(
+                    "option '{option}': {raw} is not one of {choices}",
+                    option=where,
+                    raw=repr(part),
+                    choices=", ".join(self.choices),
+                )
+            seats.append(spelt[key])
+        return ",".join(seats)
 
     def _choice(self, raw: object, where: str) -> str:
         if not isinstance(raw, str):

@@ -38,6 +38,7 @@ from gamenight.core import registry
 from gamenight.core.errors import OptionsError
 from gamenight.envs.codecs import BIG, Obs, codec_for
 from gamenight.envs.episode import Episode, Mask
+from gamenight.envs.vector import make_vector
 
 ILLEGAL_POLICIES = ("ignore", "end")
 
@@ -239,14 +240,6 @@ def solo_env(game_id: str) -> type[SoloEnv] | None:
         MAX_EPISODE_STEPS[env_id] = MAX_SOLO_STEPS
         globals()[made.__name__] = made  # so the registered entry point names it
     return made
-
-
-def make_vector(env_id: str, **kwargs: Any) -> Any:
-    """``gym.make_vec(env_id, num_envs)``'s vector entry point: a
-    :class:`~gamenight.envs.vector.SoloVectorEnv` (imported on first use)."""
-    from gamenight.envs.vector import vector_env
-
-    return vector_env(ENVS[env_id])(**kwargs)
 
 
 def register() -> None:

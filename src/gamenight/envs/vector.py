@@ -18,8 +18,9 @@ Gymnasium's own ``SyncVectorEnv`` over the same envs.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any
 
+import gymnasium as gym
 import numpy as np
 import numpy.typing as npt
 from gymnasium import spaces
@@ -28,24 +29,29 @@ from gymnasium.vector.utils import batch_space
 
 from gamenight.core.errors import OptionsError
 from gamenight.envs.codecs import Obs
-from gamenight.envs.gymnasium_envs import SoloEnv
 
 
 class SoloVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.float64]]):
     """``num_envs`` episodes of one one-seat env, stepped together (see the module doc)."""
 
-    metadata: ClassVar[dict[str, Any]] = {"autoreset_mode": AutoresetMode.SAME_STEP}
-    solo: ClassVar[type[SoloEnv]]  # the one-seat env class (set per env id)
+    metadata = {"autoreset_mode": AutoresetMode.SAME_STEP}  # noqa: RUF012 (Gymnasium's type)
 
     def __init__(
-        self, num_envs: int = 1, *, max_episode_steps: int | None = None, **options: Any
+        self,
+        env_id: str,
+        num_envs: int = 1,
+        *,
+        max_episode_steps: int | None = None,
+        **options: Any,
     ) -> None:
         if not isinstance(num_envs, int) or num_envs < 1:
             raise OptionsError(
                 "num_envs must be a positive whole number, not {n}", n=repr(num_envs)
             )
         self.num_envs = num_envs
-        self.envs = [self.solo(**options) for _ in range(num_envs)]
+        self.env_id = env_id
+        # the registered one-seat env itself, without Gymnasium's wrappers
+        self.envs: list[Any] = [gym.make(env_id, **options).unwrapped for _ in range(num_envs)]
         first = self.envs[0]
         self.single_observation_space = first.observation_space
         self.single_action_space = first.action_space
@@ -56,6 +62,7 @@ class SoloVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.float64
         self.max_episode_steps = max_episode_steps
         self._steps = [0] * num_envs
         self._masks = np.zeros((num_envs, self.n_actions), np.int8)
+        self._obs_shape = (num_envs, *(self.single_observation_space.shape or ()))
 
     def reset(
         self, *, seed: int | list[int | None] | None = None, options: dict[str, Any] | None = None
@@ -70,7 +77,7 @@ class SoloVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.float64
                 raise OptionsError(
                     "give one seed per sub-env ({n}), not {k}", n=self.num_envs, k=len(seeds)
                 )
-        obs = np.empty(self.observation_space.shape, np.float32)  # type: ignore[arg-type]
+        obs: Obs = np.empty(self._obs_shape, np.float32)
         for i, (env, s) in enumerate(zip(self.envs, seeds, strict=True)):
             obs[i], info = env.reset(seed=s)
             self._masks[i] = info["action_mask"]
@@ -81,7 +88,7 @@ class SoloVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.float64
         self, actions: npt.NDArray[np.int64] | list[int]
     ) -> tuple[Obs, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
         n = self.num_envs
-        obs = np.empty(self.observation_space.shape, np.float32)  # type: ignore[arg-type]
+        obs: Obs = np.empty(self._obs_shape, np.float32)
         rewards = np.zeros(n, np.float64)
         terminated = np.zeros(n, np.bool_)
         truncated = np.zeros(n, np.bool_)
@@ -121,15 +128,7 @@ class SoloVectorEnv(VectorEnv[Obs, npt.NDArray[np.int64], npt.NDArray[np.float64
             env.close()
 
 
-VECTOR_ENVS: dict[str, type[SoloVectorEnv]] = {}  # env id -> its vector class
-
-
-def vector_env(solo: type[SoloEnv]) -> type[SoloVectorEnv]:
-    """The vector class of a one-seat env class (``<Game>VectorEnv``), made once."""
-    made = VECTOR_ENVS.get(solo.env_id)
-    if made is None:
-        name = solo.__name__.removesuffix("Env") + "VectorEnv"
-        attrs = {"solo": solo, "__module__": __name__}
-        made = VECTOR_ENVS[solo.env_id] = type(name, (SoloVectorEnv,), attrs)
-        globals()[name] = made  # so the registered vector entry point names it
-    return made
+def make_vector(env_id: str, **kwargs: Any) -> SoloVectorEnv:
+    """``gym.make_vec(env_id, num_envs)``'s vector entry point (registered with each
+    one-seat env by :func:`gamenight.envs.gymnasium_envs.register`)."""
+    return SoloVectorEnv(env_id, **kwargs)
