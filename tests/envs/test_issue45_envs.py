@@ -133,7 +133,7 @@ def test_vector_env_steps_the_solo_episodes() -> None:
                 assert np.array_equal(obs[1], one)
         assert info["action_mask"].any(axis=1).all()  # same-step autoreset: all live
     assert ended
-    assert vec.action_masks().shape == (3, vec.single_action_space.n)
+    assert vec.action_masks().shape == (3, vec.n_actions)
 
 
 def test_no_env_module_branches_on_a_game_id() -> None:
