@@ -157,6 +157,41 @@ def test_pettingzoo_api_through_the_generic_codec() -> None:
         envs.parallel_env("toy")
 
 
+def test_gymnasium_versus_and_vector_envs_with_no_edit_to_the_envs() -> None:
+    """Issue 45: the envs are registered from the registry, so the plug-in gets a
+    one-seat env, a versus env against its first bot and a vector env, each passing
+    Gymnasium's own checker, with nothing under gamenight.envs naming it."""
+    import warnings
+
+    import gymnasium as gym
+    import numpy as np
+    from gymnasium.utils.env_checker import check_env
+
+    import gamenight.envs
+    from gamenight.envs.versus import VERSUS_ENVS
+
+    assert "gamenight/Toy-v0" in gym.registry and "gamenight/ToyVsBot-v0" in gym.registry
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # check_env warns instead of failing: fail here
+        check_env(gym.make("gamenight/Toy-v0").unwrapped)
+        check_env(gym.make("gamenight/ToyVsBot-v0").unwrapped)
+    versus: Any = gym.make("gamenight/ToyVsBot-v0", target=20).unwrapped
+    assert versus.opponent == "random" and type(versus) is VERSUS_ENVS["gamenight/ToyVsBot-v0"]
+    _, info = versus.reset(seed=2)
+    done, steps = False, 0
+    while not done:
+        _, _, done, _, info = versus.step(int(np.flatnonzero(info["action_mask"])[-1]))
+        steps += 1
+    assert versus.session.finished and steps > 0
+    vec: Any = gym.make_vec("gamenight/Toy-v0", num_envs=2)
+    batch, info = vec.reset(seed=0)
+    assert batch.shape == (2, *vec.single_observation_space.shape)
+    batch, rewards, *_ = vec.step([0, 1])
+    assert rewards.shape == (2,)
+    source = Path(gamenight.envs.__file__).parent
+    assert not any("toy" in p.read_text().lower() for p in source.glob("*.py"))
+
+
 def test_the_generic_codec_without_declared_actions() -> None:
     """No ``actions`` capability: index i is the i-th legal action, in Discrete(MAX_LEGAL)."""
     import msgspec

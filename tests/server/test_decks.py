@@ -23,12 +23,8 @@ def test_a_room_plays_a_library_deck_named_by_id_never_a_path(
         info = library.import_deck(source)
         stored = str(tmp_path / "data" / "decks" / f"{info.id}.json")
         with ThreadServer(sqlite_url) as server:
-            decks = httpx.get(f"{server.url}/api/decks").json()
-            shipped = [  # the shipped deck in German and Polish (issue 26), then the library
-                {"id": "shipped-de", "name": "Gamenight-Standardstapel", "cards": 48},
-                {"id": "shipped-pl", "name": "Standardowa talia gamenight", "cards": 48},
-            ]
-            assert decks == [*shipped, {"id": info.id, "name": "party", "cards": 6}]
+            # issue 45: the Decades-named alias is gone (docs/protocol.md, "Changes")
+            assert httpx.get(f"{server.url}/api/decks").status_code == 404
             games = httpx.get(f"{server.url}/api/games").json()
             decades = next(g for g in games if g["id"] == "decades")
             deck = next(o for o in decades["options"] if o["name"] == "deck")

@@ -112,8 +112,26 @@ def test_a_server_refusal_shows_at_the_field_it_names(page: Any, server: Server)
     page.click("#create")
     page.wait_for_selector("#opt-sides-error")
     assert_error_at(page, "#opt-sides", "opt-sides-error", "option 'sides' must be two")
-    assert page.evaluate("() => document.activeElement.id") == "opt-sides"
+    assert page.evaluate("() => document.activeElement.id") == "opt-sides-0"  # its first
     assert page.locator("#create").is_enabled()  # and one may try again
+
+
+def test_a_per_seat_option_is_one_select_per_seat(page: Any, server: Server) -> None:
+    """Issue 45: The Decades' ``sides`` is a ``per-seat`` option, which the lobby renders
+    from its kind (one select per seat, labelled by seat), naming no game."""
+    open_lobby(page, server, "decades")
+    selects = page.locator("fieldset[data-name=sides] select")
+    assert selects.count() == 2
+    assert selects.evaluate_all("ss => ss.map(s => s.value)") == ["A", "B"]
+    assert page.locator("fieldset[data-name=sides] label").first.inner_text().startswith("Seat 1")
+    page.select_option("#opt-sides-0", "B")
+    page.select_option("#opt-sides-1", "B")
+    page.select_option("#seat-1", "bot:novice")
+    page.fill("#my-name", "Ann")
+    page.click("#create")
+    page.wait_for_url("**/r/**")
+    code = page.url.rsplit("/", 1)[-1]
+    assert _api(server, f"/api/rooms/{code}")["options"]["sides"] == "B,B"
 
 
 def test_only_valid_seat_counts_and_a_players_words(page: Any, server: Server) -> None:

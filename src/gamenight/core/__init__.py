@@ -23,8 +23,9 @@ if TYPE_CHECKING:
         UnknownGameError,
     )
     from gamenight.core.events import Event, visible_to
-    from gamenight.core.game import Game, GameInfo, Results, Transition, to_json
+    from gamenight.core.game import BotInfo, Game, GameInfo, Results, Transition, to_json
     from gamenight.core.options import Options, OptionSpec
+    from gamenight.core.umpire import Umpire
 
 _HOME = {
     "Agent": "agents",
@@ -41,6 +42,7 @@ _HOME = {
     "UnknownGameError": "errors",
     "Event": "events",
     "visible_to": "events",
+    "BotInfo": "game",
     "Game": "game",
     "GameInfo": "game",
     "Results": "game",
@@ -48,6 +50,7 @@ _HOME = {
     "to_json": "game",
     "Options": "options",
     "OptionSpec": "options",
+    "Umpire": "umpire",
 }
 
 
@@ -56,6 +59,7 @@ __getattr__ = on_first_use(__name__, _HOME)
 
 __all__ = [
     "Agent",
+    "BotInfo",
     "Decision",
     "DiceExhaustedError",
     "DiceSource",
@@ -73,6 +77,7 @@ __all__ = [
     "ScriptedDice",
     "SeededDice",
     "Transition",
+    "Umpire",
     "UnknownGameError",
     "to_json",
     "visible_to",

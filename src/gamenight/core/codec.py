@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import numpy.typing as npt
@@ -46,6 +46,11 @@ class Codec:
     # The index of "wait" (a seat with nothing to choose while others choose at once:
     # a parallel environment's games, GameInfo.simultaneous); None: no such action.
     wait: int | None = None
+    # Options a one-seat Gymnasium env of the game plays with only (name -> value), and
+    # why, for its refusal of another value: the Decathlon's Championship alone always
+    # wins the same honours (``{"variant": "points"}``). Default: none.
+    solo_options: ClassVar[dict[str, Any]] = {}
+    solo_hint: str = ""
 
     def __init__(self) -> None:
         self._index: dict[Any, int] = {}

@@ -257,7 +257,13 @@ class Game(ABC, Generic[S, A, V, E]):
 
     def apply(self, state: S, seat: int, action: A) -> Transition[S, E]:
         """Apply ``action`` by ``seat``; raises :class:`IllegalActionError`."""
-        acting = self.to_act(state)
+        self.check_action(self.to_act(state), seat, action)
+        return self._apply(state, seat, action)
+
+    def check_action(self, acting: tuple[int, ...], seat: int, action: object) -> None:
+        """:meth:`apply`'s checks where ``acting`` are the seats to act (a table, which
+        knows them, checks with this and calls :meth:`_apply`): raises
+        :class:`IllegalActionError` unless ``seat`` acts and ``action`` is the game's."""
         if not acting:
             raise IllegalActionError("the game is over; no more actions")
         if seat not in acting:
@@ -266,7 +272,6 @@ class Game(ABC, Generic[S, A, V, E]):
             raise IllegalActionError(
                 "{action} is not a {game} action", action=repr(action), game=self._name()
             )
-        return self._apply(state, seat, action)
 
     @abstractmethod
     def _apply(self, state: S, seat: int, action: A) -> Transition[S, E]: ...
@@ -281,6 +286,11 @@ class Game(ABC, Generic[S, A, V, E]):
         # (hashing a typing union for a cache lookup costs more than the check)
         members = getattr(self.action_type, "__args__", (self.action_type,))
         return tuple(m for m in members if isinstance(m, type) and issubclass(m, msgspec.Struct))
+
+    @cached_property
+    def _action_types(self) -> frozenset[type]:
+        # the exact action classes: a table checks ``type(action) in`` them first
+        return frozenset(self._action_classes)
 
     def is_terminal(self, state: S) -> bool:
         return not self.to_act(state)

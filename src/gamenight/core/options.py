@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from gamenight.core.errors import OptionsError
 
-OptionKind = Literal["choice", "multi", "int", "str", "bool"]
+OptionKind = Literal["choice", "multi", "int", "str", "bool", "per-seat"]
 Options = dict[str, Any]
 
 
@@ -31,6 +31,15 @@ class OptionSpec:
 
     ``multi`` options take a comma-separated string or a list of choices; the
     result keeps the order of ``choices`` and drops duplicates.
+
+    ``per-seat`` options are one of ``choices`` for each seat, in seat order, written
+    comma-separated (The Decades' board ``sides``: ``"A,B"``); the value stays that text,
+    each part spelt as in ``choices`` (case aside). A front end offers one choice per
+    entry of the default, so it renders them without knowing the game; how many a game
+    takes it checks itself (``Game.check_options``).
+
+    >>> OptionSpec("sides", "per-seat", "a side per team", "A,B", ("A", "B")).parse("b, a")
+    'B,A'
 
     ``seats`` (choice options) gives the seat counts ``(lowest, highest)`` a choice
     allows when it narrows the game's own range (a solo mode: ``{"solo": (1, 1)}``);
@@ -137,6 +146,8 @@ choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
                 )
             picked = {self._choice(item, where) for item in items}
             return [c for c in self.choices if c in picked]
+        if self.kind == "per-seat":
+            return self._per_seat(raw, where)
         if self.kind == "int":
             value: int
             if isinstance(raw, bool):
@@ -186,6 +197,30 @@ choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
                 "option '{option}': expected text, got {raw}", option=where, raw=repr(raw)
             )
         return raw
+
+    def _per_seat(self, raw: object, where: str) -> str:
+        """A ``per-seat`` value: each comma-separated part one of ``choices`` (case aside)."""
+        parts = raw.split(",") if isinstance(raw, str) else raw
+        if not isinstance(parts, list | tuple) or not parts:
+            raise OptionsError(
+                "option '{option}': expected one of {choices}, got {raw}",
+                option=where,
+                choices=", ".join(self.choices),
+                raw=repr(raw),
+            )
+        spelt = {c.lower(): c for c in self.choices}
+        seats: list[str] = []
+        for part in parts:
+            key = part.strip().lower() if isinstance(part, str) else part
+            if key not in spelt:
+                raise OptionsError(
+                    "option '{option}': {raw} is not one of {choices}",
+                    option=where,
+                    raw=repr(part),
+                    choices=", ".join(self.choices),
+                )
+            seats.append(spelt[key])
+        return ",".join(seats)
 
     def _choice(self, raw: object, where: str) -> str:
         if not isinstance(raw, str):

@@ -90,7 +90,14 @@ class Table(Generic[S, A, V, E]):
     position of the game.
     """
 
-    def __init__(self, game: Game[S, A, V, E], state: S, start_events: Sequence[E] = ()) -> None:
+    def __init__(
+        self,
+        game: Game[S, A, V, E],
+        state: S,
+        start_events: Sequence[E] = (),
+        *,
+        undo: bool = True,
+    ) -> None:
         self.game = game
         self._state = state
         self._back: list[S] = []  # the state before each trailing reversible move
@@ -99,25 +106,37 @@ class Table(Generic[S, A, V, E]):
         # Each action's events, by seq (0: the start). Issue 29: no wrapper object per
         # event on the hot path; events_since and log stamp them when asked.
         self._events: list[tuple[E, ...]] = [self.opening.events]
-        # The step that made the current state: it computes who acts once for the
-        # table, its frames and the match runner (issue 29: the table layer asked the
-        # game three more times per action).
-        self._now: Step[S, A, V, E] = self.opening
+        # Who acts now, from the step that made the current state (issue 29: the table
+        # layer asked the game three more times per action).
         self._acting = self.opening.to_act  # the current step's, read at every action
         # Tuples, replaced on change: a listener may stop itself while being called.
         self._listeners: tuple[Listener[S, A, V, E], ...] = ()
         self._hooks: tuple[Listener[S, A, V, E], ...] = ()
-        self._reversible = game.reversible  # bound once: commit asks at every action
+        # bound once: commit asks at every action. ``undo=False`` (a table nobody takes a
+        # move back at: an RL episode) keeps no states to go back to and never asks.
+        self._reversible = game.reversible if undo else None
+        # Game.apply's own checks, made with the seats the table already knows (issue 45:
+        # no second to_act per action); a game that overrides apply is asked as it says.
+        self._checked = type(game).apply is Game.apply
+        self._action_classes = game._action_classes if self._checked else ()
+        self._action_types = game._action_types  # the exact types: one lookup
         self._plain_end = type(game).is_terminal is Game.is_terminal  # over: no seat acts
         self.finished = self._over()  # kept by commit and undo: read at every action
 
     @classmethod
     def start(
-        cls, game: Game[S, A, V, E], players: int, options: Options, dice: DiceSource
+        cls,
+        game: Game[S, A, V, E],
+        players: int,
+        options: Options,
+        dice: DiceSource,
+        *,
+        undo: bool = True,
     ) -> Table[S, A, V, E]:
-        """A new table; raises :class:`OptionsError` for a bad set-up."""
+        """A new table; raises :class:`OptionsError` for a bad set-up. ``undo=False``: no
+        move is ever taken back (:meth:`can_undo` is always False)."""
         step = game.start(players, options, dice)
-        return cls(game, step.state, step.events)
+        return cls(game, step.state, step.events, undo=undo)
 
     # ----- reading -------------------------------------------------------------
     @property
@@ -215,21 +234,28 @@ class Table(Generic[S, A, V, E]):
                 made=step.seq - 1,
                 seq=len(moves),
             )
+        return self._commit(step)
+
+    def _commit(self, step: Step[S, A, V, E]) -> Step[S, A, V, E]:
+        """:meth:`commit` of a step known to be the next (``submit`` made it)."""
         for hook in self._hooks:
             hook(step)
-        before, after = self._state, step.state
-        if self._reversible(before, after):
-            self._back.append(before)
-        elif self._back:
-            self._back.clear()
+        after = step.state
+        reversible = self._reversible
+        if reversible is not None:
+            before = self._state
+            if reversible(before, after):
+                self._back.append(before)
+            elif self._back:
+                self._back.clear()
         self._state = after
-        self._now = step
         acting = step._acting  # Step.to_act, without its property: read at every action
         if acting is None:
             acting = step._acting = self.game.to_act(after)
         self._acting = acting
         self.finished = not acting if self._plain_end else self.game.is_terminal(after)
-        moves.append((step.seat, step.action))
+        # commit and submit checked that seat and action are set
+        self._moves.append((step.seat, step.action))  # type: ignore[arg-type]
         self._events.append(step.events)
         for listener in self._listeners:
             listener(step)
@@ -245,8 +271,41 @@ class Table(Generic[S, A, V, E]):
         seq = len(self._moves)
         if expected_seq is not None and expected_seq != seq:
             raise _stale(expected_seq, seq)
-        done = self.game.apply(self._state, seat, action)
-        return self.commit(Step(self.game, seq + 1, seat, action, done.state, tuple(done.events)))
+        game = self.game
+        if self._checked:
+            acting = self._acting
+            if seat not in acting or (
+                type(action) not in self._action_types
+                and not isinstance(action, self._action_classes)
+            ):
+                game.check_action(acting, seat, action)  # raises, with Game.apply's words
+            done = game._apply(self._state, seat, action)
+        else:
+            done = game.apply(self._state, seat, action)
+        events = done.events
+        if events.__class__ is not tuple:
+            events = tuple(events)
+        step = Step(game, seq + 1, seat, action, done.state, events)
+        # commit's body, inline (a Python call less at every action of every front end)
+        for hook in self._hooks:
+            hook(step)
+        after = done.state
+        reversible = self._reversible
+        if reversible is not None:
+            before = self._state
+            if reversible(before, after):
+                self._back.append(before)
+            elif self._back:
+                self._back.clear()
+        self._state = after
+        acting = step._acting = game.to_act(after)
+        self._acting = acting
+        self.finished = not acting if self._plain_end else game.is_terminal(after)
+        self._moves.append((seat, action))
+        self._events.append(events)
+        for listener in self._listeners:
+            listener(step)
+        return step
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last action: it was theirs and the
@@ -263,8 +322,7 @@ class Table(Generic[S, A, V, E]):
             raise IllegalActionError("there is no move of yours to take back here")
         seq = self.seq
         self._state = self._back.pop()
-        self._now = Step(self.game, seq - 1, None, None, self._state, ())
-        self._acting = self._now.to_act
+        self._acting = Step(self.game, seq - 1, None, None, self._state, ()).to_act
         self.finished = self._over()
         self._moves.pop()
         del self._events[seq:]

@@ -4,9 +4,11 @@
   :mod:`gamenight.envs.codecs`);
 * :func:`parallel_env` -- a PettingZoo ``ParallelEnv`` for a game with simultaneous
   choices (``GameInfo.simultaneous``: The Decades);
-* Gymnasium ``gamenight/Decathlon-v0``, ``gamenight/Wurfeltod-v0`` and
-  ``gamenight/DiceDuelSolo-v0``, and one learner against fixed bots
-  (``gamenight/<Game>VsBot-v0``: :mod:`gamenight.envs.versus`), registered on import;
+* Gymnasium ``gamenight/<Game>-v0`` for every game one seat can play
+  (``Decathlon-v0``, ``Wurfeltod-v0``, ``DiceDuelSolo-v0``, a plug-in's), its vector
+  form by ``gym.make_vec`` (:mod:`gamenight.envs.vector`), and one learner against
+  fixed bots (``gamenight/<Game>VsBot-v0``: :mod:`gamenight.envs.versus`), all
+  registered on import by iterating the registry;
 * :func:`gamenight.envs.evaluate.evaluate`: a policy's regret against the optimum.
 
 Every encoding, the rewards and the seeding are in ``docs/rl.md``.

@@ -41,7 +41,6 @@ from typing import Any
 import numpy as np
 
 from gamenight.core import registry
-from gamenight.core.agents import Decision
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.seeds import derive
@@ -234,10 +233,7 @@ def decision_loss(session: Episode, seat: int = 0) -> float:
 
 def _play_bot(session: Episode, seed: int, bot: Any) -> float:
     session.reset(seed)
-    game = session.game
+    session.seat_agents({0: bot})  # the table's path: its decisions, its events
     while not session.finished:
-        legal = game.legal_actions(session.state, 0)
-        action = bot.act(Decision(session.game_id, 0, game.view(session.state, 0), legal))
-        session.state = game.apply(session.state, 0, action).state
-        session.finished = bool(game.is_terminal(session.state))
+        session.agent_plays(0)
     return float(session.results().scores[0])

@@ -1,9 +1,11 @@
 """Single-agent Gymnasium environments (registered by ``import gamenight.envs``).
 
-* ``gamenight/Decathlon-v0``: one athlete; option ``events`` (one event, a
-  comma-separated list, or all ten by default) and ``variant``;
-* ``gamenight/Wurfeltod-v0``: solitaire Wurfeltod, the full 20 turns;
-* ``gamenight/DiceDuelSolo-v0``: the Kniffel Dice Duel solo game (K7).
+Every registered game that one seat can play (plug-ins included) gets
+``gamenight/<Game>-v0`` (:func:`register` iterates the registry; :func:`solo_setup` says
+which options it fixes): ``Decathlon-v0`` (one athlete, points variant: its codec's
+``solo_options``; option ``events``), ``Wurfeltod-v0`` (solitaire Wurfeltod, the full 20
+turns), ``DiceDuelSolo-v0`` (the Kniffel Dice Duel solo game, K7: the choice of ``mode``
+whose ``seats`` allow one), and every plug-in's.
 
 The observation is a flat ``Box`` encoding the player's view; the legal-action
 mask is ``info["action_mask"]`` (int8, one entry per index of ``Discrete(n)``).
@@ -22,6 +24,7 @@ A game over at the start is drawn again (``gamenight.envs.episode``).
 
 from __future__ import annotations
 
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -31,9 +34,11 @@ import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 
+from gamenight.core import registry
 from gamenight.core.errors import OptionsError
-from gamenight.envs.codecs import BIG, Obs
+from gamenight.envs.codecs import BIG, Obs, codec_for
 from gamenight.envs.episode import Episode, Mask
+from gamenight.envs.vector import make_vector
 
 ILLEGAL_POLICIES = ("ignore", "end")
 
@@ -158,50 +163,95 @@ class SoloEnv(gym.Env[Obs, np.int64]):
         return self.session.record(path)
 
 
-class DecathlonEnv(SoloEnv):
-    game_id = "decathlon"
-    env_id = "gamenight/Decathlon-v0"
-    fixed_options: ClassVar[dict[str, Any]] = {"variant": "points"}
-    refusal_hint = (
-        " (a Championship alone always wins the same honours; "
-        "use aec_env('decathlon', variant='championship') with 2+ seats)"
-    )
+def camel(game_id: str) -> str:
+    """A game id as an env name part.
+
+    >>> camel("dice-duel")
+    'DiceDuel'
+    """
+    return "".join(part.title() for part in game_id.split("-"))
 
 
-class WurfeltodEnv(SoloEnv):
-    game_id = "wurfeltod"
-    env_id = "gamenight/Wurfeltod-v0"
+def solo_setup(game_id: str) -> tuple[dict[str, Any], str, str] | None:
+    """The options a one-seat env of ``game_id`` fixes, its name and the refusal hint;
+    None if the game allows no single seat. The options are the game's codec's
+    ``solo_options`` and, where the defaults allow no single seat, the first choice of
+    a choice option whose ``seats`` allow one (Dice Duel's ``mode=solo``: named
+    ``DiceDuelSolo``).
+
+    >>> solo_setup("dice-duel")[:2]
+    ({'mode': 'solo'}, 'DiceDuelSolo')
+    >>> solo_setup("decades") is None
+    True
+    """
+    entry = registry.get(game_id)
+    game, name = entry.game, camel(game_id)
+    codec = type(codec_for(game_id))
+    fixed, hint = dict(codec.solo_options), codec.solo_hint
+    lo, _ = game.seat_range(game.parse_options(dict(fixed)))
+    if lo > 1:
+        for spec in game.info.options:
+            if spec.kind != "choice":
+                continue
+            one = [c for c, (low, _high) in spec.seats.items() if low <= 1]
+            if one:
+                fixed[spec.name] = one[0]
+                name += camel(one[0])
+                hint = (
+                    hint or f" (other seat counts: gamenight/{camel(game_id)}VsBot-v0 or aec_env)"
+                )
+                break
+        else:
+            return None
+        lo, _ = game.seat_range(game.parse_options(dict(fixed)))
+        if lo > 1:
+            return None
+    return fixed, name, hint
 
 
-class DiceDuelSoloEnv(SoloEnv):
-    game_id = "dice-duel"
-    env_id = "gamenight/DiceDuelSolo-v0"
-    fixed_options: ClassVar[dict[str, Any]] = {"mode": "solo"}
-    refusal_hint = " (the two-player game: gamenight/DiceDuelVsBot-v0 or aec_env)"
-
-
-ENVS: dict[str, type[gym.Env[Any, Any]]] = {
-    "gamenight/Decathlon-v0": DecathlonEnv,
-    "gamenight/Wurfeltod-v0": WurfeltodEnv,
-    "gamenight/DiceDuelSolo-v0": DiceDuelSoloEnv,
-}
-
-# Step limits (Gymnasium's TimeLimit: truncation). Each is several times the longest
-# episode met in random masked play (docs/rl.md), so only an agent stuck on forbidden
+# Gymnasium's TimeLimit (truncation): several times the longest episode met in random
+# masked play of any built-in game (docs/rl.md), so only an agent stuck on forbidden
 # actions meets it.
-MAX_EPISODE_STEPS = {
-    "gamenight/Decathlon-v0": 2_000,
-    "gamenight/Wurfeltod-v0": 1_000,
-    "gamenight/DiceDuelSolo-v0": 1_000,
-}
+MAX_SOLO_STEPS = 2_000
+
+ENVS: dict[str, type[SoloEnv]] = {}  # env id -> class, one per game a single seat can play
+MAX_EPISODE_STEPS: dict[str, int] = {}
+
+
+def solo_env(game_id: str) -> type[SoloEnv] | None:
+    """The one-seat env class of ``game_id`` (``<Game>Env``), made on first request;
+    None if the game allows no single seat."""
+    setup = solo_setup(game_id)
+    if setup is None:
+        return None
+    fixed, name, hint = setup
+    env_id = f"gamenight/{name}-v0"
+    made = ENVS.get(env_id)
+    if made is None:
+        attrs = {
+            "game_id": game_id,
+            "env_id": env_id,
+            "fixed_options": fixed,
+            "refusal_hint": hint,
+            "__module__": __name__,
+            "__doc__": f"{registry.get(game_id).name}, one seat (``{env_id}``).",
+        }
+        made = ENVS[env_id] = type(f"{name}Env", (SoloEnv,), attrs)
+        MAX_EPISODE_STEPS[env_id] = MAX_SOLO_STEPS
+        globals()[made.__name__] = made  # so the registered entry point names it
+    return made
 
 
 def register() -> None:
-    """Register the environments with Gymnasium (once), each with its step limit."""
-    for env_id, cls in ENVS.items():
-        if env_id not in gym.registry:
+    """Register a one-seat env for every registered game that a single seat can play
+    (plug-ins included: the registry is iterated), each with its step limit and its
+    vector entry point (``gym.make_vec``: :mod:`gamenight.envs.vector`)."""
+    for entry in registry.available():
+        cls = solo_env(entry.id)
+        if cls is not None and cls.env_id not in gym.registry:
             gym.register(
-                env_id,
+                cls.env_id,
                 entry_point=f"{cls.__module__}:{cls.__name__}",
-                max_episode_steps=MAX_EPISODE_STEPS[env_id],
+                vector_entry_point=partial(make_vector, cls.env_id),
+                max_episode_steps=MAX_EPISODE_STEPS[cls.env_id],
             )

@@ -1,14 +1,17 @@
 """One learner against fixed bots: a single-agent Gymnasium env over an AEC env (issue 28).
 
-``gym.make("gamenight/DiceDuelVsBot-v0")`` (also ``DecathlonVsBot``, ``WurfeltodVsBot``
-and ``DecadesVsBot``) is the two-player game with the learner in seat ``seat`` (0) and
-every other seat played by the named bot (``opponent``; default each game's
-``DEFAULT_OPPONENTS`` entry, e.g. ``bot:greedy`` in the Decathlon). It wraps
+``gym.make("gamenight/DiceDuelVsBot-v0")`` (``gamenight/<Game>VsBot-v0`` for every
+registered game that two seats can play, plug-ins included: :func:`register` iterates
+the registry) is the two-player game with the learner in seat ``seat`` (0) and every
+other seat played by the named bot (``opponent``; default :func:`default_opponent`, the
+first bot the game declares, as the lobby's default: ``greedy`` in the Decathlon). It wraps
 :class:`~gamenight.envs.pettingzoo_envs.GamenightAEC`: the observation is the learner's
 (the AEC ``"observation"``), the mask is ``info["action_mask"]`` and ``action_masks()``,
 the reward is the AEC's end reward (+1 win, -1 loss, 0 tie with two seats) and the
 illegal-action policy (``illegal_action``) and the step limit are the solo envs'. The
-bots see only their own view (``Decision``), seeded from the episode seed. A reset
+bots sit at the episode's table (:meth:`Episode.seat_agents`): each decides on its
+seat's :meth:`Table.decision` (its view and the legal actions) and is told its seat's
+events of every step, as in a match; they are seeded from the episode seed. A reset
 never returns a finished game: one the bots end before the learner's first choice is
 replaced by the seed's next episode.
 """
@@ -23,20 +26,23 @@ import numpy.typing as npt
 from gymnasium import spaces
 
 from gamenight.core import registry
-from gamenight.core.agents import Decision
 from gamenight.core.errors import OptionsError
 from gamenight.core.seeds import derive
 from gamenight.envs.codecs import BIG, Obs
 from gamenight.envs.episode import MAX_REDRAWS, Episode
-from gamenight.envs.gymnasium_envs import placeholder_mask
+from gamenight.envs.gymnasium_envs import camel, placeholder_mask
 from gamenight.envs.pettingzoo_envs import GamenightAEC
 
-DEFAULT_OPPONENTS = {
-    "decathlon": "greedy",
-    "dice-duel": "turn-optimal",
-    "wurfeltod": "greedy",
-    "decades": "casual",
-}
+
+def default_opponent(game_id: str) -> str:
+    """The bot a versus env plays against unless told: the first one the game declares
+    (the lobby's default too), else ``random``.
+
+    >>> default_opponent("decathlon"), default_opponent("dice-duel")
+    ('greedy', 'turn-optimal')
+    """
+    bots = list(registry.get(game_id).bot_infos)
+    return bots[min(1, len(bots) - 1)]
 
 
 class VersusBotEnv(gym.Env[Obs, np.int64]):
@@ -55,8 +61,10 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         illegal_reward: float = -1.0,
         **options: Any,
     ) -> None:
+        if not self.game_id:
+            raise OptionsError("a VersusBotEnv subclass names its game (game_id)")
         entry = registry.get(self.game_id)
-        self.opponent = DEFAULT_OPPONENTS[self.game_id] if opponent is None else opponent
+        self.opponent = default_opponent(self.game_id) if opponent is None else opponent
         if self.opponent not in entry.bot_infos:
             raise OptionsError(
                 "{game} has no bot {bot}; choose one of {bots}",
@@ -80,7 +88,6 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         session = self.aec.session
         self.action_space = spaces.Discrete(session.n_actions)
         self.observation_space = spaces.Box(-BIG, BIG, (session.obs_size,), np.float32)
-        self._bots: dict[int, Any] = {}
 
     @property
     def session(self) -> Episode:
@@ -95,11 +102,13 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         entry = registry.get(self.game_id)
         for _ in range(MAX_REDRAWS):
             game_seed = self.session.game_seed
-            self._bots = {
-                s: entry.make_bot(self.opponent, derive(game_seed, "versus-bot", s))
-                for s in range(self.players)
-                if s != self.seat
-            }
+            self.session.seat_agents(
+                {
+                    s: entry.make_bot(self.opponent, derive(game_seed, "versus-bot", s))
+                    for s in range(self.players)
+                    if s != self.seat
+                }
+            )
             self._bots_play()
             if not self._done():
                 break
@@ -139,14 +148,7 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         reward meanwhile (the end reward if a bot's move ends the game)."""
         aec, session, reward = self.aec, self.aec.session, 0.0
         while not self._done() and aec.agent_selection != self.agent:
-            seat = aec._seat[aec.agent_selection]
-            game = session.game
-            legal = game.legal_actions(session.state, seat)
-            choice = self._bots[seat].act(
-                Decision(self.game_id, seat, game.view(session.state, seat), legal)
-            )
-            index = next(i for i, a in session.legal(seat).items() if a == choice)
-            aec.step(index)
+            aec.step(session.agent_index(aec._seat[aec.agent_selection]))
             reward += float(aec.rewards.get(self.agent, 0.0))
         return reward
 
@@ -159,27 +161,32 @@ class VersusBotEnv(gym.Env[Obs, np.int64]):
         return self.session.observe(self.seat), {"action_mask": self._mask()}
 
 
-def _versus(game_id: str) -> type[VersusBotEnv]:
-    name = "".join(p.title() for p in game_id.split("-")) + "VsBotEnv"
-    return type(name, (VersusBotEnv,), {"game_id": game_id, "__module__": __name__})
-
-
-DecathlonVsBotEnv = _versus("decathlon")
-DiceDuelVsBotEnv = _versus("dice-duel")
-WurfeltodVsBotEnv = _versus("wurfeltod")
-DecadesVsBotEnv = _versus("decades")
-
-VERSUS_ENVS: dict[str, type[VersusBotEnv]] = {
-    "gamenight/DecathlonVsBot-v0": DecathlonVsBotEnv,
-    "gamenight/DiceDuelVsBot-v0": DiceDuelVsBotEnv,
-    "gamenight/WurfeltodVsBot-v0": WurfeltodVsBotEnv,
-    "gamenight/DecadesVsBot-v0": DecadesVsBotEnv,
-}
+VERSUS_ENVS: dict[str, type[VersusBotEnv]] = {}  # env id -> class, filled by register
 MAX_VERSUS_STEPS = 2_000  # learner steps; far above any real game (docs/rl.md)
 
 
+def versus_env(game_id: str) -> type[VersusBotEnv] | None:
+    """The versus env class of ``game_id`` (``<Game>VsBotEnv``), made on first request;
+    None if two seats cannot play it."""
+    game = registry.get(game_id).game
+    lo, hi = game.seat_range(game.parse_options())
+    if not lo <= 2 <= hi:
+        return None
+    env_id = f"gamenight/{camel(game_id)}VsBot-v0"
+    made = VERSUS_ENVS.get(env_id)
+    if made is None:
+        name = f"{camel(game_id)}VsBotEnv"
+        attrs = {"game_id": game_id, "__module__": __name__}
+        made = VERSUS_ENVS[env_id] = type(name, (VersusBotEnv,), attrs)
+        globals()[name] = made  # so the registered entry point names it
+    return made
+
+
 def register() -> None:
-    """Register the versus-bot environments with Gymnasium (once), with a step limit."""
+    """Register a versus env for every registered game two seats can play (plug-ins
+    included: the registry is iterated), with a step limit."""
+    for entry in registry.available():
+        versus_env(entry.id)
     for env_id, cls in VERSUS_ENVS.items():
         if env_id not in gym.registry:
             gym.register(

@@ -134,14 +134,6 @@ class GameOut(msgspec.Struct, frozen=True):
     odds: bool = False  # the room option "odds" (live win odds) is offered
 
 
-class DeckOut(msgspec.Struct, frozen=True):
-    """A deck of ``GET /api/decks`` (an alias of the Decades catalogue ``deck``)."""
-
-    id: str
-    name: str
-    cards: int
-
-
 class CreatedRoom(msgspec.Struct, frozen=True):
     code: str
     host_token: str
@@ -273,18 +265,6 @@ async def _catalogue_entries(game: str, option: str) -> list[CatalogueEntry]:
             _("{id} has no catalogue option '{option}'").format(id=entry.id, option=option),
         )
     return list(await asyncio.to_thread(entries, info))
-
-
-@get(
-    "/api/decks",
-    responses=error_responses("GET"),
-    summary="Alias: the Decades catalogue 'deck' (GET /api/games/decades/catalogues/deck)",
-)
-async def list_decks() -> list[DeckOut]:
-    """Kept for older clients: the entries of the catalogue of The Decades' option
-    ``deck``, with their card counts."""
-    found = await _catalogue_entries("decades", "deck")
-    return [DeckOut(d.id, d.name, d.count or 0) for d in found]
 
 
 @get(
@@ -771,7 +751,6 @@ def create_app(config: Config) -> Litestar:
     app = App(
         route_handlers=[
             list_games,
-            list_decks,
             game_catalogue,
             game_rules,
             game_schema,

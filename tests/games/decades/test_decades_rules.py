@@ -187,7 +187,7 @@ def test_options() -> None:
     assert options["sides"] == "B,A" and options["track"] == 60
     step = GAME.start(2, options, SeededDice(seed=1))
     assert step.state.sides == ("B", "A") and step.state.track == 60
-    with pytest.raises(OptionsError, match="no board side 'C'"):
+    with pytest.raises(OptionsError, match="option 'sides': 'C' is not one of A, B"):  # per-seat
         GAME.parse_options({"sides": "A,C"})
     with pytest.raises(OptionsError, match="one board side per team"):
         GAME.parse_options({"sides": "A"})

@@ -20,7 +20,7 @@ from gamenight.core.i18n import N_
 from gamenight.core.options import Options, OptionSpec
 from gamenight.games.decades import rules
 from gamenight.games.decades.actions import Answer, Extend, Hidden, Keep, PlayCard
-from gamenight.games.decades.boards import parse_sides
+from gamenight.games.decades.boards import SIDES, parse_sides
 from gamenight.games.decades.events import DecadesEvent
 from gamenight.games.decades.questions import DEFAULT_NAMES, DeckError
 from gamenight.games.decades.rules import SECRET_STEPS, STEP_OF, Action, DecadesState
@@ -113,7 +113,10 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
                 minimum=1,
                 maximum=1000,
             ),  # T6
-            OptionSpec("sides", "str", N_("board side per team, like A,B"), "A,B"),  # T1
+            # T1; per-seat: front ends offer a side per team without knowing the game
+            OptionSpec(
+                "sides", "per-seat", N_("board side per team, like A,B"), "A,B", tuple(SIDES)
+            ),
         ),
         seat_noun="team",
         hidden_info=True,  # T7: hot-seat play must hide each team's entries

@@ -11,7 +11,7 @@ Indices are fixed by the rules, not by the order of ``legal_actions``:
 from __future__ import annotations
 
 import struct
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -24,6 +24,11 @@ class DecathlonCodec(Codec):
     14-268 Freeze: index 13 + bit mask of the frozen positions (bit i = position i)."""
 
     game_id = "decathlon"
+    solo_options: ClassVar[dict[str, Any]] = {"variant": "points"}
+    solo_hint = (
+        " (a Championship alone always wins the same honours; "
+        "use aec_env('decathlon', variant='championship') with 2+ seats)"
+    )
     PHASES = (
         "keep-or-rethrow",
         "run-up-freeze",

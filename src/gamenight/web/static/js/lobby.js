@@ -119,10 +119,18 @@ function optionField(game, opt) {
   const id = `opt-${opt.name}`;
   const label = tOr(`opt.${game.id}.${opt.name}`, opt.name);
   const help = helpText(game, opt);
-  if (game.id === "decades" && opt.name === "sides") {
-    const combos = ["A,B", "B,A", "A,A", "B,B"];
-    return selectField({ id, name: opt.name, label, values: combos, selected: opt.default, help,
-      text: (c) => t("opt.sides_value", { a: c[0], b: c[2] }) });
+  if (opt.kind === "per-seat") {
+    // one of the choices per seat (docs/protocol.md), as many as the default names;
+    // each select is labelled by its seat, so no game is named here
+    const picked = String(opt.default ?? "").split(",");
+    return h("fieldset", { class: "field per-seat", "data-name": opt.name, id, "aria-describedby": `${id}-help` },
+      h("legend", {}, label),
+      picked.map((value, i) => h("label", { class: "per-seat-choice" },
+        t(`lobby.seat_n.${noun(game)}`, { n: i + 1 }), " ",
+        h("select", { id: `${id}-${i}`, "data-seat": i },
+          opt.choices.map((c) => h("option", { value: c, selected: c === value },
+            tOr(`opt.${game.id}.${opt.name}.${c}`, c)))))),
+      helpEl(id, help));
   }
   if (opt.catalogue) {
     // a catalogue option (docs/protocol.md): the game's default, then the catalogue's
@@ -178,6 +186,11 @@ function readOptions(game, form) {
       const picked = [...set.querySelectorAll("input:checked")].map((i) => i.value);
       if (!picked.length) problems.push([set, t("lobby.err.pick_one")]);
       out[opt.name] = picked.join(",");
+      continue;
+    }
+    if (opt.kind === "per-seat") {
+      const set = form.querySelector(`fieldset[data-name="${opt.name}"]`);
+      out[opt.name] = [...set.querySelectorAll("select")].map((s) => s.value).join(",");
       continue;
     }
     const el = form.querySelector(`[name="${opt.name}"]`);

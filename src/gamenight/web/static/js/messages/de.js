@@ -65,7 +65,6 @@ export default {
   "lobby.host": "du leitest ihn",
   "lobby.free_seats": { one: "{n} freier Platz", other: "{n} freie Plätze" },
   "opt.catalogue_entry": "{name} ({detail})",
-  "opt.sides_value": "Team 1 Seite {a}, Team 2 Seite {b}",
 
   "room.invite": "Einladungslink kopieren",
   "room.copied": "Einladungslink kopiert",

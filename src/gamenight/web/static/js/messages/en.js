@@ -65,7 +65,6 @@ export default {
   "lobby.host": "you host it",
   "lobby.free_seats": { one: "{n} free seat", other: "{n} free seats" },
   "opt.catalogue_entry": "{name} ({detail})",
-  "opt.sides_value": "Team 1 side {a}, team 2 side {b}",
 
   "room.invite": "Copy invite link",
   "room.copied": "Invite link copied",

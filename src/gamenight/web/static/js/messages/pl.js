@@ -65,7 +65,6 @@ export default {
   "lobby.host": "jesteś gospodarzem",
   "lobby.free_seats": { one: "{n} wolne miejsce", few: "{n} wolne miejsca", many: "{n} wolnych miejsc", other: "{n} wolnego miejsca" },
   "opt.catalogue_entry": "{name} ({detail})",
-  "opt.sides_value": "Drużyna 1 strona {a}, drużyna 2 strona {b}",
 
   "room.invite": "Kopiuj link z zaproszeniem",
   "room.copied": "Skopiowano link z zaproszeniem",

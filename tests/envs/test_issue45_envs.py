@@ -1,0 +1,156 @@
+"""Issue 45: the environments take the table's one path and name no game.
+
+* every action of an episode goes through its :class:`Table` (a listener sees each);
+* versus bots sit at the table and are told their seat's events, as in a match;
+* the envs are registered by iterating the registry, and a ``VersusBotEnv`` subclass
+  without an opponent plays the game's first bot;
+* ``gym.make_vec`` gives a Gymnasium ``VectorEnv`` that steps the same episodes;
+* no module of ``gamenight.envs`` branches on a game id (the regret harness's benchmark
+  table aside: it names the yardsticks).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+
+import gamenight.envs as envs
+from gamenight.core import registry
+from gamenight.core.agents import Decision
+from gamenight.core.events import Event
+from gamenight.envs.episode import Episode
+from gamenight.envs.gymnasium_envs import ENVS, solo_setup
+from gamenight.envs.vector import SoloVectorEnv
+from gamenight.envs.versus import VERSUS_ENVS, VersusBotEnv, default_opponent
+
+ENVS_DIR = Path(envs.__file__).parent
+
+
+class Recorder:
+    """A bot that picks the first legal action and keeps every event it is told."""
+
+    label = "recorder"
+
+    def __init__(self) -> None:
+        self.events: list[Event] = []
+
+    def act(self, decision: Decision[Any, Any]) -> Any:
+        return decision.legal[0]
+
+    def observe(self, seat: int, events: Sequence[Event]) -> None:
+        self.events.extend(events)
+
+
+@pytest.mark.parametrize("game_id", ["decathlon", "wurfeltod", "decades", "dice-duel"])
+def test_every_action_goes_through_the_table(game_id: str) -> None:
+    session = Episode(game_id, 2, {})
+    rng = random.Random(4)
+    session.reset(3)
+    heard: list[int] = []
+    session.table.listen(lambda step: heard.append(step.seq))
+    while not session.finished:
+        seat = session.to_act()[0]
+        assert session.play(seat, rng.choice(list(session.legal(seat))))
+    assert heard == list(range(1, session.table.seq + 1)) and heard
+    assert session.moves == session.table.moves() and session.state is session.table.state
+    assert session.events(None) == [s.event for s in session.table.events_since(None, -1)]
+
+
+@pytest.mark.parametrize("env_id", ["gamenight/DecathlonVsBot-v0", "gamenight/DecadesVsBot-v0"])
+def test_versus_bots_are_told_their_events(env_id: str) -> None:
+    """A bot seated by the versus env hears exactly its seat's events, from the start."""
+    env: Any = gym.make(env_id).unwrapped
+    _, info = env.reset(seed=7)
+    recorder = Recorder()
+    since = env.session.table.seq  # the bots may have moved before the learner's turn
+    env.session.seat_agents({1: recorder})  # the seat's bot, replaced: told from the start
+    rng = random.Random(0)
+    done = False
+    while not done:
+        _, _, done, _, info = env.step(rng.choice(np.flatnonzero(info["action_mask"])))
+    opening = env.session.table.opening.events_for(1)
+    assert recorder.events == [*opening, *env.session.events(1, since)]
+    assert len(recorder.events) > len(opening)
+    assert recorder.events != list(env.session.events(0)) or not env.session.game.info.hidden_info
+
+
+def test_registration_iterates_the_registry() -> None:
+    for entry in registry.available():
+        setup = solo_setup(entry.id)
+        if setup is not None:
+            assert f"gamenight/{setup[1]}-v0" in ENVS and f"gamenight/{setup[1]}-v0" in gym.registry
+        game = entry.game
+        lo, hi = game.seat_range(game.parse_options())
+        versus = [k for k, cls in VERSUS_ENVS.items() if cls.game_id == entry.id]
+        assert len(versus) == (1 if lo <= 2 <= hi else 0)
+
+
+def test_a_versus_subclass_without_an_opponent_plays_the_first_bot() -> None:
+    class Mine(VersusBotEnv):
+        game_id = "wurfeltod"
+
+    env = Mine()
+    assert env.opponent == default_opponent("wurfeltod") == "greedy"
+    obs, info = env.reset(seed=1)
+    assert obs.shape == env.observation_space.shape and info["action_mask"].any()
+
+    class Nameless(VersusBotEnv):
+        pass
+
+    with pytest.raises(Exception, match="names its game"):
+        Nameless()
+
+
+def test_vector_env_steps_the_solo_episodes() -> None:
+    """A sub-env of the vector env plays exactly the solo env's episode on its seed."""
+    vec: Any = gym.make_vec("gamenight/Wurfeltod-v0", num_envs=3)
+    assert type(vec) is SoloVectorEnv and issubclass(SoloVectorEnv, gym.vector.VectorEnv)
+    solo: Any = gym.make("gamenight/Wurfeltod-v0").unwrapped
+    obs, info = vec.reset(seed=10)
+    one, one_info = solo.reset(seed=11)
+    assert np.array_equal(obs[1], one) and np.array_equal(
+        info["action_mask"][1], one_info["action_mask"]
+    )
+    ended = 0
+    for _ in range(400):
+        actions = [int(np.flatnonzero(m)[0]) for m in info["action_mask"]]
+        obs, rewards, term, _, info = vec.step(actions)
+        if not ended:
+            one, r, done, _, one_info = solo.step(actions[1])
+            assert rewards[1] == r and term[1] == done
+            if done:
+                ended = 1
+                assert np.array_equal(info["final_obs"][1], one)
+            else:
+                assert np.array_equal(obs[1], one)
+        assert info["action_mask"].any(axis=1).all()  # same-step autoreset: all live
+    assert ended
+    assert vec.action_masks().shape == (3, vec.n_actions)
+
+
+def test_no_env_module_branches_on_a_game_id() -> None:
+    ids = [re.escape(e.id) for e in registry.available()]
+    pattern = re.compile(r'(==|!=|\bin\b|\bis\b)\s*["\'](' + "|".join(ids) + r')["\']')
+    for path in ENVS_DIR.glob("*.py"):
+        if path.name == "evaluate.py":
+            continue  # its benchmark table names the yardsticks (docs/rl.md)
+        text = path.read_text()
+        assert not pattern.search(text), path.name
+        code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">>>"))
+        assert not re.search(r'["\'](' + "|".join(ids) + r')["\']', code.split('"""', 2)[-1]), (
+            path.name
+        )
+
+
+def test_check_env_on_a_vector_env_made_by_sync_too() -> None:
+    sync = gym.make_vec("gamenight/Decathlon-v0", num_envs=2, vectorization_mode="sync")
+    assert type(sync).__name__ == "SyncVectorEnv"
+    check_env(gym.make("gamenight/Decathlon-v0").unwrapped)
