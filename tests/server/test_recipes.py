@@ -59,6 +59,7 @@ def test_the_server_starts_with_the_units_settings(tmp_path: Path) -> None:
     env["GAMENIGHT_DB"] = f"sqlite:///{tmp_path / 'rooms.sqlite3'}"  # not /var/lib here
     env["GAMENIGHT_PORT"] = "0"
     env["GAMENIGHT_CACHE_DIR"] = str(tmp_path / "cache")
+    env["GAMENIGHT_LOG_LEVEL"] = "debug"  # lines to read (info is quiet on a good start)
     with Served([], env) as server:
         assert httpx.get(f"{server.url}/readyz").status_code == 200
         assert "Players open https://games.example.org/" in server.stdout()

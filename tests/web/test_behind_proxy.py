@@ -112,6 +112,7 @@ def proxied(tmp_path: Path) -> Iterator[tuple[Served, Caddy]]:
             "127.0.0.1/32",
             "--log-format",
             "json",
+            "--access-log",  # the tests read the client addresses it logs
             "--address-burst",
             "3",
             "--address-rate",
@@ -256,7 +257,7 @@ def test_two_clients_behind_the_proxy_are_throttled_apart_and_forged_addresses_i
 
 def test_without_trusted_proxy_the_forwarding_headers_count_for_nothing(tmp_path: Path) -> None:
     args = ["--port", "0", "--db", f"sqlite:///{tmp_path / 'db.sqlite3'}", "--log-format", "json"]
-    with Served(args) as server:
+    with Served([*args, "--access-log"]) as server:
         _get(server.url, "127.0.0.1", "mark-plain", **{"X-Forwarded-For": "203.0.113.99"})
         assert _access(server, "mark-plain")[0]["client"].startswith("127.0.0.1:")
         # a page served as https by a proxy the server does not trust: not its origin
