@@ -68,7 +68,7 @@ async def _play(url: str, code: str, tokens: list[str], actions: int, seed: int)
         if mover is None:
             i = rng.randrange(len(socks))
             frame = json.loads(await socks[i].recv())
-            if frame["type"] == "events":
+            if frame["type"] in ("events", "snapshot"):  # 0002: the start is a new snapshot
                 state[i] = {**state[i], **frame}
             continue
         ident += 1
@@ -81,7 +81,7 @@ async def _play(url: str, code: str, tokens: list[str], actions: int, seed: int)
             for i, ws in enumerate(socks):
                 while state[i]["seq"] != seq or (i == mover and not acked):
                     frame = json.loads(await ws.recv())
-                    if frame["type"] == "events":
+                    if frame["type"] in ("events", "snapshot"):  # 0002: the start is a new snapshot
                         state[i] = {**state[i], **frame}
                     elif frame["type"] == "ack" and frame.get("id") == ident:
                         acked, seq = True, frame["seq"]
