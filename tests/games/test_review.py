@@ -58,6 +58,13 @@ def test_optimal_against_itself_loses_nothing_in_expected_points() -> None:
 
 
 def test_winner_against_itself_loses_nothing_in_win_probability() -> None:
+    from gamenight.core.dice import SeededDice
+    from gamenight.games.decathlon import win_play
+    from gamenight.games.decathlon.game import GAME as game
+
+    opts = game.parse_options({"events": "javelin,1500m"})
+    # winner refuses a table not built (issue 45): build this small one first
+    assert win_play.table(game.view(game.start(2, opts, SeededDice(seed=1)).state, 0), build=True)
     # a small chain of events, so its exact win table builds in a few seconds
     record = played("decathlon", ["winner", "winner"], 5, {"events": "javelin,1500m"})
     found = review(record, build=True)

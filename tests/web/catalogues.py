@@ -37,6 +37,8 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "room.status.": ("waiting", "playing", "finished", "closed", "broken"),
     "conn.": ("connecting", "online", "reconnecting", "refused"),
     "die.colour.": ("red", "black"),
+    "review.verdict.": ("inaccuracy", "mistake", "blunder"),
+    "review.measure.": ("points", "win", "honours", "hindsight", "turn"),
     "odds.objective.": (  # the labels of games' live odds (games/decathlon/odds.py, win_play.py)
         "chance to win",
         "chance of the most honours (a tie counts for each)",

@@ -198,7 +198,7 @@ def test_chromium_plays_a_whole_game_through_caddy_over_tls(
             page, caddy.url, "decathlon", ["human", "bot:greedy"], events=["100m"]
         )
         assert page.url.startswith(f"https://localhost:{caddy.port}/r/")
-        base = page.evaluate("document.querySelector('meta[name=gamenight-invite]').content")
+        base = page.evaluate("() => document.querySelector('meta[name=gamenight-invite]').content")
         assert base == f"https://localhost:{caddy.port}"  # --public-url, for the invite link
         ui.start_if_host(page)
         ui.play(page, ui.decathlon)

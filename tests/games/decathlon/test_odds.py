@@ -146,7 +146,11 @@ def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
 
 
 def test_winner_bot_plays_a_short_points_game() -> None:
+    from gamenight.games.decathlon import win_play
+
     opts = GAME.parse_options({"events": "100m,long,shot"})
+    # winner refuses a table not built (issue 45): build this small one first
+    assert win_play.table(GAME.view(GAME.start(2, opts, SeededDice(seed=1)).state, 0), build=True)
     agents: list[Agent[Any, Any, Any]] = [WinnerAgent(1), OptimalAgent(2)]
     results, state = play_match(GAME, agents, seed=3, options=opts)
     assert GAME.is_terminal(state) and len(results.scores) == 2

@@ -46,5 +46,7 @@ VOCABULARY: dict[str, str] = dict(
         N_p("opt.decades.track.help", "A team that reaches this score wins at once."),
         N_p("opt.decades.sides", "Board sides (team 1, team 2)"),
         N_p("opt.decades.sides.help", "The two board sides differ only in their bonus spaces."),
+        N_p("opt.decades.sides.A", "Side A"),
+        N_p("opt.decades.sides.B", "Side B"),
     )
 )

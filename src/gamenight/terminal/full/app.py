@@ -54,8 +54,8 @@ class KeyGate:
     >>> gate = KeyGate(2)
     >>> gate.admit(), gate.admit(), gate.admit(), gate.dropped
     (True, True, False, 1)
-    >>> gate.handled(); gate.admit()
-    True
+    >>> gate.handled(), gate.admit()
+    (0, True)
     """
 
     def __init__(self, bound: int = MAX_PENDING_KEYS) -> None:

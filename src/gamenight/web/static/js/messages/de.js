@@ -259,7 +259,6 @@ export default {
   "review.summary": "Genauigkeit, Ungenauigkeiten, Fehler, grobe Fehler und Glück jedes Spielers",
   "review.options": "Jede Option dieser Entscheidung mit ihren Werten",
   "review.taken": "gewählt",
-  "review.player": "Spieler",
   "review.accuracy": "Genauigkeit",
   "review.inaccuracies": "Ungenauigkeiten",
   "review.mistakes": "Fehler",

@@ -261,7 +261,6 @@ export default {
   "review.summary": "Each player's accuracy, inaccuracies, mistakes, blunders and luck",
   "review.options": "Every option at this decision with its values",
   "review.taken": "taken",
-  "review.player": "Player",
   "review.accuracy": "Accuracy",
   "review.inaccuracies": "Inaccuracies",
   "review.mistakes": "Mistakes",

@@ -259,7 +259,6 @@ export default {
   "review.summary": "Dokładność, niedokładności, błędy, poważne błędy i szczęście każdego gracza",
   "review.options": "Każda opcja tej decyzji z jej wartościami",
   "review.taken": "wybrane",
-  "review.player": "Gracz",
   "review.accuracy": "Dokładność",
   "review.inaccuracies": "Niedokładności",
   "review.mistakes": "Błędy",

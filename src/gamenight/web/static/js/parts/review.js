@@ -11,9 +11,8 @@ const SVG = "http://www.w3.org/2000/svg";
 
 /** A measure's name in the page's language (its key; an unknown one as the server said). */
 export function measureName(measure) {
-  const key = `review.measure.${measure.key}`;
-  const said = t(key);
-  return said === key ? measure.name : said;
+  const said = t(`review.measure.${measure.key}`);
+  return said === `review.measure.${measure.key}` ? measure.name : said;
 }
 
 /** A value (change=false) or a loss in a measure's unit. */
