@@ -115,3 +115,14 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.section("browser screenshots (artifacts/web)")
         for shot in shots:
             terminalreporter.write_line(str(shot.relative_to(ARTIFACTS.parents[1])))
+
+
+@pytest.fixture
+def own_table_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A test that builds a Decathlon win table builds it apart, in memory and on disk:
+    no later test may find it (the terminal snapshots and the browser's odds bar show
+    whether one exists)."""
+    from gamenight.games.decathlon.solver import win2p_store
+
+    monkeypatch.setenv("GAMENIGHT_CACHE_DIR", str(tmp_path / "own-cache"))
+    monkeypatch.setattr(win2p_store, "_loaded", {})

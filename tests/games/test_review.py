@@ -57,7 +57,7 @@ def test_optimal_against_itself_loses_nothing_in_expected_points() -> None:
         assert player.costliest == ()
 
 
-def test_winner_against_itself_loses_nothing_in_win_probability() -> None:
+def test_winner_against_itself_loses_nothing_in_win_probability(own_table_cache: None) -> None:
     from gamenight.core.dice import SeededDice
     from gamenight.games.decathlon import win_play
     from gamenight.games.decathlon.game import GAME as game

@@ -223,7 +223,9 @@ def test_session_end_rates_a_human_against_a_bot(tmp_path: Path) -> None:
     assert (store.get("Ann").mu > store.get("bot:random").mu) == ann_won
 
 
-def test_a_decathlon_series_report_draws_the_win_odds_of_its_first_game() -> None:
+def test_a_decathlon_series_report_draws_the_win_odds_of_its_first_game(
+    own_table_cache: None,
+) -> None:
     from gamenight.core.dice import SeededDice
     from gamenight.games.decathlon import win_play
     from gamenight.games.decathlon.game import GAME as game

@@ -145,7 +145,7 @@ def test_monte_carlo_of_optimal_bots_agrees_with_start_odds() -> None:
     assert abs(share - predicted) < 4 * se, (share, predicted)
 
 
-def test_winner_bot_plays_a_short_points_game() -> None:
+def test_winner_bot_plays_a_short_points_game(own_table_cache: None) -> None:
     from gamenight.games.decathlon import win_play
 
     opts = GAME.parse_options({"events": "100m,long,shot"})
