@@ -492,7 +492,8 @@ def test_a_start_raced_by_another_process_does_not_hang(pg: PgCluster) -> None:
         loop = hub._tasks[0].get_loop()
 
         async def as_if_behind() -> str:
-            room.status = Lifecycle.WAITING  # this process's view lags behind the database
+            # this process's view lags behind the database (no move makes it: the field)
+            room._status = Lifecycle.WAITING
             await asyncio.wait_for(room.begin({}), 30)
             return room.status
 

@@ -149,7 +149,7 @@ def test_hints_name_seats_as_the_browser_does(server: ThreadServer) -> None:
     """The Decathlon's advice says whose result a target is: by the seat's label ("Ann",
     "Bot random"), never "seat 3" (issue 23 item 14)."""
     from gamenight.core import registry
-    from gamenight.server.room import _takes_names
+    from gamenight.server.play import takes_names as _takes_names
 
     code = create_room(server.url, "decathlon", ["human", "human", "bot:random"])["code"]
     claim(server.url, code, 0, "Ann")

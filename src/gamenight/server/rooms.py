@@ -26,6 +26,7 @@ from gamenight.server import presence
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
+from gamenight.server.course import mark_broken
 from gamenight.server.db import (
     HOLDER,
     RETRY_AFTER,
@@ -48,7 +49,7 @@ from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
-from gamenight.server.room import Room, Services, bound_rules, mark_broken
+from gamenight.server.room import Room, Services, bound_rules
 
 __all__ = [
     "UNAVAILABLE",
