@@ -138,7 +138,7 @@ class Play:
         except IllegalActionError as exc:  # the rules' reason, in this socket's language
             return p.Error(code="illegal", message=said(exc), id=message.id)
         try:
-            seq = await self.apply(seat, action, message.expected_seq, "human")
+            seq = await room.apply(seat, action, message.expected_seq, "human")
         except StaleActionError as exc:
             return p.Error(code="stale", message=said(exc), id=message.id)
         except IllegalActionError as exc:
