@@ -3,12 +3,16 @@
 ``gamenight serve`` runs :func:`gamenight.server.app.create_app` under uvicorn.
 Layout:
 
-* :mod:`~gamenight.server.db` — SQLAlchemy 2 (async) models and the store;
-  the schema is created by the Alembic migration in ``migrations/``.
+* :mod:`~gamenight.server.storage` — SQLAlchemy 2 (async) tables and the store,
+  one module per purpose (``db`` is its older name); the schema is created by the
+  Alembic migration in ``migrations/``.
 * :mod:`~gamenight.server.protocol` — the versioned WebSocket messages
   (msgspec structs) and their JSON Schema (``docs/protocol.md``).
-* :mod:`~gamenight.server.room` — one live room (an active object): its table
-  and lifecycle, the only place where actions are applied, its message handlers;
+* :mod:`~gamenight.server.room` — one live room (an active object) composing its
+  collaborators (:mod:`~gamenight.server.live` is how they see it): its seats
+  (``seating``), its course and guarded lifecycle (``course``, ``lifecycle``), its
+  table, the only place where actions are applied (``play``), its chat (``chat``)
+  and its catching up with other processes (``roomsync``);
   :mod:`~gamenight.server.timers` its takeover, turn clock and idle close,
   :mod:`~gamenight.server.bots` its bots, :mod:`~gamenight.server.conns` its
   sockets, :mod:`~gamenight.server.odds` its live odds; these pieces see the room

@@ -612,8 +612,8 @@ async def _reader(
 def _storage(config: Config) -> type[Hub]:
     """Import the rooms and the storage (SQLAlchemy) and bring the schema to its head: the
     slow part of a start, run in a thread while the app already answers."""
-    from gamenight.server.db import migrate
     from gamenight.server.rooms import Hub
+    from gamenight.server.storage.schema import migrate
 
     migrate(config.db_url)
     return Hub
@@ -624,7 +624,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
     hub: Hub | None = None
     try:
         hub_class = await asyncio.to_thread(_storage, config)
-        from gamenight.server.db import Store
+        from gamenight.server.storage.store import Store
 
         hub = hub_class(Store(config.db_url), config)
         await hub.start()

@@ -21,7 +21,7 @@ from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.live import LiveRoom
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
-    from gamenight.server.db import Store
+    from gamenight.server.storage.store import Store
 
 log = logging.getLogger("gamenight.server")
 

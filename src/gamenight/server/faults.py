@@ -76,7 +76,10 @@ def failed(code: str, what: str, exc: Exception) -> RoomError:
 def log_fault(what: str, exc: BaseException, then: str = "") -> None:
     """Log a failure of ``what`` once: one line for a database outage (an outage must not
     flood the log), the traceback for anything else (a bug); ``then`` says what follows."""
-    from gamenight.server.db import is_outage, outage_reason  # the storage's, when it fails
+    from gamenight.server.storage.outage import (  # the storage's, when it fails
+        is_outage,
+        outage_reason,
+    )
 
     if is_outage(exc):
         log.warning("%s: %s%s", what, outage_reason(exc), then)

@@ -30,7 +30,7 @@ from gamenight.server.presence import Room as PresenceRoom
 from gamenight.server.timers import IdleClose, StartRetry
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
-    from gamenight.server.db import Store
+    from gamenight.server.storage.store import Store
 
 
 @dataclass

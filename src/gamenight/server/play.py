@@ -38,10 +38,10 @@ from gamenight.core.table import Table
 from gamenight.server import presence
 from gamenight.server import protocol as p
 from gamenight.server.conns import Conn
-from gamenight.server.db import Behind
 from gamenight.server.faults import RoomError, client_lines, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.live import LiveRoom
+from gamenight.server.storage.rows import Behind
 
 log = logging.getLogger("gamenight.server")
 

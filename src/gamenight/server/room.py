@@ -43,7 +43,6 @@ from gamenight.server.chat import Chat
 from gamenight.server.config import RoomOptions
 from gamenight.server.conns import Conn, ConnRoom, Conns
 from gamenight.server.course import Course
-from gamenight.server.db import RoomRow
 from gamenight.server.lifecycle import Lifecycle, transition
 from gamenight.server.live import LiveRoom, SeatState, Services
 from gamenight.server.odds import OddsRoom, OddsState
@@ -52,6 +51,7 @@ from gamenight.server.roomface import RoomFace
 from gamenight.server.roominfo import room_info
 from gamenight.server.roomsync import Sync
 from gamenight.server.seating import Seating
+from gamenight.server.storage.rows import RoomRow
 from gamenight.server.timers import (
     IdleClose,
     SeatTakeover,

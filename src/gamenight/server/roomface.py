@@ -22,7 +22,7 @@ from gamenight.server.config import Config, RoomOptions
 from gamenight.server.lifecycle import Lifecycle
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
-    from gamenight.server.db import Store
+    from gamenight.server.storage.store import Store
 
 
 class Seat(Protocol):

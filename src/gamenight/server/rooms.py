@@ -27,16 +27,6 @@ from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.course import mark_broken
-from gamenight.server.db import (
-    HOLDER,
-    RETRY_AFTER,
-    RoomRow,
-    Store,
-    is_outage,
-    new_token,
-    outage_reason,
-    token_hash,
-)
 from gamenight.server.faults import (
     REFUSAL_LOG_EVERY,
     UNAVAILABLE,
@@ -50,6 +40,11 @@ from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, bound_rules
+from gamenight.server.storage.outage import RETRY_AFTER, is_outage, outage_reason
+from gamenight.server.storage.presence import HOLDER
+from gamenight.server.storage.rows import RoomRow
+from gamenight.server.storage.store import Store
+from gamenight.server.tokens import new_token, token_hash
 
 __all__ = [
     "UNAVAILABLE",
@@ -482,7 +477,7 @@ class Hub:
         """PostgreSQL LISTEN: another process changed a room this process has loaded."""
         import psycopg
 
-        from gamenight.server.db import NOTIFY_CHANNEL
+        from gamenight.server.storage.engine import NOTIFY_CHANNEL
 
         url = self.store.url.replace("postgresql+psycopg://", "postgresql://")
         lost = False

@@ -247,7 +247,8 @@ def reach_database(url: str, wait: float) -> None:
         raise SystemExit(3) from None
     if schema_is_current(url):  # an SQLite file at the head: nothing to import or do
         return
-    from gamenight.server.db import is_outage, migrate, outage_reason
+    from gamenight.server.storage.outage import is_outage, outage_reason
+    from gamenight.server.storage.schema import migrate
 
     deadline = time.monotonic() + max(wait, 0.0)
     said = False

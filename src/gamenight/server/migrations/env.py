@@ -1,6 +1,6 @@
 """Alembic environment: runs the migrations on a synchronous engine.
 
-The URL comes from the Alembic config that :func:`gamenight.server.db.migrate`
+The URL comes from the Alembic config that :func:`gamenight.server.storage.schema.migrate`
 builds. On PostgreSQL an advisory lock serialises concurrent starts, so two
 server processes starting together do not both create the schema.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, text
 
-from gamenight.server.db import METADATA
+from gamenight.server.storage.schema import METADATA
 
 MIGRATION_LOCK = 0x67616D65  # "game": the advisory lock id held while migrating
 
