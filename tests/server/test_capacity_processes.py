@@ -81,7 +81,7 @@ def test_a_lagging_process_serves_a_finished_games_record(pg: PgCluster) -> None
             code = create_room(other.url, "toy", ["human"], options={"target": 2})["code"]
             token = claim(other.url, code, 0, "Pig")
             assert httpx.get(f"{lagging.url}/api/rooms/{code}").json()["status"] == "playing"
-            lagging.hub._heard = lambda _payload: None  # type: ignore[method-assign,assignment]
+            lagging.hub.background.heard = lambda payload: None  # type: ignore[method-assign]
             run(_play_toy(other.url, code, token))
             assert httpx.get(f"{other.url}/api/rooms/{code}").json()["status"] == "finished"
             assert lagging.hub.rooms[code].status.value == "playing"  # it did not hear
@@ -115,7 +115,7 @@ def test_sync_failures_in_an_outage_share_one_log_line(
         try:
             with caplog.at_level(logging.WARNING, logger="gamenight.server"):
                 for n in range(300):
-                    await hub._sync_quietly(Failing(f"room{n}"))  # type: ignore[arg-type]
+                    await hub.background.sync_quietly(Failing(f"room{n}"))  # type: ignore[arg-type]
         finally:
             hub.bots.stop()
             await store.close()

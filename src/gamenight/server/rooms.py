@@ -28,20 +28,18 @@ from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.course import mark_broken
 from gamenight.server.faults import (
-    REFUSAL_LOG_EVERY,
     UNAVAILABLE,
     RoomError,
-    log_fault,
     refused,
     unavailable,
 )
 from gamenight.server.heap import keep_young, keep_young_every
-from gamenight.server.lifecycle import OPEN, Lifecycle
+from gamenight.server.hubwork import Background, watch_loop
+from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, bound_rules
-from gamenight.server.storage.outage import RETRY_AFTER, is_outage, outage_reason
-from gamenight.server.storage.presence import HOLDER
+from gamenight.server.storage.outage import RETRY_AFTER, is_outage
 from gamenight.server.storage.rows import RoomRow
 from gamenight.server.storage.store import Store
 from gamenight.server.tokens import new_token, token_hash
@@ -100,14 +98,10 @@ class Hub:
         self.bots = BotPool(config, lambda: self.rooms.values())
         self.services = Services(store, config, self.bots, secrets.token_hex(4))
         self._tasks: list[asyncio.Task[None]] = []
-        self._background: set[asyncio.Task[Any]] = set()
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
-        self._unloadable: set[str] = set()  # broken rooms whose game is not even known
+        self.unloadable: set[str] = set()  # broken rooms whose game is not even known
         self.unavailable = Unavailable()  # rooms that cannot be opened now (loading.py)
-        self._pending: dict[str, str] = {}  # room code -> the sync asked for (_sync_soon)
-        self._sync_slots = asyncio.Semaphore(SYNC_SLOTS)
-        self._sync_failures, self._sync_logged = 0, -1e9  # outage lines (_sync_quietly)
-        self._listener: Any = None
+        self.background = Background(self)  # checks, LISTEN, syncs (hubwork.py)
 
     @property
     def process_tag(self) -> str:
@@ -129,10 +123,10 @@ class Hub:
                 pass  # logged once, loaded again when asked for (server/loading.py)
             except Exception as exc:  # its row cannot even be read: the others go on
                 log.error("room %s could not be loaded: %s", code, first_line(exc))
-        self._tasks.append(asyncio.create_task(self._checks()))
-        self._tasks.append(asyncio.create_task(_watch_loop(self.config.stall_warning)))
+        self._tasks.append(asyncio.create_task(self.background.checks()))
+        self._tasks.append(asyncio.create_task(watch_loop(self.config.stall_warning)))
         if self.store.is_postgres:
-            self._tasks.append(asyncio.create_task(self._listen()))
+            self._tasks.append(asyncio.create_task(self.background.listen()))
         if self.config.gc_freeze:  # short full collections (server/heap.py says why)
             keep_young()
             self._tasks.append(asyncio.create_task(keep_young_every(self.config.gc_freeze)))
@@ -145,9 +139,10 @@ class Hub:
         for task in self._tasks:
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-        if self._listener is not None:
+        listener = self.background.listener
+        if listener is not None:
             with contextlib.suppress(Exception):
-                await self._listener.close()
+                await listener.close()
         if self.store.is_postgres:  # its sockets and rooms are no longer here (presence)
             with contextlib.suppress(Exception):
                 await asyncio.wait_for(self.store.beat(self.process_tag, set(), 0.0), 3)
@@ -236,7 +231,7 @@ class Hub:
         try:
             row = await self.store.load_room(code)
             room = None
-            if row is not None and code not in self._unloadable:
+            if row is not None and code not in self.unloadable:
                 room = await self._load(row)
             if room is not None:
                 self.unavailable.clear(code)
@@ -304,48 +299,8 @@ class Hub:
         try:
             return Room(row, self.services, Lifecycle.BROKEN, note)
         except Exception:
-            self._unloadable.add(row.code)
+            self.unloadable.add(row.code)
             return None
-
-    # ----- background -----------------------------------------------------------------------
-    async def _checks(self) -> None:
-        """Every ``Config.resync`` seconds re-read the rooms (PostgreSQL); every
-        ``Config.idle_check`` load the open rooms not held here (their idle timers close
-        them). Each room's own timers do the rest."""
-        last_idle = last_resync = last_beat = last_evict = time.monotonic()
-        failing = False  # a failure is logged once, until the checks work again
-        while True:
-            await asyncio.sleep(self.config.tick)
-            try:
-                if (
-                    self.store.is_postgres
-                    and time.monotonic() - last_beat >= self.config.presence_beat
-                ):
-                    last_beat = time.monotonic()
-                    await self._beat()
-                if (
-                    self.store.is_postgres
-                    and self.config.resync
-                    and time.monotonic() - last_resync >= self.config.resync
-                ):
-                    last_resync = time.monotonic()
-                    await self.resync()
-                if time.monotonic() - last_evict >= min(10.0, self.config.evict_after):
-                    last_evict = time.monotonic()
-                    self.evict()
-                if time.monotonic() - last_idle > self.config.idle_check:
-                    last_idle = time.monotonic()
-                    await self._look_for_idle()
-                if failing:
-                    log.warning("room checks go on")
-                    failing = False
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if failing:
-                    continue
-                failing = True
-                log_fault("room check", exc)
 
     def evict(self, now: float | None = None) -> list[str]:
         """Let go of the rooms this process no longer needs in memory: a room over
@@ -364,218 +319,3 @@ class Hub:
         for code in gone:
             self.rooms.pop(code).dispose()
         return gone
-
-    async def _beat(self) -> None:
-        """This process's presence rows: exactly the seats it holds a socket of, fresh
-        (server/presence.py); the rows of processes gone stale are removed."""
-        held = {
-            (room.id, conn.seat)
-            for room in self.rooms.values()
-            for conn in room.conns
-            if conn.seat is not None and not conn.closed
-        }
-        held |= {(room.id, HOLDER) for room in self.rooms.values() if room.status in OPEN}
-        await self.store.beat(self.process_tag, held, time.time() - 10 * presence.PRESENCE_TTL)
-        self._let_go(await self.store.held_elsewhere(self.process_tag, presence.fresh()))
-
-    def _let_go(self, elsewhere: dict[int, set[str]]) -> None:
-        """An open room with no socket here that another process serves is that
-        process's to run (its bots, its timers): this one lets go of it, and catches
-        up on it again only when asked. Of two processes that hold a room without
-        sockets, the one with the lower tag keeps it."""
-        for code, room in list(self.rooms.items()):
-            others = elsewhere.get(room.id)
-            if not others or room.conns.any_open() or room.lock.locked():
-                continue
-            if "socket" in others or min(others) < self.process_tag:
-                self.rooms.pop(code).dispose()
-
-    async def _look_for_idle(self) -> None:
-        """Every open room held here knows its last activity (its idle timer closes it);
-        one held nowhere that is due to close is loaded, and its timer closes it."""
-        now = time.time()
-        for code, updated, idle_close in await self.store.idle_rooms(now):
-            room = self.rooms.get(code)
-            if room is None and now - updated >= idle_close:
-                try:
-                    room = await self.room(code)
-                except RoomUnavailable:
-                    continue  # its idle close waits until it can be opened
-            if room is not None:
-                room.seen_update(updated)
-
-    async def resync(self) -> None:
-        """Re-read the seq and status of every open room from the database; catch up with
-        each room held here that is behind, and adopt the playing rooms this process does
-        not hold (a process that died leaves its rooms' bots to the others). Run after the
-        LISTEN connection (re)connects and every ``Config.resync`` seconds, so that no
-        room depends on a notification arriving."""
-        found = await self.store.open_rooms()
-        orphans = await self.store.orphans(presence.fresh())
-        for code, room in list(self.rooms.items()):
-            if room.status not in OPEN:
-                continue
-            seq, status = found.get(code, (None, None))
-            if status != room.status:
-                self._sync_soon(room, "room")
-            elif seq != room.seq:  # actions (maybe in flight now): the log is enough
-                self._sync_soon(room, "act")
-            else:
-                room.bots.kick(room)  # its bots may have been another process's, now gone
-                if room.remote:  # a process that died: its sockets' rows went stale
-                    self._sync_soon(room, "presence")
-        for code in orphans:  # held by no process: its process died
-            held = code in self.rooms or code in self._unloadable or code in self.unavailable
-            if not held:
-                self._spawn(self._adopt(code))
-
-    async def _adopt(self, code: str) -> None:
-        try:
-            await self.room(code)
-        except RoomUnavailable:
-            pass  # logged once; tried again once RETRY has passed
-        except Exception as exc:
-            if not is_outage(exc):  # it will not load next time either: logged once
-                self._unloadable.add(code)
-            log.warning("room %s could not be loaded: %s", code, first_line(exc))
-
-    async def _sync_quietly(
-        self, room: Room, presence_only: bool = False, actions_only: bool = False
-    ) -> None:
-        """``room.sync`` in the background: a failure is logged in one line (the next
-        resync tries again)."""
-        try:
-            if presence_only:
-                await presence.refresh(room)
-            else:
-                await room.sync(actions_only)
-        except asyncio.CancelledError:
-            raise
-        except Exception as exc:
-            if not is_outage(exc):
-                log_fault(f"sync of room {room.code}", exc)
-                return
-            # An outage fails every room's sync at once: one line per REFUSAL_LOG_EVERY.
-            self._sync_failures += 1
-            now = time.monotonic()
-            if now - self._sync_logged >= REFUSAL_LOG_EVERY:
-                log.warning(
-                    "sync of %d room(s) failed since the last line (room %s: %s)",
-                    self._sync_failures,
-                    room.code,
-                    outage_reason(exc),
-                )
-                self._sync_failures, self._sync_logged = 0, now
-
-    def _spawn(self, coro: Any) -> None:
-        """Run ``coro`` in the background, keeping a reference until it ends."""
-        task = asyncio.create_task(coro)
-        self._background.add(task)
-        task.add_done_callback(self._background.discard)
-
-    async def _listen(self) -> None:
-        """PostgreSQL LISTEN: another process changed a room this process has loaded."""
-        import psycopg
-
-        from gamenight.server.storage.engine import NOTIFY_CHANNEL
-
-        url = self.store.url.replace("postgresql+psycopg://", "postgresql://")
-        lost = False
-        while True:
-            try:
-                conn = await psycopg.AsyncConnection.connect(
-                    url, autocommit=True, application_name="gamenight-listen", connect_timeout=5
-                )
-                self._listener = conn
-                await conn.execute(f"LISTEN {NOTIFY_CHANNEL}")
-                if lost:
-                    log.warning("LISTEN connection back; re-reading every room")
-                    lost = False
-                # A notification sent while this connection was down is lost: every room
-                # held re-reads its seq once the LISTEN is in place.
-                await self.resync()
-                async for note in conn.notifies():
-                    if note.payload.startswith(self.process_tag):
-                        continue  # our own (a batch of appends is from one process)
-                    for part in note.payload.split("|"):  # a batch: payloads joined by |
-                        self._heard(part)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                if not lost:
-                    log.warning("LISTEN connection lost (%s); reconnecting", outage_reason(exc))
-                lost = True
-                await asyncio.sleep(1)
-
-    def _heard(self, payload: str) -> None:
-        """One ``"<process tag> <room code> <kind>"`` from another process."""
-        tag, _, rest = payload.partition(" ")
-        code, _, kind = rest.partition(" ")
-        room = self.rooms.get(code)
-        if tag == self.process_tag or room is None:
-            return
-        if kind == "chat":
-            self._spawn(room.chat_sync())
-        else:
-            self._sync_soon(room, kind)
-
-    def _sync_soon(self, room: Room, kind: str) -> None:
-        """Catch up on ``room`` in the background: notifications that come while its
-        sync waits or runs are merged into one more sync (the widest kind asked)."""
-        pending = self._pending.get(room.code)
-        if pending is not None:
-            self._pending[room.code] = _wider(pending, kind)
-            return
-        self._pending[room.code] = kind
-        self._spawn(self._sync_pending(room))
-
-    async def _sync_pending(self, room: Room) -> None:
-        async with self._sync_slots:  # the pool keeps connections for requests
-            while True:
-                kind = self._pending.get(room.code)
-                if kind is None:
-                    return
-                self._pending[room.code] = _RUNNING
-                if kind == "presence":
-                    await self._sync_quietly(room, presence_only=True)
-                else:
-                    await self._sync_quietly(room, actions_only=kind == "act")
-                if self._pending.get(room.code) == _RUNNING:
-                    del self._pending[room.code]
-                    return
-
-
-SYNC_SLOTS = 8  # background syncs at once: the pool (20) keeps connections for requests
-_RUNNING = "running"
-_KINDS = ("running", "presence", "act", "room")  # each reads more than the one before
-
-
-def _wider(a: str, b: str) -> str:
-    """The sync that covers both ``a`` and ``b`` (a running sync covers nothing new;
-    a full one, ``room``, covers the actions and the presence).
-
-    >>> _wider("act", "room"), _wider("running", "act"), _wider("presence", "act")
-    ('room', 'act', 'room')
-    """
-    if {a, b} == {"act", "presence"}:
-        return "room"
-    known = {k: i for i, k in enumerate(_KINDS)}
-    return max(a, b, key=lambda k: known.get(k, len(_KINDS)))
-
-
-async def _watch_loop(threshold: float, period: float = 0.02) -> None:
-    """Log each time the event loop wakes ``threshold`` late or more, and whether the
-    loop's own thread was running meanwhile (work here blocked it) or waiting for a CPU
-    (other processes had the machine): ``bench/server_load.py`` counts these lines."""
-    while True:
-        wall, cpu = time.perf_counter(), time.thread_time()
-        await asyncio.sleep(period)
-        late = time.perf_counter() - wall - period
-        if late >= threshold:
-            ran = time.thread_time() - cpu
-            log.warning(
-                "event loop %.0f ms late (this thread ran %.0f ms) at %.2f",
-                1e3 * late,
-                1e3 * ran,
-                time.time(),
-            )
