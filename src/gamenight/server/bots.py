@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar, TypeVarTuple
 
 from gamenight.core import registry, seeds
 from gamenight.core.agents import Decision, RandomAgent, Waiting
@@ -31,6 +31,8 @@ from gamenight.server.roomface import RoomFace, Shared
 
 NOT_BUILT_HERE = "not built on this server"  # a build refused by --no-table-build
 BOT_RETRY = (0.25, 5.0)  # a bot whose move failed tries again after this, doubling, up to
+_Args = TypeVarTuple("_Args")
+_R = TypeVar("_R")
 log = logging.getLogger("gamenight.server")
 
 
@@ -73,7 +75,7 @@ class BotPool:
         # (game id, target) -> its one-time build (bots need it); target "": the default
         self.builds: dict[tuple[str, str], Build] = {}
 
-    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+    async def run(self, fn: Callable[[*_Args], _R], *args: *_Args) -> _R:
         """``fn(*args)`` in a worker thread: the event loop goes on meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(self.pool, fn, *args)
 
@@ -83,7 +85,7 @@ class BotPool:
                 build.task.cancel()
         self.pool.shutdown(wait=False, cancel_futures=True)
 
-    def advisor(self, entry: registry.GameEntry) -> Callable[..., Any] | None:
+    def advisor(self, entry: registry.GameEntry) -> registry.Advisor | None:
         """The game's ``advise(view, seat, legal)``, or None if it has none (or it fails
         to import)."""
         try:
@@ -92,7 +94,7 @@ class BotPool:
             log.warning("advisor of %s unavailable: %s", entry.id, exc)
             return None
 
-    def odds_function(self, entry: registry.GameEntry) -> Callable[..., Any] | None:
+    def odds_function(self, entry: registry.GameEntry) -> registry.OddsFunction | None:
         """The game's ``odds(view) -> Odds | None``, or None if it has none (or it fails to
         import)."""
         try:

@@ -105,16 +105,7 @@ class Course:
                 return
             room.timers.cancel("contribute")
             # Claimed seats still silent get the server's part (committed with the start).
-            fill = {
-                # derived from the committed seed, never chosen now that the players'
-                # parts are known (docs/fairness.md; players-v1 rooms take it too)
-                s.seat: seeds.server_part(room.seed, s.seat)
-                for s in room.seats
-                if room.entropy != seeds.SERVER
-                and s.kind == "human"
-                and s.seat not in bots
-                and s.contribution is None
-            }
+            fill = self._server_parts(bots)
             planned = [(s.contribution, s.contributed_by) for s in room.seats]
             for seat in bots:
                 planned[seat] = (None, None)
@@ -134,6 +125,20 @@ class Course:
             else:  # another process began it (the lock is held: not room.sync)
                 await room.catch_up()
         room.bots.kick(room)
+
+    def _server_parts(self, bots: dict[int, str]) -> dict[int, str]:
+        """The server's part of the dice seed for each claimed seat still silent (none in
+        a room whose dice are the seed's): derived from the committed seed, never chosen
+        now that the players' parts are known (docs/fairness.md; players-v1 rooms take it
+        too)."""
+        room = self.room
+        if room.entropy == seeds.SERVER:
+            return {}
+        return {
+            s.seat: seeds.server_part(room.seed, s.seat)
+            for s in room.seats
+            if s.kind == "human" and s.seat not in bots and s.contribution is None
+        }
 
     def _table_with(self, parts: list[tuple[str | None, str | None]]) -> Table:
         """The table the room begins with when the seats hold ``parts`` ((value, by) per

@@ -150,18 +150,34 @@ def connection_origin_allowed(connection: Any, extra: tuple[str, ...]) -> bool:
 LOCAL_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 
 
+def split_host(host: str) -> tuple[str, str | None]:
+    """A ``Host`` header as (name, port): the name without brackets, in lower case; the
+    port as written after its colon (``""`` if the colon ends it; anything after an
+    IPv6 address's bracket that is no ``:port`` is kept as the port, so that it is
+    refused), None if it has none. The one reading of a Host header.
+
+    >>> split_host("Example.org:8000"), split_host("[::1]:80"), split_host("::1")
+    (('example.org', '8000'), ('::1', '80'), ('::1', None))
+    >>> split_host("a:"), split_host("[::1]x")
+    (('a', ''), ('::1', 'x'))
+    """
+    host = host.strip().lower()
+    if host.startswith("["):
+        name, _, rest = host[1:].partition("]")
+        return name, (rest[1:] if rest.startswith(":") else rest or None)
+    if host.count(":") == 1:
+        name, _, port = host.partition(":")
+        return name, port
+    return host, None
+
+
 def host_name(host: str) -> str:
     """The name of a ``Host`` header, without its port and brackets, in lower case.
 
     >>> host_name("Example.org:8000"), host_name("[::1]:80"), host_name("::1")
     ('example.org', '::1', '::1')
     """
-    host = host.strip().lower()
-    if host.startswith("["):
-        return host[1:].partition("]")[0]
-    if host.count(":") == 1:
-        return host.partition(":")[0]
-    return host
+    return split_host(host)[0]
 
 
 def allowed_hosts(config: Any) -> frozenset[str]:
@@ -193,9 +209,9 @@ def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
     """
     if host is None:
         return True
-    if not _port_ok(host):  # a URL could not be made of it (a 500 deeper down)
+    name, port = split_host(host)
+    if not _port_ok(port):  # a URL could not be made of it (a 500 deeper down)
         return False
-    name = host_name(host)
     if name in allowed:
         return True
     try:
@@ -205,18 +221,10 @@ def host_allowed(host: str | None, allowed: frozenset[str]) -> bool:
     return True
 
 
-def _port_ok(host: str) -> bool:
+def _port_ok(port: str | None) -> bool:
     """A ``Host``'s port, if it has one, is a port number (0 to 65535, ASCII digits)."""
-    host = host.strip()
-    if host.startswith("["):
-        rest = host.partition("]")[2]
-        if rest and not rest.startswith(":"):
-            return False
-        port = rest[1:]
-    else:
-        port = host.partition(":")[2] if host.count(":") == 1 else ""
-    if not port:
-        return not host.endswith(":")
+    if port is None:
+        return True
     return port.isascii() and port.isdigit() and len(port) <= 5 and int(port) <= 65535
 
 

@@ -10,7 +10,6 @@ id in another case, a number, content a record brought along) is refused with co
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from gamenight.core import registry
 from gamenight.core.catalogue import Catalogue, CatalogueEntry, CatalogueInfo
@@ -36,7 +35,7 @@ def entries(info: CatalogueInfo) -> Sequence[CatalogueEntry]:
     return listing()
 
 
-def catalogue_problem(entry: registry.GameEntry, option: str, value: Any) -> str | None:
+def catalogue_problem(entry: registry.GameEntry, option: str, value: object) -> str | None:
     """Why ``value`` may not be option ``option`` of a room (one line), or None if it
     may: not a catalogue option, a default value, or the id of an entry."""
     info = catalogue_of(entry, option)

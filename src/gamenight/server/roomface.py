@@ -13,7 +13,9 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
+
+import msgspec
 
 from gamenight.core import registry
 from gamenight.core.table import Table
@@ -92,5 +94,7 @@ class RoomFace(Protocol):
     def ready(self) -> bool: ...
     async def begin(self, bots: dict[int, str]) -> None: ...
     async def close(self, note: str) -> None: ...
-    async def apply(self, seat: int, action: Any, expected_seq: int | None, by: str) -> int: ...
+    async def apply(
+        self, seat: int, action: msgspec.Struct, expected_seq: int | None, by: str
+    ) -> int: ...
     async def catch_up_locked(self) -> None: ...

@@ -9,7 +9,7 @@ from gamenight.core import seeds
 from gamenight.core.game import to_json
 from gamenight.server import protocol as p
 from gamenight.server.lifecycle import Lifecycle
-from gamenight.server.live import LiveRoom
+from gamenight.server.live import LiveRoom, SeatState
 
 
 def room_info(room: LiveRoom) -> p.RoomInfo:
@@ -27,20 +27,7 @@ def room_info(room: LiveRoom) -> p.RoomInfo:
         room_options=msgspec.to_builtins(room.room_options),
         public=room.public,
         status=room.status.value,
-        seats=tuple(
-            p.SeatInfo(
-                seat=s.seat,
-                kind=s.kind,  # type: ignore[arg-type]  # SeatState.kind is "human" | "bot"
-                bot=s.bot,
-                name=s.name,
-                claimed=s.kind == "bot" or s.token_hash is not None,
-                connected=s.kind == "bot" or room.conns.connected(s.seat) or s.seat in room.remote,
-                takeover=s.seat in takeover,
-                stand_in=bots.stand_in(s.seat) if s.kind == "bot" or s.seat in takeover else "",
-                contributed=s.contribution is not None,
-            )
-            for s in room.seats
-        ),
+        seats=tuple(_seat_info(room, s, takeover) for s in room.seats),
         commitment=room.commitment,
         entropy=room.entropy,
         seed=str(room.seed) if finished else None,
@@ -54,4 +41,20 @@ def room_info(room: LiveRoom) -> p.RoomInfo:
         results=None if results is None else to_json(results),
         notes=tuple(bots.notes + [n for n in (bots.build_note, room.note) if n]),
         spectators=room.conns.spectators(),
+    )
+
+
+def _seat_info(room: LiveRoom, s: SeatState, takeover: set[int]) -> p.SeatInfo:
+    """One seat as everyone may know it (its token and its part of the seed: whether)."""
+    played_by_bot = s.kind == "bot" or s.seat in takeover
+    return p.SeatInfo(
+        seat=s.seat,
+        kind=s.kind,  # type: ignore[arg-type]  # SeatState.kind is "human" | "bot"
+        bot=s.bot,
+        name=s.name,
+        claimed=s.kind == "bot" or s.token_hash is not None,
+        connected=s.kind == "bot" or room.conns.connected(s.seat) or s.seat in room.remote,
+        takeover=s.seat in takeover,
+        stand_in=room.bots.stand_in(s.seat) if played_by_bot else "",
+        contributed=s.contribution is not None,
     )

@@ -15,6 +15,7 @@ import logging
 import re
 import secrets
 import time
+from collections.abc import Sequence
 from typing import Any
 
 import msgspec
@@ -88,6 +89,25 @@ def check_game_options(entry: registry.GameEntry, raw: dict[str, Any]) -> dict[s
         raise RoomError(400, "bad_options", said(exc)) from None
 
 
+def check_seats(entry: registry.GameEntry, specs: Sequence[str]) -> list[tuple[str, str]]:
+    """(kind, bot) of each seat a request names (``human`` or ``bot:NAME``), or 400."""
+    seats: list[tuple[str, str]] = []
+    for spec in specs:
+        kind, _sep, bot = spec.strip().partition(":")
+        if kind == "human" and not bot:
+            seats.append(("human", ""))
+        elif kind == "bot" and bot in entry.bot_infos:
+            seats.append(("bot", bot))
+        else:
+            choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
+            raise RoomError(
+                400,
+                "bad_seats",
+                _("a seat is 'human' or one of {choices}").format(choices=choices),
+            )
+    return seats
+
+
 class Hub:
     """Every room of this process, the bots' worker pool and the background tasks."""
 
@@ -156,20 +176,7 @@ class Hub:
         except GamenightError as exc:
             raise RoomError(400, "bad_game", str(exc)) from None
         options = check_game_options(entry, request.options)
-        seats: list[tuple[str, str]] = []
-        for spec in request.seats:
-            kind, _sep, bot = spec.strip().partition(":")
-            if kind == "human" and not bot:
-                seats.append(("human", ""))
-            elif kind == "bot" and bot in entry.bot_infos:
-                seats.append(("bot", bot))
-            else:
-                choices = ", ".join(f"bot:{b}" for b in entry.bot_infos)
-                raise RoomError(
-                    400,
-                    "bad_seats",
-                    _("a seat is 'human' or one of {choices}").format(choices=choices),
-                )
+        seats = check_seats(entry, request.seats)
         try:  # the game's own start check, before anything is committed
             entry.game.check_setup(len(seats), options)
         except OptionsError as exc:

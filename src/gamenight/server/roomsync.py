@@ -5,12 +5,14 @@ change committed here (NOTIFY on PostgreSQL)."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 
 from gamenight.core.errors import StorageUnavailableError
 from gamenight.server import presence
 from gamenight.server.course import mark_broken
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.live import LiveRoom
+from gamenight.server.storage.rows import SeatRow
 
 log = logging.getLogger("gamenight.server")
 
@@ -42,15 +44,7 @@ class Sync:
         row = await store.load_room(room.code)
         if row is None:
             return
-        changed = False
-        for s, r in zip(room.seats, row.seats, strict=True):
-            mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
-            theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
-            if mine != theirs:
-                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere
-                    presence.revoke(room, s.seat)
-                (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
-                changed = True
+        changed = self._take_seats(row.seats)
         if room.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:
             try:
                 table = room.new_table()
@@ -66,6 +60,20 @@ class Sync:
             changed = True
         if changed:
             room.show()
+
+    def _take_seats(self, rows: Sequence[SeatRow]) -> bool:
+        """The database's seats; whether any changed. A seat whose token changed (freed,
+        maybe claimed again, elsewhere) loses its sockets here."""
+        changed = False
+        for s, r in zip(self.room.seats, rows, strict=True):
+            mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
+            theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
+            if mine != theirs:
+                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere
+                    presence.revoke(self.room, s.seat)
+                (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
+                changed = True
+        return changed
 
     async def catch_up_actions(self) -> None:
         """Take the actions the log holds beyond the table's (the lock is held)."""
