@@ -286,26 +286,7 @@ class Table(Generic[S, A, V, E]):
         if events.__class__ is not tuple:
             events = tuple(events)
         step = Step(game, seq + 1, seat, action, done.state, events)
-        # commit's body, inline (a Python call less at every action of every front end)
-        for hook in self._hooks:
-            hook(step)
-        after = done.state
-        reversible = self._reversible
-        if reversible is not None:
-            before = self._state
-            if reversible(before, after):
-                self._back.append(before)
-            elif self._back:
-                self._back.clear()
-        self._state = after
-        acting = step._acting = game.to_act(after)
-        self._acting = acting
-        self.finished = not acting if self._plain_end else game.is_terminal(after)
-        self._moves.append((seat, action))
-        self._events.append(events)
-        for listener in self._listeners:
-            listener(step)
-        return step
+        return self._commit(step)  # the one body of a commit (issue 45: not inlined)
 
     def can_undo(self, seat: int) -> bool:
         """Whether ``seat`` may take back the last action: it was theirs and the

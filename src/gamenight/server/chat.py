@@ -13,7 +13,7 @@ from gamenight.core.text import TextError, check_text
 from gamenight.server import protocol as p
 from gamenight.server.conns import Conn
 from gamenight.server.faults import refused, unavailable
-from gamenight.server.live import LiveRoom
+from gamenight.server.live import LiveRoom, held_weakly
 
 log = logging.getLogger("gamenight.server")
 
@@ -22,7 +22,7 @@ class Chat:
     """The chat of ``room`` (``room.chat_seen``: the last line its sockets got)."""
 
     def __init__(self, room: LiveRoom) -> None:
-        self.room = room
+        self.room = held_weakly(room)
 
     async def on_chat(self, conn: Conn, message: p.ChatIn) -> p.Message | None:
         room = self.room

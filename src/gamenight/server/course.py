@@ -18,7 +18,7 @@ from gamenight.core.table import Table
 from gamenight.server import conns
 from gamenight.server.faults import RoomError, failed
 from gamenight.server.lifecycle import Lifecycle
-from gamenight.server.live import LiveRoom
+from gamenight.server.live import LiveRoom, held_weakly
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
     from gamenight.server.storage.store import Store
@@ -48,7 +48,7 @@ class Course:
     """The start and the end of ``room``."""
 
     def __init__(self, room: LiveRoom) -> None:
-        self.room = room
+        self.room = held_weakly(room)
 
     async def seated_changed(self) -> None:
         """A seat was claimed or contributed: begin if ready, else (every seat claimed,

@@ -13,6 +13,7 @@ member of :class:`LiveRoom` that the room hands on, so their imports stay one wa
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
@@ -109,3 +110,11 @@ class LiveRoom(ConnRoom, PresenceRoom, Protocol):
     async def tell_others(self, kind: str) -> None: ...
     async def catch_up(self) -> None: ...
     async def catch_up_actions(self) -> None: ...
+
+
+def held_weakly(room: LiveRoom) -> LiveRoom:
+    """``room`` as a collaborator holds it: a weak proxy, so that the room and its
+    collaborators make no reference cycle and a room let go is freed by reference
+    counting alone (the server freezes survivors: heap.py; a cycle would stay)."""
+    proxy: LiveRoom = weakref.proxy(room)
+    return proxy

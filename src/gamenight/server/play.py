@@ -40,7 +40,7 @@ from gamenight.server import protocol as p
 from gamenight.server.conns import Conn
 from gamenight.server.faults import RoomError, client_lines, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
-from gamenight.server.live import LiveRoom
+from gamenight.server.live import LiveRoom, held_weakly
 from gamenight.server.storage.rows import Behind
 
 log = logging.getLogger("gamenight.server")
@@ -53,7 +53,7 @@ class Play:
     """The table of ``room`` and what is played on it."""
 
     def __init__(self, room: LiveRoom) -> None:
-        self.room = room
+        self.room = held_weakly(room)
         self._unlisten: Callable[[], None] | None = None
 
     # ----- the table ----------------------------------------------------------------------

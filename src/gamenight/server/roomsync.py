@@ -11,7 +11,7 @@ from gamenight.core.errors import StorageUnavailableError
 from gamenight.server import presence
 from gamenight.server.course import mark_broken
 from gamenight.server.lifecycle import OPEN, Lifecycle
-from gamenight.server.live import LiveRoom
+from gamenight.server.live import LiveRoom, held_weakly
 from gamenight.server.storage.rows import SeatRow
 
 log = logging.getLogger("gamenight.server")
@@ -21,7 +21,7 @@ class Sync:
     """What ``room`` reads from and tells the other processes."""
 
     def __init__(self, room: LiveRoom) -> None:
-        self.room = room
+        self.room = held_weakly(room)
 
     async def sync(self, actions_only: bool = False) -> None:
         """Catch up with the database (another process acted, chatted or changed the

@@ -19,7 +19,7 @@ from gamenight.server import protocol as p
 from gamenight.server.conns import Conn
 from gamenight.server.faults import RoomError, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
-from gamenight.server.live import LiveRoom, SeatState
+from gamenight.server.live import LiveRoom, SeatState, held_weakly
 from gamenight.server.tokens import new_token, token_hash
 
 
@@ -27,7 +27,7 @@ class Seating:
     """The seats of ``room`` (``room.seats``) and every change to them."""
 
     def __init__(self, room: LiveRoom) -> None:
-        self.room = room
+        self.room = held_weakly(room)
 
     # ----- reading ------------------------------------------------------------------------
     def freed(self) -> set[int]:
