@@ -240,6 +240,7 @@ class Room:
             seats=tuple(
                 p.SeatInfo(
                     seat=s.seat,
+                    # a seat's kind is one of SeatInfo's, as a str
                     kind=s.kind,  # type: ignore[arg-type]
                     bot=s.bot,
                     name=s.name,
@@ -261,6 +262,7 @@ class Room:
             contributions=None
             if self.status is not Lifecycle.FINISHED or self.entropy == seeds.SERVER
             else tuple(
+                # a record's 'by' is one of the protocol's, as a str
                 p.ContributionInfo(seat=c.seat, by=c.by, value=c.value)  # type: ignore[arg-type]
                 for c in self.contributions() or ()
             ),
@@ -664,6 +666,7 @@ class Room:
         except IllegalActionError as exc:
             return p.Error(code="illegal", message=said(exc), id=message.id)
         except RoomError as exc:
+            # RoomError's code is one of the protocol's, as a str
             return p.Error(code=exc.code, message=exc.message, id=message.id)  # type: ignore[arg-type]
         except StorageUnavailableError as exc:
             refused(f"an act in room {self.code}", exc)
