@@ -19,10 +19,6 @@ import numpy as np
 from gamenight.core.codec import CACHE_LIMIT, Codec, Obs, fill, order_from, pack
 from gamenight.core.options import Options
 
-# One stage or attempt kind's part of an observation (DecathlonCodec.observe_state): the
-# head, the dice blocks ending with the to-act flags, and the mask key.
-_Part = tuple[tuple[Any, ...], list[bytes], Any]
-
 
 class DecathlonCodec(Codec):
     """Decathlon: 0 Rethrow, 1 Jump, 2 Stop, 3 Throw, 4 Skip, 5 Retire, 6-13 Vault(1..8),
@@ -88,7 +84,7 @@ class DecathlonCodec(Codec):
         self._allowed: dict[Any, tuple[int, ...]] = {}
         self._sets_frozen: dict[Any, bytes] = {}
         self._none8 = struct.pack("8f", *[0.0] * 8)
-        self._all_freezable = [self._flags(tuple(range(n))) for n in range(9)]
+        self._all_freezable = [self._flag_block(tuple(range(n))) for n in range(9)]
         self._to_act = {
             acting: {p: struct.pack("2f", acting, p) for p in range(-1, 8)}
             for acting in (False, True)
@@ -113,8 +109,9 @@ class DecathlonCodec(Codec):
             SetsAttempt,
             ThrowAttempt,
         )
-        # the part of observe_state for each kind of attempt (exact types, as above)
-        self._attempt_parts: dict[type, Callable[[Any, Any, bytes], _Part]] = {
+        # the part of observe_state for the heights stage and each kind of attempt
+        self._parts: dict[type, Callable[[Any, Any, int], tuple[bytes, Any, float]]] = {
+            HeightsStage: self._heights,
             LongJumpAttempt: self._long_jump,
             ShotPutAttempt: self._shot_put,
             SetsAttempt: self._sets,
@@ -190,7 +187,7 @@ class DecathlonCodec(Codec):
             hit = cache[values] = pack(values, width)
         return hit
 
-    def _flags(self, positions: tuple[int, ...]) -> bytes:
+    def _flag_block(self, positions: tuple[int, ...]) -> bytes:
         """Eight float32s, 1 at each of ``positions`` (the freezable dice)."""
         hit = self._freezable.get(positions)
         if hit is None:
@@ -279,52 +276,57 @@ class DecathlonCodec(Codec):
         thrown, the freezable positions, whether a rethrow is left), so a mask learnt
         from ``Game.legal_actions`` once per key serves every position with that key
         (tests/envs checks this on many random positions). Each stage and attempt kind
-        has its own part (:meth:`_heights`, :meth:`_sets`, ...): the head, the dice
-        blocks and the mask key; the seats' blocks and the sheet are joined here.
+        has its own part (:meth:`_heights`, :meth:`_sets`, ...): the head and the dice
+        blocks; :meth:`_joined` adds the seats' blocks and the sheet.
         """
         stage = state.stage
-        players = state.players
-        sheet_blocks, score = self._sheet_block(state, seat)
         if stage is None:
-            return self._game_over(state, seat, sheet_blocks), None, score
+            return self._game_over(state, seat)
         kind = type(stage)
-        part: Callable[[Any, Any, bytes], _Part]
-        if kind is self._stages[0]:  # HeightsStage
-            seat_blocks = self._heights_seats(stage, seat, players)
-            part = self._heights
-        elif kind is self._stages[1]:  # AttemptsStage
-            seat_blocks = self._tries_seats(stage, seat, players)
-            found = self._attempt_parts.get(type(stage.attempt))
-            if found is None:
-                return self._observe_view(state, seat)
-            part = found
-        else:
+        part = self._parts.get(type(stage.attempt) if kind is self._stages[1] else kind)
+        if part is None:  # a stage the fast path does not know (none today)
             return self._observe_view(state, seat)
-        order = state.order
-        acting = order[stage.turn] == seat
-        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
-        head, dice, mask_key = part(state, stage, flags)
-        parts = [self._heads.get(head) or self._head(head), *dice]
-        for k in range(players):
-            parts += (seat_blocks[k], sheet_blocks[k])
-        return b"".join(parts), mask_key if acting else None, score
+        return part(state, stage, seat)
 
-    def _game_over(self, state: Any, seat: int, sheet_blocks: list[bytes]) -> bytes:
+    def _joined(
+        self, parts: list[bytes], state: Any, seat: int, seats: list[bytes], key: Any
+    ) -> tuple[bytes, Any, float]:
+        """The observation: ``parts`` (head and dice blocks), then per seat (from ``seat``)
+        its block of ``seats`` and its sheet block; ``key`` is the mask key if ``seat``
+        acts (else None), and ``seat``'s running score."""
+        last = self._last_sheet
+        if last[0] is state.sheet and last[1] == seat and last[2] == state.variant:
+            sheet_blocks, score = last[3]
+        else:
+            sheet_blocks, score = self._sheet_block(state, seat)
+        for k in range(state.players):
+            parts += (seats[k], sheet_blocks[k])
+        return b"".join(parts), key, score
+
+    def _game_over(self, state: Any, seat: int) -> tuple[bytes, Any, float]:
         """The game is over: the sheet, and nobody acts."""
         e8, order = self._none8, state.order
         head = (None, "game-over", 0, 0, None, None, None, None, None, None,
                 len(state.disciplines))  # fmt: skip
         parts = [self._heads.get(head) or self._head(head), e8 * 6]
         parts.append(self._to_act[False][order.index(seat) if seat in order else -1])
-        for k in range(state.players):
-            parts += (e8, sheet_blocks[k])
-        return b"".join(parts)
+        return self._joined(parts, state, seat, [e8] * state.players, None)
 
-    def _heights_seats(self, stage: Any, seat: int, players: int) -> list[bytes]:
-        if players == 1:
-            return [self._height_seat(stage.cleared[0], stage.status[0])]
-        height_seat, cleared, status = self._height_seat, stage.cleared, stage.status
-        return [height_seat(cleared[s], status[s]) for s in order_from(seat, players)]
+    def _heights(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
+        event = state.disciplines[state.discipline_no]
+        phase = "vault-dice" if stage.committed else "jump-or-skip"
+        head = (event, phase, 0, 0, None, None, None, None, stage.height, stage.jumps,
+                len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        last, e8 = stage.last, self._none8
+        parts = [self._heads.get(head) or self._head(head), e8 * 4,
+                 self._packed[8].get(last) or self._block(last, 8), e8, flags]  # fmt: skip
+        players, cleared, status = state.players, stage.cleared, stage.status
+        height_seat = self._height_seat
+        seats = [height_seat(cleared[s], status[s]) for s in order_from(seat, players)]
+        return self._joined(parts, state, seat, seats, (event, phase) if acting else None)
 
     def _tries_seats(self, stage: Any, seat: int, players: int) -> list[bytes]:
         tries = stage.tries
@@ -333,40 +335,40 @@ class DecathlonCodec(Codec):
         tries_seat = self._tries_seat
         return [tries_seat(tries[s]) for s in order_from(seat, players)]
 
-    def _heights(self, state: Any, stage: Any, flags: bytes) -> _Part:
-        event = state.disciplines[state.discipline_no]
-        phase = "vault-dice" if stage.committed else "jump-or-skip"
-        head = (event, phase, 0, 0, None, None, None, None, stage.height, stage.jumps,
-                len(state.disciplines))  # fmt: skip
-        last = stage.last
-        e8 = self._none8
-        dice = [e8 * 4, self._packed[8].get(last) or self._block(last, 8), e8, flags]
-        return head, dice, (event, phase)
-
-    def _sets(self, state: Any, stage: Any, flags: bytes) -> _Part:
+    def _sets(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
         event = state.disciplines[state.discipline_no]
         attempt = stage.attempt
         thrown, left = attempt.thrown, attempt.rethrows_left
         frozen_sets = attempt.frozen_sets
-        phase = "keep-or-rethrow"
-        head = (event, phase, stage.round, self._attempts[event], left, len(frozen_sets) + 1,
-                *self._set_rules[event], None, None, len(state.disciplines))  # fmt: skip
-        dice = [
+        head = (event, "keep-or-rethrow", stage.round, self._attempts[event], left,
+                len(frozen_sets) + 1, *self._set_rules[event], None, None,
+                len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
             self._packed[8].get(thrown) or self._block(thrown, 8),
             self._sets_frozen.get(frozen_sets) or self._frozen_sets(frozen_sets),
             self._none8 * 4,
             flags,
         ]
-        return head, dice, (event, phase, len(thrown), left > 0)
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, "keep-or-rethrow", len(thrown), left > 0) if acting else None
+        return self._joined(parts, state, seat, seats, key)
 
-    def _long_jump(self, state: Any, stage: Any, flags: bytes) -> _Part:
+    def _long_jump(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
         event = state.disciplines[state.discipline_no]
         attempt, d8 = stage.attempt, self._packed[8]
         phase, thrown, run_up = attempt.phase, attempt.thrown, attempt.run_up
         frozen = attempt.jump if phase == "jump-freeze" else run_up
         head = (event, phase, stage.round, self._attempts[event], None, None, None, None, None,
                 None, len(state.disciplines))  # fmt: skip
-        dice = [
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
             d8.get(thrown) or self._block(thrown, 8),
             d8.get(frozen) or self._block(frozen, 8),
             d8.get(run_up) or self._block(run_up, 8),
@@ -374,18 +376,25 @@ class DecathlonCodec(Codec):
             self._all_freezable[len(thrown)],
             flags,
         ]
-        return head, dice, (event, phase, len(thrown))
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, phase, len(thrown)) if acting else None
+        return self._joined(parts, state, seat, seats, key)
 
-    def _shot_put(self, state: Any, stage: Any, flags: bytes) -> _Part:
+    def _shot_put(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
         event = state.disciplines[state.discipline_no]
         shot, e8 = stage.attempt.dice, self._none8
-        phase = "throw-or-stop"
-        head = (event, phase, stage.round, self._attempts[event], None, None, None, None, None,
-                None, len(state.disciplines))  # fmt: skip
-        dice = [e8 * 3, self._packed[8].get(shot) or self._block(shot, 8), e8 * 2, flags]
-        return head, dice, (event, phase)
+        head = (event, "throw-or-stop", stage.round, self._attempts[event], None, None, None,
+                None, None, None, len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [self._heads.get(head) or self._head(head), e8 * 3,
+                 self._packed[8].get(shot) or self._block(shot, 8), e8 * 2, flags]  # fmt: skip
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, "throw-or-stop") if acting else None
+        return self._joined(parts, state, seat, seats, key)
 
-    def _throws(self, state: Any, stage: Any, flags: bytes) -> _Part:
+    def _throws(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
         event = state.disciplines[state.discipline_no]
         attempt, d8 = stage.attempt, self._packed[8]
         phase, thrown, frozen = attempt.phase, attempt.thrown, attempt.frozen
@@ -396,14 +405,20 @@ class DecathlonCodec(Codec):
         )
         head = (event, phase, stage.round, self._attempts[event], None, None, None, None, None,
                 None, len(state.disciplines))  # fmt: skip
-        dice = [
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
             d8.get(thrown) or self._block(thrown, 8),
             d8.get(frozen) or self._block(frozen, 8),
             self._none8 * 3,
-            self._freezable.get(freezable) or self._flags(freezable),
+            self._freezable.get(freezable) or self._flag_block(freezable),
             flags,
         ]
-        return head, dice, (event, phase, freezable)
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, phase, freezable) if acting else None
+        return self._joined(parts, state, seat, seats, key)
 
     def _observe_view(self, state: Any, seat: int) -> tuple[bytes, Any, float]:
         """The general path, for a stage the fast path does not know (none today):
