@@ -189,3 +189,19 @@ def test_check_env_on_a_vector_env_made_by_sync_too() -> None:
     sync = gym.make_vec("gamenight/Decathlon-v0", num_envs=2, vectorization_mode="sync")
     assert type(sync).__name__ == "SyncVectorEnv"
     check_env(gym.make("gamenight/Decathlon-v0").unwrapped)
+
+
+def test_the_regret_benchmarks_come_from_the_games() -> None:
+    """Issue 45: ``evaluate.benchmarks()`` is every game's ``GameInfo.benchmarks`` in the
+    registry's order (the harness names none); a benchmark has an optimum or a bot."""
+    from gamenight.core.solver import Benchmark
+    from gamenight.envs.evaluate import benchmarks
+
+    listed = []
+    for entry in registry.available():
+        make = entry.capability(entry.game.info.benchmarks)
+        listed += [b.name for b in make()] if make is not None else []
+    assert benchmarks() == tuple(listed)
+    assert {"decathlon:100m", "decathlon", "wurfeltod", "dice-duel-solo"} <= set(listed)
+    with pytest.raises(ValueError, match="an optimum or a bot"):
+        Benchmark("both", {}, optimum=lambda: 1.0, bot="random")
