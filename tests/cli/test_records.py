@@ -15,10 +15,9 @@ from rich.console import Console
 
 from gamenight.cli.players import parse_players
 from gamenight.cli.session import Session
-from gamenight.core import record as record_module
 from gamenight.core import registry
 from gamenight.core.errors import RecordError
-from gamenight.core.record import read_record, replay, resume_record
+from gamenight.core.record import disk, read_record, replay, resume_record
 from gamenight.terminal.ui import Prompter
 
 CliRunner = Callable[[list[str]], tuple[int, str, str]]  # the `cli` fixture
@@ -141,7 +140,7 @@ def test_ctrl_c_with_a_record_says_where_it_is_saved(data_dir: Path) -> None:
 # ----- item 3: a failed write mid-game ------------------------------------------------------
 def _fail_writes(monkeypatch: pytest.MonkeyPatch, at: set[int], name: str = "g.jsonl") -> None:
     """Fail the write calls numbered ``at`` (counting from 1) to the file ``name``."""
-    real = record_module._write
+    real = disk.write
     calls = 0
 
     def write(fd: int, data: Any) -> int:
@@ -153,7 +152,7 @@ def _fail_writes(monkeypatch: pytest.MonkeyPatch, at: set[int], name: str = "g.j
             raise OSError(errno.EIO, "Input/output error")
         return real(fd, data)
 
-    monkeypatch.setattr(record_module, "_write", write)
+    monkeypatch.setattr(disk, "write", write)
 
 
 def test_a_failed_write_can_be_retried(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -310,7 +309,7 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch, name: str, after: int, room: boo
     """The file ``name`` takes ``after`` more lines, then the disk is full (ENOSPC). The
     ``moved`` line still fits when ``room``, else only once the file is cut to nothing
     (which frees its space, as on a real disk)."""
-    real = record_module._write
+    real = disk.write
     calls = 0
 
     def write(fd: int, data: Any) -> int:
@@ -323,7 +322,7 @@ def _full_disk(monkeypatch: pytest.MonkeyPatch, name: str, after: int, room: boo
                 raise OSError(errno.ENOSPC, "No space left on device")
         return real(fd, data)
 
-    monkeypatch.setattr(record_module, "_write", write)
+    monkeypatch.setattr(disk, "write", write)
 
 
 @pytest.mark.parametrize("room", [True, False], ids=["the moved line fits", "the disk is full"])

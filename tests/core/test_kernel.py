@@ -9,7 +9,7 @@ import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from toy import GAME, Hold, Roll
+from toy import GAME, Hold, Roll, ToyState
 
 from gamenight.core import (
     DiceExhaustedError,
@@ -114,6 +114,7 @@ def _recorded_game(seed: int, players: int) -> str:
 def test_records_replay_exactly(seed: int, players: int) -> None:
     text = _recorded_game(seed, players)
     report = replay(parse_record(text.splitlines()))
+    assert isinstance(report.final_state, ToyState)
     assert report.results == GAME.results(report.final_state)
     state_json = msgspec.json.encode(report.final_state)
     assert GAME.decode_state(msgspec.json.decode(state_json)) == report.final_state
@@ -152,6 +153,7 @@ def test_truncated_record_is_not_finished() -> None:
     with pytest.raises(RecordError, match="not finished"):
         replay(parse_record(lines))
     report = replay(parse_record(lines), require_finished=False)
+    assert isinstance(report.final_state, ToyState)
     assert not GAME.is_terminal(report.final_state)
 
 

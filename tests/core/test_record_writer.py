@@ -13,7 +13,7 @@ import pytest
 from gamenight.core import record as record_module
 from gamenight.core import registry
 from gamenight.core.errors import RecordBusyError, RecordError, RecordWriteError
-from gamenight.core.record import RecordWriter, read_record, replay, resume_record
+from gamenight.core.record import RecordWriter, disk, read_record, replay, resume_record
 from gamenight.core.runner import Match
 from gamenight.core.seeds import derive
 
@@ -33,7 +33,7 @@ def _match(path: Path, seed: int = 11) -> Match:
 def _count_calls(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]:
     """How many writes and fsyncs one whole game makes."""
     counts = {"write": 0, "fsync": 0}
-    real_write, real_fsync = record_module._write, record_module._fsync
+    real_write, real_fsync = disk.write, disk.fsync
 
     def write(fd: int, data: Any) -> int:
         counts["write"] += 1
@@ -44,8 +44,8 @@ def _count_calls(path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[int, int]
         real_fsync(fd)
 
     with monkeypatch.context() as patch:
-        patch.setattr(record_module, "_write", write)
-        patch.setattr(record_module, "_fsync", fsync)
+        patch.setattr(disk, "write", write)
+        patch.setattr(disk, "fsync", fsync)
         match = _match(path)
         match.run()
         assert match.record is not None
@@ -76,15 +76,15 @@ def test_every_failed_write_and_fsync_keeps_every_acknowledged_action(
     path = tmp_path / "game.jsonl"
     writes, fsyncs = _count_calls(path, monkeypatch)
     # Each line is one write and one fsync.
-    cases = [("_write", n, mode) for n in range(1, writes + 1) for mode in ("error", "partial")]
-    cases += [("_fsync", n, "error") for n in range(1, fsyncs + 1)]
+    cases = [("write", n, mode) for n in range(1, writes + 1) for mode in ("error", "partial")]
+    cases += [("fsync", n, "error") for n in range(1, fsyncs + 1)]
     assert len(cases) > 30
     for name, fail_at, mode in cases:
         if path.exists():
             path.unlink()
-        real = getattr(record_module, name)
+        real = getattr(disk, name)
         with monkeypatch.context() as patch:
-            patch.setattr(record_module, name, _failing(real, fail_at, mode))
+            patch.setattr(disk, name, _failing(real, fail_at, mode))
             match = _match(path)
             with pytest.raises(RecordWriteError, match="No space left"):
                 match.run()
@@ -124,7 +124,7 @@ def test_a_retried_write_finishes_the_game_and_the_record_replays(
 ) -> None:
     path = tmp_path / "game.jsonl"
     failures: list[str] = []
-    monkeypatch.setattr(record_module, "_write", _failing(record_module._write, 9, "partial"))
+    monkeypatch.setattr(disk, "write", _failing(disk.write, 9, "partial"))
     match = _match(path)
     assert match.record is not None
     match.record.on_failure = lambda _writer, exc: failures.append(str(exc))  # retry at once
@@ -139,7 +139,7 @@ def test_a_game_can_move_to_another_file_after_a_failure(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     path, elsewhere = tmp_path / "game.jsonl", tmp_path / "other.jsonl"
-    monkeypatch.setattr(record_module, "_fsync", _failing(record_module._fsync, 6, "error"))
+    monkeypatch.setattr(disk, "fsync", _failing(disk.fsync, 6, "error"))
     match = _match(path)
     assert match.record is not None
 

@@ -5,12 +5,13 @@
 * the envs are registered by iterating the registry, and a ``VersusBotEnv`` subclass
   without an opponent plays the game's first bot;
 * ``gym.make_vec`` gives a Gymnasium ``VectorEnv`` that steps the same episodes;
-* no module of ``gamenight.envs`` branches on a game id (the regret harness's benchmark
-  table aside: it names the yardsticks).
+* no module of ``gamenight.envs`` or ``gamenight.server`` names a game outside its
+  docstrings (the regret harness's yardsticks come from ``GameInfo.benchmarks``).
 """
 
 from __future__ import annotations
 
+import ast
 import random
 import re
 from collections.abc import Sequence
@@ -136,21 +137,71 @@ def test_vector_env_steps_the_solo_episodes() -> None:
     assert vec.action_masks().shape == (3, vec.n_actions)
 
 
-def test_no_env_module_branches_on_a_game_id() -> None:
-    ids = [re.escape(e.id) for e in registry.available()]
-    pattern = re.compile(r'(==|!=|\bin\b|\bis\b)\s*["\'](' + "|".join(ids) + r')["\']')
-    for path in ENVS_DIR.glob("*.py"):
-        if path.name == "evaluate.py":
-            continue  # its benchmark table names the yardsticks (docs/rl.md)
-        text = path.read_text()
-        assert not pattern.search(text), path.name
-        code = "\n".join(line for line in text.splitlines() if not line.lstrip().startswith(">>>"))
-        assert not re.search(r'["\'](' + "|".join(ids) + r')["\']', code.split('"""', 2)[-1]), (
-            path.name
-        )
+def _strings_outside_docstrings(path: Path) -> list[tuple[int, str]]:
+    """Every string literal of ``path`` (f-string parts included) but its docstrings."""
+    tree = ast.parse(path.read_text())
+    docstrings = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                docstrings.add(id(body[0].value))
+    return [
+        (node.lineno, node.value)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant)
+        and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]
+
+
+# The ids of gamenight's own games, and any plug-in's installed here.
+GAME_IDS = sorted(
+    {"decathlon", "dice-duel", "wurfeltod", "decades"} | {e.id for e in registry.available()}
+)
+
+
+@pytest.mark.parametrize("package", ["envs", "server"])
+def test_no_env_or_server_module_names_a_game(package: str) -> None:
+    """Issue 45: no module under ``gamenight.envs`` or ``gamenight.server`` names a game
+    outside its docstrings (the regret harness's yardsticks come from the games'
+    ``GameInfo.benchmarks``); a game id in any other string literal fails."""
+    named = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, GAME_IDS)) + r")(?![\w-])")
+    root = ENVS_DIR.parent / package
+    found = [
+        f"{path.relative_to(root)}:{line}: {text!r}"
+        for path in sorted(root.rglob("*.py"))
+        for line, text in _strings_outside_docstrings(path)
+        if named.search(text)
+    ]
+    assert not found, found
+
+
+def test_the_game_name_check_finds_a_game_id(tmp_path: Path) -> None:
+    """The check above can fail: a module that branches on a game id is found, its
+    docstring mentioning one is not."""
+    module = tmp_path / "m.py"
+    module.write_text('"""Plays decathlon."""\n\ndef f(g):\n    return g == "dice-duel"\n')
+    assert [text for _, text in _strings_outside_docstrings(module)] == ["dice-duel"]
 
 
 def test_check_env_on_a_vector_env_made_by_sync_too() -> None:
     sync = gym.make_vec("gamenight/Decathlon-v0", num_envs=2, vectorization_mode="sync")
     assert type(sync).__name__ == "SyncVectorEnv"
     check_env(gym.make("gamenight/Decathlon-v0").unwrapped)
+
+
+def test_the_regret_benchmarks_come_from_the_games() -> None:
+    """Issue 45: ``evaluate.benchmarks()`` is every game's ``GameInfo.benchmarks`` in the
+    registry's order (the harness names none); a benchmark has an optimum or a bot."""
+    from gamenight.core.solver import Benchmark
+    from gamenight.envs.evaluate import benchmarks
+
+    listed = []
+    for entry in registry.available():
+        make = entry.capability(entry.game.info.benchmarks)
+        listed += [b.name for b in make()] if make is not None else []
+    assert benchmarks() == tuple(listed)
+    assert {"decathlon:100m", "decathlon", "wurfeltod", "dice-duel-solo"} <= set(listed)
+    with pytest.raises(ValueError, match="an optimum or a bot"):
+        Benchmark("both", {}, optimum=lambda: 1.0, bot="random")

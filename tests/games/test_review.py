@@ -186,7 +186,7 @@ def test_decades_placements_in_hindsight_score_as_the_round_did() -> None:
     found = review(record)
     assert found.hindsight and found.measures[0].key == "hindsight" and found.graph == ""
     steps: list[Any] = []
-    end = replay(record, visitors=[steps.append]).final_state
+    end: Any = replay(record, visitors=[steps.append]).final_state  # a Decades state
     assert len(found.decisions) >= 2
     checked = 0
     for decision in found.decisions:

@@ -58,8 +58,10 @@ def speak(command: click.Command) -> None:
     for name, module in list(sys.modules.items()):
         if name == "click" or name.startswith("click."):
             if getattr(module, "_", None) in (gnu.gettext, i18n.gettext):
+                # click's modules bind the gettext we replace
                 module._ = i18n.gettext  # type: ignore[attr-defined]
             if getattr(module, "ngettext", None) in (gnu.ngettext, i18n.ngettext):
+                # click's modules bind the gettext we replace
                 module.ngettext = i18n.ngettext  # type: ignore[attr-defined]
     _say(command)
 

@@ -105,6 +105,7 @@ def _entry_path(args: tuple[str, ...]) -> tuple[str, tuple[Any, ...]] | None:
 
 def _size(fd: int) -> tuple[int, int] | None:
     try:
+        # a terminal_size is two ints
         return tuple(os.get_terminal_size(fd))  # type: ignore[return-value]
     except (OSError, ValueError):
         return None

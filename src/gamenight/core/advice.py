@@ -22,8 +22,6 @@ True
 
 from __future__ import annotations
 
-from typing import Any
-
 import msgspec
 
 
@@ -39,7 +37,7 @@ class Objective(msgspec.Struct, frozen=True, kw_only=True):
 class Option(msgspec.Struct, frozen=True, kw_only=True):
     """One legal option: the action (as the game's action JSON), its label, its values."""
 
-    action: Any
+    action: object  # JSON builtins: what Game.decode_action reads back
     label: str
     values: tuple[float | None, ...]
 

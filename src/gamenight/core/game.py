@@ -82,6 +82,9 @@ class GameInfo(msgspec.Struct, frozen=True):
     # Issue 42: reviewer(options, players, build) -> gamenight.core.review.Reviewer, the
     # exact values a finished game's review measures each decision with.
     reviewer: str | None = None
+    # Issue 45: benchmarks() -> tuple[gamenight.core.solver.Benchmark, ...], the yardsticks
+    # of one-seat play the regret harness (gamenight.envs.evaluate) offers for the game.
+    benchmarks: str | None = None
 
 
 class BotInfo(msgspec.Struct, frozen=True):
@@ -343,6 +346,7 @@ class Game(ABC, Generic[S, A, V, E]):
 
     def decode_state(self, raw: object) -> S:
         try:
+            # state_type is a ClassVar, which cannot name S
             state: S = msgspec.convert(raw, self.state_type)  # type: ignore[assignment]
         except msgspec.ValidationError as exc:
             raise ValueError(f"malformed {self.info.id} state: {exc}") from None

@@ -127,71 +127,84 @@ choices=('100m',), minimum=None, maximum=None, aliases={}, seats={})
         if self.kind == "choice":
             return self._choice(raw, where)
         if self.kind == "multi":
-            items: Sequence[object]
-            if isinstance(raw, str):
-                items = [part.strip() for part in raw.split(",") if part.strip()]
-            elif isinstance(raw, list | tuple):
-                items = list(raw)
-            else:
-                raise OptionsError(
-                    "option '{option}': expected a comma-separated list, got {raw}",
-                    option=where,
-                    raw=repr(raw),
-                )
-            if not items:
-                raise OptionsError(
-                    "option '{option}': choose at least one of {choices}",
-                    option=where,
-                    choices=", ".join(self.choices),
-                )
-            picked = {self._choice(item, where) for item in items}
-            return [c for c in self.choices if c in picked]
+            return self._multi(raw, where)
         if self.kind == "per-seat":
             return self._per_seat(raw, where)
         if self.kind == "int":
-            value: int
-            if isinstance(raw, bool):
-                raise OptionsError(
-                    "option '{option}': expected a whole number, got {raw}",
-                    option=where,
-                    raw=repr(raw),
-                )
-            if isinstance(raw, int):
-                value = raw
-            elif isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
-                value = int(raw.strip())
-            else:
-                raise OptionsError(
-                    "option '{option}': expected a whole number, got {raw}",
-                    option=where,
-                    raw=repr(raw),
-                )
-            if self.minimum is not None and value < self.minimum:
-                raise OptionsError(
-                    "option '{option}': {value} is below the minimum {minimum}",
-                    option=where,
-                    value=value,
-                    minimum=self.minimum,
-                )
-            if self.maximum is not None and value > self.maximum:
-                raise OptionsError(
-                    "option '{option}': {value} is above the maximum {maximum}",
-                    option=where,
-                    value=value,
-                    maximum=self.maximum,
-                )
-            return value
+            return self._int(raw, where)
         if self.kind == "bool":
-            if isinstance(raw, bool):
-                return raw
-            text = str(raw).strip().lower()
-            if text in {"1", "yes", "true", "on"}:
-                return True
-            if text in {"0", "no", "false", "off"}:
-                return False
+            return self._bool(raw, where)
+        return self._text(raw, where)
+
+    def _multi(self, raw: object, where: str) -> list[str]:
+        items: Sequence[object]
+        if isinstance(raw, str):
+            items = [part.strip() for part in raw.split(",") if part.strip()]
+        elif isinstance(raw, list | tuple):
+            items = list(raw)
+        else:
             raise OptionsError(
-                "option '{option}': expected yes or no, got {raw}", option=where, raw=repr(raw)
+                "option '{option}': expected a comma-separated list, got {raw}",
+                option=where,
+                raw=repr(raw),
             )
+        if not items:
+            raise OptionsError(
+                "option '{option}': choose at least one of {choices}",
+                option=where,
+                choices=", ".join(self.choices),
+            )
+        picked = {self._choice(item, where) for item in items}
+        return [c for c in self.choices if c in picked]
+
+    def _int(self, raw: object, where: str) -> int:
+        value: int
+        if isinstance(raw, bool):
+            raise OptionsError(
+                "option '{option}': expected a whole number, got {raw}",
+                option=where,
+                raw=repr(raw),
+            )
+        if isinstance(raw, int):
+            value = raw
+        elif isinstance(raw, str) and re.fullmatch(r"-?[0-9]+", raw.strip()):
+            value = int(raw.strip())
+        else:
+            raise OptionsError(
+                "option '{option}': expected a whole number, got {raw}",
+                option=where,
+                raw=repr(raw),
+            )
+        if self.minimum is not None and value < self.minimum:
+            raise OptionsError(
+                "option '{option}': {value} is below the minimum {minimum}",
+                option=where,
+                value=value,
+                minimum=self.minimum,
+            )
+        if self.maximum is not None and value > self.maximum:
+            raise OptionsError(
+                "option '{option}': {value} is above the maximum {maximum}",
+                option=where,
+                value=value,
+                maximum=self.maximum,
+            )
+        return value
+
+    def _bool(self, raw: object, where: str) -> bool:
+        if isinstance(raw, bool):
+            return raw
+        text = str(raw).strip().lower()
+        if text in {"1", "yes", "true", "on"}:
+            return True
+        if text in {"0", "no", "false", "off"}:
+            return False
+        raise OptionsError(
+            "option '{option}': expected yes or no, got {raw}", option=where, raw=repr(raw)
+        )
+
+    @staticmethod
+    def _text(raw: object, where: str) -> str:
         if not isinstance(raw, str):
             raise OptionsError(
                 "option '{option}': expected text, got {raw}", option=where, raw=repr(raw)

@@ -23,7 +23,7 @@ are unaffected.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any
 
@@ -161,17 +161,22 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
         return tuple(found)
 
 
-class _LazyBots(Mapping[str, Callable[[int], Any]]):
+class _LazyBots(Mapping[str, BotFactory]):
     """Bot names map to factories that import their module only when called."""
 
     def __init__(self, infos: Mapping[str, BotInfo]) -> None:
         self._infos = infos
 
-    def __getitem__(self, name: str) -> Callable[[int], Any]:
+    def __getitem__(self, name: str) -> BotFactory:
         info = self._infos[name]
-        return lambda seed: load(info.factory)(seed)
 
-    def __iter__(self) -> Any:
+        def make(seed: int) -> Agent:
+            bot: Agent = load(info.factory)(seed)
+            return bot
+
+        return make
+
+    def __iter__(self) -> Iterator[str]:
         return iter(self._infos)
 
     def __len__(self) -> int:

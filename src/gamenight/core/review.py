@@ -29,7 +29,7 @@ Everything is a frozen msgspec struct, so it round-trips through JSON for the br
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
 from typing import Any, Literal, Protocol
@@ -216,97 +216,130 @@ def review_steps(
     judge = reviewer if reviewer is not None else reviewer_for(game, options, players, build=build)
     stage_of = _stage_function(game)
     end = steps[-1].state
-    measures = judge.measures
-    start = judge.start(steps[0].state)
+    course = _Course.begin(judge, players, judge.start(steps[0].state))
     final = judge.final(end)
-    current: list[float | None] = list(start) if start is not None else [None] * players
-    luck: list[float] = [0.0] * players
-    points: list[Point] = []
-    if judge.graph == "score" and start is not None:
-        points.append(Point(0, "start", tuple(current)))
     decisions: list[Decision] = []
     for before, step in pairwise(steps):
-        seat, action = step.seat, step.action
-        if seat is None or action is None:
-            continue
-        legal = game.legal_actions(before.state, seat)
-        if action not in legal:
-            continue  # a hidden or unknown choice: nothing to value
-        valued = judge.decision(before.state, seat, legal, end)
-        if valued is None:
-            continue
-        taken = legal.index(action)
-        best = tuple(_best(valued.values, m) for m in range(len(measures)))
-        loss = tuple(
-            None
-            if b is None or valued.values[taken][m] is None
-            else max(0.0, _v(valued.values[b][m]) - _v(valued.values[taken][m]))
-            for m, b in enumerate(best)
-        )
-        # luck: the dice moved E from the last known value to this decision's best
-        b0 = best[0]
-        if start is not None and b0 is not None and current[seat] is not None:
-            here = _v(valued.values[b0][0])
-            luck[seat] += here - _v(current[seat])
-            current[seat] = here
-            after = valued.values[taken][0]
-            if judge.graph == "score":
-                points.append(Point(step.seq - 1, "chance", tuple(current)))
-            current[seat] = after
-            if judge.graph == "score":
-                points.append(Point(step.seq, "decision", tuple(current)))
-        if judge.graph == "win" and valued.seats is not None:
-            top = best[judge.judged]
-            if top is not None:
-                points.append(Point(step.seq - 1, "chance", valued.seats[top]))
-                points.append(Point(step.seq, "decision", valued.seats[taken]))
-        stake = _stake(valued.values, judge.judged)
-        decisions.append(
-            Decision(
-                at=step.seq,
-                seat=seat,
-                stage=_stage(stage_of, game, before.state),
-                options=tuple(
-                    OptionValue(label, values, to_json(option))
-                    for label, values, option in zip(
-                        valued.labels, valued.values, legal, strict=True
-                    )
-                ),
-                taken=taken,
-                best=best,
-                loss=loss,
-                stake=stake,
-                verdict=_verdict(loss[judge.judged], measures[judge.judged].thresholds),
-            )
-        )
-    if start is not None:
-        for seat in range(players):
-            if current[seat] is not None:
-                luck[seat] += final[seat] - _v(current[seat])
-        if judge.graph == "score":
-            points.append(Point(len(steps) - 1, "chance", tuple(float(f) for f in final)))
-    if judge.graph == "win" and points:
-        winners = game.results(end).winners
-        last = tuple((1.0 / len(winners) if s in winners else 0.0) for s in range(players))
-        points.append(Point(len(steps) - 1, "chance", last))
+        found = _decision(game, judge, stage_of, before.state, step, end)
+        if found is not None:
+            decision, valued = found
+            course.decided(step.seq, decision.seat, valued, decision.taken, decision.best)
+            decisions.append(decision)
+    course.ended(final, len(steps) - 1, lambda: game.results(end).winners)
     players_review = tuple(
-        _player(seat, names[seat], decisions, judge, start, final, luck) for seat in range(players)
+        _player(seat, names[seat], decisions, judge, course.start, final, course.luck)
+        for seat in range(players)
     )
-    unit = measures[0].unit if judge.graph == "score" else "probability"
+    unit = judge.measures[0].unit if judge.graph == "score" else "probability"
     return Review(
         game=game.info.id,
         seats=players,
-        measures=measures,
+        measures=judge.measures,
         judged=judge.judged,
         hindsight=judge.hindsight,
-        graph=judge.graph if points else "",
+        graph=judge.graph if course.points else "",
         graph_unit=unit,
-        points=tuple(points),
+        points=tuple(course.points),
         decisions=tuple(decisions),
         players=players_review,
         note=judge.note,
         waiting=getattr(judge, "waiting", None),
     )
+
+
+def _decision(
+    game: AnyGame, judge: Reviewer, stage_of: Any, state: Any, step: Any, end: Any
+) -> tuple[Decision, Valued] | None:
+    """The review of ``step``'s decision from ``state`` (None: no decision to value, a
+    hidden or unknown choice, or one the reviewer cannot value) and its valuation."""
+    seat, action = step.seat, step.action
+    if seat is None or action is None:
+        return None
+    legal = game.legal_actions(state, seat)
+    if action not in legal:
+        return None  # a hidden or unknown choice: nothing to value
+    valued = judge.decision(state, seat, legal, end)
+    if valued is None:
+        return None
+    taken = legal.index(action)
+    best = tuple(_best(valued.values, m) for m in range(len(judge.measures)))
+    loss = tuple(
+        None
+        if b is None or valued.values[taken][m] is None
+        else max(0.0, _v(valued.values[b][m]) - _v(valued.values[taken][m]))
+        for m, b in enumerate(best)
+    )
+    decision = Decision(
+        at=step.seq,
+        seat=seat,
+        stage=_stage(stage_of, game, state),
+        options=tuple(
+            OptionValue(label, values, to_json(option))
+            for label, values, option in zip(valued.labels, valued.values, legal, strict=True)
+        ),
+        taken=taken,
+        best=best,
+        loss=loss,
+        stake=_stake(valued.values, judge.judged),
+        verdict=_verdict(loss[judge.judged], judge.measures[judge.judged].thresholds),
+    )
+    return decision, valued
+
+
+class _Course:
+    """What a review draws as the game goes: each seat's last known value (the first
+    measure), its luck so far (the dice's moves of that value), and the graph's points."""
+
+    def __init__(self, judge: Reviewer, players: int, start: tuple[float, ...] | None) -> None:
+        self.judge, self.players, self.start = judge, players, start
+        self.current: list[float | None] = list(start) if start is not None else [None] * players
+        self.luck = [0.0] * players
+        self.points: list[Point] = []
+
+    @classmethod
+    def begin(cls, judge: Reviewer, players: int, start: tuple[float, ...] | None) -> _Course:
+        course = cls(judge, players, start)
+        if judge.graph == "score" and start is not None:
+            course.points.append(Point(0, "start", tuple(course.current)))
+        return course
+
+    def decided(
+        self, seq: int, seat: int, valued: Valued, taken: int, best: tuple[int | None, ...]
+    ) -> None:
+        """A decision at action ``seq``: the dice moved the seat's value from the last
+        known one to this decision's best; its choice moved it to the option taken."""
+        judge, current, points = self.judge, self.current, self.points
+        b0 = best[0]
+        if self.start is not None and b0 is not None and current[seat] is not None:
+            here = _v(valued.values[b0][0])
+            self.luck[seat] += here - _v(current[seat])
+            current[seat] = here
+            if judge.graph == "score":
+                points.append(Point(seq - 1, "chance", tuple(current)))
+            current[seat] = valued.values[taken][0]
+            if judge.graph == "score":
+                points.append(Point(seq, "decision", tuple(current)))
+        if judge.graph == "win" and valued.seats is not None:
+            top = best[judge.judged]
+            if top is not None:
+                points.append(Point(seq - 1, "chance", valued.seats[top]))
+                points.append(Point(seq, "decision", valued.seats[taken]))
+
+    def ended(
+        self, final: tuple[float, ...], last: int, winners: Callable[[], tuple[int, ...]]
+    ) -> None:
+        """The game ended at step ``last`` with the ``final`` values: the last luck, and
+        the graph's last point (the win graph: the ``winners()`` share the win)."""
+        if self.start is not None:
+            for seat in range(self.players):
+                if self.current[seat] is not None:
+                    self.luck[seat] += final[seat] - _v(self.current[seat])
+            if self.judge.graph == "score":
+                self.points.append(Point(last, "chance", tuple(float(f) for f in final)))
+        if self.judge.graph == "win" and self.points:
+            won = winners()
+            share = tuple((1.0 / len(won) if s in won else 0.0) for s in range(self.players))
+            self.points.append(Point(last, "chance", share))
 
 
 def _v(value: float | None) -> float:

@@ -254,8 +254,9 @@ class Table(Generic[S, A, V, E]):
             acting = step._acting = self.game.to_act(after)
         self._acting = acting
         self.finished = not acting if self._plain_end else self.game.is_terminal(after)
-        # commit and submit checked that seat and action are set
-        self._moves.append((step.seat, step.action))  # type: ignore[arg-type]
+        seat, action = step.seat, step.action
+        assert seat is not None and action is not None  # commit checked both
+        self._moves.append((seat, action))
         self._events.append(step.events)
         for listener in self._listeners:
             listener(step)

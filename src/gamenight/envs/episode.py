@@ -97,7 +97,8 @@ class Episode:
         # the fast path
         self._snaps: dict[int, tuple[bytes, tuple[Mask, dict[int, msgspec.Struct]], float]] = {}
         self._masks: dict[Any, tuple[Mask, dict[int, msgspec.Struct]]] = {}
-        self._results: tuple[Any, Results | None] = (None, None)
+        # (the final state, its results); the state None matches no table's
+        self._results: tuple[object, Results] = (None, Results((), (), ()))
         self._fast = self.codec.fast
 
     # ----- the episode ----------------------------------------------------------------
@@ -311,7 +312,7 @@ class Episode:
         """The game's results (once over), computed once per final state."""
         if self._results[0] is not self.table.state:
             self._results = (self.table.state, self.game.results(self.table.state))
-        return self._results[1]  # type: ignore[return-value]
+        return self._results[1]
 
     def outcome(self, seat: int) -> float:
         """The multi-agent reward at the end: +1 per opponent beaten, -1 per opponent

@@ -1,7 +1,9 @@
 """Regret against the optimum (issue 28): how far a policy plays below the best play.
 
-Next to each solitaire game here there is a known yardstick, so a policy's mean score
-can be set against it, with an interval, and not only against another bot:
+Each game lists its yardsticks of one-seat play (``GameInfo.benchmarks``: a
+:class:`~gamenight.core.solver.Benchmark` each), so a policy's mean score can be set
+against one, with an interval, and not only against another bot; this module names no
+game. gamenight's own games offer:
 
 =====================  ===================================================  ==========
 benchmark              the environment                                       yardstick
@@ -15,9 +17,10 @@ benchmark              the environment                                       yar
 *Exact EV* is the solver's expected score of optimal play (the Decathlon: the sum of
 the events' EVs, for they are scored apart; Wurfeltod: the solved value table, cached
 as ``gamenight solve wurfeltod`` leaves it). The gap's interval is the mean's (the EV
-is exact). Dice Duel solo has no solved optimum; its yardstick is ``bot:turn-optimal``
-(best chip this turn) played on the **same seeds**, so its gap and interval are those
-of the paired differences, and a negative gap means the policy beats it.
+is exact). A benchmark without a solved optimum names a bot instead (Dice Duel solo:
+``bot:turn-optimal``, best chip this turn), played on the **same seeds**, so its gap
+and interval are those of the paired differences, and a negative gap means the policy
+beats it.
 
 A policy is any callable ``policy(observation, mask) -> index`` over the environment's
 encoding (``docs/rl.md``). Episodes are drawn from ``derive(seed, "evaluate", i)`` and
@@ -36,14 +39,15 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
 
 from gamenight.core import registry
+from gamenight.core.agents import Agent
 from gamenight.core.dice import SeededDice
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.seeds import derive
+from gamenight.core.solver import Benchmark
 from gamenight.envs.codecs import Obs
 from gamenight.envs.episode import Episode, Mask
 
@@ -65,13 +69,19 @@ def option_choices(game_id: str, option: str) -> tuple[str, ...]:
 
 
 def benchmarks() -> tuple[str, ...]:
-    """Every benchmark :func:`evaluate` knows, one per Decathlon event first."""
-    return (
-        *(f"decathlon:{e}" for e in option_choices("decathlon", "events")),
-        "decathlon",
-        "wurfeltod",
-        "dice-duel-solo",
-    )
+    """Every benchmark :func:`evaluate` knows: each game's (``GameInfo.benchmarks``), in
+    the registry's order."""
+    return tuple(_benchmarks())
+
+
+def _benchmarks() -> dict[str, tuple[str, Benchmark]]:
+    """Benchmark name -> (game id, benchmark), from every game that lists some."""
+    found: dict[str, tuple[str, Benchmark]] = {}
+    for entry in registry.available():
+        listed = entry.capability(entry.game.info.benchmarks)
+        for benchmark in listed() if listed is not None else ():
+            found[benchmark.name] = (entry.id, benchmark)
+    return found
 
 
 class PolicyError(GamenightError, ValueError):
@@ -126,7 +136,7 @@ def evaluate(
     game's solver capability, which loads the cached Wurfeltod table or builds it, as
     ``gamenight solve`` does). ``exact``: also review every episode's decisions
     (:func:`decision_loss`) and report their mean summed loss."""
-    known = benchmarks()
+    known = _benchmarks()
     if benchmark not in known:
         raise OptionsError(
             "no benchmark {benchmark}; choose one of {benchmarks}",
@@ -137,60 +147,29 @@ def evaluate(
         raise OptionsError(
             "episodes must be a whole number of at least 2, not {episodes}", episodes=repr(episodes)
         )
-    game_id, options = _setup(benchmark)
+    game_id, bench = known[benchmark]
     seeds = [derive(seed, "evaluate", i) for i in range(episodes)]
-    session = Episode(game_id, 1, options, redraw=False)  # one, so its mask cache is kept
+    session = Episode(game_id, 1, bench.options, redraw=False)  # one: its mask cache is kept
     losses: list[float] = []
     scores = np.array([_play(session, s, policy, losses if exact else None) for s in seeds])
     mean, se = _mean_se(scores)
     loss, loss_se = _mean_se(losses) if exact else (None, None)
-    if benchmark == "dice-duel-solo":
-        bot = registry.get("dice-duel").make_bot("turn-optimal", seed)
+    if bench.bot is not None:
+        bot = registry.get(game_id).make_bot(bench.bot, seed)
         reference = np.array([_play_bot(session, s, bot) for s in seeds])
         diff_mean, diff_se = _mean_se(reference - scores)
-        optimum = float(reference.mean())
         return Regret(
-            benchmark,
-            episodes,
-            mean,
-            se,
-            optimum,
-            "turn-optimal (same seeds)",
-            diff_mean,
-            diff_mean - Z95 * diff_se,
-            diff_mean + Z95 * diff_se,
-            loss,
-            loss_se,
-        )
+            benchmark, episodes, mean, se, float(reference.mean()), bench.yardstick, diff_mean,
+            diff_mean - Z95 * diff_se, diff_mean + Z95 * diff_se, loss, loss_se,
+        )  # fmt: skip
     if optimum is None:
-        optimum = _exact_optimum(benchmark)
+        assert bench.optimum is not None  # a Benchmark has an optimum or a bot
+        optimum = bench.optimum()
     gap = optimum - mean
     return Regret(
-        benchmark, episodes, mean, se, optimum, "exact EV", gap, gap - Z95 * se, gap + Z95 * se,
-        loss, loss_se,
+        benchmark, episodes, mean, se, optimum, bench.yardstick, gap, gap - Z95 * se,
+        gap + Z95 * se, loss, loss_se,
     )  # fmt: skip
-
-
-def _setup(benchmark: str) -> tuple[str, dict[str, Any]]:
-    if benchmark.startswith("decathlon"):
-        _, _, event = benchmark.partition(":")
-        return "decathlon", {"variant": "points", **({"events": event} if event else {})}
-    if benchmark == "wurfeltod":
-        return "wurfeltod", {}
-    return "dice-duel", {"mode": "solo"}
-
-
-def _exact_optimum(benchmark: str) -> float:
-    """The solver's expected score of optimal play, through the game's solver capability
-    (so the envs name no game module)."""
-    game_id, options = _setup(benchmark)
-    entry = registry.get(game_id)
-    solver = entry.capability(entry.game.info.solver)
-    if game_id == "decathlon":
-        events = options.get("events", ",".join(option_choices("decathlon", "events")))
-        solved = solver.solve({"events": events}).to_json()
-        return float(sum(e["ev"] for e in solved["events"]))
-    return float(solver.solve({}).to_json()["expected_score"])
 
 
 def _mean_se(values: Sequence[float] | np.ndarray) -> tuple[float, float]:
@@ -231,7 +210,7 @@ def decision_loss(session: Episode, seat: int = 0) -> float:
     return float(found.players[seat].loss[0])
 
 
-def _play_bot(session: Episode, seed: int, bot: Any) -> float:
+def _play_bot(session: Episode, seed: int, bot: Agent) -> float:
     session.reset(seed)
     session.seat_agents({0: bot})  # the table's path: its decisions, its events
     while not session.finished:

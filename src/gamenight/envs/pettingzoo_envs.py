@@ -51,6 +51,7 @@ def _default_players(game_id: str, options: Mapping[str, Any]) -> int:
     return max(lo, min(2, hi))
 
 
+# PettingZoo's base class is untyped (Any)
 class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
     """A gamenight game as a PettingZoo AEC environment (one seat acts at a time;
     The Decades' simultaneous choices are taken in seat order, each still hidden)."""
@@ -162,6 +163,7 @@ class GamenightAEC(AECEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
         return None
 
 
+# PettingZoo's base class is untyped (Any)
 class GamenightParallel(ParallelEnv[AgentID, dict[str, Any], int]):  # type: ignore[misc]
     """A game whose seats choose at once (``GameInfo.simultaneous``) as a PettingZoo
     parallel environment: every seat in ``to_act`` acts each step.

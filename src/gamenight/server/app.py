@@ -540,6 +540,7 @@ async def _handshake(
         try:
             return await room.join(message), key
         except RoomError as exc:
+            # RoomError's code is one of the protocol's, as a str
             await _send(socket, p.Error(code=exc.code, message=exc.message))  # type: ignore[arg-type]
             await socket.close(code=4403)
             return None

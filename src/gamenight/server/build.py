@@ -50,6 +50,7 @@ def main(argv: list[str]) -> int:
 
     try:
         if len(argv) == 2:
+            # a preparation may take a target (GameInfo.preparation)
             prepare(report, argv[1])  # type: ignore[call-arg]
         else:
             prepare(report)

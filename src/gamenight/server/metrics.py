@@ -28,6 +28,7 @@ from gamenight.server.lifecycle import Lifecycle
 
 CONTENT_TYPE = CONTENT_TYPE_LATEST
 # the *_created series: noise for a server's counters
+# prometheus_client leaves it unannotated
 disable_created_metrics()  # type: ignore[no-untyped-call]
 
 ACKED = Counter(

@@ -392,6 +392,7 @@ def raw(value: Any) -> msgspec.Raw:
 
     Equal on the wire to the builtins ``to_json`` gives, without building them:
 
+    >>> # raw() JSON where the type says int, on purpose
     >>> encode(Pong(id=7)) == encode(Pong(id=raw(7)))  # type: ignore[arg-type]
     True
     """

@@ -31,9 +31,10 @@ import sys
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, overload
 
 from gamenight.core.errors import GamenightError, OptionsError
+from gamenight.core.options import Options
 from gamenight.core.registry import get as get_entry
 from gamenight.core.runner import play_match
 from gamenight.core.seeds import derive
@@ -56,7 +57,7 @@ class Job:
 
     game: str
     bots: tuple[str, ...]
-    options: dict[str, Any]
+    options: Options
     seed: int
     index: int
     key: int
@@ -106,7 +107,7 @@ class GameRow:
         """The same row with another duration (to compare rows across backends)."""
         return replace(self, seconds=seconds)
 
-    def outcome(self) -> tuple[Any, ...]:
+    def outcome(self) -> tuple[object, ...]:
         """Everything but the duration."""
         return (self.key, self.index, self.seed, self.bots, self.scores, self.ranks, self.winners,
                 self.rotation)  # fmt: skip
@@ -183,7 +184,7 @@ class Series(Sequence[Job]):
     order (a paired comparison of the seats). Without it, game i plays deal i in the
     line-up's own order."""
 
-    def __init__(self, game: str, bots: tuple[str, ...], options: dict[str, Any], seed: int,
+    def __init__(self, game: str, bots: tuple[str, ...], options: Options, seed: int,
                  games: int, rotate: bool = True) -> None:  # fmt: skip
         self.game, self.bots, self.options, self.seed, self.games = game, bots, options, seed, games
         self.turns = len(seat_orders(len(bots))) if rotate and bots else 1
@@ -191,7 +192,13 @@ class Series(Sequence[Job]):
     def __len__(self) -> int:
         return self.games
 
-    def __getitem__(self, i: Any) -> Any:
+    @overload
+    def __getitem__(self, i: int) -> Job: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Job]: ...
+
+    def __getitem__(self, i: int | slice) -> Job | list[Job]:
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self.games))]
         if not -self.games <= i < self.games:
@@ -331,7 +338,7 @@ def _run_pool(
     ctx = multiprocessing.get_context(method)
     bots = _bots_of(work)
     pool = ctx.Pool(workers, initializer=_pool_init, initargs=(work[0].game, bots))
-    done: queue.SimpleQueue[Any] = queue.SimpleQueue()
+    done: queue.SimpleQueue[tuple[list[GameRow], int, float] | BaseException] = queue.SimpleQueue()
     chunks = chunked(work, workers)
     in_flight = 0
     try:

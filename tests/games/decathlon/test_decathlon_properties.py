@@ -218,8 +218,10 @@ def test_a_tampered_record_is_caught() -> None:
     play_match(GAME, agents, seed=5, options=options, record=RecordWriter(stream))
     record = parse_record(stream.getvalue().splitlines())
     assert replay(record).actions == len(record.actions)
-    (roll,) = [e for e in record.start_events if e["kind"] == "roll"]
-    roll["dice"][0] = 7 - roll["dice"][0]
+    (roll,) = [e for e in record.start_events if isinstance(e, dict) and e["kind"] == "roll"]
+    dice = roll["dice"]
+    assert isinstance(dice, list) and isinstance(dice[0], int)
+    dice[0] = 7 - dice[0]
     with pytest.raises(RecordError, match=r"start of game: event \d+ differs"):
         replay(record)
 

@@ -222,6 +222,7 @@ def _json_offset(text: str, path: Path_) -> int | None:
                     return None
                 at = skip(at + 1)
                 while text[at] == '"':
+                    # scanstring is real; typeshed omits it
                     key, at = json.decoder.scanstring(text, at + 1)  # type: ignore[attr-defined]
                     at = skip(skip(at) + 1)  # the colon
                     if key == step:

@@ -205,6 +205,7 @@ class DecadesGame(Game[DecadesState, Action, DecadesView, DecadesEvent]):
                 unknown=str(unknown),
             )
         try:
+            # attach_deck checks both and refuses bad ones
             library.attach_deck(entry.get("id"), entry.get("content"))  # type: ignore[arg-type]
         except DeckError as exc:
             raise OptionsError("the record's deck: {problem}", problem=exc) from None

@@ -11,6 +11,7 @@ Indices are fixed by the rules, not by the order of ``legal_actions``:
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from typing import Any, ClassVar
 
 import numpy as np
@@ -71,8 +72,10 @@ class DecathlonCodec(Codec):
         self._phase = {p: i for i, p in enumerate(self.PHASES)}
         self._status = {s: i for i, s in enumerate(self.STATUS)}
         # caches of the fast path (bytes of float32 blocks), see observe_state
-        self._sheets: dict[Any, Any] = {}
-        self._last_sheet: tuple[Any, int, str, Any] = (None, -1, "", None)
+        self._sheets: dict[tuple[object, int, int, str], tuple[list[bytes], float]] = {}
+        self._last_sheet: tuple[object, int, str, tuple[list[bytes], float]] = (
+            None, -1, "", ([], 0.0)
+        )  # fmt: skip
         self._packed: dict[int, dict[Any, bytes]] = {8: {}}
         self._heads: dict[Any, bytes] = {}
         self._freezable: dict[tuple[int, ...], bytes] = {}
@@ -81,7 +84,7 @@ class DecathlonCodec(Codec):
         self._allowed: dict[Any, tuple[int, ...]] = {}
         self._sets_frozen: dict[Any, bytes] = {}
         self._none8 = struct.pack("8f", *[0.0] * 8)
-        self._all_freezable = [self._flags(tuple(range(n))) for n in range(9)]
+        self._all_freezable = [self._flag_block(tuple(range(n))) for n in range(9)]
         self._to_act = {
             acting: {p: struct.pack("2f", acting, p) for p in range(-1, 8)}
             for acting in (False, True)
@@ -106,6 +109,14 @@ class DecathlonCodec(Codec):
             SetsAttempt,
             ThrowAttempt,
         )
+        # the part of observe_state for the heights stage and each kind of attempt
+        self._parts: dict[type, Callable[[Any, Any, int], tuple[bytes, Any, float]]] = {
+            HeightsStage: self._heights,
+            LongJumpAttempt: self._long_jump,
+            ShotPutAttempt: self._shot_put,
+            SetsAttempt: self._sets,
+            ThrowAttempt: self._throws,
+        }
 
     def obs_size(self, players: int) -> int:
         return self.HEAD + self.PER_SEAT * players
@@ -176,7 +187,7 @@ class DecathlonCodec(Codec):
             hit = cache[values] = pack(values, width)
         return hit
 
-    def _flags(self, positions: tuple[int, ...]) -> bytes:
+    def _flag_block(self, positions: tuple[int, ...]) -> bytes:
         """Eight float32s, 1 at each of ``positions`` (the freezable dice)."""
         hit = self._freezable.get(positions)
         if hit is None:
@@ -193,7 +204,7 @@ class DecathlonCodec(Codec):
         sheet, variant = state.sheet, state.variant
         last = self._last_sheet
         if last[0] is sheet and last[1] == seat and last[2] == variant:
-            return last[3]  # type: ignore[no-any-return]
+            return last[3]
         players = state.players
         key = (sheet, players, seat, variant)
         hit = self._sheets.get(key)
@@ -264,109 +275,150 @@ class DecathlonCodec(Codec):
         actions depend on nothing but the key (the event, the phase, the number of dice
         thrown, the freezable positions, whether a rethrow is left), so a mask learnt
         from ``Game.legal_actions`` once per key serves every position with that key
-        (tests/envs checks this on many random positions).
+        (tests/envs checks this on many random positions). Each stage and attempt kind
+        has its own part (:meth:`_heights`, :meth:`_sets`, ...): the head and the dice
+        blocks; :meth:`_joined` adds the seats' blocks and the sheet.
         """
         stage = state.stage
-        Heights, Attempts, LongJump, ShotPut, Sets, Throws = self._stages
+        if stage is None:
+            return self._game_over(state, seat)
         kind = type(stage)
-        if kind is not Heights and kind is not Attempts and stage is not None:
+        part = self._parts.get(type(stage.attempt) if kind is self._stages[1] else kind)
+        if part is None:  # a stage the fast path does not know (none today)
             return self._observe_view(state, seat)
-        d8, heads, e8 = self._packed[8], self._heads, self._none8
-        players, order = state.players, state.order
-        sheet_blocks, score = self._sheet_block(state, seat)
-        n_events = len(state.disciplines)
-        if stage is None:  # the game is over: the sheet, and nobody acts
-            head: tuple[Any, ...] = (None, "game-over", 0, 0, None, None, None, None, None, None)
-            head += (n_events,)
-            parts = [heads.get(head) or self._head(head), e8 * 6]
-            parts.append(self._to_act[False][order.index(seat) if seat in order else -1])
-            for k in range(players):
-                parts += (e8, sheet_blocks[k])
-            return b"".join(parts), None, score
+        return part(state, stage, seat)
+
+    def _joined(
+        self, parts: list[bytes], state: Any, seat: int, seats: list[bytes], key: Any
+    ) -> tuple[bytes, Any, float]:
+        """The observation: ``parts`` (head and dice blocks), then per seat (from ``seat``)
+        its block of ``seats`` and its sheet block; ``key`` is the mask key if ``seat``
+        acts (else None), and ``seat``'s running score."""
+        last = self._last_sheet
+        if last[0] is state.sheet and last[1] == seat and last[2] == state.variant:
+            sheet_blocks, score = last[3]
+        else:
+            sheet_blocks, score = self._sheet_block(state, seat)
+        for k in range(state.players):
+            parts += (seats[k], sheet_blocks[k])
+        return b"".join(parts), key, score
+
+    def _game_over(self, state: Any, seat: int) -> tuple[bytes, Any, float]:
+        """The game is over: the sheet, and nobody acts."""
+        e8, order = self._none8, state.order
+        head = (None, "game-over", 0, 0, None, None, None, None, None, None,
+                len(state.disciplines))  # fmt: skip
+        parts = [self._heads.get(head) or self._head(head), e8 * 6]
+        parts.append(self._to_act[False][order.index(seat) if seat in order else -1])
+        return self._joined(parts, state, seat, [e8] * state.players, None)
+
+    def _heights(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
         event = state.disciplines[state.discipline_no]
+        phase = "vault-dice" if stage.committed else "jump-or-skip"
+        head = (event, phase, 0, 0, None, None, None, None, stage.height, stage.jumps,
+                len(state.disciplines))  # fmt: skip
+        order = state.order
         acting = order[stage.turn] == seat
         flags = self._to_act[acting][order.index(seat) if seat in order else -1]
-        if kind is Heights:
-            phase = "vault-dice" if stage.committed else "jump-or-skip"
-            head = (event, phase, 0, 0, None, None, None, None, stage.height, stage.jumps)
-            head += (n_events,)
-            last = stage.last
-            dice = [e8 * 4, d8.get(last) or self._block(last, 8), e8, flags]
-            if players == 1:
-                seat_blocks = [self._height_seat(stage.cleared[0], stage.status[0])]
-            else:
-                height_seat, cleared, status = self._height_seat, stage.cleared, stage.status
-                seat_blocks = [
-                    height_seat(cleared[s], status[s]) for s in order_from(seat, players)
-                ]
-            mask_key: Any = (event, phase)
-        else:
-            tries = stage.tries
-            if players == 1:
-                seat_blocks = [self._tries.get(tries[0]) or self._tries_seat(tries[0])]
-            else:
-                tries_seat = self._tries_seat
-                seat_blocks = [tries_seat(tries[s]) for s in order_from(seat, players)]
-            attempt = stage.attempt
-            akind, n_tries = type(attempt), self._attempts[event]
-            if akind is Sets:
-                rule = self._set_rules[event]
-                thrown, left = attempt.thrown, attempt.rethrows_left
-                frozen_sets = attempt.frozen_sets
-                phase = "keep-or-rethrow"
-                head = (event, phase, stage.round, n_tries, left, len(frozen_sets) + 1, *rule,
-                        None, None, n_events)  # fmt: skip
-                dice = [
-                    d8.get(thrown) or self._block(thrown, 8),
-                    self._sets_frozen.get(frozen_sets) or self._frozen_sets(frozen_sets),
-                    e8 * 4,
-                    flags,
-                ]
-                mask_key = (event, phase, len(thrown), left > 0)
-            elif akind is LongJump:
-                phase, thrown, run_up = attempt.phase, attempt.thrown, attempt.run_up
-                frozen = attempt.jump if phase == "jump-freeze" else run_up
-                head = (event, phase, stage.round, n_tries, None, None, None, None, None, None,
-                        n_events)  # fmt: skip
-                dice = [
-                    d8.get(thrown) or self._block(thrown, 8),
-                    d8.get(frozen) or self._block(frozen, 8),
-                    d8.get(run_up) or self._block(run_up, 8),
-                    e8 * 2,
-                    self._all_freezable[len(thrown)],
-                    flags,
-                ]
-                mask_key = (event, phase, len(thrown))
-            elif akind is ShotPut:
-                shot = attempt.dice
-                phase = "throw-or-stop"
-                head = (event, phase, stage.round, n_tries, None, None, None, None, None, None,
-                        n_events)  # fmt: skip
-                dice = [e8 * 3, d8.get(shot) or self._block(shot, 8), e8 * 2, flags]
-                mask_key = (event, phase)
-            elif akind is Throws:
-                phase, thrown, frozen = attempt.phase, attempt.thrown, attempt.frozen
-                freezable = (
-                    (self._allowed.get((event, thrown)) or self._allowed_positions(event, thrown))
-                    if thrown
-                    else ()
-                )
-                head = (event, phase, stage.round, n_tries, None, None, None, None, None, None,
-                        n_events)  # fmt: skip
-                dice = [
-                    d8.get(thrown) or self._block(thrown, 8),
-                    d8.get(frozen) or self._block(frozen, 8),
-                    e8 * 3,
-                    self._freezable.get(freezable) or self._flags(freezable),
-                    flags,
-                ]
-                mask_key = (event, phase, freezable)
-            else:
-                return self._observe_view(state, seat)
-        parts = [heads.get(head) or self._head(head), *dice]
-        for k in range(players):
-            parts += (seat_blocks[k], sheet_blocks[k])
-        return b"".join(parts), mask_key if acting else None, score
+        last, e8 = stage.last, self._none8
+        parts = [self._heads.get(head) or self._head(head), e8 * 4,
+                 self._packed[8].get(last) or self._block(last, 8), e8, flags]  # fmt: skip
+        players, cleared, status = state.players, stage.cleared, stage.status
+        height_seat = self._height_seat
+        seats = [height_seat(cleared[s], status[s]) for s in order_from(seat, players)]
+        return self._joined(parts, state, seat, seats, (event, phase) if acting else None)
+
+    def _tries_seats(self, stage: Any, seat: int, players: int) -> list[bytes]:
+        tries = stage.tries
+        if players == 1:
+            return [self._tries.get(tries[0]) or self._tries_seat(tries[0])]
+        tries_seat = self._tries_seat
+        return [tries_seat(tries[s]) for s in order_from(seat, players)]
+
+    def _sets(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
+        event = state.disciplines[state.discipline_no]
+        attempt = stage.attempt
+        thrown, left = attempt.thrown, attempt.rethrows_left
+        frozen_sets = attempt.frozen_sets
+        head = (event, "keep-or-rethrow", stage.round, self._attempts[event], left,
+                len(frozen_sets) + 1, *self._set_rules[event], None, None,
+                len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
+            self._packed[8].get(thrown) or self._block(thrown, 8),
+            self._sets_frozen.get(frozen_sets) or self._frozen_sets(frozen_sets),
+            self._none8 * 4,
+            flags,
+        ]
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, "keep-or-rethrow", len(thrown), left > 0) if acting else None
+        return self._joined(parts, state, seat, seats, key)
+
+    def _long_jump(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
+        event = state.disciplines[state.discipline_no]
+        attempt, d8 = stage.attempt, self._packed[8]
+        phase, thrown, run_up = attempt.phase, attempt.thrown, attempt.run_up
+        frozen = attempt.jump if phase == "jump-freeze" else run_up
+        head = (event, phase, stage.round, self._attempts[event], None, None, None, None, None,
+                None, len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
+            d8.get(thrown) or self._block(thrown, 8),
+            d8.get(frozen) or self._block(frozen, 8),
+            d8.get(run_up) or self._block(run_up, 8),
+            self._none8 * 2,
+            self._all_freezable[len(thrown)],
+            flags,
+        ]
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, phase, len(thrown)) if acting else None
+        return self._joined(parts, state, seat, seats, key)
+
+    def _shot_put(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
+        event = state.disciplines[state.discipline_no]
+        shot, e8 = stage.attempt.dice, self._none8
+        head = (event, "throw-or-stop", stage.round, self._attempts[event], None, None, None,
+                None, None, None, len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [self._heads.get(head) or self._head(head), e8 * 3,
+                 self._packed[8].get(shot) or self._block(shot, 8), e8 * 2, flags]  # fmt: skip
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, "throw-or-stop") if acting else None
+        return self._joined(parts, state, seat, seats, key)
+
+    def _throws(self, state: Any, stage: Any, seat: int) -> tuple[bytes, Any, float]:
+        event = state.disciplines[state.discipline_no]
+        attempt, d8 = stage.attempt, self._packed[8]
+        phase, thrown, frozen = attempt.phase, attempt.thrown, attempt.frozen
+        freezable = (
+            (self._allowed.get((event, thrown)) or self._allowed_positions(event, thrown))
+            if thrown
+            else ()
+        )
+        head = (event, phase, stage.round, self._attempts[event], None, None, None, None, None,
+                None, len(state.disciplines))  # fmt: skip
+        order = state.order
+        acting = order[stage.turn] == seat
+        flags = self._to_act[acting][order.index(seat) if seat in order else -1]
+        parts = [
+            self._heads.get(head) or self._head(head),
+            d8.get(thrown) or self._block(thrown, 8),
+            d8.get(frozen) or self._block(frozen, 8),
+            self._none8 * 3,
+            self._freezable.get(freezable) or self._flag_block(freezable),
+            flags,
+        ]
+        seats = self._tries_seats(stage, seat, state.players)
+        key = (event, phase, freezable) if acting else None
+        return self._joined(parts, state, seat, seats, key)
 
     def _observe_view(self, state: Any, seat: int) -> tuple[bytes, Any, float]:
         """The general path, for a stage the fast path does not know (none today):

@@ -81,6 +81,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
         ),
         advisor="gamenight.games.decathlon.advisor:advise",
         solver="gamenight.games.decathlon.solver.capability:SOLVER",
+        benchmarks="gamenight.games.decathlon.benchmarks:benchmarks",
         odds="gamenight.games.decathlon.odds:live_odds",
         terminal="gamenight.terminal.decathlon:UI",  # a name only: games import no front end
         codec="gamenight.games.decathlon.codec:make",

@@ -103,6 +103,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
         advisor="gamenight.games.dice_duel.advisor:advise",
         terminal="gamenight.terminal.dice_duel:UI",  # a name only: games import no front end
         codec="gamenight.games.dice_duel.codec:make",
+        benchmarks="gamenight.games.dice_duel.benchmarks:benchmarks",
         chance="gamenight.core.chance:dice_chance",
         reviewer="gamenight.games.dice_duel.review:reviewer",
     )

@@ -52,13 +52,16 @@ class DiceDuelReviewer:
     ) -> Valued | None:
         view = GAME.view(state, seat)
         try:
+            # legal holds this game's actions
             values = advisor.option_values(view, legal)  # type: ignore[arg-type]
         except (ValueError, KeyError):
             return None
         if any(a not in values for a in legal):
             return None
         return Valued(
+            # legal holds this game's actions
             labels=tuple(advisor.label(a, view) for a in legal),  # type: ignore[arg-type]
+            # legal holds this game's actions
             values=tuple((values[a],) for a in legal),  # type: ignore[index]
         )
 

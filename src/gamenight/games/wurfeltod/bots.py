@@ -22,7 +22,7 @@ factory raises :class:`~gamenight.games.wurfeltod.solver.ValueTableMissingError`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from gamenight.core.agents import Agent, Decision
 from gamenight.games.wurfeltod.categories import CATEGORIES, FIXED_POINTS, Category
@@ -56,11 +56,14 @@ def greedy_action(aside: Sequence[int], rolled: Sequence[int], legal: Sequence[A
     if not open_categories:
         return legal[0]
     plan = turn_plan(open_categories)
-    valued: list[tuple[float, tuple[Any, ...], Action]] = []
+    # tie key: bookings (0) before rolls (1), then the cheapest category or the first roll
+    valued: list[tuple[float, tuple[int, tuple[float, int, int] | tuple[()], int], Action]] = []
     for order, action in enumerate(legal):
         if isinstance(action, Book):
             value = plan.book_value(aside, rolled, action.category)
-            key: tuple[Any, ...] = (0, _cheapness(action.category), 0)
+            key: tuple[int, tuple[float, int, int] | tuple[()], int] = (
+                0, _cheapness(action.category), 0
+            )  # fmt: skip
         elif isinstance(action, Scratch):
             value = 0.0  # W2: 0 points, no Wurfeltod
             key = (0, _cheapness(action.category), 1)

@@ -72,6 +72,7 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
         ),
         advisor="gamenight.games.wurfeltod.advisor:advise",
         solver="gamenight.games.wurfeltod.solver.capability:SOLVER",
+        benchmarks="gamenight.games.wurfeltod.benchmarks:benchmarks",
         terminal="gamenight.terminal.wurfeltod:UI",  # a name only: games import no front end
         codec="gamenight.games.wurfeltod.codec:make",
         chance="gamenight.core.chance:dice_chance",

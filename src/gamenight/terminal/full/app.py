@@ -86,6 +86,7 @@ class AnswerInput(Input):
     a longer paste is refused whole (``refused`` is told how long it was), never echoed."""
 
     def __init__(self, refused: Callable[[int], None], **kwargs: object) -> None:
+        # Input's own keywords, passed through unchanged
         super().__init__(max_length=MAX_ANSWER, **kwargs)  # type: ignore[arg-type]
         self.refused = refused
 

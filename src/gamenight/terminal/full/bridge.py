@@ -58,6 +58,7 @@ def renderables(
     as the console reads them (markup the games wrote), adjacent texts join on one
     line, anything else (tables, rules) stays as it is.
 
+    >>> # a plain line comes back as Text
     >>> [t.plain for t in renderables(Console(), ["a", Text("[b]")])]  # type: ignore[union-attr]
     ['a [b]']
     """

@@ -447,14 +447,15 @@ class AttemptDists(_Dists):
                 raise ValueError("no best result can exist before the first attempt")
             return self._final(self.start[a][0 if best is None else best])
         outcome = self._outcome(position)
-        attempt = position.attempt  # type: ignore[union-attr]
-        best = position.best  # type: ignore[union-attr]
+        attempt = position.attempt  # type: ignore[union-attr]  # only attempt positions get here
+        best = position.best  # type: ignore[union-attr]  # only attempt positions get here
         return self._final(self.chain(attempt, 0 if best is None else best, outcome))
 
     def _outcome(self, position: Position) -> Floats:
         """This attempt's outcome vector from a decision position."""
         event, sol = self.event, self.sol
         invalid = _unit(self.width, self.width - 1)
+        # AttemptStart returned above
         choice = _chosen(event, position, self.attempts)  # type: ignore[arg-type]
         if isinstance(position, ShotPutSituation) and isinstance(sol, ShotPutSolution):
             dice = checked_dice(position.dice, "dice")

@@ -71,6 +71,7 @@ def save(table: WinTable, path: Path) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=".win2p-", suffix=".npz", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as out:
+            # numpy's stub misreads savez's keyword arrays
             np.savez(out, **arrays)  # type: ignore[arg-type]
         os.chmod(tmp, 0o644)
         os.replace(tmp, path)
