@@ -71,6 +71,7 @@ from gamenight.server.dburl import normalise_url as normalise_url
 from gamenight.server.dburl import require_driver
 from gamenight.server.dburl import schema_is_current as schema_is_current
 from gamenight.server.dburl import sync_url as sync_url
+from gamenight.server.follow import payloads
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.tokens import new_token as new_token
 from gamenight.server.tokens import token_hash as token_hash
@@ -894,7 +895,7 @@ class AppendRequest:
     by: str  # human | bot | takeover
     at: float
     results: str | None = None  # JSON of the results if this action ends the game
-    notify: str | None = None  # payload for the other processes (PostgreSQL NOTIFY)
+    notify: str | None = None  # "<tag> <code> act" for the others (NOTIFY; follow.payloads)
 
     @property
     def finishes(self) -> bool:
@@ -1124,7 +1125,7 @@ class _PgWriter:
             "bys": [r.by for r in batch],
             "ats": [r.at for r in batch],
             "results": [r.results for r in batch],
-            "payloads": [r.notify or "" for r in batch],
+            "payloads": payloads(batch),  # the action itself for the others (follow.py)
             "channel": NOTIFY_CHANNEL,
             "playing": _PLAYING,
             "finished": _FINISHED,

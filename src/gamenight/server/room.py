@@ -51,7 +51,7 @@ from gamenight.core.i18n import _, said
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
-from gamenight.server import conns, presence
+from gamenight.server import conns, metrics, presence
 from gamenight.server import protocol as p
 from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
@@ -835,7 +835,19 @@ class Room:
         for action in await self.services.store.actions_after(self.id, self.table.seq):
             if self.status is not Lifecycle.PLAYING:
                 break
-            self.table.submit(action.seat, self.game.decode_action(action.action))
+            if action.seq <= self.table.seq:  # followed from its notification (follow.py)
+                continue
+            decoded = self.game.decode_action(action.action)
+            self.table.submit(action.seat, decoded, expected_seq=action.seq - 1)
+            metrics.FOLLOWED_READ.inc()
+
+    def is_catching_up(self) -> bool:
+        """Whether an action or a catch-up holds the room now (follow.py waits for it)."""
+        return self.lock.locked()
+
+    def after_followed(self) -> None:
+        """Another process's action was applied here from its notification (follow.py)."""
+        self.bots.kick(self)
 
     async def chat_sync(self) -> None:
         """Chat lines another process added."""

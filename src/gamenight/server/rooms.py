@@ -44,11 +44,13 @@ from gamenight.server.faults import (
     refused,
     unavailable,
 )
+from gamenight.server.follow import follow
 from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, bound_rules, mark_broken
+from gamenight.server.stalls import watch_loop
 
 __all__ = [
     "UNAVAILABLE",
@@ -134,7 +136,7 @@ class Hub:
             except Exception as exc:  # its row cannot even be read: the others go on
                 log.error("room %s could not be loaded: %s", code, first_line(exc))
         self._tasks.append(asyncio.create_task(self._checks()))
-        self._tasks.append(asyncio.create_task(_watch_loop(self.config.stall_warning)))
+        self._tasks.append(asyncio.create_task(watch_loop(self.config.stall_warning)))
         if self.store.is_postgres:
             self._tasks.append(asyncio.create_task(self._listen()))
         if self.config.gc_freeze:  # short full collections (server/heap.py says why)
@@ -512,15 +514,17 @@ class Hub:
                 await asyncio.sleep(1)
 
     def _heard(self, payload: str) -> None:
-        """One ``"<process tag> <room code> <kind>"`` from another process."""
+        """One ``"<process tag> <room code> <kind>"`` from another process; an action's
+        says its seq and, mostly, the action itself (server/follow.py)."""
         tag, _, rest = payload.partition(" ")
         code, _, kind = rest.partition(" ")
         room = self.rooms.get(code)
         if tag == self.process_tag or room is None:
             return
+        kind, _, detail = kind.partition(" ")
         if kind == "chat":
             self._spawn(room.chat_sync())
-        else:
+        elif kind != "act" or not follow(room, detail):  # else applied from the payload
             self._sync_soon(room, kind)
 
     def _sync_soon(self, room: Room, kind: str) -> None:
@@ -565,21 +569,3 @@ def _wider(a: str, b: str) -> str:
         return "room"
     known = {k: i for i, k in enumerate(_KINDS)}
     return max(a, b, key=lambda k: known.get(k, len(_KINDS)))
-
-
-async def _watch_loop(threshold: float, period: float = 0.02) -> None:
-    """Log each time the event loop wakes ``threshold`` late or more, and whether the
-    loop's own thread was running meanwhile (work here blocked it) or waiting for a CPU
-    (other processes had the machine): ``bench/server_load.py`` counts these lines."""
-    while True:
-        wall, cpu = time.perf_counter(), time.thread_time()
-        await asyncio.sleep(period)
-        late = time.perf_counter() - wall - period
-        if late >= threshold:
-            ran = time.thread_time() - cpu
-            log.warning(
-                "event loop %.0f ms late (this thread ran %.0f ms) at %.2f",
-                1e3 * late,
-                1e3 * ran,
-                time.time(),
-            )
