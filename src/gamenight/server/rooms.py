@@ -114,6 +114,7 @@ class Hub:
         self._sync_slots = asyncio.Semaphore(SYNC_SLOTS)
         self._sync_failures, self._sync_logged = 0, -1e9  # outage lines (_sync_quietly)
         self._listener: Any = None
+        self._behind: dict[str, int] = {}  # room code -> the log's seq the last resync saw
 
     @property
     def process_tag(self) -> str:
@@ -410,26 +411,36 @@ class Hub:
             if room is not None:
                 room.seen_update(updated)
 
-    async def resync(self) -> None:
+    async def resync(self, heard_all: bool = True) -> None:
         """Re-read the seq and status of every open room from the database; catch up with
         each room held here that is behind, and adopt the playing rooms this process does
         not hold (a process that died leaves its rooms' bots to the others). Run after the
-        LISTEN connection (re)connects and every ``Config.resync`` seconds, so that no
-        room depends on a notification arriving."""
+        LISTEN connection (re)connects (``heard_all=False``: every room behind reads its
+        log) and every ``Config.resync`` seconds, so that no room depends on a
+        notification arriving. Then a room behind reads its log only if it is still
+        behind the seq the previous resync found: an action in flight (its notification
+        on its way, or this process's own commit) is no lost notification. The seats
+        connected elsewhere are read for every room held, in one statement."""
         found = await self.store.open_rooms()
         orphans = await self.store.orphans(presence.fresh())
+        behind_before, self._behind = self._behind, {}
+        current: list[Room] = []
         for code, room in list(self.rooms.items()):
             if room.status not in OPEN:
                 continue
             seq, status = found.get(code, (None, None))
             if status != room.status:
                 self._sync_soon(room, "room")
-            elif seq != room.seq:  # actions (maybe in flight now): the log is enough
-                self._sync_soon(room, "act")
-            else:
-                room.bots.kick(room)  # its bots may have been another process's, now gone
-                if room.remote:  # a process that died: its sockets' rows went stale
-                    self._sync_soon(room, "presence")
+                continue
+            if seq is not None and seq > room.seq:
+                self._behind[code] = seq
+                if not heard_all or room.seq < behind_before.get(code, 0):
+                    self._sync_soon(room, "act")  # a notification lost: the log is enough
+                    continue
+            room.bots.kick(room)  # its bots may have been another process's, now gone
+            current.append(room)
+        # a process that died: its sockets' rows went stale; a presence notification lost
+        await presence.refresh_all(current)
         for code in orphans:  # held by no process: its process died
             held = code in self.rooms or code in self._unloadable or code in self.unavailable
             if not held:
@@ -499,7 +510,7 @@ class Hub:
                     lost = False
                 # A notification sent while this connection was down is lost: every room
                 # held re-reads its seq once the LISTEN is in place.
-                await self.resync()
+                await self.resync(heard_all=False)
                 async for note in conn.notifies():
                     if note.payload.startswith(self.process_tag):
                         continue  # our own (a batch of appends is from one process)
