@@ -170,7 +170,10 @@ async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: ran
 async def drive(
     bases: list[str], layout: str, args: argparse.Namespace, snap: Callable[[], Snap]
 ) -> Run:
-    async with httpx.AsyncClient(timeout=120) as http:
+    # no kept-alive connections: on a loaded machine the server may close an idle one as
+    # the client reuses it (a ReadError at room creation)
+    no_reuse = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(timeout=120, limits=no_reuse) as http:
         sem = asyncio.Semaphore(10)
 
         async def room(i: int) -> tuple[str, list[tuple[str, str]]]:
