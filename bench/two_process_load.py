@@ -17,7 +17,16 @@ per action (``pg_stat_statements``: every statement the servers sent that databa
 LISTEN/NOTIFY included). ``--old DIR`` runs each layout, alternately, against another
 checkout too (its ``src`` first on ``PYTHONPATH``), each run on a fresh database.
 
-    .venv/bin/python bench/two_process_load.py --old /tmp/base --rooms 150 --rate 2
+**One core a process** (``--quota``, default 0.25 of a CPU): on a small machine the
+load generator and PostgreSQL take the other cores, so two unconstrained processes
+could not show what a second process adds. Each server process runs in a cgroup-v1
+CPU quota of its own (``/sys/fs/cgroup/cpu/gn-bench-*``, ``cpu.cfs_quota_us`` over a
+100 ms period), the same budget per process in every layout, as if each had one core
+of a larger machine; the generator and PostgreSQL are unconstrained. The report says
+how much of the time each quota throttled its process (the quota was the limit) and
+the generator's own CPU (it was not). ``--quota 0`` runs without quotas.
+
+    .venv/bin/python bench/two_process_load.py --old /tmp/base --rooms 300 --rate 4
 
 Bounded: each run stops by itself.
 """
@@ -26,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import statistics
@@ -50,12 +60,50 @@ ROOM = {"game": "decathlon", "seats": ["human", "human"], "room": {"bot_pace": 0
 
 @dataclass
 class Snap:
-    """The servers' CPU, the cluster's CPU, the statements and the actions logged."""
+    """The servers' CPU, the cluster's CPU, the statements and the actions logged, the
+    generator's CPU and the time the quotas throttled the servers."""
 
     cpu: float
     db: float
     statements: int
     actions: int
+    generator: float = 0.0
+    periods: int = 0  # the quotas' periods with work, and those that ran out
+    throttled: int = 0
+
+
+CGROUP = Path("/sys/fs/cgroup/cpu")
+PERIOD_US = 100_000
+
+
+class Quota:
+    """A cgroup-v1 CPU quota for one server process: ``share`` of a CPU, at most.
+
+    Made next to this process's own cgroup, removed by :meth:`close` (the process in it
+    is back in the parent by then: stopped, or moved out).
+    """
+
+    def __init__(self, name: str, share: float) -> None:
+        self.path = CGROUP / f"gn-bench-{os.getpid()}-{name}"
+        self.path.mkdir()
+        (self.path / "cpu.cfs_period_us").write_text(str(PERIOD_US))
+        (self.path / "cpu.cfs_quota_us").write_text(str(int(share * PERIOD_US)))
+
+    def add(self, pid: int) -> None:
+        (self.path / "cgroup.procs").write_text(str(pid))
+
+    def periods(self) -> tuple[int, int]:
+        """Periods so far in which its processes ran, and in which the quota ran out."""
+        stat = dict(
+            line.split(" ", 1) for line in (self.path / "cpu.stat").read_text().splitlines()
+        )
+        return int(stat.get("nr_periods", 0)), int(stat.get("nr_throttled", 0))
+
+    def close(self) -> None:
+        for pid in (self.path / "cgroup.procs").read_text().split():
+            with contextlib.suppress(OSError):  # gone meanwhile
+                (CGROUP / "cgroup.procs").write_text(pid)
+        self.path.rmdir()
 
 
 @dataclass
@@ -122,7 +170,10 @@ async def seat(base: str, code: str, token: str, run: Run, rate: float, rng: ran
 async def drive(
     bases: list[str], layout: str, args: argparse.Namespace, snap: Callable[[], Snap]
 ) -> Run:
-    async with httpx.AsyncClient(timeout=120) as http:
+    # no kept-alive connections: on a loaded machine the server may close an idle one as
+    # the client reuses it (a ReadError at room creation)
+    no_reuse = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(timeout=120, limits=no_reuse) as http:
         sem = asyncio.Semaphore(10)
 
         async def room(i: int) -> tuple[str, list[tuple[str, str]]]:
@@ -179,8 +230,13 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
         conn.execute("CREATE EXTENSION IF NOT EXISTS pg_stat_statements")
     env = {**os.environ, "PYTHONPATH": str(source / "src")}
     servers = [ProcessServer(url, env=env).start() for _ in range(1 if layout == "one" else 2)]
+    quotas: list[Quota] = []
     try:
         pids = [s.proc.pid for s in servers if s.proc is not None]
+        if args.quota:
+            for i, pid in enumerate(pids):
+                quotas.append(Quota(f"{layout}-{i}", args.quota))
+                quotas[-1].add(pid)
 
         def snap() -> Snap:
             return Snap(
@@ -188,6 +244,9 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
                 tree_cpu_seconds(cluster.postmaster_pid()),
                 statements(url),
                 run_total_actions(url),
+                time.process_time(),
+                sum(q.periods()[0] for q in quotas),
+                sum(q.periods()[1] for q in quotas),
             )
 
         run = asyncio.run(drive([s.url for s in servers], layout, args, snap))
@@ -196,6 +255,9 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
         db = run.after.db - run.before.db
         st = run.after.statements - run.before.statements
         total = max(run.after.actions - run.before.actions, 1)
+        generator = run.after.generator - run.before.generator
+        periods = run.after.periods - run.before.periods
+        throttled = (run.after.throttled - run.before.throttled) / max(1, periods)
         if args.top:
             with psycopg.connect(url, autocommit=True) as conn:
                 for calls, query in conn.execute(
@@ -210,6 +272,8 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
     finally:
         for s in servers:
             s.stop()
+        for q in quotas:
+            q.close()
     acks = len(run.latencies)
     lat = sorted(run.latencies) or [float("nan")]
     p50 = statistics.median(lat)
@@ -220,7 +284,10 @@ def one_run(cluster: PgCluster, source: Path, layout: str, args: argparse.Namesp
         f"{layout:6s} acks/s {acks / args.seconds:7.1f}  p50 {1e3 * p50:7.1f} ms  "
         f"p99 {1e3 * p99:8.1f} ms  errors {sum(run.errors.values())} {dict(run.errors)}  "
         f"server CPU/action {1e3 * cpu / total:5.2f} ms  PG CPU/action {1e3 * db / total:5.2f} ms  "
-        f"statements/action {st / total:5.1f}  'unavailable' log lines {unavailable}"
+        f"statements/action {st / total:5.1f}  generator CPU/action "
+        f"{1e3 * generator / total:5.2f} ms ({generator / args.seconds:4.2f} s/s)  "
+        f"quota ran out in {throttled:4.0%} of periods  "
+        f"'unavailable' log lines {unavailable}  load {os.getloadavg()[0]:.1f}"
     )
 
 
@@ -240,6 +307,12 @@ def main() -> None:
     parser.add_argument("--old", type=Path)
     parser.add_argument("--top", action="store_true", help="print each run's top statements")
     parser.add_argument("--only-old", action="store_true", help="measure --old alone")
+    parser.add_argument(
+        "--quota",
+        type=float,
+        default=0.25,
+        help="CPUs each server process may use (a cgroup-v1 quota); 0: unconstrained",
+    )
     args = parser.parse_args()
     cluster = PgCluster().start()
     try:
@@ -252,7 +325,8 @@ def main() -> None:
             sides = sides[1:]
         print(
             f"{args.rooms} rooms x 2 sockets, up to {args.rate:g} actions/s a seat, "
-            f"{args.seconds:g} s measured",
+            f"{args.seconds:g} s measured, "
+            + (f"{args.quota:g} CPU a server process" if args.quota else "no CPU quota"),
             flush=True,
         )
         for layout in args.layouts.split(","):

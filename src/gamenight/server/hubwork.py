@@ -16,6 +16,7 @@ from gamenight.core.errors import first_line
 from gamenight.server import presence
 from gamenight.server.config import Config
 from gamenight.server.faults import REFUSAL_LOG_EVERY, log_fault
+from gamenight.server.follow import follow
 from gamenight.server.lifecycle import OPEN
 from gamenight.server.loading import RoomUnavailable, Unavailable
 from gamenight.server.room import Room
@@ -56,6 +57,7 @@ class Background:
         self.hub = hub
         self.tasks: set[asyncio.Task[None]] = set()
         self.pending: dict[str, str] = {}  # room code -> the sync asked for (sync_soon)
+        self.behind: dict[str, int] = {}  # room code -> the log's seq the last resync saw
         self.slots = asyncio.Semaphore(SYNC_SLOTS)
         self.sync_failures, self.sync_logged = 0, -1e9  # outage lines (sync_quietly)
         self.listener: psycopg.AsyncConnection[TupleRow] | None = None
@@ -140,26 +142,36 @@ class Background:
             if room is not None:
                 room.seen_update(updated)
 
-    async def resync(self) -> None:
+    async def resync(self, heard_all: bool = True) -> None:
         """Re-read the seq and status of every open room from the database; catch up with
         each room held here that is behind, and adopt the playing rooms this process does
         not hold (a process that died leaves its rooms' bots to the others). Run after the
-        LISTEN connection (re)connects and every ``Config.resync`` seconds, so that no
-        room depends on a notification arriving."""
+        LISTEN connection (re)connects (``heard_all=False``: every room behind reads its
+        log) and every ``Config.resync`` seconds, so that no room depends on a
+        notification arriving. Then a room behind reads its log only if it is still
+        behind the seq the previous resync found: an action in flight (its notification
+        on its way, or this process's own commit) is no lost notification. The seats
+        connected elsewhere are read for every room held, in one statement."""
         found = await self.hub.store.open_rooms()
         orphans = await self.hub.store.orphans(presence.fresh())
+        behind_before, self.behind = self.behind, {}
+        current: list[Room] = []
         for code, room in list(self.hub.rooms.items()):
             if room.status not in OPEN:
                 continue
             seq, status = found.get(code, (None, None))
             if status != room.status:
                 self._sync_soon(room, "room")
-            elif seq != room.seq:  # actions (maybe in flight now): the log is enough
-                self._sync_soon(room, "act")
-            else:
-                room.bots.kick(room)  # its bots may have been another process's, now gone
-                if room.remote:  # a process that died: its sockets' rows went stale
-                    self._sync_soon(room, "presence")
+                continue
+            if seq is not None and seq > room.seq:
+                self.behind[code] = seq
+                if not heard_all or room.seq < behind_before.get(code, 0):
+                    self._sync_soon(room, "act")  # a notification lost: the log is enough
+                    continue
+            room.bots.kick(room)  # its bots may have been another process's, now gone
+            current.append(room)
+        # a process that died: its sockets' rows went stale; a presence notification lost
+        await presence.refresh_all(current)
         for code in orphans:  # held by no process: its process died
             held = (
                 code in self.hub.rooms
@@ -231,7 +243,7 @@ class Background:
                     lost = False
                 # A notification sent while this connection was down is lost: every room
                 # held re-reads its seq once the LISTEN is in place.
-                await self.resync()
+                await self.resync(heard_all=False)
                 async for note in conn.notifies():
                     if note.payload.startswith(self.hub.process_tag):
                         continue  # our own (a batch of appends is from one process)
@@ -246,15 +258,17 @@ class Background:
                 await asyncio.sleep(1)
 
     def heard(self, payload: str) -> None:
-        """One ``"<process tag> <room code> <kind>"`` from another process."""
+        """One ``"<process tag> <room code> <kind>"`` from another process; an action's
+        says its seq and, mostly, the action itself (server/follow.py)."""
         tag, _, rest = payload.partition(" ")
         code, _, kind = rest.partition(" ")
         room = self.hub.rooms.get(code)
         if tag == self.hub.process_tag or room is None:
             return
+        kind, _, detail = kind.partition(" ")
         if kind == "chat":
             self.spawn(room.chat_sync())
-        else:
+        elif kind != "act" or not follow(room, detail):  # else applied from the payload
             self._sync_soon(room, kind)
 
     def _sync_soon(self, room: Room, kind: str) -> None:
@@ -299,21 +313,3 @@ def _wider(a: str, b: str) -> str:
         return "room"
     known = {k: i for i, k in enumerate(_KINDS)}
     return max(a, b, key=lambda k: known.get(k, len(_KINDS)))
-
-
-async def watch_loop(threshold: float, period: float = 0.02) -> None:
-    """Log each time the event loop wakes ``threshold`` late or more, and whether the
-    loop's own thread was running meanwhile (work here blocked it) or waiting for a CPU
-    (other processes had the machine): ``bench/server_load.py`` counts these lines."""
-    while True:
-        wall, cpu = time.perf_counter(), time.thread_time()
-        await asyncio.sleep(period)
-        late = time.perf_counter() - wall - period
-        if late >= threshold:
-            ran = time.thread_time() - cpu
-            log.warning(
-                "event loop %.0f ms late (this thread ran %.0f ms) at %.2f",
-                1e3 * late,
-                1e3 * ran,
-                time.time(),
-            )

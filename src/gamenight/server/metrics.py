@@ -53,6 +53,16 @@ THROTTLED = Counter(
     "Requests refused for rate: what=hello (reconnects) or message (a socket's messages)",
     ["what"],
 )
+LOOP_STALLS = Counter(
+    "gamenight_event_loop_stalls",
+    "Times the event loop woke stall_warning seconds late or more (server/stalls.py)",
+)
+FOLLOWED = Counter(
+    "gamenight_followed_actions",
+    "Actions another process logged, applied here: source=notification (the action in "
+    "its payload) or log (read from the database)",
+    ["source"],
+)
 BOTS_THINKING = Gauge("gamenight_bots_thinking", "Bot moves being computed now")
 BUILDS = Gauge("gamenight_background_builds", "Solver tables being built in the background now")
 BUILDS_DONE = Counter(
@@ -109,6 +119,8 @@ for _what in ("hello", "message"):
     THROTTLED.labels(_what)
 for _kind in ("outage", "other"):
     DB_ERRORS.labels(_kind)
+FOLLOWED_NOTIFIED = FOLLOWED.labels("notification")  # at every action: bound once
+FOLLOWED_READ = FOLLOWED.labels("log")
 for _outcome in ("ready", "failed"):
     BUILDS_DONE.labels(_outcome)
 

@@ -19,8 +19,11 @@ the whole truth and nothing is written.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import logging
 import time
+import weakref
+from collections.abc import Sequence
 from typing import Protocol
 
 from gamenight.core.i18n import _, use_language
@@ -100,7 +103,33 @@ async def refresh(room: Room) -> None:
     if not shared(room):
         return
     services = room.services
-    now_there = await services.store.present_elsewhere(room.id, services.tag, fresh())
+    read = next(_reads)
+    take(room, await services.store.present_elsewhere(room.id, services.tag, fresh()), read)
+
+
+async def refresh_all(rooms: Sequence[Room]) -> None:
+    """:func:`refresh` of many rooms, read in one statement (the resync's)."""
+    if not rooms or not shared(rooms[0]):
+        return
+    services = rooms[0].services
+    read = next(_reads)
+    found = await services.store.presence_elsewhere([r.id for r in rooms], services.tag, fresh())
+    for room in rooms:
+        take(room, found.get(room.id, set()), read)
+
+
+# Reads of a room's presence may overlap (a resync's, a notification's): the one begun
+# last is taken, never an older one that ends later (it would undo a seat just come)
+_reads = itertools.count(1)
+_taken: weakref.WeakKeyDictionary[Room, int] = weakref.WeakKeyDictionary()
+
+
+def take(room: Room, now_there: set[int], read: int) -> None:
+    """The seats with a socket on another process are ``now_there``, says ``read``
+    (:data:`_reads`); ignored if a read begun later was taken already."""
+    if _taken.get(room, 0) > read:
+        return
+    _taken[room] = read
     before = room.remote
     if now_there == before:
         return

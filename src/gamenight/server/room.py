@@ -300,6 +300,14 @@ class Room:
     async def catch_up_actions(self) -> None:
         await self.others.catch_up_actions()
 
+    def is_catching_up(self) -> bool:
+        """Whether an action or a catch-up holds the room now (follow.py waits for it)."""
+        return self.lock.locked()
+
+    def after_followed(self) -> None:
+        """Another process's action was applied here from its notification (follow.py)."""
+        self.bots.kick(self)
+
     async def chat_sync(self) -> None:
         await self.chat.sync()
 

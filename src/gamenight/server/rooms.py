@@ -35,11 +35,12 @@ from gamenight.server.faults import (
     unavailable,
 )
 from gamenight.server.heap import keep_young, keep_young_every
-from gamenight.server.hubwork import Background, watch_loop
+from gamenight.server.hubwork import Background
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, bound_rules
+from gamenight.server.stalls import watch_loop
 from gamenight.server.storage.outage import RETRY_AFTER, is_outage
 from gamenight.server.storage.rows import RoomRow
 from gamenight.server.storage.store import Store

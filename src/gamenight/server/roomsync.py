@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 
 from gamenight.core.errors import StorageUnavailableError
-from gamenight.server import presence
+from gamenight.server import metrics, presence
 from gamenight.server.course import mark_broken
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.live import LiveRoom, held_weakly
@@ -84,7 +84,11 @@ class Sync:
         for action in await room.services.store.actions_after(room.id, table.seq):
             if room.status is not Lifecycle.PLAYING:
                 break
-            table.submit(action.seat, room.game.decode_action(action.action))
+            if action.seq <= table.seq:  # followed from its notification (follow.py)
+                continue
+            decoded = room.game.decode_action(action.action)
+            table.submit(action.seat, decoded, expected_seq=action.seq - 1)
+            metrics.FOLLOWED_READ.inc()
 
     async def changed(self) -> None:
         """The room changed here (committed): every socket and every other process."""

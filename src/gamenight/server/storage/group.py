@@ -25,7 +25,7 @@ class AppendRequest:
     by: str  # human | bot | takeover
     at: float
     results: str | None = None  # JSON of the results if this action ends the game
-    notify: str | None = None  # payload for the other processes (PostgreSQL NOTIFY)
+    notify: str | None = None  # "<tag> <code> act" for the others (NOTIFY; follow.payloads)
 
     @property
     def finishes(self) -> bool:

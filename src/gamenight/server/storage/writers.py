@@ -9,6 +9,7 @@ import sqlite3
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from gamenight.server.follow import payloads
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.storage.engine import CONNECT_TIMEOUT, NOTIFY_CHANNEL, sqlite_pragmas
 from gamenight.server.storage.group import AppendRequest, Outcome
@@ -166,7 +167,7 @@ class PgWriter:
             "bys": [r.by for r in batch],
             "ats": [r.at for r in batch],
             "results": [r.results for r in batch],
-            "payloads": [r.notify or "" for r in batch],
+            "payloads": payloads(batch),  # the action itself for the others (follow.py)
             "channel": NOTIFY_CHANNEL,
             "playing": _PLAYING,
             "finished": _FINISHED,
