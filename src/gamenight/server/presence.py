@@ -22,7 +22,6 @@ import contextlib
 import itertools
 import logging
 import time
-import weakref
 from collections.abc import Sequence
 from typing import Protocol
 
@@ -44,6 +43,7 @@ class Room(TimerRoom, Protocol):
     """A room as its presence sees it (``room.Room``)."""
 
     remote: set[int]
+    presence_read: int
 
     @property
     def services(self) -> _Services: ...
@@ -120,16 +120,17 @@ async def refresh_all(rooms: Sequence[Room]) -> None:
 
 # Reads of a room's presence may overlap (a resync's, a notification's): the one begun
 # last is taken, never an older one that ends later (it would undo a seat just come)
+# (kept on the room: its collaborators hold it through a weak proxy, which no weak
+# mapping takes as a key)
 _reads = itertools.count(1)
-_taken: weakref.WeakKeyDictionary[Room, int] = weakref.WeakKeyDictionary()
 
 
 def take(room: Room, now_there: set[int], read: int) -> None:
     """The seats with a socket on another process are ``now_there``, says ``read``
     (:data:`_reads`); ignored if a read begun later was taken already."""
-    if _taken.get(room, 0) > read:
+    if room.presence_read > read:
         return
-    _taken[room] = read
+    room.presence_read = read
     before = room.remote
     if now_there == before:
         return

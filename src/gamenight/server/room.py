@@ -138,6 +138,7 @@ class Room:
         self.lock = asyncio.Lock()
         self.conns = Conns()
         self.remote: set[int] = set()  # seats with a socket on another process (presence.py)
+        self.presence_read = 0  # the latest presence read taken (presence.take)
         self.bots = BotSeats()
         self.odds = OddsState()
         self.away = SeatTakeover()
