@@ -812,6 +812,47 @@ class Store:
             raise Behind(seq - 1)
 
     @_guarded
+    async def take_back(
+        self, room_id: int, seq: int, seat: int, *, notify: str | None = None
+    ) -> bool:
+        """Cut action ``seq``, the last of the log, if ``seat``'s player made it (an undo,
+        docs/protocol.md "Undo"), and commit; False (nothing changed) if the log's last
+        action is another or was not the player's own (a bot's, the turn clock's).
+
+        Compare-and-set on the room's seq as :meth:`append_action`, so no append crosses
+        it. The row goes: an undo is allowed only for a move that threw no dice and
+        revealed nothing (``Game.reversible``), so the log keeps no trace of it and its
+        replay is the game as it stands.
+        """
+        try:
+            async with self.engine.begin() as conn:
+                moved = await conn.execute(
+                    update(ROOMS)
+                    .where(ROOMS.c.id == room_id, ROOMS.c.seq == seq, ROOMS.c.status == _PLAYING)
+                    .values(seq=seq - 1, updated_at=time.time())
+                )
+                if moved.rowcount != 1:
+                    return False
+                cut = await conn.execute(
+                    delete(ACTIONS).where(
+                        ACTIONS.c.room_id == room_id,
+                        ACTIONS.c.seq == seq,
+                        ACTIONS.c.seat == seat,
+                        ACTIONS.c.by == "human",
+                    )
+                )
+                if cut.rowcount != 1:
+                    raise _NotTaken  # leaving the block rolls the seq's change back
+                if notify is not None and self.is_postgres:
+                    await conn.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": NOTIFY_CHANNEL, "payload": notify},
+                    )
+        except _NotTaken:
+            return False
+        return True
+
+    @_guarded
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
         async with self.reads.connect() as conn:
             rows = await conn.execute(
@@ -978,6 +1019,10 @@ class _GroupCommit:
 
 # The room's status around an append: only a playing room takes actions, and the one
 # that ends the game leaves it finished (bound as parameters, never spelt in the SQL).
+class _NotTaken(Exception):
+    """A take-back that found another action last: its transaction rolls back."""
+
+
 _PLAYING = Lifecycle.PLAYING.value
 _FINISHED = Lifecycle.FINISHED.value
 

@@ -51,7 +51,7 @@ from gamenight.core.i18n import _, said
 from gamenight.core.record import Contribution, RecordSeat, RecordWriter, write_moves
 from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
-from gamenight.server import conns, presence
+from gamenight.server import conns, presence, rematch, undo
 from gamenight.server import protocol as p
 from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
@@ -60,6 +60,7 @@ from gamenight.server.db import Behind, RoomRow, Store, new_token, token_hash
 from gamenight.server.faults import RoomError, client_lines, failed, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.odds import OddsRoom, OddsState
+from gamenight.server.resend import applied_as
 from gamenight.server.roomface import RoomFace
 from gamenight.server.timers import (
     IdleClose,
@@ -206,6 +207,9 @@ class Room:
         self.clock = TurnClock()
         self.idle = IdleClose()
         self.start_retry = StartRetry()
+        self.mover: str | None = None  # the log's ``by`` of the step being committed
+        self.rematch_offer: p.RematchOut | None = None  # the latest rematch offered here
+        self.last_by: str | None = None  # who made the table's last move (None: not known)
 
     # ----- reading ------------------------------------------------------------------------
     @property
@@ -339,7 +343,9 @@ class Room:
         self.updated = time.time()
         self.bots.observe(step)
         clock = self.room_options.turn_clock
-        self.conns.send_step(step, None if step.finished or clock is None else float(clock))
+        left = None if step.finished or clock is None else float(clock)
+        self.last_by = self.mover
+        self.conns.send_step(step, left, self.mover, self.undo_seats())
         if step.finished:
             self.status = Lifecycle.FINISHED
             self.away.seats.clear()
@@ -660,6 +666,10 @@ class Room:
         try:
             seq = await self.apply(seat, action, message.expected_seq, "human")
         except StaleActionError as exc:
+            # a re-send of an action already applied (its socket was lost): its ack
+            done = None if self.table is None else applied_as(self.table, seat, action, message.expected_seq)
+            if done is not None:
+                return p.Ack(seq=done, id=message.id)
             return p.Error(code="stale", message=said(exc), id=message.id)
         except IllegalActionError as exc:
             return p.Error(code="illegal", message=said(exc), id=message.id)
@@ -706,7 +716,11 @@ class Room:
                     if table.seq == step.seq - 1:  # no action came: its status did
                         await self.catch_up()
                     continue
-                table.commit(step)  # the listener tells every socket and bot
+                self.mover = by  # the listener says who moved (Events.by)
+                try:
+                    table.commit(step)  # the listener tells every socket and bot
+                finally:
+                    self.mover = None
                 break
             else:
                 raise RoomError(503, "internal", _("the room is too busy; try again"))
@@ -819,6 +833,8 @@ class Room:
                 self.show()
                 return
             self._go_live(table)
+        if self.table is not None and self.status is Lifecycle.PLAYING:
+            undo.follow(self, self.table, row.seq)  # a move taken back in another process
         await self.catch_up_actions()
         if row.status == Lifecycle.CLOSED and self.status is not Lifecycle.CLOSED:
             self.status = Lifecycle.CLOSED
@@ -835,7 +851,11 @@ class Room:
         for action in await self.services.store.actions_after(self.id, self.table.seq):
             if self.status is not Lifecycle.PLAYING:
                 break
-            self.table.submit(action.seat, self.game.decode_action(action.action))
+            self.mover = action.by
+            try:
+                self.table.submit(action.seat, self.game.decode_action(action.action))
+            finally:
+                self.mover = None
 
     async def chat_sync(self) -> None:
         """Chat lines another process added."""
@@ -917,6 +937,25 @@ class Room:
         self.away.check(self)
         self.clock.begin(self)
 
+    # ----- what undo.py and rematch.py see of the room (issue 40) -------------------------
+    def refuse_play(self, request: int | None) -> p.Error | None:
+        return self._refuse_play(request)
+
+    def turn_begins(self) -> None:
+        self._turn_begins()
+
+    def undo_seats(self) -> frozenset[int]:
+        return undo.undo_seats(self.table, self.last_by)
+
+    def seat_token(self, seat: int) -> str | None:
+        return self.seats[seat].token_hash
+
+    def seat_name(self, seat: int) -> str:
+        return self.labels()[seat]
+
+    def payload(self, kind: str) -> str:
+        return self.services.payload(self.code, kind)
+
 
 def _takes_names(fn: Callable[..., Any]) -> bool:
     """Whether a game's ``advise`` takes the seats' names (a fourth argument ``names``)."""
@@ -933,6 +972,8 @@ HANDLERS: dict[type, Handler] = {
     p.ChatIn: Room.on_chat,
     p.Ping: Room.on_ping,
     p.Contribute: Room.on_contribute,
+    p.UndoIn: undo.on_undo,
+    p.RematchIn: rematch.on_rematch,
 }
 
 
