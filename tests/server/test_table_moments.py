@@ -17,6 +17,11 @@ from gamenight.core.record import parse_record, replay
 LONG_JUMP = {"events": "long-jump"}
 
 
+def _last(client: Client, kind: str) -> dict[str, Any]:
+    """The latest frame of ``kind`` the client received (request() reads past them)."""
+    return next(f for f in reversed(client.frames) if f["type"] == kind)
+
+
 def _of(legal: list[Any], kind: str) -> list[Any]:
     return [a for a in legal if a["type"] == kind]
 
@@ -61,7 +66,7 @@ def _freeze_then_undo(server: ThreadServer, code: str, token: str) -> dict[str, 
         seq = me.state["seq"]
         freeze = _of(me.state["legal"], "freeze")[0]
         assert (await me.act(freeze))["type"] == "ack"
-        moved = await me.expect("events")
+        moved = me.state  # the events frame came before the ack (request() read past it)
         assert moved["seq"] == seq + 1 and moved["undo"] is True and moved["by"] == "human"
         seen = await watcher.expect("events")
         assert seen["undo"] is False  # only the mover may undo
@@ -71,7 +76,7 @@ def _freeze_then_undo(server: ThreadServer, code: str, token: str) -> dict[str, 
         assert stale["code"] == "stale"
         answer = await me.request({"type": "undo", "expected_seq": seq + 1})
         assert answer == {**answer, "type": "ack", "seq": seq}
-        mine, theirs = await me.expect("undone"), await watcher.expect("undone")
+        mine, theirs = _last(me, "undone"), await watcher.expect("undone")
         assert mine["seq"] == theirs["seq"] == seq and mine["seat"] == theirs["seat"] == 0
         assert freeze in mine["legal"] and theirs["legal"] == []
         # nothing left to take back now; a rethrow throws dice: never taken back
@@ -81,7 +86,7 @@ def _freeze_then_undo(server: ThreadServer, code: str, token: str) -> dict[str, 
         rethrow = _of(mine["legal"], "rethrow")
         if rethrow:
             assert (await me.act(rethrow[0], expected_seq=seq))["type"] == "ack"
-            after = await me.expect("events")
+            after = me.state
             assert after["undo"] is False
             no = await me.request({"type": "undo", "expected_seq": seq + 1})
             assert no["code"] == "cannot_undo"

@@ -160,7 +160,9 @@ def _turn_of(pages: tuple[Any, Any], mover: int) -> None:
             return
         seq = first.get_attribute("body", "data-seq")
         hold = ui.enabled(first, "button").filter(has_text="hold")
-        (hold if hold.count() else ui.enabled(first, "button").filter(has_text="roll")).first.click()
+        (
+            hold if hold.count() else ui.enabled(first, "button").filter(has_text="roll")
+        ).first.click()
         for page in pages:
             page.wait_for_selector(f"body:not([data-seq='{seq}'])")
 

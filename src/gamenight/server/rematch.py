@@ -33,7 +33,9 @@ async def on_rematch(room: RematchRoom, conn: Conn, message: p.RematchIn) -> p.M
     """``rematch``: ``ack`` (the room's seq) and the offer sent to everyone, or an error."""
     seat, request = conn.seat, message.id
     if seat is None:
-        return p.Error(code="not_seated", message=_("spectators cannot offer a rematch"), id=request)
+        return p.Error(
+            code="not_seated", message=_("spectators cannot offer a rematch"), id=request
+        )
     if conn.token_hash != room.seat_token(seat):
         return p.Error(code="bad_token", message=_("the host freed your seat"), id=request)
     if room.status is not Lifecycle.FINISHED or room.table is None:

@@ -667,7 +667,11 @@ class Room:
             seq = await self.apply(seat, action, message.expected_seq, "human")
         except StaleActionError as exc:
             # a re-send of an action already applied (its socket was lost): its ack
-            done = None if self.table is None else applied_as(self.table, seat, action, message.expected_seq)
+            done = (
+                None
+                if self.table is None
+                else applied_as(self.table, seat, action, message.expected_seq)
+            )
             if done is not None:
                 return p.Ack(seq=done, id=message.id)
             return p.Error(code="stale", message=said(exc), id=message.id)

@@ -80,7 +80,9 @@ async def on_undo(room: UndoRoom, conn: Conn, message: p.UndoIn) -> p.Message:
             return p.Error(code="finished", message=_("the game is over"), id=request)
         why = undo_refusal(table, seat, message.expected_seq)
         if why == "stale":
-            return p.Error(code="stale", message=_("the table has moved on; look again"), id=request)
+            return p.Error(
+                code="stale", message=_("the table has moved on; look again"), id=request
+            )
         seq = table.seq
         try:
             taken = why is None and await room.services.store.take_back(

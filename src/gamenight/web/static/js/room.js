@@ -732,7 +732,7 @@ function chatLine(msg) {
 function onSnapshot(msg) {
   if (state.claiming === "seated") state.claiming = false; // the claimed seat's first frame
   // a snapshot after a lost socket, for the same seat: say what happened meanwhile
-  const back = state.view !== null && msg.view !== null && msg.seat === state.seat && msg.seq > state.seq;
+  const back = state.view !== null && msg.view !== null && msg.seat === state.seat;
   const before = state.seq;
   state.room = msg.room;
   state.seat = msg.seat;
