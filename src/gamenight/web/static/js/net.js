@@ -46,12 +46,13 @@ export class Connection extends EventTarget {
     this.helloTimer = null;
     this.retryTimer = null;
     this.retryAfter = 0; // seconds the server said to wait before the next hello
+    this.waitUntil = 0; // Date.now() before which no hello goes out (retry_after)
     this.onOffline = () => this.giveUp("offline");
     this.onOnline = () => {
       // the network is back: try now rather than at the end of a long backoff (a
       // retry_after the server gave still holds)
       if (this.socket || this.stopped || this.status === "refused") return;
-      if (this.retryAfter > 0) return;
+      if (Date.now() < this.waitUntil) return; // the server's retry_after still runs
       clearTimeout(this.retryTimer);
       this.open();
     };
@@ -155,6 +156,7 @@ export class Connection extends EventTarget {
     this.attempt += 1;
     this.setStatus("reconnecting");
     const delay = reconnectDelay(this.attempt, this.retryAfter);
+    this.waitUntil = this.retryAfter > 0 ? Date.now() + this.retryAfter * 1000 : 0;
     this.retryAfter = 0;
     clearTimeout(this.retryTimer);
     this.retryTimer = setTimeout(() => !this.stopped && this.open(), delay);

@@ -821,6 +821,7 @@ function onUndone(msg) {
   state.seq = msg.seq;
   state.finished = msg.finished;
   state.canUndo = false;
+  state.odds = null; // those of the undone position; the server sends the new ones
   const line = msg.seat === state.seat ? t("room.undone_mine") : t("room.undone", { name: names()[msg.seat] });
   log.add(line, "undo-note");
   const c = ctx();
