@@ -100,14 +100,15 @@ def _freeze_then_undo(server: ThreadServer, code: str, token: str) -> dict[str, 
 
 
 def test_undo_takes_back_a_freeze_everyone_sees_it_and_a_restart_replays_the_rest(
-    sqlite_url: str,
+    db_url: str,
 ) -> None:
-    with ThreadServer(sqlite_url) as server:
+    """On SQLite and PostgreSQL: the log row goes with the seq's compare-and-set."""
+    with ThreadServer(db_url) as server:
         code = create_room(server.url, "decathlon", ["human"], options=LONG_JUMP)["code"]
         token = claim(server.url, code, 0, "Ann")
         before = _freeze_then_undo(server, code, token)
         seq = httpx.get(f"{server.url}/api/rooms/{code}").json()["seq"]
-    with ThreadServer(sqlite_url) as server:  # the same database: the room is rebuilt
+    with ThreadServer(db_url) as server:  # the same database: the room is rebuilt
 
         async def back() -> dict[str, Any]:
             me = Client(server.url, code, token)
