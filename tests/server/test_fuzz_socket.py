@@ -149,6 +149,8 @@ VALID = [
     {"type": "hint", "id": 4},
     {"type": "ping", "id": 5},
     {"type": "contribute", "value": "4f1c a word", "id": 6},
+    {"type": "undo", "expected_seq": 0, "id": 7},
+    {"type": "rematch", "code": "AbC-12_x", "id": 8},
     {"type": "hello", "protocol": 1, "token": "x", "last_seq": -1},
 ]
 BIG = st.sampled_from([10**30, -(10**30), 2**53, 2**63, -1, 1e308, float("nan")])
@@ -263,5 +265,5 @@ def test_socket_fuzzed_before_hello(
 
 def test_generated_frames_cover_every_client_message_type() -> None:
     client = {d["properties"]["type"]["enum"][0] for d in CLIENT_DEFS}
-    assert client == {"hello", "act", "hint", "chat", "ping", "contribute"}
+    assert client == {"hello", "act", "hint", "chat", "ping", "contribute", "undo", "rematch"}
     assert {f["type"] for f in VALID} == client

@@ -137,7 +137,9 @@ IMPORT_ALL = """async ([langs, games]) => {
   }
   const categories = Object.fromEntries(langs.map((l) =>
     [l, new Intl.PluralRules(l).resolvedOptions().pluralCategories]));
-  return { out, categories };
+  const ordinals = Object.fromEntries(langs.map((l) =>
+    [l, new Intl.PluralRules(l, { type: "ordinal" }).resolvedOptions().pluralCategories]));
+  return { out, categories, ordinals };
 }"""
 
 
@@ -159,15 +161,18 @@ def test_chromium_reads_the_catalogues_as_these_tests_do(in_chromium: dict[str, 
 
 def test_plural_messages_have_every_form_of_their_language(in_chromium: dict[str, Any]) -> None:
     """A plural message holds exactly the CLDR categories Intl.PluralRules gives for its
-    language (Polish: one, few, many, other; German and English: one, other)."""
+    language (Polish: one, few, many, other; German and English: one, other); the
+    ordinals ("ordinal", i18n.ordinal) those of its ordinal rules (English: one, two, few,
+    other; German and Polish: other)."""
     assert set(in_chromium["categories"]["pl"]) == {"one", "few", "many", "other"}
     for lang in LANGUAGES:
-        want = set(in_chromium["categories"][lang])
         plurals = 0
         for name, messages in cat.every_file(lang).items():
             for key, text in messages.items():
                 if isinstance(text, dict):
                     plurals += 1
+                    rules = "ordinals" if key == "ordinal" else "categories"
+                    want = set(in_chromium[rules][lang])
                     assert set(text) == want, f"{lang} {name} {key}: {sorted(text)}"
         assert plurals >= 15, lang
 

@@ -210,7 +210,7 @@ def test_your_games_with_result_replay_and_play_again(page: Any, server: Server)
     mine = room["results"]["scores"][0]
     won = 0 in room["results"]["winners"]
     result = row.locator(".game-result").inner_text()
-    assert result == (f"You won with {mine}" if won else f"You came 2. of 2 with {mine}")
+    assert result == (f"You won with {mine}" if won else f"You came 2nd of 2 with {mine}")
     assert row.locator("time").count() == 1 and row.locator("time").inner_text()
     replay = row.locator("a", has_text="Watch the replay")
     assert replay.get_attribute("href") == f"/replay?room={code}"

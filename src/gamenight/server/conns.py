@@ -117,18 +117,40 @@ class Conns(set[Conn]):
                 frame = frames[lang] = p.encode(shown)
             conn.send_frame(frame)
 
-    def send_step(self, step: Step, clock_left: float | None = None) -> None:
+    def send_step(
+        self,
+        step: Step,
+        clock_left: float | None = None,
+        by: str | None = None,
+        undo: frozenset[int] = frozenset(),
+    ) -> None:
         """Each socket gets its seat's frame of ``step``; sockets of one seat share it.
-        ``clock_left``: the seconds on the turn clock of the decision it begins."""
+        ``clock_left``: the seconds on the turn clock of the decision it begins; ``by``: who
+        made the move (``Events.by``); ``undo``: the seats that may take it back."""
         frames: dict[int | None, bytes] = {}
         for conn in list(self):
             frame = frames.get(conn.seat)
             if frame is None:
-                frame = frames[conn.seat] = events_frame(step.frame(conn.seat), clock_left)
+                frame = frames[conn.seat] = events_frame(
+                    step.frame(conn.seat), clock_left, by, conn.seat in undo
+                )
             conn.send_frame(frame)
 
 
-def events_frame(frame: Frame, clock_left: float | None = None) -> bytes:
+def mover(by: str | None) -> p.Mover | None:
+    """The log's ``by`` (human, bot, clock, takeover...) as ``Events.by`` says it.
+
+    >>> mover("clock"), mover("takeover"), mover(None)
+    ('clock', 'bot', None)
+    """
+    if by is None:
+        return None
+    return by if by in ("human", "clock") else "bot"  # type: ignore[return-value]
+
+
+def events_frame(
+    frame: Frame, clock_left: float | None = None, by: str | None = None, undo: bool = False
+) -> bytes:
     """A step's :class:`~gamenight.core.frames.Frame` as its ``events`` message, encoded
     straight from the structs (``msgspec.Raw`` pieces, no round trip through dicts)."""
     position = frame.position
@@ -144,6 +166,8 @@ def events_frame(frame: Frame, clock_left: float | None = None) -> bytes:
             seat=frame.seat,
             action=None if frame.action is None else p.raw(frame.action),
             clock_left=clock_left,
+            by=mover(by),
+            undo=undo,
         )
     )
 
@@ -160,6 +184,9 @@ class ConnRoom(TimerRoom, OddsRoom, Protocol):
     def clock(self) -> TurnClock: ...
     @property
     def remote(self) -> set[int]: ...
+    @property
+    def rematch_offer(self) -> p.RematchOut | None: ...
+    def undo_seats(self) -> frozenset[int]: ...
     async def present(self, seat: int) -> None: ...
     async def absent(self, seat: int) -> None: ...
 
@@ -193,6 +220,8 @@ def snapshot(
         chat=lines,
         odds=room.odds.latest,
         clock_left=room.clock.left(room),
+        rematch=room.rematch_offer,
+        undo=seat is not None and seat in room.undo_seats(),
     )
 
 

@@ -25,10 +25,10 @@ from gamenight.core.record import Contribution
 from gamenight.core.table import Table
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config
-from gamenight.server.conns import ConnRoom
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.presence import Room as PresenceRoom
 from gamenight.server.timers import IdleClose, StartRetry
+from gamenight.server.undo import UndoRoom
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
     from gamenight.server.storage.store import Store
@@ -66,10 +66,11 @@ class Services:
         return f"{self.tag} {code} {kind}"
 
 
-class LiveRoom(ConnRoom, PresenceRoom, Protocol):
+class LiveRoom(UndoRoom, PresenceRoom, Protocol):
     """A live room (``room.Room``) as its collaborators see it."""
 
     note: str
+    mover: str | None  # the log's ``by`` of the step being committed (Events.by)
     updated: float  # wall clock of the last activity (idle close)
     seats: list[SeatState]
     remote: set[int]  # seats with a socket on another process (presence.py)
@@ -97,6 +98,7 @@ class LiveRoom(ConnRoom, PresenceRoom, Protocol):
     def seq(self) -> int: ...
 
     def become(self, to: Lifecycle) -> None: ...
+    def undo_seats(self) -> frozenset[int]: ...
     def end(self, status: Lifecycle, note: str) -> None: ...
     def labels(self) -> list[str]: ...
     def seated(self) -> bool: ...

@@ -41,6 +41,7 @@ from gamenight.server.conns import Conn
 from gamenight.server.faults import RoomError, client_lines, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.live import LiveRoom, held_weakly
+from gamenight.server.resend import applied_as
 from gamenight.server.storage.rows import Behind
 
 log = logging.getLogger("gamenight.server")
@@ -97,7 +98,9 @@ class Play:
         room.updated = time.time()
         room.bots.observe(step)
         clock = room.room_options.turn_clock
-        room.conns.send_step(step, None if step.finished or clock is None else float(clock))
+        left = None if step.finished or clock is None else float(clock)
+        room.last_by = room.mover
+        room.conns.send_step(step, left, room.mover, room.undo_seats())
         if step.finished:
             if room.status is Lifecycle.PLAYING:  # (a finished room replayed: it is)
                 room.become(Lifecycle.FINISHED)
@@ -140,6 +143,14 @@ class Play:
         try:
             seq = await room.apply(seat, action, message.expected_seq, "human")
         except StaleActionError as exc:
+            # a re-send of an action already applied (its socket was lost): its ack
+            done = (
+                None
+                if room.table is None
+                else applied_as(room.table, seat, action, message.expected_seq)
+            )
+            if done is not None:
+                return p.Ack(seq=done, id=message.id)
             return p.Error(code="stale", message=said(exc), id=message.id)
         except IllegalActionError as exc:
             return p.Error(code="illegal", message=said(exc), id=message.id)
@@ -177,7 +188,11 @@ class Play:
                     if table.seq == step.seq - 1:  # no action came: its status did
                         await room.catch_up()
                     continue
-                table.commit(step)  # the listener tells every socket and bot
+                room.mover = by  # the listener says who moved (Events.by)
+                try:
+                    table.commit(step)  # the listener tells every socket and bot
+                finally:
+                    room.mover = None
                 break
             else:
                 raise RoomError(503, "internal", _("the room is too busy; try again"))

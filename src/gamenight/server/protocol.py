@@ -39,6 +39,8 @@ MAX_ID = 2**53 - 1  # request ids: 0 to the largest integer a JavaScript number 
 MAX_SEQ = 2**31 - 1  # seqs and protocol versions
 
 RequestId = Annotated[int, msgspec.Meta(ge=0, le=MAX_ID)]
+# a room's code as the server makes them (secrets.token_urlsafe): never anything else
+RoomCode = Annotated[str, msgspec.Meta(pattern="^[A-Za-z0-9_-]{1,64}$")]
 Seq = Annotated[int, msgspec.Meta(ge=0, le=MAX_SEQ)]
 
 # Stable error codes (clients switch on these; messages are for people).
@@ -64,7 +66,13 @@ ErrorCode = Literal[
     "unavailable",  # the database is down or full; nothing changed: retry after retry_after
     "room_unavailable",  # the room cannot be opened now (its game's plug-in is missing...)
     "internal",  # the server failed; nothing changed
+    "not_finished",  # a rematch offered before the game is over
+    "cannot_undo",  # nothing of this seat's to take back (dice thrown or something revealed since)
 ]
+
+
+# who made a move for its seat (Events.by)
+Mover = Literal["human", "bot", "clock"]
 
 
 class Message(msgspec.Struct, frozen=True, kw_only=True, omit_defaults=True, tag_field="type"):
@@ -120,7 +128,24 @@ class Contribute(ClientMessageBase, frozen=True, tag="contribute"):
     id: RequestId | None = None
 
 
-ClientMessage = Hello | Act | HintRequest | ChatIn | Ping | Contribute
+class RematchIn(ClientMessageBase, frozen=True, tag="rematch"):
+    """Offer everyone at the table the rematch ``code`` (a room this client made with the
+    same seats) once the game is over; answered by ``ack`` and sent to all as ``rematch``."""
+
+    code: RoomCode
+    id: RequestId | None = None
+
+
+class UndoIn(ClientMessageBase, frozen=True, tag="undo"):
+    """Take back this seat's last move (the game's undo rule: no dice thrown and nothing
+    revealed since) for position ``expected_seq``; answered by ``ack`` (the new seq) or
+    ``error`` ``cannot_undo``."""
+
+    expected_seq: Seq
+    id: RequestId | None = None
+
+
+ClientMessage = Hello | Act | HintRequest | ChatIn | Ping | Contribute | RematchIn | UndoIn
 
 
 # ----- server -> client ---------------------------------------------------------------------
@@ -195,6 +220,8 @@ class Snapshot(Message, frozen=True, tag="snapshot", omit_defaults=False):
     # rooms with a turn clock: seconds left on the current decision's clock when this was
     # sent (null: no clock running)
     clock_left: float | None = None
+    rematch: RematchOut | None = None  # the latest rematch offered at this table, if any
+    undo: bool = False  # you may take back your last move now (as in Events)
 
 
 class Events(Message, frozen=True, tag="events", omit_defaults=False):
@@ -212,6 +239,13 @@ class Events(Message, frozen=True, tag="events", omit_defaults=False):
     # rooms with a turn clock: seconds on the new decision's clock (it starts with this
     # frame); null: no clock running (none set, or the game is over)
     clock_left: float | None = None
+    # who made the move for ``seat`` (issue 40): "human" (its player), "bot" (its bot, or a
+    # bot playing for a player away), "clock" (the turn clock ran out: a bot moved for the
+    # player once); null when not known (a server before this field)
+    by: Mover | None = None
+    # you may take back your last move now (``undo``): it was yours, made by you (not a
+    # bot or the clock), threw no dice and revealed nothing, and the decision is yours
+    undo: bool = False
 
 
 class Ack(Message, frozen=True, tag="ack"):
@@ -270,7 +304,42 @@ class Pong(Message, frozen=True, tag="pong"):
     id: int | None = None
 
 
-ServerMessage = Snapshot | Events | Ack | Error | AdviceOut | OddsOut | ChatOut | RoomUpdate | Pong
+class Undone(Message, frozen=True, tag="undone", omit_defaults=False):
+    """``seat`` took back their last move: the table is at ``seq`` again (one less than
+    before), and this is your position there (as in :class:`Events`)."""
+
+    seq: int
+    seat: int
+    view: Any
+    legal: tuple[Any, ...] = ()
+    to_act: tuple[int, ...] = ()
+    finished: bool = False
+    clock_left: float | None = None
+
+
+class RematchOut(Message, frozen=True, tag="rematch"):
+    """``seat`` (named ``name``) offers everyone the rematch room ``code`` (made with the
+    same seats: each player may take their own seat there)."""
+
+    seat: int
+    name: str
+    code: str
+    at: float
+
+
+ServerMessage = (
+    Snapshot
+    | Events
+    | Ack
+    | Error
+    | AdviceOut
+    | OddsOut
+    | ChatOut
+    | RoomUpdate
+    | Pong
+    | Undone
+    | RematchOut
+)
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

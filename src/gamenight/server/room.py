@@ -36,7 +36,7 @@ from gamenight.core.i18n import _
 from gamenight.core.options import Options
 from gamenight.core.record import Contribution
 from gamenight.core.table import Table
-from gamenight.server import conns, presence
+from gamenight.server import conns, presence, rematch, undo
 from gamenight.server import protocol as p
 from gamenight.server.bots import BotRoom, BotSeats
 from gamenight.server.chat import Chat
@@ -46,7 +46,7 @@ from gamenight.server.course import Course
 from gamenight.server.lifecycle import Lifecycle, transition
 from gamenight.server.live import LiveRoom, SeatState, Services
 from gamenight.server.odds import OddsRoom, OddsState
-from gamenight.server.play import Play
+from gamenight.server.play import Play, refuse_play
 from gamenight.server.roomface import RoomFace
 from gamenight.server.roominfo import room_info
 from gamenight.server.roomsync import Sync
@@ -147,6 +147,9 @@ class Room:
         self.clock = TurnClock()
         self.idle = IdleClose()
         self.start_retry = StartRetry()
+        self.mover: str | None = None  # the log's ``by`` of the step being committed
+        self.rematch_offer: p.RematchOut | None = None  # the latest rematch offered here
+        self.last_by: str | None = None  # who made the table's last move (None: not known)
         # the collaborators, one concern each (they see this room as a LiveRoom)
         self.seating = Seating(self)
         self.course = Course(self)
@@ -285,7 +288,30 @@ class Room:
                 return p.Pong(id=message.id)
             case p.Contribute():
                 return await self.seating.on_contribute(conn, message)
+            case p.UndoIn():
+                return await undo.on_undo(self, conn, message)
+            case p.RematchIn():
+                return await rematch.on_rematch(self, conn, message)
         return p.Error(code="bad_message", message=_("this socket has already said hello"))
+
+    # ----- what undo.py and rematch.py see of the room (issue 40) -------------------------
+    def refuse_play(self, request: int | None) -> p.Error | None:
+        return refuse_play(self.status, request)
+
+    def turn_begins(self) -> None:
+        self.play.turn_begins()
+
+    def undo_seats(self) -> frozenset[int]:
+        return undo.undo_seats(self.table, self.last_by)
+
+    def seat_token(self, seat: int) -> str | None:
+        return self.seats[seat].token_hash
+
+    def seat_name(self, seat: int) -> str:
+        return self.labels()[seat]
+
+    def payload(self, kind: str) -> str:
+        return self.services.payload(self.code, kind)
 
     # ----- other processes ----------------------------------------------------------------
     async def sync(self, actions_only: bool = False) -> None:

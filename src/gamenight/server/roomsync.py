@@ -8,7 +8,7 @@ import logging
 from collections.abc import Sequence
 
 from gamenight.core.errors import StorageUnavailableError
-from gamenight.server import metrics, presence
+from gamenight.server import metrics, presence, undo
 from gamenight.server.course import mark_broken
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.live import LiveRoom, held_weakly
@@ -54,6 +54,8 @@ class Sync:
                 room.show()
                 return
             room.go_live(table)
+        if room.table is not None and room.status is Lifecycle.PLAYING:
+            undo.follow(room, room.table, row.seq)  # a move taken back in another process
         await self.catch_up_actions()
         if row.status == Lifecycle.CLOSED and room.status in OPEN:  # closed elsewhere
             room.end(Lifecycle.CLOSED, row.note)
@@ -87,7 +89,11 @@ class Sync:
             if action.seq <= table.seq:  # followed from its notification (follow.py)
                 continue
             decoded = room.game.decode_action(action.action)
-            table.submit(action.seat, decoded, expected_seq=action.seq - 1)
+            room.mover = action.by
+            try:
+                table.submit(action.seat, decoded, expected_seq=action.seq - 1)
+            finally:
+                room.mover = None
             metrics.FOLLOWED_READ.inc()
 
     async def changed(self) -> None:

@@ -7,14 +7,15 @@ import json
 import time
 
 import msgspec
-from sqlalchemy import select
+from sqlalchemy import delete, select, text, update
 
 from gamenight.server.dburl import sync_url
-from gamenight.server.storage.engine import Connected
+from gamenight.server.lifecycle import Lifecycle
+from gamenight.server.storage.engine import NOTIFY_CHANNEL, Connected
 from gamenight.server.storage.group import AppendRequest, GroupCommit, Writer
 from gamenight.server.storage.outage import guarded
 from gamenight.server.storage.rows import ActionRow, Behind
-from gamenight.server.storage.schema import ACTIONS
+from gamenight.server.storage.schema import ACTIONS, ROOMS
 from gamenight.server.storage.writers import PgWriter, SqliteWriter
 
 
@@ -75,6 +76,51 @@ class ActionLog(Connected):
             raise Behind(seq - 1)
 
     @guarded
+    async def take_back(
+        self, room_id: int, seq: int, seat: int, *, notify: str | None = None
+    ) -> bool:
+        """Cut action ``seq``, the last of the log, if ``seat``'s player made it (an undo,
+        docs/protocol.md "Undo"), and commit; False (nothing changed) if the log's last
+        action is another or was not the player's own (a bot's, the turn clock's).
+
+        Compare-and-set on the room's seq as :meth:`append_action`, so no append crosses
+        it. The row goes: an undo is allowed only for a move that threw no dice and
+        revealed nothing (``Game.reversible``), so the log keeps no trace of it and its
+        replay is the game as it stands.
+        """
+        try:
+            async with self.engine.begin() as conn:
+                moved = await conn.execute(
+                    update(ROOMS)
+                    .where(
+                        ROOMS.c.id == room_id,
+                        ROOMS.c.seq == seq,
+                        ROOMS.c.status == Lifecycle.PLAYING.value,
+                    )
+                    .values(seq=seq - 1, updated_at=time.time())
+                )
+                if moved.rowcount != 1:
+                    return False
+                cut = await conn.execute(
+                    delete(ACTIONS).where(
+                        ACTIONS.c.room_id == room_id,
+                        ACTIONS.c.seq == seq,
+                        ACTIONS.c.seat == seat,
+                        ACTIONS.c.by == "human",
+                    )
+                )
+                if cut.rowcount != 1:
+                    raise _NotTaken  # leaving the block rolls the seq's change back
+                if notify is not None and self.is_postgres:
+                    await conn.execute(
+                        text("SELECT pg_notify(:channel, :payload)"),
+                        {"channel": NOTIFY_CHANNEL, "payload": notify},
+                    )
+        except _NotTaken:
+            return False
+        return True
+
+    @guarded
     async def actions_after(self, room_id: int, seq: int) -> list[ActionRow]:
         async with self.reads.connect() as conn:
             rows = await conn.execute(
@@ -83,3 +129,7 @@ class ActionLog(Connected):
                 .order_by(ACTIONS.c.seq)
             )
             return [ActionRow(r.seq, r.seat, json.loads(r.action), r.by, r.at) for r in rows]
+
+
+class _NotTaken(Exception):
+    """A take-back that found another action last: its transaction rolls back."""

@@ -181,6 +181,17 @@ function pluralForm(forms, count) {
   return forms[category] ?? forms.other ?? "";
 }
 
+const ordinalRules = new Map(); // lang -> Intl.PluralRules of ordinals
+
+/** `n` as an ordinal in the page's language: "2nd" (en), "2." (de, pl), from the
+ * catalogue's "ordinal" forms by CLDR's ordinal categories (one/two/few/other in English). */
+export function ordinal(n) {
+  const forms = current["ordinal"] ?? catalogues.en["ordinal"];
+  if (!ordinalRules.has(lang)) ordinalRules.set(lang, new Intl.PluralRules(lang, { type: "ordinal" }));
+  const form = forms[ordinalRules.get(lang).select(Number(n))] ?? forms.other;
+  return form.replace("{n}", show(Number(n)));
+}
+
 /** t() for a key that may not exist: the fallback text instead of a warning. */
 export function tOr(key, fallback, params = {}) {
   return key in current || key in catalogues.en ? t(key, params) : fallback;

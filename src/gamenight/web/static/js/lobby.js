@@ -7,7 +7,7 @@
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
 import { h, replace, $ } from "./dom.js";
 import { defaultText, entryText } from "./parts/catalogue.js";
-import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language } from "./i18n.js";
+import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language, ordinal } from "./i18n.js";
 import { api } from "./api.js";
 import * as store from "./store.js";
 import { rematch } from "./rematch.js";
@@ -435,7 +435,7 @@ function resultText(room, info) {
   if (seat !== null && seat !== undefined && results.ranks[seat] !== undefined) {
     const score = results.scores ? results.scores[seat] : undefined;
     const key = results.winners && results.winners.includes(seat) ? "lobby.result_won" : "lobby.result_rank";
-    return t(key, { rank: results.ranks[seat], of: results.ranks.length, score: score ?? "" });
+    return t(key, { rank: ordinal(results.ranks[seat]), of: results.ranks.length, score: score ?? "" });
   }
   const winners = (results.winners || []).map((s) => names[s]).join(", ");
   return t("lobby.result_winners", { names: winners });

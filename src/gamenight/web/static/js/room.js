@@ -36,6 +36,7 @@ const els = {
   chatForm: $("#chat-form"),
   chatNote: $("#chat-note"),
   announce: $("#announce"),
+  away: $("#away"),
   error: $("#error"),
   invite: $("#invite"),
   fair: $("#fair"),
@@ -69,6 +70,13 @@ const state = {
   clockEnds: null, // performance.now() when the turn clock runs out (rooms with a clock)
   freeing: null, // the seat the host is freeing
   word: "", // a word of the player's own for the dice, typed before sitting down
+  canUndo: false, // the server says we may take back our last move now
+  undoing: false, // an undo is on its way
+  live: false, // the game ended while this page watched: the result moment plays
+  offer: null, // the rematch offered at this table ({seat, name, code})
+  accepting: false, // accepting the rematch is on its way
+  clockNote: null, // {seq, text}: the turn clock made move seq for its player
+  away: null, // the lines of what happened while the socket was gone (after a reconnect)
 };
 let conn = null;
 const log = new LogPanel();
@@ -127,27 +135,38 @@ function ctx() {
     room: state.room,
     game: state.game,
     finished: state.finished,
-    busy: state.busy,
     local: state.local,
+    // no control works while the socket is not known to be up: a move is sent or not,
+    // never queued behind a dead socket
+    busy: state.busy || !online(),
     act,
     rerender: render,
     odds: state.odds,
   });
 }
 
+function online() {
+  return !!conn && conn.status === "online";
+}
+
+/** One action. Its socket lost on the way, it goes again on the next one (net.js), so the
+ * answer says for sure whether it was applied: `ack` (once, even if both copies arrived)
+ * or a refusal, which the player is shown; while the socket is down nothing is sent. */
 async function act(action) {
   if (!conn || state.busy) return;
   rememberFocus();
   state.busy = true;
   state.advice = null;
+  state.away = null;
   render();
   try {
-    const answer = await conn.request({ type: "act", action, expected_seq: state.seq });
+    const answer = await conn.request({ type: "act", action, expected_seq: state.seq }, { again: true });
     if (answer.type === "error") {
       if (answer.code !== "stale") showError(errorText(answer));
+      else if (answer.resent) showError(t("error.not_applied"));
     }
   } catch (err) {
-    showError(t("error.offline"));
+    showError(t("error.not_sent"));
   } finally {
     state.busy = false;
     render();
@@ -373,6 +392,17 @@ function renderBar() {
             toggle("sound", t("signal.sound")),
             signal.notificationsAvailable() ? toggle("notify", t("signal.notify")) : null)
         : null),
+    state.canUndo && !state.finished && state.seat !== null
+      ? h("div", { class: "bar-undo" },
+          h("button", {
+            type: "button", id: "undo", class: "undo", "data-key": "undo",
+            disabled: state.busy || state.undoing || !online(), "aria-busy": state.undoing ? "true" : null,
+            onclick: undoMove,
+          }, t("room.undo")))
+      : null,
+    state.clockNote && state.clockNote.seq === state.seq
+      ? h("p", { class: "clock-note", role: "note" }, state.clockNote.text)
+      : null,
     open.length
       ? h("div", { class: "bar-claim" }, h("p", {}, t("room.seat_free_in_play")), claimBox(open))
       : null,
@@ -567,7 +597,10 @@ function renderEnd() {
     return;
   }
   els.end.hidden = false;
-  replace(els.end, endPanel({ room, names: names(), game: state.game, onAgain: playAgain, againBusy: state.rematching, noted: noted(), mine: myContribution() }));
+  replace(els.end, endPanel({
+    room, names: names(), game: state.game, onAgain: playAgain, againBusy: state.rematching, noted: noted(), mine: myContribution(),
+    me: state.seat, live: state.live, offer: state.offer, onAccept: acceptRematch, acceptBusy: state.accepting,
+  }));
 }
 
 function render() {
@@ -577,7 +610,7 @@ function render() {
   // state for tests and styling: the seq shown, the room status, whether we must act
   document.body.dataset.seq = String(state.seq);
   document.body.dataset.status = state.room.status;
-  document.body.dataset.myTurn = String(myTurn && !state.busy);
+  document.body.dataset.myTurn = String(myTurn && !state.busy && online());
   document.body.dataset.seat = state.seat === null ? "" : String(state.seat);
   document.body.dataset.watching = String(state.seat === null);
   const gameName = nameOfGame(state.room.game, state.game ? state.game.name : state.room.game);
@@ -597,8 +630,35 @@ function render() {
   renderChat();
   renderFair();
   renderEnd();
+  renderAway();
   log.el.hidden = !log.count; // no empty "What happened" box before the first event
   restoreFocus();
+}
+
+function awayTitle(count) {
+  return count ? t("room.away", { count }) : t("room.away_none");
+}
+
+const AWAY_LINES = 6; // the latest lines of what was missed; the log holds them all
+
+/** "While you were away: …" after a reconnect, until the next move or a dismissal. */
+function renderAway() {
+  const away = state.away;
+  const el = els.away;
+  if (!away) {
+    el.hidden = true;
+    el.replaceChildren();
+    return;
+  }
+  el.hidden = false;
+  const lines = away.lines.slice(-AWAY_LINES);
+  const more = away.lines.length - lines.length;
+  replace(el,
+    h("p", { class: "away-title" }, awayTitle(away.lines.length)),
+    lines.length ? h("ul", { class: "away-lines" }, lines.map((line) => h("li", {}, line))) : null,
+    more > 0 ? h("p", { class: "muted" }, t("room.away_more", { count: more })) : null,
+    away.mine ? h("p", { class: "away-turn" }, t("room.your_turn")) : null,
+    h("button", { type: "button", class: "away-close", "data-key": "away-close", onclick: () => { state.away = null; render(); } }, t("room.away_close")));
 }
 
 function renderChat() {
@@ -649,8 +709,10 @@ async function playAgain() {
   const mine = store.room(code) || {};
   try {
     const next = await rematch(state.room, { seat: state.seat, name: mine.name || store.name() || names()[state.seat] });
-    conn && conn.send({ type: "chat", text: `${t("end.rematch_chat")} ${location.origin}/r/${next}` });
-    setTimeout(() => location.assign(`/r/${next}`), 150);
+    // offered to everyone at the table (a `rematch` message: each page shows it with
+    // an accept button), then this player goes to the new room
+    if (conn && state.seat !== null) await conn.request({ type: "rematch", code: next }).catch(() => null);
+    location.assign(`/r/${next}`);
   } catch (err) {
     state.rematching = false;
     render();
@@ -669,6 +731,9 @@ function chatLine(msg) {
 
 function onSnapshot(msg) {
   if (state.claiming === "seated") state.claiming = false; // the claimed seat's first frame
+  // a snapshot after a lost socket, for the same seat: say what happened meanwhile
+  const back = state.view !== null && msg.view !== null && msg.seat === state.seat;
+  const before = state.seq;
   state.room = msg.room;
   state.seat = msg.seat;
   state.view = msg.view;
@@ -678,12 +743,21 @@ function onSnapshot(msg) {
   state.finished = msg.finished;
   state.results = msg.results;
   state.odds = msg.odds || null;
+  state.canUndo = !!msg.undo;
+  state.offer = msg.rematch || null;
   setClock(msg.clock_left);
   renderer = rendererFor(msg.room.game);
   if (msg.seat !== null && msg.seat !== undefined) store.remember(code, { seat: msg.seat, game: msg.room.game, status: msg.room.status });
   const c = ctx();
   // a snapshot's events are stamped ({seq, event}); the renderer gets the bare event
-  for (const stamped of msg.events || []) log.add(describe(renderer, stamped.event, c));
+  const missed = [];
+  for (const stamped of msg.events || []) {
+    const line = describe(renderer, stamped.event, c);
+    log.add(line);
+    if (back && line && stamped.seq > before) missed.push(line);
+  }
+  state.away = back ? { lines: missed, mine: c.myTurn && !state.finished } : state.away;
+  if (back) say(sentences([awayTitle(missed.length), ...missed.slice(-3), ...(c.myTurn ? [t("room.your_turn")] : [])]));
   if (msg.chat) {
     els.chat.replaceChildren(...msg.chat.map(chatLine));
   }
@@ -711,6 +785,8 @@ setInterval(() => {
 }, 500);
 
 function onEvents(msg) {
+  if (msg.finished && !state.finished) state.live = true; // the end, seen as it happens
+  state.canUndo = !!msg.undo;
   state.view = msg.view;
   state.legal = msg.legal || [];
   state.toAct = msg.to_act || [];
@@ -719,6 +795,13 @@ function onEvents(msg) {
   state.results = msg.results;
   const c = ctx();
   const lines = [];
+  if (msg.by === "clock" && msg.seat !== null && msg.seat !== undefined) {
+    // the turn clock ran out: a bot made this move for the player, and the table says so
+    const note = msg.seat === state.seat ? t("room.clock_moved_mine") : t("room.clock_moved", { name: names()[msg.seat] });
+    log.add(note, "clock-note");
+    lines.push(note);
+    state.clockNote = { seq: msg.seq, text: note };
+  }
   for (const event of msg.events || []) {
     const line = describe(renderer, event, c);
     log.add(line);
@@ -730,13 +813,85 @@ function onEvents(msg) {
   render();
 }
 
+/** ``undone``: someone took back their last move; the table is one seq back. */
+function onUndone(msg) {
+  state.view = msg.view;
+  state.legal = msg.legal || [];
+  state.toAct = msg.to_act || [];
+  state.seq = msg.seq;
+  state.finished = msg.finished;
+  state.canUndo = false;
+  state.odds = null; // those of the undone position; the server sends the new ones
+  const line = msg.seat === state.seat ? t("room.undone_mine") : t("room.undone", { name: names()[msg.seat] });
+  log.add(line, "undo-note");
+  const c = ctx();
+  say(sentences(c.myTurn ? [line, t("room.your_turn")] : [line]));
+  setClock(msg.clock_left);
+  render();
+}
+
+/** Take back our last move (offered only while the server says we may). */
+async function undoMove() {
+  if (!conn || state.undoing || state.busy) return;
+  state.undoing = true;
+  render();
+  try {
+    const answer = await conn.request({ type: "undo", expected_seq: state.seq });
+    if (answer.type === "error" && answer.code !== "stale") showError(errorText(answer));
+  } catch {
+    showError(t("error.not_sent"));
+  } finally {
+    state.undoing = false;
+    render();
+  }
+}
+
+/** Accept the rematch offered here: sit in the same seat of the new room (a spectator
+ * just goes to watch it). */
+async function acceptRematch() {
+  const offer = state.offer;
+  if (!offer || state.accepting) return;
+  state.accepting = true;
+  render();
+  const mine = store.room(code) || {};
+  const name = mine.name || store.name() || (state.seat !== null ? names()[state.seat] : "");
+  if (state.seat !== null && name) {
+    try {
+      const contribution = newContribution();
+      const claimed = await api.claim(offer.code, state.seat, name, contribution);
+      store.setName(name);
+      store.remember(offer.code, { seat: claimed.seat, token: claimed.token, game: state.room.game, name, contribution });
+    } catch (err) {
+      // the seat is someone else's by now (or ours already, from another tab): watch
+      if (!(err instanceof ApiError) || err.status !== 409) {
+        state.accepting = false;
+        render();
+        showError(errorText(err));
+        return;
+      }
+    }
+  }
+  location.assign(`/r/${encodeURIComponent(offer.code)}`);
+}
+
 function connect(token) {
   if (conn) conn.close();
   log.clear();
   conn = new Connection(code, token);
   replace(els.status, connectionStatus(conn));
+  conn.addEventListener("status", (e) => {
+    document.body.dataset.conn = e.detail;
+    render(); // the controls wait while the socket is down
+  });
+  document.body.dataset.conn = conn.status;
   conn.addEventListener("snapshot", (e) => onSnapshot(e.detail));
   conn.addEventListener("events", (e) => onEvents(e.detail));
+  conn.addEventListener("undone", (e) => onUndone(e.detail));
+  conn.addEventListener("rematch", (e) => {
+    state.offer = e.detail;
+    if (e.detail.seat !== state.seat) say(t("end.rematch_offer", { name: e.detail.name }));
+    render();
+  });
   conn.addEventListener("room", (e) => {
     const before = state.room?.status;
     state.room = e.detail.room;

@@ -31,7 +31,9 @@ function chipPile(title, counts, ctx, source, hideEmpty = false) {
         h("span", { class: "chip-disc", "aria-hidden": "true" }, String(VALUES[i])),
         h("span", { class: "chip-name" }, combo(c)),
         h("span", { class: "chip-count" }, t("dd.chips_left", { count: counts[i] })),
-        can && source === "plate" && !action ? h("span", { class: "tag" }, t("dd.makes")) : null,
+        // "your dice": only while they are (the opponent's dice make nothing of ours)
+        can && source === "plate" && !action && ctx.seat !== null && ctx.view.current === ctx.seat
+          ? h("span", { class: "tag makes-tag" }, t("dd.makes")) : null,
         action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}`,
           title: t("dd.take_title", { combo: combo(c), value: VALUES[i] }) }) : null);
     })));
