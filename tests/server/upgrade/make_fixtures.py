@@ -35,7 +35,7 @@ import websockets
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 # revision -> the last commit whose schema head it was (its code made the fixture)
-REVISIONS = {"0001": "fc39e8e^", "0002": "5c25129"}
+REVISIONS = {"0001": "fc39e8e^", "0002": "5c25129", "0003": "addb15a"}
 
 
 def _free_port() -> int:
