@@ -4,7 +4,9 @@ throttles, a seat claimed while signed in, export and deletion, on SQLite and Po
 
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import sqlite3
 import time
 from collections.abc import Iterator
@@ -12,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from harness import ThreadServer
+from harness import Client, ThreadServer, create_room, run
 
 from gamenight.server.accounts import passwords
 from gamenight.server.accounts.routes import COOKIE
@@ -79,8 +81,17 @@ def test_no_enumeration(srv: ThreadServer, monkeypatch: pytest.MonkeyPatch) -> N
     answers as a wrong password does."""
     work: list[str] = []
     real_check, real_hash = passwords.check, passwords.hash_password
-    monkeypatch.setattr(passwords, "check", lambda p, s: work.append("check") or real_check(p, s))
-    monkeypatch.setattr(passwords, "hash_password", lambda p: work.append("hash") or real_hash(p))
+
+    def check(password: str, stored: str | None) -> bool:
+        work.append("check")
+        return real_check(password, stored)
+
+    def hash_password(password: str) -> str:
+        work.append("hash")
+        return real_hash(password)
+
+    monkeypatch.setattr(passwords, "check", check)
+    monkeypatch.setattr(passwords, "hash_password", hash_password)
     with _client(srv) as c:
         _signup(c, "Ann")
     answers = []
@@ -212,3 +223,85 @@ def test_bad_bodies_get_one_line(srv: ThreadServer, body: dict[str, Any]) -> Non
         )
     assert r.status_code == 400
     assert "\n" not in r.json()["message"]
+
+
+def _rated_game(srv: ThreadServer, names: list[str | None], rated: bool = True) -> str:
+    """A one-event Decathlon between ``names`` (None: a guest), played to the end."""
+    made = create_room(
+        srv.url,
+        "decathlon",
+        ["human"] * len(names),
+        options={"events": "100m"},
+        room={"rated": rated},
+    )
+    code: str = made["code"]
+    tokens = []
+    for seat, name in enumerate(names):
+        with _client(srv) as c:
+            if name is not None:
+                c.post("/api/account/signin", json={"name": name, "password": PASSWORD})
+            r = c.post(
+                f"/api/rooms/{code}/seats/{seat}/claim",
+                json={"name": name or "Guest", "contribution": f"part-{seat}"},
+            )
+            assert r.status_code == 200, r.text
+            tokens.append(r.json()["token"])
+
+    async def play() -> None:
+        clients = [Client(srv.url, code, t) for t in tokens]
+        for c in clients:
+            await c.connect()
+        await asyncio.gather(*(c.play_randomly(random.Random(i)) for i, c in enumerate(clients)))
+        for c in clients:
+            await c.close()
+
+    run(play())
+    return code
+
+
+POOL = 'decathlon {"events":["100m"]}'  # the game and the options it sets apart
+
+
+def _board(srv: ThreadServer, pool: str = POOL) -> dict[str, Any]:
+    with _client(srv) as c:
+        r = c.get("/api/leaderboard", params={"pool": pool})
+    assert r.status_code == 200, r.text
+    return {row["name"]: row["rating"] for row in r.json()["rows"]}
+
+
+def test_a_rated_game_updates_both_ratings_once(db_url: str) -> None:
+    with ThreadServer(db_url) as srv:
+        for name in ("Ann", "Bo"):
+            with _client(srv) as c:
+                _signup(c, name)
+        _rated_game(srv, ["Ann", "Bo"])
+        deadline = time.monotonic() + 30
+        while not _board(srv) and time.monotonic() < deadline:
+            time.sleep(0.1)  # written in the background as the game ends
+        board = _board(srv)
+        assert set(board) == {"Ann", "Bo"}
+        assert [r["games"] for r in board.values()] == [1, 1]
+        assert sorted(r["mu"] for r in board.values()) != [25.0, 25.0]
+        # unrated: a guest at the table, or a host who did not choose it
+        _rated_game(srv, ["Ann", None])
+        _rated_game(srv, ["Ann", "Bo"], rated=False)
+        with _client(srv) as c:
+            assert c.get("/api/leaderboards").json() == [POOL]
+            profile = c.get("/api/players/ann").json()
+        assert profile["name"] == "Ann" and profile["pools"][0]["rating"]["games"] == 1
+        assert len(profile["pools"][0]["history"]) == 1
+    with ThreadServer(db_url) as again:  # a restart: the finished room counts once still
+        time.sleep(0.5)
+        assert _board(again) == board
+
+
+def test_a_private_profile_is_not_shown(srv: ThreadServer) -> None:
+    with _client(srv) as c:
+        _signup(c, "Ann")
+        assert c.post("/api/account/settings", json={"public": False}).json()["public"] is False
+        assert c.get("/api/players/Ann").status_code == 200  # to its owner
+    with _client(srv) as other:
+        r = other.get("/api/players/Ann")
+        unknown = other.get("/api/players/Nobody")
+    assert r.status_code == unknown.status_code == 404
+    assert r.json() == unknown.json()

@@ -53,6 +53,8 @@ from gamenight.core.table import Table
 from gamenight.core.text import TextError, check_text
 from gamenight.server import conns, presence
 from gamenight.server import protocol as p
+from gamenight.server.accounts import rated as accounts_rated
+from gamenight.server.accounts.store import AccountStore
 from gamenight.server.bots import BotPool, BotRoom, BotSeats
 from gamenight.server.config import Config, RoomOptions
 from gamenight.server.conns import Conn, ConnRoom, Conns
@@ -345,6 +347,7 @@ class Room:
             self.away.seats.clear()
             self.timers.cancel_all()
             self.show()
+            accounts_rated.on_finished(self, AccountStore(self.services.store.engine))
         else:
             self._turn_begins()
         self.odds.want(self)
