@@ -45,6 +45,7 @@ from gamenight.core.languages import LANGUAGES, LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import metrics
 from gamenight.server import protocol as p
+from gamenight.server.accounts import passkeys
 from gamenight.server.accounts import routes as accounts
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
@@ -765,6 +766,7 @@ def create_app(config: Config) -> Litestar:
             download_record,
             protocol_schema,
             *accounts.ROUTES,  # optional accounts (server/accounts)
+            *passkeys.ROUTES,
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
             healthz,

@@ -55,6 +55,7 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_option_value": ((400,), "a catalogue option names no entry of its catalogue"),
     "bad_name": ((400,), "a display name breaks the text rules"),
     "bad_password": ((400,), "accounts: a password of the wrong length"),
+    "bad_passkey": ((400,), "accounts: a passkey answer that is refused, or a ceremony expired"),
     "bad_credentials": ((401,), "accounts: that name and password do not match an account"),
     "not_signed_in": ((401,), "accounts: the request needs a signed-in session"),
     "no_player": ((404,), "accounts: no public player of that name"),
