@@ -26,7 +26,9 @@ def results(draw: st.DrawFn) -> list[Result]:
         who = draw(st.permutations(PLAYERS))[:seats]
         places = [draw(st.integers(1, seats)) for _ in who]
         finished = draw(st.sampled_from([1.0, 2.0, 3.0, float(room)]))  # ties in time too
-        out.append(Result(room, finished, tuple(Place(w, p) for w, p in zip(who, places))))
+        out.append(
+            Result(room, finished, tuple(Place(w, p) for w, p in zip(who, places, strict=True)))
+        )
     return out
 
 
@@ -77,7 +79,7 @@ def test_results_through_the_storage_are_written_once(db_url: str) -> None:
         Result(
             room,
             float(room % 4),
-            tuple(Place(w, p) for w, p in zip(rnd.sample(PLAYERS[:5], 3), (1, 2, 2))),
+            tuple(Place(w, p) for w, p in zip(rnd.sample(PLAYERS[:5], 3), (1, 2, 2), strict=True)),
         )
         for room in range(1, 30)
     ]
