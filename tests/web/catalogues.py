@@ -35,6 +35,7 @@ DYNAMIC: dict[str, tuple[str, ...]] = {
     "lobby.count.": ("player", "team"),
     "lobby.seat_n.": ("player", "team"),
     "room.status.": ("waiting", "playing", "finished", "closed", "broken"),
+    "account.status.": ("waiting", "playing", "finished", "closed", "broken"),
     "conn.": ("connecting", "online", "reconnecting", "refused"),
     "die.colour.": ("red", "black"),
     "review.verdict.": ("inaccuracy", "mistake", "blunder"),

@@ -45,6 +45,8 @@ from gamenight.core.languages import LANGUAGES, LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
 from gamenight.server import metrics
 from gamenight.server import protocol as p
+from gamenight.server.accounts import passkeys
+from gamenight.server.accounts import routes as accounts
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
@@ -341,6 +343,7 @@ async def claim_seat(
         token = await room.claim_freed(seat, data.name)
     else:
         token = await room.claim(seat, data.name, data.contribution)
+    await accounts.own_seat(request, room.id, seat)  # signed in: the seat is the account's
     return Claimed(seat, token)
 
 
@@ -763,6 +766,8 @@ def create_app(config: Config) -> Litestar:
             start_room,
             download_record,
             protocol_schema,
+            *accounts.ROUTES,  # optional accounts (server/accounts)
+            *passkeys.ROUTES,
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
             healthz,

@@ -25,6 +25,9 @@ class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     turn_clock: Seconds | None = None  # after this long on one decision, a bot acts once
     takeover_bot: Annotated[str, msgspec.Meta(max_length=40)] = ""  # "": the game's first bot
     idle_close: Seconds = 24 * 3600  # close the room after this long without activity
+    # the result counts for the ratings (server/accounts/rated.py) if every seat is an
+    # account or a bot with a fixed rating
+    rated: bool = False
 
 
 @dataclass

@@ -54,6 +54,12 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_options": ((400,), "a game or room option is refused"),
     "bad_option_value": ((400,), "a catalogue option names no entry of its catalogue"),
     "bad_name": ((400,), "a display name breaks the text rules"),
+    "bad_password": ((400,), "accounts: a password of the wrong length"),
+    "bad_passkey": ((400,), "accounts: a passkey answer that is refused, or a ceremony expired"),
+    "bad_credentials": ((401,), "accounts: that name and password do not match an account"),
+    "not_signed_in": ((401,), "accounts: the request needs a signed-in session"),
+    "no_player": ((404,), "accounts: no public player of that name"),
+    "rate_limited": ((429,), "accounts: too many attempts; try again later"),
     "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),
     "not_host": ((401, 403), "no host token (401) or not the host's (403)"),
     "bad_host": ((400,), "the Host header names no host this server answers to"),
@@ -87,9 +93,10 @@ class Problem(msgspec.Struct, frozen=True):
     message: str
 
 
-def error_responses(method: str) -> dict[int, ResponseSpec]:
-    """The OpenAPI error answers of a route: every status it may give, with its codes."""
-    statuses = {400, 404, 405, 500, 503}
+def error_responses(method: str, *more: int) -> dict[int, ResponseSpec]:
+    """The OpenAPI error answers of a route: every status it may give (``more`` too),
+    with its codes."""
+    statuses = {400, 404, 405, 500, 503, *more}
     if method not in SAFE_METHODS:
         statuses |= {401, 403, 409, 413, 415}
     out = {}

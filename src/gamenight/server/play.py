@@ -37,6 +37,8 @@ from gamenight.core.registry import Advisor
 from gamenight.core.table import Table
 from gamenight.server import presence
 from gamenight.server import protocol as p
+from gamenight.server.accounts import rated as accounts_rated
+from gamenight.server.accounts.store import AccountStore
 from gamenight.server.conns import Conn
 from gamenight.server.faults import RoomError, client_lines, refused, unavailable
 from gamenight.server.lifecycle import Lifecycle
@@ -107,6 +109,7 @@ class Play:
             room.away.seats.clear()
             room.timers.cancel_all()
             room.show()
+            accounts_rated.on_finished(room, AccountStore(room.services.store.engine))
         else:
             self.turn_begins()
         room.odds.want(room)

@@ -24,6 +24,8 @@ from gamenight.core import registry, seeds
 from gamenight.core.errors import GamenightError, OptionsError, StorageUnavailableError, first_line
 from gamenight.core.i18n import _, game_name, said
 from gamenight.server import presence
+from gamenight.server.accounts import rated as accounts_rated
+from gamenight.server.accounts.store import AccountStore
 from gamenight.server.bots import BotPool
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
@@ -146,6 +148,10 @@ class Hub:
                 log.error("room %s could not be loaded: %s", code, first_line(exc))
         self._tasks.append(asyncio.create_task(self.background.checks()))
         self._tasks.append(asyncio.create_task(watch_loop(self.config.stall_warning)))
+        # rated rooms whose process stopped before their result was written
+        self.background.spawn(
+            accounts_rated.sweep_quietly(AccountStore(self.store.engine), self.room)
+        )
         if self.store.is_postgres:
             self._tasks.append(asyncio.create_task(self.background.listen()))
         if self.config.gc_freeze:  # short full collections (server/heap.py says why)

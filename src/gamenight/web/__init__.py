@@ -38,7 +38,13 @@ from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"
 MAX_RECORD_BYTES = 4 * 1024 * 1024
-PAGES = {"lobby": "index.html", "room": "room.html", "replay": "replay.html", "rules": "rules.html"}
+PAGES = {
+    "lobby": "index.html",
+    "room": "room.html",
+    "replay": "replay.html",
+    "rules": "rules.html",
+    "account": "account.html",
+}
 
 
 class Frame(msgspec.Struct, frozen=True):
@@ -335,6 +341,10 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         fallback = "" if room is None else room_fallback(room.entry.name, room.info())
         return page("room", request, fallback)
 
+    @get("/account", include_in_schema=False, sync_to_thread=False)
+    def account_page(request: Request[Any, Any, Any]) -> Response[bytes]:
+        return page("account", request)
+
     @get("/replay", include_in_schema=False, sync_to_thread=False)
     def replay_page(request: Request[Any, Any, Any]) -> Response[bytes]:
         return page("replay", request)
@@ -462,6 +472,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         lobby_page,
         room_page,
         replay_page,
+        account_page,
         rules_page,
         languages_list,
         vocabulary_terms,

@@ -35,7 +35,7 @@ import websockets
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 # revision -> the last commit whose schema head it was (its code made the fixture)
-REVISIONS = {"0001": "fc39e8e^", "0002": "5c25129"}
+REVISIONS = {"0001": "fc39e8e^", "0002": "5c25129", "0003": "addb15a"}
 
 
 def _free_port() -> int:
@@ -65,13 +65,15 @@ async def _play(url: str, code: str, tokens: list[str], actions: int, seed: int)
     ident = 0
     while done < actions:
         mover = next((i for i, s in enumerate(state) if s.get("legal")), None)
-        if mover is None:
-            i = rng.randrange(len(socks))
-            frame = json.loads(await socks[i].recv())
-            if frame["type"] in ("events", "snapshot"):  # 0002: the start is a new snapshot
-                state[i] = {**state[i], **frame}
+        if mover is None:  # nobody may act yet: read whichever socket has a frame
+            for i, ws in enumerate(socks):
+                with contextlib.suppress(TimeoutError):
+                    frame = json.loads(await asyncio.wait_for(ws.recv(), 0.5))
+                    if frame["type"] in ("events", "snapshot"):  # the start: a new snapshot
+                        state[i] = {**state[i], **frame}
             continue
         ident += 1
+        seq = state[mover]["seq"]  # 0003: the waiting room's snapshot has no seq yet
         action = rng.choice(state[mover]["legal"])
         await socks[mover].send(
             json.dumps({"type": "act", "action": action, "expected_seq": seq, "id": ident})

@@ -87,6 +87,8 @@ SEATS = SqlTable(
     # "player" (the client sent it) or "server" (none came in time); null: none yet
     Column("contribution", String(800), nullable=True),
     Column("contributed_by", String(8), nullable=True),
+    # the account that claimed the seat (server/accounts), if its player was signed in
+    Column("account_id", Integer, nullable=True, index=True),
     UniqueConstraint("room_id", "seat"),
 )
 
