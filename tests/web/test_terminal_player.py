@@ -21,7 +21,11 @@ import pytest
 from web import webui as ui
 from web.webui import Server
 
-GAMENIGHT = [sys.executable, "-c", "import sys; from gamenight.cli.main import run; run(sys.argv[1:])"]
+GAMENIGHT = [
+    sys.executable,
+    "-c",
+    "import sys; from gamenight.cli.main import run; run(sys.argv[1:])",
+]
 
 
 class Tmux:
@@ -65,9 +69,7 @@ class Tmux:
         subprocess.run(["tmux", "-L", self.socket, "kill-server"], env=self.env, check=False)
 
 
-def until(
-    condition: Callable[[], object], what: str, page: Any, term: Tmux | None = None
-) -> None:
+def until(condition: Callable[[], object], what: str, page: Any, term: Tmux | None = None) -> None:
     """Poll ``condition`` (letting the page's sockets run) until it holds; on failure
     the terminal's screen is in the message."""
     deadline = time.monotonic() + ui.TIMEOUT_S

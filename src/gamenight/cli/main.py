@@ -404,7 +404,9 @@ SERVER_HELP = N_("the server's address, e.g. http://192.168.1.5:8000 (also GAMEN
 @click.argument("target", metavar="LINK")
 @click.option("--server", default=None, metavar="URL", help=SERVER_HELP)
 @click.option("--name", default=None, help="your name at the table (default: your login name)")
-@click.option("--seat", type=click.IntRange(1, 99), default=None, help="the seat to take (1, 2, ...)")
+@click.option(
+    "--seat", type=click.IntRange(1, 99), default=None, help="the seat to take (1, 2, ...)"
+)
 @click.option("--word", default=None, help="a word of yours added to your part of the dice")
 @plain_option
 def join(

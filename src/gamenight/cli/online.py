@@ -73,22 +73,22 @@ def _free_seat(room: dict[str, Any], wanted: int | None) -> tuple[int, bool]:
     free = [
         i
         for i, s in enumerate(seats)
-        if s.get("kind") == "human" and not s.get("claimed")
+        if s.get("kind") == "human"
+        and not s.get("claimed")
         and (status == "waiting" or s.get("takeover"))
     ]
     if wanted is not None:
         if wanted - 1 not in free:
             raise UsageFailure(
                 _("seat {n} of room {code} cannot be taken; free seats: {free}").format(
-                    n=wanted, code=room.get("code", ""),
+                    n=wanted,
+                    code=room.get("code", ""),
                     free=", ".join(str(i + 1) for i in free) or _("none"),
                 )
             )
         return wanted - 1, status == "waiting"
     if not free:
-        raise UsageFailure(
-            _("room {code} has no free seat").format(code=room.get("code", ""))
-        )
+        raise UsageFailure(_("room {code} has no free seat").format(code=room.get("code", "")))
     return free[0], status == "waiting"
 
 
@@ -139,7 +139,9 @@ def prepare_join(
     return _runner(entry, api, room_at, saved), entry.name
 
 
-def _runner(entry: Any, api: Api, room_at: Where, saved: Any) -> Callable[[Console, Prompter], None]:
+def _runner(
+    entry: Any, api: Api, room_at: Where, saved: Any
+) -> Callable[[Console, Prompter], None]:
     def run(console: Console, prompter: Prompter) -> None:
         from gamenight.terminal.online import OnlineError, seats
         from gamenight.terminal.online.address import socket_url
@@ -158,10 +160,14 @@ def _runner(entry: Any, api: Api, room_at: Where, saved: Any) -> Callable[[Conso
         except OnlineError as exc:
             raise UsageFailure(str(exc)) from None
         except (Left, KeyboardInterrupt, EOFError):
+            console.print()
             console.print(
-                _("You left the table; your seat is kept. Take it back with: gamenight join {link}")
-                .format(link=f"{room_at.server}/r/{room_at.code}"),
-                soft_wrap=True, markup=False,
+                _(
+                    "You left the table; your seat is kept. "
+                    "Take it back with: gamenight join {link}"
+                ).format(link=f"{room_at.server}/r/{room_at.code}"),
+                soft_wrap=True,
+                markup=False,
             )
             return
         finally:

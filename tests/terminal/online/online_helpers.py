@@ -18,7 +18,11 @@ from gamenight.server.testing import ProcessServer
 
 # A bound for waits on events on a loaded 2-core machine; never a measured duration.
 TIMEOUT_S = 180
-GAMENIGHT = [sys.executable, "-c", "import sys; from gamenight.cli.main import run; run(sys.argv[1:])"]
+GAMENIGHT = [
+    sys.executable,
+    "-c",
+    "import sys; from gamenight.cli.main import run; run(sys.argv[1:])",
+]
 
 
 def server(folder: Path, port: int | None = None) -> ProcessServer:
@@ -84,8 +88,12 @@ class Player:
     def wait_for(self, condition: Callable[[str], bool], what: str) -> None:
         deadline = time.monotonic() + TIMEOUT_S
         while not condition(self.text):
-            assert self.proc.poll() is None or condition(self.text), f"exited before {what}:\n{self.text[-3000:]}"
-            assert time.monotonic() < deadline, f"no {what} within {TIMEOUT_S} s:\n{self.text[-3000:]}"
+            assert self.proc.poll() is None or condition(self.text), (
+                f"exited before {what}:\n{self.text[-3000:]}"
+            )
+            assert time.monotonic() < deadline, (
+                f"no {what} within {TIMEOUT_S} s:\n{self.text[-3000:]}"
+            )
             time.sleep(0.05)  # a polling interval, not a wait for something
 
     def feed(self, text: str) -> None:

@@ -16,9 +16,9 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from online_helpers import DUEL_KEYS, GAMENIGHT, TIMEOUT_S, Player, api, env, make_room, server
 
 from gamenight.server.testing import ProcessServer, free_port
-from online_helpers import DUEL_KEYS, GAMENIGHT, TIMEOUT_S, Player, api, env, make_room, server
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +28,9 @@ def live(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProcessServer]:
     srv.stop()
 
 
-def run_cli(args: list[str], home: Path, lang: str = "en", stdin: str = "") -> subprocess.CompletedProcess[str]:
+def run_cli(
+    args: list[str], home: Path, lang: str = "en", stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [*GAMENIGHT, *args], input=stdin, capture_output=True, text=True,
         env=env(home, lang), timeout=TIMEOUT_S,
@@ -65,7 +67,9 @@ def test_line_mode_join_plays_a_bot_room_to_the_end_and_checks_the_dice(
     assert json.loads(kept.read_text()) == []  # the game is over: the seat is forgotten
 
 
-def test_a_later_join_takes_the_seat_back_with_its_token(live: ProcessServer, tmp_path: Path) -> None:
+def test_a_later_join_takes_the_seat_back_with_its_token(
+    live: ProcessServer, tmp_path: Path
+) -> None:
     room = make_room(live.url, "dice-duel", ["human", "bot:random"])
     link = f"{live.url}{room['invite']}"
     first = Player(["join", link, "--name", "Tess"], env(tmp_path))
@@ -114,9 +118,12 @@ def _one_line_refusal(argv: list[str], home: Path) -> str:
     old = os.environ.get("XDG_DATA_HOME")
     os.environ["XDG_DATA_HOME"] = str(home)
     try:
-        with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
-            with pytest.raises(SystemExit) as exited:
-                run(argv)
+        with (
+            contextlib.redirect_stderr(err),
+            contextlib.redirect_stdout(io.StringIO()),
+            pytest.raises(SystemExit) as exited,
+        ):
+            run(argv)
     finally:
         if old is None:
             os.environ.pop("XDG_DATA_HOME", None)
@@ -129,14 +136,31 @@ def _one_line_refusal(argv: list[str], home: Path) -> str:
     return text
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     target=st.one_of(
         st.text(max_size=80),
         st.builds(lambda s: "http://" + s, st.text(max_size=40)),
-        st.builds(lambda s: "http://127.0.0.1:1/r/" + s, st.text(alphabet="abcXYZ09-_", min_size=1, max_size=20)),
-        st.sampled_from(["", "-", "http://", "https://x:99999/r/a", "http://u:p@h/r/a", "ws://h/r/a",
-                         "http://[::1/r/a", "http://h/x/abc", "\x1b[2J", "http://h/r/a\x00"]),
+        st.builds(
+            lambda s: "http://127.0.0.1:1/r/" + s,
+            st.text(alphabet="abcXYZ09-_", min_size=1, max_size=20),
+        ),
+        st.sampled_from(
+            [
+                "",
+                "-",
+                "http://",
+                "https://x:99999/r/a",
+                "http://u:p@h/r/a",
+                "ws://h/r/a",
+                "http://[::1/r/a",
+                "http://h/x/abc",
+                "\x1b[2J",
+                "http://h/r/a\x00",
+            ]
+        ),
     )
 )
 def test_join_refuses_any_bad_link_in_one_line(
@@ -158,11 +182,15 @@ def test_unreachable_server_unknown_room_and_refused_seat_are_one_line(
     assert "the server refused" in line
     room = make_room(live.url, "dice-duel", ["human", "bot:random"])
     api(live.url, "POST", f"/api/rooms/{room['code']}/seats/0/claim", {"name": "Ann"})
-    line = _one_line_refusal(["join", f"{live.url}{room['invite']}"], tmp_path)  # nobody's seat left
+    line = _one_line_refusal(
+        ["join", f"{live.url}{room['invite']}"], tmp_path
+    )  # nobody's seat left
     assert "no free seat" in line
     line = _one_line_refusal(["host", "nosuchgame", "--server", live.url], tmp_path)
     assert "no game 'nosuchgame'" in line
-    line = _one_line_refusal(["host", "dice-duel", "--server", live.url, "--seats", "human,bot:nosuch"], tmp_path)
+    line = _one_line_refusal(
+        ["host", "dice-duel", "--server", live.url, "--seats", "human,bot:nosuch"], tmp_path
+    )
     assert "the server refused" in line
 
 
@@ -186,7 +214,9 @@ def test_refusals_are_in_the_players_language(lang: str, words: str, tmp_path: P
 def test_host_prints_the_invite_and_keeps_the_host_token_private(
     live: ProcessServer, tmp_path: Path
 ) -> None:
-    done = run_cli(["host", "dice-duel", "--server", live.url, "--seats", "human,random", "--hints"], tmp_path)
+    done = run_cli(
+        ["host", "dice-duel", "--server", live.url, "--seats", "human,random", "--hints"], tmp_path
+    )
     assert done.returncode == 0, done.stderr
     link = next(w for w in done.stdout.split() if "/r/" in w)
     code = link.rsplit("/", 1)[1]

@@ -9,9 +9,9 @@ Where(server='https://games.example.org', code='AbC-_9xyz')
 'https://games.example.org/night'
 >>> socket_url(where("https://games.example.org/r/Q1", None), "de")
 'wss://games.example.org/ws/Q1?lang=de'
->>> where("AbC", None)
+>>> where("AbC", None)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
-gamenight.terminal.online.OnlineError: a room code needs its server: give --server URL (or set GAMENIGHT_SERVER)
+gamenight.terminal.online.OnlineError: a room code needs its server: give --server URL ...
 """
 
 from __future__ import annotations
@@ -49,9 +49,9 @@ def server_url(text: str) -> str:
 
     >>> server_url("http://[::1]:8000")
     'http://[::1]:8000'
-    >>> server_url("ftp://x")
+    >>> server_url("ftp://x")  # doctest: +ELLIPSIS
     Traceback (most recent call last):
-    gamenight.terminal.online.OnlineError: 'ftp://x' is not a server address: give http://HOST[:PORT] or https://HOST
+    gamenight.terminal.online.OnlineError: 'ftp://x' is not a server address: give http://HOST...
     """
     bad = OnlineError(
         _("{text!r} is not a server address: give http://HOST[:PORT] or https://HOST").format(
@@ -92,8 +92,7 @@ def where(target: str, server: str | None) -> Where:
     if not CODE.fullmatch(target):
         raise OnlineError(
             _(
-                "{text!r} is neither an invite link nor a room code "
-                "(letters, digits, - and _)"
+                "{text!r} is neither an invite link nor a room code (letters, digits, - and _)"
             ).format(text=_shown(target))
         )
     if not server:

@@ -9,7 +9,6 @@ The standard library's HTTP client is enough for a handful of small JSON request
 from __future__ import annotations
 
 import json
-import socket
 import urllib.error
 import urllib.parse
 import urllib.request
@@ -43,9 +42,7 @@ class Api:
         sep = "&" if "?" in path else "?"
         return f"{self.server}{path}{sep}lang={urllib.parse.quote(self.lang)}"
 
-    def request(
-        self, method: str, path: str, body: Any = None, token: str | None = None
-    ) -> Any:
+    def request(self, method: str, path: str, body: Any = None, token: str | None = None) -> Any:
         """The JSON answer of ``method path`` (``body`` sent as JSON); raw text for
         the record (``application/x-ndjson``)."""
         data = None if body is None else json.dumps(body).encode("utf-8")
@@ -61,7 +58,7 @@ class Api:
                 kind = answer.headers.get_content_type()
         except urllib.error.HTTPError as exc:
             raise self._refusal(exc) from None
-        except (urllib.error.URLError, OSError, ValueError, socket.timeout) as exc:
+        except (TimeoutError, urllib.error.URLError, OSError, ValueError) as exc:
             reason = getattr(exc, "reason", None) or exc
             raise OnlineError(
                 _("cannot reach the server at {server}: {reason}").format(
@@ -108,9 +105,7 @@ class Api:
         body: dict[str, Any] = {"name": name}
         if contribution is not None:
             body["contribution"] = contribution
-        answer: dict[str, Any] = self.request(
-            "POST", f"/api/rooms/{code}/seats/{seat}/claim", body
-        )
+        answer: dict[str, Any] = self.request("POST", f"/api/rooms/{code}/seats/{seat}/claim", body)
         return answer
 
     def record(self, code: str) -> str:

@@ -65,15 +65,17 @@ def check(record: str, noted: str | None, mine: tuple[int, str] | None) -> Check
         return found
     if noted is not None and commitment != noted:
         found.fail(
-            _("The record's commitment {record} is not the one noted before the game, {noted}.")
-            .format(record=fingerprint(commitment), noted=fingerprint(noted))
+            _(
+                "The record's commitment {record} is not the one noted before the game, {noted}."
+            ).format(record=fingerprint(commitment), noted=fingerprint(noted))
         )
     if committed_scheme(commitment, seed, game, version, options, entropy=entropy) is None:
         found.fail(_("The revealed seed does not match the commitment: the dice were changed."))
     else:
         found.lines.append(
-            _("The revealed seed matches the commitment {fingerprint} noted before the game.")
-            .format(fingerprint=fingerprint(noted or commitment))
+            _(
+                "The revealed seed matches the commitment {fingerprint} noted before the game."
+            ).format(fingerprint=fingerprint(noted or commitment))
         )
     if entropy in PLAYER_ENTROPY:
         values = [p.get("value") if isinstance(p, dict) else None for p in parts]
@@ -82,13 +84,16 @@ def check(record: str, noted: str | None, mine: tuple[int, str] | None) -> Check
         except (TypeError, ValueError):
             found.fail(_("The record's contributions cannot be read."))
         if entropy == "players-v2":
-            for part in parts:
-                if isinstance(part, dict) and part.get("by") == "server":
-                    if part.get("value") != server_part(seed, int(part.get("seat", -1))):
-                        found.fail(
-                            _("The part the server made for seat {seat} does not follow from the seed.")
-                            .format(seat=int(part.get("seat", -1)) + 1)
-                        )
+            made = [p for p in parts if isinstance(p, dict) and p.get("by") == "server"]
+            for part in made:
+                seat = int(part.get("seat", -1))
+                if part.get("value") != server_part(seed, seat):
+                    found.fail(
+                        _(
+                            "The part the server made for seat {seat} "
+                            "does not follow from the seed."
+                        ).format(seat=seat + 1)
+                    )
         if mine is not None:
             seat, value = mine
             value = unicodedata.normalize("NFC", value)

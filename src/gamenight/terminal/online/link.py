@@ -43,7 +43,7 @@ def backoff(attempt: int) -> float:
     >>> [backoff(n) for n in range(6)]
     [0.5, 1.0, 2.0, 4.0, 8.0, 8.0]
     """
-    return min(FIRST_DELAY_S * 2**attempt, LAST_DELAY_S)
+    return float(min(FIRST_DELAY_S * 2 ** min(attempt, 10), LAST_DELAY_S))
 
 
 class Link:
@@ -78,8 +78,9 @@ class Link:
             self.retry_after = None
             attempt += 1
             self.say(
-                _("Connection lost ({reason}); trying again in {seconds} s (Ctrl-C leaves).")
-                .format(reason=reason, seconds=f"{wait:g}")
+                _(
+                    "Connection lost ({reason}); trying again in {seconds} s (Ctrl-C leaves)."
+                ).format(reason=reason, seconds=f"{wait:g}")
             )
             self.sleep(wait)
 
@@ -106,8 +107,15 @@ class Link:
                 ) from None
             return f"HTTP {status}"
         except (OSError, TimeoutError, InvalidHandshake) as exc:
-            return " ".join((getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).split())[:120]
-        hello = {"type": "hello", "protocol": PROTOCOL, "token": self.token, "last_seq": self.last_seq}
+            return " ".join(
+                (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).split()
+            )[:120]
+        hello = {
+            "type": "hello",
+            "protocol": PROTOCOL,
+            "token": self.token,
+            "last_seq": self.last_seq,
+        }
         try:
             ws.send(json.dumps(hello))
             first = self._decode(ws.recv(timeout=HELLO_TIMEOUT_S))

@@ -76,7 +76,9 @@ def save(entry: SavedSeat) -> None:
     old = entries.pop(key, None)
     if old is not None:
         merged: dict[str, Any] = msgspec.structs.asdict(old)
-        merged.update({k: v for k, v in msgspec.structs.asdict(entry).items() if v not in (None, "")})
+        merged.update(
+            {k: v for k, v in msgspec.structs.asdict(entry).items() if v not in (None, "")}
+        )
         if old.commitment:
             merged["commitment"] = old.commitment
         entry = SavedSeat(**merged)

@@ -21,7 +21,7 @@ from rich.text import Text
 
 from gamenight.core.advice import Advice
 from gamenight.core.game import Results, to_json
-from gamenight.core.i18n import _
+from gamenight.core.i18n import _, ngettext
 from gamenight.core.odds import Odds
 from gamenight.core.registry import GameEntry
 from gamenight.core.schema import view_type
@@ -31,7 +31,7 @@ from gamenight.terminal.advice import show_advice
 from gamenight.terminal.odds import assumption, odds_cells
 from gamenight.terminal.online import OnlineError, seats
 from gamenight.terminal.online.api import Api
-from gamenight.terminal.online.fair import check
+from gamenight.terminal.online.fair import check, header_of
 from gamenight.terminal.online.link import Link
 from gamenight.terminal.ui import Prompter, Seating, TerminalUI, plain
 
@@ -74,6 +74,8 @@ class OnlineTable:
         self.checked: bool | None = None  # the fair-dice check's verdict, once made
         self.announced = False
         self._view_type = view_type(self.game)
+        # this terminal is this seat's alone: nobody shares it, nothing is typed unseen
+        prompter.hide_secrets = False
         self._hints()
 
     # ----- what the room allows ---------------------------------------------------------
@@ -82,7 +84,7 @@ class OnlineTable:
         (``hint`` → ``advice``), and only where the room offers hints (docs/protocol.md,
         "Hints"); elsewhere ``?`` shows the keys alone."""
         if hasattr(self.ui, "hint"):
-            self.ui.hint = self._server_hint  # type: ignore[attr-defined]
+            setattr(self.ui, "hint", self._server_hint)  # noqa: B010 - any game's UI
 
     def _server_hint(self, view: Any, legal: Sequence[Any]) -> None:
         options = self.room.get("room_options") or {}
@@ -92,7 +94,9 @@ class OnlineTable:
         answer = self.link.request({"type": "hint"}, frozenset({"advice"}))
         if answer is None or answer.get("type") == "error":
             message = None if answer is None else answer.get("message")
-            self.console.print(Text(str(message or _("No hint came from the server.")), style="dim"))
+            self.console.print(
+                Text(str(message or _("No hint came from the server.")), style="dim")
+            )
             return None
         try:
             advice = msgspec.convert(answer.get("advice"), Advice)
@@ -129,7 +133,9 @@ class OnlineTable:
             self._room(frame.get("room") or {})
         elif kind == "chat":
             who = str(frame.get("name") or "")
-            self.console.print(Text.assemble(plain(who, "bold"), ": ", plain(frame.get("text", ""))))
+            self.console.print(
+                Text.assemble(plain(who, "bold"), ": ", plain(frame.get("text", "")))
+            )
         elif kind == "odds":
             self._odds(frame.get("odds"))
 
@@ -168,7 +174,10 @@ class OnlineTable:
         raw = [e.get("event") for e in stamped_events] if stamped else list(stamped_events)
         if len(raw) > MAX_CATCH_UP:
             self.console.print(
-                Text(_("({n} earlier events not shown)").format(n=len(raw) - MAX_CATCH_UP), style="dim")
+                Text(
+                    _("({n} earlier events not shown)").format(n=len(raw) - MAX_CATCH_UP),
+                    style="dim",
+                )
             )
             raw = raw[-MAX_CATCH_UP:]
         events = []
@@ -198,14 +207,18 @@ class OnlineTable:
                 for i, s in enumerate(room.get("seats") or [])
                 if s.get("kind") == "human" and not (s.get("claimed") and s.get("contributed"))
             ]
-            line = _("Waiting for players: {count} seat(s) still to be taken.").format(
-                count=len(waiting)
-            )
+            line = ngettext(
+                "Waiting for players: {count} seat still to be taken.",
+                "Waiting for players: {count} seats still to be taken.",
+                len(waiting),
+            ).format(count=len(waiting))
             self.console.print(Text(line, style="dim"))
         elif changed and status in ("closed", "broken"):
             raise OnlineError(
                 _("the room {code} is {status}: {notes}").format(
-                    code=room.get("code", ""), status=status, notes=" ".join(room.get("notes") or [])
+                    code=room.get("code", ""),
+                    status=status,
+                    notes=" ".join(room.get("notes") or []),
                 )
             )
 
@@ -217,7 +230,10 @@ class OnlineTable:
         except msgspec.ValidationError:
             return
         self.console.print(
-            Text(_("Win odds: {cells}").format(cells=odds_cells(odds, self.seating().names)), style="dim")
+            Text(
+                _("Win odds: {cells}").format(cells=odds_cells(odds, self.seating().names)),
+                style="dim",
+            )
         )
 
     # ----- playing ---------------------------------------------------------------------
@@ -229,7 +245,7 @@ class OnlineTable:
             Text.assemble(
                 (self.entry.name, "bold"),
                 " · ",
-                plain(self.api.server + "/r/" + self.saved.code),
+                plain(_("room {code}").format(code=self.saved.code)),
                 " · ",
                 plain(_("you are {name}").format(name=me) if me else _("watching")),
             )
@@ -237,10 +253,10 @@ class OnlineTable:
         if self.saved.commitment:
             self.console.print(
                 Text(
-                    _("Dice fixed before play: commitment {fingerprint} (the seed is revealed "
-                      "at the end); your own contribution is part of the dice.").format(
-                        fingerprint=fingerprint(self.saved.commitment)
-                    ),
+                    _(
+                        "Dice fixed before play: commitment {fingerprint} (the seed is revealed "
+                        "at the end); your own contribution is part of the dice."
+                    ).format(fingerprint=fingerprint(self.saved.commitment)),
                     style="dim",
                 )
             )
@@ -309,22 +325,34 @@ class OnlineTable:
         try:
             record = self.api.record(self.saved.code)
         except OnlineError as exc:
-            self.prompter.error(_("The record could not be fetched, so the dice were not checked: {reason}").format(reason=str(exc)))
+            self.prompter.error(
+                _("The record could not be fetched, so the dice were not checked: {reason}").format(
+                    reason=str(exc)
+                )
+            )
             self.checked = False
             return
         mine = None
         if self.seat is not None and self.saved.contribution is not None:
             mine = (self.seat, self.saved.contribution)
         found = check(record, self.saved.commitment, mine)
+        with contextlib.suppress(ValueError, KeyError, TypeError):
+            head = header_of(record)
+            for line in (
+                _("Seed revealed: {seed}").format(seed=int(str(head["seed"]))),
+                _("Commitment (sha256): {commitment}").format(commitment=str(head["commitment"])),
+            ):
+                self.console.print(Text(line), soft_wrap=True)  # one line: easy to copy
         self.checked = found.ok
-        head = _("Fair dice: checked.") if found.ok else _("Fair dice: the check FAILED.")
-        self.console.print(Text(head, style="bold green" if found.ok else "bold red"))
+        verdict = _("Fair dice: checked.") if found.ok else _("Fair dice: the check FAILED.")
+        self.console.print(Text(verdict, style="bold green" if found.ok else "bold red"))
         for line in found.lines:
             self.console.print(Text("  " + line))
         path = keep_record(self.saved, record)
         if path is not None:
             self.console.print(
-                Text(_("Check every die: gamenight replay {path}").format(path=path)), soft_wrap=True
+                Text(_("Check every die: gamenight replay {path}").format(path=path)),
+                soft_wrap=True,
             )
 
 
