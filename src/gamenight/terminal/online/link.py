@@ -19,7 +19,12 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidStatus,
+    InvalidURI,
+    WebSocketException,
+)
 from websockets.sync.client import ClientConnection, connect
 
 from gamenight import __version__
@@ -88,13 +93,15 @@ class Link:
         """One attempt: None once the hello is answered by a snapshot, else why not."""
         self.close()
         try:
+            # held open across calls, closed by close(): entered by hand (websockets 17
+            # warns about a connection used without its context otherwise)
             ws = connect(
                 self.url,
                 open_timeout=OPEN_TIMEOUT_S,
                 max_size=MAX_FRAME_BYTES,
                 user_agent_header=f"gamenight-terminal/{__version__}",
                 compression=None,
-            )
+            ).__enter__()
         except InvalidURI:
             raise OnlineError(_("{url} is not a room's address").format(url=self.url)) from None
         except InvalidStatus as exc:
@@ -106,7 +113,9 @@ class Link:
                     )
                 ) from None
             return f"HTTP {status}"
-        except (OSError, TimeoutError, InvalidHandshake) as exc:
+        except (OSError, TimeoutError, WebSocketException) as exc:
+            # any other failure to open (refused, cut in the handshake by a server that
+            # is stopping or starting, a proxy's error page) is a cut: try again later
             return " ".join(
                 (getattr(exc, "strerror", None) or str(exc) or type(exc).__name__).split()
             )[:120]
