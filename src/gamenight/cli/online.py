@@ -145,7 +145,7 @@ def _runner(
     def run(console: Console, prompter: Prompter) -> None:
         from gamenight.terminal.online import OnlineError, seats
         from gamenight.terminal.online.address import socket_url
-        from gamenight.terminal.online.link import Link
+        from gamenight.terminal.online.link import Link, SeatRefused
         from gamenight.terminal.online.table import Left, OnlineTable
 
         def say(line: str) -> None:
@@ -157,6 +157,9 @@ def _runner(
             link.open()
             table = OnlineTable(entry, api, link, saved, console, prompter)
             table.play(leaving=lambda: bool(getattr(surface, "leaving", False)))
+        except SeatRefused as exc:  # the host freed the seat: a later join claims anew
+            seats.forget(room_at.server, room_at.code)
+            raise UsageFailure(str(exc)) from None
         except OnlineError as exc:
             raise UsageFailure(str(exc)) from None
         except (Left, KeyboardInterrupt, EOFError):

@@ -227,3 +227,37 @@ def test_host_prints_the_invite_and_keeps_the_host_token_private(
     assert stat.S_IMODE(kept.stat().st_mode) == 0o600
     assert len(json.loads(kept.read_text())[0]["host_token"]) == 43
     assert info["commitment"][:12] in done.stdout
+
+
+def test_a_seat_the_host_freed_is_refused_in_one_line_and_forgotten(
+    live: ProcessServer, tmp_path: Path
+) -> None:
+    import time
+    import urllib.error
+    import urllib.request
+
+    room = make_room(live.url, "dice-duel", ["human", "bot:random"])
+    link = f"{live.url}{room['invite']}"
+    first = Player(["join", link, "--name", "Tess"], env(tmp_path))
+    first.wait_for(lambda t: "Tess to act" in t, "the first question")
+    first.proc.terminate()  # away: the host may free the seat for someone else
+    first.finish()
+    release = urllib.request.Request(
+        f"{live.url}/api/rooms/{room['code']}/seats/0/release",
+        headers={"Authorization": f"Bearer {room['host_token']}"},
+        method="POST",
+    )
+    deadline = time.monotonic() + TIMEOUT_S
+    while True:  # until the server has seen the socket go (409 seat_connected before)
+        try:
+            urllib.request.urlopen(release, timeout=30).close()
+            break
+        except urllib.error.HTTPError as exc:
+            assert exc.code == 409 and time.monotonic() < deadline
+            time.sleep(0.1)  # a polling interval, not a wait for something
+    refused = run_cli(["join", link], tmp_path)
+    assert refused.returncode == 2 and "Traceback" not in refused.stderr
+    assert refused.stderr.startswith("gamenight: error: the room refused this seat")
+    # the seat kept on disk is forgotten: the next join claims a free seat, if any
+    kept = json.loads((tmp_path / "data" / "gamenight" / "online-seats.json").read_text())
+    assert all(entry["code"] != room["code"] for entry in kept)

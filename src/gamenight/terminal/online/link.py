@@ -42,6 +42,11 @@ AGAIN = frozenset({"rate_limited", "unavailable", "room_unavailable", "internal"
 FINAL_CLOSES = frozenset({4403, 4404})
 
 
+class SeatRefused(OnlineError):
+    """The room refused the hello itself (a freed or unknown token, no spectators):
+    the kept seat is no longer this player's."""
+
+
 def backoff(attempt: int) -> float:
     """The wait before reconnect attempt ``attempt`` (from 0) without ``retry_after``.
 
@@ -137,7 +142,7 @@ class Link:
             self._note_retry(first)
             if code in AGAIN:
                 return str(first.get("message") or code)
-            raise OnlineError(
+            raise SeatRefused(
                 _("the room refused this seat: {message}").format(
                     message=" ".join(str(first.get("message") or code).split())[:300]
                 )
