@@ -397,6 +397,101 @@ app.add_command(backup_command)  # a copy of its SQLite database while it runs
 app.add_command(decks)
 
 
+SERVER_HELP = N_("the server's address, e.g. http://192.168.1.5:8000 (also GAMENIGHT_SERVER)")
+
+
+@app.command()
+@click.argument("target", metavar="LINK")
+@click.option("--server", default=None, metavar="URL", help=SERVER_HELP)
+@click.option("--name", default=None, help="your name at the table (default: your login name)")
+@click.option(
+    "--seat", type=click.IntRange(1, 99), default=None, help="the seat to take (1, 2, ...)"
+)
+@click.option("--word", default=None, help="a word of yours added to your part of the dice")
+@plain_option
+def join(
+    target: str,
+    server: str | None,
+    name: str | None,
+    seat: int | None,
+    word: str | None,
+    plain_mode: bool,
+) -> None:
+    """Join an online room: LINK is an invite link (http://HOST/r/CODE) or a room code
+    (with --server). A seat taken before is taken back."""
+    from gamenight.cli.online import prepare_join
+
+    _need_input(_("an online game"))
+    run_table, _title = prepare_join(target, server, name, seat, word)
+    front_end(run_table, plain_mode)
+
+
+@app.command()
+@click.argument("game")
+@click.option("--server", default=None, metavar="URL", help=SERVER_HELP)
+@click.option(
+    "--seats", "seats_text", default=None, metavar="SEATS",
+    help="the seats: human or bot:NAME, comma-separated (default: two humans)",
+)  # fmt: skip
+@click.option("--option", "-o", "option", multiple=True, help="a game option as KEY=VALUE")
+@click.option("--hints", is_flag=True, help="players may ask for hints")
+@click.option("--odds", is_flag=True, help="live win odds for everyone (games that have them)")
+@click.option("--public", is_flag=True, help="list the room in the lobby")
+@click.option(
+    "--bot-pace", type=click.FloatRange(0, 10), default=None,
+    help="seconds a bot waits before acting (server default 0.8)",
+)  # fmt: skip
+@click.option(
+    "--takeover-after", type=click.IntRange(1, 86400), default=None,
+    help="seconds a player may be away before a bot plays the seat",
+)  # fmt: skip
+@click.option("--join", "then_join", is_flag=True, help="take the first seat at once")
+@plain_option
+def host(
+    game: str,
+    server: str | None,
+    seats_text: str | None,
+    option: tuple[str, ...],
+    hints: bool,
+    odds: bool,
+    public: bool,
+    bot_pace: float | None,
+    takeover_after: int | None,
+    then_join: bool,
+    plain_mode: bool,
+) -> None:
+    """Create an online room for GAME on a server and print its invite link."""
+    from rich.text import Text
+
+    from gamenight.cli.online import host_room, options_of, prepare_join
+    from gamenight.core.seeds import fingerprint
+
+    room_options: dict[str, Any] = {"hints": hints, "odds": odds}
+    if bot_pace is not None:
+        room_options["bot_pace"] = bot_pace
+    if takeover_after is not None:
+        room_options["takeover_after"] = takeover_after
+    where, created = host_room(game, server, seats_text, options_of(option), room_options, public)
+    link = f"{where.server}{created.get('invite') or '/r/' + where.code}"
+    shown = real_console(console)
+    shown.print(Text(_("Room created. Invite link: {link}").format(link=link)), soft_wrap=True)
+    shown.print(Text(_("Room code: {code}").format(code=where.code)), soft_wrap=True)
+    commitment = str(created.get("commitment") or "")
+    if commitment:
+        shown.print(
+            Text(
+                _("Dice fixed before play: commitment {fingerprint}").format(
+                    fingerprint=fingerprint(commitment)
+                )
+            )
+        )
+    shown.print(Text(_("Take a seat: gamenight join {link}").format(link=link)), soft_wrap=True)
+    if then_join:
+        _need_input(_("an online game"))
+        run_table, _title = prepare_join(link, None, None, None, None)
+        front_end(run_table, plain_mode)
+
+
 app.add_command(simulate.sim)
 app.add_command(simulate.tournament)
 app.add_command(simulate.ratings)
