@@ -64,21 +64,16 @@ def test_the_toy_plugin_plays_on_its_own_board(page: Any, server: Server) -> Non
 
 def test_the_toy_board_speaks_german(browser: Any, server: Server) -> None:
     ctx = ui.new_context(browser, ui.PHONE)
+    ctx.add_init_script("try { localStorage.setItem('gamenight.lang', 'de'); } catch (e) {}")
     page = ctx.new_page()
     try:
         traffic = Traffic(page)
-        created = httpx.post(
-            f"{server.url}/api/rooms",
-            json={"game": "toy", "seats": ["human", "bot:random"], "options": {"target": 20}},
-            headers={"Origin": server.url},
-            timeout=30,
-        ).json()
-        page.goto(f"{server.url}/r/{created['code']}?lang=de")
-        page.wait_for_selector("html[lang=de] body[data-status]")
-        page.locator(".claim-seat").first.wait_for()
-        page.wait_for_selector("#table .toy-board, #waiting:not([hidden])")
-        page.evaluate("() => 0")  # the table is drawn for spectators too once playing
-        assert traffic.urls("/games/toy/messages/de.js"), traffic.responses
+        ui.create_room(page, server.url, "toy", ["human", "bot:random"], name="Anna")
+        ui.start_if_host(page)
+        page.wait_for_selector("html[lang=de] #table .toy-board")
+        assert page.locator("#table .toy-title").inner_text() == "Wer zuerst 10 Punkte hat"
+        assert page.locator("#table button", has_text="Würfeln").count() == 1
+        assert traffic.urls("/games/toy/messages/de.js") and traffic.urls("/games/toy/messages/en.js")
         assert traffic.failed() == [], traffic.failed()
     finally:
         ctx.close()
@@ -146,16 +141,16 @@ def test_generic_table_shows_nested_views_by_seat_name(page: Any, server: Server
 def test_generic_table_reaches_every_one_of_many_moves(page: Any, server: Server) -> None:
     table = _generic(page, server, MOVES)
     count = table.locator(".generic-count")
-    assert count.inner_text() == "Moves 1–30 of 143 (of 143 legal moves)"
-    assert table.locator(".actions button").count() == 30
+    assert count.inner_text() == "Moves 1–20 of 143 (of 143 legal moves)"
+    assert table.locator(".actions button").count() == 20
     ui.shoot(page, "generic-many-moves")
     seen: list[str] = []
-    for _ in range(5):
+    for _ in range(10):
         seen += table.locator(".actions button").all_inner_texts()
         if table.locator(".generic-next").is_disabled():
             break
         table.locator(".generic-next").click()
-    assert count.inner_text() == "Moves 121–143 of 143 (of 143 legal moves)"
+    assert count.inner_text() == "Moves 141–143 of 143 (of 143 legal moves)"
     assert len(seen) == 143 and len(set(seen)) == 143  # every move, each once
     table.locator(".actions button", has_text="place cell=142 player=Ann").click()
     assert page.evaluate("() => window.__acted") == [MOVES[142]]

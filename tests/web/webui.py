@@ -375,7 +375,7 @@ def decades(page: Page, rng: random.Random) -> bool:
 
 
 def toy(page: Page, rng: random.Random) -> bool:
-    """Toy Pig (the test plug-in, drawn by the generic renderer): hold sometimes, else roll."""
+    """Toy Pig (the test plug-in, on its own board): hold sometimes, else roll."""
     hold = enabled(page, "button").filter(has_text="hold")
     if hold.count() and rng.random() < 0.4:
         hold.first.click()

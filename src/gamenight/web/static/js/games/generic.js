@@ -11,7 +11,7 @@ import { actButton, nameOf } from "../parts/common.js";
 
 const TAGS = ["type", "kind"]; // actions' tag field, events' tag field
 const SEAT_KEYS = new Set(["seat", "player", "turn", "current", "winner", "leader", "dealer", "to_act", "team"]);
-export const PAGE = 30; // moves shown at once
+export const PAGE = 20; // moves shown at once
 const DEEPEST = 6; // nesting shown as lists; deeper parts as JSON text
 
 const isSeat = (ctx, key, value) =>
@@ -123,6 +123,7 @@ export function moves(ctx) {
 
 export default {
   render(ctx) {
-    return h("div", { class: "table generic" }, fields(ctx), h("p", {}, t("generic.note")), moves(ctx));
+    // the moves first, the view under them: on a phone the question is on screen
+    return h("div", { class: "table generic" }, h("p", {}, t("generic.note")), moves(ctx), fields(ctx));
   },
 };
