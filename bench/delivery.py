@@ -118,7 +118,9 @@ def measure(browser: Any, base: str, game: str) -> dict[str, dict[str, float]]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--old", type=Path, required=True, help="a copy of the old src/ tree's parent")
+    parser.add_argument(
+        "--old", type=Path, required=True, help="a copy of the old src/ tree's parent"
+    )
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--game", default="dice-duel")
     args = parser.parse_args()
@@ -140,9 +142,13 @@ def main() -> None:
             browser.close()
             for s in servers.values():
                 s.stop()
-    print(f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; game {args.game}; "
-          f"{args.rounds} rounds, medians\n")
-    print("| page | bytes before | bytes after | requests before | after | first control before | after |")
+    print(
+        f"load average: {' '.join(f'{x:.2f}' for x in os.getloadavg())}; game {args.game}; "
+        f"{args.rounds} rounds, medians\n"
+    )
+    print(
+        "| page | bytes before | after | requests before | after | first control before | after |"
+    )
     print("|---|---:|---:|---:|---:|---:|---:|")
     for name in results["after"]:
         b, a = results["before"][name], results["after"][name]

@@ -3,17 +3,21 @@ pages revalidated, a plug-in's own files served, and a changed file changing its
 
 from __future__ import annotations
 
-import gzip
 import re
 import shutil
+import threading
+import time
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
+import uvicorn
 
+from gamenight.server.app import create_app
+from gamenight.server.config import Config
+from gamenight.server.testing import free_port
 from gamenight.web import assets
-from server.harness import ThreadServer
 from web.webui import Server
 
 VERSIONED = re.compile(r'src="(/v/([0-9a-f]{16})/static/js/room\.js)"')
@@ -98,9 +102,24 @@ def test_the_version_is_the_same_in_every_process(server: Server) -> None:
 
 
 def _version_of(tmp_path: Path, name: str) -> tuple[str, bytes]:
-    with ThreadServer(f"sqlite:///{tmp_path / name}.sqlite3") as srv:
-        script, version = _room_script(srv.url)
-        body = _get(f"{srv.url}/v/{version}/static/css/app.css").content
+    """A fresh app in this process (which reads the patched STATIC) under uvicorn: the
+    version its room page names and its app.css."""
+    port = free_port()
+    app = create_app(Config(db_url=f"sqlite:///{tmp_path / name}.sqlite3", build_tables=False))
+    served = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=served.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 60
+        while not served.started:
+            assert time.monotonic() < deadline and thread.is_alive(), "the server did not start"
+            time.sleep(0.02)
+        base = f"http://127.0.0.1:{port}"
+        _script, version = _room_script(base)
+        body = _get(f"{base}/v/{version}/static/css/app.css").content
+    finally:
+        served.should_exit = True
+        thread.join(timeout=10)
     return version, body
 
 
@@ -130,4 +149,7 @@ def test_only_a_plugins_listed_files_are_served(tmp_path: Path) -> None:
     made = assets.bundle(entries=[fake])
     assert "games/fake/board.js" in made.files and "games/fake/messages/en.js" in made.files
     installed = made.files[assets.INSTALLED].body.decode()
-    assert '"fake":{"board":"games/fake/board.js","messages":{"en":"games/fake/messages/en.js"}}' in installed
+    assert (
+        '"fake":{"board":"games/fake/board.js","messages":{"en":"games/fake/messages/en.js"}}'
+        in installed
+    )

@@ -166,7 +166,6 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
                 found.append(lang)
         return tuple(found)
 
-
     def web_files(self) -> dict[str, bytes]:
         """The game's own browser files: everything in its package's ``web/`` folder with a
         suffix of :data:`WEB_SUFFIXES` and a plain name (:data:`WEB_NAME`), by path below

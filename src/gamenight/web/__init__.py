@@ -22,11 +22,11 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response, get, post
 from litestar.datastructures import CacheControlHeader
+from litestar.exceptions import NotFoundException
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, RawBody
-from litestar.exceptions import NotFoundException
 from litestar.router import Router
 
 from gamenight.core import languages, registry, seeds
@@ -520,6 +520,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             raise NotFoundException()
         cache = assets.IMMUTABLE if version == made.version else assets.REVALIDATE
         return file_response(request, found, cache)
+
     return [
         lobby_page,
         room_page,
