@@ -295,9 +295,10 @@ def test_wurfeltods_hint_says_its_boxes_in_the_pages_words(
     page.wait_for_selector("#table .wurfeltod")
     said = page.evaluate(
         """async () => {
-          const hint = await import("/static/js/parts/hint.js");
+          const hint = await %s;  // the page's own copy, with the table's words
           return hint.adviceWords("Booking now brings a Wurfeltod (-250) in: Any Pair, Two Pair.");
         }"""
+        % ui.page_module("js/parts/hint.js")
     )
     names = {"de": ("Ein Paar", "Zwei Paare"), "pl": ("Para", "Dwie pary")}[lang]
     assert all(name in said for name in names) and "Any Pair" not in said, said
