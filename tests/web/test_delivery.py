@@ -153,3 +153,24 @@ def test_only_a_plugins_listed_files_are_served(tmp_path: Path) -> None:
         '"fake":{"board":"games/fake/board.js","messages":{"en":"games/fake/messages/en.js"}}'
         in installed
     )
+
+
+def test_pages_preload_their_whole_module_graph(server: Server) -> None:
+    """Every module a page's script imports, however deep, is named in the page, so the
+    browser fetches them at once, not one level of imports per round trip; a table page
+    adds its game's board and words, and no other game's."""
+    created = httpx.post(
+        f"{server.url}/api/rooms",
+        json={"game": "dice-duel", "seats": ["human", "bot:random"]},
+        timeout=30,
+    ).json()
+    text = _get(f"{server.url}/r/{created['code']}").text
+    preloads = re.findall(r'<link rel="modulepreload" href="/v/[0-9a-f]{16}/static/([^"]+)">', text)
+    assert {"js/i18n.js", "js/parts/common.js", "js/games/installed.js"} <= set(preloads)
+    assert "js/games/dice-duel.js" in preloads and "js/messages/en/dice-duel.js" in preloads
+    assert not {"js/games/decathlon.js", "js/games/wurfeltod.js", "js/games/decades.js"} & set(
+        preloads
+    )
+    assert "js/room.js" not in preloads  # its own script tag asks for it
+    lobby = _get(server.url + "/").text
+    assert 'rel="modulepreload"' in lobby and "js/games/dice-duel.js" not in lobby

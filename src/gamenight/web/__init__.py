@@ -352,9 +352,13 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         return made[0]
 
     def page(
-        name: str, request: Request[Any, Any, Any], fallback: str = "", status: int = 200
+        name: str,
+        request: Request[Any, Any, Any],
+        fallback: str = "",
+        status: int = 200,
+        game: str | None = None,
     ) -> Response[bytes]:
-        text = bundle().page_text(PAGES[name])
+        text = bundle().page_text(PAGES[name], game)
         text = with_language(text, request.headers.get("accept-language"))
         if name == "room":  # where invite links point (the server's --public-url...)
             base = getattr(request.app.state, "invite_base", None)
@@ -380,7 +384,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         if hub is not None and room is None:
             return page("room", request, "<p>There is no such room.</p>", status=404)
         fallback = "" if room is None else room_fallback(room.entry.name, room.info())
-        return page("room", request, fallback)
+        return page("room", request, fallback, game=None if room is None else room.entry.id)
 
     @get("/replay", include_in_schema=False, sync_to_thread=False)
     def replay_page(request: Request[Any, Any, Any]) -> Response[bytes]:

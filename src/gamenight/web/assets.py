@@ -48,6 +48,13 @@ TYPES = {  # what each suffix is sent as; a file of another suffix is not served
 }
 SQUEEZE = (".js", ".css", ".html", ".svg", ".json")  # the kinds gzip makes smaller
 PAGE_LINK = re.compile(r'(\b(?:href|src)=")/static/')
+PAGE_SCRIPT = re.compile(r'<script type="module" src="/static/([^"]+)"></script>')
+# a module's static imports (`import x from "./a.js"`, `export {y} from "../b.js"`,
+# `import "./c.js"`); a dynamic import( is not one. Text in a comment that looks like
+# one only adds a preload.
+STATIC_IMPORT = re.compile(
+    r'\b(?:import|export)\s*(?:[\w*{}\s,$]+?\s*from\s*)?"(\.{1,2}/[^"]+\.js)"'
+)
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,7 @@ class Bundle:
     files: Mapping[str, Asset]
     version: str
     problems: tuple[str, ...] = field(default=())
+    games: Mapping[str, Mapping[str, object]] = field(default_factory=dict)  # installed.js's
 
     def prefix(self) -> str:
         """Where the pages load the files from: ``/v/<version>/static/``."""
@@ -80,9 +88,65 @@ class Bundle:
         """
         return PAGE_LINK.sub(lambda m: m.group(1) + self.prefix(), text)
 
-    def page_text(self, name: str) -> str:
-        """Page ``name`` (``room.html``) as the bundle read it, its links versioned."""
-        return self.page(self.files[name].body.decode("utf-8"))
+    def page_text(self, name: str, game: str | None = None) -> str:
+        """Page ``name`` (``room.html``) as the bundle read it, its links versioned, and
+        a ``modulepreload`` link for every module its script imports, however deep (and
+        for game ``game``'s board and English words, which the room page imports once it
+        knows the game): the browser asks for them all at once instead of one level of
+        imports per round trip."""
+        text = self.page(self.files[name].body.decode("utf-8"))
+        script = PAGE_SCRIPT.search(self.files[name].body.decode("utf-8"))
+        roots = [script.group(1)] if script else []
+        parts = self.games.get(game or "", {})
+        board, messages = parts.get("board"), parts.get("messages")
+        roots += [board] if isinstance(board, str) else []
+        roots += [messages["en"]] if isinstance(messages, dict) and "en" in messages else []
+        links = "".join(
+            f'<link rel="modulepreload" href="{self.prefix()}{path}">\n'
+            for path in self.imported(roots)
+            if not (script and path == script.group(1))  # the script tag asks for it already
+        )
+        return text.replace("</head>", links + "</head>", 1)
+
+    def imported(self, roots: list[str]) -> list[str]:
+        """Every module ``roots`` import statically, however deep, roots first.
+
+        >>> b = Bundle({p: asset(p, t) for p, t in {"js/a.js": b'import {x} from "./b/c.js";',
+        ...     "js/b/c.js": b'export * from "../d.js"; import("./no.js")',
+        ...     "js/d.js": b"import './a.js';"}.items()}, "v")
+        >>> b.imported(["js/a.js"])
+        ['js/a.js', 'js/b/c.js', 'js/d.js']
+        """
+        seen: list[str] = []
+        todo = [r for r in roots if r in self.files]
+        while todo:
+            path = todo.pop(0)
+            if path in seen:
+                continue
+            seen.append(path)
+            folder = path.rpartition("/")[0]
+            for found in STATIC_IMPORT.finditer(self.files[path].body.decode("utf-8")):
+                target = _join(folder, found.group(1))
+                if target in self.files and target not in seen:
+                    todo.append(target)
+        return seen
+
+
+def _join(folder: str, relative: str) -> str:
+    """``relative`` (``../x.js``) resolved against ``folder`` (``js/games``).
+
+    >>> _join("js/games", "../parts/dice.js"), _join("js", "./i18n.js"), _join("", "../x.js")
+    ('js/parts/dice.js', 'js/i18n.js', '../x.js')
+    """
+    parts = folder.split("/") if folder else []
+    for step in relative.split("/"):
+        if step == "..":
+            if not parts:
+                return relative  # above static/: no file of the bundle
+            parts.pop()
+        elif step != ".":
+            parts.append(step)
+    return "/".join(parts)
 
 
 def asset(path: str, body: bytes) -> Asset | None:
@@ -192,4 +256,4 @@ def bundle(root: Path | None = None, entries: Iterable[registry.GameEntry] | Non
     files[INSTALLED] = installed_module(games)
     made = {path: asset(path, data) for path, data in files.items()}
     ready = {path: a for path, a in made.items() if a is not None}
-    return Bundle(ready, version_of(files), tuple(problems))
+    return Bundle(ready, version_of(files), tuple(problems), games)
