@@ -148,7 +148,7 @@ def test_it_serves(installed: Installed) -> None:
                     raise AssertionError(server.stderr.read() if server.stderr else "") from None
                 time.sleep(0.2)
         assert status == 200 and kind.startswith("text/html")
-        scripts = re.findall(rb'src="(/static/[^"]+\.js)"', page)
+        scripts = re.findall(rb'src="(/v/[0-9a-f]{16}/static/[^"]+\.js)"', page)  # versioned
         assert scripts, page[:500]
         status, kind, body = _get(base + scripts[0].decode())
         assert status == 200 and "javascript" in kind and len(body) > 100

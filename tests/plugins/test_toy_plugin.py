@@ -223,16 +223,43 @@ def _dice() -> Any:
 
 
 @pytest.mark.browser
-def test_played_in_the_browser_through_generic_js(page: Any, server: Any) -> None:
+def test_played_in_the_browser_on_its_own_board(page: Any, server: Any) -> None:
+    """Its web/board.js draws the table (the generic table: tests/web/test_plugin_board.py)."""
     from web import webui as ui
 
     # the highest target: the random bot cannot end the game in its first turn (a
     # shorter one sometimes ended after our first move, leaving nothing to play)
     ui.create_room(page, server.url, "toy", ["human", "bot:random"], fills={"target": "50"})
     ui.start_if_host(page)
-    page.wait_for_selector("#table .generic")
-    assert page.locator("#table dl.view-fields dt", has_text="scores").count() == 1
+    page.wait_for_selector("#table .toy-board")
+    assert page.locator("#table .toy-scores li").count() == 2
 
-    steps = ui.play(page, ui.toy, moments={1: "toy-generic"})
+    steps = ui.play(page, ui.toy, moments={1: "toy-board-playing"})
     assert steps > 1
     page.wait_for_selector("#end:not([hidden]) .ranks li")
+
+
+def test_the_toy_ships_its_own_browser_board() -> None:
+    """Found through its entry point (the package's web/ folder), never by name."""
+    files = registry.get("toy").web_files()
+    assert sorted(files) == ["board.js", "messages/de.js", "messages/en.js", "messages/pl.js"]
+    assert b"export default" in files["board.js"]
+    assert registry.get("decathlon").web_files() == {}  # its board is the front end's own
+
+
+def test_web_files_take_only_plain_names_of_served_kinds(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    web = tmp_path / "fakeweb_pkg" / "web"
+    (web / "messages").mkdir(parents=True)
+    (web.parent / "__init__.py").write_text("")
+    for name in ("board.js", "messages/en.js", ".hidden.js", "notes.py", "a b.js"):
+        (web / name).write_text("export default {};")
+    deep = web / "a" / "b" / "c" / "d" / "e"
+    deep.mkdir(parents=True)
+    (deep / "too-deep.js").write_text("")
+    (web / "a" / "ok.js").write_text("")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    entry = registry.GameEntry("fake", "Fake", "fakeweb_pkg", "fake")
+    assert sorted(entry.web_files()) == ["a/ok.js", "board.js", "messages/en.js"]
+    assert registry.GameEntry("none", "None", "no_such_pkg_here", "x").web_files() == {}

@@ -293,11 +293,10 @@ def test_wurfeltods_hint_says_its_boxes_in_the_pages_words(
     ui.create_room(page, server.url, "wurfeltod", ["human", "bot:greedy"], name="Ann")
     ui.start_if_host(page)
     page.wait_for_selector("#table .wurfeltod")
+    hint = ui.page_module("js/parts/hint.js")  # the page's own copy, with the table's words
     said = page.evaluate(
-        """async () => {
-          const hint = await import("/static/js/parts/hint.js");
-          return hint.adviceWords("Booking now brings a Wurfeltod (-250) in: Any Pair, Two Pair.");
-        }"""
+        f"""async () => (await {hint}).adviceWords(
+              "Booking now brings a Wurfeltod (-250) in: Any Pair, Two Pair.")"""
     )
     names = {"de": ("Ein Paar", "Zwei Paare"), "pl": ("Para", "Dwie pary")}[lang]
     assert all(name in said for name in names) and "Any Pair" not in said, said

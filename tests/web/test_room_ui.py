@@ -3,7 +3,7 @@ targets, the turn signal (big "Your turn", the tab title, sound, notification), 
 after an action, spectators (label, count, no chat box they cannot use), a double tap on
 "Sit at…", the device link, the host freeing seats, the turn clock, and strict axe.
 
-Most tests play the toy plug-in (tests/plugins/toy) through games/generic.js: the shell
+Most tests play the toy plug-in (tests/plugins/toy) on its own small board: the shell
 is the subject, not a game's table."""
 
 from __future__ import annotations

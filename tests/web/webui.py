@@ -93,6 +93,14 @@ def poll(page: Page, condition: Callable[[], object], what: str, every_ms: int =
         page.wait_for_timeout(every_ms)  # a polling interval, not a wait for something
 
 
+def page_module(path: str) -> str:
+    """A JS expression that imports the page's own copy of ``static/<path>``: the pages
+    load their modules from a versioned address (``/v/<version>/static/...``,
+    gamenight.web.assets), and a module imported by another address is another instance,
+    without the state the page gave it (a renderer's registered words, say)."""
+    return f'import(new URL("../{path}", document.querySelector("script[type=module]").src).href)'
+
+
 def next_frame(page: Page) -> None:
     """Wait until the page has laid out and painted (two animation frames)."""
     page.evaluate("() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))")
@@ -375,7 +383,7 @@ def decades(page: Page, rng: random.Random) -> bool:
 
 
 def toy(page: Page, rng: random.Random) -> bool:
-    """Toy Pig (the test plug-in, drawn by the generic renderer): hold sometimes, else roll."""
+    """Toy Pig (the test plug-in, on its own board): hold sometimes, else roll."""
     hold = enabled(page, "button").filter(has_text="hold")
     if hold.count() and rng.random() < 0.4:
         hold.first.click()

@@ -9,6 +9,11 @@ installed distribution that does::
     [project.entry-points."gamenight.games"]
     toy = "gamenight_toy"
 
+A game package may also hold a ``web/`` folder: its browser board (``web/board.js``, an
+ES module like the built-in renderers) and its message files (``web/messages/<lang>.js``),
+found through the same entry point (:meth:`GameEntry.web_files`) and served by the web
+front end; a game without one gets the browser's generic table.
+
 The game's :class:`~gamenight.core.game.GameInfo` declares its capabilities by name
 ("module:attribute"): bots, an advisor, a solver, live win odds, a terminal UI, an RL
 codec. They are imported on first use, so listing the games imports no bot, solver or
@@ -23,6 +28,7 @@ are unaffected.
 from __future__ import annotations
 
 import importlib
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
 from typing import Any
@@ -159,6 +165,39 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
             if resources.files(self.package).joinpath(name).is_file():
                 found.append(lang)
         return tuple(found)
+
+    def web_files(self) -> dict[str, bytes]:
+        """The game's own browser files: everything in its package's ``web/`` folder with a
+        suffix of :data:`WEB_SUFFIXES` and a plain name (:data:`WEB_NAME`), by path below
+        the folder (``board.js``, ``messages/de.js``); {} for a game without one. Read
+        here, not imported: the front end serves them as they are."""
+        from importlib import resources
+
+        found: dict[str, bytes] = {}
+        try:
+            root = resources.files(self.package).joinpath(WEB_FOLDER)
+            if not root.is_dir():
+                return found
+        except (ModuleNotFoundError, OSError):
+            return found
+        stack: list[tuple[str, Any]] = [("", root)]
+        while stack:  # a walk, not recursion: a plug-in's folders are not trusted to be shallow
+            prefix, folder = stack.pop()
+            for child in folder.iterdir():
+                if not WEB_NAME.fullmatch(child.name):
+                    continue
+                path = f"{prefix}{child.name}"
+                if child.is_dir() and path.count("/") < WEB_DEPTH:
+                    stack.append((f"{path}/", child))
+                elif child.is_file() and child.name.endswith(WEB_SUFFIXES):
+                    found[path] = child.read_bytes()
+        return dict(sorted(found.items()))
+
+
+WEB_FOLDER = "web"  # a game package's browser files (GameEntry.web_files)
+WEB_SUFFIXES = (".js", ".css", ".svg", ".png", ".webp", ".json")
+WEB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # no dot files, no "..", no odd bytes
+WEB_DEPTH = 4  # folders below web/ at most
 
 
 class _LazyBots(Mapping[str, BotFactory]):

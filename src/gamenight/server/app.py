@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 from litestar import Litestar, Request, Response, get, post, websocket
+from litestar.config.compression import CompressionConfig
 from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
@@ -89,6 +90,11 @@ PAGE_HEADERS = {
     "X-Frame-Options": "DENY",
 }
 HELLO_TIMEOUT = 15.0
+# gzip for the pages and the API's answers (brotli would need a dependency): the browser's
+# files are gzipped once, ahead (gamenight.web.assets), so they are left out here
+COMPRESSION = CompressionConfig(
+    backend="gzip", minimum_size=512, gzip_compress_level=6, exclude=r"^/(v/[^/]+/)?static/"
+)
 
 
 # ----- HTTP bodies ----------------------------------------------------------------------------
@@ -794,6 +800,7 @@ def create_app(config: Config) -> Litestar:
             render_plugins=[JsonRenderPlugin()],
         ),
         request_max_body_size=64 * 1024,
+        compression_config=COMPRESSION,
         logging_config=None,  # the log's one format is the server's (server/logs.py)
     )
     _tighten_document(app)

@@ -1,8 +1,10 @@
 """The browser front end: static pages, ES modules and CSS, plus the replay endpoint.
 
-Everything the browser loads lives in ``static/`` and is served as is (no build
-step, no CDN). :func:`route_handlers` gives the server app its pages
-(``/``, ``/r/<code>``, ``/replay``), the ``/static`` files and
+Everything the browser loads lives in ``static/`` (and in game plug-ins' ``web/``
+folders) and is served as is (no build step, no CDN), gzipped and named by content
+(:mod:`gamenight.web.assets`). :func:`route_handlers` gives the server app its pages
+(``/``, ``/r/<code>``, ``/replay``), the files (``/v/<version>/static/...``, cached for
+good, and ``/static/...``, revalidated) and
 ``POST /api/replay`` (a JSONL record in, every step's spectator view out); the rules
 page is rendered here from the game's ``rules.md`` (:mod:`gamenight.web.rules`), and
 ``/favicon.ico`` is the site icon. See ``docs/web.md``.
@@ -20,12 +22,12 @@ from typing import Any
 import msgspec
 from litestar import MediaType, Request, Response, get, post
 from litestar.datastructures import CacheControlHeader
+from litestar.exceptions import NotFoundException
 from litestar.handlers import BaseRouteHandler
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
 from litestar.params import FromPath, FromQuery, RawBody
 from litestar.router import Router
-from litestar.static_files import create_static_files_router
 
 from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
@@ -34,6 +36,7 @@ from gamenight.core.game import to_json
 from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
 from gamenight.core.vocabulary import vocabulary
+from gamenight.web import assets
 from gamenight.web.rules import rules_html, rules_title
 
 STATIC = Path(__file__).parent / "static"
@@ -306,14 +309,62 @@ def game_vocabulary(game: str, lang: str) -> dict[str, str] | None:
         return None
 
 
+def accepts_gzip(accept_encoding: str | None) -> bool:
+    """Whether an ``Accept-Encoding`` takes gzip (not refused by ``q=0``).
+
+    >>> accepts_gzip("gzip, deflate, br"), accepts_gzip("br;q=1, gzip;q=0"), accepts_gzip(None)
+    (True, False, False)
+    >>> accepts_gzip("*"), accepts_gzip("identity")
+    (True, False)
+    """
+    for part in (accept_encoding or "").lower().split(","):
+        name, _, params = part.partition(";")
+        if name.strip() in ("gzip", "*"):
+            q = params.strip().removeprefix("q=").strip() if "q=" in params else "1"
+            try:
+                return float(q) > 0
+            except ValueError:
+                return False
+    return False
+
+
+def file_response(
+    request: Request[Any, Any, Any], found: assets.Asset, cache_control: str
+) -> Response[bytes]:
+    """One file of the bundle: gzipped if the browser takes it, 304 for an ETag it has."""
+    headers = {
+        "Cache-Control": cache_control,
+        "ETag": found.etag,
+        "Vary": "Accept-Encoding",
+    }
+    if request.headers.get("if-none-match") == found.etag:
+        return Response(b"", status_code=304, media_type=found.media_type, headers=headers)
+    body = found.body
+    if found.gzipped is not None and accepts_gzip(request.headers.get("accept-encoding")):
+        body, headers["Content-Encoding"] = found.gzipped, "gzip"
+    return Response(body, media_type=found.media_type, headers=headers)
+
+
 def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | Router]:
-    """The front end's routes; ``page_headers`` (the CSP...) go on every page."""
-    headers = {**page_headers, "Vary": "Accept-Language"}
+    """The front end's routes; ``page_headers`` (the CSP...) go on every page, which is
+    never cached (``no-cache``: it names the bundle's version, which an upgrade changes)."""
+    headers = {**page_headers, "Vary": "Accept-Language", "Cache-Control": "no-cache"}
+    made: list[assets.Bundle] = []
+
+    def bundle() -> assets.Bundle:
+        """The files, gathered on first use (not at start: that imports every game)."""
+        if not made:
+            made.append(assets.bundle())
+        return made[0]
 
     def page(
-        name: str, request: Request[Any, Any, Any], fallback: str = "", status: int = 200
+        name: str,
+        request: Request[Any, Any, Any],
+        fallback: str = "",
+        status: int = 200,
+        game: str | None = None,
     ) -> Response[bytes]:
-        text = (STATIC / PAGES[name]).read_text(encoding="utf-8")
+        text = bundle().page_text(PAGES[name], game)
         text = with_language(text, request.headers.get("accept-language"))
         if name == "room":  # where invite links point (the server's --public-url...)
             base = getattr(request.app.state, "invite_base", None)
@@ -339,7 +390,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         if hub is not None and room is None:
             return page("room", request, "<p>There is no such room.</p>", status=404)
         fallback = "" if room is None else room_fallback(room.entry.name, room.info())
-        return page("room", request, fallback)
+        return page("room", request, fallback, game=None if room is None else room.entry.id)
 
     @get("/account", include_in_schema=False, sync_to_thread=False)
     def account_page(request: Request[Any, Any, Any]) -> Response[bytes]:
@@ -362,7 +413,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             body = f'<h1 data-i18n="rules.missing">{html.escape(str(exc))}</h1>'
         else:
             title, body, status, shown = rules_main(game, wanted)
-        text = (STATIC / PAGES["rules"]).read_text(encoding="utf-8")
+        text = bundle().page_text(PAGES["rules"])
         text = text.replace('<html lang="en">', f'<html lang="{shown}">', 1)
         text = text.replace("<title>gamenight rules</title>", f"<title>{title}</title>", 1)
         text = text.replace("<!--rules-->", body, 1)
@@ -403,7 +454,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
     def favicon() -> Response[bytes]:
         """The site icon (an SVG) for a browser that asks /favicon.ico by itself."""
         return Response(
-            (STATIC / "img" / "icon.svg").read_bytes(),
+            bundle().files["img/icon.svg"].body,
             media_type="image/svg+xml",
             headers={"Cache-Control": "public, max-age=86400"},
         )
@@ -463,11 +514,27 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
                 answer.build = hub.bots.build(registry.get(game), target).state
         return Response(answer)
 
-    static = create_static_files_router(
-        path="/static",
-        directories=[STATIC],
-        include_in_schema=False,
-    )
+    @get("/static/{path:path}", include_in_schema=False, sync_to_thread=False)
+    def plain_file(request: Request[Any, Any, Any], path: FromPath[str]) -> Response[bytes]:
+        """A file by its plain name: revalidated on every use (``no-cache``, ``ETag``)."""
+        found = bundle().files.get(path.lstrip("/"))
+        if found is None:
+            raise NotFoundException()
+        return file_response(request, found, assets.REVALIDATE)
+
+    @get("/v/{version:str}/static/{path:path}", include_in_schema=False, sync_to_thread=False)
+    def versioned_file(
+        request: Request[Any, Any, Any], version: FromPath[str], path: FromPath[str]
+    ) -> Response[bytes]:
+        """A file of the bundle's ``version``: cached for good. Another version's (a page
+        loaded before an upgrade) gets today's file, revalidated, rather than nothing."""
+        made = bundle()
+        found = made.files.get(path.lstrip("/"))
+        if found is None:
+            raise NotFoundException()
+        cache = assets.IMMUTABLE if version == made.version else assets.REVALIDATE
+        return file_response(request, found, cache)
+
     return [
         lobby_page,
         room_page,
@@ -479,5 +546,6 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         favicon,
         replay_record,
         review_record,
-        static,
+        plain_file,
+        versioned_file,
     ]

@@ -3,9 +3,10 @@
 Each seat in turn rolls one die and may roll again or stop; the first to reach
 10 points wins. A roll of 1 loses the turn's points ("pig" on one die).
 
-It declares no terminal UI, codec, renderer or bots of its own: gamenight's generic
-front ends play it (the terminal's generic table, the browser's generic.js, the
-environments' generic codec), which is what the plug-in tests check. It does list its
+It declares no terminal UI, codec or bots of its own: gamenight's generic front ends
+play it (the terminal's generic table, the environments' generic codec), which is what
+the plug-in tests check. In the browser it has its own board, shipped in its package
+(``web/board.js`` and ``web/messages/<lang>.js``, found through its entry point). It does list its
 actions (``actions``), so its RL action indices are fixed.
 """
 

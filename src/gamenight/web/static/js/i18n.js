@@ -21,6 +21,7 @@
 // ?lang=, which keeps the game: the seat is in localStorage, the replay step in the address
 // (and the server renders the rules page in it).
 import en from "./messages/en.js";
+import installed from "./games/installed.js";
 
 const STORE_KEY = "gamenight.lang";
 const CODE = /^[a-z]{2,3}$/; // a catalogue's file name; anything else is never imported
@@ -83,13 +84,24 @@ export function setLanguage(code) {
 
 function loadOne(language, gameId) {
   const key = `${language}/${gameId}`;
+  // installed.js names the files a game has (the server made it from the registry): a
+  // game without one in this language is asked for nothing, so no 404 in any room
+  const own = Object.hasOwn(installed, gameId) ? installed[gameId].messages || {} : {};
+  const path = Object.hasOwn(own, language) ? own[language] : null;
+  if (!path && LISTED.has(language)) return Promise.resolve();
   if (!loading.has(key)) {
-    loading.set(key, import(`./messages/${key}.js`)
+    const url = path ? new URL(path, new URL("../", import.meta.url)).href : `./messages/${key}.js`;
+    loading.set(key, import(url)
       .then((module) => Object.assign(catalogues[language], module.default))
-      .catch(() => {})); // no strings of its own (yet): keys show as the fallbacks say
+      .catch(() => {})); // unreadable: keys show as the fallbacks say
   }
   return loading.get(key);
 }
+
+// The languages installed.js lists files of: for these it is the whole truth; a game's
+// file in any other (one the server does not ship, like the tests' pseudo-locale, which
+// the page is handed another way) is asked for by its name
+const LISTED = new Set(Object.values(installed).flatMap((game) => Object.keys(game.messages || {})));
 
 function loadVocabulary(language, gameId) {
   const key = `vocabulary/${language}/${gameId}`;

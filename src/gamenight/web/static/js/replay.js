@@ -6,7 +6,7 @@
 import { h, replace, $ } from "./dom.js";
 import { t, translatePage, loadGameMessages, errorText, gameName } from "./i18n.js";
 import { api } from "./api.js";
-import { rendererFor } from "./games/index.js";
+import { loadRenderer, rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
 import { LogPanel, describe } from "./parts/log.js";
 import { checkRecord } from "./fairness.js";
@@ -98,7 +98,7 @@ async function load(text, { room = null, step = 0 } = {}) {
   let got;
   try {
     got = await api.replay(text);
-    await loadGameMessages(got.game);
+    await Promise.all([loadGameMessages(got.game), loadRenderer(got.game)]);
   } catch (err) {
     if (mine !== attempt) return;
     showError(t("replay.bad", { message: errorText(err) }));

@@ -4,7 +4,7 @@ import { t, tOr, translatePage, loadGameMessages, errorText, gameName as nameOfG
 import { api, ApiError } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
-import { rendererFor } from "./games/index.js";
+import { loadRenderer, rendererFor } from "./games/index.js";
 import { rendererContext } from "./context.js";
 import { seatList, seatName, seatNames } from "./parts/seats.js";
 import { connectionStatus } from "./parts/status.js";
@@ -974,8 +974,8 @@ async function main() {
     const [games, room] = await Promise.all([api.games(), api.room(code)]);
     state.game = games.find((g) => g.id === room.game) || null;
     state.room = room;
-    renderer = rendererFor(room.game);
-    await Promise.all([loadGameMessages(room.game), loadCatalogues()]);
+    // only this game's board is fetched (games/index.js), with its messages
+    [renderer] = await Promise.all([loadRenderer(room.game), loadGameMessages(room.game), loadCatalogues()]);
     render();
   } catch (err) {
     replace($("main"), h("h1", {}, t("room.missing")), h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));

@@ -186,6 +186,15 @@ export default {
   "hint.loading": "Denke nach…",
   "hint.none": "Für diese Stellung gibt es keinen Rat.",
   "generic.note": "Dieses Spiel hat noch keinen eigenen Tisch; seine erlaubten Züge:",
+  "generic.yes": "ja",
+  "generic.no": "nein",
+  "generic.moves": { one: "{n} erlaubter Zug", other: "{n} erlaubte Züge" },
+  "generic.showing": "Züge {from}–{to} von {count} (von {all} erlaubten Zügen)",
+  "generic.none_found": "Kein Zug passt zu „{query}“.",
+  "generic.no_moves": "Du hast gerade keine Züge.",
+  "generic.find": "Zug suchen",
+  "generic.prev": "Vorige Züge",
+  "generic.next": "Weitere Züge",
 
   "end.title": "Endstand",
   // ordinals ("You came 2nd"), by CLDR ordinal category (i18n.ordinal)

@@ -188,6 +188,15 @@ export default {
   "hint.loading": "Thinking…",
   "hint.none": "No advice for this position.",
   "generic.note": "This game has no table of its own yet; its legal moves:",
+  "generic.yes": "yes",
+  "generic.no": "no",
+  "generic.moves": { one: "{n} legal move", other: "{n} legal moves" },
+  "generic.showing": "Moves {from}–{to} of {count} (of {all} legal moves)",
+  "generic.none_found": "No move matches “{query}”.",
+  "generic.no_moves": "No moves for you now.",
+  "generic.find": "Find a move",
+  "generic.prev": "Previous moves",
+  "generic.next": "More moves",
 
   "end.title": "Final standings",
   // ordinals ("You came 2nd"), by CLDR ordinal category (i18n.ordinal)

@@ -186,6 +186,15 @@ export default {
   "hint.loading": "Myślę…",
   "hint.none": "Brak podpowiedzi dla tej sytuacji.",
   "generic.note": "Ta gra nie ma jeszcze własnego stołu; jej dozwolone ruchy:",
+  "generic.yes": "tak",
+  "generic.no": "nie",
+  "generic.moves": { one: "{n} dozwolony ruch", few: "{n} dozwolone ruchy", many: "{n} dozwolonych ruchów", other: "{n} dozwolonego ruchu" },
+  "generic.showing": "Ruchy {from}–{to} z {count} (spośród {all} dozwolonych)",
+  "generic.none_found": "Żaden ruch nie pasuje do „{query}”.",
+  "generic.no_moves": "Nie masz teraz żadnych ruchów.",
+  "generic.find": "Znajdź ruch",
+  "generic.prev": "Poprzednie ruchy",
+  "generic.next": "Kolejne ruchy",
 
   "end.title": "Klasyfikacja końcowa",
   // ordinals ("You came 2nd"), by CLDR ordinal category (i18n.ordinal)
