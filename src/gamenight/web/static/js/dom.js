@@ -54,3 +54,15 @@ export function replace(el, ...children) {
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);
+
+/**
+ * A player's name as a bidirectional isolate (U+2068 FIRST STRONG ISOLATE ... U+2069 POP
+ * DIRECTIONAL ISOLATE): inside any sentence it reads as it would alone ("שרה 2" stays
+ * "שרה 2", and the "12" after it in "שרה 2 12" stays after it). The characters are
+ * invisible; names never hold bidi controls (core/text.py refuses them), so one cannot
+ * end the isolate early. Every label and log line gets names through here (seats.js).
+ */
+export function isolate(name) {
+  const text = String(name ?? "");
+  return text ? `\u2068${text}\u2069` : "";
+}

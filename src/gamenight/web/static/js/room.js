@@ -16,9 +16,13 @@ import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
 import { fairBox } from "./parts/fair.js";
 import { rematch } from "./rematch.js";
+import { mountRulesDrawer } from "./parts/rules-drawer.js";
+import { limitText } from "./parts/text-field.js";
 import { newContribution, playerEntropy } from "./fairness.js";
 
 translatePage();
+const NAME_CHARS = 40; // the server's limits, in code points (core/text.py; parts/text-field.js)
+limitText($("#chat-input"), 300);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const arrivedByLink = takeDeviceLink();
 const els = {
@@ -225,11 +229,12 @@ function claimBox(open) {
   // What the player typed survives a re-render (a room update while they type):
   // the draft lives in the state, and the data-key keeps the focus (replace()).
   const nameInput = h("input", {
-    id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
+    id: "claim-name", type: "text", autocomplete: "nickname",
     value: state.claimDraft ?? store.name(), required: true, "data-key": "claim-name",
     oninput: (e) => { state.claimDraft = e.target.value; },
     onkeydown: (e) => { if (e.key === "Enter" && open.length === 1) claim(open[0].seat); },
   });
+  limitText(nameInput, NAME_CHARS);
   return h("div", { class: "claim" },
     h("label", { for: "claim-name" }, t("room.your_name")),
     nameInput,
@@ -663,7 +668,7 @@ function chatLine(msg) {
   const text = String(msg.text || "");
   const match = text.match(new RegExp(`${location.origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/r/([A-Za-z0-9_-]+)$`));
   return h("li", {},
-    h("b", {}, msg.name || t("chat.spectator")), ": ",
+    h("b", {}, h("bdi", {}, msg.name || t("chat.spectator"))), ": ",
     match ? [text.slice(0, match.index), h("a", { href: `/r/${match[1]}` }, `/r/${match[1]}`)] : text);
 }
 
@@ -807,11 +812,11 @@ els.invite.addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(url);
     say(t("room.copied"));
-    els.invite.textContent = t("room.copied");
+    $("#invite-label").textContent = t("room.copied");
   } catch {
     window.prompt(t("room.copy_prompt"), url);
   }
-  setTimeout(() => (els.invite.textContent = t("room.invite")), 2500);
+  setTimeout(() => ($("#invite-label").textContent = t("room.invite")), 2500);
 });
 
 async function main() {
@@ -820,6 +825,7 @@ async function main() {
     state.game = games.find((g) => g.id === room.game) || null;
     state.room = room;
     renderer = rendererFor(room.game);
+    mountRulesDrawer(room.game);
     await Promise.all([loadGameMessages(room.game), loadCatalogues()]);
     render();
   } catch (err) {

@@ -1,15 +1,16 @@
 // The seat list: names (as text), bots with their one-line descriptions, who is connected,
 // whose turn it is.
-import { h } from "../dom.js";
+import { h, isolate } from "../dom.js";
 import { t } from "../i18n.js";
 
 /**
  * A seat's label, the one everywhere on the page (seats, table, log, end): the player's
- * name, "Bot greedy" for a bot, "Open seat 2" for a seat nobody has taken.
+ * name (a bidi isolate: dom.js isolate), "Bot greedy" for a bot, "Open seat 2" for a seat
+ * nobody has taken.
  */
 export function seatName(seat, gameInfo) {
   if (!seat) return "";
-  if (seat.name) return seat.name;
+  if (seat.name) return isolate(seat.name); // a bidi isolate in every sentence (dom.js)
   if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
   return t("seat.open", { n: seat.seat + 1 });
 }

@@ -44,6 +44,8 @@ export default {
   "dd.log.turn": "{who} ist dran (Runde {round})",
   "dd.log.stop": "{who} hört auf",
   "dd.log.over": "Spielende: {reason}",
+  "dd.end.plate_empty": "der Teller ist leer",
+  "dd.end.last_set_aside": "der letzte Chip auf dem Teller wurde beiseitegelegt",
   "dd.advice.objective": "erwarteter Chipwert",
   "dd.advice.note": "nur dieser Zug, wie ihn der zugoptimale Bot zählt: die Punkte eines Chips, +20 für den letzten Chip vom Teller und der Extrazug eines Kniffels; wer den letzten Chip im Rückstand nimmt, verliert das Spiel (−1000), dann ist kein Chip (0) besser; spätere Züge und Boni zählen nicht",
   "dd.hint.roll_all": "Alle fünf würfeln",

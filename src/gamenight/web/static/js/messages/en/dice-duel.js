@@ -46,6 +46,8 @@ export default {
   "dd.log.turn": "{who}'s turn (round {round})",
   "dd.log.stop": "{who} stops",
   "dd.log.over": "Game over: {reason}",
+  "dd.end.plate_empty": "the plate is empty",
+  "dd.end.last_set_aside": "the last chip on the plate was set aside",
   "dd.advice.objective": "expected chip value",
   "dd.advice.note": "this turn only, as the turn-optimal bot counts it: a chip's points, +20 for the plate's last chip, and a Kniffel's extra turn; taking the last chip while behind ends the game lost (−1000), so no chip (0) is better; later turns and bonuses are ignored",
   "dd.hint.roll_all": "Roll all five",

@@ -44,6 +44,8 @@ export default {
   "dd.log.turn": "Tura gracza {who} (runda {round})",
   "dd.log.stop": "{who} kończy",
   "dd.log.over": "Koniec gry: {reason}",
+  "dd.end.plate_empty": "talerz jest pusty",
+  "dd.end.last_set_aside": "ostatni żeton z talerza został odłożony na bok",
   "dd.advice.objective": "oczekiwana wartość żetonu",
   "dd.advice.note": "tylko ta tura, tak jak liczy ją bot optymalny w turze: punkty żetonu, +20 za ostatni żeton z talerza i dodatkowa tura za Kniffela; wzięcie ostatniego żetonu przy stracie kończy grę porażką (−1000), więc brak żetonu (0) jest lepszy; dalsze tury i premie się nie liczą",
   "dd.hint.roll_all": "Rzuć wszystkimi pięcioma",
