@@ -581,7 +581,7 @@ export default {
       case "setup": return t("dc.log.setup", { rounds: t("dc.log.rounds", { count: e.rounds }), track: t("dc.early_win", { count: e.track }) });
       case "deal": return null;
       case "hand": return t("dc.log.hand", { cards: (e.cards || []).map(card).join(", ") });
-      case "keep": return t("dc.log.keep_step", { dealt: e.dealt, keep: e.keep });
+      case "keep": return t("dc.log.keep_step", { count: e.dealt, dealt: e.dealt, keep: e.keep });
       case "ready": return t("dc.log.ready", { who, what: tOr(`dc.step.${e.step}`, e.step) });
       case "chosen": {
         // live, only the own team gets this event; a replay shows everyone's

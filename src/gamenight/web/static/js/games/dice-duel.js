@@ -37,7 +37,7 @@ function chipPile(title, counts, ctx, source, hideEmpty = false) {
         h("span", { class: "chip-count" }, t("dd.chips_left", { count: counts[i] })),
         can && source === "plate" && !action ? h("span", { class: "tag" }, t("dd.makes")) : null,
         action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}`,
-          title: t("dd.take_title", { combo: combo(c), value: VALUES[i] }) }) : null);
+          title: t("dd.take_title", { combo: combo(c), value: VALUES[i], count: VALUES[i] }) }) : null);
     })));
 }
 

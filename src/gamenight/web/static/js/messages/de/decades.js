@@ -91,7 +91,7 @@ export default {
   "dc.log.setup": "{rounds}; {track}",
   "dc.log.rounds": { one: "{n} Runde", other: "{n} Runden" },
   "dc.log.hand": "Deine Aktionskarten sind ausgeteilt: {cards}",
-  "dc.log.keep_step": "Jedes Team zieht {dealt} Aktionskarten und behält {keep}",
+  "dc.log.keep_step": { one: "Jedes Team zieht {dealt} Aktionskarte und behält {keep}", other: "Jedes Team zieht {dealt} Aktionskarten und behält {keep}" },
   "dc.log.ready": "{who} hat {what} gewählt",
   "dc.log.chosen.answer": "Du hast {year} gewählt (vor dem anderen Team verborgen)",
   "dc.log.chosen.keep": "Du hast {cards} behalten (vor dem anderen Team verborgen)",

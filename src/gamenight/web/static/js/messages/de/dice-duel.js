@@ -20,7 +20,7 @@ export default {
   "dd.set_aside": "Ablagestapel",
   "dd.chips_left": { one: "{n} Chip", other: "{n} Chips" },
   "dd.chips_held": "{n} × {value} =",
-  "dd.take_title": "Einen Chip {combo} nehmen ({value} Punkte)",
+  "dd.take_title": { one: "Einen Chip {combo} nehmen ({value} Punkt)", other: "Einen Chip {combo} nehmen ({value} Punkte)" },
   "dd.makes": "deine Würfel ergeben ihn",
   "dd.decline": "Keinen Chip nehmen",
   "dd.decline_title": "Den Zug ohne Chip beenden, auch wenn deine Würfel einen ergeben",

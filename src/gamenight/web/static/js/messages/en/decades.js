@@ -92,7 +92,7 @@ export default {
   "dc.log.setup": "{rounds}; {track}",
   "dc.log.rounds": { one: "{n} round", other: "{n} rounds" },
   "dc.log.hand": "Your action cards are dealt: {cards}",
-  "dc.log.keep_step": "Each team draws {dealt} action cards and keeps {keep}",
+  "dc.log.keep_step": { one: "Each team draws {dealt} action card and keeps {keep}", other: "Each team draws {dealt} action cards and keeps {keep}" },
   "dc.log.ready": "{who} has chosen {what}",
   "dc.log.chosen.answer": "You chose {year} (hidden from the other team)",
   "dc.log.chosen.keep": "You kept {cards} (hidden from the other team)",

@@ -24,7 +24,7 @@ export default {
   "dd.set_aside": "Set-aside pile",
   "dd.chips_left": { one: "{n} chip", other: "{n} chips" },
   "dd.chips_held": "{n} × {value} =",
-  "dd.take_title": "Take a {combo} chip ({value} points)",
+  "dd.take_title": { one: "Take a {combo} chip ({value} point)", other: "Take a {combo} chip ({value} points)" },
   "dd.makes": "your dice make it",
   "dd.take": "Take",
   "dd.sheet": "Chips and totals",

@@ -91,7 +91,7 @@ export default {
   "dc.log.setup": "{rounds}; {track}",
   "dc.log.rounds": { one: "{n} runda", few: "{n} rundy", many: "{n} rund", other: "{n} rundy" },
   "dc.log.hand": "Rozdano ci karty akcji: {cards}",
-  "dc.log.keep_step": "Każda drużyna dobiera karty akcji (liczba: {dealt}) i zatrzymuje {keep}",
+  "dc.log.keep_step": { one: "Każda drużyna dobiera {dealt} kartę akcji i zatrzymuje {keep}", few: "Każda drużyna dobiera {dealt} karty akcji i zatrzymuje {keep}", many: "Każda drużyna dobiera {dealt} kart akcji i zatrzymuje {keep}", other: "Każda drużyna dobiera {dealt} karty akcji i zatrzymuje {keep}" },
   "dc.log.ready": "{who}: wybrano {what}",
   "dc.log.chosen.answer": "Wybrano {year} (ukryte przed drugą drużyną)",
   "dc.log.chosen.keep": "Zatrzymano {cards} (ukryte przed drugą drużyną)",

@@ -20,7 +20,7 @@ export default {
   "dd.set_aside": "Stos odłożonych",
   "dd.chips_left": { one: "{n} żeton", few: "{n} żetony", many: "{n} żetonów", other: "{n} żetonu" },
   "dd.chips_held": "{n} × {value} =",
-  "dd.take_title": "Weź żeton {combo} ({value} pkt)",
+  "dd.take_title": { one: "Weź żeton {combo} ({value} punkt)", few: "Weź żeton {combo} ({value} punkty)", many: "Weź żeton {combo} ({value} punktów)", other: "Weź żeton {combo} ({value} punktu)" },
   "dd.makes": "twoje kości to dają",
   "dd.decline": "Nie bierz żetonu",
   "dd.decline_title": "Zakończ turę bez żetonu, nawet jeśli kości na niego pozwalają",
