@@ -274,14 +274,25 @@ def test_a_right_to_left_name_reads_as_itself_in_labels_and_log_lines(
     ui.toy(page, __import__("random").Random(2))
     page.wait_for_selector(".log-list li")
     page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
-    texts = page.evaluate(
-        """() => [...document.querySelectorAll('.log-list li, .seat-name, .turn-banner, #table *')]
-          .filter((el) => !el.children.length).map((el) => el.textContent)"""
+    shown = page.evaluate(
+        """(name) => {
+          const out = [];
+          for (const root of document.querySelectorAll('.log-list, #seats, #bar, #table')) {
+            const walk = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+            for (let node = walk.nextNode(); node; node = walk.nextNode()) {
+              if (!node.textContent.includes(name.slice(0, 3))) continue;
+              const bdi = node.parentElement;
+              out.push([bdi.tagName, bdi.textContent, bdi.parentElement.textContent]);
+            }
+          }
+          return out;
+        }""",
+        HEBREW,
     )
-    with_name = [t for t in texts if "שרה" in t]
-    assert with_name, texts
-    for text in with_name:
-        assert f"{FSI}{HEBREW}{PDI}" in text, repr(text)
+    assert len(shown) >= 2, shown  # the seat list and the log at least
+    for tag, text, context in shown:
+        assert tag == "BDI" and text == HEBREW, (tag, text, context)
+        assert FSI not in context and PDI not in context  # the marks became the element
     # drawn: the score after the name stays to its right (left-to-right page)
     order = page.evaluate(
         """async (name) => {
@@ -292,21 +303,16 @@ def test_a_right_to_left_name_reads_as_itself_in_labels_and_log_lines(
           const names = seats.seatNames([{ seat: 0, name }, { seat: 1, name: 'Bo' }]);
           const end = { kind: 'end', scores: [12, 7], early_win: false };
           const line = renderer.describe(end, { names, replay: true, view: {} });
-          const li = document.createElement('li');
-          li.textContent = line;
+          const { h } = await import('/static/js/dom.js');
+          const li = h('li', {}, line);  // as the log adds a line
           document.querySelector('.log-list').append(li);
-          const node = li.firstChild;
-          const rect = (from, to) => {
-            const r = document.createRange();
-            r.setStart(node, from);
-            r.setEnd(node, to);
-            return r.getBoundingClientRect();
-          };
-          const at = line.indexOf(name);
-          const score = line.indexOf('12', at + name.length);
-          const nameBox = rect(at, at + name.length);
-          const scoreBox = rect(score, score + 2);
-          return { line, nameRight: nameBox.right, scoreLeft: scoreBox.left };
+          const bdi = [...li.querySelectorAll('bdi')].find((el) => el.textContent === name);
+          const after = bdi.nextSibling;  // " 12; ..."
+          const r = document.createRange();
+          r.setStart(after, after.textContent.indexOf('12'));
+          r.setEnd(after, after.textContent.indexOf('12') + 2);
+          return { line: li.textContent, nameRight: bdi.getBoundingClientRect().right,
+                   scoreLeft: r.getBoundingClientRect().left };
         }""",
         HEBREW,
     )
