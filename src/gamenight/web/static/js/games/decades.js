@@ -555,7 +555,10 @@ export default {
       revealing ? null : keepPicker(v, ctx),
       placing ? extendPanel(ctx, placing) : null,
       plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, cardFace(a.card))))) : null,
-      others.length ? panel(t("dc.target_title"), h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
+      others.length ? panel(t("dc.target_title"),
+        // the card being played, with what it does (its actions are named after it)
+        tOr(`dc.card.${others[0].type}`, "") ? h("p", { class: "dc-playing card", "data-card": others[0].type }, cardFace(others[0].type)) : null,
+        h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
       h("div", { class: "dc-boards" },
         board(v, boards[0], ctx, me, shown, placing),
         board(v, boards[1], ctx, me, shown, null)),
