@@ -58,6 +58,6 @@ def test_every_count_has_plural_forms(lang: str) -> None:
     missing = {
         key: sorted(FORMS[lang] - set(messages[key]))
         for key in counting_keys()
-        if isinstance(messages.get(key), dict) and FORMS[lang] - set(messages[key])  # type: ignore[arg-type]
+        if isinstance(messages.get(key), dict) and FORMS[lang] - set(messages[key])
     }
     assert not missing, f"{lang}: plural forms missing: {missing}"
