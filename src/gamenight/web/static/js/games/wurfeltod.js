@@ -135,8 +135,9 @@ function boxList(ctx, v, aside, rolled, say) {
       scratch ? named(actButton(ctx, scratch, t("wt.scratch"), { cls: "scratch", key: `scratch-${cat}` }), say(scratch)) : null));
   });
   if (!items.length) return null;
+  const scratching = (ctx.legal || []).some((a) => a.type === "scratch");
   return h("div", { class: "wt-boxes-wrap" },
-    h("h4", { class: "wt-boxes-title" }, t("wt.boxes_title")),
+    h("h4", { class: "wt-boxes-title" }, t(scratching ? "wt.boxes_title" : "wt.boxes_title_book")),
     h("ul", { class: "wt-boxes" }, items));
 }
 

@@ -23,6 +23,7 @@ export default {
   "wt.sheet": "Wertungsblatt: Offene Felder zeigen, was ein Eintrag jetzt bringt (☠ = Wurfeltod, −250)",
   "wt.sheet_final": "Wertungsblatt (☠ = Wurfeltod, −250)",
   "wt.boxes_title": "Trage ein Feld ein (✗ streicht es für 0)",
+  "wt.boxes_title_book": "Trage ein Feld ein",
   "wt.scratch": "✗",
   "wt.scratched": "gestrichen",
   "wt.wurfeltod": "Wurfeltod",

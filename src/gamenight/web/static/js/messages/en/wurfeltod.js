@@ -25,6 +25,7 @@ export default {
   "wt.sheet": "Score sheet: open boxes show what booking them scores now (☠ = Wurfeltod, −250)",
   "wt.sheet_final": "Score sheet (☠ = Wurfeltod, −250)",
   "wt.boxes_title": "Book a box (✗ scratches it for 0)",
+  "wt.boxes_title_book": "Book a box",
   "wt.scratch": "✗",
   "wt.scratched": "scratched",
   "wt.wurfeltod": "Wurfeltod",

@@ -23,6 +23,7 @@ export default {
   "wt.sheet": "Karta wyników: wolne pola pokazują, ile dałby teraz wpis (☠ = Wurfeltod, −250)",
   "wt.sheet_final": "Karta wyników (☠ = Wurfeltod, −250)",
   "wt.boxes_title": "Wpisz pole (✗ skreśla je za 0)",
+  "wt.boxes_title_book": "Wpisz pole",
   "wt.scratch": "✗",
   "wt.scratched": "skreślone",
   "wt.wurfeltod": "Wurfeltod",
