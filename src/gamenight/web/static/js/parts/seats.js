@@ -40,7 +40,8 @@ export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
         "li",
         { class: `seat ${turn ? "turn" : ""} ${seat.seat === me ? "me" : ""}` },
         h("span", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-        h("span", { class: "seat-name" }, seatName(seat, gameInfo)),
+        // the element itself is the name's isolate (dir="auto"), so it holds the name alone
+        h("span", { class: "seat-name", dir: seat.name ? "auto" : null }, seat.name || seatName(seat, gameInfo)),
         seat.seat === me ? h("span", { class: "tag" }, t("seat.you")) : null,
         turn ? h("span", { class: "tag turn-tag" }, t("seat.turn")) : null,
         seat.takeover ? h("span", { class: "tag" }, t("seat.tag.takeover")) : null,
