@@ -4,11 +4,16 @@ name against a bot), a finished game's end screen and a replay. Each passes stri
 (no violation of any impact) and the layout check at 320, 390 and 1366 px, and is
 photographed at phone and desktop size (artifacts/web/sweep-*.png).
 
+Phone-first (issue 40): in every game and the toy plug-in, at each of the player's turns
+through many phases, every enabled control of the table is on a 390 x 844 screen without
+scrolling (:func:`check_reach`); the room's rules drawer passes the same checks.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -27,6 +32,24 @@ def check(page: Any, where: str) -> None:
     ui.shoot(page, f"sweep-{where}")
     ui.check_axe(page, where, strict=True)
     ui.check_layout(page, where)
+
+
+# the function itself, without the file's leading comment (evaluate must see a function)
+REACH_JS = (Path(__file__).parent / "reach.js").read_text(encoding="utf-8").split("\n", 3)[3]
+
+
+def check_reach(page: Any, where: str) -> None:
+    """At 390 x 844 and scrolled to the top, every enabled control of the table (the acting
+    player's buttons, dice, boxes, cards, years) is wholly on the screen (tests/web/reach.js)."""
+    before = page.viewport_size
+    try:
+        page.set_viewport_size(ui.PHONE)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        ui.next_frame(page)
+        problems = page.evaluate(REACH_JS)
+    finally:
+        page.set_viewport_size(before)
+    assert not problems, f"{where}: out of reach without scrolling: " + "; ".join(problems)
 
 
 @pytest.fixture(scope="module")
@@ -83,7 +106,22 @@ PLAYING: list[Any] = [
     "dice-duel",
     "wurfeltod",
     "decades",
+    "toy",
 ]
+BOTS["toy"] = "bot:random"
+CHOOSERS = {
+    "decathlon": ui.decathlon,
+    "dice-duel": ui.dice_duel,
+    "wurfeltod": ui.wurfeltod,
+    "decades": ui.decades,
+    "toy": ui.toy,
+}
+# the turns checked for reach in each game: enough for its phases (the Decades' keep,
+# answers, tokens and cards; Wurfeltod's set-asides and bookings; the Decathlon's events)
+REACH_STEPS = 30
+# the Decathlon's events of every kind of table: sets (the 1500 m's eight single dice),
+# the run-up and jump, one die at a time, the bar with its dice count
+DECATHLON_KINDS = ["1500m", "long-jump", "shot-put", "pole-vault", "400m"]
 
 
 @pytest.mark.parametrize("game", PLAYING)
@@ -92,6 +130,36 @@ def test_sweep_playing(page: Any, server: Server, game: str) -> None:
     ui.start_if_host(page)
     page.wait_for_selector("body[data-my-turn=true]")
     check(page, f"playing-{game}")
+    _reach_every_turn(page, game, REACH_STEPS)
+
+
+def test_sweep_phone_reach_decathlon_events(page: Any, server: Server) -> None:
+    """The Decathlon's other kinds of events (the 10 events' first turns come first in the
+    full game): every turn of these five in reach on the phone."""
+    ui.create_room(
+        page,
+        server.url,
+        "decathlon",
+        ["human", BOTS["decathlon"]],
+        name=ui.LONG_NAME,
+        events=DECATHLON_KINDS,
+    )
+    ui.start_if_host(page)
+    _reach_every_turn(page, "decathlon", 200)
+
+
+def _reach_every_turn(page: Any, game: str, steps: int) -> None:
+    """Play up to ``steps`` turns with the game's chooser, checking reach at each."""
+    rng = random.Random(7)
+    for step in range(steps):
+        page.wait_for_selector("body[data-my-turn=true], body[data-status=finished]")
+        if page.locator("body[data-status=finished]").count():
+            return
+        seq = page.get_attribute("body", "data-seq")
+        phase = page.get_attribute("#table .table", "data-phase") or ""
+        check_reach(page, f"{game} turn {step} (seq {seq} {phase})")
+        assert CHOOSERS[game](page, rng), f"{game}: nothing to do at seq {seq}"
+        page.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
 
 
 def _open_as_player(page: Any, state: Any) -> Any:

@@ -35,10 +35,34 @@ function setAttrs(el, attrs) {
 }
 
 function append(el, children) {
+  const html = el.namespaceURI === HTML_NS;
   for (const child of children.flat(Infinity)) {
     if (child === undefined || child === null || child === false) continue;
-    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    if (child instanceof Node) el.append(child);
+    else if (html) el.append(...textWithIsolates(String(child)));
+    else el.append(document.createTextNode(String(child)));
   }
+}
+
+const HTML_NS = "http://www.w3.org/1999/xhtml";
+const ISOLATE = /\u2068([^\u2068\u2069]*)\u2069/g;
+
+/** Text for an HTML element: each name isolate() made (U+2068 … U+2069) becomes a <bdi>
+ * holding the name, so the page's text holds the name alone (what a test or a copy reads)
+ * and the browser isolates it just the same. */
+function textWithIsolates(text) {
+  if (!text.includes("\u2068")) return [document.createTextNode(text)];
+  const out = [];
+  let last = 0;
+  for (const found of text.matchAll(ISOLATE)) {
+    if (found.index > last) out.push(document.createTextNode(text.slice(last, found.index)));
+    const bdi = document.createElement("bdi");
+    bdi.textContent = found[1];
+    out.push(bdi);
+    last = found.index + found[0].length;
+  }
+  if (last < text.length) out.push(document.createTextNode(text.slice(last)));
+  return out;
 }
 
 /** Replace the children of `el`, keeping the focus on the element with the same data-key. */
@@ -54,3 +78,17 @@ export function replace(el, ...children) {
 }
 
 export const $ = (sel, root = document) => root.querySelector(sel);
+
+/**
+ * A player's name marked as a bidirectional isolate (U+2068 FIRST STRONG ISOLATE ...
+ * U+2069 POP DIRECTIONAL ISOLATE): inside any sentence it reads as it would alone ("שרה 2"
+ * stays "שרה 2", and the "12" after it in "שרה 2 12" stays after it). h() and replace()
+ * turn the marks into a <bdi> around the name; in an attribute (an aria-label) or a live
+ * announcement the invisible marks themselves isolate it. Names never hold bidi controls
+ * (core/text.py refuses them), so none can end the isolate early. Every label and log
+ * line gets names through here (parts/seats.js).
+ */
+export function isolate(name) {
+  const text = String(name ?? "");
+  return text ? `\u2068${text}\u2069` : "";
+}

@@ -5,7 +5,8 @@
 // Every field's error is shown next to the field (aria-invalid, aria-describedby) and the
 // field gets the focus; the checks come from GET /api/games (an int option's minimum and
 // maximum, a choice option's seat counts), so the lobby has no per-game code.
-import { h, replace, $ } from "./dom.js";
+import { h, replace, $, isolate } from "./dom.js";
+import { limitText } from "./parts/text-field.js";
 import { defaultText, entryText } from "./parts/catalogue.js";
 import { t, tOr, translatePage, loadGameMessages, formatDate, errorText, gameName, language, ordinal } from "./i18n.js";
 import { api } from "./api.js";
@@ -296,7 +297,8 @@ function renderDetail(game) {
     players.textContent = countText(game, lo, hi);
     drawSeats();
   };
-  const name = h("input", { id: "my-name", type: "text", maxlength: 40, value: store.name() || "", autocomplete: "nickname" });
+  // 40 code points, as the server counts (parts/text-field.js), not maxlength's UTF-16 units
+  const name = limitText(h("input", { id: "my-name", type: "text", value: store.name() || "", autocomplete: "nickname" }), 40);
   const clock = roomSelect("turn-clock", t("lobby.clock"), TURN_CLOCKS,
     (v) => (v === null ? t("lobby.clock_off") : t("lobby.clock_on", { time: duration(v) })), t("lobby.clock_help"));
   const takeover = roomSelect("takeover", t("lobby.takeover"), TAKEOVERS,
@@ -437,7 +439,7 @@ function resultText(room, info) {
     const key = results.winners && results.winners.includes(seat) ? "lobby.result_won" : "lobby.result_rank";
     return t(key, { rank: ordinal(results.ranks[seat]), of: results.ranks.length, score: score ?? "" });
   }
-  const winners = (results.winners || []).map((s) => names[s]).join(", ");
+  const winners = (results.winners || []).map((s) => isolate(names[s])).join(", ");
   return t("lobby.result_winners", { names: winners });
 }
 

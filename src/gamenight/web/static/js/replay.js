@@ -3,7 +3,7 @@
 // spectator view; step forwards and backwards with the same table renderers, or let it
 // play by itself at a chosen speed. A room's replay keeps its step in the address
 // (history.replaceState), so a link leads to the same step; "copy link" copies it.
-import { h, replace, $ } from "./dom.js";
+import { h, replace, $, isolate } from "./dom.js";
 import { t, translatePage, loadGameMessages, errorText, gameName } from "./i18n.js";
 import { api } from "./api.js";
 import { loadRenderer, rendererFor } from "./games/index.js";
@@ -31,7 +31,7 @@ function showError(text) {
 }
 
 function names() {
-  return data.seats.map((s, i) => s.name || `#${i + 1}`);
+  return data.seats.map((s, i) => (s.name ? isolate(s.name) : `#${i + 1}`));
 }
 
 function ctx(frame) {

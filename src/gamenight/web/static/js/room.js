@@ -16,9 +16,13 @@ import { sentences } from "./parts/common.js";
 import * as signal from "./parts/signal.js";
 import { fairBox } from "./parts/fair.js";
 import { rematch } from "./rematch.js";
+import { mountRulesDrawer } from "./parts/rules-drawer.js";
+import { limitText } from "./parts/text-field.js";
 import { newContribution, playerEntropy } from "./fairness.js";
 
 translatePage();
+const NAME_CHARS = 40; // the server's limits, in code points (core/text.py; parts/text-field.js)
+limitText($("#chat-input"), 300);
 const code = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const arrivedByLink = takeDeviceLink();
 const els = {
@@ -244,11 +248,12 @@ function claimBox(open) {
   // What the player typed survives a re-render (a room update while they type):
   // the draft lives in the state, and the data-key keeps the focus (replace()).
   const nameInput = h("input", {
-    id: "claim-name", type: "text", maxlength: 40, autocomplete: "nickname",
+    id: "claim-name", type: "text", autocomplete: "nickname",
     value: state.claimDraft ?? store.name(), required: true, "data-key": "claim-name",
     oninput: (e) => { state.claimDraft = e.target.value; },
     onkeydown: (e) => { if (e.key === "Enter" && open.length === 1) claim(open[0].seat); },
   });
+  limitText(nameInput, NAME_CHARS);
   return h("div", { class: "claim" },
     h("label", { for: "claim-name" }, t("room.your_name")),
     nameInput,
@@ -725,7 +730,7 @@ function chatLine(msg) {
   const text = String(msg.text || "");
   const match = text.match(new RegExp(`${location.origin.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}/r/([A-Za-z0-9_-]+)$`));
   return h("li", {},
-    h("b", {}, msg.name || t("chat.spectator")), ": ",
+    h("b", {}, h("bdi", {}, msg.name || t("chat.spectator"))), ": ",
     match ? [text.slice(0, match.index), h("a", { href: `/r/${match[1]}` }, `/r/${match[1]}`)] : text);
 }
 
@@ -962,11 +967,11 @@ els.invite.addEventListener("click", async () => {
   try {
     await navigator.clipboard.writeText(url);
     say(t("room.copied"));
-    els.invite.textContent = t("room.copied");
+    $("#invite-label").textContent = t("room.copied");
   } catch {
     window.prompt(t("room.copy_prompt"), url);
   }
-  setTimeout(() => (els.invite.textContent = t("room.invite")), 2500);
+  setTimeout(() => ($("#invite-label").textContent = t("room.invite")), 2500);
 });
 
 async function main() {
@@ -976,6 +981,7 @@ async function main() {
     state.room = room;
     // only this game's board is fetched (games/index.js), with its messages
     [renderer] = await Promise.all([loadRenderer(room.game), loadGameMessages(room.game), loadCatalogues()]);
+    mountRulesDrawer(room.game);
     render();
   } catch (err) {
     replace($("main"), h("h1", {}, t("room.missing")), h("p", {}, h("a", { href: "/" }, t("nav.lobby"))));

@@ -13,13 +13,17 @@ const FIRST = 1980;
 const YEARS_PER_ROW = 10;
 const QUESTIONS = 6;
 const card = (name) => tOr(`dc.card.${name}`, name);
+/** An action card as the table shows it wherever it is chosen, held or played: its name
+ * and what it does (the vocabulary's dc.card_help.*, in the page's language). */
+const cardFace = (name) => [h("span", { class: "card-name" }, card(name)),
+  tOr(`dc.card_help.${name}`, "") ? h("span", { class: "card-text" }, t(`dc.card_help.${name}`)) : null];
 const catName = (c, fallback) => tOr(`dc.cat.${c}`, fallback || c);
 const span = (from, to) => (from === to ? String(from) : t("dc.span", { from, to }));
 const signed = (n) => (n > 0 ? `+${n}` : n < 0 ? `−${-n}` : "0");
 const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
 
 function tokenLabel(tok) {
-  return t("dc.token", { length: tok.length, from: tok.start, to: tok.start + tok.length - 1 });
+  return t("dc.token", { count: tok.length, length: tok.length, from: tok.start, to: tok.start + tok.length - 1 });
 }
 
 const tokensText = (tokens) => (tokens && tokens.length ? tokens.map(tokenLabel).join(", ") : t("dc.no_tokens_placed"));
@@ -342,14 +346,14 @@ function scoreTrack(v, ctx) {
   zero.style.left = `${pct(0)}%`;
   return h("section", { class: "panel dc-score" },
     h("h3", {}, t("dc.score_track")),
-    h("div", { class: "dc-track", role: "img", "aria-label": t("dc.track_label", { a: nameOf(ctx, 0), sa: scores[0], b: nameOf(ctx, 1), sb: scores[1], track }) },
+    h("div", { class: "dc-track", role: "img", "aria-label": t("dc.track_label", { a: nameOf(ctx, 0), sa: t("dc.points", { count: scores[0] }), b: nameOf(ctx, 1), sb: t("dc.points", { count: scores[1] }), track: t("dc.early_win", { count: track }) }) },
       h("span", { class: "dc-lane" }), zero, h("span", { class: "dc-goal", "aria-hidden": "true" }), pawn(0), pawn(1)),
     h("ul", { class: "dc-legend" },
       [0, 1].map((i) => h("li", { class: `team-${i} ${i === ctx.seat ? "me" : ""}` },
         h("span", { class: `dc-swatch team-${i}`, "aria-hidden": "true" }),
         h("span", { class: "dc-name" }, nameOf(ctx, i)),
-        h("strong", { class: "dc-points" }, t("dc.points", { n: scores[i] })))),
-      h("li", { class: "dc-goal-note muted" }, t("dc.early_win", { n: track }))));
+        h("strong", { class: "dc-points" }, t("dc.points", { count: scores[i] })))),
+      h("li", { class: "dc-goal-note muted" }, t("dc.early_win", { count: track }))));
 }
 
 // ----- results: one question's answers, true year and points ------------------------------
@@ -432,7 +436,7 @@ function teamStrip(v, ctx) {
     return h("li", { class: `dc-team team-${i} ${i === ctx.seat ? "me" : ""} ${acting ? "acting" : ""}` },
       h("span", { class: "dc-team-name" }, h("span", { class: `dc-swatch team-${i}`, "aria-hidden": "true" }),
         h("span", { class: "dc-name", title: nameOf(ctx, i) }, nameOf(ctx, i))),
-      h("strong", { class: "dc-team-score" }, h("span", { "aria-hidden": "true" }, String(tm.score)), h("span", { class: "visually-hidden" }, t("dc.points", { n: tm.score }))),
+      h("strong", { class: "dc-team-score" }, h("span", { "aria-hidden": "true" }, String(tm.score)), h("span", { class: "visually-hidden" }, t("dc.points", { count: tm.score }))),
       h("span", { class: "dc-team-state" }, i === ctx.seat ? h("span", { class: "tag" }, t("seat.you")) : null,
         v.finished ? null : acting ? t("dc.team.choosing") : t("dc.team.ready")));
   }));
@@ -454,7 +458,7 @@ function keepPicker(v, ctx) {
   const action = keeps.find((a) => JSON.stringify([...a.cards].sort()) === JSON.stringify(names));
   return panel(t("dc.keep_title", { n: need }),
     h("div", { class: "hand" }, v.dealt.map((c, i) => h("button", { type: "button", class: `card ${chosen.has(i) ? "selected" : ""}`, "aria-pressed": chosen.has(i) ? "true" : "false", "data-key": `deal-${i}`, "data-card": c,
-      onclick: () => { if (chosen.has(i)) chosen.delete(i); else if (chosen.size < need) chosen.add(i); ctx.rerender(); } }, card(c)))),
+      onclick: () => { if (chosen.has(i)) chosen.delete(i); else if (chosen.size < need) chosen.add(i); ctx.rerender(); } }, cardFace(c)))),
     h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "keep", disabled: !action || ctx.busy, onclick: () => ctx.act(action) }, t("dc.keep", { n: chosen.size, of: need }))));
 }
 
@@ -550,9 +554,11 @@ export default {
         h("p", { class: "question" }, question.text)) : null,
       revealing ? null : keepPicker(v, ctx),
       placing ? extendPanel(ctx, placing) : null,
-      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, card(a.card)))),
-        h("ul", { class: "dc-card-help muted" }, plays.map((a) => h("li", {}, h("strong", {}, t("dc.card_help_name", { card: card(a.card) })), " ", tOr(`dc.card_help.${a.card}`, ""))))) : null,
-      others.length ? panel(t("dc.target_title"), h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
+      plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, cardFace(a.card))))) : null,
+      others.length ? panel(t("dc.target_title"),
+        // the card being played, with what it does (its actions are named after it)
+        tOr(`dc.card.${others[0].type}`, "") ? h("p", { class: "dc-playing card", "data-card": others[0].type }, cardFace(others[0].type)) : null,
+        h("div", { class: "actions dc-targets" }, others.map((a) => actButton(ctx, a, describeTarget(a, v, me), { key: JSON.stringify(a) })))) : null,
       h("div", { class: "dc-boards" },
         board(v, boards[0], ctx, me, shown, placing),
         board(v, boards[1], ctx, me, shown, null)),
@@ -563,7 +569,7 @@ export default {
       waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear })
         : v.pending && v.pending.type === "extend" ? t("dc.waiting_tokens") : t("dc.waiting_other")) : null,
       scoreTrack(v, ctx),
-      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card", "data-card": c }, card(c)))),
+      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card", "data-card": c }, cardFace(c)))),
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       revealing ? null : lastRound(v, ctx),
     );
@@ -575,10 +581,10 @@ export default {
     const who = nameOf(ctx, e.team);
     const pair = (f) => [0, 1].map((i) => f(i, nameOf(ctx, i)));
     switch (e.kind) {
-      case "setup": return t("dc.log.setup", { rounds: e.rounds, track: e.track });
+      case "setup": return t("dc.log.setup", { rounds: t("dc.log.rounds", { count: e.rounds }), track: t("dc.early_win", { count: e.track }) });
       case "deal": return null;
       case "hand": return t("dc.log.hand", { cards: (e.cards || []).map(card).join(", ") });
-      case "keep": return t("dc.log.keep_step", { dealt: e.dealt, keep: e.keep });
+      case "keep": return t("dc.log.keep_step", { count: e.dealt, dealt: e.dealt, keep: e.keep });
       case "ready": return t("dc.log.ready", { who, what: tOr(`dc.step.${e.step}`, e.step) });
       case "chosen": {
         // live, only the own team gets this event; a replay shows everyone's
@@ -586,7 +592,7 @@ export default {
         const params = { who, year: c.year, cards: (c.cards || []).map(card).join(", "), tokens: tokensText(c.tokens), card: card(c.card) };
         return ctx.replay ? t(`dc.log.chosen_by.${e.step}`, params) : t(`dc.log.chosen.${e.step}`, params);
       }
-      case "kept": return t("dc.log.kept", { n: e.cards });
+      case "kept": return t("dc.log.kept", { count: e.cards });
       case "round": return t("dc.log.round", { n: e.round, of: e.rounds });
       case "question": return t("dc.log.question", { cat: catName(e.category, e.name), text: e.text });
       case "answers": {

@@ -3,7 +3,7 @@
 // running standings and, in the Championship, the medals; in a room with odds on, the bar of
 // every player's live chance to win above the sheet and standings.
 import { h } from "../dom.js";
-import { t } from "../i18n.js";
+import { t, sayAgain } from "../i18n.js";
 import { die, diceRow, rollProgress } from "../parts/dice.js";
 import { sheet } from "../parts/sheet.js";
 import { oddsBar } from "../parts/odds.js";
@@ -61,6 +61,27 @@ function eventPanel(v) {
     h("h3", {}, v.discipline ? t("dec.event_title", { name: ev(v.discipline), n: v.discipline_no + 1, of: v.disciplines.length }) : t("dec.over")),
     v.discipline ? h("p", { class: "rule" }, t(`dec.rule.${v.discipline}`)) : null,
     facts.length ? h("ul", { class: "facts" }, facts.map((f) => h("li", {}, f))) : null);
+}
+
+// The reasons of a foul (invalid) and of a miss, which the game writes in English in its
+// events (games/decathlon: long_jump.py, shot_put.py, throws.py, heights.py), said again in
+// the page's language (the terminal's list: terminal/decathlon.py _REASONS). A miss joins
+// its faults with " and "; a form nobody knows stays as the game wrote it.
+const REASON_WORDS = [
+  [/total (?<total>\d+) < (?<height>\d+)/, "dec.reason.short"],
+  [/a 1 shows \(total (?<total>\d+)\)/, "dec.reason.one_total"],
+  [/a 1 shows/, "dec.reason.one"],
+  [/die (?<n>\d+) shows a 1/, "dec.reason.die_one"],
+  [/stepped over: the frozen run-up dice total (?<total>\d+), more than (?<limit>\d+)/, "dec.reason.frozen_over"],
+  [/stepped over: even the lowest die just thrown takes the run-up to (?<total>\d+), more than (?<limit>\d+)/, "dec.reason.lowest_over"],
+  [/no even die among (?<dice>[\d, ]+): nothing may be frozen/, "dec.reason.no_even"],
+  [/no odd die among (?<dice>[\d, ]+): nothing may be frozen/, "dec.reason.no_odd"],
+];
+
+/** A foul's or a miss's reason in the page's language ("" for none). */
+export function reasonText(reason) {
+  const parts = String(reason || "").split(" and ").filter(Boolean).map((part) => sayAgain(part, REASON_WORDS, 1));
+  return parts.reduce((a, b) => t("dec.reason.and", { a, b }));
 }
 
 // The advisor's words (games/decathlon/advisor.py: its columns, notes and goals), which the
@@ -182,7 +203,12 @@ export default {
         : t("dec.over")),
       v.discipline ? eventPanel(v) : null,
       !v.discipline ? null : h("section", { class: "panel dice-panel" }, h("h3", {}, t("dec.dice")),
-        frozenSets.map((set, i) => diceRow(v.discipline in SETS ? t("dec.frozen_set", { n: i + 1 }) : t("dec.frozen_all"),
+        // sets of one die each (the 1500 m: eight of them) share one row, not a row apiece
+        frozenSets.length > 1 && frozenSets.every((set) => set.length === 1)
+          ? diceRow(t("dec.frozen_singles", { count: frozenSets.length }), frozenSets.map(([f], i) => die({ value: f, cls: sixNote(f) ? "minus-six" : "",
+            note: [t("dec.frozen_note"), t("dec.frozen_set", { n: i + 1 }), sixNote(f)].filter(Boolean).join(", ") })), "frozen singles",
+            h("span", { class: "set-sum" }, sumText(frozenSets.flat(), minusSix)))
+          : frozenSets.map((set, i) => diceRow(v.discipline in SETS ? t("dec.frozen_set", { n: i + 1 }) : t("dec.frozen_all"),
           set.map((f) => die({ value: f, cls: sixNote(f) ? "minus-six" : "", note: [t("dec.frozen_note"), sixNote(f)].filter(Boolean).join(", ") })), "frozen",
           v.discipline in SETS ? h("span", { class: "set-sum" }, sumText(set, minusSix)) : null)),
         v.shot && v.shot.length ? diceRow(t("dec.shot"), v.shot.map((f, i) => die({ value: f, fresh: i === v.shot.length - 1,
@@ -214,13 +240,15 @@ export default {
       case "roll": return t("dec.log.roll", { who, dice: (e.dice || []).join(" ") });
       case "freeze": return e.auto ? null : t("dec.log.freeze", { who, dice: (e.dice || []).join(" ") });
       case "result": return e.result === null || e.result === undefined ? t("dec.log.invalid_result", { who }) : t("dec.log.result", { who, result: e.result, best: e.best ?? "–" });
-      case "invalid": return t("dec.log.invalid", { who, reason: e.reason || "" });
+      case "invalid": return t("dec.log.invalid", { who, reason: reasonText(e.reason) });
       case "turn": return t("dec.log.turn", { who, event: ev(e.discipline), n: e.attempt, of: e.attempts });
       case "discipline-start": return t("dec.log.event_start", { event: ev(e.discipline) });
       case "discipline-end": return t("dec.log.event_end", { event: ev(e.discipline), results: (e.results || []).map((r, i) => `${nameOf(ctx, i)} ${r ?? "–"}`).join(", ") });
       case "bar": return t("dec.log.bar", { height: e.height });
       case "clear": return t("dec.log.clear", { who, height: e.height, total: e.total });
-      case "fail": case "miss": return t("dec.log.miss", { who, height: e.height ?? "" });
+      case "fail": case "miss": return e.reason
+        ? t("dec.log.miss_why", { who, height: e.height ?? "", reason: reasonText(e.reason) })
+        : t("dec.log.miss", { who, height: e.height ?? "" });
       case "out": return t("dec.log.out", { who, height: e.height, best: e.best ?? "–" });
       case "skip": return t("dec.log.skip", { who, height: e.height });
       case "retire": return t("dec.log.retire", { who, height: e.height });

@@ -14,6 +14,10 @@ const COMBOS = ["two-pairs", "three-of-a-kind", "small-straight", "flush", "full
 const VALUES = [5, 10, 20, 25, 30, 40, 50];
 const ROLLS = 3; // K4: three rolls a turn
 const combo = (c) => t(`dd.combo.${c}`);
+// why the game ended, which the game writes in English (games/dice_duel/rules.py _finish;
+// the terminal's list: terminal/dice_duel.py), in the page's language
+const ENDS = { "the plate is empty": "dd.end.plate_empty", "the last chip on the plate was set aside": "dd.end.last_set_aside" };
+const endText = (reason) => (Object.hasOwn(ENDS, reason || "") ? t(ENDS[reason]) : String(reason || ""));
 
 function chipPile(title, counts, ctx, source, hideEmpty = false) {
   if (hideEmpty && !counts.some((n) => n > 0)) {
@@ -35,7 +39,7 @@ function chipPile(title, counts, ctx, source, hideEmpty = false) {
         can && source === "plate" && !action && ctx.seat !== null && ctx.view.current === ctx.seat
           ? h("span", { class: "tag makes-tag" }, t("dd.makes")) : null,
         action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}`,
-          title: t("dd.take_title", { combo: combo(c), value: VALUES[i] }) }) : null);
+          title: t("dd.take_title", { combo: combo(c), value: VALUES[i], count: VALUES[i] }) }) : null);
     })));
 }
 
@@ -129,7 +133,7 @@ export default {
     const players = Array.from({ length: v.players }, (_, i) => nameOf(ctx, i));
     const mine = ctx.myTurn;
     const status = over
-      ? t("dd.over", { reason: v.end || "" })
+      ? t("dd.over", { reason: endText(v.end) })
       : t(mine ? "dd.turn_mine" : "dd.turn", { name: nameOf(ctx, v.current), round: v.round, rolls: t("dd.rolls_left", { count: v.rolls_left }) });
     const help = !mine || over ? null : rolls.length ? t("dd.keep_help") : takes.length ? t("dd.take_help") : null;
     return h("div", { class: `table dice-duel ${over ? "over" : ""}` },
@@ -175,7 +179,7 @@ export default {
       case "turn": return t("dd.log.turn", { who, round: e.round });
       case "start-player": return t("dd.log.start", { who });
       case "stop": return t("dd.log.stop", { who });
-      case "game-over": return t("dd.log.over", { reason: e.reason || "" });
+      case "game-over": return t("dd.log.over", { reason: endText(e.reason) });
       default: return undefined;
     }
   },

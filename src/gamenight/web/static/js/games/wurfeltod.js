@@ -112,6 +112,35 @@ function boxCell(box) {
     box.wurfeltod ? h("span", { class: "skull", role: "img", "aria-label": t("wt.wurfeltod") }, " ☠") : null);
 }
 
+/**
+ * The open boxes the player may book or scratch now, right under the dice (on a phone the
+ * 20-row sheet is taller than the screen): each box's name, a button with what booking it
+ * scores now (☠: a Wurfeltod) and ✗ to scratch it. The sheet below shows the same previews.
+ */
+function boxList(ctx, v, aside, rolled, say) {
+  const card = v.cards[v.current];
+  const items = [];
+  BOXES.forEach((cat, index) => {
+    if (card.boxes[index]) return;
+    if (cat === "face-value" && index === 19 && !card.boxes[18]) return; // the second after the first
+    const book = findLegal(ctx.legal, { type: "book", category: cat });
+    const scratch = findLegal(ctx.legal, { type: "scratch", category: cat });
+    if (!book && !scratch) return;
+    const preview = evaluate(cat, aside, rolled);
+    const text = `${preview.points}${preview.wurfeltod ? " ☠" : ""}`;
+    const name = cat === "face-value" && index === 19 ? t("wt.face_box", { box: label(cat), n: 2 }) : label(cat);
+    items.push(h("li", { class: `wt-box ${preview.wurfeltod ? "dead" : "good"}`, "data-box": cat },
+      h("span", { class: "wt-box-name", "aria-hidden": "true" }, name),
+      book ? named(actButton(ctx, book, text, { cls: `book ${preview.wurfeltod ? "dead" : "good"}`, key: `book-${cat}` }), say(book)) : null,
+      scratch ? named(actButton(ctx, scratch, t("wt.scratch"), { cls: "scratch", key: `scratch-${cat}` }), say(scratch)) : null));
+  });
+  if (!items.length) return null;
+  const scratching = (ctx.legal || []).some((a) => a.type === "scratch");
+  return h("div", { class: "wt-boxes-wrap" },
+    h("h4", { class: "wt-boxes-title" }, t(scratching ? "wt.boxes_title" : "wt.boxes_title_book")),
+    h("ul", { class: "wt-boxes" }, items));
+}
+
 export default {
   render(ctx) {
     const v = ctx.view;
@@ -138,14 +167,10 @@ export default {
         const box = card.boxes[index];
         if (box || p !== v.current || !rolled.length || v.finished) return boxCell(box);
         if (cat === "face-value" && index === 19 && !card.boxes[18]) return ""; // second box after the first
-        const book = findLegal(ctx.legal, { type: "book", category: cat });
-        const scratch = findLegal(ctx.legal, { type: "scratch", category: cat });
         const preview = evaluate(cat, aside, rolled);
         const text = `${preview.points}${preview.wurfeltod ? " ☠" : ""}`;
-        if (!book && !scratch) return h("span", { class: `preview ${preview.wurfeltod ? "dead" : ""}` }, text);
-        return h("span", { class: "box-actions" },
-          book ? named(actButton(ctx, book, text, { cls: `book ${preview.wurfeltod ? "dead" : "good"}`, key: `book-${cat}` }), say(book)) : null,
-          scratch ? named(actButton(ctx, scratch, t("wt.scratch"), { cls: "scratch", key: `scratch-${cat}` }), say(scratch)) : null);
+        // the sheet previews; the buttons are in the box list by the dice (boxList)
+        return h("span", { class: `preview ${preview.wurfeltod ? "dead" : ""}` }, text);
       });
       if (cat === "face-value") seenFace.n += 1;
       const worth = cat === "face-value" ? t("wt.worth_face") : String(POINTS[cat]);
@@ -161,6 +186,7 @@ export default {
       cells: v.cards.map((c) => h("span", { class: c.wurfeltods ? "wt-dead" : "zero", "data-points": String(-PENALTY * c.wurfeltods) },
         c.wurfeltods ? [h("span", { class: "chip-n" }, t("wt.penalty", { n: c.wurfeltods })), signed(-PENALTY * c.wurfeltods)] : "0")) });
     rows.push({ key: "total", label: t("wt.total"), cells: v.cards.map((c) => signed(c.total)), cls: "total" });
+    const boxes = mine && rolled.length && !v.finished ? boxList(ctx, v, aside, rolled, say) : null;
     const pickAction = { type: "set-aside", dice: sorted(pick) };
     const status = v.finished
       ? t("wt.over")
@@ -176,7 +202,8 @@ export default {
           ? h("div", { class: "actions" },
               canPick ? actButton(ctx, pickAction, pick.size ? say(pickAction) : t("wt.pick_first"), { primary: true, key: "set-aside" }) : null,
               h("span", { class: "muted" }, v.must_book ? t("wt.must_book") : canPick ? t("wt.pick_help") : t("wt.book_help")))
-          : null),
+          : null,
+        boxes),
       sheet({ caption: t(v.finished ? "wt.sheet_final" : "wt.sheet"), players, rows, current: v.finished ? null : v.current, me: ctx.seat, cls: "wt-sheet" })),
     );
   },

@@ -1,15 +1,16 @@
 // The seat list: names (as text), bots with their one-line descriptions, who is connected,
 // whose turn it is.
-import { h } from "../dom.js";
+import { h, isolate } from "../dom.js";
 import { t } from "../i18n.js";
 
 /**
  * A seat's label, the one everywhere on the page (seats, table, log, end): the player's
- * name, "Bot greedy" for a bot, "Open seat 2" for a seat nobody has taken.
+ * name (a bidi isolate: dom.js isolate), "Bot greedy" for a bot, "Open seat 2" for a seat
+ * nobody has taken.
  */
 export function seatName(seat, gameInfo) {
   if (!seat) return "";
-  if (seat.name) return seat.name;
+  if (seat.name) return isolate(seat.name); // a bidi isolate in every sentence (dom.js)
   if (seat.kind === "bot") return t("seat.bot", { bot: seat.bot });
   return t("seat.open", { n: seat.seat + 1 });
 }
@@ -39,7 +40,8 @@ export function seatList({ seats, me = null, toAct = [], gameInfo, extra }) {
         "li",
         { class: `seat ${turn ? "turn" : ""} ${seat.seat === me ? "me" : ""}` },
         h("span", { class: `dot ${seat.kind === "bot" || seat.connected ? "on" : "off"}`, "aria-hidden": "true" }),
-        h("span", { class: "seat-name" }, seatName(seat, gameInfo)),
+        // the element itself is the name's isolate (dir="auto"), so it holds the name alone
+        h("span", { class: "seat-name", dir: seat.name ? "auto" : null }, seat.name || seatName(seat, gameInfo)),
         seat.seat === me ? h("span", { class: "tag" }, t("seat.you")) : null,
         turn ? h("span", { class: "tag turn-tag" }, t("seat.turn")) : null,
         seat.takeover ? h("span", { class: "tag" }, t("seat.tag.takeover")) : null,
