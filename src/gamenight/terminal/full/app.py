@@ -210,7 +210,8 @@ class TableApp(App[None], Generic[T]):
     .narrow #board-pane { border: none; border-top: round $accent; }
     .narrow #side { width: 1fr; height: 30%; }
     .narrow #log { border: none; border-top: round $panel; }
-    .narrow #moves { border: none; border-top: round $accent; max-height: 60%; }
+    .narrow #moves { border: none; border-top: round $accent; max-height: 100%; }
+    .narrow #side.listing #log { display: none; }
     .narrow #hint-pane { border: none; border-top: round $success; max-height: 70%; }
     .narrow #side.hinted { display: none; }
     .narrow #board-pane.hinted { display: none; }
@@ -228,7 +229,7 @@ class TableApp(App[None], Generic[T]):
         Binding("pagedown", "board(1)", N_("Scroll ↓"), priority=True),
         Binding("pageup", "board(-1)", N_("Scroll ↑"), show=False, priority=True),
         # the choices beside the board: the focus stays on the prompt line
-        Binding("down", "move(1)", N_("↑↓ Choose"), priority=True),
+        Binding("down", "move(1)", N_("Choose"), key_display="↑↓", priority=True),
         Binding("up", "move(-1)", show=False, priority=True),
         Binding("ctrl+down", "log(1)", N_("Log ↓"), show=False, priority=True),
         Binding("ctrl+up", "log(-1)", N_("Log ↑"), show=False, priority=True),
@@ -467,12 +468,14 @@ class TableApp(App[None], Generic[T]):
             return
         self.choices = choices
         moves.clear_options()
+        width = min(10, max((len(key) for key, _ in choices), default=0))
         moves.add_options(
-            Option(Text.assemble((key.ljust(3), "bold"), " ", label), id=key)
+            Option(Text.assemble(plain(key.ljust(width), "bold"), " ", label), id=key)
             for key, label in choices
         )
         moves.highlighted = None
         moves.set_class(bool(choices), "shown")
+        self.query_one("#side").set_class(bool(choices), "listing")  # narrow: the list alone
         self.refresh_bindings()
 
     def quick_key(self, key: str) -> str | None:
