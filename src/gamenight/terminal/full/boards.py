@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
 from rich.segment import Segment
 from rich.style import Style
+from rich.panel import Panel
 from rich.table import Table as RichTable
 from rich.text import Text
 from textual.containers import Horizontal, Vertical
@@ -27,6 +28,7 @@ from textual.widgets import DataTable, Label, Static
 from gamenight.core.registry import load
 
 DIE_ACTION = "app.die("
+RenderableTypes = (Group, Text, RichTable)  # what a panel may hold to be laid out as widgets
 
 
 class Marked:
@@ -210,6 +212,13 @@ class Sheet(Vertical):
                     text.justify = column.justify
                 row.append(text)
             sheet.add_row(*row, height=None)
+        if table.show_footer:  # the totals, as a last row
+            footer = [
+                Text.from_markup(c.footer) if isinstance(c.footer, str) else c.footer
+                for c in table.columns
+            ]
+            sheet.add_row(*(Text.assemble(f, style="bold") if isinstance(f, Text) else f
+                            for f in footer), height=None)  # fmt: skip
         yield sheet
 
 
@@ -227,6 +236,26 @@ class Drawn(Static):
         if clicks != self.clicks:
             self.clicks = clicks
             self.update(Marked(self.drawing, clicks) if clicks else self.drawing)
+
+
+class Framed(Vertical):
+    """A framed part of a board (a Rich panel): its title on the frame, its inside laid
+    out as widgets too (the dice in a panel are dice widgets)."""
+
+    DEFAULT_CSS = """
+    Framed { height: auto; width: 100%; border: round $panel; padding: 0 1;
+        border-title-color: $text; }
+    """
+
+    def __init__(self, panel: Panel, board: Board) -> None:
+        super().__init__()
+        self.panel, self.board = panel, board
+        title = panel.title
+        if title:
+            self.border_title = title if isinstance(title, Text) else Text.from_markup(title)
+
+    def compose(self) -> Iterator[Static | Vertical | Horizontal]:
+        yield from self.board.widgets([self.panel.renderable])
 
 
 class Board(Vertical):
@@ -260,7 +289,10 @@ class Board(Vertical):
         self.follow(self.line)
 
     def on_mount(self) -> None:
-        if self.parts:
+        self.call_after_refresh(self._laid_out)
+
+    def _laid_out(self) -> None:
+        if not self.children:  # made and given its parts before it was mounted
             self.show(self.parts, self.view, self.seat)
 
     def widgets(self, parts: Iterable[RenderableType]) -> Iterator[Static | Vertical | Horizontal]:
@@ -273,7 +305,13 @@ class Board(Vertical):
                 run.clear()
 
         for part in parts:
-            if is_sheet(part):
+            if type(part) is Group:  # a plain group: its parts laid out one by one
+                yield from flush()
+                yield from self.widgets(part.renderables)
+            elif isinstance(part, Panel) and isinstance(part.renderable, RenderableTypes):
+                yield from flush()
+                yield Framed(part, self)
+            elif is_sheet(part):
                 yield from flush()
                 assert isinstance(part, RichTable)
                 yield Sheet(part)
