@@ -86,8 +86,7 @@ def test_the_token_example_is_one_the_team_may_place(tmp_path: Path) -> None:
             if view.phase == "extend":
                 prompt = extend_prompt(position.legal)
                 assert "4@1987" not in prompt or any(
-                    parse_command("4@1987", view, list(position.legal)) == a
-                    for a in position.legal
+                    parse_command("4@1987", view, list(position.legal)) == a for a in position.legal
                 )
                 if "e.g." in prompt:
                     example = prompt.split("e.g. ", 1)[1].split(",", 1)[0]
@@ -105,7 +104,7 @@ def test_every_prompt_names_its_keys_and_offers_only_legal_choices(game_id: str)
     is a key the game's parser reads as a legal action."""
     entry = registry.get(game_id)
     players = 1 if game_id == "decathlon" else 2
-    _, table, seat, position = _first_decision(game_id, players, 5)
+    _, _table, seat, position = _first_decision(game_id, players, 5)
     ui = ui_for(entry)
     asked: list[tuple[str, tuple[Any, ...]]] = []
 

@@ -64,12 +64,12 @@ from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import (
     WORD_PHASES,
     WORDS,
-    verb,
     describe,
     event_name,
     help_text,
     parse_command,
     prompt,
+    verb,
 )
 from gamenight.terminal.ui import (
     HELP_WORDS,
@@ -490,9 +490,7 @@ class UI:
             # mypy joins the union of action types to Struct when solving the TypeVar
             action = cast(
                 Action,
-                ask_until_parsed(
-                    prompter, question, parse, on_help, choices=choices, quick=quick
-                ),
+                ask_until_parsed(prompter, question, parse, on_help, choices=choices, quick=quick),
             )
             warning = confirmation(action, view)
             if warning is None or _confirmed(prompter, warning):

@@ -57,10 +57,10 @@ from gamenight.games.dice_duel.scoring import SOLO_MAXIMUM
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    Choice,
     HintBlock,
     Prompter,
     Seating,
-    Choice,
     ask_until_parsed,
     die_key,
     is_number,

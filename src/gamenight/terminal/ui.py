@@ -408,7 +408,8 @@ def legal_choices(
     """The ``offered`` choices whose key the game's own parser reads as a legal action
     (the list beside the board never offers a key that would be refused).
 
-    >>> legal_choices(lambda key: {"r": "roll"}.get(key, "no"), ["roll"], [("r", "roll"), ("s", "stop")])
+    >>> parse = {"r": "roll"}.get
+    >>> legal_choices(lambda key: parse(key, "no"), ["roll"], [("r", "roll"), ("s", "stop")])
     [('r', 'roll')]
     """
     found: list[Choice] = []
@@ -416,7 +417,7 @@ def legal_choices(
     for key, label in offered:
         try:
             action = parse(key)
-        except Exception:  # noqa: BLE001 - a parser may refuse by raising: not offered
+        except Exception:
             continue
         if not isinstance(action, str) and action in legal and action not in taken:
             taken.append(action)  # one key per action: the first offered

@@ -74,9 +74,9 @@ from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    Choice,
     HintBlock,
     Prompter,
-    Choice,
     Seating,
     alert,
     ask_until_parsed,

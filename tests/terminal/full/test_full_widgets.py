@@ -98,7 +98,7 @@ def test_the_menu_lists_its_choices_beside_the_board() -> None:
             assert moves.highlighted == 1
             asked = app.questions
             await pilot.press("enter")  # the second game, as if "2" was typed
-            await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await until(pilot, lambda: app.questions > asked)
             assert "q > 2" in log_text(app)  # the answer, as if typed
             await pilot.press("ctrl+c")  # back to the menu
             await until(pilot, lambda: "Choose a game" in screen_text(app))
@@ -125,7 +125,7 @@ def test_a_click_on_a_choice_is_its_key(tmp_path: Path) -> None:
             moves = app.query_one("#moves", OptionList)
             asked = app.questions
             await pilot.click(moves, offset=(2, 1 + keys.index("r")))  # under the border
-            await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await until(pilot, lambda: app.questions > asked)
             assert "(? help) > r" in log_text(app)  # answered r, as if typed
             await pilot.press("ctrl+c")
             await until(pilot, lambda: not app.is_running)

@@ -18,10 +18,8 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
