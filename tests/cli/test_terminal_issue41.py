@@ -5,7 +5,6 @@ long cell (the cache's path) short."""
 from __future__ import annotations
 
 import io
-import time
 from pathlib import Path
 from typing import Any
 
@@ -112,23 +111,3 @@ def test_the_wurfeltod_and_dice_duel_hints_speak_the_language(lang: str) -> None
         )
     finally:
         set_default_language("en")
-
-
-def test_a_resize_in_tmux_redraws_the_board_for_the_new_width(tmp_path: Path) -> None:
-    """The real terminal shrinks under a waiting question (tmux resize-window): the
-    board is drawn again in the game's narrow layout, never the wide one wrapped; and
-    the number key of a die still picks it."""
-    command = "gamenight --lang en play wurfeltod --players Ann,bot:greedy --seed 5; sleep 60"
-    with tmux_session(tmp_path, command, plain=False) as tmux:
-        tmux.wait_for("Just rolled:")
-        tmux.run("resize-window", "-t", "game", "-x", "56", "-y", "30")
-        deadline = time.monotonic() + 60
-        while "Just rolled:" in tmux.screen() or "Rolled" not in tmux.screen():
-            assert time.monotonic() < deadline, tmux.screen()
-            time.sleep(0.1)
-        tmux.keys("1")
-        deadline = time.monotonic() + 60
-        while "> 1" not in tmux.screen():
-            assert time.monotonic() < deadline, tmux.screen()
-            time.sleep(0.1)
-        assert "Traceback" not in tmux.history()
