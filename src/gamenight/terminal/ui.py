@@ -408,8 +408,8 @@ def legal_choices(
     """The ``offered`` choices whose key the game's own parser reads as a legal action
     (the list beside the board never offers a key that would be refused).
 
-    >>> parse = {"r": "roll"}.get
-    >>> legal_choices(lambda key: parse(key, "no"), ["roll"], [("r", "roll"), ("s", "stop")])
+    >>> actions = {"r": 1, "s": 2}.get  # a message (a str) is a refusal
+    >>> legal_choices(lambda key: actions(key, "no"), [1], [("r", "roll"), ("s", "stop")])
     [('r', 'roll')]
     """
     found: list[Choice] = []

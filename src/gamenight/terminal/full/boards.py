@@ -90,7 +90,7 @@ def dice_pieces(line: Text) -> list[tuple[Text, int | None]]:
 
     >>> from gamenight.terminal.ui import die_key
     >>> line = Text("Rolled ") + Text("1:5", style=die_key(1)) + Text("  ")
-    >>> line.append("2:3", style=die_key(2))
+    >>> _ = line.append("2:3", style=die_key(2))
     >>> [(piece.plain, die) for piece, die in dice_pieces(line)]
     [('Rolled ', None), ('1:5', 1), ('  ', None), ('2:3', 2)]
     """

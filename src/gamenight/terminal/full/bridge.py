@@ -55,7 +55,7 @@ class Surface(Protocol):
         prompt: str,
         hidden: bool,
         undo: bool,
-        choices: Sequence[Choice] = (),
+        choices: tuple[Choice, ...] = (),
         quick: bool = False,
     ) -> None: ...
     def curtain(self, name: str) -> None: ...
