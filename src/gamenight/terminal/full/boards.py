@@ -174,7 +174,7 @@ class Sheet(Vertical):
 
     DEFAULT_CSS = """
     Sheet { height: auto; width: 100%; }
-    Sheet > DataTable { height: auto; max-height: 100%; width: auto; max-width: 100%;
+    Sheet > DataTable { height: auto; max-height: 1000; width: auto; max-width: 100%;
         background: $surface; }
     Sheet > .title { text-style: bold; }
     """
