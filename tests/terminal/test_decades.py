@@ -50,7 +50,7 @@ class Keyboard(Prompter):
     lines: list[str] = field(default_factory=list)
     secret_calls: list[bool] = field(default_factory=list)
 
-    def ask(self, prompt: str, *, secret: bool = False) -> str:
+    def ask(self, prompt: str, *, secret: bool = False, **_: Any) -> str:
         self.secret_calls.append(secret)
         return self.lines.pop(0)
 

@@ -198,7 +198,7 @@ def test_markup_typed_at_keep_which_4_cards_is_a_plain_message() -> None:
 class Keyboard(Prompter):
     lines: list[str] = field(default_factory=list)
 
-    def ask(self, prompt: str, *, secret: bool = False) -> str:
+    def ask(self, prompt: str, *, secret: bool = False, **_: Any) -> str:
         return self.lines.pop(0)
 
 

@@ -70,6 +70,9 @@ def plain_option(command: Callable[..., Any]) -> Callable[..., Any]:
     return click.option("--plain", "plain_mode", is_flag=True, help=PLAIN_HELP)(command)
 
 
+THEME_HELP = N_("the full screen's colours: dark or light (also GAMENIGHT_THEME; F4 switches)")
+
+
 def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     """Run ``target`` (the menu or a game) on the full-screen table when the terminal
     supports it and the user did not ask for the line mode; else in the line mode."""
@@ -79,7 +82,7 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     ctx = click.get_current_context(silent=True)
     root = None if ctx is None else ctx.find_root()
     if wanted(plain_mode or bool(root is not None and root.meta.get("plain"))):
-        return run_full(target)
+        return run_full(target, theme=None if root is None else root.meta.get("theme"))
     shown = real_console(console)
     return target(shown, Prompter(shown))
 
@@ -94,12 +97,20 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     metavar="LANG",
     help="the language to play in: en, de, pl (default: LANG/LC_MESSAGES)",
 )
+@click.option(
+    "--theme",
+    "theme",
+    type=click.Choice(["dark", "light"], case_sensitive=False),
+    default=None,
+    help=THEME_HELP,
+)
 @click.pass_context
-def app(ctx: click.Context, plain_mode: bool, lang: str | None) -> None:
+def app(ctx: click.Context, plain_mode: bool, lang: str | None, theme: str | None) -> None:
     """gamenight: play, study and solve tabletop dice and quiz games."""
     # --lang is checked (a bad one: one line, exit 2); else the POSIX locale decides.
     choose_language(lang)
     ctx.meta["plain"] = plain_mode
+    ctx.meta["theme"] = theme
     if ctx.invoked_subcommand is None:
         from gamenight.cli.menu import main_menu
 

@@ -23,7 +23,7 @@ from rich.text import Text
 from gamenight.cli.args import CheckFailure, UsageFailure, reading_language
 from gamenight.cli.players import SeatSpec, is_team_game, parse_players, seats_text
 from gamenight.cli.resuming import play_on, resume_game
-from gamenight.cli.saves import list_saves, saves_table
+from gamenight.cli.saves import SavedGame, list_saves, saves_table
 from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
 from gamenight.core.catalogue import CatalogueEntry
@@ -33,7 +33,7 @@ from gamenight.core.i18n import N_, _, game_name, said
 from gamenight.core.options import Options
 from gamenight.core.seeds import MAX_SEED_DIGITS, draw_seed
 from gamenight.core.text import clip
-from gamenight.terminal.ui import HELP_WORDS, Prompter, is_number, plain, printing
+from gamenight.terminal.ui import HELP_WORDS, Choice, Prompter, is_number, plain, printing
 
 MENU_HELP = N_("number: play that game · r: rules · s: resume a saved game · q: quit")
 AFTER_HELP = N_("a: play again · m: back to the menu · q: quit")
@@ -61,7 +61,7 @@ def main_menu(console: Console, prompter: Prompter) -> None:
             prompter.board(Text(_("Choose a game")), printing(games_table(entries)))
             prompter.say(plain(_(MENU_HELP), "dim"))
         redraw = True
-        text = prompter.ask(_(MENU_PROMPT)).lower()
+        text = prompter.ask(_(MENU_PROMPT), choices=menu_choices(entries), quick=True).lower()
         if text in {"q", "quit", "exit"}:
             return
         if text in {"r", "rules"}:
@@ -112,10 +112,24 @@ def play_from_set_up(console: Console, prompter: Prompter, entry: registry.GameE
 def _after_game(prompter: Prompter) -> str:
     while True:
         prompter.say(plain(_(AFTER_HELP), "dim"))
-        text = prompter.ask(_(AFTER_PROMPT)).lower() or "m"
+        choices = [("a", _("play again")), ("m", _("back to the menu")), ("q", _("quit"))]
+        text = prompter.ask(_(AFTER_PROMPT), choices=choices, quick=True).lower() or "m"
         if text in {"a", "m", "q"}:
             return text
         prompter.error(_("type a, m or q"))
+
+
+def menu_choices(entries: list[registry.GameEntry]) -> list[Choice]:
+    """The menu's answers, for the full screen's list: each game, then its keys."""
+    games: list[Choice] = [
+        (str(n), plain(game_name(entry.id, entry.name))) for n, entry in enumerate(entries, 1)
+    ]
+    return [
+        *games,
+        ("r", _("rules of a game")),
+        ("s", _("saved games: resume one")),
+        ("q", _("quit")),
+    ]
 
 
 def games_table(entries: list[registry.GameEntry]) -> RichTable:
@@ -143,11 +157,11 @@ class StepBack(Exception):
     """Ctrl-C or Ctrl-D at a set-up question: go back one question."""
 
 
-def _ask_step(prompter: Prompter, prompt: str) -> str:
+def _ask_step(prompter: Prompter, prompt: str, choices: list[Choice] | None = None) -> str:
     """A set-up answer; Ctrl-C / Ctrl-D raise :class:`StepBack` (a line is ended, so
     what is printed next starts on its own line)."""
     try:
-        return prompter.ask(prompt)
+        return prompter.ask(prompt, choices=choices or ())
     except (KeyboardInterrupt, EOFError):
         prompter.console.print()
         raise StepBack from None
@@ -204,13 +218,16 @@ def ask_players(
     table = RichTable(box=None, show_header=False)
     for name, info in entry.bot_infos.items():
         table.add_row(plain(f"bot:{name}", "bold"), plain(_(info.summary)))
-    console.print(table)
+    prompter.listing(table)
     example = "Ann,bot:" + next(iter(b for b in entry.bot_infos if b != "random"), "random")
     if is_team_game(game.info):
         example = "Red:Ann+Bob,Blue:bot:" + example.rsplit(":", 1)[1]
+    choices = bot_choices(entry, is_team_game(game.info))
     while True:
         try:
-            text = _ask_step(prompter, _("Players, e.g. '{example}': ").format(example=example))
+            text = _ask_step(
+                prompter, _("Players, e.g. '{example}': ").format(example=example), choices
+            )
         except StepBack:
             return None
         try:
@@ -219,6 +236,19 @@ def ask_players(
             return seats
         except OptionsError as exc:
             prompter.error(said(exc))
+
+
+def bot_choices(entry: registry.GameEntry, teams: bool) -> list[Choice]:
+    """A line-up against each bot, as it is typed (the key is the answer), for the
+    full screen's list: the player's own name can be typed instead."""
+    you = _("You")
+    return [
+        (
+            f"Red:{you},Blue:bot:{name}" if teams else f"{you},bot:{name}",
+            plain(_(info.summary), "dim"),
+        )
+        for name, info in entry.bot_infos.items()
+    ]
 
 
 def ask_seed(prompter: Prompter) -> tuple[int, bool]:
@@ -349,13 +379,26 @@ def resume_menu(console: Console, prompter: Prompter) -> None:
     # on the board, as wide as it: the log's narrow column broke every path
     prompter.board(Text(_("Saved games")), printing(saves_table(saves, numbered=True)))
     while True:
-        text = prompter.ask(_("Resume which game (number; Enter: back)? "))
+        text = prompter.ask(
+            _("Resume which game (number; Enter: back)? "), choices=save_choices(saves)
+        )
         if not text:
             return
         if is_number(text) and 1 <= int(text) <= len(saves):
             break
         prompter.error(_("type a number from 1 to {n}, or press Enter").format(n=len(saves)))
     resume_saved(console, prompter, saves[int(text) - 1].path)
+
+
+def save_choices(saves: list[SavedGame]) -> list[Choice]:
+    """The saved games as choices: the game, when, and who plays."""
+    return [
+        (
+            str(n),
+            plain(f"{save.game} {save.when:%Y-%m-%d %H:%M} {', '.join(save.players)}"),
+        )
+        for n, save in enumerate(saves, 1)
+    ]
 
 
 def resume_saved(console: Console, prompter: Prompter, path: Path) -> None:

@@ -43,7 +43,28 @@ from gamenight.terminal.ui import (
     UndoRequested,
     can_clear,
     plain,
+    scene_of,
 )
+
+
+def standings_title(results: Results, names: Sequence[str]) -> Text:
+    """The final board's title, with who won (names are text, never markup).
+
+    >>> standings_title(Results((3.0, 5.0), (2, 1), (1,)), ["Ann", "[b]Bo"]).plain
+    'Final standings: [b]Bo wins'
+    >>> standings_title(Results((4.0, 4.0), (1, 1), (0, 1)), ["Ann", "Bo"]).plain
+    'Final standings: Ann, Bo share the win'
+    >>> standings_title(Results((4.0,), (1,), (0,)), ["Ann"]).plain
+    'Final standings'
+    """
+    winners = [str(names[w]) for w in results.winners if w < len(names)]
+    if len(results.scores) < 2 or not winners:
+        return Text(_("Final standings"))
+    if len(winners) > 1:
+        said = _("Final standings: {names} share the win").format(names=", ".join(winners))
+    else:
+        said = _("Final standings: {name} wins").format(name=winners[0])
+    return plain(said)
 
 
 class HumanAgent:
@@ -75,7 +96,9 @@ class HumanAgent:
         view, legal = decision.view, decision.legal
         while True:
             self.prompter.board(
-                plain(_("{name} to act").format(name=name)), self._drawing(view, seat)
+                plain(_("{name} to act").format(name=name)),
+                self._drawing(view, seat),
+                scene_of(self.ui, view, seat),
             )
             prompter = self.prompter
             saved = prompter.hide_secrets, prompter.undo
@@ -321,7 +344,10 @@ class Session:
         def draw(console: Console) -> None:
             self._ui.show_results(console, results, view, self._table)
 
-        self.prompter.board(Text(_("Final standings")), draw)
+        # the winner in the board's title: in view at any size (at 80x24 the standings'
+        # own winner line was below the fold)
+        title = standings_title(results, self._table.names)
+        self.prompter.board(title, draw, scene_of(self._ui, view, None))
         self.reveal()
         rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)
             self.entry.id, self.seats, results.ranks, say=lambda line: self.prompter.error(line)

@@ -47,7 +47,16 @@ from gamenight.terminal.decades_text import (
     tokens_text,
     who,
 )
-from gamenight.terminal.ui import HELP_WORDS, Prompter, Seating, ask_until_parsed, heading
+from gamenight.terminal.ui import (
+    HELP_WORDS,
+    Choice,
+    Prompter,
+    Seating,
+    answer_key,
+    ask_until_parsed,
+    heading,
+    legal_choices,
+)
 
 # One letter per category, in T2 order, to mark answer tokens on the grid.
 LETTERS = dict(zip(CATEGORIES, "BCMTSN", strict=True))
@@ -71,12 +80,14 @@ def board_grid(
     title: str | Text,
     *,
     compact: bool = False,
+    clickable: bool = False,
 ) -> Text:
     """A 4x10 grid: one row per decade, bonus spaces marked, answers as category letters.
 
     Years under an extension token are shaded (one colour per token length). The
     ``compact`` grid (narrow terminals) splits each decade into two rows of 5 years
-    and fits 40 columns.
+    and fits 40 columns. On a ``clickable`` grid (the player's own, while a year is
+    asked) a click on a year answers it on the full screen (``answer_key``).
     """
     bonus = SIDES[side].bonus_map
     grid = Text(style="")
@@ -99,7 +110,10 @@ def board_grid(
             label = names[decade] if first == 0 else ""
             grid.append(label.ljust(width), style="bold")
             for year in range(decade + first, decade + last):
-                grid.append_text(_cell(year, bonus, answers, tokens))
+                cell = _cell(year, bonus, answers, tokens)
+                if clickable:
+                    cell.stylize(answer_key(str(year)))
+                grid.append_text(cell)
                 if year < decade + last - 1:  # none after the last: "80er" still fits 40
                     grid.append(" ")
             grid.append("\n")
@@ -160,10 +174,37 @@ STEP_SHORT = {  # narrow terminals
 PROMPTS = {
     "keep": N_("Keep which 4 cards? "),
     "answer": N_("Year? "),
-    "extend": N_("Tokens (e.g. 4@1987 2@01, or none)? "),
     "card": N_("Play which card? "),
     "target": N_("Target? "),
 }
+
+
+MAX_LISTED = 60  # placements listed beside the board (fewer tokens first)
+
+
+def tokens_key(tokens: Sequence[Placement]) -> str:
+    """Tokens as they are typed: ``4@1987 2@2001``, or ``none``.
+
+    >>> tokens_key((Placement(4, 1987), Placement(2, 2001))), tokens_key(())
+    ('4@1987 2@2001', 'none')
+    """
+    return " ".join(f"{t.length}@{t.start}" for t in tokens) or "none"
+
+
+def extend_prompt(legal: Sequence[Any]) -> str:
+    """The token question with an example this team may type now (a fixed "4@1987"
+    was never legal), or none when no token can be placed.
+
+    >>> extend_prompt([Extend(()), Extend((Placement(2, 1990),))])
+    'Tokens (e.g. 2@1990, or none)? '
+    >>> extend_prompt([Extend(())])
+    'Tokens (none can be placed: type none)? '
+    """
+    placed = [a.tokens for a in legal if isinstance(a, Extend) and a.tokens]
+    if not placed:
+        return _("Tokens (none can be placed: type none)? ")
+    example = max(placed, key=len)
+    return _("Tokens (e.g. {example}, or none)? ").format(example=tokens_key(example))
 
 
 def outcome_short(outcome: str) -> str:
@@ -197,6 +238,8 @@ class UI:
     """
 
     parse_command = staticmethod(parse_command)  # the keys, read (TerminalUI)
+    # the full screen's board for this game (gamenight.terminal.full.boards)
+    board_widget = "gamenight.terminal.decades_board:DecadesBoard"
 
     def show(self, console: Console, view: DecadesView, seat: int | None, table: Seating) -> None:
         compact = _narrow(console)
@@ -255,6 +298,7 @@ class UI:
                         _team_tokens(view, s) or (),
                         title,
                         compact=compact,
+                        clickable=s == seat and view.phase == "answer",
                     )
                 )
                 if view.phase != "answer":
@@ -368,13 +412,35 @@ class UI:
                 prompter.console.print(Text(tip))
             return True
 
+        if view.phase == "extend":  # the example is one this team may place now
+            prompt = extend_prompt(legal)
         return ask_until_parsed(
             prompter,
             f"{name_of(table, seat)} · {prompt}",  # the prompter prints prompts as text
             parse,
             on_help,
             secret=secret,
+            choices=self.choices(view, legal, table),
         )
+
+    def choices(self, view: DecadesView, legal: Sequence[Any], table: Seating) -> list[Choice]:
+        """The answers listed beside the board where they are few enough to read: the
+        token placements (keyboard or mouse), the cards, the targets."""
+        if view.phase == "extend":
+            placements = sorted(
+                (a for a in legal if isinstance(a, Extend)), key=lambda a: len(a.tokens)
+            )[:MAX_LISTED]
+            return [(tokens_key(a.tokens), tokens_text(a.tokens)) for a in placements]
+        if view.phase == "card":
+            held = [a.card for a in legal if isinstance(a, PlayCard)]
+            return [(str(n), card_name(card)) for n, card in enumerate(held, 1)]
+        if view.phase == "target":
+            offered = [
+                *((str(n), category_name(c)) for n, c in enumerate(CATEGORIES, 1)),
+                *((str(n), _("token of {n}").format(n=n)) for n in range(1, 6)),
+            ]
+            return legal_choices(lambda key: parse_command(key, view, legal), legal, offered)
+        return []
 
     def hint(self, view: DecadesView, legal: Sequence[Any]) -> str | None:
         """Reminders of what is possible now (never the answers: hints know no years)."""

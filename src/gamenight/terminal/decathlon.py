@@ -62,11 +62,14 @@ from gamenight.games.decathlon.view import DecathlonView
 from gamenight.terminal import odds as odds_text
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.decathlon_keys import (
+    WORD_PHASES,
+    WORDS,
     describe,
     event_name,
     help_text,
     parse_command,
     prompt,
+    verb,
 )
 from gamenight.terminal.ui import (
     HELP_WORDS,
@@ -76,6 +79,7 @@ from gamenight.terminal.ui import (
     ask_until_parsed,
     die_key,
     heading,
+    legal_choices,
 )
 
 if TYPE_CHECKING:  # the advisor pulls in the solver (numpy): imported on the first hint
@@ -478,9 +482,16 @@ class UI:
             return True
 
         question = _("{name}: {keys} (? help) > ").format(name=table.names[seat], keys=prompt(view))
+        offered = [("f", verb(Freeze)), *((w, verb(k)) for w, k in WORDS.items() if len(w) == 1)]
+        choices = legal_choices(parse, legal, offered)
+        # a word alone answers where words are all there is (not while dice are picked)
+        quick = view.phase in WORD_PHASES
         while True:
             # mypy joins the union of action types to Struct when solving the TypeVar
-            action = cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+            action = cast(
+                Action,
+                ask_until_parsed(prompter, question, parse, on_help, choices=choices, quick=quick),
+            )
             warning = confirmation(action, view)
             if warning is None or _confirmed(prompter, warning):
                 return action

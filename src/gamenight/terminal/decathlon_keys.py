@@ -55,6 +55,10 @@ WORDS: dict[str, type[Action]] = {
 }
 KEEP_WORDS = ("", "f", "freeze", "keep")
 FREEZE_PHASES = ("run-up-freeze", "jump-freeze", "freeze")
+# decisions answered by one word (a key alone answers them on the full screen)
+WORD_PHASES = (
+    "keep-or-rethrow", "rethrow-or-jump", "throw-or-stop", "rethrow-or-stop", "jump-or-skip",
+)  # fmt: skip
 
 
 def event_name(event: str | None) -> str:
@@ -175,10 +179,10 @@ def describe(action: Action, view: DecathlonView) -> str:
             n=action.dice
         )
     key = next(k for k, v in WORDS.items() if v is type(action) and len(k) == 1)
-    return _("{action} ({key})").format(action=_verb(type(action)), key=key)
+    return _("{action} ({key})").format(action=verb(type(action)), key=key)
 
 
-def _verb(kind: type[Action]) -> str:
+def verb(kind: type[Action]) -> str:
     """The verb of an action kind, as the keys' help names it."""
     return {
         Rethrow: _("rethrow"),
@@ -236,7 +240,7 @@ def _word(raw: str, legal: Sequence[Action], view: DecathlonView) -> Action | st
     for action in legal:
         if type(action) is kind:
             return action
-    return _("you cannot {action} now: {keys}").format(action=_verb(kind), keys=prompt(view))
+    return _("you cannot {action} now: {keys}").format(action=verb(kind), keys=prompt(view))
 
 
 def _legal(action: Action, legal: Sequence[Action], view: DecathlonView) -> Action | str:

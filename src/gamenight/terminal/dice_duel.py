@@ -57,12 +57,15 @@ from gamenight.games.dice_duel.scoring import SOLO_MAXIMUM
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    Choice,
     HintBlock,
     Prompter,
     Seating,
     ask_until_parsed,
     die_key,
     is_number,
+    legal_choices,
+    no_color,
 )
 
 
@@ -292,8 +295,12 @@ def hint_renderable(advice: Advice, width: int = 120, rows: int = HINT_ROWS) -> 
 def dice_text(view: DiceDuelView) -> Text:
     """The five dice in their colours (K1), numbered, with the kept ones marked."""
     text = Text()
+    marked = no_color()  # the colour told red from black: a mark tells it then (K1)
     for i, face in enumerate(view.faces, 1):
-        text.append(f" {face} ", style=Style.parse(DIE_STYLE[colour(face)]) + die_key(i))
+        red = colour(face) == "red"
+        shown = (f"*{face}*" if red else f" {face} ") if marked else f" {face} "
+        style = ("bold reverse" if red else "bold") if marked else DIE_STYLE[colour(face)]
+        text.append(shown, style=Style.parse(style) + die_key(i))
         text.append("  ")
     text.append("\n")
     for i, kept in enumerate(view.kept or (False,) * len(view.faces)):
@@ -502,9 +509,21 @@ class UI:
                 console.print(hint_renderable(advice, console.width))
             return True
 
-        question = f"{_name(table, seat)}> "  # prompts are plain text (Prompter.ask)
+        # the keys in the prompt (a bare "Ann>" left them to the help); plain text
+        question = _("{name}: 134 keep, r roll, chip key, s stop (? help) > ").format(
+            name=_name(table, seat)
+        )
+        offered: list[Choice] = [
+            ("r", _("roll all five")),
+            *((key, combo(c)) for c, key in KEY.items()),
+            *((f"a {key}", _("{chip} from the set-aside pile").format(chip=combo(c)))
+              for c, key in KEY.items()),
+            ("s", _("end the turn")),
+            ("n", _("end the turn taking no chip")),
+        ]  # fmt: skip
+        choices = legal_choices(parse, legal, offered)
         # mypy joins the union of action types to Struct when solving the TypeVar
-        return cast(Action, ask_until_parsed(prompter, question, parse, on_help))
+        return cast(Action, ask_until_parsed(prompter, question, parse, on_help, choices=choices))
 
     def hint(self, view: DiceDuelView, legal: Sequence[Any]) -> Advice | None:
         """Every option's expected chip value this turn (``None``: nothing to choose)."""

@@ -87,8 +87,10 @@ class UI:
                 return True
             return False
 
-        prompter.say(plain(menu))
-        return ask_until_parsed(prompter, f"{table.names[seat]}> ", parse, on_help)
+        prompter.listing(plain(menu))
+        question = _("{name}: number of a choice (? help) > ").format(name=table.names[seat])
+        choices = [(str(i), plain(label)) for i, label in enumerate(labels, 1)]
+        return ask_until_parsed(prompter, question, parse, on_help, choices=choices, quick=True)
 
     def parse_command(self, text: str, view: Any, legal: Sequence[Any]) -> Any:
         """A number from the menu, or an action as the menu shows it."""

@@ -5,7 +5,8 @@ printing an em dash or a tick raises ``UnicodeEncodeError``. :func:`degrade_stre
 gives standard output and error the ``gamenight-fallback`` error handler: a
 character the encoding lacks becomes its ASCII stand-in (``—`` → ``-``, box
 lines → ``-``/``|``/``+``, accents dropped), else ``?``. One handler for every
-line printed, so no message needs its own ASCII variant.
+line printed, so no message needs its own ASCII variant. A stand-in takes exactly the
+columns of the glyph it replaces (a wider one pushed a board's right border out).
 
 >>> "Ann — ✓ Zoë ─┼─".encode("ascii", errors=FALLBACK)
 b'Ann - v Zoe -+-'
@@ -28,24 +29,24 @@ STAND_INS = {
     "\u2212": "-",  # minus
     "\u00b7": "-",  # middle dot (latin-1 has it; ascii does not)
     "\u2022": "*",
-    "\u2026": "...",
+    "\u2026": ".",
     "\u2713": "v",
     "\u2714": "v",
     "\u2717": "x",
     "\u2718": "x",
     "\u00d7": "x",
-    "\u2192": "->",
-    "\u2190": "<-",
+    "\u2192": ">",
+    "\u2190": "<",
     "\u2191": "^",
     "\u2193": "v",
     "\u2018": "'",
     "\u2019": "'",
     "\u201c": '"',
     "\u201d": '"',
-    "\u2264": "<=",
-    "\u2265": ">=",
+    "\u2264": "<",
+    "\u2265": ">",
     "\u2248": "~",
-    "\u00bd": "1/2",
+    "\u00bd": "h",
     "\u25b6": ">",
     "\u25b8": ">",
     "\u2588": "#",
@@ -53,18 +54,18 @@ STAND_INS = {
     "\u2592": ":",
     "\u2593": "#",
     "\U0001f3c6": "*",  # the winner's trophy
-    "\u00b1": "+/-",
+    "\u00b1": "~",
     "\u25b2": "^",
     "\u25cf": "o",  # a chip held (Dice Duel)
     "\u2605": "*",  # the best option
     "\u2606": "+",  # the best for a column
     "\u2620": "W",  # a Wurfeltod penalty (Wurfeltod)
-    "\u2680": "[1]",
-    "\u2681": "[2]",
-    "\u2682": "[3]",
-    "\u2683": "[4]",
-    "\u2684": "[5]",
-    "\u2685": "[6]",
+    "\u2680": "1",
+    "\u2681": "2",
+    "\u2682": "3",
+    "\u2683": "4",
+    "\u2684": "5",
+    "\u2685": "6",
 }
 _HORIZONTAL = set("─━═┄┅┈┉╌╍")
 _VERTICAL = set("│┃║┆┇┊┋╎╏")
@@ -86,18 +87,40 @@ def stand_in(char: str) -> str:
     return base or "?"
 
 
+def columns(char: str) -> int:
+    """The terminal columns ``char`` takes: 2 wide (East Asian wide, emoji), 0 for a
+    combining mark, else 1.
+
+    >>> columns("a"), columns("漢"), columns("\u0301"), columns("🏆")
+    (1, 2, 0, 2)
+    """
+    import unicodedata
+
+    if unicodedata.combining(char):
+        return 0
+    return 2 if unicodedata.east_asian_width(char) in ("W", "F") else 1
+
+
+def fitted(char: str, encoding: str) -> str:
+    """The stand-in of ``char`` in ``encoding``, exactly as wide as ``char``.
+
+    >>> fitted("…", "ascii"), fitted("🏆", "ascii"), fitted("⚃", "latin-1")
+    ('.', '* ', '4')
+    """
+    text = stand_in(char)
+    try:
+        text.encode(encoding)
+    except (UnicodeError, LookupError):
+        text = "?"
+    width = columns(char)
+    return text[:width].ljust(width)
+
+
 def _fallback(error: UnicodeError) -> tuple[str, int]:
     if not isinstance(error, UnicodeEncodeError):
         raise error
-    out = []
-    for char in error.object[error.start : error.end]:
-        text = stand_in(char)
-        try:
-            text.encode(error.encoding)
-        except (UnicodeError, LookupError):
-            text = "?"
-        out.append(text)
-    return "".join(out), error.end
+    chars = error.object[error.start : error.end]
+    return "".join(fitted(char, error.encoding) for char in chars), error.end
 
 
 codecs.register_error(FALLBACK, _fallback)

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import getpass
+import os
 import signal
 import sys
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, TypeVar
+from typing import Any, Protocol, TypeVar
 
 import msgspec
 from rich.cells import cell_len
@@ -96,6 +97,23 @@ def can_clear(console: Console) -> bool:
     return not console.is_dumb_terminal
 
 
+def no_color(environ: Mapping[str, str] | None = None) -> bool:
+    """Whether colour is off (``NO_COLOR`` set and not empty, as no-color.org says):
+    then what colour alone told (a penalty, a die's colour) gets a mark of its own.
+
+    >>> no_color({"NO_COLOR": "1"}), no_color({"NO_COLOR": ""}), no_color({})
+    (True, False, False)
+    """
+    env = os.environ if environ is None else environ
+    return bool(env.get("NO_COLOR", ""))
+
+
+def alert(style: str = "bold red") -> str:
+    """The style of a warning or penalty: ``style``, or reversed without colour (a
+    red in grey was nearly invisible under ``NO_COLOR``)."""
+    return "bold reverse" if no_color() else style
+
+
 def die_key(position: int) -> Style:
     """The style that makes die ``position`` (from 1) clickable on the full screen: a
     click types its number at the prompt line (``TableApp.action_die``). The line
@@ -105,6 +123,38 @@ def die_key(position: int) -> Style:
     {'@click': 'app.die(3)'}
     """
     return Style(meta={"@click": f"app.die({int(position)})"})
+
+
+@dataclass(frozen=True)
+class Scene:
+    """What a board shows, for a front end that lays it out as widgets (the full
+    screen): the game's own board widget by name (its UI's ``board_widget``,
+    "module:attribute"; None: the generic board), the view drawn and whose it is.
+
+    >>> scene_of(object(), {"turn": 1}, 0)
+    Scene(widget=None, view={'turn': 1}, seat=0)
+    """
+
+    widget: str | None = None
+    view: Any = None
+    seat: int | None = None
+
+
+def scene_of(ui: object, view: Any, seat: int | None) -> Scene:
+    """The scene of ``seat``'s board of ``view``, drawn by the game UI ``ui``."""
+    widget = getattr(ui, "board_widget", None)
+    return Scene(widget if isinstance(widget, str) else None, view, seat)
+
+
+def answer_key(word: str) -> Style:
+    """The style that makes a part of a board clickable as an answer: a click puts
+    ``word`` on the prompt line, as typing it would (``TableApp.action_answer``), and
+    the board marks what the line holds. The line mode prints it as plain text.
+
+    >>> answer_key("1987").meta
+    {'@click': "app.answer('1987')"}
+    """
+    return Style(meta={"@click": f"app.answer({str(word)!r})"})
 
 
 def printing(*renderables: RenderableType) -> Callable[[Console], None]:
@@ -181,6 +231,9 @@ def _read_without_echo(prompt: str) -> str:
     return line.rstrip("\n")
 
 
+# An answer offered by a small question: (the key typed, what it does).
+Choice = tuple[str, str | Text]
+
 MAX_MESSAGE_CHARS = 400
 # The longest answer taken at any question (a line of keys, a list of players, a
 # seed): longer input is refused before it is echoed or parsed (the full screen's
@@ -251,10 +304,21 @@ class Prompter:
     hide_secrets: bool = True
     undo: bool = False
 
-    def ask(self, prompt: str, *, secret: bool = False) -> str:
+    def ask(
+        self,
+        prompt: str,
+        *,
+        secret: bool = False,
+        choices: Sequence[Choice] = (),
+        quick: bool = False,
+    ) -> str:
         """Read one line; raises EOFError / KeyboardInterrupt as the terminal does.
 
-        ``prompt`` is plain text, shown as typed (never read as markup).
+        ``prompt`` is plain text, shown as typed (never read as markup). ``choices``
+        (key, what it does) are the answers of a small question: the line mode says
+        them where the caller prints them (:meth:`listing`); the full screen lists them
+        beside the board (arrow keys and Enter, or a click, choose); with ``quick`` (the
+        choices are every answer) a key alone answers when no other choice starts with it.
         """
         while True:
             text = self._read(prompt, secret)
@@ -282,12 +346,21 @@ class Prompter:
         """Print ``parts`` on one line as text (see :func:`say`)."""
         say(self.console, *parts)
 
+    def listing(self, shown: RenderableType) -> None:
+        """A question's choices as the line mode prints them (a line, a table); the
+        full screen lists the ``choices`` given to :meth:`ask` beside the board instead
+        (a menu in the log was squeezed and scrolled away)."""
+        self.console.print(plain(shown) if isinstance(shown, str) else shown)
+
     # ----- the surface: what the full-screen table (gamenight.terminal.full) draws in
     # place and the line mode prints in sequence. The session and the menu call these,
     # so both front ends share every rule and every prompt.
-    def board(self, title: Text, draw: Callable[[Console], None]) -> None:
+    def board(
+        self, title: Text, draw: Callable[[Console], None], scene: Scene | None = None
+    ) -> None:
         """Show what ``draw`` prints as the board under ``title``: the line mode
-        prints a rule and the board; the full screen redraws its board panel."""
+        prints a rule and the board; the full screen redraws its board panel, laid out
+        by the game's board widget (``scene``)."""
         self.console.print(heading(title, self.console.width))
         draw(self.console)
 
@@ -329,6 +402,29 @@ def is_number(text: str) -> bool:
     return len(text) <= MAX_NUMBER_DIGITS and text.isascii() and text.isdigit()
 
 
+def legal_choices(
+    parse: Callable[[str], object], legal: Sequence[object], offered: Sequence[Choice]
+) -> list[Choice]:
+    """The ``offered`` choices whose key the game's own parser reads as a legal action
+    (the list beside the board never offers a key that would be refused).
+
+    >>> actions = {"r": 1, "s": 2}.get  # a message (a str) is a refusal
+    >>> legal_choices(lambda key: actions(key, "no"), [1], [("r", "roll"), ("s", "stop")])
+    [('r', 'roll')]
+    """
+    found: list[Choice] = []
+    taken: list[object] = []
+    for key, label in offered:
+        try:
+            action = parse(key)
+        except Exception:
+            continue
+        if not isinstance(action, str) and action in legal and action not in taken:
+            taken.append(action)  # one key per action: the first offered
+            found.append((key, label))
+    return found
+
+
 def ask_until_parsed(
     prompter: Prompter,
     question: str,
@@ -336,6 +432,8 @@ def ask_until_parsed(
     on_help: Callable[[str], bool],
     *,
     secret: bool = False,
+    choices: Sequence[Choice] = (),
+    quick: bool = False,
 ) -> T:
     """Ask ``question`` until ``parse`` turns the answer into an action.
 
@@ -346,7 +444,7 @@ def ask_until_parsed(
     game's questions share the key; no game uses it).
     """
     while True:
-        text = prompter.ask(question, secret=secret)
+        text = prompter.ask(question, secret=secret, choices=choices, quick=quick)
         word = text.strip().lower()
         if prompter.undo and word in UNDO_WORDS:
             raise UndoRequested

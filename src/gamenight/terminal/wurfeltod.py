@@ -74,11 +74,14 @@ from gamenight.games.wurfeltod.rules import WurfeltodEvent as Event
 from gamenight.terminal.advice import advice_table
 from gamenight.terminal.ui import (
     HELP_WORDS,
+    Choice,
     HintBlock,
     Prompter,
     Seating,
+    alert,
     ask_until_parsed,
     die_key,
+    legal_choices,
     plain,
 )
 
@@ -317,7 +320,7 @@ def _dice(values: Sequence[int]) -> str:
 def _now_cell(points: int, wurfeltod: bool) -> Text:
     text = Text(str(points), style="bold" if points else "dim")
     if wurfeltod:
-        text.append(f" {SKULL} -{WURFELTOD_PENALTY}", style="bold red")
+        text.append(f" {SKULL} -{WURFELTOD_PENALTY}", style=alert())
     return text
 
 
@@ -328,7 +331,7 @@ def _entry_cell(entry: Entry | None) -> Text:
         return Text("0 x", style="yellow")
     text = Text(str(entry.points), style="bold" if entry.points else "")
     if entry.wurfeltod:
-        text.append(f" {SKULL}", style="bold red")
+        text.append(f" {SKULL}", style=alert())
     return text
 
 
@@ -560,7 +563,7 @@ class UI:
         )
         if event.wurfeltod:
             line.append(" " + _("and a Wurfeltod") + " ").append(
-                f"{SKULL} -{WURFELTOD_PENALTY}", "bold red"
+                f"{SKULL} -{WURFELTOD_PENALTY}", alert()
             )
         return line.append(" " + _("(total {total})").format(total=event.total))
 
@@ -585,8 +588,23 @@ class UI:
                 return True
             return False
 
+        # the keys in the prompt (a bare "Ann>" left them to the help); plain text
+        if view.first_roll:
+            question = _("{name}: a 13 set aside, b KEY book, x KEY scratch (? help) > ")
+        else:
+            question = _("{name}: a 13 set aside, b KEY book (? help) > ")
+        offered: list[Choice] = [
+            *((f"b {key}", describe(Book(c), view)) for c, key in BOX_KEYS.items()),
+            *((f"x {key}", describe(Scratch(c), view)) for c, key in BOX_KEYS.items()),
+        ]
+        choices = legal_choices(parse, legal, offered)
         # mypy joins the union of action types to Struct when solving the TypeVar
-        return cast(Action, ask_until_parsed(prompter, f"{table.names[seat]}> ", parse, on_help))
+        return cast(
+            Action,
+            ask_until_parsed(
+                prompter, question.format(name=table.names[seat]), parse, on_help, choices=choices
+            ),
+        )
 
     def advice(self, view: WurfeltodView, legal: Sequence[Action]) -> Advice | str | None:
         """The game's advice, or why there is none (no usable value table: how to build

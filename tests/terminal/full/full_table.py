@@ -125,8 +125,17 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool]) -> None:
 
 
 async def type_line(pilot: Pilot[None], text: str) -> None:
-    """Type ``text`` at the prompt line, then Enter."""
-    await pilot.press(*("space" if c == " " else c for c in text), "enter")
+    """Type ``text`` at the prompt line, then Enter; no Enter when a key alone already
+    answered (a small question's single-key choice)."""
+    app = pilot.app
+    asked = getattr(app, "questions", None)
+    for char in text:
+        await pilot.press("space" if char == " " else char)
+        if asked is not None and getattr(app, "waiting", "line") != "line":
+            return  # answered by the key alone
+        if asked is not None and getattr(app, "questions", asked) != asked:
+            return
+    await pilot.press("enter")
 
 
 async def play_out(

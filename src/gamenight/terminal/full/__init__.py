@@ -61,12 +61,35 @@ def wanted(
         return False
 
 
-def run_full(target: Callable[[Console, Prompter], T], *, title: str = "gamenight") -> T:
+THEME_VARIABLE = "GAMENIGHT_THEME"
+THEMES = {"dark": "textual-dark", "light": "textual-light"}  # Textual's own themes
+
+
+def theme_of(choice: str | None, environ: Mapping[str, str] | None = None) -> str:
+    """The full screen's theme, ``dark`` or ``light``: ``--theme``, else
+    ``GAMENIGHT_THEME``, else dark (anything else there is ignored: a setting in the
+    environment never stops a game).
+
+    >>> theme_of("light", {}), theme_of(None, {"GAMENIGHT_THEME": "Light"})
+    ('light', 'light')
+    >>> theme_of(None, {"GAMENIGHT_THEME": "purple"}), theme_of(None, {})
+    ('dark', 'dark')
+    """
+    env = os.environ if environ is None else environ
+    for wanted_theme in (choice, env.get(THEME_VARIABLE)):
+        if wanted_theme and wanted_theme.strip().lower() in THEMES:
+            return wanted_theme.strip().lower()
+    return "dark"
+
+
+def run_full(
+    target: Callable[[Console, Prompter], T], *, title: str = "gamenight", theme: str | None = None
+) -> T:
     """Run ``target`` (the menu, or one game) on the full screen; its result, or the
     exception it raised, once the screen is closed. What it printed last (the
     standings, where the game is saved) is then printed to the ordinary terminal."""
     from gamenight.terminal.full.app import TableApp
 
-    app: TableApp[T] = TableApp(target, title=title)
+    app: TableApp[T] = TableApp(target, title=title, theme=theme_of(theme))
     app.run()
     return app.outcome(Console())

@@ -18,10 +18,8 @@ import threading
 from collections.abc import Callable
 from typing import ClassVar, Generic, TypeVar
 
-from rich.console import Console, ConsoleOptions, Group, RenderableType, RenderResult
+from rich.console import Console, Group, RenderableType
 from rich.rule import Rule
-from rich.segment import Segment
-from rich.style import Style
 from rich.text import Text
 from textual import events
 from textual.app import App, ComposeResult
@@ -29,11 +27,22 @@ from textual.binding import Binding, BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Label, RichLog, Static
+from textual.widgets import Footer, Input, Label, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
 
 from gamenight.core.i18n import N_, _
+from gamenight.terminal.full import THEMES
+from gamenight.terminal.full.boards import Board, board_class, picked_dice
 from gamenight.terminal.full.bridge import Reply, ScreenConsole, ScreenPrompter
-from gamenight.terminal.ui import MAX_ANSWER, HintBlock, Prompter, heading, plain
+from gamenight.terminal.ui import (
+    MAX_ANSWER,
+    Choice,
+    HintBlock,
+    Prompter,
+    Scene,
+    heading,
+    plain,
+)
 
 T = TypeVar("T")
 
@@ -85,10 +94,30 @@ class AnswerInput(Input):
     """The prompt line: at most :data:`~gamenight.terminal.ui.MAX_ANSWER` characters;
     a longer paste is refused whole (``refused`` is told how long it was), never echoed."""
 
-    def __init__(self, refused: Callable[[int], None], **kwargs: object) -> None:
+    def __init__(
+        self,
+        refused: Callable[[int], None],
+        die: Callable[[str], bool] | None = None,
+        quick: Callable[[str], bool] | None = None,
+        **kwargs: object,
+    ) -> None:
         # Input's own keywords, passed through unchanged
         super().__init__(max_length=MAX_ANSWER, **kwargs)  # type: ignore[arg-type]
         self.refused = refused
+        self.die = die  # a digit key that stands for a die on the board: True if taken
+        self.quick = quick  # a key alone that answers a small question: True if taken
+
+    async def _on_key(self, event: events.Key) -> None:
+        # a number key on a board with dice toggles that die, as a click on it does
+        if event.character and self.die is not None and self.die(event.character):
+            event.stop()
+            event.prevent_default()
+            return
+        if event.character and self.quick is not None and self.quick(event.character):
+            event.stop()
+            event.prevent_default()
+            return
+        await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:
         line = event.text.splitlines()[0] if event.text.strip() else ""
@@ -109,35 +138,6 @@ def translate_keys(bindings: BindingsMap) -> BindingsMap:
             for b in keyed
         ]
     )
-
-
-class Picked:
-    """A board with the dice whose numbers stand alone on the prompt line shown
-    reversed: what a click (or typing the number) has picked so far."""
-
-    def __init__(self, board: RenderableType, picked: frozenset[int]) -> None:
-        self.board, self.picked = board, picked
-        self.clicks = {f"app.die({n})" for n in picked}
-
-    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
-        mark = Style(reverse=True)
-        for segment in console.render(self.board, options):
-            style = segment.style
-            if style is not None and style.meta.get("@click") in self.clicks:
-                yield Segment(segment.text, style + mark, segment.control)
-            else:
-                yield segment
-
-
-def picked_dice(line: str) -> frozenset[int]:
-    """The dice numbers standing alone on a typed line, as a click writes them.
-
-    >>> sorted(picked_dice("s 1 3 "))
-    [1, 3]
-    >>> sorted(picked_dice("1985"))
-    []
-    """
-    return frozenset(int(word) for word in line.split() if len(word) == 1 and word in "12345678")
 
 
 class BoardPane(VerticalScroll):
@@ -191,6 +191,9 @@ class TableApp(App[None], Generic[T]):
     #main { width: 1fr; }
     #board-pane { height: 1fr; border: round $accent; border-title-color: $text; }
     #side { width: SIDE_WIDTH; }
+    #moves { height: auto; max-height: 50%; border: round $accent;
+        border-title-color: $text; display: none; }
+    #moves.shown { display: block; }
     #log { height: 1fr; border: round $panel; border-title-color: $text-muted;
         overflow-y: auto; overflow-x: hidden; }
     #hint-pane { height: auto; max-height: 60%; border: round $success; display: none; }
@@ -206,6 +209,8 @@ class TableApp(App[None], Generic[T]):
     .narrow #board-pane { border: none; border-top: round $accent; }
     .narrow #side { width: 1fr; height: 30%; }
     .narrow #log { border: none; border-top: round $panel; }
+    .narrow #moves { border: none; border-top: round $accent; max-height: 100%; }
+    .narrow #side.listing #log { display: none; }
     .narrow #hint-pane { border: none; border-top: round $success; max-height: 70%; }
     .narrow #side.hinted { display: none; }
     .narrow #board-pane.hinted { display: none; }
@@ -216,11 +221,15 @@ class TableApp(App[None], Generic[T]):
         Binding("f1", "hint", N_("Help (?)")),
         Binding("f2", "undo", N_("Undo (u)")),
         Binding("f3", "close_hint", N_("Close hint")),
+        Binding("f4", "switch_theme", N_("Light/dark"), show=False),
         Binding("ctrl+c", "leave", N_("Leave"), priority=True),
         # over the prompt line's own PgUp/PgDn: the hint while it is open, else the board;
         # one is shown (it must fit in 40 columns)
         Binding("pagedown", "board(1)", N_("Scroll ↓"), priority=True),
         Binding("pageup", "board(-1)", N_("Scroll ↑"), show=False, priority=True),
+        # the choices beside the board: the focus stays on the prompt line
+        Binding("down", "move(1)", N_("Choose"), key_display="↑↓", priority=True),
+        Binding("up", "move(-1)", show=False, priority=True),
         Binding("ctrl+down", "log(1)", N_("Log ↓"), show=False, priority=True),
         Binding("ctrl+up", "log(-1)", N_("Log ↑"), show=False, priority=True),
         # the focus stays on the prompt line: nothing typed is lost to another widget
@@ -230,8 +239,15 @@ class TableApp(App[None], Generic[T]):
         Binding("ctrl+z", "suspend_process", N_("Suspend"), show=False),
     ]
 
-    def __init__(self, target: Callable[[Console, Prompter], T], *, title: str = "gamenight"):
+    def __init__(
+        self,
+        target: Callable[[Console, Prompter], T],
+        *,
+        title: str = "gamenight",
+        theme: str = "dark",
+    ):
         super().__init__()
+        self.theme_choice = theme  # "dark" or "light" (terminal.full.theme_of)
         self._bindings = translate_keys(self._bindings)
         self.target = target
         self.title = title
@@ -250,6 +266,9 @@ class TableApp(App[None], Generic[T]):
         self.board_parts: list[RenderableType] = []
         self.picked: frozenset[int] = frozenset()
         self.gate = KeyGate()
+        self.board: Board = Board(classes="board")
+        self.choices: tuple[Choice, ...] = ()  # the question's choices, beside the board
+        self.quick = False  # the choices are every answer: a key alone may answer
         self.line_full = False  # the prompt line holds MAX_ANSWER characters
         self.drawn_width = 0  # the width the board was drawn at
         self.worker = threading.Thread(target=self._work, name="gamenight-session", daemon=True)
@@ -260,22 +279,27 @@ class TableApp(App[None], Generic[T]):
             # the hint under the board, as wide as it (a 32-column panel broke its values)
             with Vertical(id="main"):
                 with BoardPane(id="board-pane"):
-                    yield Static(id="board")
+                    yield self.board
                 with BoardPane(id="hint-pane"):
                     yield Static(id="hint")
             with Vertical(id="side"):
+                yield OptionList(id="moves")
                 yield RichLog(id="log", wrap=True, markup=False, highlight=False, min_width=10)
         yield Static(id="error")
         with Horizontal(id="prompt-line"):
             yield Label(id="prompt")
-            yield AnswerInput(self._too_long, id="answer", disabled=True)
+            yield AnswerInput(
+                self._too_long, self._die_key, self._quick, id="answer", disabled=True
+            )
         yield Footer()
 
     def on_mount(self) -> None:
+        self.theme = THEMES.get(self.theme_choice, THEMES["dark"])
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log").border_title = _("Log")
+        self.query_one("#moves").border_title = _("Choices (↑↓ Enter)")
         self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
-        for pane in self.query("#board-pane, #log, #hint-pane"):
+        for pane in self.query("#board-pane, #log, #hint-pane, #moves"):
             pane.can_focus = False  # a click on a panel never takes the keys from the prompt
         self._fit(self.size.width)
         self.app_resume_signal.subscribe(self, self._resumed)
@@ -324,7 +348,8 @@ class TableApp(App[None], Generic[T]):
         if parts is not None:
             self.drawn_width = width
             self.board_parts = parts
-            self.query_one("#board", Static).update(Picked(Group(*parts), self.picked))
+            board = self._board()
+            board.show(parts, board.view, board.seat)
 
     def _fit(self, width: int) -> None:
         self.screen.set_class(width < NARROW, "narrow")
@@ -342,12 +367,25 @@ class TableApp(App[None], Generic[T]):
         """The hint panel's width in columns: the board's (it sits under the board)."""
         return self.board_width()
 
-    def show_board(self, title: Text, parts: list[RenderableType]) -> None:
+    def _board(self) -> Board:
+        """The board widget now shown (the game's own, or the generic one)."""
+        return self.board
+
+    def show_board(
+        self, title: Text, parts: list[RenderableType], scene: Scene | None = None
+    ) -> None:
         pane = self.query_one("#board-pane", VerticalScroll)
         pane.border_title = title
         self.board_parts, self.picked = parts, frozenset()
         self.drawn_width = self.board_width()
-        self.query_one("#board", Static).update(Group(*parts))
+        board = self._board()
+        wanted = board_class(scene.widget if scene is not None else None)
+        if type(board) is not wanted:  # the game's own board widget (or the generic one)
+            board.remove()
+            board = self.board = wanted(classes="board")
+            pane.mount(board)
+        board.line = ""
+        board.show(parts, *((scene.view, scene.seat) if scene is not None else ()))
         pane.scroll_home(animate=False)
         self._hide_hint()
 
@@ -380,17 +418,28 @@ class TableApp(App[None], Generic[T]):
     def clear_all(self) -> None:
         """Nothing of the last turn stays on screen (hot-seat hand-over)."""
         self.board_parts, self.picked = [], frozenset()
-        self.query_one("#board", Static).update("")
+        self._board().line = ""
+        self._board().show([])
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log", RichLog).clear()
         self.query_one("#hint", Static).update("")
+        self._offer(())
         self._hide_hint()
         self._hide_error()
         answer = self.query_one("#answer", Input)
         answer.value = ""
         self.query_one("#prompt", Label).update("")
 
-    def start_ask(self, prompt: str, hidden: bool, undo: bool) -> None:
+    def start_ask(
+        self,
+        prompt: str,
+        hidden: bool,
+        undo: bool,
+        choices: tuple[Choice, ...] = (),
+        quick: bool = False,
+    ) -> None:
+        self._offer(choices)
+        self.quick = quick
         if self.leaving:
             self.leaving = False
             self.replies.put(KeyboardInterrupt)
@@ -409,6 +458,70 @@ class TableApp(App[None], Generic[T]):
         answer.focus()
         self.refresh_bindings()
 
+    def _offer(self, choices: tuple[Choice, ...]) -> None:
+        """List the question's choices beside the board (none: the list goes)."""
+        moves = self.query_one("#moves", OptionList)
+        unique = {key: label for key, label in reversed(choices)}  # the first of a key
+        choices = tuple((key, unique.pop(key)) for key, _ in choices if key in unique)
+        if choices == self.choices:
+            return
+        self.choices = choices
+        moves.clear_options()
+        width = min(10, max((len(key) for key, _ in choices), default=0))
+        moves.add_options(
+            Option(Text.assemble(plain(key.ljust(width), "bold"), " ", label), id=key)
+            for key, label in choices
+        )
+        moves.highlighted = None
+        moves.set_class(bool(choices), "shown")
+        self.query_one("#side").set_class(bool(choices), "listing")  # narrow: the list alone
+        self.refresh_bindings()
+
+    def quick_key(self, key: str) -> str | None:
+        """The choice a key alone answers: where the choices are every answer
+        (``quick``), on an empty line, the one choice whose key it is when no other
+        choice's key starts with it (``1`` is not quick beside ``10``)."""
+        if self.waiting != "line" or self.hidden or not self.quick or not key:
+            return None
+        if self.query_one("#answer", Input).value:
+            return None
+        keys = [k for k, _ in self.choices]
+        if keys.count(key) == 1 and not any(k != key and k.startswith(key) for k in keys):
+            return key
+        return None
+
+    def choose(self, key: str) -> None:
+        """Answer with the choice ``key``: as typing it and Enter (a click on the
+        list, Enter on its highlighted row, or the key alone)."""
+        if self.waiting != "line":
+            return
+        answer = self.query_one("#answer", Input)
+        answer.value = key
+        self._reply(key)
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        event.stop()
+        if event.option.id is not None:
+            self.choose(event.option.id)
+
+    def action_move(self, step: int) -> None:
+        """Up / Down: move through the choices beside the board; without choices, the
+        board may walk its answers (a year on The Decades' grid)."""
+        moves = self.query_one("#moves", OptionList)
+        if not self.choices:
+            if self.waiting == "line" and not self.hidden:
+                answer = self.query_one("#answer", Input)
+                line = self._board().step(answer.value, step)
+                if line is not None:
+                    self.action_answer(line)
+            return
+        if moves.highlighted is None:
+            moves.highlighted = 0 if step > 0 else len(self.choices) - 1
+        elif step > 0:
+            moves.action_cursor_down()
+        else:
+            moves.action_cursor_up()
+
     def curtain(self, name: str) -> None:
         self.waiting = "curtain"
         self.questions += 1
@@ -425,16 +538,19 @@ class TableApp(App[None], Generic[T]):
         self.line_full = len(event.value) >= MAX_ANSWER
         if self.line_full:
             self._too_long()
-        picked = frozenset() if self.hidden else picked_dice(event.value)
-        if picked != self.picked:
-            self.picked = picked
-            self.query_one("#board", Static).update(Picked(Group(*self.board_parts), picked))
+        line = "" if self.hidden else event.value  # a secret is never marked on the board
+        self.picked = picked_dice(line)
+        self._board().follow(line)
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if self.waiting == "close":
             self.exit()
             return
         if self.waiting != "line":
+            return
+        moves = self.query_one("#moves", OptionList)
+        if not event.value.strip() and self.choices and moves.highlighted is not None:
+            self.choose(self.choices[moves.highlighted][0])  # Enter on the highlighted row
             return
         self._reply(event.value)
 
@@ -445,6 +561,7 @@ class TableApp(App[None], Generic[T]):
         answer.value = ""
         answer.disabled = True
         self.waiting = None
+        self._offer(())  # the choices were this question's (a re-ask lists them again)
         self._hide_error()
         self.refresh_bindings()
         self.replies.put(value)
@@ -457,6 +574,9 @@ class TableApp(App[None], Generic[T]):
             return self.waiting == "line" and self.undo_allowed
         if action == "close_hint":
             return self.query_one("#hint-pane").has_class("shown")
+        if action == "move":
+            ready = self.waiting == "line" and not self.hidden
+            return ready and (bool(self.choices) or self._board().can_step())
         if action == "board":  # shown only when the panel is taller than it shows
             return self._scrolled().max_scroll_y > 0
         return True
@@ -486,6 +606,34 @@ class TableApp(App[None], Generic[T]):
         answer.cursor_position = len(answer.value)
         answer.focus()
 
+    def action_answer(self, word: str) -> None:
+        """A click on an answer drawn on the board (``terminal.ui.answer_key``): the
+        line holds it, as if typed; Enter sends it."""
+        if self.waiting != "line" or self.hidden:
+            return
+        answer = self.query_one("#answer", Input)
+        answer.value = str(word)[:MAX_ANSWER]
+        answer.cursor_position = len(answer.value)
+        answer.focus()
+
+    def _die_key(self, key: str) -> bool:
+        """A number key while the board shows that die: it toggles the die, as a
+        click does (:meth:`action_die`, one way for both). True if it was taken."""
+        if self.waiting != "line" or self.hidden or not key.isdigit() or len(key) != 1:
+            return False
+        if int(key) not in self._board().dice():
+            return False
+        self.action_die(int(key))
+        return True
+
+    def _quick(self, key: str) -> bool:
+        """A key alone that answers the question (:meth:`quick_key`): True if taken."""
+        chosen = self.quick_key(key)
+        if chosen is None:
+            return False
+        self.choose(chosen)
+        return True
+
     def _scrolled(self) -> VerticalScroll:
         """The panel PgUp / PgDn scroll: the hint while it is open, else the board."""
         hint = self.query_one("#hint-pane", VerticalScroll)
@@ -510,6 +658,12 @@ class TableApp(App[None], Generic[T]):
             pane.scroll_page_up(animate=False)
         else:
             pane.scroll_page_down(animate=False)
+
+    def action_switch_theme(self) -> None:
+        """F4: the light theme for the dark one, and back."""
+        light = self.theme == THEMES["light"]
+        self.theme_choice = "dark" if light else "light"
+        self.theme = THEMES[self.theme_choice]
 
     def action_close_hint(self) -> None:
         self._hide_hint()

@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import io
 import queue
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -22,7 +22,15 @@ from rich.rule import Rule
 from rich.style import Style
 from rich.text import Text
 
-from gamenight.terminal.ui import MAX_ANSWER, Prompter, clip_message, plain, too_long
+from gamenight.terminal.ui import (
+    MAX_ANSWER,
+    Choice,
+    Prompter,
+    Scene,
+    clip_message,
+    plain,
+    too_long,
+)
 
 # What the prompt line hands back: a line typed, or the exception to raise in the
 # session (KeyboardInterrupt for "leave", EOFError when the screen is closing).
@@ -36,11 +44,20 @@ class Surface(Protocol):
 
     def call_from_thread(self, callback: Callable[..., Any], *args: Any) -> Any: ...
     def write_log(self, parts: list[RenderableType]) -> None: ...
-    def show_board(self, title: Text, parts: list[RenderableType]) -> None: ...
+    def show_board(
+        self, title: Text, parts: list[RenderableType], scene: Scene | None = None
+    ) -> None: ...
     def show_hint(self, parts: list[RenderableType]) -> None: ...
     def show_error(self, message: Text) -> None: ...
     def clear_all(self) -> None: ...
-    def start_ask(self, prompt: str, hidden: bool, undo: bool) -> None: ...
+    def start_ask(
+        self,
+        prompt: str,
+        hidden: bool,
+        undo: bool,
+        choices: tuple[Choice, ...] = (),
+        quick: bool = False,
+    ) -> None: ...
     def curtain(self, name: str) -> None: ...
     def board_width(self) -> int: ...
     def hint_width(self) -> int: ...
@@ -161,15 +178,27 @@ class ScreenPrompter(Prompter):
             return reply.strip()
         raise reply()
 
-    def ask(self, prompt: str, *, secret: bool = False) -> str:
+    def ask(
+        self,
+        prompt: str,
+        *,
+        secret: bool = False,
+        choices: Sequence[Choice] = (),
+        quick: bool = False,
+    ) -> str:
         app = self._app()
         self._screen().tail.clear()  # the tail is what comes after the last question
+        hidden = secret and self.hide_secrets
         while True:
-            app.call_from_thread(app.start_ask, prompt, secret and self.hide_secrets, self.undo)
+            listed = () if hidden else tuple(choices)
+            app.call_from_thread(app.start_ask, prompt, hidden, self.undo, listed, quick)
             text = self._wait()
             if len(text) <= MAX_ANSWER:  # the prompt line takes no more: a bound kept here too
                 return text
             self.error(too_long(text))
+
+    def listing(self, shown: RenderableType) -> None:
+        """The choices are listed beside the board (``ask``'s ``choices``), not logged."""
 
     def error(self, message: str | Text) -> None:
         text = Text.assemble(plain("✗ ", "bold red"), clip_message(message))
@@ -177,14 +206,16 @@ class ScreenPrompter(Prompter):
         app = self._app()
         app.call_from_thread(app.show_error, text)
 
-    def board(self, title: Text, draw: Callable[[Console], None]) -> None:
+    def board(
+        self, title: Text, draw: Callable[[Console], None], scene: Scene | None = None
+    ) -> None:
         app = self._app()
         console = self._screen()
         self.shown = (title, draw)
         with console.collecting(app.call_from_thread(app.board_width)) as parts:
             draw(console)
         console.tail = [(Rule(title), False), *((part, False) for part in parts)]
-        app.call_from_thread(app.show_board, title, list(parts))
+        app.call_from_thread(app.show_board, title, list(parts), scene)
 
     def redraw(self, width: int) -> list[RenderableType] | None:
         """The board drawn again at ``width`` columns (the screen was resized), or None
