@@ -59,6 +59,15 @@ class LazyGroup(click.Group):
         speak(command)  # in the reader's language, as speak(app) said the others
         return command
 
+    def resolve_command(
+        self, ctx: click.Context, args: list[str]
+    ) -> tuple[str | None, click.Command | None, list[str]]:
+        try:
+            return super().resolve_command(ctx, args)
+        except click.exceptions.NoSuchCommand as exc:  # "did you mean" knows the lazy ones too
+            known = self.list_commands(ctx)
+            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=known, ctx=ctx) from None
+
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True
         try:
