@@ -8,7 +8,7 @@ help through a stand-in command (so click words and wraps it exactly as the real
 running, or asking a command's own ``--help``, imports its module.
 ``tests/cli/test_cli_lazy.py`` checks every row against the real command.
 
->>> Lazy("gamenight.cli.decks:decks", "The Decades: import question decks and list them.").load().name
+>>> Lazy("gamenight.cli.decks:decks").load().name
 'decks'
 """
 
@@ -22,10 +22,11 @@ import click
 
 
 class Lazy(NamedTuple):
-    """Where a command lives (``module:attribute``) and its help (English, as written)."""
+    """Where a command lives (``module:attribute``) and its help (English, as written;
+    without it the group's ``--help`` imports the command to read it)."""
 
     target: str
-    help: str
+    help: str | None = None
 
     def load(self) -> click.Command:
         """The real command (imports its module)."""
@@ -50,11 +51,12 @@ class LazyGroup(click.Group):
 
         if cmd_name in self.commands or cmd_name not in self.lazy:
             return self.commands.get(cmd_name)
-        if self._listing:  # the group's --help: one line from the row, nothing imported
-            stand_in = click.Command(cmd_name, help=self.lazy[cmd_name].help)
+        row = self.lazy[cmd_name]
+        if self._listing and row.help is not None:  # the group's --help: nothing imported
+            stand_in = click.Command(cmd_name, help=row.help)
             speak(stand_in)
             return stand_in
-        command = self.lazy[cmd_name].load()
+        command = row.load()
         self.add_command(command, cmd_name)
         speak(command)  # in the reader's language, as speak(app) said the others
         return command
@@ -66,7 +68,8 @@ class LazyGroup(click.Group):
             return super().resolve_command(ctx, args)
         except click.exceptions.NoSuchCommand as exc:  # "did you mean" knows the lazy ones too
             known = self.list_commands(ctx)
-            raise click.exceptions.NoSuchCommand(exc.command_name, possibilities=known, ctx=ctx) from None
+            name = exc.command_name
+            raise click.exceptions.NoSuchCommand(name, possibilities=known, ctx=ctx) from None
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         self._listing = True

@@ -82,18 +82,50 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
 
 # The commands kept in modules of their own, imported only when one runs (issue 46:
 # `--help` and `list` import none of them). A command is one row: its name, where it
-# lives and its help as written there (tests/cli/test_cli_lazy.py checks each row).
+# lives and its help as written there (tests/cli/test_cli_lazy.py checks each row);
+# a row without the help works too, but the group's --help then imports its module.
 LAZY_COMMANDS = {
-    "solve": Lazy("gamenight.cli.solve:solve", "Solve GAME exactly and print the headline figures (or all of them with --json)."),
-    # issue 42: a finished game's review
-    "review": Lazy("gamenight.cli.review:review", "Review the finished game recorded at PATH: for every decision with an exact\nvalue, the option taken, the best one and what the difference cost; per player an\naccuracy, inaccuracies, mistakes and blunders, and the luck of the dice."),
-    "serve": Lazy("gamenight.cli.serve:serve_command", "Run the online game server: rooms, seats, bots and the browser protocol."),
-    "backup": Lazy("gamenight.cli.serve:backup_command", "Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL)."),
+    "solve": Lazy(
+        "gamenight.cli.solve:solve",
+        "Solve GAME exactly and print the headline figures (or all of them with --json).",
+    ),
+    "review": Lazy(  # issue 42: a finished game's review
+        "gamenight.cli.review:review",
+        "Review the finished game recorded at PATH: for every decision with an exact\n"
+        "value, the option taken, the best one and what the difference cost; per player an\n"
+        "accuracy, inaccuracies, mistakes and blunders, and the luck of the dice.",
+    ),
+    "serve": Lazy(  # the online server (it imports the server when it runs)
+        "gamenight.cli.serve:serve_command",
+        "Run the online game server: rooms, seats, bots and the browser protocol.",
+    ),
+    "backup": Lazy(  # a copy of its SQLite database while it runs
+        "gamenight.cli.serve:backup_command",
+        "Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL).",
+    ),
     "decks": Lazy("gamenight.cli.decks:decks", "The Decades: import question decks and list them."),
-    "sim": Lazy("gamenight.cli.simulate:sim", "Play a seeded series of all-bot GAME games: win shares and mean scores.\n\nSeats change: each deal of dice is played once in every seat order (every\norder up to 4 bots, a balanced Latin square beyond), so a bot's figures do not\ndepend on its seat or its neighbours (--fixed-seats keeps them). Game i is the\nsame on any number of workers: its dice come from the series seed and i. Ctrl-C\nstops and reports the games finished so far (partial)."),
-    "tournament": Lazy("gamenight.cli.simulate:tournament", "Every line-up of SEATS bots plays GAMES games, seat order rotating.\n\nReports win shares and mean scores with intervals (95%), the head-to-head\nwin-share matrix, a Bradley-Terry fit of all the games (order-independent) and\nopenskill (Plackett-Luce) ratings, which are added to the stored ones."),
-    "ratings": Lazy("gamenight.cli.simulate:ratings", "The stored openskill ratings of GAME: bots from tournaments, players from\nterminal games against bots."),
-}  # fmt: skip
+    "sim": Lazy(
+        "gamenight.cli.simulate:sim",
+        "Play a seeded series of all-bot GAME games: win shares and mean scores.\n\n"
+        "Seats change: each deal of dice is played once in every seat order (every\n"
+        "order up to 4 bots, a balanced Latin square beyond), so a bot's figures do not\n"
+        "depend on its seat or its neighbours (--fixed-seats keeps them). Game i is the\n"
+        "same on any number of workers: its dice come from the series seed and i. Ctrl-C\n"
+        "stops and reports the games finished so far (partial).",
+    ),
+    "tournament": Lazy(
+        "gamenight.cli.simulate:tournament",
+        "Every line-up of SEATS bots plays GAMES games, seat order rotating.\n\n"
+        "Reports win shares and mean scores with intervals (95%), the head-to-head\n"
+        "win-share matrix, a Bradley-Terry fit of all the games (order-independent) and\n"
+        "openskill (Plackett-Luce) ratings, which are added to the stored ones.",
+    ),
+    "ratings": Lazy(
+        "gamenight.cli.simulate:ratings",
+        "The stored openskill ratings of GAME: bots from tournaments, players from\n"
+        "terminal games against bots.",
+    ),
+}
 
 
 @click.group(
@@ -405,8 +437,6 @@ def saves() -> None:
     from gamenight.cli.saves import list_saves, show_saves
 
     show_saves(real_console(console), list_saves())
-
-
 
 
 def _play(
