@@ -20,7 +20,6 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar  # noqa: E402
 import click  # noqa: E402
 
 from gamenight import __version__  # noqa: E402
-from gamenight.cli import simulate  # noqa: E402
 from gamenight.cli.args import (  # noqa: E402
     CheckFailure,
     PathType,
@@ -31,12 +30,9 @@ from gamenight.cli.args import (  # noqa: E402
     raw_options,
     reading_language,
 )
-from gamenight.cli.decks import decks  # noqa: E402
 from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
 from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
-from gamenight.cli.review import review  # noqa: E402
-from gamenight.cli.serve import backup_command, serve_command  # noqa: E402
-from gamenight.cli.solve import solve  # noqa: E402
+from gamenight.cli.lazy_group import Lazy, LazyGroup  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
 from gamenight.core.i18n import N_, _, game_name, ngettext, said, set_default_language  # noqa: E402
 from gamenight.terminal.glyphs import degrade_streams  # noqa: E402
@@ -87,7 +83,60 @@ def front_end(target: Callable[[Console, Prompter], T], plain_mode: bool) -> T:
     return target(shown, Prompter(shown))
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+# The commands kept in modules of their own, imported only when one runs (issue 46:
+# `--help` and `list` import none of them). A command is one row: its name, where it
+# lives and its help as written there (tests/cli/test_cli_lazy.py checks each row);
+# a row without the help works too, but the group's --help then imports its module.
+LAZY_COMMANDS = {
+    "solve": Lazy(
+        "gamenight.cli.solve:solve",
+        "Solve GAME exactly and print the headline figures (or all of them with --json).",
+    ),
+    "review": Lazy(  # issue 42: a finished game's review
+        "gamenight.cli.review:review",
+        "Review the finished game recorded at PATH: for every decision with an exact\n"
+        "value, the option taken, the best one and what the difference cost; per player an\n"
+        "accuracy, inaccuracies, mistakes and blunders, and the luck of the dice.",
+    ),
+    "serve": Lazy(  # the online server (it imports the server when it runs)
+        "gamenight.cli.serve:serve_command",
+        "Run the online game server: rooms, seats, bots and the browser protocol.",
+    ),
+    "backup": Lazy(  # a copy of its SQLite database while it runs
+        "gamenight.cli.serve:backup_command",
+        "Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL).",
+    ),
+    "decks": Lazy("gamenight.cli.decks:decks", "The Decades: import question decks and list them."),
+    "sim": Lazy(
+        "gamenight.cli.simulate:sim",
+        "Play a seeded series of all-bot GAME games: win shares and mean scores.\n\n"
+        "Seats change: each deal of dice is played once in every seat order (every\n"
+        "order up to 4 bots, a balanced Latin square beyond), so a bot's figures do not\n"
+        "depend on its seat or its neighbours (--fixed-seats keeps them). Game i is the\n"
+        "same on any number of workers: its dice come from the series seed and i. Ctrl-C\n"
+        "stops and reports the games finished so far (partial).",
+    ),
+    "tournament": Lazy(
+        "gamenight.cli.simulate:tournament",
+        "Every line-up of SEATS bots plays GAMES games, seat order rotating.\n\n"
+        "Reports win shares and mean scores with intervals (95%), the head-to-head\n"
+        "win-share matrix, a Bradley-Terry fit of all the games (order-independent) and\n"
+        "openskill (Plackett-Luce) ratings, which are added to the stored ones.",
+    ),
+    "ratings": Lazy(
+        "gamenight.cli.simulate:ratings",
+        "The stored openskill ratings of GAME: bots from tournaments, players from\n"
+        "terminal games against bots.",
+    ),
+}
+
+
+@click.group(
+    cls=LazyGroup,
+    lazy=LAZY_COMMANDS,
+    invoke_without_command=True,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
 @click.version_option(__version__, "--version", "-V", prog_name="gamenight")
 @plain_option
 @click.option(
@@ -401,13 +450,6 @@ def saves() -> None:
     show_saves(real_console(console), list_saves())
 
 
-app.add_command(solve)
-app.add_command(review)  # issue 42: a finished game's review
-app.add_command(serve_command)  # the online server (it imports the server when it runs)
-app.add_command(backup_command)  # a copy of its SQLite database while it runs
-app.add_command(decks)
-
-
 SERVER_HELP = N_("the server's address, e.g. http://192.168.1.5:8000 (also GAMENIGHT_SERVER)")
 
 
@@ -501,11 +543,6 @@ def host(
         _need_input(_("an online game"))
         run_table, _title = prepare_join(link, None, None, None, None)
         front_end(run_table, plain_mode)
-
-
-app.add_command(simulate.sim)
-app.add_command(simulate.tournament)
-app.add_command(simulate.ratings)
 
 
 def _play(
