@@ -26,7 +26,8 @@ SERVER = Path(__file__).resolve().parents[2] / "src" / "gamenight" / "server"
 MAX_CLASS_LINES = 300
 STATUS = ("status", "_status")
 
-LEGAL = [(a, b) for a, targets in TRANSITIONS.items() for b in targets]
+# sorted: TRANSITIONS holds sets, and every xdist worker must collect the same order
+LEGAL = sorted(((a, b) for a, targets in TRANSITIONS.items() for b in targets), key=str)
 ILLEGAL = [(a, b) for a, b in itertools.product(Lifecycle, Lifecycle) if b not in TRANSITIONS[a]]
 
 
