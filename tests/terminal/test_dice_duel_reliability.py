@@ -116,7 +116,8 @@ def test_markup_at_the_real_prompt_and_in_the_name(monkeypatch: pytest.MonkeyPat
     console, out = _console()
     action = UI().ask(Prompter(console=console), view, view.legal(), 0, NASTY)
     assert action == Stop()
-    assert out.getvalue().count("[/]> ") == 2
+    # The prompt names the player, then the keys (issue 41): "[/]: 134 keep, ... > ".
+    assert out.getvalue().count("[/]: ") == 2
     assert "unknown command '[/]'" in out.getvalue()
 
 

@@ -56,7 +56,8 @@ def test_markup_typed_at_the_prompt_is_refused_as_text() -> None:
         Prompter(console, reader), GAME.view(state, 0), GAME.legal_actions(state, 0), 0, table
     )
     assert action == Book(Category.FACE_VALUE)
-    assert prompts[0] == "[/]> "
+    # The prompt names the player, then the keys (issue 41).
+    assert prompts[0].startswith("[/]: ") and prompts[0].endswith(" > ")
     text = plain(out.getvalue())
     assert "unknown command '[/]'" in text
     assert "unknown command '[red]x[/blue]'" in text
@@ -78,7 +79,7 @@ def test_markup_at_a_real_console_prompt_is_printed_as_text(
     )
     assert action == Book(Category.FACE_VALUE)
     text = plain(out.getvalue())
-    assert "[/]> " in text and "unknown command '[/]'" in text
+    assert "[/]: a 13 set aside" in text and "unknown command '[/]'" in text
 
 
 def play_whole_game(names: tuple[str, ...], seed: int) -> str:

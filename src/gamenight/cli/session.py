@@ -48,12 +48,14 @@ from gamenight.terminal.ui import (
 
 
 def standings_title(results: Results, names: Sequence[str]) -> Text:
-    """The final board's title, with who won (names are text, never markup).
+    """The final board's title: who won (names are text, never markup). Only who won:
+    the board under it already heads its table "Final standings", and a panel's title
+    is one line (a longer one was cut off at 80 columns).
 
     >>> standings_title(Results((3.0, 5.0), (2, 1), (1,)), ["Ann", "[b]Bo"]).plain
-    'Final standings: [b]Bo wins'
+    '[b]Bo wins'
     >>> standings_title(Results((4.0, 4.0), (1, 1), (0, 1)), ["Ann", "Bo"]).plain
-    'Final standings: Ann, Bo share the win'
+    'Ann, Bo share the win'
     >>> standings_title(Results((4.0,), (1,), (0,)), ["Ann"]).plain
     'Final standings'
     """
@@ -61,9 +63,9 @@ def standings_title(results: Results, names: Sequence[str]) -> Text:
     if len(results.scores) < 2 or not winners:
         return Text(_("Final standings"))
     if len(winners) > 1:
-        said = _("Final standings: {names} share the win").format(names=", ".join(winners))
+        said = _("{names} share the win").format(names=", ".join(winners))
     else:
-        said = _("Final standings: {name} wins").format(name=winners[0])
+        said = _("{name} wins").format(name=winners[0])
     return plain(said)
 
 

@@ -145,7 +145,11 @@ def mover(by: str | None) -> p.Mover | None:
     """
     if by is None:
         return None
-    return by if by in ("human", "clock") else "bot"  # type: ignore[return-value]
+    if by == "human":
+        return "human"
+    if by == "clock":
+        return "clock"
+    return "bot"
 
 
 def events_frame(

@@ -183,12 +183,13 @@ MAX_LISTED = 60  # placements listed beside the board (fewer tokens first)
 
 
 def tokens_key(tokens: Sequence[Placement]) -> str:
-    """Tokens as they are typed: ``4@1987 2@2001``, or ``none``.
+    """Tokens as they are typed: ``4@1987 2@2001``, or ``-`` for none (a sign, not an
+    English word, so that the key reads the same in every language).
 
     >>> tokens_key((Placement(4, 1987), Placement(2, 2001))), tokens_key(())
-    ('4@1987 2@2001', 'none')
+    ('4@1987 2@2001', '-')
     """
-    return " ".join(f"{t.length}@{t.start}" for t in tokens) or "none"
+    return " ".join(f"{t.length}@{t.start}" for t in tokens) or "-"
 
 
 def extend_prompt(legal: Sequence[Any]) -> str:
@@ -196,7 +197,7 @@ def extend_prompt(legal: Sequence[Any]) -> str:
     was never legal), or none when no token can be placed.
 
     >>> extend_prompt([Extend(()), Extend((Placement(2, 1990),))])
-    'Tokens (e.g. 2@1990, or none)? '
+    'Tokens (e.g. 2@1990, or - for none)? '
     >>> extend_prompt([Extend(())])
     'Tokens (none can be placed: type none)? '
     """
@@ -204,7 +205,7 @@ def extend_prompt(legal: Sequence[Any]) -> str:
     if not placed:
         return _("Tokens (none can be placed: type none)? ")
     example = max(placed, key=len)
-    return _("Tokens (e.g. {example}, or none)? ").format(example=tokens_key(example))
+    return _("Tokens (e.g. {example}, or - for none)? ").format(example=tokens_key(example))
 
 
 def outcome_short(outcome: str) -> str:

@@ -178,10 +178,11 @@ def _answer(text: str, legal: Sequence[Action]) -> Action | str:
 
 
 def _extend(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:
-    if text.lower() in ("none", "no", "-", "0", "pass"):
+    # "-" is the key shown; the English words and the player's own word also work.
+    if text.lower() in ("-", "0", "none", "no", "pass", _("none").lower()):
         return Extend(())
     if not text:
-        return _("type tokens like 4@1987 2@2001, or none")
+        return _("type tokens like 4@1987 2@2001, or - for none")
     tokens = parse_placements(text)
     if isinstance(tokens, str):
         return tokens

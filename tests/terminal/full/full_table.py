@@ -19,7 +19,9 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from textual.app import App
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from gamenight.cli.players import is_team_game, parse_players
 from gamenight.cli.session import Session
@@ -124,6 +126,26 @@ async def until(pilot: Pilot[None], ready: Callable[[], bool]) -> None:
         await pilot.pause(0.01)
 
 
+async def settled(pilot: Pilot[None], app: App[Any]) -> str:
+    """The screen once it stops changing (widgets lay out, the log and the hint panel
+    scroll over a few refreshes; the prompt runs in its own thread): the same picture
+    over three frames in a row, at least 0.15 s apart in all, so that a starved thread
+    on a loaded machine is not taken for a finished screen."""
+    for box in app.query(Input):  # a blinking cursor would be on or off by the clock
+        box.cursor_blink = False
+    same, last = 0, ""
+    deadline = time.monotonic() + TIMEOUT
+    while time.monotonic() < deadline:
+        await pilot.wait_for_scheduled_animations()
+        await pilot.pause(0.05)
+        now = screen_text(app)
+        same = same + 1 if now == last else 0
+        last = now
+        if same >= 3:
+            return now
+    raise AssertionError("the screen never settled")
+
+
 async def type_line(pilot: Pilot[None], text: str) -> None:
     """Type ``text`` at the prompt line, then Enter; no Enter when a key alone already
     answered (a small question's single-key choice)."""
@@ -156,7 +178,7 @@ async def play_out(
     raise AssertionError(f"the game did not end after {limit} answers")
 
 
-def screen_text(app: TableApp[None]) -> str:
+def screen_text(app: App[Any]) -> str:
     """What the screen shows now, line by line, as plain text (the composed screen:
     exactly what a player would see)."""
     strips = app.screen._compositor.render_strips()

@@ -13,10 +13,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from full_table import screen_text, table_app, until
+from full_table import screen_text, settled, table_app, until
 from rich.console import Console
 from textual.pilot import Pilot
-from textual.widgets import Input, RichLog
+from textual.widgets import RichLog
 
 from gamenight.cli.menu import main_menu
 from gamenight.terminal.full.app import TableApp
@@ -36,23 +36,6 @@ GAMES = {
 def quiet_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-
-
-async def settled(pilot: Pilot[None], app: TableApp[Any]) -> None:
-    """Wait until the screen stops changing (the log and the hint panel scroll after a
-    refresh): the same picture over three frames in a row."""
-    for field in app.query(Input):  # a blinking cursor would be on or off by the clock
-        field.cursor_blink = False
-    same, last = 0, ""
-    for _ in range(500):
-        await pilot.wait_for_scheduled_animations()
-        await pilot.pause()
-        now = screen_text(app)
-        same = same + 1 if now == last else 0
-        last = now
-        if same >= 3:
-            return
-    raise AssertionError("the screen never settled")
 
 
 RunBefore = Callable[[Pilot[None]], Awaitable[None]]

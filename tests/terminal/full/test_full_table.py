@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from full_table import screen_text, table_app, type_line, until
+from full_table import screen_text, settled, table_app, type_line, until
 from rich.console import Console
 from textual.widgets import Input
 
@@ -293,7 +293,7 @@ def test_undo_on_the_full_screen_takes_the_move_back(tmp_path: Path) -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.waiting == "line")
             assert not app.undo_allowed  # nothing to take back yet
-            first = screen_text(app)
+            first = await settled(pilot, app)  # the board draws itself after the question
             asked = app.questions
             await type_line(pilot, "3")  # freeze the third die: no dice thrown, reversible
             await until(pilot, lambda: app.questions > asked and app.waiting == "line")
@@ -305,7 +305,7 @@ def test_undo_on_the_full_screen_takes_the_move_back(tmp_path: Path) -> None:
             board = app.query_one("#board-pane")
             assert board.border_title and "Ann" in str(board.border_title)
             # the board is the one before the freeze again
-            assert _board_lines(screen_text(app)) == _board_lines(first)
+            assert _board_lines(await settled(pilot, app)) == _board_lines(first)
             await pilot.press("ctrl+c")
             await until(pilot, lambda: not app.is_running)
 
@@ -313,5 +313,6 @@ def test_undo_on_the_full_screen_takes_the_move_back(tmp_path: Path) -> None:
 
 
 def _board_lines(screen: str) -> list[str]:
-    """The board panel's part of each screen line (the left of the log's border)."""
-    return [line.split("││")[0] for line in screen.splitlines()[1:12]]
+    """The board panel's part of each screen line: its 48 columns at 80 wide (the board
+    is a widget with borders of its own, so no border character marks its right edge)."""
+    return [line[:48] for line in screen.splitlines()[1:12]]

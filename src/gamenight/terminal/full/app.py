@@ -291,13 +291,14 @@ class TableApp(App[None], Generic[T]):
             yield AnswerInput(
                 self._too_long, self._die_key, self._quick, id="answer", disabled=True
             )
-        yield Footer()
+        # compact: six keys fit in 80 columns even in the longer languages
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         self.theme = THEMES.get(self.theme_choice, THEMES["dark"])
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log").border_title = _("Log")
-        self.query_one("#moves").border_title = _("Choices (↑↓ Enter)")
+        self.query_one("#moves").border_title = _("Choices")  # the footer says ↑↓ Choose: a long title was cut off
         self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
         for pane in self.query("#board-pane, #log, #hint-pane, #moves"):
             pane.can_focus = False  # a click on a panel never takes the keys from the prompt
@@ -568,8 +569,8 @@ class TableApp(App[None], Generic[T]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys that do nothing now are greyed out in the footer."""
-        if action == "hint":
-            return self.waiting == "line"
+        if action == "hint":  # while the hint is open, F3 closes it in its place
+            return self.waiting == "line" and not self.query_one("#hint-pane").has_class("shown")
         if action == "undo":
             return self.waiting == "line" and self.undo_allowed
         if action == "close_hint":
