@@ -298,7 +298,8 @@ class TableApp(App[None], Generic[T]):
         self.theme = THEMES.get(self.theme_choice, THEMES["dark"])
         self.query_one("#board-pane").border_title = self.title
         self.query_one("#log").border_title = _("Log")
-        self.query_one("#moves").border_title = _("Choices")  # the footer says ↑↓ Choose: a long title was cut off
+        # short: the footer says "↑↓ Choose" (a longer title was cut off at 80 columns)
+        self.query_one("#moves").border_title = _("Choices")
         self.query_one("#hint-pane").border_title = _("Hint (F3 closes)")
         for pane in self.query("#board-pane, #log, #hint-pane, #moves"):
             pane.can_focus = False  # a click on a panel never takes the keys from the prompt
