@@ -146,7 +146,7 @@ def test_generic_table_shows_nested_views_by_seat_name(page: Any, server: Server
 def test_generic_table_reaches_every_one_of_many_moves(page: Any, server: Server) -> None:
     table = _generic(page, server, MOVES)
     count = table.locator(".generic-count")
-    assert count.inner_text() == "Moves 1–20 of 143 (of 143 legal moves)"
+    assert count.inner_text() == "Moves 1–20 of 143 (legal: 143)"
     assert table.locator(".actions button").count() == 20
     ui.shoot(page, "generic-many-moves")
     seen: list[str] = []
@@ -155,15 +155,15 @@ def test_generic_table_reaches_every_one_of_many_moves(page: Any, server: Server
         if table.locator(".generic-next").is_disabled():
             break
         table.locator(".generic-next").click()
-    assert count.inner_text() == "Moves 141–143 of 143 (of 143 legal moves)"
+    assert count.inner_text() == "Moves 141–143 of 143 (legal: 143)"
     assert len(seen) == 143 and len(set(seen)) == 143  # every move, each once
     table.locator(".actions button", has_text="place cell=142 player=Ann").click()
     assert page.evaluate("() => window.__acted") == [MOVES[142]]
     # searching: by any part of the label
     table.locator("#generic-find").fill("cell=7")
-    assert count.inner_text() == "Moves 1–11 of 11 (of 143 legal moves)"  # 7, 70-79
+    assert count.inner_text() == "Moves 1–11 of 11 (legal: 143)"  # 7, 70-79
     table.locator("#generic-find").fill("cell=77 ")
-    assert count.inner_text() == "Moves 1–1 of 1 (of 143 legal moves)"
+    assert count.inner_text() == "Moves 1–1 of 1 (legal: 143)"
     table.locator(".actions button").click()
     assert page.evaluate("() => window.__acted")[-1] == MOVES[77]
     table.locator("#generic-find").fill("nothing like it")

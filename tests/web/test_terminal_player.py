@@ -55,7 +55,9 @@ class Tmux:
         sit inside their panel's borders) and the footer offers help, which it does only
         while a question waits (the label stays after the answer, the input disabled)."""
         bottom = self.tmux("capture-pane", "-p", "-t", "t").rstrip("\n").splitlines()[-3:]
-        return any(line.strip().startswith(f"{name}>") for line in bottom) and "Help" in bottom[-1]
+        # the prompt names the player, then the keys: "Tess: 134 keep, r roll, ... >"
+        asks = any(line.strip().startswith(f"{name}: ") for line in bottom)
+        return asks and "Help" in bottom[-1]
 
     def refusal(self) -> str | None:
         """The full screen's error line (just above the prompt line), if one shows."""

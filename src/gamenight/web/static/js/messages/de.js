@@ -189,7 +189,7 @@ export default {
   "generic.yes": "ja",
   "generic.no": "nein",
   "generic.moves": { one: "{n} erlaubter Zug", other: "{n} erlaubte Züge" },
-  "generic.showing": "Züge {from}–{to} von {count} (von {all} erlaubten Zügen)",
+  "generic.showing": "Züge {from}–{to} von {count} (erlaubt: {all})",
   "generic.none_found": "Kein Zug passt zu „{query}“.",
   "generic.no_moves": "Du hast gerade keine Züge.",
   "generic.find": "Zug suchen",

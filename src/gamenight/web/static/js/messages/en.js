@@ -191,7 +191,7 @@ export default {
   "generic.yes": "yes",
   "generic.no": "no",
   "generic.moves": { one: "{n} legal move", other: "{n} legal moves" },
-  "generic.showing": "Moves {from}–{to} of {count} (of {all} legal moves)",
+  "generic.showing": "Moves {from}–{to} of {count} (legal: {all})",
   "generic.none_found": "No move matches “{query}”.",
   "generic.no_moves": "No moves for you now.",
   "generic.find": "Find a move",

@@ -189,7 +189,7 @@ export default {
   "generic.yes": "tak",
   "generic.no": "nie",
   "generic.moves": { one: "{n} dozwolony ruch", few: "{n} dozwolone ruchy", many: "{n} dozwolonych ruchów", other: "{n} dozwolonego ruchu" },
-  "generic.showing": "Ruchy {from}–{to} z {count} (spośród {all} dozwolonych)",
+  "generic.showing": "Ruchy {from}–{to} z {count} (dozwolone: {all})",
   "generic.none_found": "Żaden ruch nie pasuje do „{query}”.",
   "generic.no_moves": "Nie masz teraz żadnych ruchów.",
   "generic.find": "Znajdź ruch",
