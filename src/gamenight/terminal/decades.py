@@ -32,7 +32,7 @@ from gamenight.games.decades.rules import (
 )
 from gamenight.games.decades.tokens import Placement
 from gamenight.games.decades.view import DecadesView
-from gamenight.terminal.decades_keys import HELP, parse_command
+from gamenight.terminal.decades_keys import HELP, parse_command, tokens_key
 from gamenight.terminal.decades_text import (
     OUTCOME_TEXT,
     card_help,
@@ -182,16 +182,6 @@ PROMPTS = {
 MAX_LISTED = 60  # placements listed beside the board (fewer tokens first)
 
 
-def tokens_key(tokens: Sequence[Placement]) -> str:
-    """Tokens as they are typed: ``4@1987 2@2001``, or ``-`` for none (a sign, not an
-    English word, so that the key reads the same in every language).
-
-    >>> tokens_key((Placement(4, 1987), Placement(2, 2001))), tokens_key(())
-    ('4@1987 2@2001', '-')
-    """
-    return " ".join(f"{t.length}@{t.start}" for t in tokens) or "-"
-
-
 def extend_prompt(legal: Sequence[Any]) -> str:
     """The token question with an example this team may type now (a fixed "4@1987"
     was never legal), or none when no token can be placed.
@@ -299,7 +289,7 @@ class UI:
                         _team_tokens(view, s) or (),
                         title,
                         compact=compact,
-                        clickable=s == seat and view.phase == "answer",
+                        clickable=s == seat and view.phase in ("answer", "extend"),
                     )
                 )
                 if view.phase != "answer":

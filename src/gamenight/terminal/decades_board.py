@@ -2,14 +2,16 @@
 board (:class:`gamenight.terminal.full.boards.Board`), and while a year is asked the
 arrow keys walk the years of the grid, one at a time, and the year on the prompt line
 is marked on the player's own grid (a click on a year puts it there too: the grid's
-years carry ``terminal.ui.answer_key``). Imported only by the full screen.
+years carry ``terminal.ui.answer_key``). While tokens are asked, a click on a year of
+the own grid places a token there, makes it longer, or takes it off (``click_token``),
+and the years the line's tokens would cover are marked. Imported only by the full screen.
 """
 
 from __future__ import annotations
 
 from gamenight.games.decades.boards import FIRST_YEAR, LAST_YEAR
-from gamenight.terminal.decades_keys import parse_year
-from gamenight.terminal.full.boards import Board
+from gamenight.terminal.decades_keys import click_token, parse_year, token_years
+from gamenight.terminal.full.boards import Board, answer_clicks
 
 
 def stepped(line: str, step: int, start: int = FIRST_YEAR) -> int:
@@ -36,3 +38,17 @@ class DecadesBoard(Board):
         if not self.can_step():
             return None
         return str(stepped(line, step))
+
+    def _phase(self) -> str | None:
+        return getattr(self.view, "phase", None) if self.view is not None else None
+
+    def marked(self, line: str) -> frozenset[str]:
+        if self._phase() != "extend":
+            return super().marked(line)
+        return frozenset(c for year in token_years(line) for c in answer_clicks(str(year)))
+
+    def clicked(self, line: str, word: str) -> str:
+        year = parse_year(word)
+        if self._phase() != "extend" or year is None or self.view.seat is None:
+            return super().clicked(line, word)
+        return click_token(line, year, self.view.teams[self.view.seat].answers)

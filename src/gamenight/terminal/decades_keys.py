@@ -36,7 +36,12 @@ from gamenight.games.decades.rules import (
     PlayCard,
     RemoveToken,
 )
-from gamenight.games.decades.tokens import Placement, canonical, placement_error
+from gamenight.games.decades.tokens import (
+    TOKEN_LENGTHS,
+    Placement,
+    canonical,
+    placement_error,
+)
 from gamenight.games.decades.view import DecadesView
 from gamenight.terminal.decades_text import card_name, category_name
 from gamenight.terminal.ui import is_number
@@ -90,6 +95,62 @@ def parse_placements(text: str) -> tuple[Placement, ...] | str:
             )
         tokens.append(Placement(int(match.group(1)), year))
     return tuple(tokens)
+
+
+def tokens_key(tokens: Sequence[Placement]) -> str:
+    """Tokens as they are typed: ``4@1987 2@2001``, or ``-`` for none (a sign, not an
+    English word, so that the key reads the same in every language).
+
+    >>> tokens_key((Placement(4, 1987), Placement(2, 2001))), tokens_key(())
+    ('4@1987 2@2001', '-')
+    """
+    return " ".join(f"{t.length}@{t.start}" for t in tokens) or "-"
+
+
+def click_token(line: str, year: int, answers: Sequence[int]) -> str:
+    """The token line after a click on ``year`` of the team's own grid while tokens are
+    asked (the full screen): a year with no token gets the shortest one that may start
+    there (T4), a click on a token's year makes it the next longer one that fits, and
+    after the longest it comes off. Only placements the rules allow are ever offered;
+    a line that cannot be read is started afresh.
+
+    >>> answers = [1982, 1986]
+    >>> click_token("", 1982, answers)
+    '2@1982'
+    >>> click_token("2@1982", 1982, answers), click_token("3@1982", 1982, answers)
+    ('3@1982', '4@1982')
+    >>> click_token("4@1982", 1982, answers)
+    '-'
+    >>> click_token("2@1982", 1986, answers)
+    '2@1982 3@1986'
+    >>> click_token("2@1982", 1990, answers)  # no answer there: nothing may start
+    '2@1982'
+    """
+    read = parse_placements(line)
+    tokens = () if isinstance(read, str) else read
+    others = [t for t in tokens if t.start != year]
+    here = [t.length for t in tokens if t.start == year]
+    for length in TOKEN_LENGTHS:
+        if here and length <= max(here):
+            continue
+        placed = [*others, Placement(length, year)]
+        if placement_error(placed, answers) is None:
+            return tokens_key(canonical(placed))
+    if not here:  # nothing may start there: the line stays as it was
+        return tokens_key(canonical(tokens)) if tokens else line
+    return tokens_key(canonical(others))
+
+
+def token_years(line: str) -> frozenset[int]:
+    """The years the tokens on ``line`` cover (none if it cannot be read).
+
+    >>> sorted(token_years("3@1982 2@1986"))
+    [1982, 1983, 1984, 1986, 1987]
+    """
+    read = parse_placements(line)
+    if isinstance(read, str):
+        return frozenset()
+    return frozenset(y for t in read for y in range(t.start, t.start + t.length))
 
 
 def parse_command(text: str, view: DecadesView, legal: Sequence[Action]) -> Action | str:

@@ -177,6 +177,70 @@ def test_decades_years_by_arrow_keys_and_clicks(tmp_path: Path) -> None:
     asyncio.run(run())
 
 
+def _year_cell(screen: str, year: int) -> tuple[int, int]:
+    """Where ``year`` sits on the team's own grid (the first grid drawn): its screen
+    column and row, found from the decade row's name and the year's two digits."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if "your board" in line)
+    for row in range(start, len(lines)):
+        line = lines[row]
+        label = f"{year - year % 10}s"
+        if label in line:
+            at = line.index(label) + len(label)
+            column = line.index(f"{year % 100:02d}", at)
+            return column, row
+    raise AssertionError(f"no {year} on the own grid:\n{screen}")
+
+
+def test_decades_tokens_placed_by_clicks_on_the_grid(tmp_path: Path) -> None:
+    """While tokens are asked, a real mouse click on a year of the own grid places the
+    shortest token that may start there, a second click makes it longer, and the years
+    it would cover are marked; Enter places it (issue 41: placement by mouse)."""
+    made = table_app("decades", "Red:Ann,Blue:bot:novice", tmp_path, seed=5)
+    table = Table(made.app, made.game_id, made.match, frozenset({0}))
+    app = table.app
+    rng = random.Random(2)
+
+    def view() -> Any:
+        match = table.match[0]
+        assert match.table is not None
+        return match.table.position(match.table.to_act()[0]).view
+
+    async def run() -> None:
+        async with app.run_test(size=(120, 40)) as pilot:
+            for _ in range(60):
+                await until(pilot, lambda: app.waiting == "line")
+                if view().phase == "extend" and view().teams[0].answers:
+                    break
+                asked = app.questions
+                await type_line(pilot, table.answer(rng))
+                await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            else:
+                raise AssertionError("no token question in 60 questions")
+            year = view().teams[0].answers[0]
+            await until(pilot, lambda: f"{year - year % 10}s" in screen_text(app))
+            column, row = _year_cell(screen_text(app), year)
+            answer = app.query_one("#answer", Input)
+            await pilot.click(offset=(column, row))
+            assert answer.value == f"2@{year}", screen_text(app)
+            await pilot.click(offset=(column, row))
+            assert answer.value == f"3@{year}" or year % 10 > 7, answer.value
+            marks = app.board.marked(answer.value)
+            assert f"app.answer('{year}')" in marks and f"app.answer('{year + 1}')" in marks
+            asked = app.questions
+            await pilot.press("enter")
+            await until(pilot, lambda: app.questions > asked)
+            assert not app.query_one("#error").has_class("shown"), screen_text(app)
+            match = table.match[0]
+            assert match.table is not None
+            last: Any = [a for s, a in match.table.moves() if s == 0][-1]
+            assert any(t.start == year for t in last.tokens), last  # what was clicked
+            await pilot.press("ctrl+c")
+            await until(pilot, lambda: not app.is_running)
+
+    asyncio.run(run())
+
+
 class OwnBoard(Board):
     """A plug-in's own board widget (found by its name, as a game's UI names it)."""
 

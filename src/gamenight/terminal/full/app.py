@@ -614,7 +614,7 @@ class TableApp(App[None], Generic[T]):
         if self.waiting != "line" or self.hidden:
             return
         answer = self.query_one("#answer", Input)
-        answer.value = str(word)[:MAX_ANSWER]
+        answer.value = self._board().clicked(answer.value, str(word))[:MAX_ANSWER]
         answer.cursor_position = len(answer.value)
         answer.focus()
 

@@ -337,9 +337,21 @@ class Board(Vertical):
         self.picked = picked_dice(line)
         for die in self.query(Die):
             die.set_class(die.number in self.picked, "picked")
-        clicks = answer_clicks(line)
+        clicks = self.marked(line)
         for drawn in self.query(Drawn):
             drawn.mark(clicks)
+
+    def marked(self, line: str) -> frozenset[str]:
+        """The clicks (``terminal.ui.answer_key``) whose parts of the board are marked
+        while the prompt line holds ``line``: the answer it names here; a game's board
+        may mark more (the years its tokens cover)."""
+        return answer_clicks(line)
+
+    def clicked(self, line: str, word: str) -> str:
+        """What the prompt line holds after a click on the answer ``word`` while it
+        holds ``line``: ``word`` here; a game's board may build on the line (a token
+        placed, made longer, taken off)."""
+        return word
 
     def can_step(self) -> bool:
         """Whether the arrow keys walk this board's answers now (see :meth:`step`)."""
