@@ -201,3 +201,28 @@ def test_full_screen_secret_stays_hidden_after_ctrl_z_and_fg(tmp_path: Path) -> 
         tmux.keys("Enter")
         seen = tmux.wait_for("Pass to Blue")
         assert "1 2 3 4" not in seen and "Remove the" not in tmux.screen()
+
+
+def test_the_full_screen_follows_a_real_resize(tmp_path: Path) -> None:
+    """Issue 41, v2's open item end to end: the terminal window shrinks mid-question
+    (a real SIGWINCH through tmux, not the pilot's resize): the Decades board is drawn
+    narrow with the question still on screen, wide again when the window grows, and
+    the question is still answered as typed."""
+    game = "gamenight play decades --players Red:Ann,Blue:bot:novice --seed 11; sleep 60"
+    with tmux_session(tmp_path, game, plain=False) as tmux:
+        tmux.run("resize-window", "-t", "game", "-x", "120", "-y", "40")
+        tmux.wait_for("Keep which 4 cards?")
+        tmux.type("1 2 3 4")
+        assert _wait(lambda: "Year?" in tmux.screen()), tmux.screen()
+        assert _wait(lambda: " x0 " in tmux.screen()), tmux.screen()  # the wide grid
+        tmux.run("resize-window", "-t", "game", "-x", "60", "-y", "30")
+        narrow = lambda: " x0 " not in tmux.screen() and "Year?" in tmux.screen()  # noqa: E731
+        assert _wait(narrow), tmux.screen()
+        lines = tmux.screen().splitlines()
+        assert len(lines) <= 30 and all(len(line) <= 60 for line in lines)
+        # the narrow grid: each decade in two rows of five years, 85 begins the second
+        assert any(line.strip("│ ").startswith("85") for line in lines), tmux.screen()
+        tmux.run("resize-window", "-t", "game", "-x", "120", "-y", "40")
+        assert _wait(lambda: " x0 " in tmux.screen()), tmux.screen()
+        tmux.type("1987")
+        assert _wait(lambda: "Red · Year? 1987" in tmux.history()), tmux.screen()

@@ -51,12 +51,12 @@ def review(path: Path, as_json: bool, build: bool, plain_mode: bool) -> None:
 
         sys.stdout.write(indented(msgspec.to_builtins(found), indent=1) + "\n")
         return
-    from gamenight.terminal.full import wanted
+    from gamenight.terminal.full import run_app, wanted
 
     ctx = click.get_current_context(silent=True)
     root = None if ctx is None else ctx.find_root()
     if wanted(plain_mode or bool(root is not None and root.meta.get("plain"))):
-        review_app(path, found).run()
+        run_app(review_app(path, found))
         return
     show(found)
 

@@ -16,11 +16,14 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import IO, TypeVar
+from typing import IO, TYPE_CHECKING, TypeVar
 
 from rich.console import Console
 
 from gamenight.terminal.ui import Prompter
+
+if TYPE_CHECKING:  # Textual is imported only when the full screen is used
+    from textual.app import App
 
 T = TypeVar("T")
 
@@ -82,6 +85,26 @@ def theme_of(choice: str | None, environ: Mapping[str, str] | None = None) -> st
     return "dark"
 
 
+SIZE_VARIABLES = ("COLUMNS", "LINES")
+
+
+def run_app(app: App[T]) -> T | None:
+    """Run a full-screen ``app`` sized by the terminal itself. A shell may export
+    ``COLUMNS`` and ``LINES`` (bash does, as they were when it started); Textual reads
+    them before the terminal's own size, so the screen never followed a resize: they
+    are dropped first. Every full-screen app is run here.
+
+    >>> os.environ["COLUMNS"] = "80"
+    >>> class Quick:
+    ...     def run(self): return os.environ.get("COLUMNS")
+    >>> run_app(Quick()) is None
+    True
+    """
+    for name in SIZE_VARIABLES:
+        os.environ.pop(name, None)
+    return app.run()
+
+
 def run_full(
     target: Callable[[Console, Prompter], T], *, title: str = "gamenight", theme: str | None = None
 ) -> T:
@@ -91,5 +114,5 @@ def run_full(
     from gamenight.terminal.full.app import TableApp
 
     app: TableApp[T] = TableApp(target, title=title, theme=theme_of(theme))
-    app.run()
+    run_app(app)
     return app.outcome(Console())
