@@ -303,6 +303,20 @@ class Prompter:
     secret_reader: Callable[[str], str] = field(default=_read_hidden)
     hide_secrets: bool = True
     undo: bool = False
+    # a line the table takes for itself (an online room's chat line): handled there, and
+    # the question is asked again; None: every line is an answer
+    table_line: Callable[[str], bool] | None = None
+
+    def answer(self, text: str) -> str | None:
+        """``text`` as the answer to the question, or None if it is not one and the
+        question is asked again: too long (said as an error), or taken by :attr:`table_line`.
+        The one check both front ends' :meth:`ask` make."""
+        if len(text) > MAX_ANSWER:
+            self.error(too_long(text))
+            return None
+        if self.table_line is not None and self.table_line(text):
+            return None
+        return text
 
     def ask(
         self,
@@ -321,10 +335,9 @@ class Prompter:
         choices are every answer) a key alone answers when no other choice starts with it.
         """
         while True:
-            text = self._read(prompt, secret)
-            if len(text) <= MAX_ANSWER:
-                return text
-            self.error(too_long(text))
+            answer = self.answer(self._read(prompt, secret))
+            if answer is not None:
+                return answer
 
     def _read(self, prompt: str, secret: bool) -> str:
         if self.reader is not None:

@@ -10,6 +10,7 @@ import json
 import os
 import stat
 import subprocess
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -261,3 +262,36 @@ def test_a_seat_the_host_freed_is_refused_in_one_line_and_forgotten(
     # the seat kept on disk is forgotten: the next join claims a free seat, if any
     kept = json.loads((tmp_path / "data" / "gamenight" / "online-seats.json").read_text())
     assert all(entry["code"] != room["code"] for entry in kept)
+
+
+def test_a_chat_line_typed_at_a_question_reaches_the_table(
+    live: ProcessServer, tmp_path: Path
+) -> None:
+    """Chat from ``join``: a line beginning with / at any question is said to the room,
+    shown as text to the other terminal (markup stays text), shown once to its sender
+    (the server's echo is not printed again), and the question is asked again; a bare
+    / is one line of help. The move is then still taken as typed."""
+    room = make_room(live.url, "dice-duel", ["human", "human"])
+    link = f"{live.url}{room['invite']}"
+    tess = Player(["join", link, "--name", "Tess"], env(tmp_path / "tess"))
+    tess.wait_for(lambda t: "you are Tess" in t, "Tess seated")
+    bo = Player(["join", link, "--name", "Bo"], env(tmp_path / "bo"))
+    try:
+        bo.wait_for(lambda t: "you are Bo" in t, "Bo seated")
+        first = lambda: "Tess to act" in tess.text or "Bo to act" in bo.text  # noqa: E731
+        tess.wait_for(lambda _t: first(), "the first question")
+        actor, other, name = (tess, bo, "Tess") if "Tess to act" in tess.text else (bo, tess, "Bo")
+        assert "To chat, type / and your message" in actor.text
+        actor.feed("/good luck [b]x[/b]\n")
+        other.wait_for(lambda t: f"{name}: good luck [b]x[/b]" in t, "the chat line")
+        actor.feed("/\n")
+        actor.wait_for(lambda t: "type your message after /" in t, "the help line")
+        actor.feed("s\n")  # the question was asked again: the move is taken
+        next_name = "Bo" if name == "Tess" else "Tess"
+        other.wait_for(lambda t: f"{next_name} to act" in t, "the other's turn")
+        time.sleep(1)  # the echo, if it were printed, would be here by now
+        assert actor.text.count(f"{name}: good luck") == 1, actor.text[-2000:]
+    finally:
+        for player in (tess, bo):
+            player.proc.kill()
+            player.proc.wait(10)

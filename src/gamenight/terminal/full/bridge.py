@@ -23,13 +23,11 @@ from rich.style import Style
 from rich.text import Text
 
 from gamenight.terminal.ui import (
-    MAX_ANSWER,
     Choice,
     Prompter,
     Scene,
     clip_message,
     plain,
-    too_long,
 )
 
 # What the prompt line hands back: a line typed, or the exception to raise in the
@@ -192,10 +190,9 @@ class ScreenPrompter(Prompter):
         while True:
             listed = () if hidden else tuple(choices)
             app.call_from_thread(app.start_ask, prompt, hidden, self.undo, listed, quick)
-            text = self._wait()
-            if len(text) <= MAX_ANSWER:  # the prompt line takes no more: a bound kept here too
-                return text
-            self.error(too_long(text))
+            answer = self.answer(self._wait())  # the bound is kept here too
+            if answer is not None:
+                return answer
 
     def listing(self, shown: RenderableType) -> None:
         """The choices are listed beside the board (``ask``'s ``choices``), not logged."""

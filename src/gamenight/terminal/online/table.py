@@ -35,6 +35,8 @@ from gamenight.terminal.online.fair import check, header_of
 from gamenight.terminal.online.link import Link
 from gamenight.terminal.ui import Prompter, Seating, TerminalUI, plain
 
+CHAT_PREFIX = "/"  # a line beginning so is said to the table: no game's keys begin with it
+MAX_CHAT = 300  # code points in a chat line (docs/protocol.md, "Text: names and chat")
 MAX_CATCH_UP = 40  # events told again after a reload; earlier ones are counted only
 POLL_S = 0.5  # how often a waiting table looks whether the player is leaving
 
@@ -76,6 +78,8 @@ class OnlineTable:
         self._view_type = view_type(self.game)
         # this terminal is this seat's alone: nobody shares it, nothing is typed unseen
         prompter.hide_secrets = False
+        prompter.table_line = self.chat
+        self.own_chat: set[int] = set()  # ids of this seat's chat lines, shown when sent
         self._hints()
 
     # ----- what the room allows ---------------------------------------------------------
@@ -132,12 +136,34 @@ class OnlineTable:
         elif kind == "room":
             self._room(frame.get("room") or {})
         elif kind == "chat":
-            who = str(frame.get("name") or "")
-            self.console.print(
-                Text.assemble(plain(who, "bold"), ": ", plain(frame.get("text", "")))
-            )
+            if frame.get("id") in self.own_chat:  # this seat's own line: shown when sent
+                self.own_chat.discard(frame["id"])
+                return
+            self._say(str(frame.get("name") or ""), str(frame.get("text", "")))
         elif kind == "odds":
             self._odds(frame.get("odds"))
+
+    def chat(self, line: str) -> bool:
+        """A line typed at any question that begins with ``/`` is said to the table
+        (the room's ``chat``), not taken as an answer; True if it was one. Its text is
+        checked as the server checks it (1 to 300 characters); the server's refusal
+        (``chat_invalid``, too many lines) comes back as an error line."""
+        if not line.startswith(CHAT_PREFIX):
+            return False
+        text = line[len(CHAT_PREFIX) :].strip()
+        if not text:
+            self.prompter.error(_("type your message after /, like this: /good luck"))
+        elif len(text) > MAX_CHAT:
+            self.prompter.error(_("a chat line has at most {n} characters").format(n=MAX_CHAT))
+        else:
+            self.own_chat.add(self.link.send({"type": "chat", "text": text}))
+            me = self.seating().names[self.seat] if self.seat is not None else ""
+            self._say(me, text)
+        return True
+
+    def _say(self, who: str, text: str) -> None:
+        """A chat line, plain text (never markup, never control codes: ``plain``)."""
+        self.console.print(Text.assemble(plain(who, "bold"), ": ", plain(text)))
 
     def _snapshot(self, frame: dict[str, Any]) -> None:
         self.pending = None  # a new connection: what was in flight is in the snapshot or not
@@ -262,6 +288,10 @@ class OnlineTable:
             )
         if (self.room.get("room_options") or {}).get("odds"):
             self.console.print(Text(assumption(), style="dim"))
+        if self.seat is not None:
+            self.console.print(
+                Text(_("To chat, type / and your message at any question."), style="dim")
+            )
 
     def my_turn(self) -> bool:
         return (
