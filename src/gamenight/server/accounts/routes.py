@@ -407,6 +407,50 @@ async def leaderboard(request: Request[Any, Any, Any], pool: FromQuery[str]) -> 
     return Leaderboard(pool, rows)
 
 
+class Resumed(msgspec.Struct, frozen=True):
+    """A fresh seat token for a seat the account holds (the old one stops working)."""
+
+    room: str
+    seat: int
+    token: str
+
+
+@post(
+    "/api/account/rooms/{code:str}/seats/{seat:int}/resume",
+    summary="Take up a seat the account holds on this device: a fresh seat token",
+    status_code=200,
+    responses=error_responses("POST", 429),
+)
+async def resume(
+    request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
+) -> Resumed:
+    """Only the session gives a seat back: the seat must be the account's (claimed while
+    signed in) in a room not over. Any other case, a room that does not exist included,
+    gets the same 404, so a session learns nothing of seats that are not its own."""
+    _accounts, account = await _me(request)
+    hub = await request.app.state.services()
+    room = await hub.room(code[:40])
+    token = None if room is None else await room.resume(seat, account.id)
+    if token is None:
+        raise RoomError(404, "no_seat", _("your account holds no such seat in a game not over"))
+    return Resumed(code, seat, token)
+
+
+async def check_claim(request: Request[Any, Any, Any], room_id: int, rated: bool) -> None:
+    """Before a seat is claimed: a rated room's seats are for signed-in players, one seat
+    each (a guest's seat, or one account in two, would leave its result unrated)."""
+    if not rated:
+        return
+    accounts = await accounts_of(request)
+    account = await accounts.signed_in(request)
+    if account is None:
+        raise RoomError(
+            401, "not_signed_in", _("a rated room's seats are for signed-in players: sign in first")
+        )
+    if await accounts.store.holds_seat(room_id, account.id):
+        raise RoomError(409, "seat_taken", _("your account already holds a seat in this room"))
+
+
 async def own_seat(request: Request[Any, Any, Any], room_id: int, seat: int) -> None:
     """After a seat is claimed: it belongs to the signed-in account, or to nobody."""
     accounts = await accounts_of(request)
@@ -425,4 +469,5 @@ ROUTES = [
     profile,
     leaderboards,
     leaderboard,
+    resume,
 ]

@@ -216,6 +216,21 @@ class AccountStore:
             return [SeatOf(r[0], r[1], r[2], r[3]) for r in rows]
 
     @_guarded
+    async def holds_seat(self, room_id: int, account_id: int) -> bool:
+        """Whether the account holds a claimed seat of the room."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(SEATS.c.seat).where(
+                        (SEATS.c.room_id == room_id)
+                        & (SEATS.c.account_id == account_id)
+                        & SEATS.c.token_hash.is_not(None)
+                    )
+                )
+            ).first()
+        return row is not None
+
+    @_guarded
     async def own_seat(self, room_id: int, seat: int, account_id: int | None) -> None:
         """The seat's owner: the account that claimed it, or nobody (a guest)."""
         async with self.engine.begin() as conn:
