@@ -161,7 +161,7 @@ def test_a_rated_rooms_seats_are_for_accounts(srv: ThreadServer) -> None:
         assert again.status_code == 409 and again.json()["code"] == "seat_taken"
     with _client(srv) as guest:
         r = guest.post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Guest"})
-        assert r.status_code == 401 and r.json()["code"] == "not_signed_in"
+        assert r.status_code == 401 and r.json()["code"] == "rated_room"
         assert "rated" in r.json()["message"] and "\n" not in r.json()["message"]
     with closing(_account(srv, "Bo")) as bo:
         assert bo.post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Bo"}).is_success

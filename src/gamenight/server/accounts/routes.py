@@ -445,7 +445,7 @@ async def check_claim(request: Request[Any, Any, Any], room_id: int, rated: bool
     account = await accounts.signed_in(request)
     if account is None:
         raise RoomError(
-            401, "not_signed_in", _("a rated room's seats are for signed-in players: sign in first")
+            401, "rated_room", _("a rated room's seats are for signed-in players: sign in first")
         )
     if await accounts.store.holds_seat(room_id, account.id):
         raise RoomError(409, "seat_taken", _("your account already holds a seat in this room"))
