@@ -266,7 +266,7 @@ def _board(srv: ThreadServer, pool: str = POOL) -> dict[str, Any]:
     with _client(srv) as c:
         r = c.get("/api/leaderboard", params={"pool": pool})
     assert r.status_code == 200, r.text
-    return {row["name"]: row["rating"] for row in r.json()["rows"]}
+    return {row["name"]: row["rating"] for row in r.json()["rows"] if not row["bot"]}
 
 
 def test_a_rated_game_updates_both_ratings_once(db_url: str) -> None:
@@ -286,7 +286,7 @@ def test_a_rated_game_updates_both_ratings_once(db_url: str) -> None:
         # test_account_seats.py)
         _rated_game(srv, ["Ann", "Bo"], rated=False)
         with _client(srv) as c:
-            assert c.get("/api/leaderboards").json() == [POOL]
+            assert POOL in c.get("/api/leaderboards").json()
             profile = c.get("/api/players/ann").json()
         assert profile["name"] == "Ann" and profile["pools"][0]["rating"]["games"] == 1
         assert len(profile["pools"][0]["history"]) == 1

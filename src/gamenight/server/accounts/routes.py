@@ -387,7 +387,12 @@ async def profile(request: Request[Any, Any, Any], name: FromPath[str]) -> Profi
 
 @get("/api/leaderboards", summary="The rating pools", responses=error_responses("GET", 401))
 async def leaderboards(request: Request[Any, Any, Any]) -> list[str]:
-    return await (await accounts_of(request)).store.pools()
+    """Every pool with a rated result, and every game's own pool (its bots' ladder
+    stands there before anyone has played)."""
+    from gamenight.core import registry
+
+    played = await (await accounts_of(request)).store.pools()
+    return sorted(set(played) | {entry.id for entry in registry.available()})
 
 
 @get("/api/leaderboard", summary="A pool's leaderboard", responses=error_responses("GET", 401))
