@@ -424,7 +424,7 @@ class Resumed(msgspec.Struct, frozen=True):
     "/api/account/rooms/{code:str}/seats/{seat:int}/resume",
     summary="Take up a seat the account holds on this device: a fresh seat token",
     status_code=200,
-    responses=error_responses("POST", 429),
+    responses=error_responses("POST"),
 )
 async def resume(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
