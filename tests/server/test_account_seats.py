@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import closing
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -165,3 +166,13 @@ def test_a_rated_rooms_seats_are_for_accounts(srv: ThreadServer) -> None:
         assert "rated" in r.json()["message"] and "\n" not in r.json()["message"]
     with closing(_account(srv, "Bo")) as bo:
         assert bo.post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Bo"}).is_success
+
+
+def test_a_name_with_a_slash_or_markup_has_its_profile(srv: ThreadServer) -> None:
+    """The profile's path takes the whole name: "a/b" (sent as a%2Fb, which the server
+    decodes to a "/") was answered 404 not_found, as was "<b>Ann</b>"."""
+    for name in ("a/b", "<b>Ann</b>"):
+        with closing(_account(srv, name)) as c:
+            r = c.get("/api/players/" + quote(name, safe=""))
+            assert r.status_code == 200, r.text
+            assert r.json()["name"] == name

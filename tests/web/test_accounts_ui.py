@@ -12,6 +12,7 @@ import random
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -201,6 +202,7 @@ def test_a_seat_resumed_on_another_device(browser: Any, server: Server) -> None:
         seq = int(a.get_attribute("body", "data-seq") or "0")
         assert seq >= 1
         _sign_in(b, server.url, name)
+        b.locator(f"li[data-code='{code}'] button.resume").wait_for()  # the account page too
         b.goto(server.url + "/")
         b.wait_for_selector("body[data-mine=ready]")
         row = b.locator(f"#mine li[data-code='{code}']")
@@ -234,7 +236,7 @@ def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None
     """Two accounts in two contexts: the host ticks "Rated" in the lobby (a guest's box is
     off, and a guest is refused the seat with the reason shown); the game is played to the
     end; both ratings are updated exactly once."""
-    names = [_name("Host"), _name("Guest")]
+    names = [f"<b>{_name('Host')}</b>", _name("Guest")]  # markup in a name stays text
     ctxs = [ui.new_context(browser) for _ in range(3)]
     try:
         host, rival, guest = (c.new_page() for c in ctxs)
@@ -245,9 +247,12 @@ def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None
         _sign_up(host, server.url, names[0])
         host.goto(server.url + "/?game=decathlon")
         host.wait_for_selector("body[data-mine=ready]")
-        assert names[0] in host.locator("#account-link").inner_text()
+        assert names[0] in host.locator("#account-link").inner_text()  # as typed, not bold
+        assert host.locator("#account-link b").count() == 0
         assert host.locator("#rated").is_enabled()
         host.locator("#rated").check()
+        ui.check_axe(host, "lobby signed in, rated", strict=True)
+        ui.check_layout(host, "lobby signed in, rated")
         ui.shoot(host, "lobby-rated")
         code = ui.create_room(
             host, server.url, "decathlon", ["human", "human"], name=names[0],
@@ -284,7 +289,7 @@ def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None
             games = {r["name"]: r["rating"]["games"] for r in rows if not r["bot"]}
             assert games[names[0]] == games[names[1]] == 1
             for n in names:
-                profile = c.get(f"/api/players/{n}").json()
+                profile = c.get(f"/api/players/{quote(n, safe='')}").json()
                 mine = [p for p in profile["pools"] if p["pool"] == pool]
                 assert mine[0]["rating"]["games"] == 1 and len(mine[0]["history"]) == 1
     finally:

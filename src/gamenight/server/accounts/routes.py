@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
@@ -348,13 +349,16 @@ def _rating_out(rating: Rating) -> RatingOut:
 
 
 @get(
-    "/api/players/{name:str}",
+    "/api/players/{name:path}",
     summary="A player's public profile",
     responses=error_responses("GET", 401),
 )
-async def profile(request: Request[Any, Any, Any], name: FromPath[str]) -> Profile:
+async def profile(request: Request[Any, Any, Any], name: FromPath[PurePosixPath]) -> Profile:
+    # the rest of the path as sent: a name may hold a "/" (decoded from %2F), or "//"
+    # and "/./", which the path parameter would fold
+    who = request.url.path.partition("/api/players/")[2] or str(name).removeprefix("/")
     accounts = await accounts_of(request)
-    account = await accounts.store.by_keys(name_keys(name[:MAX_NAME_CHARS]))
+    account = await accounts.store.by_keys(name_keys(who[:MAX_NAME_CHARS]))
     viewer = await accounts.signed_in(request)
     if account is None or not (account.public or (viewer and viewer.id == account.id)):
         raise RoomError(404, "no_player", _("there is no public player of that name"))
