@@ -155,6 +155,12 @@ def test_profile_and_leaderboard(page: Any, server: Server) -> None:
     ]
     with ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
         pool.submit(asyncio.run, _play(server.url, made["code"], tokens)).result(timeout=120)
+    # the rated result is written in the background as the game ends: wait for it
+    ui.poll(
+        page,
+        lambda: clients[0].get(f"/api/players/{names[0]}").json()["pools"],
+        "the rated result written",
+    )
     for c in clients:
         c.close()
     page.goto(f"{server.url}/account?player={names[0]}")
