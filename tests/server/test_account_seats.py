@@ -11,9 +11,11 @@ from contextlib import closing
 from urllib.parse import quote
 
 import httpx
+import msgspec
 import pytest
 from harness import Client, ThreadServer, run
 
+from gamenight.core import registry
 from gamenight.server.accounts.routes import COOKIE
 
 PASSWORD = "correct horse battery"
@@ -176,3 +178,20 @@ def test_a_name_with_a_slash_or_markup_has_its_profile(srv: ThreadServer) -> Non
             r = c.get("/api/players/" + quote(name, safe=""))
             assert r.status_code == 200, r.text
             assert r.json()["name"] == name
+
+
+def test_a_rated_room_refuses_a_bot_without_a_fixed_rating(
+    srv: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Its result could never count: refused when the room is made, in one line. (Every
+    bot the games ship has a rating: a plug-in's bot may have none; here random loses its.)"""
+    monkeypatch.setattr(
+        registry, "RANDOM_BOT", msgspec.structs.replace(registry.RANDOM_BOT, rating=None)
+    )
+    with closing(_account(srv, "Ann")) as ann:
+        body = {"game": "toy", "seats": ["human", "bot:random"], "room": {"rated": True}}
+        r = ann.post("/api/rooms", json=body)
+        assert r.status_code == 400 and r.json()["code"] == "bad_options", r.text
+        assert "random" in r.json()["message"] and "\n" not in r.json()["message"]
+        body["room"] = {"rated": False}
+        assert ann.post("/api/rooms", json=body).status_code == 201  # unrated: welcome
