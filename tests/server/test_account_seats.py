@@ -185,9 +185,9 @@ def test_a_rated_room_refuses_a_bot_without_a_fixed_rating(
 ) -> None:
     """Its result could never count: refused when the room is made, in one line. (Every
     bot the games ship has a rating: a plug-in's bot may have none; here random loses its.)"""
-    monkeypatch.setattr(
-        registry, "RANDOM_BOT", msgspec.structs.replace(registry.RANDOM_BOT, rating=None)
-    )
+    toy = registry.get("toy")  # its bots, cached on the entry: restored after the test
+    unrated = {"random": msgspec.structs.replace(toy.bot_infos["random"], rating=None)}
+    monkeypatch.setitem(toy.__dict__, "bot_infos", unrated)
     with closing(_account(srv, "Ann")) as ann:
         body = {"game": "toy", "seats": ["human", "bot:random"], "room": {"rated": True}}
         r = ann.post("/api/rooms", json=body)
