@@ -12,6 +12,7 @@ import random
 import secrets
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -154,6 +155,12 @@ def test_profile_and_leaderboard(page: Any, server: Server) -> None:
     ]
     with ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
         pool.submit(asyncio.run, _play(server.url, made["code"], tokens)).result(timeout=120)
+    # the rated result is written in the background as the game ends: wait for it
+    ui.poll(
+        page,
+        lambda: clients[0].get(f"/api/players/{names[0]}").json()["pools"],
+        "the rated result written",
+    )
     for c in clients:
         c.close()
     page.goto(f"{server.url}/account?player={names[0]}")
@@ -166,3 +173,131 @@ def test_profile_and_leaderboard(page: Any, server: Server) -> None:
     ui.check_axe(page, "leaderboard", strict=True)
     ui.check_layout(page, "leaderboard")
     ui.shoot(page, "account-leaderboard")
+
+
+def _sign_up(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/account")
+    page.locator("#signup-name").fill(name)
+    page.locator("#signup-password").fill(PASSWORD)
+    page.get_by_role("button", name="Make the account").click()
+    _signed_in(page, name)
+
+
+def _sign_in(page: Any, base: str, name: str) -> None:
+    page.goto(f"{base}/account")
+    page.locator("#signin-name").fill(name)
+    page.locator("#signin-password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).click()
+    _signed_in(page, name)
+
+
+def test_a_seat_resumed_on_another_device(browser: Any, server: Server) -> None:
+    """Context A signs up, creates a room with a bot, claims its seat and moves; context
+    B (fresh storage) signs in to the same account, sees the room in the lobby's "Your
+    rooms", resumes it and makes the next move on the same seat; A is told."""
+    name = _name("Dev")
+    a_ctx, b_ctx = ui.new_context(browser), ui.new_context(browser)
+    try:
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        _sign_up(a, server.url, name)
+        code = ui.create_room(
+            a, server.url, "decathlon", ["human", "bot:greedy"], name=name, events=["100m"]
+        )
+        ui.start_if_host(a)
+        ui.play(a, ui.decathlon, stop_after=1)  # one move, then our turn again
+        seq = int(a.get_attribute("body", "data-seq") or "0")
+        assert seq >= 1
+        _sign_in(b, server.url, name)
+        b.locator(f"li[data-code='{code}'] button.resume").wait_for()  # the account page too
+        b.goto(server.url + "/")
+        b.wait_for_selector("body[data-mine=ready]")
+        row = b.locator(f"#mine li[data-code='{code}']")
+        assert "seat 1" in row.inner_text().lower()
+        ui.shoot(b, "lobby-resume")
+        row.get_by_role("button", name="Resume here").click()
+        b.wait_for_url(f"**/r/{code}")
+        b.wait_for_selector("body[data-seat='0'][data-my-turn=true]")
+        a.get_by_role("alert").get_by_text("no longer works").wait_for()  # A is told
+        assert int(b.get_attribute("body", "data-seq") or "0") == seq
+        ui.play(b, ui.decathlon, stop_after=1, seed=2)  # the next move, from B
+        assert int(b.get_attribute("body", "data-seq") or "0") > seq
+        a.wait_for_selector("body[data-seat='']")  # A watches now
+    finally:
+        a_ctx.close()
+        b_ctx.close()
+
+
+def _my_turn_move(page: Any, rng: random.Random) -> bool:
+    """One move on ``page`` if it is its turn: whether it made one."""
+    if not page.locator("body[data-my-turn=true]").count():
+        return False
+    seq = page.get_attribute("body", "data-seq")
+    if not ui.decathlon(page, rng):  # the table is redrawing: again on the next pass
+        return False
+    page.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
+    return True
+
+
+def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None:
+    """Two accounts in two contexts: the host ticks "Rated" in the lobby (a guest's box is
+    off, and a guest is refused the seat with the reason shown); the game is played to the
+    end; both ratings are updated exactly once."""
+    names = [f"<b>{_name('Host')}</b>", _name("Guest")]  # markup in a name stays text
+    ctxs = [ui.new_context(browser) for _ in range(3)]
+    try:
+        host, rival, guest = (c.new_page() for c in ctxs)
+        guest.goto(server.url + "/?game=decathlon")
+        guest.wait_for_selector("body[data-mine=ready]")
+        assert guest.locator("#rated").is_disabled()
+        assert guest.locator("#account-link").inner_text() == "Sign in"
+        _sign_up(host, server.url, names[0])
+        host.goto(server.url + "/?game=decathlon")
+        host.wait_for_selector("body[data-mine=ready]")
+        assert names[0] in host.locator("#account-link").inner_text()  # as typed, not bold
+        assert host.locator("#account-link b").count() == 0
+        assert host.locator("#rated").is_enabled()
+        host.locator("#rated").check()
+        ui.check_axe(host, "lobby signed in, rated", strict=True)
+        ui.check_layout(host, "lobby signed in, rated")
+        ui.shoot(host, "lobby-rated")
+        code = ui.create_room(
+            host, server.url, "decathlon", ["human", "human"], name=names[0],
+            events=["100m"], checks=("rated",),
+        )  # fmt: skip
+        guest.goto(f"{server.url}/r/{code}")
+        guest.fill("#claim-name", "Guest")
+        guest.click("button[data-key=claim-1]")
+        guest.get_by_role("alert").get_by_text("only signed-in players").wait_for()
+        _sign_up(rival, server.url, names[1])
+        rival.goto(f"{server.url}/r/{code}")
+        rival.fill("#claim-name", names[1])
+        rival.click("button[data-key=claim-1]")
+        ui.start_if_host(host)
+        rng = random.Random(5)
+        for _ in range(400):
+            if host.locator("body[data-status=finished]").count():
+                break
+            if not (_my_turn_move(host, rng) or _my_turn_move(rival, rng)):
+                host.wait_for_timeout(50)  # a polling interval: the other's move arrives
+        host.wait_for_selector("body[data-status=finished]")
+        pool = 'decathlon {"events":["100m"]}'
+        with httpx.Client(base_url=server.url) as c:
+
+            def board() -> list[dict[str, Any]]:
+                rows: list[dict[str, Any]] = c.get(
+                    "/api/leaderboard", params={"pool": pool}
+                ).json()["rows"]
+                return rows
+
+            # written in the background as the game ends
+            ui.poll(host, lambda: {r["name"] for r in board()} >= set(names), "both rated")
+            rows = board()
+            games = {r["name"]: r["rating"]["games"] for r in rows if not r["bot"]}
+            assert games[names[0]] == games[names[1]] == 1
+            for n in names:
+                profile = c.get(f"/api/players/{quote(n, safe='')}").json()
+                mine = [p for p in profile["pools"] if p["pool"] == pool]
+                assert mine[0]["rating"]["games"] == 1 and len(mine[0]["history"]) == 1
+    finally:
+        for c in ctxs:
+            c.close()

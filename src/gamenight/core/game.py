@@ -89,11 +89,16 @@ class GameInfo(msgspec.Struct, frozen=True):
 
 class BotInfo(msgspec.Struct, frozen=True):
     """A bot a game offers: its name, one line on what it does and how strong it is,
-    and where its factory ``(seed: int) -> Agent`` lives ("module:attribute")."""
+    and where its factory ``(seed: int) -> Agent`` lives ("module:attribute").
+
+    ``rating`` is the bot's fixed rating (an OpenSkill mu) in rated rooms: its rung on
+    the ladder of bot strengths (docs/protocol.md, "Ratings"); None, a room with this bot
+    is not rated."""
 
     name: str
     summary: str
     factory: str
+    rating: float | None = None
 
 
 class Transition(msgspec.Struct, Generic[S_co, E_co], frozen=True, gc=False):

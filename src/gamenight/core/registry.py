@@ -56,6 +56,7 @@ RANDOM_BOT = BotInfo(
     "random",
     N_("picks uniformly among the legal moves: a baseline, not an opponent"),
     "gamenight.core.agents:RandomAgent",
+    rating=10.0,  # the ladder's foot: the baseline every game has
 )
 
 

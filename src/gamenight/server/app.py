@@ -345,6 +345,7 @@ async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
     room = await _room(request, code)
+    await accounts.check_claim(request, room.id, room.room_options.rated)  # rated: signed in
     if room.status is Lifecycle.PLAYING:  # a seat the host freed during play
         token = await room.claim_freed(seat, data.name)
     else:

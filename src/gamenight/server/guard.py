@@ -58,6 +58,7 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "bad_passkey": ((400,), "accounts: a passkey answer that is refused, or a ceremony expired"),
     "bad_credentials": ((401,), "accounts: that name and password do not match an account"),
     "not_signed_in": ((401,), "accounts: the request needs a signed-in session"),
+    "rated_room": ((401,), "accounts: a rated room's seats are for signed-in players"),
     "no_player": ((404,), "accounts: no public player of that name"),
     "rate_limited": ((429,), "accounts: too many attempts; try again later"),
     "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),

@@ -144,12 +144,18 @@ def take(room: Room, now_there: set[int], read: int) -> None:
     room.show()
 
 
-def revoke(room: Room, seat: int) -> None:
-    """Seat ``seat``'s token changed in the database (the host freed it; someone else
-    may hold it now): the sockets of the old token on this process are told and closed,
-    and nothing they send is acknowledged any more."""
+def revoke(room: Room, seat: int, elsewhere: bool = False) -> None:
+    """Seat ``seat``'s token changed in the database (the host freed it, someone else
+    may hold it now; or, ``elsewhere``, its account took it up on another device): the
+    sockets of the old token on this process are told and closed, and nothing they send
+    is acknowledged any more."""
     for conn in list(room.conns):
         if conn.seat == seat:
             with use_language(conn.lang):  # that socket's language
-                conn.send(p.Error(code="bad_token", message=_("the host freed your seat")))
+                text = (
+                    _("your seat is played on another device now")
+                    if elsewhere
+                    else _("the host freed your seat")
+                )
+                conn.send(p.Error(code="bad_token", message=text))
             conn.close()

@@ -226,6 +226,9 @@ class Room:
     async def claim_freed(self, seat: int, name: str) -> str:
         return await self.seating.claim_freed(seat, name)
 
+    async def resume(self, seat: int, account_id: int) -> str | None:
+        return await self.seating.resume(seat, account_id)
+
     async def start_game(self, host_token: str) -> None:
         self.seating.check_host(host_token)
         await self.course.start_game()

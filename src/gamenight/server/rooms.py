@@ -205,6 +205,15 @@ class Hub:
                     game=game_name(entry.id, entry.name), bot=takeover_bot
                 ),
             )
+        unrated = [b for kind, b in seats if kind == "bot" and entry.bot_infos[b].rating is None]
+        if request.room.rated and unrated:  # its result could never count (issue 43)
+            raise RoomError(
+                400,
+                "bad_options",
+                _(
+                    "bot '{bot}' has no fixed rating: a rated room seats only bots that have one"
+                ).format(bot=unrated[0]),
+            )
         seed = seeds.draw_seed()
         commitment = seeds.commitment(
             seed, entry.id, entry.game.info.rules_version, options, entropy=seeds.PLAYERS

@@ -71,8 +71,10 @@ class Sync:
             mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
             theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
             if mine != theirs:
-                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere
-                    presence.revoke(self.room, s.seat)
+                if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere,
+                    # or a token to one seat for another device (accounts: resumed)
+                    moved = s.token_hash is not None and r.token_hash is not None
+                    presence.revoke(self.room, s.seat, elsewhere=moved)
                 (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
                 changed = True
         return changed

@@ -179,6 +179,27 @@ class Seating:
         await room.changed()
         room.bots.kick(room)
 
+    async def resume(self, seat: int, account_id: int) -> str | None:
+        """A fresh token for seat ``seat`` of an open room, which account ``account_id``
+        holds (issue 43: a seat comes back on another device); the old token stops
+        working and its sockets are closed. None if the account holds no such seat."""
+        room = self.room
+        seats = room.seats
+        if room.status not in (Lifecycle.WAITING, Lifecycle.PLAYING):
+            return None
+        if not 0 <= seat < len(seats) or seats[seat].kind != "human":
+            return None
+        token = new_token()
+        hashed = token_hash(token)
+        store = room.services.store
+        if not await store.resume_seat(room.id, seat, room.status, account_id, hashed):
+            return None
+        seats[seat].token_hash = hashed
+        presence.revoke(room, seat, elsewhere=True)  # here; the others' when told
+        room.updated = time.time()
+        await room.changed()
+        return token
+
     async def claim_freed(self, seat: int, name: str) -> str:
         """Claim a human seat the host freed during play; the seat token. The bot that
         played it stops."""

@@ -51,16 +51,19 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
                 "greedy",
                 N_("simple rules of thumb per event; about 206 points a decathlon"),
                 "gamenight.games.decathlon.bots:GreedyAgent",
+                rating=25.0,
             ),
             BotInfo(
                 "optimal",
                 N_("exact solver, maximises each event's expected result; about 220 points"),
                 "gamenight.games.decathlon.bots:OptimalAgent",
+                rating=30.0,
             ),
             BotInfo(
                 "competitive",
                 N_("exact solver playing for the others' posted results; best in a Championship"),
                 "gamenight.games.decathlon.bots:CompetitiveAgent",
+                rating=30.0,
             ),
             BotInfo(
                 "winner",
@@ -69,6 +72,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
                     "(both playing to win), otherwise each event for its chance of winning"
                 ),
                 "gamenight.games.decathlon.bots:WinnerAgent",
+                rating=32.5,
             ),
             BotInfo(
                 "winner-points",
@@ -77,6 +81,7 @@ class DecathlonGame(Game[DecathlonState, Action, DecathlonView, DecathlonEvent])
                     "against expected-points play"
                 ),
                 "gamenight.games.decathlon.bots:WinnerPointsAgent",
+                rating=32.5,
             ),
         ),
         advisor="gamenight.games.decathlon.advisor:advise",

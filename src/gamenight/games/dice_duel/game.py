@@ -98,6 +98,7 @@ class DiceDuelGame(Game[DiceDuelState, Action, DiceDuelView, DiceDuelEvent]):
                 "turn-optimal",
                 N_("exact best play for the current turn; beat random in 2,000 of 2,000 games"),
                 "gamenight.games.dice_duel.bots:TurnOptimalBot",
+                rating=30.0,
             ),
         ),
         advisor="gamenight.games.dice_duel.advisor:advise",

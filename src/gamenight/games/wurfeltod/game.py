@@ -63,11 +63,13 @@ class WurfeltodGame(Game[WurfeltodState, Action, WurfeltodView, WurfeltodEvent])
                 "greedy",
                 N_("best booking for this turn only; about 8,500 points a solitaire game"),
                 "gamenight.games.wurfeltod.bots:GreedyBot",
+                rating=25.0,
             ),
             BotInfo(
                 "optimal",
                 N_("exact solitaire solver (value table built once); about 9,070 points"),
                 "gamenight.games.wurfeltod.bots:OptimalBot",
+                rating=30.0,
             ),
         ),
         advisor="gamenight.games.wurfeltod.advisor:advise",

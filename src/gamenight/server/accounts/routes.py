@@ -20,6 +20,7 @@ from __future__ import annotations
 import asyncio
 import json
 from collections.abc import Callable
+from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Any, Literal, TypeVar
 
 import msgspec
@@ -348,13 +349,16 @@ def _rating_out(rating: Rating) -> RatingOut:
 
 
 @get(
-    "/api/players/{name:str}",
+    "/api/players/{name:path}",
     summary="A player's public profile",
     responses=error_responses("GET", 401),
 )
-async def profile(request: Request[Any, Any, Any], name: FromPath[str]) -> Profile:
+async def profile(request: Request[Any, Any, Any], name: FromPath[PurePosixPath]) -> Profile:
+    # the rest of the path as sent: a name may hold a "/" (decoded from %2F), or "//"
+    # and "/./", which the path parameter would fold
+    who = request.url.path.partition("/api/players/")[2] or str(name).removeprefix("/")
     accounts = await accounts_of(request)
-    account = await accounts.store.by_keys(name_keys(name[:MAX_NAME_CHARS]))
+    account = await accounts.store.by_keys(name_keys(who[:MAX_NAME_CHARS]))
     viewer = await accounts.signed_in(request)
     if account is None or not (account.public or (viewer and viewer.id == account.id)):
         raise RoomError(404, "no_player", _("there is no public player of that name"))
@@ -387,7 +391,12 @@ async def profile(request: Request[Any, Any, Any], name: FromPath[str]) -> Profi
 
 @get("/api/leaderboards", summary="The rating pools", responses=error_responses("GET", 401))
 async def leaderboards(request: Request[Any, Any, Any]) -> list[str]:
-    return await (await accounts_of(request)).store.pools()
+    """Every pool with a rated result, and every game's own pool (its bots' ladder
+    stands there before anyone has played)."""
+    from gamenight.core import registry
+
+    played = await (await accounts_of(request)).store.pools()
+    return sorted(set(played) | {entry.id for entry in registry.available()})
 
 
 @get("/api/leaderboard", summary="A pool's leaderboard", responses=error_responses("GET", 401))
@@ -405,6 +414,50 @@ async def leaderboard(request: Request[Any, Any, Any], pool: FromQuery[str]) -> 
     rows += [Row(who.partition(":")[2], True, _rating_out(r)) for who, r in bots.items()]
     rows.sort(key=lambda r: (-r.rating.ordinal, r.name))
     return Leaderboard(pool, rows)
+
+
+class Resumed(msgspec.Struct, frozen=True):
+    """A fresh seat token for a seat the account holds (the old one stops working)."""
+
+    room: str
+    seat: int
+    token: str
+
+
+@post(
+    "/api/account/rooms/{code:str}/seats/{seat:int}/resume",
+    summary="Take up a seat the account holds on this device: a fresh seat token",
+    status_code=200,
+    responses=error_responses("POST"),
+)
+async def resume(
+    request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int]
+) -> Resumed:
+    """Only the session gives a seat back: the seat must be the account's (claimed while
+    signed in) in a room not over. Any other case, a room that does not exist included,
+    gets the same 404, so a session learns nothing of seats that are not its own."""
+    _accounts, account = await _me(request)
+    hub = await request.app.state.services()
+    room = await hub.room(code[:40])
+    token = None if room is None else await room.resume(seat, account.id)
+    if token is None:
+        raise RoomError(404, "no_seat", _("your account holds no such seat in a game not over"))
+    return Resumed(code, seat, token)
+
+
+async def check_claim(request: Request[Any, Any, Any], room_id: int, rated: bool) -> None:
+    """Before a seat is claimed: a rated room's seats are for signed-in players, one seat
+    each (a guest's seat, or one account in two, would leave its result unrated)."""
+    if not rated:
+        return
+    accounts = await accounts_of(request)
+    account = await accounts.signed_in(request)
+    if account is None:
+        raise RoomError(
+            401, "rated_room", _("a rated room's seats are for signed-in players: sign in first")
+        )
+    if await accounts.store.holds_seat(room_id, account.id):
+        raise RoomError(409, "seat_taken", _("your account already holds a seat in this room"))
 
 
 async def own_seat(request: Request[Any, Any, Any], room_id: int, seat: int) -> None:
@@ -425,4 +478,5 @@ ROUTES = [
     profile,
     leaderboards,
     leaderboard,
+    resume,
 ]

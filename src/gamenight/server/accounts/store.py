@@ -13,6 +13,8 @@ from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from gamenight.core import registry
+from gamenight.core.errors import GamenightError
 from gamenight.server.accounts.ratings import DELETED, Place, Rating, Result
 from gamenight.server.accounts.tables import (
     ACCOUNTS,
@@ -26,6 +28,7 @@ from gamenight.server.storage.outage import guarded as _guarded
 from gamenight.server.storage.schema import CHAT, ROOMS, SEATS
 
 SEEN_EVERY = 60.0  # seconds: a session's seen_at is refreshed at most this often
+BOT_SIGMA = 1.0  # a bot's fixed rating is known closely: a game against it moves the player
 
 
 class NameTakenError(Exception):
@@ -49,6 +52,27 @@ class SeatOf:
     game: str
     seat: int
     status: str
+
+
+def ladder(pool: str) -> dict[str, Rating]:
+    """The fixed ratings of the bots of ``pool``'s game (``bot:NAME``): each bot's rung
+    on its game's ladder of strengths (``BotInfo.rating``, the mu), known to within
+    :data:`BOT_SIGMA`; a bot without one has none (a room with it is not rated).
+
+    >>> ladder("dice-duel")["bot:turn-optimal"]
+    Rating(mu=30.0, sigma=1.0, games=0)
+    >>> ladder("no-such-game")
+    {}
+    """
+    try:
+        entry = registry.get(pool.partition(" ")[0])
+    except GamenightError:
+        return {}
+    return {
+        f"bot:{name}": Rating(info.rating, BOT_SIGMA)
+        for name, info in entry.bot_infos.items()
+        if info.rating is not None
+    }
 
 
 def _account(row: Row[Any]) -> Account:
@@ -216,6 +240,21 @@ class AccountStore:
             return [SeatOf(r[0], r[1], r[2], r[3]) for r in rows]
 
     @_guarded
+    async def holds_seat(self, room_id: int, account_id: int) -> bool:
+        """Whether the account holds a claimed seat of the room."""
+        async with self.engine.connect() as conn:
+            row = (
+                await conn.execute(
+                    select(SEATS.c.seat).where(
+                        (SEATS.c.room_id == room_id)
+                        & (SEATS.c.account_id == account_id)
+                        & SEATS.c.token_hash.is_not(None)
+                    )
+                )
+            ).first()
+        return row is not None
+
+    @_guarded
     async def own_seat(self, room_id: int, seat: int, account_id: int | None) -> None:
         """The seat's owner: the account that claimed it, or nobody (a guest)."""
         async with self.engine.begin() as conn:
@@ -265,9 +304,11 @@ class AccountStore:
 
     @_guarded
     async def bot_ratings(self, pool: str) -> dict[str, Rating]:
+        """The bots' fixed ratings in ``pool``: its game's ladder (:func:`ladder`), each
+        overridden by a row of ``bot_ratings`` for the pool, if an operator wrote one."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(select(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
-            return {f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}
+            return {**ladder(pool), **{f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}}
 
     @_guarded
     async def export(self, account_id: int) -> dict[str, object]:

@@ -92,6 +92,20 @@ class SeatStore(Connected):
         )  # fmt: skip
 
     @guarded
+    async def resume_seat(
+        self, room_id: int, seat: int, status: Lifecycle, account_id: int, hashed: str
+    ) -> bool:
+        """A fresh token for a claimed human seat of a room in ``status`` that account
+        ``account_id`` holds (issue 43: the seat comes back on another device); the old
+        token stops working. False if the account holds no such seat."""
+        return await self._update_seat(
+            room_id, seat, status,
+            SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None),
+            SEATS.c.account_id == account_id,
+            token_hash=hashed,
+        )  # fmt: skip
+
+    @guarded
     async def set_away(self, room_id: int, seat: int, away_since: float | None) -> None:
         async with self.engine.begin() as conn:
             await conn.execute(

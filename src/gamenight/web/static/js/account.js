@@ -5,6 +5,7 @@
 import { h, s, replace, $ } from "./dom.js";
 import { t, translatePage, errorText, formatNumber, formatDate, gameName, loadGameMessages } from "./i18n.js";
 import { language } from "./i18n.js";
+import { resume, resumable } from "./resume.js";
 
 translatePage();
 const view = $("#view");
@@ -121,9 +122,11 @@ function signedOut() {
 // ----- signed in -----
 function signedIn(me) {
   const rooms = me.rooms.length
-    ? h("ul", { class: "room-list" }, me.rooms.map((r) => h("li", {},
-      h("a", { href: `/r/${encodeURIComponent(r.room)}`, text: `${r.room}` }), ` · ${r.game} · `,
-      t(`account.status.${r.status}`))))
+    ? h("ul", { class: "room-list" }, me.rooms.map((r) => h("li", { "data-code": r.room },
+      h("a", { href: `/r/${encodeURIComponent(r.room)}`, text: `${r.room}` }), ` · ${gameName(r.game, r.game)} · `,
+      t(`account.status.${r.status}`),
+      resumable(r) ? [" ", h("button", { type: "button", class: "small resume", text: t("account.resume"),
+        onclick: () => run(() => resume(r.room, r.seat, r.game)) })] : null)))
     : h("p", { text: t("account.rooms_none") });
   const sessions = h("ul", { class: "session-list" }, me.sessions.map((x) => h("li", {},
     h("bdi", { text: x.label || t("account.session_unknown") }), " · ",

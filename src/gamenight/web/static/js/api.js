@@ -44,6 +44,14 @@ export const api = {
   // contribution: the player's part of the dice seed (fairness.js newContribution)
   claim: (code, seat, name, contribution) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name, contribution }),
+  // the signed-in account (null when signed out: the session is an HttpOnly cookie)
+  me: () => call("GET", "/api/account").catch((err) => {
+    if (err.status === 401) return null;
+    throw err;
+  }),
+  // a fresh seat token for a seat the signed-in account holds (the old one stops working)
+  resume: (code, seat) =>
+    call("POST", `/api/account/rooms/${encodeURIComponent(code)}/seats/${seat}/resume`),
   start: (code, hostToken) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/start`, undefined, hostToken),
   // the host frees a claimed seat (before the game, or during play one whose player is away)

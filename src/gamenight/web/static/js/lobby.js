@@ -13,11 +13,13 @@ import { api } from "./api.js";
 import * as store from "./store.js";
 import { rematch } from "./rematch.js";
 import { newContribution } from "./fairness.js";
+import { resume, resumable } from "./resume.js";
 
 translatePage();
 let games = [];
 const catalogues = new Map(); // a catalogue option's url -> its entries (GET /api/games/{id}/catalogues/{option})
 let chosen = null;
+let me = null; // the signed-in account (GET /api/account), or null: a guest
 
 // Room option presets (seconds; null: off). The server takes any whole number of seconds
 // from 1 to a week (RoomOptions in docs/protocol.md); these are the ones a table needs.
@@ -298,7 +300,7 @@ function renderDetail(game) {
     drawSeats();
   };
   // 40 code points, as the server counts (parts/text-field.js), not maxlength's UTF-16 units
-  const name = limitText(h("input", { id: "my-name", type: "text", value: store.name() || "", autocomplete: "nickname" }), 40);
+  const name = limitText(h("input", { id: "my-name", type: "text", value: store.name() || (me ? me.name : ""), autocomplete: "nickname" }), 40);
   const clock = roomSelect("turn-clock", t("lobby.clock"), TURN_CLOCKS,
     (v) => (v === null ? t("lobby.clock_off") : t("lobby.clock_on", { time: duration(v) })), t("lobby.clock_help"));
   const takeover = roomSelect("takeover", t("lobby.takeover"), TAKEOVERS,
@@ -315,6 +317,9 @@ function renderDetail(game) {
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "pace", checked: true }), t("lobby.pace")),
+      h("div", { class: "field rated-field" },
+        h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", disabled: !me, "aria-describedby": "rated-help" }), t("lobby.rated")),
+        helpEl("rated", me ? t("lobby.rated_help") : t("lobby.rated_guest"))),
       clock, takeover),
     h("div", { class: "actions create-actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))),
     createError);
@@ -349,6 +354,7 @@ function renderDetail(game) {
         bot_pace: $("#pace").checked ? 0.8 : 0,
         turn_clock: seconds(clock.querySelector("select")),
         takeover_after: seconds(takeover.querySelector("select")),
+        rated: !!(me && $("#rated").checked),
       },
     };
     const button = $("#create");
@@ -460,12 +466,36 @@ async function renderMine() {
   }));
   const order = (list) => list.sort((a, b) => (b[1].touched || 0) - (a[1].touched || 0));
   const gameName = (room) => (games.find((g) => g.id === room.game) || { name: room.game }).name;
-  replace($("#mine"), open.length
-    ? h("ul", { class: "room-list" }, order(open).map(([code, info, room]) => h("li", {},
-        h("a", { href: `/r/${encodeURIComponent(code)}` }, gameName(room)),
-        h("span", { class: "room-facts" }, " — ", t(`room.status.${room.status}`),
-          info.seat !== null && info.seat !== undefined ? ` · ${t("lobby.your_seat", { n: info.seat + 1 })}` : "",
-          info.hostToken ? ` · ${t("lobby.host")}` : ""))))
+  // the signed-in account's seats this browser holds no token for (claimed on another
+  // device): taken up here with a fresh token
+  const elsewhere = (me ? me.rooms : []).filter((r) => resumable(r) && !(store.room(r.room) || {}).token);
+  const rows = [
+    ...order(open).map(([code, info, room]) => h("li", {},
+      h("a", { href: `/r/${encodeURIComponent(code)}` }, gameName(room)),
+      h("span", { class: "room-facts" }, " — ", t(`room.status.${room.status}`),
+        info.seat !== null && info.seat !== undefined ? ` · ${t("lobby.your_seat", { n: info.seat + 1 })}` : "",
+        info.hostToken ? ` · ${t("lobby.host")}` : ""))),
+    ...elsewhere.map((r) => {
+      const problem = h("p", { class: "field-error", id: `resume-${r.room}-error`, role: "alert", hidden: true });
+      const button = h("button", { type: "button", class: "small resume", "data-key": `resume-${r.room}`,
+        onclick: async () => {
+          button.disabled = true;
+          try {
+            await resume(r.room, r.seat, r.game);
+          } catch (err) {
+            button.disabled = false;
+            problem.textContent = errorText(err);
+            problem.hidden = false;
+          }
+        } }, t("lobby.resume"));
+      return h("li", { "data-code": r.room },
+        h("span", {}, gameName(r)),
+        h("span", { class: "room-facts" }, " — ", t(`room.status.${r.status}`), ` · ${t("lobby.your_seat", { n: r.seat + 1 })}`, " "),
+        button, problem);
+    }),
+  ];
+  replace($("#mine"), rows.length
+    ? h("ul", { class: "room-list" }, rows)
     : h("p", { class: "muted" }, t("lobby.mine_none")));
   replace($("#done"), done.length
     ? h("ul", { class: "game-list" }, order(done).slice(0, 12).map(([code, info, room]) => {
@@ -515,6 +545,18 @@ async function renderOpen() {
     : h("p", { class: "muted" }, t("lobby.open_none")));
 }
 
+/** The header's account link: "Sign in", or the signed-in name (text, never markup). */
+function showAccount() {
+  const link = $("#account-link");
+  if (!me) {
+    link.textContent = t("nav.signin");
+    link.href = "/account";
+    return;
+  }
+  replace(link, h("span", { class: "visually-hidden" }, t("nav.signed_in_as"), " "), h("bdi", {}, me.name));
+  link.href = "/account";
+}
+
 async function main() {
   try {
     games = await api.games();
@@ -529,6 +571,8 @@ async function main() {
     showError(errorText(err));
     return;
   }
+  me = await api.me().catch(() => null);
+  showAccount();
   const wanted = new URLSearchParams(location.search).get("game");
   chosen = games.find((g) => g.id === wanted) || games[0];
   renderGames();
