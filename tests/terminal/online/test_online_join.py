@@ -278,8 +278,7 @@ def test_a_chat_line_typed_at_a_question_reaches_the_table(
     bo = Player(["join", link, "--name", "Bo"], env(tmp_path / "bo"))
     try:
         bo.wait_for(lambda t: "you are Bo" in t, "Bo seated")
-        first = lambda: "Tess to act" in tess.text or "Bo to act" in bo.text  # noqa: E731
-        tess.wait_for(lambda _t: first(), "the first question")
+        tess.wait_for(lambda t: "Tess to act" in t or "Bo to act" in bo.text, "the first question")
         actor, other, name = (tess, bo, "Tess") if "Tess to act" in tess.text else (bo, tess, "Bo")
         assert "To chat, type / and your message" in actor.text
         actor.feed("/good luck [b]x[/b]\n")
