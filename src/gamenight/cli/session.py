@@ -47,15 +47,17 @@ from gamenight.terminal.ui import (
 )
 
 
-def standings_title(results: Results, names: Sequence[str]) -> Text:
-    """The final board's title: who won (names are text, never markup). Only who won:
-    the board under it already heads its table "Final standings", and a panel's title
-    is one line (a longer one was cut off at 80 columns).
+def standings_title(results: Results, names: Sequence[str], short: bool = False) -> Text:
+    """The final board's title, with who won (names are text, never markup). ``short``:
+    who won alone, for a titled pane of fixed width (the full screen, where the longer
+    title was cut off at 80 columns; the board under it heads its own standings).
 
     >>> standings_title(Results((3.0, 5.0), (2, 1), (1,)), ["Ann", "[b]Bo"]).plain
-    '[b]Bo wins'
+    'Final standings: [b]Bo wins'
     >>> standings_title(Results((4.0, 4.0), (1, 1), (0, 1)), ["Ann", "Bo"]).plain
-    'Ann, Bo share the win'
+    'Final standings: Ann, Bo share the win'
+    >>> standings_title(Results((3.0, 5.0), (2, 1), (1,)), ["Ann", "Bo"], short=True).plain
+    'Bo wins'
     >>> standings_title(Results((4.0,), (1,), (0,)), ["Ann"]).plain
     'Final standings'
     """
@@ -63,9 +65,16 @@ def standings_title(results: Results, names: Sequence[str]) -> Text:
     if len(results.scores) < 2 or not winners:
         return Text(_("Final standings"))
     if len(winners) > 1:
-        said = _("{names} share the win").format(names=", ".join(winners))
-    else:
+        joined = ", ".join(winners)
+        said = (
+            _("{names} share the win").format(names=joined)
+            if short
+            else _("Final standings: {names} share the win").format(names=joined)
+        )
+    elif short:
         said = _("{name} wins").format(name=winners[0])
+    else:
+        said = _("Final standings: {name} wins").format(name=winners[0])
     return plain(said)
 
 
@@ -348,7 +357,7 @@ class Session:
 
         # the winner in the board's title: in view at any size (at 80x24 the standings'
         # own winner line was below the fold)
-        title = standings_title(results, self._table.names)
+        title = standings_title(results, self._table.names, short=self.prompter.panes)
         self.prompter.board(title, draw, scene_of(self._ui, view, None))
         self.reveal()
         rate_table_game(  # humans vs bots: ratings (a damaged store never costs the ending)

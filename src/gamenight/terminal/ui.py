@@ -16,7 +16,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol, TypeVar
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import msgspec
 from rich.cells import cell_len
@@ -306,6 +306,8 @@ class Prompter:
     # a line the table takes for itself (an online room's chat line): handled there, and
     # the question is asked again; None: every line is an answer
     table_line: Callable[[str], bool] | None = None
+    # boards are drawn in titled panes of a fixed width (the full screen): titles short
+    panes: ClassVar[bool] = False
 
     def answer(self, text: str) -> str | None:
         """``text`` as the answer to the question, or None if it is not one and the

@@ -15,7 +15,7 @@ import io
 import queue
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from rich.console import Console, JustifyMethod, OverflowMethod, RenderableType
 from rich.rule import Rule
@@ -161,6 +161,7 @@ class ScreenPrompter(Prompter):
 
     surface: Surface | None = None
     shown: tuple[Text, Callable[[Console], None]] | None = None  # the board, to redraw
+    panes: ClassVar[bool] = True
 
     def _app(self) -> Surface:
         assert self.surface is not None, "a ScreenPrompter needs its app"
