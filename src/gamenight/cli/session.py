@@ -447,9 +447,7 @@ class Session:
             answer = ""
         if is_yes(answer):
             return None
-        raise SaveDeclinedError(
-            _("no place to save this game; play with --record FILE to choose one")
-        )
+        raise SaveDeclinedError("no place to save this game; play with --record FILE to choose one")
 
     def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
         """A record line could not be saved: say what is safe, then retry, save the
