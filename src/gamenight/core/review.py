@@ -176,9 +176,10 @@ def reviewer_for(
 
     path = game.info.reviewer
     if path is None:
+        name_key = f"game.{game.info.id}.name"  # the game's name in its vocabulary
         raise NoReviewError(
             "{game} has no exact values to review a game with",
-            game=Term(f"game.{game.info.id}.name", game.info.name),
+            game=Term(name_key, game.info.name),
         )
     made: Reviewer = load(path)(options, players, build)
     return made

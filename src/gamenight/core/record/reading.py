@@ -220,11 +220,12 @@ def _contributions(head: Row, seats: int, at: Phrase) -> list[Contribution]:
     out: list[Contribution] = []
     for index, row in enumerate(rows):
         if not isinstance(row, dict) or row.get("seat") != index:
+            shape = f"{{'seat': {index}, ...}}"
             raise RecordError(
                 "{where}: contributions: entry {index} must be {shape}",
                 where=at,
                 index=index,
-                shape=f"{{'seat': {index}, ...}}",
+                shape=shape,
             )
         by, value = row.get("by"), row.get("value")
         if not isinstance(by, str) or by not in CONTRIBUTORS:
