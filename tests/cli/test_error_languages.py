@@ -85,7 +85,7 @@ def test_every_bad_file_is_refused_in_the_language_in_one_line(
         assert code in (1, 2) and english.startswith("gamenight: error: "), (args, english)
         for sentence in sentences[-1:]:  # the innermost sentence is the English there
             assert WORD.findall(re.sub(r"\{\w+\}", "", sentence))[0] in english, (args, english)
-        said_code, out, said = cli(["--lang", lang, *args])
+        said_code, _, said = cli(["--lang", lang, *args])
         assert said_code == code, (args, said)
         assert len(said.strip().splitlines()) == 1, (args, said)
         unquoted = re.sub(r"'[^']*'", "", said)  # a quoted field name or value is data

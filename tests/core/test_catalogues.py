@@ -7,6 +7,7 @@ import ast
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 from babel.messages.catalog import Catalog, Message
@@ -25,7 +26,7 @@ LOCALE = ROOT / "src" / "gamenight" / "locale"
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 
 
-def _makefile_keywords() -> dict[str, object]:
+def _makefile_keywords() -> dict[str, Any]:
     """The keywords `make messages` extracts: the Makefile's KEYWORDS, read from it (so a
     class added there, such as an error whose message is its msgid, is checked too)."""
     text = (ROOT / "Makefile").read_text(encoding="utf-8")

@@ -232,3 +232,14 @@ def test_an_options_error_keeps_its_fields_across_processes_and_quotes_its_cause
         )
     again = pickle.loads(pickle.dumps(error))
     assert type(again) is OptionsError and str(again) == str(error)
+
+
+def test_make_messages_extracts_every_sentence_class() -> None:
+    """Each class raised with a sentence is a keyword of `make messages` (Makefile
+    KEYWORDS): otherwise its sentences never reach the catalogues (issue 41)."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    block = re.search(r"^KEYWORDS :=((?:.*\\\n)*.*)$", makefile, re.MULTILINE)
+    assert block
+    keywords = {k.split(":")[0] for k in re.findall(r"-k (\S+)", block.group(1))}
+    raised = {call.func.id for _, call in _calls() if isinstance(call.func, ast.Name)}
+    assert raised - keywords == set()
