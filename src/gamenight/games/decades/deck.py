@@ -29,7 +29,7 @@ from typing import Any, Final, Literal, NoReturn, TypedDict
 
 import msgspec
 
-from gamenight.core.errors import Phrase
+from gamenight.core.errors import Phrase, Sentence
 from gamenight.core.files import FileProblem, check_depth, read_bytes
 from gamenight.core.languages import DEFAULT as DEFAULT_LANGUAGE
 from gamenight.core.languages import LanguageError, check_language
@@ -145,7 +145,7 @@ class _Places:
             parts.append(Phrase("pair {number} of 'apart'", number=path[1] + 1))
         return tuple(parts)
 
-    def fail(self, path: Path_, fld: str | None, problem: Phrase | str) -> NoReturn:
+    def fail(self, path: Path_, fld: str | None, problem: Sentence | str) -> NoReturn:
         """Refuse the deck: the file, the place and the field, then ``problem`` (a
         :class:`Phrase`; a str only for a library's own English, such as msgspec's)."""
         at, file = self.where(path, fld), self.file
@@ -601,7 +601,7 @@ def _language(places: _Places, stated: str | None, wanted: str | None) -> str:
     try:
         found = [check_language(v) for v in (stated, wanted) if v is not None]
     except LanguageError as error:
-        places.fail((), "language", str(error))  # LanguageError: core.languages' English
+        places.fail((), "language", error)
     if len(set(found)) > 1:
         places.fail(
             (),
