@@ -118,7 +118,11 @@ lock:
 # compile the .mo files that are committed beside them.
 LOCALE   := src/gamenight/locale
 KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3 -k N_ -k N_p:1c,2 \
-            -k IllegalActionError -k StaleActionError -k OptionsError -k Term:1c,2
+            -k IllegalActionError -k StaleActionError -k OptionsError -k Term:1c,2 \
+            -k RecordError -k RecordBusyError -k RecordMovedError -k NoReviewError \
+            -k RecordWriteError -k SaveDeclinedError -k BuildNeededError -k WinTableNeededError \
+            -k FileProblem -k DeckError -k Phrase -k ValueTableError -k ValueTableMissingError \
+            -k ValueTableCorruptError -k ValueTableStaleError -k LanguageError
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-default-keywords --no-location \
 		--sort-output --project gamenight --version 0.1 -o $(LOCALE)/gamenight.pot .

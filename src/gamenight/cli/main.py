@@ -339,7 +339,7 @@ def replay(path: Path, as_seat: str | None, show_odds: bool) -> None:
         visitors = [v for v in (seen if as_seat is not None else None, odds_step) if v]
         report = run_replay(record, str(path), require_finished=False, visitors=visitors)
     except RecordError as exc:
-        raise CheckFailure(str(exc)) from None
+        raise CheckFailure(said(exc)) from None
     if as_seat is not None:
         show_as(real_console(console), game_entry(record.game), record, seen)
     if show_odds:

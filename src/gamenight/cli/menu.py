@@ -285,7 +285,7 @@ def play_game(console: Console, prompter: Prompter, setup: SetUp) -> str:
     try:
         match = build_with_solver(console, prompter, session)
     except SaveDeclinedError as exc:
-        prompter.error(str(exc))
+        prompter.error(said(exc))
         prompter.say(_("Back to the menu."))
         return "menu"
     except GamenightError as exc:
@@ -336,7 +336,7 @@ def _bot_failure(session: Session) -> str | None:
         try:
             session.entry.make_bot(name, 0)
         except GamenightError as exc:
-            return str(exc)
+            return said(exc)
     return None
 
 

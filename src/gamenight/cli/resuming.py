@@ -16,7 +16,7 @@ from gamenight.cli.players import SeatSpec
 from gamenight.cli.session import Session, restore
 from gamenight.core import seeds
 from gamenight.core.errors import RecordError
-from gamenight.core.i18n import _, game_name, ngettext
+from gamenight.core.i18n import _, game_name, ngettext, said
 from gamenight.core.record import resume_record
 from gamenight.terminal.ui import Prompter
 
@@ -28,7 +28,7 @@ def resume_game(path: Path, console: Console, prompter: Prompter) -> tuple[Sessi
     try:
         resumed = resume_record(path)
     except RecordError as exc:
-        raise CheckFailure(str(exc)) from None
+        raise CheckFailure(said(exc)) from None
     record = resumed.record
     entry = game_entry(record.game)
     name = game_name(entry.id, entry.name)

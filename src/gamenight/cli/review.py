@@ -15,7 +15,7 @@ import click
 
 from gamenight.cli.args import PathType
 from gamenight.core.errors import GamenightError
-from gamenight.core.i18n import _, format_decimal, game_name
+from gamenight.core.i18n import _, format_decimal, game_name, said
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -42,8 +42,8 @@ def review(path: Path, as_json: bool, build: bool, plain_mode: bool) -> None:
     try:
         found = in_language(run(path, build=True if build else None), language())
     except (GamenightError, ModuleNotFoundError) as exc:
-        said = str(exc)
-        raise GamenightError(said if str(path) in said else f"{path}: {said}") from None
+        line = said(exc)
+        raise GamenightError(line if str(path) in line else f"{path}: {line}") from None
     if as_json:
         import msgspec
 

@@ -127,9 +127,10 @@ def resolve_seat(text: str, seats: Sequence[RecordSeat]) -> int | None:
         return None
     names = ", ".join(s.name for s in seats)
     raise RecordError(
-        _("--as {text}: no such seat (give 1 to {n}, a name ({names}) or spectator)").format(
-            text=repr(text), n=len(seats), names=names
-        )
+        "--as {text}: no such seat (give 1 to {n}, a name ({names}) or spectator)",
+        text=repr(text),
+        n=len(seats),
+        names=names,
     )
 
 

@@ -28,7 +28,7 @@ from gamenight.core.errors import IllegalActionError, RecordError, RecordWriteEr
 from gamenight.core.events import Event
 from gamenight.core.frames import Frame
 from gamenight.core.game import Results, to_json
-from gamenight.core.i18n import _, ngettext
+from gamenight.core.i18n import _, ngettext, said
 from gamenight.core.record import RecordSeat, RecordWriter, resume_record
 from gamenight.core.registry import GameEntry
 from gamenight.core.runner import Match
@@ -440,7 +440,7 @@ class Session:
         try:
             return RecordWriter.create(autosave_path(game.info.id))
         except (OSError, RecordError) as exc:
-            reason = getattr(exc, "strerror", None) or str(exc)
+            reason = getattr(exc, "strerror", None) or said(exc)
             self.console.print(
                 Text(
                     _("Cannot save games in {folder}: {reason}").format(
@@ -456,15 +456,13 @@ class Session:
             answer = ""
         if is_yes(answer):
             return None
-        raise SaveDeclinedError(
-            _("no place to save this game; play with --record FILE to choose one")
-        )
+        raise SaveDeclinedError("no place to save this game; play with --record FILE to choose one")
 
     def _write_failed(self, writer: RecordWriter, error: RecordWriteError) -> None:
         """A record line could not be saved: say what is safe, then retry, save the
         whole game elsewhere, or stop (raising :class:`Suspended`)."""
         say = self.console.print
-        say(Text(f"✗ {error}", style="bold red"))
+        say(Text(f"✗ {said(error)}", style="bold red"))
         if writer.lines_saved:
             say(
                 Text(
@@ -510,7 +508,7 @@ class Session:
                 try:
                     writer.relocate(target)
                 except (RecordError, RecordWriteError) as exc:
-                    say(Text(f"✗ {exc}", style="bold red"))
+                    say(Text(f"✗ {said(exc)}", style="bold red"))
                     continue
                 self.record_path = writer.path
                 say(

@@ -89,6 +89,17 @@ class IllegalActionError(Sentence, GamenightError, ValueError):
     """
 
 
+class Phrase(Sentence):
+    """A piece of a sentence in the player's language, never raised: a place such as
+    ``FILE line 3`` quoted as a field of an error (issue 41), so the place is said in
+    the same language as the error around it.
+
+    >>> str(RecordError("{where}: data after the results line",
+    ...                 where=Phrase("{name} line {line}", name="g.jsonl", line=3)))
+    'g.jsonl line 3: data after the results line'
+    """
+
+
 def render(error: Sentence, translate: Callable[[str], str], say: Callable[[Term], str]) -> str:
     """``error``'s sentence looked up by ``translate``, its fields put in (Terms said by
     ``say``, a quoted error rendered the same way)."""
@@ -102,7 +113,8 @@ def fields_said(
     translate: Callable[[str], str] = lambda text: text,
 ) -> dict[str, object]:
     """``fields`` with each Term said by ``say`` (a tuple of Terms: said and joined by
-    commas) and each quoted :class:`Sentence` error rendered by ``translate``."""
+    commas) and each quoted :class:`Sentence` error rendered by ``translate`` (a tuple
+    of them, such as a place's parts: each rendered, joined by commas)."""
     out: dict[str, object] = {}
     for name, value in fields.items():
         if isinstance(value, Term):
@@ -111,6 +123,8 @@ def fields_said(
             value = ", ".join(say(v) for v in value)
         elif isinstance(value, Sentence):
             value = render(value, translate, say)
+        elif isinstance(value, tuple) and value and all(isinstance(v, Sentence) for v in value):
+            value = ", ".join(render(v, translate, say) for v in value)
         elif isinstance(value, BaseException):
             value = first_line(value)
         out[name] = value
@@ -132,8 +146,15 @@ class OptionsError(Sentence, GamenightError, ValueError):
     """
 
 
-class RecordError(GamenightError, ValueError):
-    """A game record that is malformed or does not replay as recorded."""
+class RecordError(Sentence, GamenightError, ValueError):
+    """A game record that is malformed or does not replay as recorded. Its message is
+    a :class:`Sentence` (issue 41): ``gamenight replay``/``review``/``resume`` say it
+    in the player's language; ``str()`` stays English for logs.
+
+    >>> error = RecordError("no such record file: {path}", path="/tmp/x.jsonl")
+    >>> str(error), error.fields
+    ('no such record file: /tmp/x.jsonl', {'path': '/tmp/x.jsonl'})
+    """
 
 
 class UnknownGameError(GamenightError, KeyError):
@@ -154,17 +175,19 @@ class StaleActionError(IllegalActionError):
     """
 
 
-class RecordWriteError(GamenightError):
+class RecordWriteError(Sentence, GamenightError):
     """A record line could not be written and synced (disk full, I/O error, read-only).
 
     The action it was for has not taken effect; everything written before is safe.
+    Its message is a :class:`Sentence`.
     """
 
 
-class BuildNeededError(GamenightError):
+class BuildNeededError(Sentence, GamenightError):
     """A capability (a bot, an advisor) needs a one-time build first, which the game's
     preparation (``GameInfo.preparation``) makes: ``gamenight solve GAME``, or a
-    server's background build (``python -m gamenight.server.build GAME``)."""
+    server's background build (``python -m gamenight.server.build GAME``). Its message
+    is a :class:`Sentence`."""
 
 
 class RecordBusyError(RecordError):
@@ -174,7 +197,9 @@ class RecordBusyError(RecordError):
 class StorageUnavailableError(GamenightError):
     """The server's database cannot be reached or written (down, restarting, disk full).
 
-    Nothing changed; the request may be sent again after ``retry_after`` seconds.
+    Nothing changed; the request may be sent again after ``retry_after`` seconds. Its
+    message never reaches a player (a client is told ``server.faults.UNAVAILABLE``, the
+    one translated line), so it stays plain English for the log.
     """
 
     def __init__(self, message: str, retry_after: int = 2) -> None:

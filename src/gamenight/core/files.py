@@ -22,14 +22,16 @@ import re
 import stat
 from pathlib import Path
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, Sentence
 
 MAX_FILE_BYTES = 64 << 20
 """The largest file read whole (64 MiB): far above any record, deck or rating store."""
 
 
-class FileProblem(GamenightError, OSError):
-    """A file that cannot be read as data: missing, not a regular file, too big, too deep."""
+class FileProblem(Sentence, GamenightError, OSError):
+    """A file that cannot be read as data: missing, not a regular file, too big, too deep.
+    Its message is a :class:`~gamenight.core.errors.Sentence` (a record's or a deck's
+    error quotes it, said in the same language)."""
 
 
 def read_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
@@ -42,27 +44,38 @@ def read_bytes(path: Path, *, limit: int = MAX_FILE_BYTES) -> bytes:
     try:
         fd = os.open(path, flags)
     except FileNotFoundError:
-        raise FileProblem(f"{path}: no such file") from None
+        raise FileProblem("{path}: no such file", path=str(path)) from None
     except IsADirectoryError:
-        raise FileProblem(f"{path} is a directory, not a file") from None
-    except OSError as exc:
-        raise FileProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise FileProblem("{path} is a directory, not a file", path=str(path)) from None
+    except OSError as exc:  # the reason is the system's own text (not translated)
+        raise FileProblem(
+            "cannot read {path}: {reason}", path=str(path), reason=exc.strerror or exc
+        ) from None
     try:
         check_regular(fd, path)
         size = os.fstat(fd).st_size
         if size > limit:
-            raise FileProblem(f"{path}: too big ({size} bytes; at most {limit} are read)")
+            raise FileProblem(
+                "{path}: too big ({size} bytes; at most {limit} are read)",
+                path=str(path),
+                size=size,
+                limit=limit,
+            )
         chunks, total = [], 0
         while chunk := os.read(fd, 1 << 20):
             chunks.append(chunk)
             total += len(chunk)
             if total > limit:  # grew while read
-                raise FileProblem(f"{path}: too big (at most {limit} bytes are read)")
+                raise FileProblem(
+                    "{path}: too big (at most {limit} bytes are read)", path=str(path), limit=limit
+                )
         return b"".join(chunks)
     except OSError as exc:
         if isinstance(exc, FileProblem):
             raise
-        raise FileProblem(f"cannot read {path}: {exc.strerror or exc}") from None
+        raise FileProblem(
+            "cannot read {path}: {reason}", path=str(path), reason=exc.strerror or exc
+        ) from None
     finally:
         os.close(fd)
 
@@ -71,9 +84,11 @@ def check_regular(fd: int, path: Path) -> None:
     """Refuse an open file that is not a regular file (a FIFO, a device, a socket)."""
     mode = os.fstat(fd).st_mode
     if stat.S_ISDIR(mode):
-        raise FileProblem(f"{path} is a directory, not a file")
+        raise FileProblem("{path} is a directory, not a file", path=str(path))
     if not stat.S_ISREG(mode):
-        raise FileProblem(f"{path} is not a regular file (a pipe or a device); not read")
+        raise FileProblem(
+            "{path} is not a regular file (a pipe or a device); not read", path=str(path)
+        )
 
 
 def is_regular(path: Path) -> bool:
@@ -98,6 +113,6 @@ def check_depth(text: str, limit: int) -> None:
         if match.group() in "[{":
             depth += 1
             if depth > limit:
-                raise FileProblem(f"JSON nested deeper than {limit} levels")
+                raise FileProblem("JSON nested deeper than {limit} levels", limit=limit)
         else:
             depth -= 1

@@ -166,8 +166,9 @@ def said(error: BaseException) -> str:
     :class:`~gamenight.core.errors.IllegalActionError` or
     :class:`~gamenight.core.errors.OptionsError`) is its English sentence looked up
     as the msgid, its fields put in, a game's word (a :class:`~gamenight.core.errors.Term`)
-    in the language too; any other error is ``str(error)``. The one function the server
-    and the terminal show a refusal through; records and logs keep ``str()``.
+    in the language too; any other error is the first line of ``str(error)``. The one
+    function every front end (the CLI, the terminal, the server's error bodies) shows an
+    error to a player through, as one line; records and logs keep ``str()``.
 
     >>> from gamenight.core.errors import IllegalActionError, Term
     >>> error = IllegalActionError("no {combination} chip is left on the plate",
@@ -178,10 +179,10 @@ def said(error: BaseException) -> str:
     >>> said(error), said(ValueError("odd"))
     ('no Full house chip is left on the plate', 'odd')
     """
-    from gamenight.core.errors import Sentence, render
+    from gamenight.core.errors import Sentence, first_line, render
 
     if not isinstance(error, Sentence):
-        return str(error)
+        return first_line(error)
     return render(error, gettext, lambda t: term(t.key, t.english))
 
 

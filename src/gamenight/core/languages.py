@@ -23,7 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, Sentence
 
 #: The languages gamenight speaks, English first (the fallback for anything missing).
 LANGUAGES: tuple[str, ...] = ("en", "de", "pl")
@@ -32,7 +32,7 @@ DEFAULT = "en"
 NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch", "pl": "Polski"}
 
 
-class LanguageError(GamenightError, ValueError):
+class LanguageError(Sentence, GamenightError, ValueError):
     """A language gamenight does not speak was asked for."""
 
 
@@ -51,7 +51,11 @@ def check_language(value: str) -> str:
     found = normalize(value) if len(value) <= 35 else None
     if found is None:
         shown = value if len(value) <= 35 and value.isprintable() else "that"
-        raise LanguageError(f"unknown language {shown!r}: choose one of {', '.join(LANGUAGES)}")
+        raise LanguageError(
+            "unknown language {language}: choose one of {languages}",
+            language=repr(shown),
+            languages=", ".join(LANGUAGES),
+        )
     return found
 
 

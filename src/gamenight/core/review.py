@@ -36,7 +36,7 @@ from typing import Any, Literal, Protocol
 
 import msgspec
 
-from gamenight.core.errors import BuildNeededError, RecordError
+from gamenight.core.errors import BuildNeededError, RecordError, Term
 from gamenight.core.game import AnyGame, to_json
 from gamenight.core.i18n import N_
 
@@ -176,7 +176,11 @@ def reviewer_for(
 
     path = game.info.reviewer
     if path is None:
-        raise NoReviewError(f"{game.info.name} has no exact values to review a game with")
+        name_key = f"game.{game.info.id}.name"  # the game's name in its vocabulary
+        raise NoReviewError(
+            "{game} has no exact values to review a game with",
+            game=Term(name_key, game.info.name),
+        )
     made: Reviewer = load(path)(options, players, build)
     return made
 

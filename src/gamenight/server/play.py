@@ -27,7 +27,6 @@ from gamenight.core.errors import (
     IllegalActionError,
     StaleActionError,
     StorageUnavailableError,
-    first_line,
 )
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
@@ -227,7 +226,7 @@ class Play:
         except Exception as exc:  # an advisor that cannot advise here (a missing table...)
             if client_lines.allow():  # a client may ask again and again
                 log.info("advisor failed: %s", exc)
-            return p.Error(code="no_advice", message=first_line(exc), id=message.id)
+            return p.Error(code="no_advice", message=said(exc), id=message.id)
         if advice is None:
             return p.Error(
                 code="no_advice", message=_("no advice for this decision"), id=message.id

@@ -29,7 +29,7 @@ import msgspec
 import platformdirs
 
 from gamenight.core.files import FileProblem, check_depth, read_bytes
-from gamenight.core.i18n import _
+from gamenight.core.i18n import _, said
 
 if TYPE_CHECKING:
     from gamenight.sim.engine import GameRow
@@ -126,7 +126,8 @@ def _decode_store(data: bytes) -> StoredRatings:
     except UnicodeDecodeError:
         raise FileProblem("not UTF-8 text") from None
     except (msgspec.ValidationError, msgspec.DecodeError) as exc:
-        raise FileProblem(str(exc).splitlines()[0]) from None
+        # msgspec's own English (third-party text, not translated)
+        raise FileProblem("{reason}", reason=str(exc).splitlines()[0]) from None
 
 
 class RatingStore:
@@ -142,7 +143,7 @@ class RatingStore:
             try:
                 stored = _decode_store(read_bytes(self.path, limit=MAX_STORE_BYTES))
             except FileProblem as exc:
-                self._set_aside(str(exc))
+                self._set_aside(said(exc))
             else:
                 self.players = {
                     name: Rating(r.mu, r.sigma, r.games) for name, r in stored.players.items()
@@ -160,10 +161,13 @@ class RatingStore:
         try:
             os.replace(self.path, target)
         except OSError:
-            self.problem = _(
-                "ratings file {path} is damaged ({reason}) and cannot be moved"
-            ).format(path=self.path, reason=reason)
-            raise FileProblem(self.problem) from None
+            problem = FileProblem(
+                "ratings file {path} is damaged ({reason}) and cannot be moved",
+                path=str(self.path),
+                reason=reason,
+            )
+            self.problem = said(problem)
+            raise problem from None
         self.set_aside = target
         self.problem = _(
             "ratings file {path} was damaged ({reason}); kept as {kept}, ratings start afresh"

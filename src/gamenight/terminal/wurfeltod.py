@@ -48,7 +48,17 @@ from rich.text import Text
 from gamenight.core.advice import Advice
 from gamenight.core.errors import GamenightError
 from gamenight.core.game import Results
-from gamenight.core.i18n import N_, N_p, Rephrasing, _, format_decimal, pgettext, rephrase, term
+from gamenight.core.i18n import (
+    N_,
+    N_p,
+    Rephrasing,
+    _,
+    format_decimal,
+    pgettext,
+    rephrase,
+    said,
+    term,
+)
 from gamenight.core.solver import Progress
 from gamenight.games.wurfeltod.booking import evaluate
 from gamenight.games.wurfeltod.categories import (
@@ -614,7 +624,7 @@ class UI:
         try:
             return advise(view, view.current, legal)
         except GamenightError as exc:
-            return str(exc)
+            return said(exc)  # how to build the value table, in the player's language
 
     def hint(self, view: WurfeltodView, legal: Sequence[Action]) -> Text | None:
         """The optimal action and its expected final score, or how to get optimal hints."""

@@ -33,6 +33,7 @@ from gamenight.core import languages, registry, seeds
 from gamenight.core.errors import GamenightError
 from gamenight.core.frames import Step
 from gamenight.core.game import to_json
+from gamenight.core.i18n import said
 from gamenight.core.languages import NAMES, LanguageError, check_language, negotiate
 from gamenight.core.record import parse_record, replay
 from gamenight.core.vocabulary import vocabulary
@@ -480,7 +481,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         except UnicodeDecodeError:
             result, status = ReplayProblem("bad_record", "the record is not UTF-8 text"), 400
         except GamenightError as exc:
-            result, status = ReplayProblem("bad_record", str(exc).splitlines()[0]), 400
+            result, status = ReplayProblem("bad_record", said(exc)), 400
         return Response(result, status_code=status)
 
     @post(
@@ -505,7 +506,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             problem = ReplayProblem("bad_record", "the record is not UTF-8 text")
             return Response(problem, status_code=400)
         except GamenightError as exc:
-            return Response(ReplayProblem("bad_record", str(exc).splitlines()[0]), status_code=400)
+            return Response(ReplayProblem("bad_record", said(exc)), status_code=400)
         if missing is not None:
             services = getattr(request.app.state, "services", None)  # the server's bot pool
             hub = None if services is None else await services()

@@ -29,12 +29,16 @@ def open_file(path: Path, flags: int) -> int:
         return os.open(path, flags | getattr(os, "O_CLOEXEC", 0), 0o644)
     except FileNotFoundError:
         if flags & os.O_CREAT:
-            raise RecordError(f"cannot write record {path}: no such folder") from None
-        raise RecordError(f"no such record file: {path}") from None
+            raise RecordError(
+                "cannot write record {path}: no such folder", path=str(path)
+            ) from None
+        raise RecordError("no such record file: {path}", path=str(path)) from None
     except FileExistsError:
-        raise RecordError(f"{path} already exists; choose another file") from None
-    except OSError as exc:
-        raise RecordError(f"cannot open record {path}: {exc.strerror or exc}") from None
+        raise RecordError("{path} already exists; choose another file", path=str(path)) from None
+    except OSError as exc:  # the reason is the system's own text (not translated)
+        raise RecordError(
+            "cannot open record {path}: {reason}", path=str(path), reason=exc.strerror or exc
+        ) from None
 
 
 def sync_folder(path: Path) -> None:
@@ -75,5 +79,7 @@ def read_all(fd: int, path: Path) -> bytes:
             chunks.append(chunk)
             offset += len(chunk)
     except OSError as exc:
-        raise RecordError(f"cannot read record {path}: {exc.strerror or exc}") from None
+        raise RecordError(  # the reason is the system's own text (not translated)
+            "cannot read record {path}: {reason}", path=str(path), reason=exc.strerror or exc
+        ) from None
     return b"".join(chunks)

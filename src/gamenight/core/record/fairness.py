@@ -21,8 +21,10 @@ def check_commitment(record: Record, seed: int, name: str) -> int:
     )  # fmt: skip
     if bound is None or (bound == 1) != (record.format_version < 3):
         raise RecordError(
-            f"{name}: the seed does not match the commitment {fingerprint(record.commitment)} "
-            "made before the game; this record's dice were changed"
+            "{name}: the seed does not match the commitment {commitment} "
+            "made before the game; this record's dice were changed",
+            name=name,
+            commitment=fingerprint(record.commitment),
         )
     return bound
 
@@ -36,6 +38,8 @@ def check_server_parts(record: Record, name: str) -> None:
     for part in record.contributions:
         if part.by == "server" and part.value != server_part(record.seed, part.seat):
             raise RecordError(
-                f"{name}: seat {part.seat + 1}'s part, made by the server, is not the one "
-                "its committed seed gives; this record's dice were changed"
+                "{name}: seat {seat}'s part, made by the server, is not the one "
+                "its committed seed gives; this record's dice were changed",
+                name=name,
+                seat=part.seat + 1,
             )

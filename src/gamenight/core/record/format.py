@@ -83,9 +83,7 @@ class Record:
 class RecordMovedError(RecordError):
     """The game of this record was saved elsewhere after a failed write; go on there."""
 
-    def __init__(self, name: str, to: str) -> None:
-        super().__init__(
-            f"{name}: this game was moved to {to} after a failed save; "
-            f"go on there: gamenight resume {to}"
-        )
-        self.to = to
+    @property
+    def to(self) -> str:
+        """The record the game went on in."""
+        return str(self.fields["to"])

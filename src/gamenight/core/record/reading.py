@@ -12,7 +12,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TypeVar
 
-from gamenight.core.errors import RecordError
+from gamenight.core.errors import Phrase, RecordError
 from gamenight.core.files import FileProblem, read_bytes
 from gamenight.core.record.format import (
     CONTRIBUTORS,
@@ -42,15 +42,17 @@ _HEX64 = re.compile(r"[0-9a-f]{64}")
 def read_record(path: Path, *, repair_tail: bool = False) -> Record:
     """Parse a record file; malformed input raises :class:`RecordError` naming the line."""
     if path.is_dir():
-        raise RecordError(f"{path} is a folder, not a gamenight record")
+        raise RecordError("{path} is a folder, not a gamenight record", path=str(path))
     if not path.exists() and not path.is_symlink():
-        raise RecordError(f"no such record file: {path}")
+        raise RecordError("no such record file: {path}", path=str(path))
     try:  # regular files only, never waiting on a FIFO, of bounded size
         text = read_bytes(path).decode("utf-8")
     except UnicodeDecodeError:
-        raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
+        raise RecordError(
+            "{path}: not a text file, so not a gamenight record", path=str(path)
+        ) from None
     except FileProblem as exc:
-        raise RecordError(f"record {exc}") from None
+        raise RecordError("record {problem}", problem=exc) from None
     return parse_record(text.splitlines(), str(path), repair_tail=repair_tail)
 
 
@@ -63,12 +65,16 @@ def parse_record(
     if repair_tail and lines and not parses(lines[-1]):
         lines = lines[:-1]
     if not any(line.strip() for line in lines):
-        raise RecordError(f"{name}: empty file, not a gamenight record")
+        raise RecordError("{name}: empty file, not a gamenight record", name=name)
     _refuse_moved(lines, name)
     rows = _json_lines(lines, name)
     lineno, head = next(rows, (0, {}))
     if head.get("type") != "header" or head.get("format") != FORMAT:
-        raise RecordError(f"{name}: not a gamenight record (line {lineno} is no record header)")
+        raise RecordError(
+            "{name}: not a gamenight record (line {line} is no record header)",
+            name=name,
+            line=lineno,
+        )
     version = head.get("format_version")
     if (
         not isinstance(version, int)
@@ -76,27 +82,32 @@ def parse_record(
         or (version not in SUPPORTED_VERSIONS)
     ):
         raise RecordError(
-            f"{name} line {lineno}: record format version {version!r} is not supported "
-            f"(this gamenight reads {', '.join(map(str, SUPPORTED_VERSIONS))})"
+            "{where}: record format version {version} is not supported "
+            "(this gamenight reads {supported})",
+            where=_line(name, lineno),
+            version=repr(version),
+            supported=", ".join(map(str, SUPPORTED_VERSIONS)),
         )
     record = _header(head, version, name, lineno)
     revealed = False
     for lineno, row in rows:
         if revealed:
-            raise RecordError(f"{name} line {lineno}: data after the reveal line")
+            raise RecordError("{where}: data after the reveal line", where=_line(name, lineno))
         if row.get("type") == "reveal" and version >= 2:
             seed = _seed(row.get("seed"), name, lineno)
             if record.seed is not None and record.seed != seed:
-                raise RecordError(f"{name} line {lineno}: the revealed seed is not the header's")
+                raise RecordError(
+                    "{where}: the revealed seed is not the header's", where=_line(name, lineno)
+                )
             record.seed, revealed = seed, True
         elif record.results is not None:
-            raise RecordError(f"{name} line {lineno}: data after the results line")
+            raise RecordError("{where}: data after the results line", where=_line(name, lineno))
         else:
-            _body_line(record, row, f"{name} line {lineno}")
+            _body_line(record, row, _line(name, lineno))
     return record
 
 
-def _body_line(record: Record, row: Row, where: str) -> None:
+def _body_line(record: Record, row: Row, where: Phrase) -> None:
     """One line after the header and before any reveal: the start, an action or the
     results, added to ``record``."""
     kind = row.get("type")
@@ -106,14 +117,14 @@ def _body_line(record: Record, row: Row, where: str) -> None:
         seat = _field(row, "seat", int, where)
         events = _field(row, "events", list, where)
         if "action" not in row:
-            raise RecordError(f"{where}: action line without 'action'")
+            raise RecordError("{where}: action line without 'action'", where=where)
         record.actions.append((seat, row["action"], events))
     elif kind == "results":
         record.results = row.get("results")
         if record.results is None:
-            raise RecordError(f"{where}: results line without results")
+            raise RecordError("{where}: results line without results", where=where)
     else:
-        raise RecordError(f"{where}: unknown line type {kind!r}")
+        raise RecordError("{where}: unknown line type {kind}", where=where, kind=repr(kind))
 
 
 def _refuse_moved(lines: Sequence[str], name: str) -> None:
@@ -127,11 +138,16 @@ def _refuse_moved(lines: Sequence[str], name: str) -> None:
     except (ValueError, RecursionError):
         return
     if isinstance(row, dict) and row.get("type") == "moved" and isinstance(row.get("to"), str):
-        raise RecordMovedError(name, row["to"])
+        raise RecordMovedError(
+            "{name}: this game was moved to {to} after a failed save; "
+            "go on there: gamenight resume {to}",
+            name=name,
+            to=str(row["to"]),
+        )
 
 
 def _header(head: Row, version: int, name: str, lineno: int) -> Record:
-    where = f"{name} line {lineno}"
+    where = _line(name, lineno)
     record = Record(
         game=_field(head, "game", str, where),
         rules_version=_field(head, "rules_version", str, where),
@@ -143,15 +159,15 @@ def _header(head: Row, version: int, name: str, lineno: int) -> Record:
     if version == 1:
         record.seed = _field(head, "seed", int, where)
         if record.seed < 0:
-            raise RecordError(f"{where}: field 'seed' must be a non-negative integer")
+            raise RecordError("{where}: field 'seed' must be a non-negative integer", where=where)
         return record
     digest = head.get("commitment")
     if not isinstance(digest, str) or not _HEX64.fullmatch(digest):
-        raise RecordError(f"{where}: field 'commitment' must be 64 hex digits")
+        raise RecordError("{where}: field 'commitment' must be 64 hex digits", where=where)
     record.commitment = digest
     attachments = head.get("attachments", {})
     if not isinstance(attachments, dict):
-        raise RecordError(f"{where}: field 'attachments' must be dict")
+        raise RecordError("{where}: field 'attachments' must be dict", where=where)
     record.attachments = attachments
     if "seed" in head:
         record.seed = _seed(head["seed"], name, lineno)
@@ -163,58 +179,92 @@ def _header(head: Row, version: int, name: str, lineno: int) -> Record:
     return record
 
 
-def _seats(head: Row, where: str) -> list[RecordSeat]:
+def _seats(head: Row, where: Phrase) -> list[RecordSeat]:
     """The header's seats: a list of ``{"name": ..., "agent": ...}``."""
     rows = head.get("seats")
     if not isinstance(rows, list):
-        raise RecordError(f"{where}: bad header field 'seats'")
+        raise RecordError("{where}: bad header field 'seats'", where=where)
     seats = []
     for row in rows:
         if not isinstance(row, dict) or "name" not in row or "agent" not in row:
-            raise RecordError(f"{where}: bad header field 'seats': each needs a name and agent")
+            raise RecordError(
+                "{where}: bad header field 'seats': each needs a name and agent", where=where
+            )
         seats.append(RecordSeat(str(row["name"]), str(row["agent"])))
     return seats
 
 
-def _entropy(record: Record, head: Row, where: str) -> None:
+def _entropy(record: Record, head: Row, where: Phrase) -> None:
     """A format-4 header's ``entropy`` scheme and, under player entropy, the
     ``contributions`` (none otherwise)."""
     entropy = head.get("entropy")
     if not isinstance(entropy, str) or entropy not in ENTROPY_SCHEMES:
-        raise RecordError(f"{where}: field 'entropy' must be one of {', '.join(ENTROPY_SCHEMES)}")
+        raise RecordError(
+            "{where}: field 'entropy' must be one of {schemes}",
+            where=where,
+            schemes=", ".join(ENTROPY_SCHEMES),
+        )
     record.entropy = entropy
     if entropy in PLAYER_SCHEMES:
         record.contributions = _contributions(head, len(record.seats), where)
     elif "contributions" in head:
-        raise RecordError(f"{where}: contributions in a game without them")
+        raise RecordError("{where}: contributions in a game without them", where=where)
 
 
-def _contributions(head: Row, seats: int, at: str) -> list[Contribution]:
+def _contributions(head: Row, seats: int, at: Phrase) -> list[Contribution]:
     """The header's ``contributions``: one per seat in seat order, each a player's or
     the server's string, or a bot seat's null."""
     rows = head.get("contributions")
-    where = f"{at}: contributions"
     if not isinstance(rows, list) or len(rows) != seats:
-        raise RecordError(f"{where} must be a list with one entry per seat")
+        raise RecordError("{where}: contributions must be a list with one entry per seat", where=at)
     out: list[Contribution] = []
     for index, row in enumerate(rows):
         if not isinstance(row, dict) or row.get("seat") != index:
-            raise RecordError(f"{where}: entry {index} must be {{'seat': {index}, ...}}")
+            shape = f"{{'seat': {index}, ...}}"
+            raise RecordError(
+                "{where}: contributions: entry {index} must be {shape}",
+                where=at,
+                index=index,
+                shape=shape,
+            )
         by, value = row.get("by"), row.get("value")
         if not isinstance(by, str) or by not in CONTRIBUTORS:
-            raise RecordError(f"{where}: seat {index}: 'by' must be one of {CONTRIBUTORS}")
+            raise RecordError(
+                "{where}: contributions: seat {index}: 'by' must be one of {kinds}",
+                where=at,
+                index=index,
+                kinds=", ".join(CONTRIBUTORS),
+            )
         if (by == "bot") != (value is None):
-            raise RecordError(f"{where}: seat {index}: only a bot seat has no value")
+            raise RecordError(
+                "{where}: contributions: seat {index}: only a bot seat has no value",
+                where=at,
+                index=index,
+            )
         if value is not None:
             if not isinstance(value, str):
-                raise RecordError(f"{where}: seat {index}: 'value' must be a string or null")
+                raise RecordError(
+                    "{where}: contributions: seat {index}: 'value' must be a string or null",
+                    where=at,
+                    index=index,
+                )
             try:
                 if check_contribution(value) != value:
                     raise ValueError("a contribution is stored NFC-normalised")
             except ValueError as exc:
-                raise RecordError(f"{where}: seat {index}: {exc}") from None
+                raise RecordError(
+                    "{where}: contributions: seat {index}: {reason}",
+                    where=at,
+                    index=index,
+                    reason=exc,
+                ) from None
         out.append(Contribution(index, by, value))
     return out
+
+
+def _line(name: str, lineno: int) -> Phrase:
+    """Where in a record: ``NAME line N``, said in the player's language."""
+    return Phrase("{name} line {line}", name=name, line=lineno)
 
 
 def _seed(value: Json, name: str, lineno: int) -> int:
@@ -222,7 +272,9 @@ def _seed(value: Json, name: str, lineno: int) -> int:
         return value
     if isinstance(value, str) and _DIGITS.fullmatch(value):
         return int(value)
-    raise RecordError(f"{name} line {lineno}: the seed must be a non-negative whole number")
+    raise RecordError(
+        "{where}: the seed must be a non-negative whole number", where=_line(name, lineno)
+    )
 
 
 def parses(line: str | bytes) -> bool:
@@ -257,20 +309,31 @@ def _json_lines(lines: Sequence[str], name: str) -> Iterator[tuple[int, dict[str
         try:
             obj: Json = json.loads(line)
         except json.JSONDecodeError as exc:
-            raise RecordError(f"{name} line {lineno}: invalid JSON ({exc.msg})") from None
+            # the reason is the json module's own English (third-party text, not translated)
+            raise RecordError(
+                "{where}: invalid JSON ({reason})", where=_line(name, lineno), reason=exc.msg
+            ) from None
         except RecursionError:
-            raise RecordError(f"{name} line {lineno}: JSON nested too deeply") from None
+            raise RecordError(
+                "{where}: JSON nested too deeply", where=_line(name, lineno)
+            ) from None
         if not isinstance(obj, dict):
             if lineno == 1 or not any(ln.strip() for ln in lines[: lineno - 1]):
-                raise RecordError(f"{name}: not a gamenight record (line {lineno} is no header)")
-            raise RecordError(f"{name} line {lineno}: expected a JSON object")
+                raise RecordError(
+                    "{name}: not a gamenight record (line {line} is no header)",
+                    name=name,
+                    line=lineno,
+                )
+            raise RecordError("{where}: expected a JSON object", where=_line(name, lineno))
         if _depth(obj) > MAX_DEPTH:
-            raise RecordError(f"{name} line {lineno}: JSON nested too deeply")
+            raise RecordError("{where}: JSON nested too deeply", where=_line(name, lineno))
         yield lineno, obj
 
 
-def _field(row: Row, key: str, kind: type[T], where: str) -> T:
+def _field(row: Row, key: str, kind: type[T], where: Phrase) -> T:
     value = row.get(key)
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise RecordError(f"{where}: field '{key}' must be {kind.__name__}")
+        raise RecordError(
+            "{where}: field '{key}' must be {kind}", where=where, key=key, kind=kind.__name__
+        )
     return value

@@ -12,7 +12,13 @@ import msgspec
 
 from gamenight.core import registry
 from gamenight.core.dice import DICE_SCHEME, SeededDice
-from gamenight.core.errors import GamenightError, IllegalActionError, OptionsError, RecordError
+from gamenight.core.errors import (
+    GamenightError,
+    IllegalActionError,
+    OptionsError,
+    Phrase,
+    RecordError,
+)
 from gamenight.core.events import Event
 from gamenight.core.game import AnyGame, Results, to_json
 from gamenight.core.record.fairness import check_commitment, check_server_parts
@@ -52,21 +58,22 @@ def replay(
     game = _rules(record, name)
     if record.seed is None:
         raise RecordError(
-            f"{name}: the seed is not revealed yet (the game is still secret), "
-            "so its dice cannot be checked"
+            "{name}: the seed is not revealed yet (the game is still secret), "
+            "so its dice cannot be checked",
+            name=name,
         )
     scheme = check_commitment(record, record.seed, name)
     check_server_parts(record, name)
     table = _table(record, game, scheme, name)
-    _compare(table.start_events, record.start_events, f"{name}: start of game")
+    _compare(table.start_events, record.start_events, Phrase("{name}: start of game", name=name))
     for visit in visitors:
         visit(table.opening)
     for index, (seat, raw_action, raw_events) in enumerate(record.actions, start=1):
-        where = f"{name}: action {index}"
+        where = Phrase("{name}: action {index}", name=name, index=index)
         try:
             step = table.prepare(seat, game.decode_action(raw_action))
         except IllegalActionError as exc:
-            raise RecordError(f"{where}: {exc}") from None
+            raise RecordError("{where}: {reason}", where=where, reason=exc) from None
         _compare(step.events, raw_events, where)
         table.commit(step)
         for visit in visitors:
@@ -78,7 +85,9 @@ def replay(
     if not table.finished:
         if require_finished or record.results is not None:
             raise RecordError(
-                f"{name}: the game is not finished after {len(record.actions)} actions"
+                "{name}: the game is not finished after {count} actions",
+                name=name,
+                count=len(record.actions),
             )
         return report
     report.results, report.finished = game.results(table.state), True
@@ -92,14 +101,17 @@ def _rules(record: Record, name: str) -> AnyGame:
     try:
         game: AnyGame = registry.get(record.game).game
     except (GamenightError, ModuleNotFoundError) as exc:
-        raise RecordError(f"{name}: {exc}") from None
+        raise RecordError("{name}: {reason}", name=name, reason=exc) from None
     if record.rules_version == game.info.rules_version:
         return game
     older = game.older_rules(record.rules_version)
     if older is None or older.info.rules_version != record.rules_version:
         raise RecordError(
-            f"{name}: recorded with {game.info.id} rules version {record.rules_version}, "
-            f"this gamenight has {game.info.rules_version}"
+            "{name}: recorded with {game} rules version {version}, this gamenight has {ours}",
+            name=name,
+            game=game.info.id,
+            version=record.rules_version,
+            ours=game.info.rules_version,
         )
     return older
 
@@ -114,24 +126,30 @@ def _table(record: Record, game: AnyGame, scheme: int, name: str) -> Table:
         options = game.parse_options(record.options)
         return Table.start(game, len(record.seats), options, SeededDice(seed=dice, scheme=scheme))
     except (OptionsError, ValueError, TypeError) as exc:
-        raise RecordError(f"{name}: header: {exc}") from None
+        raise RecordError("{name}: header: {reason}", name=name, reason=exc) from None
 
 
 def _check_results(record: Record, results: Results, name: str, *, optional: bool) -> None:
     """The recorded results line against the replay's (``optional``: it may be missing)."""
     if record.results is None:
         if not optional:
-            raise RecordError(f"{name}: the game is over but the record has no results line")
+            raise RecordError(
+                "{name}: the game is over but the record has no results line", name=name
+            )
         return
     mine: Json = to_json(results)
     if mine != record.results:
         where, ours, theirs = first_difference(mine, record.results)
         raise RecordError(
-            f"{name}: results differ at {where}: replay gives {ours!r}, record says {theirs!r}"
+            "{name}: results differ at {at}: replay gives {ours}, record says {theirs}",
+            name=name,
+            at=where,
+            ours=repr(ours),
+            theirs=repr(theirs),
         )
 
 
-def _compare(events: Sequence[Event], recorded: list[Json], where: str) -> None:
+def _compare(events: Sequence[Event], recorded: list[Json], where: Phrase) -> None:
     produced: list[Json] = [to_json(e) for e in events]
     if produced == recorded:
         return
@@ -139,10 +157,20 @@ def _compare(events: Sequence[Event], recorded: list[Json], where: str) -> None:
         if mine != theirs:
             at, ours, recorded_value = first_difference(mine, theirs)
             raise RecordError(
-                f"{where}: event {i} differs at {at}: replay gives {ours!r}, "
-                f"record says {recorded_value!r}"
+                "{where}: event {number} differs at {at}: replay gives {ours}, "
+                "record says {theirs}",
+                where=where,
+                number=i,
+                at=at,
+                ours=repr(ours),
+                theirs=repr(recorded_value),
             )
-    raise RecordError(f"{where}: replay gives {len(produced)} events, record has {len(recorded)}")
+    raise RecordError(
+        "{where}: replay gives {produced} events, record has {recorded}",
+        where=where,
+        produced=len(produced),
+        recorded=len(recorded),
+    )
 
 
 def first_difference(mine: Json, theirs: Json, at: str = "$") -> tuple[str, Json, Json]:

@@ -39,7 +39,7 @@ def resume_record(path: Path) -> Resumed:
         check_regular(fd, path)  # a FIFO or a device is no record (reading it would wait)
     except FileProblem as exc:
         os.close(fd)
-        raise RecordError(f"record {exc}") from None
+        raise RecordError("record {problem}", problem=exc) from None
     fcntl.fcntl(fd, fcntl.F_SETFL, fcntl.fcntl(fd, fcntl.F_GETFL) & ~os.O_NONBLOCK)
     writer = RecordWriter._locked(fd, path)
     try:
@@ -48,7 +48,9 @@ def resume_record(path: Path) -> Resumed:
         try:
             text = good.decode("utf-8")
         except UnicodeDecodeError:
-            raise RecordError(f"{path}: not a text file, so not a gamenight record") from None
+            raise RecordError(
+                "{path}: not a text file, so not a gamenight record", path=str(path)
+            ) from None
         record = parse_record(text.splitlines(), str(path))
         report = replay(record, str(path), require_finished=False, results_optional=True)
         backup = None
@@ -62,15 +64,18 @@ def resume_record(path: Path) -> Resumed:
                     disk.write(fd, good[keep:])
                 disk.fsync(fd)
             except OSError as exc:
-                raise RecordError(f"cannot repair {path}: {exc.strerror or exc}") from None
+                raise RecordError(  # the reason is the system's own text
+                    "cannot repair {path}: {reason}", path=str(path), reason=exc.strerror or exc
+                ) from None
         writer.adopt(good, len(record.actions))
         if report.finished:
             if record.results is None:  # the game ended but its last line was lost
                 writer.results(report.results)
                 raise RecordError(
-                    f"{path}: that game is already finished (its results are now saved)"
+                    "{path}: that game is already finished (its results are now saved)",
+                    path=str(path),
                 )
-            raise RecordError(f"{path}: that game is already finished")
+            raise RecordError("{path}: that game is already finished", path=str(path))
     except BaseException:
         writer.close()
         raise
@@ -100,6 +105,8 @@ def _keep_backup(backup: Path, data: bytes) -> None:
             stream.flush()
             disk.fsync(stream.fileno())
     except OSError as exc:
-        raise RecordError(
-            f"cannot keep a backup {backup} before repairing: {exc.strerror or exc}"
+        raise RecordError(  # the reason is the system's own text (not translated)
+            "cannot keep a backup {backup} before repairing: {reason}",
+            backup=str(backup),
+            reason=exc.strerror or exc,
         ) from None

@@ -75,11 +75,13 @@ class RecordWriter:
         if path.exists() or path.is_symlink():
             if not force:
                 raise RecordError(
-                    f"{path} already exists; choose another file or add --force to replace it"
+                    "{path} already exists; choose another file or add --force to replace it",
+                    path=str(path),
                 )
             if not path.is_file() or not disk.looks_like_record(path):
                 raise RecordError(
-                    f"{path} is not a gamenight record; refusing to overwrite it, even with --force"
+                    "{path} is not a gamenight record; refusing to overwrite it, even with --force",
+                    path=str(path),
                 )
             fd = disk.open_file(path, os.O_RDWR | os.O_APPEND)
             writer = cls._locked(fd, path)
@@ -88,7 +90,9 @@ class RecordWriter:
                 disk.fsync(fd)
             except OSError as exc:
                 writer.close()
-                raise RecordError(f"cannot write record {path}: {exc.strerror}") from None
+                raise RecordError(  # the reason is the system's own text (not translated)
+                    "cannot write record {path}: {reason}", path=str(path), reason=exc.strerror
+                ) from None
             return writer
         fd = disk.open_file(path, os.O_RDWR | os.O_APPEND | os.O_CREAT | os.O_EXCL)
         disk.sync_folder(path)
@@ -101,7 +105,8 @@ class RecordWriter:
         except OSError:
             os.close(fd)
             raise RecordBusyError(
-                f"{path}: this game is open in another gamenight; finish or quit it there first"
+                "{path}: this game is open in another gamenight; finish or quit it there first",
+                path=str(path),
             ) from None
         writer = cls()
         writer._fd, writer.path, writer._size = fd, path, size
@@ -335,7 +340,9 @@ class RecordWriter:
                 os.ftruncate(fd, self._size)  # put the file back as it was, if we can
                 self._dirty = False
             reason = exc.strerror or str(exc) or type(exc).__name__
-            raise RecordWriteError(f"cannot save to {self.path}: {reason}") from None
+            raise RecordWriteError(  # the reason is the system's own text (not translated)
+                "cannot save to {path}: {reason}", path=str(self.path), reason=reason
+            ) from None
         self._size += len(data)
         self._dirty = False
 
@@ -347,7 +354,9 @@ class RecordWriter:
             with contextlib.suppress(AttributeError, io.UnsupportedOperation):
                 disk.fsync(self._stream.fileno())
         except OSError as exc:
-            raise RecordWriteError(f"cannot save the record: {exc.strerror or exc}") from None
+            raise RecordWriteError(  # the reason is the system's own text (not translated)
+                "cannot save the record: {reason}", reason=exc.strerror or exc
+            ) from None
 
 
 def _action_row(seat: int, action: object, events: Sequence[Event]) -> dict[str, Json]:

@@ -29,6 +29,7 @@ from typing import Any, Final, Literal, NoReturn, TypedDict
 
 import msgspec
 
+from gamenight.core.errors import Phrase, Sentence
 from gamenight.core.files import FileProblem, check_depth, read_bytes
 from gamenight.core.languages import DEFAULT as DEFAULT_LANGUAGE
 from gamenight.core.languages import LanguageError, check_language
@@ -105,50 +106,61 @@ class DeckReport(TypedDict):
 # ----- where a problem is ----------------------------------------------------------
 
 Path_ = tuple[str | int, ...]  # a JSON path: ("cards", 0, "questions", 2, "year")
-_EMPTY: Final[dict[str, str]] = {
-    "text": "the question text is empty",
-    "question": "the question text is empty",
-    "source": "the source note is empty",
-    "id": "the card id is empty",
-    "card": "the card id is empty",
-    "name": "the deck name is empty",
-    "category": "the category is empty",
+_EMPTY: Final[dict[str, Phrase]] = {
+    "text": Phrase("the question text is empty"),
+    "question": Phrase("the question text is empty"),
+    "source": Phrase("the source note is empty"),
+    "id": Phrase("the card id is empty"),
+    "card": Phrase("the card id is empty"),
+    "name": Phrase("the deck name is empty"),
+    "category": Phrase("the category is empty"),
 }
+Place = tuple[Phrase, ...]  # "line 3, card 2 (id 'x'), question 3": said part by part
 
 
 @dataclass
 class _Places:
     """Words the place of a problem for one file (or a deck built in memory)."""
 
-    file: str
-    card_at: Callable[[int], str]  # "card 2 (id 'x')" / "rows 8-13 (card 'x')"
-    question_at: Callable[[int, int], str]  # "..., question 3" / "row 14"
+    file: str | Phrase  # a path, or "deck 'name'" (said in the player's language)
+    card_at: Callable[[int], Phrase]  # "card 2 (id 'x')" / "rows 8-13 (card 'x')"
+    question_at: Callable[[int, int], Phrase]  # "..., question 3" / "row 14"
     fields: dict[str, str] = field(default_factory=dict)  # our field -> the file's word
     line_of: Callable[[Path_], int | None] = lambda _path: None
     show: Callable[[object], str] = json.dumps  # how a bad value is quoted
 
-    def where(self, path: Path_, fld: str | None = None) -> str:
-        parts: list[str] = []
+    def where(self, path: Path_, fld: str | None = None) -> Place:
+        parts: list[Phrase] = []
         line = self.line_of((*path, fld)) if fld is not None else None
         if line is None:
             line = self.line_of(path)
         if line is not None:
-            parts.append(f"line {line}")
+            parts.append(Phrase("line {line}", line=line))
         if len(path) >= 4 and path[0] == "cards" and path[2] == "questions":
             assert isinstance(path[1], int) and isinstance(path[3], int)
             parts.append(self.question_at(path[1], path[3]))
         elif len(path) >= 2 and path[0] == "cards" and isinstance(path[1], int):
             parts.append(self.card_at(path[1]))
         elif len(path) >= 2 and path[0] == "apart" and isinstance(path[1], int):
-            parts.append(f"pair {path[1] + 1} of 'apart'")
-        return ", ".join(parts)
+            parts.append(Phrase("pair {number} of 'apart'", number=path[1] + 1))
+        return tuple(parts)
 
-    def fail(self, path: Path_, fld: str | None, problem: str) -> NoReturn:
-        where = self.where(path, fld)
-        head = self.file if not where else f"{self.file} {where}"
-        if fld is not None:
-            head += f", field {self.fields.get(fld, fld)!r}"
-        raise DeckError(f"{head}: {problem}")
+    def fail(self, path: Path_, fld: str | None, problem: Sentence | str) -> NoReturn:
+        """Refuse the deck: the file, the place and the field, then ``problem`` (a
+        :class:`Phrase`; a str only for a library's own English, such as msgspec's)."""
+        at, file = self.where(path, fld), self.file
+        if fld is None and not at:
+            raise DeckError("{file}: {problem}", file=file, problem=problem)
+        if fld is None:
+            raise DeckError("{file} {at}: {problem}", file=file, at=at, problem=problem)
+        name = repr(self.fields.get(fld, fld))
+        if not at:
+            raise DeckError(
+                "{file}, field {field}: {problem}", file=file, field=name, problem=problem
+            )
+        raise DeckError(
+            "{file} {at}, field {field}: {problem}", file=file, at=at, field=name, problem=problem
+        )
 
     def refuse(self, error: msgspec.ValidationError, tree: object) -> NoReturn:
         """Word msgspec's first complaint about ``tree`` (the decoded builtins)."""
@@ -158,7 +170,7 @@ class _Places:
         if missing:
             fld = missing.group(2)
             known = missing.group(1) == "missing required"
-            self.fail(path, fld, "missing" if known else "unknown field")
+            self.fail(path, fld, Phrase("missing") if known else Phrase("unknown field"))
         if path and isinstance(path[-1], str):
             fld = path[-1]
             path = path[:-1]
@@ -189,20 +201,34 @@ def _at(tree: object, path: Path_) -> object:
     return tree
 
 
-def _problem(message: str, fld: str | None, value: object, show: Callable[[object], str]) -> str:
+def _problem(
+    message: str, fld: str | None, value: object, show: Callable[[object], str]
+) -> Phrase | str:
+    """msgspec's complaint worded for a player; one it does not know stays msgspec's
+    own English (third-party text, not translated)."""
     if fld == "year" and "Expected `int`, got" in message:
-        return f"{show(value)} is not a year"
+        return Phrase("{value} is not a year", value=show(value))
     if fld == "year" and re.search(r"Expected `int` [<>]=", message):
-        return f"{value} is off the board ({FIRST_YEAR}-{LAST_YEAR})"
+        return _off_board(value, FIRST_YEAR, LAST_YEAR)
     if "matching regex" in message:
-        return _EMPTY.get(fld or "", "empty")
+        return _EMPTY.get(fld or "", Phrase("empty"))
     if fld == "format":
-        return f"expected {json.dumps(FORMAT)}, got {json.dumps(value)}"
+        return Phrase(
+            "expected {format}, got {value}", format=json.dumps(FORMAT), value=json.dumps(value)
+        )
     if fld == "version":
-        return f"unsupported version {json.dumps(value)} (expected {FORMAT_VERSION})"
+        return Phrase(
+            "unsupported version {value} (expected {version})",
+            value=json.dumps(value),
+            version=FORMAT_VERSION,
+        )
     if fld is None and message.startswith("Expected `object`"):
-        return f'expected a JSON object with "format": {json.dumps(FORMAT)}'
+        return Phrase('expected a JSON object with "format": {format}', format=json.dumps(FORMAT))
     return message[:1].lower() + message[1:].replace("`", "")
+
+
+def _off_board(year: object, first: int, last: int) -> Phrase:
+    return Phrase("{year} is off the board ({first}-{last})", year=year, first=first, last=last)
 
 
 def _json_offset(text: str, path: Path_) -> int | None:
@@ -246,33 +272,34 @@ def _json_offset(text: str, path: Path_) -> int | None:
     return at
 
 
-def _json_places(text: str, file: str, tree: object) -> _Places:
-    def card_at(i: int) -> str:
-        ident = _at(tree, ("cards", i, "id"))
-        return f"card {i + 1} (id {ident!r})" if isinstance(ident, str) else f"card {i + 1}"
-
+def _json_places(text: str, file: str | Phrase, tree: object) -> _Places:
     def line_of(path: Path_) -> int | None:
         offset = _json_offset(text, path)
         return None if offset is None else text.count("\n", 0, offset) + 1
 
-    return _Places(
-        file,
-        card_at,
-        lambda i, j: f"{card_at(i)}, question {j + 1}",
-        line_of=line_of,
-    )
+    return _Places(file, _card_in(tree), _question_in(tree), line_of=line_of)
+
+
+def _card_in(tree: object) -> Callable[[int], Phrase]:
+    def card_at(i: int) -> Phrase:
+        ident = _at(tree, ("cards", i, "id"))
+        if isinstance(ident, str):
+            return Phrase("card {number} (id {id})", number=i + 1, id=repr(ident))
+        return Phrase("card {number}", number=i + 1)
+
+    return card_at
+
+
+def _question_in(tree: object) -> Callable[[int, int], Phrase]:
+    card_at = _card_in(tree)
+    return lambda i, j: Phrase("{card}, question {number}", card=card_at(i), number=j + 1)
 
 
 def _memory_places(deck: object) -> _Places:
     tree = msgspec.to_builtins(deck)
-
-    def card_at(i: int) -> str:
-        ident = _at(tree, ("cards", i, "id"))
-        return f"card {i + 1} (id {ident!r})" if isinstance(ident, str) else f"card {i + 1}"
-
     name = _at(tree, ("name",))
-    label = f"deck {name!r}" if isinstance(name, str) else "deck"
-    return _Places(label, card_at, lambda i, j: f"{card_at(i)}, question {j + 1}")
+    label = Phrase("deck {name}", name=repr(name)) if isinstance(name, str) else Phrase("deck")
+    return _Places(label, _card_in(tree), _question_in(tree))
 
 
 # ----- checks the types cannot make ---------------------------------------------------
@@ -300,40 +327,58 @@ def _check(
     """Raise DeckError on the first problem found; ``places`` words the message."""
     if first_year > last_year:
         raise ValueError(f"first_year {first_year} is after last_year {last_year}")
-    seen_ids: dict[str, str] = {}
-    seen_texts: dict[str, str] = {}
+    seen_ids: dict[str, Place] = {}
+    seen_texts: dict[str, Place] = {}
     for i, card in enumerate(cards):
         card_path: Path_ = ("cards", i)
         _check_texts(places, card_path, id=card.id)
         if card.id in seen_ids:
             places.fail(
-                card_path, "id", f"duplicate card id {card.id!r} (first at {seen_ids[card.id]})"
+                card_path,
+                "id",
+                Phrase(
+                    "duplicate card id {id} (first at {at})",
+                    id=repr(card.id),
+                    at=seen_ids[card.id],
+                ),
             )
         seen_ids[card.id] = places.where(card_path)
-        card_categories: dict[str, str] = {}
+        card_categories: dict[str, Place] = {}
         for j, question in enumerate(card.questions):
             at: Path_ = ("cards", i, "questions", j)
             _check_texts(places, at, text=question.text, source=question.source)
             category = _category_id(question.category)
             if category not in CATEGORIES:
                 places.fail(
-                    at, "category", f"{question.category!r} is not a category ({_category_help()})"
+                    at,
+                    "category",
+                    Phrase(
+                        "{category} is not a category ({known})",
+                        category=repr(question.category),
+                        known=_category_help(),
+                    ),
                 )
             if not first_year <= question.year <= last_year:
-                places.fail(
-                    at, "year", f"{question.year} is off the board ({first_year}-{last_year})"
-                )
+                places.fail(at, "year", _off_board(question.year, first_year, last_year))
             if category in card_categories:
                 places.fail(
                     at,
                     "category",
-                    f"card {card.id!r} already has a {category!r} question "
-                    f"(at {card_categories[category]})",
+                    Phrase(
+                        "card {id} already has a {category} question (at {at})",
+                        id=repr(card.id),
+                        category=repr(category),
+                        at=card_categories[category],
+                    ),
                 )
             card_categories[category] = places.where(at)
             key = _normal_text(question.text)
             if key in seen_texts:
-                places.fail(at, "text", f"duplicate question (same text at {seen_texts[key]})")
+                places.fail(
+                    at,
+                    "text",
+                    Phrase("duplicate question (same text at {at})", at=seen_texts[key]),
+                )
             seen_texts[key] = places.where(at)
 
         # T2: one question per category, six per card.
@@ -342,25 +387,45 @@ def _check(
             places.fail(
                 card_path,
                 "questions",
-                f"card {card.id!r} has {len(card.questions)} questions, needs 6 "
-                f"(one per category); missing {', '.join(map(repr, missing))}",
+                Phrase(
+                    "card {id} has {count} questions, needs 6 (one per category); "
+                    "missing {missing}",
+                    id=repr(card.id),
+                    count=len(card.questions),
+                    missing=", ".join(map(repr, missing)),
+                ),
             )
         if require_order and tuple(q.category for q in card.questions) != CATEGORIES:
             places.fail(
-                card_path, "questions", f"questions must be in order {', '.join(CATEGORIES)}"
+                card_path,
+                "questions",
+                Phrase("questions must be in order {order}", order=", ".join(CATEGORIES)),
             )
 
     minimum = SHIPPED_MIN_CARDS if require_balance else CARDS_PER_GAME
     if len(cards) < minimum:
-        why = "the shipped deck needs" if require_balance else "a game deals"
-        places.fail((), "cards", f"the deck has {len(cards)} cards; {why} {minimum}")
+        if require_balance:
+            few = Phrase(
+                "the deck has {count} cards; the shipped deck needs {minimum}",
+                count=len(cards),
+                minimum=minimum,
+            )
+        else:
+            few = Phrase(
+                "the deck has {count} cards; a game deals {minimum}",
+                count=len(cards),
+                minimum=minimum,
+            )
+        places.fail((), "cards", few)
     sizes = {card.id: len(card.questions) for card in cards}
     for k, pair in enumerate(apart):
         for ref in pair:
             ident, _, number = ref.rpartition(".")
             if ident not in sizes or not number.isdigit() or not 1 <= int(number) <= sizes[ident]:
                 places.fail(
-                    ("apart", k), "apart", f"{ref!r} names no question (write card.number: c01.1)"
+                    ("apart", k),
+                    "apart",
+                    Phrase("{ref} names no question (write card.number: c01.1)", ref=repr(ref)),
                 )
     if apart:
         _check_dealable(cards, apart, places)
@@ -378,7 +443,7 @@ def _check_texts(places: _Places, at: Path_, **texts: str) -> None:
         try:
             check_text(text, what=f"the {fld}", limit=MAX_TEXT_CHARS)
         except TextError as error:
-            places.fail(at, fld, str(error))
+            places.fail(at, fld, str(error))  # TextError: core.text's own English
 
 
 def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places) -> None:
@@ -405,8 +470,12 @@ def _check_dealable(cards: Sequence[QuestionCard], apart: Apart, places: _Places
         places.fail(
             (),
             "apart",
-            f"with these pairs kept apart, {len(cards)} cards may not deal {CARDS_PER_GAME}; "
-            "add cards or drop pairs",
+            Phrase(
+                "with these pairs kept apart, {count} cards may not deal {dealt}; "
+                "add cards or drop pairs",
+                count=len(cards),
+                dealt=CARDS_PER_GAME,
+            ),
         )
 
 
@@ -424,7 +493,15 @@ def _check_balance(
                     counts[_decade_label(question.year)] += 1
         if max(counts.values()) - min(counts.values()) > 1:
             spread = ", ".join(f"{d}: {n}" for d, n in counts.items())
-            places.fail((), "year", f"category {category!r} is unbalanced over decades ({spread})")
+            places.fail(
+                (),
+                "year",
+                Phrase(
+                    "category {category} is unbalanced over decades ({spread})",
+                    category=repr(category),
+                    spread=spread,
+                ),
+            )
 
 
 def validate_deck(
@@ -450,7 +527,11 @@ def validate_deck(
     except msgspec.ValidationError as error:
         places.refuse(error, tree)
     if _language(places, typed.language, None) != typed.language:
-        places.fail((), "language", f"write the language as its code ({typed.language!r})")
+        places.fail(
+            (),
+            "language",
+            Phrase("write the language as its code ({language})", language=repr(typed.language)),
+        )
     _check(
         typed.cards,
         typed.apart,
@@ -520,9 +601,17 @@ def _language(places: _Places, stated: str | None, wanted: str | None) -> str:
     try:
         found = [check_language(v) for v in (stated, wanted) if v is not None]
     except LanguageError as error:
-        places.fail((), "language", str(error))
+        places.fail((), "language", error)
     if len(set(found)) > 1:
-        places.fail((), "language", f"the deck says {found[0]!r} but {found[1]!r} was asked for")
+        places.fail(
+            (),
+            "language",
+            Phrase(
+                "the deck says {stated} but {wanted} was asked for",
+                stated=repr(found[0]),
+                wanted=repr(found[1]),
+            ),
+        )
     return found[0] if found else DEFAULT_LANGUAGE
 
 
@@ -576,14 +665,16 @@ def _parse_csv(
     rows_of_card: list[list[int]] = []
     cards: list[QuestionCard] = []
 
-    def card_at(i: int) -> str:
+    def card_at(i: int) -> Phrase:
         rows = rows_of_card[i]
-        return f"rows {rows[0]}-{rows[-1]} (card {cards[i].id!r})"
+        return Phrase(
+            "rows {first}-{last} (card {id})", first=rows[0], last=rows[-1], id=repr(cards[i].id)
+        )
 
     places = _Places(
         file,
         card_at,
-        lambda i, j: f"row {rows_of_card[i][j]}",
+        lambda i, j: Phrase("row {row}", row=rows_of_card[i][j]),
         {"text": "question", "id": "card", "questions": "category"},
         show=repr,
     )
@@ -591,9 +682,17 @@ def _parse_csv(
     try:
         records.extend(reader)
     except csv.Error as err:
-        raise DeckError(f"{file} row {len(records) + 1}: malformed CSV ({err})") from None
+        # the reason is the csv module's own English (third-party text, not translated)
+        raise DeckError(
+            "{file} row {row}: malformed CSV ({reason})",
+            file=file,
+            row=len(records) + 1,
+            reason=str(err),
+        ) from None
     if not records or not any(cell.strip() for cell in records[0]):
-        raise DeckError(f"{file} row 1: missing header row ({','.join(CSV_COLUMNS)})")
+        raise DeckError(
+            "{file} row 1: missing header row ({columns})", file=file, columns=",".join(CSV_COLUMNS)
+        )
 
     header = [cell.strip().casefold() for cell in records[0]]
     while not header[-1]:
@@ -601,25 +700,42 @@ def _parse_csv(
     for name in header:
         if name not in CSV_COLUMNS:
             raise DeckError(
-                f"{file} row 1: unknown column {name!r}; expected {','.join(CSV_COLUMNS)}"
+                "{file} row 1: unknown column {name}; expected {columns}",
+                file=file,
+                name=repr(name),
+                columns=",".join(CSV_COLUMNS),
             )
     for name in CSV_COLUMNS:
-        if header.count(name) != 1:
-            problem = "missing from the header" if name not in header else "repeated in the header"
-            raise DeckError(f"{file} row 1, field {name!r}: column {problem}")
+        if header.count(name) == 0:
+            raise DeckError(
+                "{file} row 1, field {field}: column missing from the header",
+                file=file,
+                field=repr(name),
+            )
+        if header.count(name) > 1:
+            raise DeckError(
+                "{file} row 1, field {field}: column repeated in the header",
+                file=file,
+                field=repr(name),
+            )
 
     card_index: dict[str, int] = {}
     for row_no, cells in enumerate(records[1:], start=2):
         if not any(cell.strip() for cell in cells):
             continue  # blank rows are allowed (and still counted)
-        at = f"{file} row {row_no}"
+        at = Phrase("{file} row {row}", file=file, row=row_no)
         if any(cell.strip() for cell in cells[len(header) :]):
-            raise DeckError(f"{at}: {len(cells)} fields, but the header has {len(header)}")
+            raise DeckError(
+                "{at}: {count} fields, but the header has {columns}",
+                at=at,
+                count=len(cells),
+                columns=len(header),
+            )
         raw = {name: cell.strip() for name, cell in zip(header, cells, strict=False)}
         try:
             row = msgspec.convert(raw, CsvRow, strict=False)
         except msgspec.ValidationError as error:
-            row_places = _Places(at, lambda i: "", lambda i, j: "", places.fields, show=repr)
+            row_places = _Places(at, _nowhere, lambda i, j: _nowhere(i), places.fields, show=repr)
             row_places.refuse(error, raw)
         question = Question(row.category, row.question, row.year, row.source)
         if row.card not in card_index:
@@ -629,8 +745,11 @@ def _parse_csv(
         k = card_index[row.card]
         if k != len(cards) - 1:
             raise DeckError(
-                f"{at}, field 'card': card {row.card!r} continues here but its rows ended "
-                f"at row {rows_of_card[k][-1]}; keep a card's rows together"
+                "{at}, field 'card': card {id} continues here but its rows ended "
+                "at row {row}; keep a card's rows together",
+                at=at,
+                id=repr(row.card),
+                row=rows_of_card[k][-1],
             )
         cards[k] = QuestionCard(id=row.card, questions=(*cards[k].questions, question))
         rows_of_card[k].append(row_no)
@@ -648,7 +767,7 @@ def _parse_csv(
 
 def parse_deck_json(
     text: str,
-    file: str,
+    file: str | Phrase,
     default_name: str,
     *,
     first_year: int = FIRST_YEAR,
@@ -662,14 +781,21 @@ def parse_deck_json(
     try:
         check_depth(text, MAX_DEPTH)  # before any parser recurses into it
     except FileProblem as problem:
-        raise DeckError(f"{file}: {problem}") from None
+        raise DeckError("{file}: {problem}", file=file, problem=problem) from None
     try:
         typed = msgspec.json.decode(text, type=DeckFile)
     except msgspec.ValidationError as error:
-        tree = _tree(text)
+        try:
+            tree = _tree(text)
+        except ValueError:  # msgspec refused a field before it met malformed JSON after it
+            try:
+                msgspec.json.decode(text)
+            except msgspec.DecodeError as malformed:
+                raise _malformed(text, file, str(malformed)) from None
+            raise  # json refuses what msgspec reads: not expected
         _json_places(text, file, tree).refuse(error, tree)
     except msgspec.DecodeError as error:
-        raise DeckError(f"{file} {_malformed(text, str(error))}") from None
+        raise _malformed(text, file, str(error)) from None
     cards = tuple(_trim(card) for card in typed.cards)
     places = _json_places(text, file, _tree(text))
     return _finish(
@@ -694,18 +820,30 @@ def _tree(text: str) -> object:
     return json.loads(text)
 
 
-def _malformed(text: str, message: str) -> str:
-    """'line 3, column 16: malformed JSON (...)' from msgspec's byte offset."""
+def _nowhere(_index: int) -> Phrase:
+    raise AssertionError("a CSV row's own places name no card")
+
+
+def _malformed(text: str, file: str | Phrase, message: str) -> DeckError:
+    """'FILE line 3, column 16: malformed JSON (...)' from msgspec's byte offset; the
+    reason is msgspec's own English (third-party text, not translated)."""
     reason = message.removeprefix("JSON is malformed: ")
     found = re.search(r"\(byte (\d+)\)$", reason)
     if not found:
-        return f"malformed JSON ({reason[:1].lower() + reason[1:]})"
+        return DeckError(
+            "{file} malformed JSON ({reason})", file=file, reason=reason[:1].lower() + reason[1:]
+        )
     data = text.encode("utf-8")
     offset = int(found.group(1))
     line = data.count(b"\n", 0, offset) + 1
     column = offset - (data.rfind(b"\n", 0, offset) + 1) + 1
-    reason = reason[: found.start()].strip()
-    return f"line {line}, column {column}: malformed JSON ({reason})"
+    return DeckError(
+        "{file} line {line}, column {column}: malformed JSON ({reason})",
+        file=file,
+        line=line,
+        column=column,
+        reason=reason[: found.start()].strip(),
+    )
 
 
 # --------------------------------------------------------------------------- public I/O
@@ -729,16 +867,26 @@ def load_deck(
     p = Path(path)
     suffix = p.suffix.casefold()
     if suffix not in (".json", ".csv"):
-        kind = f"file type {p.suffix!r}" if p.suffix else "file without an extension"
-        raise DeckError(f"{p}: unknown deck {kind}; use a .json or .csv file")
+        if p.suffix:
+            raise DeckError(
+                "{path}: unknown deck file type {suffix}; use a .json or .csv file",
+                path=str(p),
+                suffix=repr(p.suffix),
+            )
+        raise DeckError(
+            "{path}: unknown deck file without an extension; use a .json or .csv file",
+            path=str(p),
+        )
     if not p.exists() and not p.is_symlink():
-        raise DeckError(f"{p}: no such deck file") from None
+        raise DeckError("{path}: no such deck file", path=str(p)) from None
     try:  # a regular file of bounded size only (a FIFO would wait forever)
         text = read_bytes(p, limit=MAX_DECK_BYTES).decode("utf-8-sig")  # -sig: a BOM
     except UnicodeDecodeError as err:
-        raise DeckError(f"{p}: not UTF-8 text (bad byte at offset {err.start})") from None
+        raise DeckError(
+            "{path}: not UTF-8 text (bad byte at offset {offset})", path=str(p), offset=err.start
+        ) from None
     except FileProblem as err:
-        raise DeckError(f"deck file {err}") from None
+        raise DeckError("deck file {problem}", problem=err) from None
     read = parse_deck_json if suffix == ".json" else _parse_csv
     return read(text, str(p), p.stem, first_year=first_year, last_year=last_year, language=language)
 
@@ -753,12 +901,17 @@ def default_deck(language: str = DEFAULT_LANGUAGE) -> Deck:
     ``data/questions.json`` is English, ``data/questions.<lang>.json`` the others),
     validated with balance; loaded once and cached."""
     if language not in SHIPPED_LANGUAGES:
-        raise DeckError(f"the shipped deck is not written in {language!r}")
+        raise DeckError("the shipped deck is not written in {language}", language=repr(language))
     name = "questions.json" if language == DEFAULT_LANGUAGE else f"questions.{language}.json"
     text = (resources.files("gamenight.games.decades") / "data" / name).read_text(encoding="utf-8")
     deck = parse_deck_json(text, name, "shipped", require_balance=True)
     if deck.language != language:
-        raise DeckError(f"{name}: the deck says {deck.language!r}, expected {language!r}")
+        raise DeckError(
+            "{name}: the deck says {stated}, expected {wanted}",
+            name=name,
+            stated=repr(deck.language),
+            wanted=repr(language),
+        )
     return deck
 
 

@@ -58,8 +58,10 @@ def deck_option(raw: str) -> str:
         return library.SHIPPED_IDS.get(language, "")  # shipped-en is the default: ""
     if "/" in text or "\\" in text or text.lower().endswith((".json", ".csv")):
         raise DeckError(
-            f"{text!r} is a file; import it first with `gamenight decks import {text}`, "
-            "then name the deck by its id"
+            "{quoted} is a file; import it first with `gamenight decks import {text}`, "
+            "then name the deck by its id",
+            quoted=repr(text),
+            text=text,
         )
     ident = library.resolve_id(text)
     library.load_deck_by_id(ident)  # it must load

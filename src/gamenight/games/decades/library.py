@@ -32,6 +32,7 @@ import msgspec
 import platformdirs
 
 from gamenight.core.catalogue import CatalogueEntry
+from gamenight.core.errors import Phrase
 from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.decades.deck import (
     SHIPPED_LANGUAGES,
@@ -97,7 +98,11 @@ def shipped_language(option: str) -> str:
     lang = option.strip().lower().removeprefix(SHIPPED_PREFIX)
     if lang not in SHIPPED_LANGUAGES:
         shown = ", ".join(SHIPPED_IDS.values())
-        raise DeckError(f"no shipped deck {option!r}: the shipped decks are {shown} and default")
+        raise DeckError(
+            "no shipped deck {option}: the shipped decks are {shipped} and default",
+            option=repr(option),
+            shipped=shown,
+        )
     return lang
 
 
@@ -143,7 +148,11 @@ def import_deck(path: str | Path, language: str | None = None) -> DeckInfo:
                 os.fsync(handle.fileno())
             os.replace(handle.name, target)
         except OSError as err:
-            raise DeckError(f"cannot store the deck in {folder}: {err.strerror or err}") from None
+            raise DeckError(  # the reason is the system's own text (not translated)
+                "cannot store the deck in {folder}: {reason}",
+                folder=str(folder),
+                reason=err.strerror or err,
+            ) from None
     _loaded[ident] = deck
     return _info(ident, deck)
 
@@ -208,14 +217,17 @@ def resolve_id(text: str) -> str:
         return wanted
     if len(wanted) < MIN_PREFIX or not _PREFIX.match(wanted):
         raise DeckError(
-            f"{text!r} is not a deck id (see `gamenight decks list`; to play a deck file, "
-            "import it first with `gamenight decks import FILE`)"
+            "{text} is not a deck id (see `gamenight decks list`; to play a deck file, "
+            "import it first with `gamenight decks import FILE`)",
+            text=repr(text),
         )
     matches = sorted({i for i in (*_attached, *_stored_ids()) if i.startswith(wanted)})
     if not matches:
-        raise DeckError(f"no deck {text!r} in the library (see `gamenight decks list`)")
+        raise DeckError(
+            "no deck {deck} in the library (see `gamenight decks list`)", deck=repr(text)
+        )
     if len(matches) > 1:
-        raise DeckError(f"deck id {text!r} is ambiguous: give more of it")
+        raise DeckError("deck id {text} is ambiguous: give more of it", text=repr(text))
     return matches[0]
 
 
@@ -228,13 +240,20 @@ def load_deck_by_id(text: str) -> Deck:
         return _loaded[ident]
     path = library_dir() / f"{ident}.json"
     if not path.exists() and not path.is_symlink():
-        raise DeckError(f"no deck {ident[:12]} in the library (see `gamenight decks list`)")
+        raise DeckError(
+            "no deck {deck} in the library (see `gamenight decks list`)", deck=ident[:12]
+        )
     try:  # a regular file only: a FIFO named like a deck is never waited on
         content = read_bytes(path).decode("utf-8")
     except (FileProblem, UnicodeDecodeError) as err:
-        raise DeckError(f"{path}: cannot read the stored deck ({err})") from None
+        raise DeckError(
+            "{path}: cannot read the stored deck ({reason})", path=str(path), reason=err
+        ) from None
     if deck_id(content) != ident:
-        raise DeckError(f"{path}: the stored deck was changed (its content no longer has this id)")
+        raise DeckError(
+            "{path}: the stored deck was changed (its content no longer has this id)",
+            path=str(path),
+        )
     deck = parse_deck_json(content, str(path), "imported")
     _loaded[ident] = deck
     return deck
@@ -253,10 +272,10 @@ def attach_deck(ident: str, content: str) -> Deck:
     Raises :class:`DeckError` if ``content`` is not the deck that ``ident`` names.
     """
     if not isinstance(ident, str) or not _ID.match(ident):
-        raise DeckError(f"the record names no valid deck id ({ident!r})")
+        raise DeckError("the record names no valid deck id ({id})", id=repr(ident))
     if not isinstance(content, str) or deck_id(content) != ident:
-        raise DeckError(f"the deck in the record does not match its id {ident[:12]}")
-    deck = parse_deck_json(content, f"deck {ident[:12]} in the record", "attached")
+        raise DeckError("the deck in the record does not match its id {id}", id=ident[:12])
+    deck = parse_deck_json(content, Phrase("deck {id} in the record", id=ident[:12]), "attached")
     _attached[ident] = deck
     return deck
 

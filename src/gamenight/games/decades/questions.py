@@ -11,7 +11,7 @@ from typing import Annotated, Final
 
 import msgspec
 
-from gamenight.core.errors import GamenightError
+from gamenight.core.errors import GamenightError, Sentence
 
 # T2: the six categories, in the order a card asks them.
 CATEGORIES: Final[tuple[str, ...]] = (
@@ -36,8 +36,10 @@ LAST_YEAR: Final = 2019
 DEFAULT_NAMES: Final = ("", "default")  # the deck option values meaning the shipped deck
 
 
-class DeckError(GamenightError, ValueError):
-    """A deck that cannot be used.
+class DeckError(Sentence, GamenightError, ValueError):
+    """A deck that cannot be used. Its message is a
+    :class:`~gamenight.core.errors.Sentence` (issue 41), its place and reason
+    :class:`~gamenight.core.errors.Phrase` fields said in the same language.
 
     The message names the file, the row (CSV) or line and card (JSON), and the
     field, e.g. ``deck.csv row 14, field 'year': '19x7' is not a year``.

@@ -306,8 +306,9 @@ def _table_needed(view: DecathlonView) -> WinTableNeededError:
     if tuple(view.disciplines) != tuple(EVENT_IDS):
         command += " --event " + ",".join(view.disciplines)
     return WinTableNeededError(
-        f"the winner bot needs the two-player win table of these events, not built yet: "
-        f"build it once with `{command}`, or choose winner-points"
+        "the winner bot needs the two-player win table of these events, not built yet: "
+        "build it once with `{command}`, or choose winner-points",
+        command=command,
     )
 
 

@@ -46,8 +46,8 @@ from gamenight.games.wurfeltod.categories import (
 )
 from gamenight.games.wurfeltod.game import WurfeltodView
 from gamenight.games.wurfeltod.rules import Action, Book, ScoreCard, Scratch, SetAside
-from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import (
+    TYPICAL_BUILD_SECONDS,
     Option,
     ValueTable,
     ValueTableError,
@@ -57,6 +57,7 @@ from gamenight.games.wurfeltod.solver import (
     load_table,
     require_table,
 )
+from gamenight.games.wurfeltod.solver import Book as SolverBook
 from gamenight.games.wurfeltod.solver import Scratch as SolverScratch
 from gamenight.games.wurfeltod.solver import SetAside as SolverSetAside
 from gamenight.games.wurfeltod.solver import option_values as solver_option_values
@@ -145,17 +146,33 @@ def ranked_options(
     return sorted(distinct, key=lambda pair: -pair[1])  # sorted is stable
 
 
-def table_or_reason(path: str | os.PathLike[str] | None = None) -> ValueTable | str:
-    """The full-game value table, or a one-line reason it cannot be used and how to fix it."""
+def table_or_reason(
+    path: str | os.PathLike[str] | None = None,
+) -> ValueTable | ValueTableError:
+    """The full-game value table, or an error whose one line says why it cannot be used
+    and how to fix it."""
     try:
         table = load_table(path)
     except ValueTableMissingError:
         table = None
     except ValueTableError as exc:  # corrupt or stale: a rebuild replaces it
-        return f"the value table cannot be used ({exc}); {BUILD_ADVICE}"
+        return ValueTableError(
+            "the value table cannot be used ({problem}); run `gamenight solve wurfeltod` "
+            "to build it (takes about {seconds} s)",
+            problem=exc,
+            seconds=TYPICAL_BUILD_SECONDS,
+        )
     if table is None:
-        return f"no optimal-play value table yet: {BUILD_ADVICE}"
+        return _not_built()
     return table
+
+
+def _not_built() -> ValueTableMissingError:
+    return ValueTableMissingError(
+        "no optimal-play value table yet: run `gamenight solve wurfeltod` "
+        "to build it (takes about {seconds} s)",
+        seconds=TYPICAL_BUILD_SECONDS,
+    )
 
 
 def shared_table() -> ValueTable:
@@ -180,11 +197,11 @@ def _advice_table() -> ValueTable:
     try:
         return shared_table()
     except ValueTableMissingError:
-        raise ValueTableMissingError(f"no optimal-play value table yet: {BUILD_ADVICE}") from None
+        raise _not_built() from None
     except ValueTableError:
         found = table_or_reason()  # the reason without the rebuild hint of require_table
-        if isinstance(found, str):
-            raise ValueTableError(found) from None
+        if isinstance(found, ValueTableError):
+            raise found from None
         return found
 
 

@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 import platformdirs
 
-from gamenight.core.errors import BuildNeededError, GamenightError
+from gamenight.core.errors import BuildNeededError, GamenightError, Sentence
 from gamenight.core.files import FileProblem, read_bytes
 from gamenight.games.wurfeltod.categories import WURFELTOD_PENALTY, Category
 from gamenight.games.wurfeltod.solver.boxes import FULL_GAME, BoxSet
@@ -82,8 +82,9 @@ in memory by path, with the reason, so the solve is not thrown away (this run on
 _DTYPE = "<f8"
 
 
-class ValueTableError(GamenightError):
-    """A Wurfeltod value table that cannot be used."""
+class ValueTableError(Sentence, GamenightError):
+    """A Wurfeltod value table that cannot be used. Its message is a
+    :class:`~gamenight.core.errors.Sentence` (issue 41)."""
 
 
 class ValueTableMissingError(ValueTableError, BuildNeededError):
@@ -160,7 +161,11 @@ def write_table(table: ValueTable, path: str | os.PathLike[str]) -> Path:
     try:
         fd, tmp = tempfile.mkstemp(prefix=".wurfeltod-", suffix=".tmp", dir=target.parent)
     except OSError as exc:
-        raise ValueTableError(f"cannot write the value table at {target}: {exc.strerror}") from None
+        raise ValueTableError(  # the reason is the system's own text (not translated)
+            "cannot write the value table at {path}: {reason}",
+            path=str(target),
+            reason=exc.strerror,
+        ) from None
     try:
         with os.fdopen(fd, "wb") as out:
             out.write(header)
@@ -169,7 +174,11 @@ def write_table(table: ValueTable, path: str | os.PathLike[str]) -> Path:
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)
-        raise ValueTableError(f"cannot write the value table at {target}: {exc.strerror}") from None
+        raise ValueTableError(
+            "cannot write the value table at {path}: {reason}",
+            path=str(target),
+            reason=exc.strerror,
+        ) from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
@@ -185,7 +194,9 @@ def prepare_table_dir(path: str | os.PathLike[str]) -> Path:
             raise PermissionError(13, "permission denied")
     except OSError as exc:
         raise ValueTableError(
-            f"cannot write the value table at {target}: {exc.strerror or exc}"
+            "cannot write the value table at {path}: {reason}",
+            path=str(target),
+            reason=exc.strerror or exc,
         ) from None
     return target
 
@@ -196,7 +207,9 @@ def _parse_boxes(raw: object, where: Path) -> BoxSet:
         singles = tuple(Category(v) for v in raw["singles"])
         return BoxSet(singles=singles, face_value_boxes=int(raw["face_value_boxes"]))
     except (AssertionError, KeyError, TypeError, ValueError) as exc:
-        raise ValueTableCorruptError(f"{where}: the header's box set is malformed") from exc
+        raise ValueTableCorruptError(
+            "{path}: the header's box set is malformed", path=str(where)
+        ) from exc
 
 
 def read_table(path: str | os.PathLike[str]) -> ValueTable:
@@ -209,23 +222,31 @@ def read_table(path: str | os.PathLike[str]) -> ValueTable:
     if where in UNSAVED:  # built here, not saved: this run's copy
         return UNSAVED[where][0]
     if not where.exists() and not where.is_symlink():
-        raise ValueTableMissingError(f"no Wurfeltod value table at {where}")
+        raise ValueTableMissingError("no Wurfeltod value table at {path}", path=str(where))
     try:  # a regular file only (a FIFO would wait forever), of bounded size
         data = read_bytes(where)
     except FileProblem as exc:
-        raise ValueTableCorruptError(f"cannot read the value table: {exc}") from exc
+        raise ValueTableCorruptError("cannot read the value table: {problem}", problem=exc) from exc
     end = data.find(b"\n", 0, _MAX_HEADER)
     try:
         if end < 0:
-            raise ValueError("no header line")
+            raise ValueTableCorruptError(
+                "{path}: not a Wurfeltod value table (no header line)", path=str(where)
+            )
         header = json.loads(data[:end])
-        if not isinstance(header, dict):
-            raise ValueError("the header is not an object")
-    except ValueError as exc:
-        raise ValueTableCorruptError(f"{where}: not a Wurfeltod value table ({exc})") from exc
+    except ValueError as exc:  # the json module's own English (not translated)
+        raise ValueTableCorruptError(
+            "{path}: not a Wurfeltod value table ({reason})", path=str(where), reason=exc
+        ) from exc
+    if not isinstance(header, dict):
+        raise ValueTableCorruptError(
+            "{path}: not a Wurfeltod value table (the header is not an object)", path=str(where)
+        )
     if header.get("format") != FORMAT_NAME:
         raise ValueTableCorruptError(
-            f"{where}: not a Wurfeltod value table (format {header.get('format')!r})"
+            "{path}: not a Wurfeltod value table (format {format})",
+            path=str(where),
+            format=repr(header.get("format")),
         )
     for key, expected in (
         ("format_version", FORMAT_VERSION),
@@ -234,21 +255,31 @@ def read_table(path: str | os.PathLike[str]) -> ValueTable:
     ):
         if header.get(key) != expected:
             raise ValueTableStaleError(
-                f"{where}: stale value table ({key} is {header.get(key)!r}, "
-                f"this program needs {expected!r}); rebuild it"
+                "{path}: stale value table ({key} is {found}, this program needs {needed}); "
+                "rebuild it",
+                path=str(where),
+                key=key,
+                found=repr(header.get(key)),
+                needed=repr(expected),
             )
     boxes = _parse_boxes(header.get("boxes"), where)
     payload = data[end + 1 :]
     expected_bytes = boxes.state_count * np.dtype(_DTYPE).itemsize
     if header.get("dtype") != _DTYPE or header.get("count") != boxes.state_count:
-        raise ValueTableCorruptError(f"{where}: the header's dtype or count is inconsistent")
+        raise ValueTableCorruptError(
+            "{path}: the header's dtype or count is inconsistent", path=str(where)
+        )
     if len(payload) != expected_bytes or header.get("payload_bytes") != expected_bytes:
         raise ValueTableCorruptError(
-            f"{where}: truncated or padded payload ({len(payload)} bytes, "
-            f"expected {expected_bytes})"
+            "{path}: truncated or padded payload ({size} bytes, expected {expected})",
+            path=str(where),
+            size=len(payload),
+            expected=expected_bytes,
         )
     if hashlib.sha256(payload).hexdigest() != header.get("payload_sha256"):
-        raise ValueTableCorruptError(f"{where}: checksum mismatch, the file is corrupt")
+        raise ValueTableCorruptError(
+            "{path}: checksum mismatch, the file is corrupt", path=str(where)
+        )
     values = np.frombuffer(payload, dtype=_DTYPE).astype(np.float64)
     values.setflags(write=False)
     info = header.get("info")
@@ -270,8 +301,10 @@ def load_table(
         return None
     if table.boxes != boxes:
         raise ValueTableStaleError(
-            f"{where}: the table is for boxes {table.boxes.describe()}, "
-            f"not {boxes.describe()}; rebuild it"
+            "{path}: the table is for boxes {found}, not {needed}; rebuild it",
+            path=str(where),
+            found=table.boxes.describe(),
+            needed=boxes.describe(),
         )
     return table
 
@@ -284,14 +317,25 @@ def require_table(
     where = Path(path) if path is not None else default_table_path()
     try:
         table = load_table(where, boxes=boxes)
-    except (ValueTableCorruptError, ValueTableStaleError) as exc:
-        raise type(exc)(
-            f"{exc}; rebuild it with `gamenight solve wurfeltod --force` "
-            f"(takes {build_time_text()})"
+    except ValueTableCorruptError as exc:
+        raise ValueTableCorruptError(
+            "{problem}; rebuild it with `gamenight solve wurfeltod --force` "
+            "(takes about {seconds} s)",
+            problem=exc,
+            seconds=TYPICAL_BUILD_SECONDS,
+        ) from None
+    except ValueTableStaleError as exc:
+        raise ValueTableStaleError(
+            "{problem}; rebuild it with `gamenight solve wurfeltod --force` "
+            "(takes about {seconds} s)",
+            problem=exc,
+            seconds=TYPICAL_BUILD_SECONDS,
         ) from None
     if table is None:
         raise ValueTableMissingError(
-            f"no Wurfeltod value table at {where}: run `gamenight solve wurfeltod` "
-            f"(takes {build_time_text()})"
+            "no Wurfeltod value table at {path}: run `gamenight solve wurfeltod` "
+            "(takes about {seconds} s)",
+            path=str(where),
+            seconds=TYPICAL_BUILD_SECONDS,
         )
     return table
