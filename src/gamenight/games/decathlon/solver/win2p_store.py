@@ -2,11 +2,16 @@
 
 One ``.npz`` file per chain of events, in ``$GAMENIGHT_CACHE_DIR`` or the user cache
 directory (``platformdirs``), named by a digest of the events, the error bound and the
-format version. The zip's CRCs catch a damaged file; a missing, stale or unreadable
-one is built again. Tables of cheap chains (no three-attempt event, or a short one)
-are built on demand by :func:`table_for`; the full decathlon's takes minutes and is
-built by ``gamenight solve decathlon --two-player-win`` or the game's preparation
-(:func:`prepare`).
+format version. The file holds the table's error bound (format 2, issue 46: computing
+it again cost a second and ~140 MiB on every cached ``solve``); a format-1 file is read
+once, its bound computed and written back as format 2. A missing or stale file is built
+again; a damaged one (the zip's CRCs, a truncated file, a malformed header) is one line,
+:class:`WinTableCorruptError`, naming the command that builds it again. Only the header
+and the ``W`` tables are read at load; the inner tables the decisions use are read from
+the file the first time a decision asks for them. Tables of cheap chains (no
+three-attempt event, or a short one) are built on demand by :func:`table_for`; the full
+decathlon's takes minutes and is built by ``gamenight solve decathlon --two-player-win``
+or the game's preparation (:func:`prepare`).
 """
 
 from __future__ import annotations
@@ -19,17 +24,20 @@ import tempfile
 import zipfile
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import platformdirs
 
-from gamenight.core.errors import OptionsError
+from gamenight.core.errors import GamenightError, OptionsError, Sentence
+from gamenight.core.i18n import N_
 from gamenight.games.decathlon.disciplines import EVENT_IDS
 from gamenight.games.decathlon.solver import win2p
 from gamenight.games.decathlon.solver.win2p import EPS, Progress, WinTable, solve_chain
 
 FORMAT = "gamenight-decathlon-win2p"
-VERSION = 1
+VERSION = 2
+OLD_VERSIONS = (1,)  # read once, their bound computed and written back as VERSION
 CACHE_ENV = "GAMENIGHT_CACHE_DIR"
 DECATHLON = EVENT_IDS  # the whole decathlon, in the order of D1
 # Chains whose cost weight (win2p._cost_weight) stays under this are built on demand,
@@ -43,28 +51,96 @@ def cache_dir() -> Path:
     return Path(os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("gamenight"))
 
 
-def table_path(events: Sequence[str], eps: float = EPS) -> Path:
-    key = json.dumps([FORMAT, VERSION, list(events), eps]).encode()
+class WinTableCorruptError(Sentence, GamenightError, ValueError):
+    """A cached two-player win table that cannot be read: truncated, failing its CRC,
+    or with a malformed header. Its message names the command that builds it again.
+
+    >>> str(WinTableCorruptError(CORRUPT, path="t.npz", reason="x", command="c"))
+    'the two-player win table t.npz is damaged (x): build it again with `c`'
+    """
+
+
+CORRUPT = N_(
+    "the two-player win table {path} is damaged ({reason}): build it again with `{command}`"
+)
+
+
+def rebuild_command(events: Sequence[str]) -> str:
+    """The command that builds the table of ``events`` again.
+
+    >>> rebuild_command(("high-jump", "1500m"))
+    'gamenight solve decathlon --two-player-win --rebuild --event high-jump,1500m'
+    """
+    command = "gamenight solve decathlon --two-player-win --rebuild"
+    if tuple(events) != tuple(DECATHLON):
+        command += " --event " + ",".join(events)
+    return command
+
+
+def table_path(events: Sequence[str], eps: float = EPS, version: int = VERSION) -> Path:
+    key = json.dumps([FORMAT, version, list(events), eps]).encode()
     digest = hashlib.sha256(key).hexdigest()[:16]
-    return cache_dir() / f"decathlon-win2p-v{VERSION}-{digest}.npz"
+    return cache_dir() / f"decathlon-win2p-v{version}-{digest}.npz"
+
+
+class _FromFile(dict[int, Any]):
+    """A table's inner arrays (``after_first`` or ``halves``), each read from the file
+    the first time it is asked for: the cached ``solve`` reads only ``W``."""
+
+    def __init__(self, path: Path, events: Sequence[str], read: Any) -> None:
+        super().__init__()
+        self._path, self._events, self._read = path, tuple(events), read
+
+    def __missing__(self, k: int) -> Any:
+        try:
+            with np.load(self._path) as data:
+                value = self._read(data, k)
+        except FileNotFoundError:
+            raise _corrupt(self._path, self._events, "the file is gone") from None
+        except _DAMAGED as exc:
+            raise _corrupt(self._path, self._events, exc) from None
+        self[k] = value
+        return value
+
+
+_DAMAGED = (OSError, KeyError, ValueError, IndexError, TypeError, zipfile.BadZipFile)
+
+
+def _corrupt(path: Path, events: Sequence[str], reason: object) -> WinTableCorruptError:
+    text = " ".join(str(reason).split()) or type(reason).__name__  # one line
+    return WinTableCorruptError(
+        CORRUPT, path=str(path), reason=text[:200], command=rebuild_command(events)
+    )
+
+
+def _read_after(data: Any, k: int) -> tuple[np.ndarray, int]:
+    return np.array(data[f"after{k}"]), int(data[f"lo{k}"][0])
+
+
+def _read_halves(data: Any, k: int) -> np.ndarray:
+    return np.array(data[f"halves{k}"])
 
 
 def save(table: WinTable, path: Path) -> Path:
-    """Write ``table`` atomically (a temporary file, then a rename)."""
+    """Write ``table`` with its bound atomically (a temporary file, then a rename)."""
     arrays: dict[str, np.ndarray] = {}
     for k, w in enumerate(table.w):
         arrays[f"w{k}"] = w
-    for k, (after, lo) in table.after_first.items():
-        arrays[f"after{k}"] = after
-        arrays[f"lo{k}"] = np.array([lo])
-    for k, halves in table.halves.items():
-        arrays[f"halves{k}"] = halves
+    for k, event in enumerate(table.events):  # by event: a loaded table reads them here
+        kind = win2p.family(event)
+        if kind == "race":
+            after, lo = table.after_first[k]
+            arrays[f"after{k}"] = after
+            arrays[f"lo{k}"] = np.array([lo])
+        elif kind == "attempts":
+            arrays[f"halves{k}"] = table.halves[k]
     meta = {
         "format": FORMAT,
         "version": VERSION,
         "events": list(table.events),
         "eps": table.eps,
         "limits": list(table.limits),
+        "bound": table.bound,  # a float: JSON keeps its repr, so it reads back exactly
     }
     arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -82,29 +158,44 @@ def save(table: WinTable, path: Path) -> Path:
 
 
 def load(path: Path, events: Sequence[str], eps: float = EPS) -> WinTable | None:
-    """The table at ``path`` if it is whole and for these events, else None."""
+    """The table at ``path`` if it is there and for these events (format
+    :data:`VERSION` or one of :data:`OLD_VERSIONS`; an old one without its bound), else
+    None. Only the header and ``W`` are read; the inner tables on first use.
+
+    Raises :class:`WinTableCorruptError` if the file is there but cannot be read.
+    """
     try:
         with np.load(path) as data:
             meta = json.loads(bytes(data["meta"]).decode())
+            if not isinstance(meta, dict):
+                raise ValueError("the header is not an object")
             if (
                 meta.get("format") != FORMAT
-                or meta.get("version") != VERSION
+                or meta.get("version") not in (VERSION, *OLD_VERSIONS)
                 or meta.get("events") != list(events)
                 or meta.get("eps") != eps
             ):
-                return None
+                return None  # stale: another format or chain, built again
             n = len(events)
+            limits = tuple(int(x) for x in meta["limits"])
+            if len(limits) != n + 1:
+                raise ValueError("the header's leads do not match its events")
+            bound = None
+            if meta["version"] == VERSION:
+                bound = meta["bound"]
+                if not isinstance(bound, float) or not 0.0 <= bound <= 1.0:
+                    raise ValueError(f"the bound is not a probability: {bound!r}")
             w = [np.array(data[f"w{k}"]) for k in range(n + 1)]
-            table = WinTable(tuple(events), eps, tuple(meta["limits"]), w)
-            for k, event in enumerate(events):
-                kind = win2p.family(event)
-                if kind == "race":
-                    table.after_first[k] = (np.array(data[f"after{k}"]), int(data[f"lo{k}"][0]))
-                elif kind == "attempts":
-                    table.halves[k] = np.array(data[f"halves{k}"])
-            return table
-    except (OSError, KeyError, ValueError, zipfile.BadZipFile, json.JSONDecodeError):
+            if any(len(w[k]) != limits[k] + 1 for k in range(n + 1)):
+                raise ValueError("the W tables do not match the leads kept")
+    except FileNotFoundError:
         return None
+    except (*_DAMAGED, json.JSONDecodeError, UnicodeDecodeError) as exc:
+        raise _corrupt(path, events, exc) from None
+    table = WinTable(tuple(events), eps, limits, w, stored_bound=bound)
+    table.after_first = _FromFile(path, events, _read_after)
+    table.halves = _FromFile(path, events, _read_halves)
+    return table
 
 
 def cost_weight(events: Sequence[str]) -> int:
@@ -131,6 +222,8 @@ def table_for(
         return _loaded[key]
     path = table_path(events, eps)
     table = None if rebuild else load(path, events, eps)
+    if table is None and not rebuild:
+        table = _upgrade(events, eps, path)
     if table is None:
         if build is None:
             build = cost_weight(events) <= ON_DEMAND_WEIGHT
@@ -141,6 +234,20 @@ def table_for(
             save(table, path)
     _loaded[key] = table
     return table
+
+
+def _upgrade(events: tuple[str, ...], eps: float, path: Path) -> WinTable | None:
+    """An older format's table of ``events``, its bound computed once (a second or so)
+    and written back in this format at ``path``; None if there is none."""
+    for version in OLD_VERSIONS:
+        old = table_path(events, eps, version)
+        table = load(old, events, eps)
+        if table is not None:
+            table.stored_bound = table.proven_bound()
+            with contextlib.suppress(OSError):  # a read-only cache: this process only
+                save(table, path)
+            return table
+    return None
 
 
 def prepare(progress: Progress, target: str | None = None) -> None:
