@@ -58,8 +58,8 @@ from gamenight.games.decathlon.solver.heights import BARS, JUMPS, clear_probabil
 from gamenight.games.decathlon.solver.long_jump import LongJumpModel
 from gamenight.games.decathlon.solver.races import RACES, RETHROWS, set_scores
 from gamenight.games.decathlon.solver.shot_put import ShotPutModel
+from gamenight.games.decathlon.solver.win2p_file import EPS
 
-EPS = 1e-10  # default error bound of the truncated leads
 HALVES = 6  # A1 B1 A2 B2 A3 B3 (D3)
 CHUNK = 4096  # reward columns per attempt pass (memory: a few tens of MB)
 ATTEMPT_EVENTS = ("long-jump", "shot-put", "discus", "javelin")

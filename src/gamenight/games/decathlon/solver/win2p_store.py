@@ -17,29 +17,50 @@ or the game's preparation (:func:`prepare`).
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import os
 import tempfile
-import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
-import platformdirs
 
-from gamenight.core.errors import GamenightError, OptionsError, Sentence
-from gamenight.core.i18n import N_
-from gamenight.games.decathlon.disciplines import EVENT_IDS
+from gamenight.core.errors import OptionsError
 from gamenight.games.decathlon.solver import win2p
-from gamenight.games.decathlon.solver.win2p import EPS, Progress, WinTable, solve_chain
+from gamenight.games.decathlon.solver.win2p import Progress, WinTable, solve_chain
+from gamenight.games.decathlon.solver.win2p_file import (
+    CACHE_ENV,
+    DAMAGED,
+    DECATHLON,
+    EPS,
+    FORMAT,
+    OLD_VERSIONS,
+    VERSION,
+    WinTableCorruptError,
+    cache_dir,
+    corrupt,
+    read_head,
+    table_path,
+)
 
-FORMAT = "gamenight-decathlon-win2p"
-VERSION = 2
-OLD_VERSIONS = (1,)  # read once, their bound computed and written back as VERSION
-CACHE_ENV = "GAMENIGHT_CACHE_DIR"
-DECATHLON = EVENT_IDS  # the whole decathlon, in the order of D1
+__all__ = [
+    "CACHE_ENV",
+    "DECATHLON",
+    "EPS",
+    "FORMAT",
+    "ON_DEMAND_WEIGHT",
+    "VERSION",
+    "WinTableCorruptError",
+    "cache_dir",
+    "chain",
+    "load",
+    "prepare",
+    "save",
+    "table_for",
+    "table_path",
+]
+
 # Chains whose cost weight (win2p._cost_weight) stays under this are built on demand,
 # in about a second at most; heavier ones wait for an explicit build.
 ON_DEMAND_WEIGHT = 120_000
@@ -47,47 +68,11 @@ ON_DEMAND_WEIGHT = 120_000
 _loaded: dict[tuple[tuple[str, ...], float], WinTable] = {}
 
 
-def cache_dir() -> Path:
-    return Path(os.environ.get(CACHE_ENV) or platformdirs.user_cache_dir("gamenight"))
-
-
-class WinTableCorruptError(Sentence, GamenightError, ValueError):
-    """A cached two-player win table that cannot be read: truncated, failing its CRC,
-    or with a malformed header. Its message names the command that builds it again.
-
-    >>> str(WinTableCorruptError(CORRUPT, path="t.npz", reason="x", command="c"))
-    'the two-player win table t.npz is damaged (x): build it again with `c`'
-    """
-
-
-CORRUPT = N_(
-    "the two-player win table {path} is damaged ({reason}): build it again with `{command}`"
-)
-
-
-def rebuild_command(events: Sequence[str]) -> str:
-    """The command that builds the table of ``events`` again.
-
-    >>> rebuild_command(("high-jump", "1500m"))
-    'gamenight solve decathlon --two-player-win --rebuild --event high-jump,1500m'
-    """
-    command = "gamenight solve decathlon --two-player-win --rebuild"
-    if tuple(events) != tuple(DECATHLON):
-        command += " --event " + ",".join(events)
-    return command
-
-
-def table_path(events: Sequence[str], eps: float = EPS, version: int = VERSION) -> Path:
-    key = json.dumps([FORMAT, version, list(events), eps]).encode()
-    digest = hashlib.sha256(key).hexdigest()[:16]
-    return cache_dir() / f"decathlon-win2p-v{version}-{digest}.npz"
-
-
 class _FromFile(dict[int, Any]):
     """A table's inner arrays (``after_first`` or ``halves``), each read from the file
     the first time it is asked for: the cached ``solve`` reads only ``W``."""
 
-    def __init__(self, path: Path, events: Sequence[str], read: Any) -> None:
+    def __init__(self, path: Path, events: Sequence[str], read: Callable[[Any, int], Any]):
         super().__init__()
         self._path, self._events, self._read = path, tuple(events), read
 
@@ -96,21 +81,11 @@ class _FromFile(dict[int, Any]):
             with np.load(self._path) as data:
                 value = self._read(data, k)
         except FileNotFoundError:
-            raise _corrupt(self._path, self._events, "the file is gone") from None
-        except _DAMAGED as exc:
-            raise _corrupt(self._path, self._events, exc) from None
+            raise corrupt(self._path, self._events, "the file is gone") from None
+        except DAMAGED as exc:
+            raise corrupt(self._path, self._events, exc) from None
         self[k] = value
         return value
-
-
-_DAMAGED = (OSError, KeyError, ValueError, IndexError, TypeError, zipfile.BadZipFile)
-
-
-def _corrupt(path: Path, events: Sequence[str], reason: object) -> WinTableCorruptError:
-    text = " ".join(str(reason).split()) or type(reason).__name__  # one line
-    return WinTableCorruptError(
-        CORRUPT, path=str(path), reason=text[:200], command=rebuild_command(events)
-    )
 
 
 def _read_after(data: Any, k: int) -> tuple[np.ndarray, int]:
@@ -158,41 +133,17 @@ def save(table: WinTable, path: Path) -> Path:
 
 
 def load(path: Path, events: Sequence[str], eps: float = EPS) -> WinTable | None:
-    """The table at ``path`` if it is there and for these events (format
-    :data:`VERSION` or one of :data:`OLD_VERSIONS`; an old one without its bound), else
-    None. Only the header and ``W`` are read; the inner tables on first use.
+    """The table at ``path`` if it is there and for these events (this format or an
+    older one, whose bound is then computed on first use), else None. Only the header
+    and ``W`` are read (:func:`.win2p_file.read_head`); the inner tables on first use.
 
     Raises :class:`WinTableCorruptError` if the file is there but cannot be read.
     """
-    try:
-        with np.load(path) as data:
-            meta = json.loads(bytes(data["meta"]).decode())
-            if not isinstance(meta, dict):
-                raise ValueError("the header is not an object")
-            if (
-                meta.get("format") != FORMAT
-                or meta.get("version") not in (VERSION, *OLD_VERSIONS)
-                or meta.get("events") != list(events)
-                or meta.get("eps") != eps
-            ):
-                return None  # stale: another format or chain, built again
-            n = len(events)
-            limits = tuple(int(x) for x in meta["limits"])
-            if len(limits) != n + 1:
-                raise ValueError("the header's leads do not match its events")
-            bound = None
-            if meta["version"] == VERSION:
-                bound = meta["bound"]
-                if not isinstance(bound, float) or not 0.0 <= bound <= 1.0:
-                    raise ValueError(f"the bound is not a probability: {bound!r}")
-            w = [np.array(data[f"w{k}"]) for k in range(n + 1)]
-            if any(len(w[k]) != limits[k] + 1 for k in range(n + 1)):
-                raise ValueError("the W tables do not match the leads kept")
-    except FileNotFoundError:
+    head = read_head(path, events, eps)
+    if head is None:
         return None
-    except (*_DAMAGED, json.JSONDecodeError, UnicodeDecodeError) as exc:
-        raise _corrupt(path, events, exc) from None
-    table = WinTable(tuple(events), eps, limits, w, stored_bound=bound)
+    w = [np.frombuffer(x, dtype=np.float64).copy() for x in head.w]
+    table = WinTable(tuple(events), eps, head.limits, w, stored_bound=head.bound)
     table.after_first = _FromFile(path, events, _read_after)
     table.halves = _FromFile(path, events, _read_halves)
     return table
