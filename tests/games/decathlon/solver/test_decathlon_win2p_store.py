@@ -192,3 +192,15 @@ def test_the_cached_summary_imports_no_numpy(tmp_path: Path) -> None:
     head = win2p_file.read_head(win2p_store.table_path(CHAIN), CHAIN)
     assert head is not None
     assert out == [f"{head.bound} {head.limits[0] + 1}", "[]"]
+
+
+def test_the_preparation_replaces_a_damaged_table() -> None:
+    """A server's build (``GameInfo.preparation``) was asked to build: it builds again
+    over a damaged file instead of failing on it."""
+    built = _built(CHAIN)
+    path = win2p_store.table_path(CHAIN)
+    path.write_bytes(b"garbage")
+    win2p_store.prepare(lambda done, total: None, ",".join(CHAIN))
+    win2p_store._loaded.clear()
+    again = win2p_store.table_for(CHAIN, build=False)
+    assert again is not None and again.bound == built.bound

@@ -205,7 +205,11 @@ def prepare(progress: Progress, target: str | None = None) -> None:
     """``GameInfo.preparation``: build the two-player win table of the full decathlon,
     or of the events ``target`` names (``"high-jump,1500m"``, as ``bot:winner`` asks
     for its game's, :func:`..win_play.preparation_target`), once."""
-    table_for(DECATHLON if target is None else chain(target), build=True, progress=progress)
+    events = DECATHLON if target is None else chain(target)
+    try:
+        table_for(events, build=True, progress=progress)
+    except WinTableCorruptError:  # a build was asked for: a damaged file is replaced
+        table_for(events, rebuild=True, progress=progress)
 
 
 def chain(target: str) -> tuple[str, ...]:
