@@ -129,10 +129,10 @@ def main() -> None:
         else:
             same = {without_time(o) for o in outs["new"]} == {without_time(o) for o in outs["old"]}
         for side in sides:
-            cpu = [r[0] for r in runs[side]]
-            wall = [r[1] for r in runs[side]]
-            rss = statistics.median(r[2] for r in runs[side])
-            rows.append((name, side, cell(cpu), cell(wall), f"{rss:.1f}", same))
+            cpus = [r[0] for r in runs[side]]
+            walls = [r[1] for r in runs[side]]
+            peak = statistics.median(r[2] for r in runs[side])
+            rows.append((name, side, cell(cpus), cell(walls), f"{peak:.1f}", same))
         new_cpu = statistics.median(r[0] for r in runs["new"])
         old_cpu = statistics.median(r[0] for r in runs["old"])
         print(f"{name}: old/new median CPU {old_cpu / max(new_cpu, 1e-6):.1f}x", flush=True)
