@@ -2,7 +2,7 @@
 as a whole process, paired with an older checkout in the same run.
 
     .venv/bin/python bench/win_table_cached.py --old /tmp/winbound-base [--rounds 7]
-        [--cache DIR] [--profile]
+        [--cache DIR] [--profile] [--instructions]
 
 ``--old`` is a tree holding the older ``src`` (``git archive main src | tar -x -C DIR``).
 Both sides read the table from ``--cache`` (default: ``$GAMENIGHT_CACHE_DIR``, else a
@@ -25,6 +25,7 @@ from __future__ import annotations
 import argparse
 import compileall
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -81,6 +82,28 @@ def run_once(src: Path, argv: list[str], cache: Path) -> tuple[float, float, flo
     return usage.ru_utime + usage.ru_stime, wall, usage.ru_maxrss / 1024, out
 
 
+def instructions(src: Path, argv: list[str], cache: Path) -> int:
+    """The instructions one run executes (valgrind's callgrind)."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(src / "src"),
+        "COLUMNS": "100",
+        "GAMENIGHT_CACHE_DIR": str(cache),
+    }
+    code = GAMENIGHT if argv else "pass"
+    grind = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
+    done = subprocess.run(
+        [*grind, sys.executable, "-c", code, *argv],
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    found = re.search(r"refs:\s*([\d,]+)", done.stderr)
+    assert found is not None, done.stderr[-500:]
+    return int(found.group(1).replace(",", ""))
+
+
 def without_time(out: str) -> str:
     """The table without its last line ("solved in 0.04 s")."""
     lines = out.rstrip("\n").splitlines()
@@ -98,6 +121,11 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=7)
     parser.add_argument("--cache", type=Path, default=None, help="the tables' folder")
     parser.add_argument("--profile", action="store_true", help="the new side's top entries")
+    parser.add_argument(
+        "--instructions",
+        action="store_true",
+        help="also count each side's instructions once (callgrind: load-proof, slow)",
+    )
     args = parser.parse_args()
     sides = {"new": NEW, "old": args.old.resolve()}
     cache = args.cache or Path(
@@ -144,6 +172,11 @@ def main() -> None:
         print(f"| `{name}` | {side} | {cpu_cell} | {wall_cell} | {rss_cell} | {same} |")
     if not all(r[5] for r in rows):
         raise SystemExit("the outputs differ")
+    if args.instructions:
+        print("\n| command | side | instructions (callgrind) |\n|---|---|---:|")
+        for name, argv in MEASURES.items():
+            for side, src in sides.items():
+                print(f"| `{name}` | {side} | {instructions(src, argv, cache):,} |", flush=True)
     if args.profile:
         env = {**os.environ, "PYTHONPATH": str(NEW / "src"), "GAMENIGHT_CACHE_DIR": str(cache)}
         subprocess.run(
