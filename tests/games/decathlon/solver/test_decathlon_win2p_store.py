@@ -204,3 +204,27 @@ def test_the_preparation_replaces_a_damaged_table() -> None:
     win2p_store._loaded.clear()
     again = win2p_store.table_for(CHAIN, build=False)
     assert again is not None and again.bound == built.bound
+
+
+def test_live_odds_over_a_damaged_table_show_points_play_only() -> None:
+    """The odds are an aid: a damaged table leaves out the win-play series (as when it
+    is not built); the winner bot is the one that says so, in one line."""
+    from gamenight.core.runner import play_match
+    from gamenight.games.decathlon import bots
+    from gamenight.games.decathlon.game import GAME
+    from gamenight.games.decathlon.odds import POINTS_LABEL, live_odds
+
+    _built(CHAIN)
+    win2p_store.table_path(CHAIN).write_bytes(b"garbage")
+    shown: list[object] = []
+
+    class Probe(bots.WinnerPointsAgent):
+        def act(self, decision):  # type: ignore[no-untyped-def]
+            shown.append(live_odds(decision.view))
+            return super().act(decision)
+
+    options = GAME.parse_options({"events": "high,1500m"})
+    play_match(GAME, [Probe(1), Probe(2)], seed=4, options=options)
+    assert shown and all(o is None or (o.also is None and o.label == POINTS_LABEL) for o in shown)  # type: ignore[attr-defined]
+    with pytest.raises(WinTableCorruptError):
+        play_match(GAME, [bots.WinnerAgent(1), bots.WinnerAgent(2)], seed=4, options=options)
