@@ -93,3 +93,84 @@ def test_corrupt_table_names_the_rebuild_command(
     code, _, err = cli(["play", "wurfeltod", "--players", "bot:optimal", "--seed", "1"])
     assert code == 2
     assert "gamenight solve wurfeltod --force" in err
+
+
+WIN = ["solve", "decathlon", "--two-player-win", "--event", "high-jump,1500m"]
+
+
+def _win_table(out: str) -> str:
+    """The printed table without its last line (the time it took)."""
+    lines = out.rstrip("\n").splitlines()
+    assert lines[-1].startswith("solved in")
+    return "\n".join(lines[:-1])
+
+
+@pytest.mark.usefixtures("own_table_cache")
+def test_two_player_win_prints_the_same_cached_rebuilt_or_upgraded(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The cached summary (header and W, the stored bound: issue 46) prints byte for byte
+    what the built table prints, and what a format-1 file (bound computed again) does."""
+    from gamenight.games.decathlon.solver import win2p_store
+
+    runs = {}
+    for name, extra in (("built", ["--rebuild"]), ("cached", []), ("rebuilt", ["--force"])):
+        monkeypatch.setattr(win2p_store, "_loaded", {})
+        code, out_json, _ = cli([*WIN, "--json", *extra])
+        assert code == 0
+        code, out_table, _ = cli([*WIN, *extra])
+        assert code == 0
+        runs[name] = (out_json, _win_table(out_table))
+    assert runs["built"] == runs["cached"] == runs["rebuilt"]
+    data = json.loads(runs["cached"][0])
+    assert 0 < data["error_bound"] <= 1e-10
+    # a format-1 file (no bound): read, its bound computed, printed the same
+    table = win2p_store.table_for(("high-jump", "1500m"))
+    assert table is not None
+    v2 = win2p_store.table_path(table.events)
+    v1 = win2p_store.table_path(table.events, version=1)
+    meta = {**json.loads(_meta(v2)), "version": 1}
+    del meta["bound"]
+    _rewrite_meta(v2, v1, meta)
+    v2.unlink()
+    monkeypatch.setattr(win2p_store, "_loaded", {})
+    code, out_json, _ = cli([*WIN, "--json"])
+    assert code == 0 and out_json == runs["built"][0]
+    assert v2.exists()  # written back with its bound
+
+
+def _meta(path: Path) -> str:
+    import numpy as np
+
+    with np.load(path) as data:
+        return bytes(data["meta"]).decode()
+
+
+def _rewrite_meta(source: Path, target: Path, meta: dict[str, object]) -> None:
+    import numpy as np
+
+    with np.load(source) as data:
+        arrays = {name: np.array(data[name]) for name in data.files}
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    with target.open("wb") as out:
+        np.savez(out, **arrays)  # type: ignore[arg-type]
+
+
+@pytest.mark.usefixtures("own_table_cache")
+def test_a_damaged_win_table_is_one_line_naming_the_rebuild(
+    cli: CliRunner, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gamenight.games.decathlon.solver import win2p_store
+
+    code, _, _ = cli([*WIN, "--json"])
+    assert code == 0
+    path = win2p_store.table_path(("high-jump", "1500m"))
+    path.write_bytes(path.read_bytes()[:-64])  # truncated
+    monkeypatch.setattr(win2p_store, "_loaded", {})
+    code, out, err = cli([*WIN, "--json"])
+    assert code == 2 and out == ""
+    assert err.startswith("gamenight: error: the two-player win table ")
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert "`gamenight solve decathlon --two-player-win --rebuild --event high-jump,1500m`" in err
+    code, _, _ = cli([*WIN, "--json", "--rebuild"])
+    assert code == 0

@@ -221,13 +221,19 @@ def format_decimal(
     >>> format_decimal(9067.576, "de", places=2, grouping=False)
     '9067,58'
     """
+    # the float's exact value, so it rounds as Python's own f"{x:.2f}" does
+    exact = Decimal(number) if isinstance(number, float) else number
+    if places is not None and _number_locale(lang) == "en":
+        # English's symbols are Python's own: no CLDR data to load, which was a third of
+        # a cached ``solve decathlon --two-player-win`` (issue 46; tests/core checks
+        # this against Babel)
+        return format(exact, f"{',' if grouping else ''}.{places}f")
     from babel.numbers import format_decimal as babel_format  # deferred: Babel loads CLDR data
 
     pattern = None if places is None else "#,##0" + ("." + "0" * places if places else "")
     return str(
         babel_format(
-            # the float's exact value, so it rounds as Python's own f"{x:.2f}" does
-            Decimal(number) if isinstance(number, float) else number,
+            exact,
             format=pattern,
             locale=_number_locale(lang),
             decimal_quantization=True,

@@ -545,4 +545,9 @@ def _win_play(view: DecathlonView) -> tuple[float, float] | None:
     """Both players playing to win (two-player points game, where the table is built)."""
     if not win_play.applies(view) or view.to_act is None:
         return None
-    return win_play.win_play_odds(view, win_play.decision_options(view))
+    from gamenight.games.decathlon.solver.win2p_file import WinTableCorruptError
+
+    try:
+        return win_play.win_play_odds(view, win_play.decision_options(view))
+    except WinTableCorruptError:  # odds are an aid: shown as if not built (the bot says why)
+        return None

@@ -18,7 +18,7 @@ disk, so ``rebuild`` changes nothing.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import msgspec
 
@@ -26,12 +26,11 @@ from gamenight.core.i18n import _, format_decimal, term
 from gamenight.core.options import OptionSpec
 from gamenight.core.solver import Progress
 from gamenight.games.decathlon.disciplines import ALIASES, EVENT_IDS, NAMES
-from gamenight.games.decathlon.solver.table import (
-    EventSolution,
-    solution_table_rows,
-    solve_event,
-    target_probabilities,
-)
+
+# The event solvers (and numpy) are imported where used: a cached two-player win table
+# needs neither (issue 46).
+if TYPE_CHECKING:
+    from gamenight.games.decathlon.solver.table import EventSolution
 
 EVENTS_OPTION = OptionSpec(
     "events",
@@ -105,6 +104,8 @@ class DecathlonSolution(msgspec.Struct, frozen=True):
         return (_("event"), _("EV"), _("SD"), _("min"), _("max"), _("P(no valid result)"))
 
     def rows(self) -> Sequence[Sequence[str]]:
+        from gamenight.games.decathlon.solver.table import solution_table_rows
+
         rows = [
             (
                 _event(row["event"]),
@@ -122,6 +123,8 @@ class DecathlonSolution(msgspec.Struct, frozen=True):
         return rows
 
     def to_json(self) -> Any:
+        from gamenight.games.decathlon.solver.table import target_probabilities
+
         out = []
         for solution in self.solutions:
             data = solution.to_json()
@@ -147,6 +150,8 @@ class DecathlonSolver:
         chosen: list[str] = EVENTS_OPTION.parse(raw) if raw is not None else list(EVENT_IDS)
         if options.get("two-player-win"):
             return _win_chain(chosen, rebuild, progress)
+        from gamenight.games.decathlon.solver.table import solve_event
+
         solutions = []
         for done, discipline in enumerate(chosen):
             solutions.append(solve_event(discipline))
@@ -156,16 +161,27 @@ class DecathlonSolver:
 
 
 def _win_chain(chosen: list[str], rebuild: bool, progress: Progress | None) -> WinChainSolution:
+    """The win table's summary: from the cached file's header and ``W`` alone when it is
+    there in this format (no numpy, no event solver: issue 46), else through
+    :func:`.win2p_store.table_for` (built, or an older format upgraded)."""
     import time
 
-    from gamenight.games.decathlon.solver.win2p_store import table_for
+    from gamenight.games.decathlon.solver.win2p_file import read_head, table_path
 
     order = [e for e in EVENT_IDS if e in chosen]  # D1 order
     started = time.perf_counter()
-    table = table_for(order, build=True, rebuild=rebuild, progress=progress)
-    assert table is not None
-    values = tuple(tuple(float(v) for v in table.w[k]) for k in range(len(order)))
-    return WinChainSolution(tuple(order), values, table.bound, time.perf_counter() - started)
+    head = None if rebuild else read_head(table_path(order), order)
+    if head is not None and head.bound is not None:
+        w: Sequence[Any] = head.w
+        bound = head.bound
+    else:
+        from gamenight.games.decathlon.solver.win2p_store import table_for
+
+        table = table_for(order, build=True, rebuild=rebuild, progress=progress)
+        assert table is not None
+        w, bound = table.w, table.bound
+    values = tuple(tuple(float(v) for v in w[k]) for k in range(len(order)))
+    return WinChainSolution(tuple(order), values, bound, time.perf_counter() - started)
 
 
 def _event(event: str) -> str:

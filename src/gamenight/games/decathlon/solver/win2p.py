@@ -58,8 +58,8 @@ from gamenight.games.decathlon.solver.heights import BARS, JUMPS, clear_probabil
 from gamenight.games.decathlon.solver.long_jump import LongJumpModel
 from gamenight.games.decathlon.solver.races import RACES, RETHROWS, set_scores
 from gamenight.games.decathlon.solver.shot_put import ShotPutModel
+from gamenight.games.decathlon.solver.win2p_file import EPS
 
-EPS = 1e-10  # default error bound of the truncated leads
 HALVES = 6  # A1 B1 A2 B2 A3 B3 (D3)
 CHUNK = 4096  # reward columns per attempt pass (memory: a few tens of MB)
 ATTEMPT_EVENTS = ("long-jump", "shot-put", "discus", "javelin")
@@ -426,10 +426,20 @@ class WinTable:
     after_first: dict[int, tuple[Floats, int]] = field(default_factory=dict)
     halves: dict[int, Floats] = field(default_factory=dict)
     _heights: dict[tuple[int, int], HeightTables] = field(default_factory=dict, repr=False)
+    # The bound as built or as stored with the table (issue 46): computing it again
+    # costs a one-player pass per event and lambda, seconds and ~140 MiB for ten events.
+    stored_bound: float | None = None
 
     @property
     def bound(self) -> float:
-        """The proven bound on every value's error (0: exact)."""
+        """The proven bound on every value's error (0: exact): the stored one, else
+        :meth:`proven_bound`, computed once."""
+        if self.stored_bound is None:
+            self.stored_bound = self.proven_bound()
+        return self.stored_bound
+
+    def proven_bound(self) -> float:
+        """The bound computed from the events and the leads kept (:func:`lead_bound`)."""
         return max(
             (lead_bound(self.events[k:], self.limits[k] + 1) for k in range(len(self.events))),
             default=0.0,
@@ -479,6 +489,7 @@ def solve_chain(
         done += weights[k]
         if progress is not None:
             progress(done, sum(weights))
+    table.stored_bound = table.proven_bound()  # cheap here: lead_limit cached the MGFs
     return table
 
 
