@@ -122,7 +122,7 @@ KEYWORDS := -k _ -k gettext -k ngettext:1,2 -k pgettext:1c,2 -k npgettext:1c,2,3
             -k RecordError -k RecordBusyError -k RecordMovedError -k NoReviewError \
             -k RecordWriteError -k SaveDeclinedError -k BuildNeededError -k WinTableNeededError \
             -k FileProblem -k DeckError -k Phrase -k ValueTableError -k ValueTableMissingError \
-            -k ValueTableCorruptError -k ValueTableStaleError -k LanguageError
+            -k ValueTableCorruptError -k ValueTableStaleError -k LanguageError -k WinTableCorruptError
 messages: $(STAMP)
 	$(BIN)/pybabel extract -F babel.cfg $(KEYWORDS) --no-default-keywords --no-location \
 		--sort-output --project gamenight --version 0.1 -o $(LOCALE)/gamenight.pot .

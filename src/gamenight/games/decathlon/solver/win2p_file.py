@@ -77,7 +77,10 @@ def corrupt(path: Path, events: Sequence[str], reason: object) -> WinTableCorrup
     """The one-line error for a damaged table file (``reason``: a message or an error)."""
     text = " ".join(str(reason).split()) or type(reason).__name__  # one line
     return WinTableCorruptError(
-        CORRUPT, path=str(path), reason=text[:200], command=rebuild_command(events)
+        "the two-player win table {path} is damaged ({reason}): build it again with `{command}`",
+        path=str(path),
+        reason=text[:200],
+        command=rebuild_command(events),
     )
 
 
