@@ -133,7 +133,8 @@ def test_narrow_screen_plays_too(tmp_path: Path) -> None:
             rng = random.Random(4)
             for _ in range(6):
                 await until(pilot, lambda: app.waiting == "line")
-                assert "Rolled" in screen_text(app)  # the dice first, where the eye is
+                # the dice first, where the eye is (once the board has drawn itself)
+                assert "Rolled" in await settled(pilot, app)
                 asked = app.questions
                 await type_line(pilot, table.answer(rng))
                 await until(pilot, lambda: app.questions > asked)  # noqa: B023
@@ -195,7 +196,7 @@ def test_a_click_on_a_die_types_its_number(tmp_path: Path) -> None:
     async def run() -> None:
         async with app.run_test(size=(80, 24)) as pilot:
             await until(pilot, lambda: app.waiting == "line")
-            lines = screen_text(app).splitlines()
+            lines = (await settled(pilot, app)).splitlines()  # the board drawn
             (y,) = [n for n, line in enumerate(lines) if "Rolled 1:" in line]
             x = lines[y].index("3:") + 2  # the third die's face
             answer = app.query_one("#answer", Input)
