@@ -17,7 +17,7 @@ import pytest
 from harness import Client, ThreadServer, create_room, run
 
 from gamenight.server.accounts import passwords
-from gamenight.server.accounts.routes import COOKIE
+from gamenight.server.accounts.routes import COOKIE, HINT
 from gamenight.server.tokens import token_hash
 
 PASSWORD = "correct horse battery"
@@ -41,12 +41,18 @@ def test_sign_up_in_out(srv: ThreadServer) -> None:
     with _client(srv) as c:
         made = _signup(c, "Ann")
         assert made.status_code == 201, made.text
-        cookie = made.headers["set-cookie"]
+        cookies = {v.split("=", 1)[0]: v for v in made.headers.get_list("set-cookie")}
+        cookie = cookies[COOKIE]
         assert "HttpOnly" in cookie and "SameSite=lax" in cookie.replace("Lax", "lax")
         assert "Secure" not in cookie  # plain HTTP here: a Secure cookie would never come back
+        # the page's hint that a session exists: readable by scripts, and no secret
+        hint = cookies[HINT]
+        assert "HttpOnly" not in hint and hint.startswith(f"{HINT}=1;")
         me = c.get("/api/account")
         assert me.status_code == 200 and me.json()["name"] == "Ann"
-        assert c.post("/api/account/signout", json={}).status_code == 200
+        out = c.post("/api/account/signout", json={})
+        assert out.status_code == 200
+        assert HINT not in c.cookies and COOKIE not in c.cookies  # both forgotten
         assert c.get("/api/account").status_code == 401
         back = c.post("/api/account/signin", json={"name": "ann", "password": PASSWORD})
         assert back.status_code == 200 and back.json() == {"name": "Ann"}

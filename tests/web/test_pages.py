@@ -227,3 +227,18 @@ def test_replay_autoplay_and_links_to_a_step(browser: Any, server: Server) -> No
     finally:
         ctx.close()
     assert not errors, errors
+
+
+# ----- a guest's visit ----------------------------------------------------------------------
+def test_a_guests_pages_ask_for_nothing_they_are_refused(page: Any, server: Server) -> None:
+    """Every page a guest opens, without an account: no request answered 4xx or 5xx (a refused
+    request is a red line in the browser's console). The pages once asked GET /api/account
+    and got 401; they now ask only when the sign-in hint cookie says a session may exist."""
+    refused: list[str] = []
+    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    code = finished_room(server)
+    for path in ("/", "/account", "/account?board=1", "/rules?game=wurfeltod", f"/r/{code}", "/replay"):
+        page.goto(server.url + path)
+        page.wait_for_load_state("networkidle")
+    assert page.evaluate("document.cookie") == ""  # the guest holds no hint
+    assert not refused, refused

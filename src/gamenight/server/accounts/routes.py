@@ -43,6 +43,9 @@ if TYPE_CHECKING:  # the storage (SQLAlchemy), openskill and argon2 load with th
 
 _T = TypeVar("_T")
 COOKIE = "gamenight_session"
+# Readable by the page, so a guest's page never asks GET /api/account only to be
+# refused with 401; it holds no secret (the session is the HttpOnly COOKIE).
+HINT = "gamenight_signed_in"
 COOKIE_AGE = 365 * 24 * 3600  # seconds: a session lasts until signed out, or a year unused
 # attempts per account name: 5 at once, then one every 30 s; per client: 20, then one a 3 s
 LIMITS = {"account": (1 / 30, 5.0), "client": (1 / 3, 20.0)}
@@ -185,7 +188,16 @@ def _session_response(
         samesite="lax",
         secure=secure,
     )
-    return Response(SignedIn(name), status_code=status, cookies=[cookie])
+    hint = Cookie(
+        key=HINT, value="1", max_age=COOKIE_AGE, path="/", samesite="lax", secure=secure
+    )
+    return Response(SignedIn(name), status_code=status, cookies=[cookie, hint])
+
+
+def _forget(response: Response[Any]) -> None:
+    """Drop the session cookie and its hint from the browser."""
+    for key in (COOKIE, HINT):
+        response.delete_cookie(key, path="/")
 
 
 async def _start_session(
@@ -280,7 +292,7 @@ async def sign_out(request: Request[Any, Any, Any], data: JSONBody[SignOut]) -> 
     ended = await accounts.store.end_sessions(account.id, data.which, token_hash(token))
     response = Response(Ended(ended))
     if data.which != "others":
-        response.delete_cookie(COOKIE, path="/")
+        _forget(response)
     return response
 
 
@@ -340,7 +352,7 @@ async def delete_account(request: Request[Any, Any, Any]) -> Response[Ended]:
     accounts, account = await _me(request)
     await accounts.store.delete(account.id)
     response = Response(Ended(1))
-    response.delete_cookie(COOKIE, path="/")
+    _forget(response)
     return response
 
 

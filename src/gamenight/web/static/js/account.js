@@ -6,32 +6,11 @@ import { h, s, replace, $ } from "./dom.js";
 import { t, translatePage, errorText, formatNumber, formatDate, gameName, loadGameMessages } from "./i18n.js";
 import { language } from "./i18n.js";
 import { resume, resumable } from "./resume.js";
+import { ApiError, call, forgetSignIn, mayBeSignedIn } from "./api.js";
 
 translatePage();
 const view = $("#view");
 const params = new URLSearchParams(location.search);
-
-class Refused extends Error {
-  constructor(status, code, message) {
-    super(message);
-    this.status = status;
-    this.code = code;
-  }
-}
-
-async function call(method, path, body) {
-  const headers = { "Accept-Language": language() };
-  if (body !== undefined) headers["Content-Type"] = "application/json";
-  const response = await fetch(path, {
-    method,
-    headers,
-    credentials: "same-origin",
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const data = await response.json().catch(() => null);
-  if (!response.ok) throw new Refused(response.status, data?.code || "", data?.message || "");
-  return data;
-}
 
 function showError(err) {
   const box = $("#error");
@@ -104,7 +83,7 @@ async function run(work) {
     await work();
     await show();
   } catch (err) {
-    showError(err instanceof Refused ? err : { code: "", message: String(err.message || err) });
+    showError(err instanceof ApiError ? err : { code: "", message: String(err.message || err) });
   }
 }
 
@@ -156,7 +135,7 @@ function signedIn(me) {
       h("label", { for: "delete-name", text: t("account.delete_confirm") }), confirmName,
       h("div", { class: "actions" }, h("button", { type: "button", id: "delete", class: "danger", text: t("account.delete"),
         onclick: () => run(async () => {
-          if (confirmName.value.trim() !== me.name) throw new Refused(400, "", t("account.delete_mismatch"));
+          if (confirmName.value.trim() !== me.name) throw new ApiError(400, "", t("account.delete_mismatch"));
           await call("DELETE", "/api/account");
         }) }))));
 }
@@ -242,9 +221,13 @@ async function show() {
   try {
     if (params.get("player")) return await profile(params.get("player"));
     if (params.get("board")) return await boards();
+    if (!mayBeSignedIn()) return signedOut();
     signedIn(await call("GET", "/api/account"));
   } catch (err) {
-    if (err instanceof Refused && err.code === "not_signed_in") signedOut();
+    if (err instanceof ApiError && err.code === "not_signed_in") {
+      forgetSignIn();
+      signedOut();
+    }
     else showError(err);
   }
 }

@@ -11,7 +11,7 @@ export class ApiError extends Error {
   }
 }
 
-async function call(method, path, body, token, type = "application/json") {
+export async function call(method, path, body, token, type = "application/json") {
   const headers = { "Accept-Language": language() };
   if (body !== undefined) headers["Content-Type"] = type;
   if (token) headers["Authorization"] = `Bearer ${token}`;
@@ -34,6 +34,18 @@ async function call(method, path, body, token, type = "application/json") {
   return data;
 }
 
+const HINT = "gamenight_signed_in";
+
+/** Whether the browser holds a session (the server sets HINT beside it). */
+export function mayBeSignedIn() {
+  return document.cookie.split(";").some((c) => c.trim().startsWith(`${HINT}=`));
+}
+
+/** Drop a hint whose session has ended (expired, or signed out elsewhere). */
+export function forgetSignIn() {
+  document.cookie = `${HINT}=; Max-Age=0; Path=/; SameSite=Lax`;
+}
+
 export const api = {
   games: () => call("GET", "/api/games"),
   // a catalogue option's entries: the url is the option's catalogue.url from /api/games
@@ -44,10 +56,12 @@ export const api = {
   // contribution: the player's part of the dice seed (fairness.js newContribution)
   claim: (code, seat, name, contribution) =>
     call("POST", `/api/rooms/${encodeURIComponent(code)}/seats/${seat}/claim`, { name, contribution }),
-  // the signed-in account (null when signed out: the session is an HttpOnly cookie)
-  me: () => call("GET", "/api/account").catch((err) => {
-    if (err.status === 401) return null;
-    throw err;
+  // the signed-in account, or null for a guest. The session is an HttpOnly cookie;
+  // its readable hint spares a guest's page a refused request.
+  me: () => !mayBeSignedIn() ? Promise.resolve(null) : call("GET", "/api/account").catch((err) => {
+    if (err.status !== 401) throw err;
+    forgetSignIn();
+    return null;
   }),
   // a fresh seat token for a seat the signed-in account holds (the old one stops working)
   resume: (code, seat) =>
