@@ -14,6 +14,8 @@ Tables:
   decided it (human, bot, takeover) and when. Primary key (room, seq): a seq
   is written once, whatever process tries.
 * ``chat`` — short messages, stored as plain text.
+* ``presence`` — which process holds a socket of which seat.
+* ``turns`` — a turn-based room's decisions waiting, with their clocks (issue 44).
 
 Tokens are never stored: only their sha256 (:func:`token_hash`).
 """
@@ -89,6 +91,8 @@ SEATS = SqlTable(
     Column("contributed_by", String(8), nullable=True),
     # the account that claimed the seat (server/accounts), if its player was signed in
     Column("account_id", Integer, nullable=True, index=True),
+    # a turn-based room's time bank of the seat: seconds left beyond each move's time
+    Column("bank", Float, nullable=True),
     UniqueConstraint("room_id", "seat"),
 )
 
@@ -126,6 +130,26 @@ PRESENCE = SqlTable(
     Column("seat", Integer, primary_key=True),
     Column("process", String(16), primary_key=True, index=True),
     Column("seen_at", Float, nullable=False),
+)
+
+
+# A decision waiting in a turn-based room (issue 44): one row per seat to act, written in
+# the transaction of the move that made it, so the "your turn" list, the clock's sweep and
+# the notifications read the database alone. ``seq`` is the room's seq when the decision
+# began (it names the decision); ``deadline`` when its clock runs out (null: no clock);
+# ``late_at`` when the sweep found it late (set once); ``claimed_by``/``claim_until`` the
+# process handling the clock now (one process of a cluster acts on it).
+TURNS = SqlTable(
+    "turns",
+    METADATA,
+    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True),
+    Column("seat", Integer, primary_key=True),
+    Column("seq", Integer, nullable=False),
+    Column("since", Float, nullable=False),
+    Column("deadline", Float, nullable=True, index=True),
+    Column("late_at", Float, nullable=True),
+    Column("claimed_by", String(16), nullable=True),
+    Column("claim_until", Float, nullable=True),
 )
 
 
