@@ -235,9 +235,10 @@ def test_a_guests_pages_ask_for_nothing_they_are_refused(page: Any, server: Serv
     request is a red line in the browser's console). The pages once asked GET /api/account
     and got 401; they now ask only when the sign-in hint cookie says a session may exist."""
     refused: list[str] = []
-    page.on("response", lambda r: refused.append(f"{r.status} {r.url}") if r.status >= 400 else None)
+    page.on("response", lambda r: r.status >= 400 and refused.append(f"{r.status} {r.url}"))
     code = finished_room(server)
-    for path in ("/", "/account", "/account?board=1", "/rules?game=wurfeltod", f"/r/{code}", "/replay"):
+    pages = ("/", "/account", "/account?board=1", "/rules?game=wurfeltod", f"/r/{code}", "/replay")
+    for path in pages:
         page.goto(server.url + path)
         page.wait_for_load_state("networkidle")
     assert page.evaluate("document.cookie") == ""  # the guest holds no hint
