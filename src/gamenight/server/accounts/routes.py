@@ -188,9 +188,7 @@ def _session_response(
         samesite="lax",
         secure=secure,
     )
-    hint = Cookie(
-        key=HINT, value="1", max_age=COOKIE_AGE, path="/", samesite="lax", secure=secure
-    )
+    hint = Cookie(key=HINT, value="1", max_age=COOKIE_AGE, path="/", samesite="lax", secure=secure)
     return Response(SignedIn(name), status_code=status, cookies=[cookie, hint])
 
 
