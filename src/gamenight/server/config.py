@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import msgspec
 
@@ -28,6 +28,24 @@ class RoomOptions(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fiel
     # the result counts for the ratings (server/accounts/rated.py) if every seat is an
     # account or a bot with a fixed rating
     rated: bool = False
+    # "live": everyone at the table now; "turn-based" (issue 44): a game over days, each
+    # move within ``move_time`` seconds plus the seat's ``time_bank`` (BGA's game clock),
+    # the room kept in the database between moves, not in a process's memory
+    pace: Literal["live", "turn-based"] = "live"
+    move_time: Seconds | None = None
+    time_bank: Annotated[int, msgspec.Meta(ge=0, le=30 * 24 * 3600)] | None = None
+
+    def __post_init__(self) -> None:
+        if self.pace == "turn-based":
+            if self.move_time is None:
+                raise ValueError("a turn-based room needs move_time (seconds a move may take)")
+            if self.turn_clock is not None or self.takeover_after is not None:
+                raise ValueError(
+                    "turn_clock and takeover_after are for live rooms: a turn-based room has "
+                    "move_time and time_bank"
+                )
+        elif self.move_time is not None or self.time_bank is not None:
+            raise ValueError("move_time and time_bank are for turn-based rooms (pace)")
 
 
 @dataclass
