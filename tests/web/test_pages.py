@@ -235,7 +235,12 @@ def test_a_guests_pages_ask_for_nothing_they_are_refused(page: Any, server: Serv
     request is a red line in the browser's console). The pages once asked GET /api/account
     and got 401; they now ask only when the sign-in hint cookie says a session may exist."""
     refused: list[str] = []
-    page.on("response", lambda r: r.status >= 400 and refused.append(f"{r.status} {r.url}"))
+
+    def note(response: Any) -> None:
+        if response.status >= 400:
+            refused.append(f"{response.status} {response.url}")
+
+    page.on("response", note)
     code = finished_room(server)
     pages = ("/", "/account", "/account?board=1", "/rules?game=wurfeltod", f"/r/{code}", "/replay")
     for path in pages:
