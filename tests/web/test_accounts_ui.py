@@ -240,8 +240,8 @@ def _my_turn_move(page: Any, rng: random.Random) -> bool:
 
 def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None:
     """Two accounts in two contexts: the host ticks "Rated" in the lobby (a guest's box is
-    off, and a guest is refused the seat with the reason shown); the game is played to the
-    end; both ratings are updated exactly once."""
+    off); the room page tells a guest it is rated and sends them to sign in and back; the
+    game is played to the end; both ratings are updated exactly once."""
     names = [f"<b>{_name('Host')}</b>", _name("Guest")]  # markup in a name stays text
     ctxs = [ui.new_context(browser) for _ in range(3)]
     try:
@@ -264,12 +264,27 @@ def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None
             host, server.url, "decathlon", ["human", "human"], name=names[0],
             events=["100m"], checks=("rated",),
         )  # fmt: skip
-        guest.goto(f"{server.url}/r/{code}")
-        guest.fill("#claim-name", "Guest")
-        guest.click("button[data-key=claim-1]")
-        guest.get_by_role("alert").get_by_text("only signed-in players").wait_for()
-        _sign_up(rival, server.url, names[1])
+        # a guest is told before any claim, and offered the way to sign in and come back
         rival.goto(f"{server.url}/r/{code}")
+        rival.locator("#rated-badge").wait_for()
+        assert rival.locator("#rated-badge").inner_text() == "Rated"
+        assert "only signed-in players" in rival.locator(".rated-note").inner_text()
+        assert rival.locator("button.claim-seat").count() == 0
+        ui.check_axe(rival, "rated room, guest", strict=True)
+        ui.shoot(rival, "room-rated-guest")
+        # the server refuses a guest's claim all the same (a client that ignores the page)
+        refused = httpx.post(
+            f"{server.url}/api/rooms/{code}/seats/1/claim",
+            json={"name": "Guest"},
+            headers={"Origin": server.url},
+        )
+        assert refused.status_code == 401 and refused.json()["code"] == "rated_room"
+        rival.click("#rated-signin")
+        rival.wait_for_url("**/account?back=*")
+        rival.locator("#signup-name").fill(names[1])
+        rival.locator("#signup-password").fill(PASSWORD)
+        rival.get_by_role("button", name="Make the account").click()
+        rival.wait_for_url(f"{server.url}/r/{code}")  # back in the room, signed in
         rival.fill("#claim-name", names[1])
         rival.click("button[data-key=claim-1]")
         ui.start_if_host(host)
@@ -301,3 +316,15 @@ def test_a_rated_game_between_two_accounts(browser: Any, server: Server) -> None
     finally:
         for c in ctxs:
             c.close()
+
+
+def test_the_way_back_after_signing_in_leads_only_to_a_room_here(page: Any, server: Server) -> None:
+    """``/account?back=`` (the rated room's "Sign in to take a seat") returns only to a
+    room path of this site: any other address is ignored, never an open redirect."""
+    name = _name("Bea")
+    page.goto(f"{server.url}/account?back={quote('//evil.example/r/x')}")
+    page.locator("#signup-name").fill(name)
+    page.locator("#signup-password").fill(PASSWORD)
+    page.get_by_role("button", name="Make the account").click()
+    _signed_in(page, name)  # stayed on the account page
+    assert page.url.startswith(f"{server.url}/account")

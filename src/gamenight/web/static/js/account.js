@@ -11,6 +11,9 @@ import { ApiError, call, forgetSignIn, mayBeSignedIn } from "./api.js";
 translatePage();
 const view = $("#view");
 const params = new URLSearchParams(location.search);
+// where a page that sent the player here to sign in wants them back: a room on this site
+// only (never another site: an open redirect)
+const back = /^\/r\/[A-Za-z0-9_-]{1,32}$/.test(params.get("back") || "") ? params.get("back") : null;
 
 function showError(err) {
   const box = $("#error");
@@ -81,6 +84,10 @@ async function run(work) {
   showError(null);
   try {
     await work();
+    if (back && mayBeSignedIn()) {
+      location.assign(back);
+      return;
+    }
     await show();
   } catch (err) {
     showError(err instanceof ApiError ? err : { code: "", message: String(err.message || err) });

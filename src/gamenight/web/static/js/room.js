@@ -1,7 +1,7 @@
 // The room page (/r/<code>): claim a seat, invite, spectate, start, play, chat, the end.
 import { h, s as svg, replace, $ } from "./dom.js";
 import { t, tOr, translatePage, loadGameMessages, errorText, gameName as nameOfGame } from "./i18n.js";
-import { api, ApiError } from "./api.js";
+import { api, ApiError, mayBeSignedIn } from "./api.js";
 import { Connection } from "./net.js";
 import * as store from "./store.js";
 import { loadRenderer, rendererFor } from "./games/index.js";
@@ -254,6 +254,17 @@ function claimBox(open) {
     onkeydown: (e) => { if (e.key === "Enter" && open.length === 1) claim(open[0].seat); },
   });
   limitText(nameInput, NAME_CHARS);
+  // a rated room seats only signed-in players (the server refuses a guest's claim with
+  // rated_room): say so before the claim, with the way to sign in and come back
+  if (!state.room.room_options?.rated) return claimForm(nameInput, open);
+  const note = h("p", { class: "rated-note", text: t("room.rated_note") });
+  if (mayBeSignedIn()) return h("div", {}, note, claimForm(nameInput, open));
+  return h("div", { class: "claim" }, note,
+    h("a", { class: "button primary", id: "rated-signin", href: `/account?back=${encodeURIComponent(`/r/${code}`)}` },
+      t("room.rated_signin")));
+}
+
+function claimForm(nameInput, open) {
   return h("div", { class: "claim" },
     h("label", { for: "claim-name" }, t("room.your_name")),
     nameInput,
@@ -554,7 +565,10 @@ function catalogueFacts() {
 function renderSeats() {
   if (!state.room) return;
   const spectators = state.room.spectators || 0;
-  replace(els.seats, h("h2", {}, t("seats.title")),
+  // a rated room says so where its players are listed (issue 43)
+  const rated = state.room.room_options?.rated
+    ? [" ", h("span", { class: "rated-badge", id: "rated-badge", text: t("room.rated") })] : null;
+  replace(els.seats, h("h2", {}, t("seats.title"), rated),
     seatList({ seats: state.room.seats, me: state.seat, toAct: state.finished ? [] : state.toAct, gameInfo: state.game, extra: hostTools }),
     // at the table the bar above it says it (renderBar); in the waiting room, here
     spectators && els.bar.hidden ? h("p", { class: "muted spectator-count" }, t("room.spectators", { count: spectators })) : null,
