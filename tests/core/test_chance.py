@@ -65,7 +65,9 @@ GAMES: list[tuple[str, int, dict[str, Any]]] = [
 
 def _chance(game_id: str) -> DiceChance:
     entry = registry.get(game_id)
-    made = entry.capability(entry.game.info.chance)(entry.game)
+    make = entry.capability(entry.game.info.chance)
+    assert make is not None, game_id
+    made = make(entry.game)
     assert isinstance(made, DiceChance)
     return made
 

@@ -27,6 +27,7 @@ import gamenight.envs as envs
 from gamenight.core import registry
 from gamenight.core.agents import Decision
 from gamenight.core.events import Event
+from gamenight.core.solver import Benchmark
 from gamenight.envs.episode import Episode
 from gamenight.envs.gymnasium_envs import ENVS, solo_setup
 from gamenight.envs.vector import SoloVectorEnv
@@ -194,13 +195,14 @@ def test_check_env_on_a_vector_env_made_by_sync_too() -> None:
 def test_the_regret_benchmarks_come_from_the_games() -> None:
     """Issue 45: ``evaluate.benchmarks()`` is every game's ``GameInfo.benchmarks`` in the
     registry's order (the harness names none); a benchmark has an optimum or a bot."""
-    from gamenight.core.solver import Benchmark
     from gamenight.envs.evaluate import benchmarks
 
     listed = []
     for entry in registry.available():
-        make = entry.capability(entry.game.info.benchmarks)
-        listed += [b.name for b in make()] if make is not None else []
+        path = entry.game.info.benchmarks
+        listed += (
+            [registry.made(b, Benchmark, "").name for b in registry.listed(path)] if path else []
+        )
     assert benchmarks() == tuple(listed)
     assert {"decathlon:100m", "decathlon", "wurfeltod", "dice-duel-solo"} <= set(listed)
     with pytest.raises(ValueError, match="an optimum or a bot"):

@@ -140,28 +140,30 @@ def test_named_capabilities_have_the_documented_signatures(game_id: str) -> None
 
     entry = registry.get(game_id)
     for bot in entry.bot_infos.values():
-        inspect.signature(registry.load(bot.factory)).bind(1)  # (seed)
+        inspect.signature(registry.load_callable(bot.factory)).bind(1)  # (seed)
     if entry.game.info.advisor is not None:
-        inspect.signature(registry.load(entry.game.info.advisor)).bind(None, 0, [])
+        inspect.signature(registry.load_callable(entry.game.info.advisor)).bind(None, 0, [])
     if entry.game.info.odds is not None:
-        inspect.signature(registry.load(entry.game.info.odds)).bind(None)
+        inspect.signature(registry.load_callable(entry.game.info.odds)).bind(None)
     if entry.game.info.solver is not None:
-        solve = registry.load(entry.game.info.solver).solve
+        solve = registry.get(game_id).solver.solve  # type: ignore[union-attr]  # not None here
         inspect.signature(solve).bind({}, rebuild=False, progress=lambda done, total: None)
     info = entry.game.info
     for path, args in ((info.codec, ({},)), (info.actions, ({},)), (info.stage, (None,))):
         if path is not None:
-            inspect.signature(registry.load(path)).bind(*args)
+            inspect.signature(registry.load_callable(path)).bind(*args)
     if info.terminal is not None:
-        ui = registry.load(info.terminal)()  # a TerminalUI: these four methods
+        ui = registry.load_callable(info.terminal)()  # a TerminalUI: these four methods
         for method in ("show", "show_events", "ask", "show_results"):
             assert callable(getattr(ui, method)), (info.terminal, method)
     if entry.game.info.preparation is not None:  # prepare(progress) -> None
-        inspect.signature(registry.load(entry.game.info.preparation)).bind(lambda d, t: None)
+        inspect.signature(registry.load_callable(entry.game.info.preparation)).bind(
+            lambda d, t: None
+        )
     if info.reviewer is not None:  # reviewer(options, players, build) -> Reviewer
-        inspect.signature(registry.load(info.reviewer)).bind({}, 2, False)
+        inspect.signature(registry.load_callable(info.reviewer)).bind({}, 2, False)
     names = {spec.name: spec for spec in entry.game.info.options}
     for catalogue in entry.game.info.catalogues:  # () -> entries, for a "str" option
         assert names[catalogue.option].kind == "str", catalogue
         assert names[catalogue.option].default in catalogue.defaults, catalogue
-        inspect.signature(registry.load(catalogue.entries)).bind()
+        inspect.signature(registry.load_callable(catalogue.entries)).bind()

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from rich.console import Console
 from rich.markdown import Markdown
@@ -26,7 +26,7 @@ from gamenight.cli.resuming import play_on, resume_game
 from gamenight.cli.saves import SavedGame, list_saves, saves_table
 from gamenight.cli.session import SaveDeclinedError, Session, saves_folder
 from gamenight.core import registry
-from gamenight.core.catalogue import CatalogueEntry
+from gamenight.core.catalogue import Catalogue
 from gamenight.core.errors import GamenightError, OptionsError
 from gamenight.core.game import GameInfo
 from gamenight.core.i18n import N_, _, game_name, said
@@ -427,7 +427,7 @@ def _catalogue_offers(info: GameInfo, lang: str) -> dict[str, tuple[str | None, 
     offers: dict[str, tuple[str | None, str]] = {}
     for catalogue in info.catalogues:
         try:
-            entries: list[CatalogueEntry] = list(registry.load(catalogue.entries)())
+            entries = list(cast(Catalogue, registry.load_callable(catalogue.entries))())
         except GamenightError:
             continue
         ordered = sorted(entries, key=lambda e: e.language != lang)

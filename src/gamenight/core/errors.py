@@ -164,6 +164,12 @@ class UnknownGameError(GamenightError, KeyError):
         return str(self.args[0]) if self.args else "unknown game"
 
 
+class CapabilityError(GamenightError, TypeError):
+    """A game's capability string names something that is not what ``GameInfo`` says it
+    must be (a value where a function was promised): the plug-in is broken, not the
+    player's input. The message names the string and what it found."""
+
+
 class DiceExhaustedError(GamenightError, RuntimeError):
     """A scripted dice source ran out of values (a test scripted too few dice)."""
 

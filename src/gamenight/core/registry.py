@@ -31,19 +31,22 @@ import importlib
 import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar, cast
 
 import msgspec
 
 from gamenight.core import entrypoints
 from gamenight.core.advice import Advice
 from gamenight.core.agents import Agent
-from gamenight.core.errors import UnknownGameError
+from gamenight.core.errors import CapabilityError, UnknownGameError
 from gamenight.core.game import AnyGame, BotInfo
 from gamenight.core.i18n import N_
 from gamenight.core.languages import LANGUAGES
 from gamenight.core.odds import Odds
 from gamenight.core.solver import Solver
+
+if TYPE_CHECKING:
+    from importlib.resources.abc import Traversable
 
 # The capabilities' signatures (GameInfo names each by a string, which mypy cannot
 # follow: these types make every caller checked; tests/games/test_game_contract.py
@@ -60,10 +63,80 @@ RANDOM_BOT = BotInfo(
 )
 
 
-def load(path: str) -> Any:
-    """The object at ``"package.module:attribute"``."""
+_T = TypeVar("_T")
+
+
+def load(path: str) -> object:
+    """The object at ``"package.module:attribute"``. Untyped by nature (a string names
+    it): :func:`load_callable` and the typed accessors of :class:`GameEntry` check it.
+
+    >>> load("gamenight.core.registry:WEB_FOLDER")
+    'web'
+    """
     module, _, attribute = path.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    found: object = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+def load_callable(path: str) -> Callable[..., object]:
+    """The function or class at ``path``; :class:`CapabilityError` for anything else.
+
+    >>> try:
+    ...     load_callable("gamenight.core.registry:WEB_FOLDER")
+    ... except CapabilityError as exc:
+    ...     print(exc)
+    gamenight.core.registry:WEB_FOLDER names a str, not a function or class
+    """
+    found = load(path)
+    if not callable(found):
+        raise CapabilityError(f"{path} names a {type(found).__name__}, not a function or class")
+    return found
+
+
+def listed(path: str, *args: object) -> list[object]:
+    """What the function at ``path`` lists when called with ``args`` (every action of a
+    game, its benchmarks); :class:`CapabilityError` if it lists nothing iterable."""
+    found = load_callable(path)(*args)
+    if not isinstance(found, Iterable) or isinstance(found, str | bytes):
+        raise CapabilityError(f"{path} gave a {type(found).__name__}, not a list")
+    return list(found)
+
+
+def made(found: object, kind: type[_T], path: str) -> _T:
+    """``found``, which the capability ``path`` made, checked to be a ``kind``.
+
+    >>> made(3, str, "toy.codec:make")
+    Traceback (most recent call last):
+    ...
+    gamenight.core.errors.CapabilityError: toy.codec:make gave a int, not a str
+    """
+    if not isinstance(found, kind):
+        raise CapabilityError(f"{path} gave a {type(found).__name__}, not a {kind.__name__}")
+    return found
+
+
+def stage_function(path: str | None) -> Callable[[object], str | None] | None:
+    """The ``stage`` capability at ``path`` (``stage(view) -> str | None``: the part of
+    the game a view is in), its answers checked; None for a game without one."""
+    if path is None:
+        return None
+    found = load_callable(path)
+
+    def stage(view: object) -> str | None:
+        part = found(view)
+        return None if part is None else made(part, str, path)
+
+    return stage
+
+
+def load_mapping(path: str) -> Mapping[str, str]:
+    """The mapping of strings to strings at ``path`` (a game's vocabulary)."""
+    found = load(path)
+    if not isinstance(found, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in found.items()
+    ):
+        raise CapabilityError(f"{path} names a {type(found).__name__}, not a mapping of words")
+    return cast("Mapping[str, str]", found)
 
 
 class GameEntry(msgspec.Struct, frozen=True, dict=True):
@@ -83,9 +156,11 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
         game: AnyGame = importlib.import_module(f"{self.package}.game").GAME
         return game
 
-    def capability(self, path: str | None) -> Any:
-        """The object a capability string names, or None for no capability."""
-        return None if path is None else load(path)
+    def capability(self, path: str | None) -> Callable[..., object] | None:
+        """The function or class a capability string names, or None for no capability.
+        What it returns is ``object``: the front end that calls it checks what it got
+        (or uses a typed accessor: :attr:`advisor`, :attr:`odds`, :attr:`solver`)."""
+        return None if path is None else load_callable(path)
 
     @cached_property
     def bot_infos(self) -> Mapping[str, BotInfo]:
@@ -104,8 +179,7 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
             raise UnknownGameError(
                 f"{self.name} has no bot '{name}' (choose from {', '.join(self.bot_infos)})"
             )
-        bot: Agent = load(info.factory)(seed)
-        return bot
+        return _make_bot(info, seed)
 
     @property
     def advisor(self) -> Advisor | None:
@@ -113,8 +187,7 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
         path = self.game.info.advisor
         if path is None:
             return None
-        advise: Advisor = load(path)
-        return advise
+        return cast(Advisor, load_callable(path))  # contract-tested signature
 
     @property
     def odds(self) -> OddsFunction | None:
@@ -122,8 +195,7 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
         path = self.game.info.odds
         if path is None:
             return None
-        odds: OddsFunction = load(path)
-        return odds
+        return cast(OddsFunction, load_callable(path))  # contract-tested signature
 
     @property
     def solver(self) -> Solver | None:
@@ -133,8 +205,7 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
         path = self.game.info.solver
         if path is None:
             return None
-        solver: Solver = load(path)
-        return solver
+        return cast(Solver, load(path))  # contract-tested: it has Solver's methods
 
     def rules_text(self, lang: str = "en") -> str:
         """The game's rules doc in ``lang`` (``docs/rules/<id>.<lang>.md``, shipped as
@@ -181,7 +252,7 @@ class GameEntry(msgspec.Struct, frozen=True, dict=True):
                 return found
         except (ModuleNotFoundError, OSError):
             return found
-        stack: list[tuple[str, Any]] = [("", root)]
+        stack: list[tuple[str, Traversable]] = [("", root)]
         while stack:  # a walk, not recursion: a plug-in's folders are not trusted to be shallow
             prefix, folder = stack.pop()
             for child in folder.iterdir():
@@ -201,6 +272,12 @@ WEB_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}")  # no dot files, no ".
 WEB_DEPTH = 4  # folders below web/ at most
 
 
+def _make_bot(info: BotInfo, seed: int) -> Agent:
+    """A new bot of ``info`` seeded with ``seed`` (its module imported on first use)."""
+    make = cast(BotFactory, load_callable(info.factory))  # contract-tested: (seed) -> Agent
+    return make(seed)
+
+
 class _LazyBots(Mapping[str, BotFactory]):
     """Bot names map to factories that import their module only when called."""
 
@@ -210,11 +287,7 @@ class _LazyBots(Mapping[str, BotFactory]):
     def __getitem__(self, name: str) -> BotFactory:
         info = self._infos[name]
 
-        def make(seed: int) -> Agent:
-            bot: Agent = load(info.factory)(seed)
-            return bot
-
-        return make
+        return lambda seed: _make_bot(info, seed)
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._infos)

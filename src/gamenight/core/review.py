@@ -32,7 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import pairwise
 from pathlib import Path
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, Protocol, cast
 
 import msgspec
 
@@ -172,7 +172,7 @@ def reviewer_for(
 ) -> Reviewer:
     """The game's reviewer (its ``GameInfo.reviewer``); raises NoReviewError without one
     and BuildNeededError when its table is missing and ``build`` is false."""
-    from gamenight.core.registry import load
+    from gamenight.core.registry import load_callable
 
     path = game.info.reviewer
     if path is None:
@@ -181,8 +181,8 @@ def reviewer_for(
             "{game} has no exact values to review a game with",
             game=Term(name_key, game.info.name),
         )
-    made: Reviewer = load(path)(options, players, build)
-    return made
+    made = load_callable(path)(options, players, build)
+    return cast(Reviewer, made)  # contract-tested: (options, players, build) -> Reviewer
 
 
 def review(record: Any, *, names: Sequence[str] | None = None, build: bool | None = None) -> Review:
@@ -491,11 +491,10 @@ def in_language(found: Review, lang: str) -> Review:
     )
 
 
-def _stage_function(game: AnyGame) -> Any:
-    from gamenight.core.registry import load
+def _stage_function(game: AnyGame) -> Callable[[object], str | None] | None:
+    from gamenight.core.registry import stage_function
 
-    path = game.info.stage
-    return None if path is None else load(path)
+    return stage_function(game.info.stage)
 
 
 def _stage(stage_of: Any, game: AnyGame, state: Any) -> str | None:

@@ -10,8 +10,6 @@ translation, and the catalogues import each other one way only.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from gamenight.core import registry
 from gamenight.core.i18n import checked, translations
 
@@ -29,6 +27,6 @@ def vocabulary(game_id: str, lang: str) -> dict[str, str]:
     lang = checked(lang)
     entry = registry.get(game_id)
     path = entry.game.info.vocabulary
-    terms: Mapping[str, str] = registry.load(path) if path is not None else {}
+    terms = registry.load_mapping(path) if path is not None else {}
     catalogue = translations(lang)
     return {key: catalogue.pgettext(key, english) for key, english in terms.items()}

@@ -49,7 +49,7 @@ class GenericCodec(Codec):
         self.game_id, self._name = info.id, info.name
         self.positional = info.actions is None
         if not self.positional:
-            for action in registry.load(str(info.actions))(options):
+            for action in registry.listed(str(info.actions), options):
                 self._add(action)
         self.n_actions = MAX_LEGAL if self.positional else len(self._actions)
         if info.simultaneous:
@@ -96,5 +96,4 @@ def codec_for(game_id: str, options: Mapping[str, Any] | None = None) -> Codec:
     make = entry.capability(game.info.codec)
     if make is None:
         return GenericCodec(game, parsed)
-    codec: Codec = make(parsed)
-    return codec
+    return registry.made(make(parsed), Codec, str(game.info.codec))

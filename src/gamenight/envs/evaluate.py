@@ -78,8 +78,9 @@ def _benchmarks() -> dict[str, tuple[str, Benchmark]]:
     """Benchmark name -> (game id, benchmark), from every game that lists some."""
     found: dict[str, tuple[str, Benchmark]] = {}
     for entry in registry.available():
-        listed = entry.capability(entry.game.info.benchmarks)
-        for benchmark in listed() if listed is not None else ():
+        path = entry.game.info.benchmarks
+        for item in registry.listed(path) if path is not None else ():
+            benchmark = registry.made(item, Benchmark, path or "")
             found[benchmark.name] = (entry.id, benchmark)
     return found
 

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Callable
+from typing import cast
 
 from gamenight.core import registry
 from gamenight.core.errors import GamenightError, first_line
@@ -35,7 +36,7 @@ def main(argv: list[str]) -> int:
         if named is None:
             print(f"error {entry.name} has nothing to prepare", flush=True)
             return 2
-        prepare: Prepare = registry.load(named)
+        prepare = cast(Prepare, registry.load_callable(named))  # contract-tested signature
     except GamenightError as exc:
         print(f"error {first_line(exc)}", flush=True)
         return 2

@@ -10,6 +10,7 @@ id in another case, a number, content a record brought along) is refused with co
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 from gamenight.core import registry
 from gamenight.core.catalogue import Catalogue, CatalogueEntry, CatalogueInfo
@@ -31,7 +32,7 @@ def catalogue_url(game: str, option: str) -> str:
 
 def entries(info: CatalogueInfo) -> Sequence[CatalogueEntry]:
     """The catalogue's entries now (the function is imported on first use)."""
-    listing: Catalogue = registry.load(info.entries)
+    listing = cast(Catalogue, registry.load_callable(info.entries))  # contract-tested
     return listing()
 
 

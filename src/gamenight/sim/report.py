@@ -220,6 +220,7 @@ def odds_track(
     """
     from gamenight.core.record import RecordSeat
     from gamenight.core.registry import get as get_entry
+    from gamenight.core.registry import stage_function
     from gamenight.core.runner import Match
     from gamenight.core.seeds import derive
 
@@ -227,7 +228,7 @@ def odds_track(
     odds, info = entry.odds, entry.game.info
     if odds is None or len(report.seats) < 2 or not report.rows:
         return None
-    stage = entry.capability(info.stage)
+    stage = stage_function(info.stage)
     row = min(report.rows, key=lambda r: r.index)
     seen: list[Any] = []
 

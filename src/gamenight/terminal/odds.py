@@ -14,7 +14,7 @@ from typing import Any
 
 from gamenight.core.i18n import N_, format_chance, gettext
 from gamenight.core.odds import Odds
-from gamenight.core.registry import GameEntry
+from gamenight.core.registry import GameEntry, stage_function
 
 ASSUMPTION = N_(
     "the odds assume every player, bots included, plays for the most points "
@@ -65,5 +65,5 @@ def live_odds(entry: GameEntry, view: Any) -> Odds | None:
 
 def stage_of(entry: GameEntry, view: Any) -> str | None:
     """The part of the game ``view`` is in (the ``stage`` capability), or None."""
-    stage = entry.capability(entry.game.info.stage)
+    stage = stage_function(entry.game.info.stage)
     return None if stage is None else stage(view)
