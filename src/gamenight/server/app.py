@@ -819,13 +819,8 @@ def create_app(config: Config) -> Litestar:
     return app
 
 
-CLOSED_BODIES = (
-    Claim,
-    CreateRoom,
-    RoomOptions,
-    yourturn.HeldSeats,
-    yourturn.HeldSeat,
-)  # request bodies refusing unknown fields
+# request bodies refusing unknown fields
+CLOSED_BODIES = (Claim, CreateRoom, RoomOptions, yourturn.HeldSeats, yourturn.HeldSeat)
 
 
 def _tighten_document(app: Litestar) -> None:

@@ -93,13 +93,9 @@ async def _waiting(engine: AsyncEngine, which: ColumnElement[bool]) -> list[Wait
         .join(ROOMS, ROOMS.c.id == TURNS.c.room_id)
         .join(SEATS, and_(SEATS.c.room_id == TURNS.c.room_id, SEATS.c.seat == TURNS.c.seat))
         .where(which, ROOMS.c.status == Lifecycle.PLAYING.value, SEATS.c.kind == "human")
-        .order_by(  # order_key's order (false before true: a deadline first)
-            TURNS.c.deadline.is_(None),
-            TURNS.c.deadline,
-            TURNS.c.since,
-            ROOMS.c.code,
-            TURNS.c.seat,
-        )  # fmt: skip
+        # order_key's order (false before true: a deadline first)
+        .order_by(TURNS.c.deadline.is_(None), TURNS.c.deadline, TURNS.c.since)
+        .order_by(ROOMS.c.code, TURNS.c.seat)
         .limit(LIMIT)
     )
     async with engine.connect() as conn:
