@@ -93,8 +93,9 @@ def test_turns_lists_the_saved_seats_to_act_and_names_an_unreachable_server(
     out = done.stdout
     assert "Traceback" not in out + done.stderr
     lines = [line for line in out.splitlines() if code in line]
-    assert len(lines) == 2, out  # the row (room, then the join command in it)
-    row = next(line for line in out.splitlines() if f"join {srv.url}/r/{code}" in line)
+    assert len(lines) == 1, out  # one row: the room, and the join command in it
+    row = lines[0]
+    assert f"gamenight join {srv.url}/r/{code}" in row
     assert "Decathlon" in row and "3 h" in row and "21 h" in row
     assert later not in out  # Dora's move; Bob's token names another seat of that room
     assert out.count(f"cannot reach the server at {gone}") == 1
