@@ -277,9 +277,10 @@ function roomSelect(id, label, values, text, help, selected = null) {
     helpEl(id, help));
 }
 
-/** A turn-based room's speed or time bank in words: "24 hours", "3 days". */
-function longSpan(seconds) {
-  return seconds % DAY === 0 && seconds >= DAY ? t("lobby.days", { count: seconds / DAY }) : t("lobby.hours", { count: Math.round(seconds / HOUR) });
+/** A turn-based room's speed or time bank in words: "24 hours", "3 days" (a speed of a
+ * day or less in hours, as players name it; `days`: whole days in days). */
+function longSpan(seconds, days = seconds > DAY) {
+  return days && seconds % DAY === 0 ? t("lobby.days", { count: seconds / DAY }) : t("lobby.hours", { count: Math.round(seconds / HOUR) });
 }
 
 /** A span on the "your turn" list, short: "5 min", "3 h", "1 d 12 h", "4 d". */
@@ -342,7 +343,7 @@ function renderDetail(game) {
   const moveTime = roomSelect("move-time", t("lobby.move_time"), MOVE_TIMES,
     (v) => t("lobby.per_move", { time: longSpan(v) }), t("lobby.move_time_help"), DAY);
   const bank = roomSelect("time-bank", t("lobby.bank"), BANKS,
-    (v) => (v === null ? t("lobby.bank_none") : longSpan(v)), t("lobby.bank_help"));
+    (v) => (v === null ? t("lobby.bank_none") : longSpan(v, true)), t("lobby.bank_help"));
   const turnBased = () => paceField.querySelector("#pace-turn-based").checked;
   function showPace() {
     const slow = turnBased();
