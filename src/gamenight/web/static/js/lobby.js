@@ -359,6 +359,7 @@ function renderDetail(game) {
       seatsBox,
       h("div", { class: "field" }, h("label", { for: "my-name" }, t("lobby.your_name")), name)),
     h("fieldset", { class: "group" }, h("legend", {}, t("lobby.room")),
+      paceField,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "public" }), t("lobby.public")),
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
@@ -366,7 +367,7 @@ function renderDetail(game) {
       h("div", { class: "field rated-field" },
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", disabled: !me, "aria-describedby": "rated-help" }), t("lobby.rated")),
         helpEl("rated", me ? t("lobby.rated_help") : t("lobby.rated_guest"))),
-      paceField, moveTime, bank, clock, takeover),
+      moveTime, bank, clock, takeover),
     h("div", { class: "actions create-actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))),
     createError);
   form.addEventListener("change", (e) => {
@@ -651,7 +652,7 @@ async function renderTurns() {
       open,
       names.length ? h("p", { class: "turn-against" }, t("lobby.turn_against", { names: names.join(", ") })) : null,
       h("p", { class: "muted" }, t("lobby.turn_waiting", { time: span(turn.waiting) }), " · ",
-        h("span", { class: "turn-clock" }, clock)),
+        h("span", { class: "turn-left" }, clock)),
       problem);
   })) : null);
   $("#turns-panel").hidden = !turns.length;
