@@ -122,8 +122,13 @@ def turns(lang: str | None) -> None:
             problems.append(str(exc))
     if rows:
         table = RichTable(title=_("Your move"), title_justify="left")
-        for header in (_("Game"), _("Room"), _("Waiting"), _("Clock left"), _("Join with")):
-            table.add_column(header)
+        # a narrow terminal folds the room code and the command, never cuts them short:
+        # they are what the player copies
+        table.add_column(_("Game"))
+        table.add_column(_("Room"), overflow="fold")
+        table.add_column(_("Waiting"))
+        table.add_column(_("Clock left"))
+        table.add_column(_("Join with"), overflow="fold")
         for server, t in rows:
             late = bool(t.get("late"))
             table.add_row(  # Text: a server's words are never markup nor control codes
