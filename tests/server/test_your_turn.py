@@ -151,6 +151,10 @@ def test_a_guest_is_answered_only_for_the_tokens_it_holds(srv: ThreadServer) -> 
         return host.post("/api/turns", json={"seats": seats})
 
     assert _rooms(ask([{"code": code, "seat": 0, "token": ann}])) == [(code, 0)]
+    # the list reads the database alone: a room this process does not hold stays unloaded
+    srv.hub.rooms.pop(code)
+    assert _rooms(ask([{"code": code, "seat": 0, "token": ann}])) == [(code, 0)]
+    assert code not in srv.hub.rooms
     # Bob's seat is not to act; a wrong token, a token of another seat or room: nothing
     nothing = [
         {"code": code, "seat": 1, "token": bob},
