@@ -106,6 +106,11 @@ LAZY_COMMANDS = {
         "gamenight.cli.serve:backup_command",
         "Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL).",
     ),
+    "turns": Lazy(  # issue 44: the "your turn" list of the saved online seats
+        "gamenight.cli.turns:turns",
+        "List the online rooms where it is your move: for every seat saved by `gamenight\n"
+        "join`, its server is asked; the command to take the seat is shown.",
+    ),
     "decks": Lazy("gamenight.cli.decks:decks", "The Decades: import question decks and list them."),
     "sim": Lazy(
         "gamenight.cli.simulate:sim",

@@ -44,7 +44,7 @@ from gamenight.core.errors import GamenightError, StorageUnavailableError, first
 from gamenight.core.i18n import _, set_language
 from gamenight.core.languages import LANGUAGES, LanguageError, check_language
 from gamenight.core.seeds import MAX_CONTRIBUTION_CHARS
-from gamenight.server import metrics
+from gamenight.server import metrics, yourturn
 from gamenight.server import protocol as p
 from gamenight.server.accounts import passkeys
 from gamenight.server.accounts import routes as accounts
@@ -172,6 +172,10 @@ class LobbyRoom(msgspec.Struct, frozen=True):
     status: str
     seats: tuple[p.SeatInfo, ...]
     invite: str
+    # the room's pace (RoomOptions.pace): the lobby lists turn-based tables apart, with
+    # their seconds per move (null for a live room)
+    pace: str = "live"
+    move_time: int | None = None
 
 
 async def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
@@ -326,7 +330,13 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
             continue  # not listed while it cannot be opened
         if room is not None and room.status in OPEN:
             info = room.info()
-            out.append(LobbyRoom(code, info.game, info.status, info.seats, f"/r/{code}"))
+            options = room.room_options
+            out.append(
+                LobbyRoom(
+                    code, info.game, info.status, info.seats, f"/r/{code}",
+                    options.pace, options.move_time,
+                )
+            )  # fmt: skip
     return out
 
 
@@ -775,6 +785,7 @@ def create_app(config: Config) -> Litestar:
             protocol_schema,
             *accounts.ROUTES,  # optional accounts (server/accounts)
             *passkeys.ROUTES,
+            *yourturn.ROUTES,  # the "your turn" list of turn-based rooms (issue 44)
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
             healthz,
@@ -808,7 +819,8 @@ def create_app(config: Config) -> Litestar:
     return app
 
 
-CLOSED_BODIES = (Claim, CreateRoom, RoomOptions)  # request bodies refusing unknown fields
+# request bodies refusing unknown fields
+CLOSED_BODIES = (Claim, CreateRoom, RoomOptions, yourturn.HeldSeats, yourturn.HeldSeat)
 
 
 def _tighten_document(app: Litestar) -> None:

@@ -63,6 +63,10 @@ export const api = {
     forgetSignIn();
     return null;
   }),
+  // the "your turn" list (turn-based rooms): the signed-in account's seats to act, and
+  // those of the seats whose tokens this browser holds ([{code, seat, token}], at most 200)
+  accountTurns: () => call("GET", "/api/account/turns"),
+  turns: (seats) => call("POST", "/api/turns", { seats }),
   // a fresh seat token for a seat the signed-in account holds (the old one stops working)
   resume: (code, seat) =>
     call("POST", `/api/account/rooms/${encodeURIComponent(code)}/seats/${seat}/resume`),

@@ -1,4 +1,6 @@
 // The lobby (/): pick a game, see its rules summary, set options and seats, create a room;
+// see first the turn-based rooms waiting for your move ("your turn": for an account from
+// GET /api/account/turns, for a guest from the seats this browser holds, POST /api/turns);
 // reopen your own unfinished rooms, see your finished games (result, date, replay, play
 // again with the same people); join open public rooms.
 //
@@ -25,6 +27,12 @@ let me = null; // the signed-in account (GET /api/account), or null: a guest
 // from 1 to a week (RoomOptions in docs/protocol.md); these are the ones a table needs.
 const TURN_CLOCKS = [null, 30, 60, 120, 300];
 const TAKEOVERS = [null, 60, 120, 300, 900];
+// A turn-based room (issue 44): seconds per move, and the time bank a seat may run over
+// its moves' times by in all (null: none).
+const HOUR = 3600;
+const DAY = 24 * HOUR;
+const MOVE_TIMES = [12 * HOUR, 24 * HOUR, 72 * HOUR];
+const BANKS = [null, DAY, 3 * DAY];
 
 function showError(text) {
   const el = $("#error");
@@ -262,11 +270,28 @@ function duration(seconds) {
   return seconds % 60 === 0 ? t("lobby.minutes", { count: seconds / 60 }) : t("lobby.seconds", { count: seconds });
 }
 
-function roomSelect(id, label, values, text, help) {
+function roomSelect(id, label, values, text, help, selected = null) {
   return h("div", { class: "field" }, h("label", { for: id }, label),
     h("select", { id, "aria-describedby": `${id}-help` },
-      values.map((v) => h("option", { value: v === null ? "" : String(v), selected: v === null }, text(v)))),
+      values.map((v) => h("option", { value: v === null ? "" : String(v), selected: v === selected }, text(v)))),
     helpEl(id, help));
+}
+
+/** A turn-based room's speed or time bank in words: "24 hours", "3 days" (a speed of a
+ * day or less in hours, as players name it; `days`: whole days in days). */
+function longSpan(seconds, days = seconds > DAY) {
+  return days && seconds % DAY === 0 ? t("lobby.days", { count: seconds / DAY }) : t("lobby.hours", { count: Math.round(seconds / HOUR) });
+}
+
+/** A span on the "your turn" list, short: "5 min", "3 h", "1 d 12 h", "4 d". */
+function span(seconds) {
+  const minutes = Math.max(1, Math.round(seconds / 60));
+  if (minutes < 60) return t("lobby.span_min", { n: minutes });
+  const hours = Math.round(seconds / HOUR);
+  if (hours < 24) return t("lobby.span_h", { n: hours });
+  const days = Math.floor(hours / 24);
+  const rest = hours % 24;
+  return rest === 0 || days >= 3 ? t("lobby.span_d", { n: days }) : t("lobby.span_dh", { days, hours: rest });
 }
 
 function seconds(select) {
@@ -305,6 +330,27 @@ function renderDetail(game) {
     (v) => (v === null ? t("lobby.clock_off") : t("lobby.clock_on", { time: duration(v) })), t("lobby.clock_help"));
   const takeover = roomSelect("takeover", t("lobby.takeover"), TAKEOVERS,
     (v) => (v === null ? t("lobby.takeover_off") : t("lobby.takeover_on", { time: duration(v) })), t("lobby.takeover_help"));
+  // live, or turn-based (a game over days: a time per move and a time bank instead of
+  // the live room's turn clock and takeover)
+  const paceInput = (value, label) => h("label", { class: "check" },
+    h("input", { type: "radio", name: "room-pace", id: `pace-${value}`, value, checked: value === "live",
+      onchange: () => showPace() }), label);
+  const paceField = h("fieldset", { class: "field pace-choice", id: "pace-choice", "aria-describedby": "pace-choice-help" },
+    h("legend", {}, t("lobby.pace_choice")),
+    paceInput("live", t("lobby.pace_live")),
+    paceInput("turn-based", t("lobby.pace_turns")),
+    helpEl("pace-choice", t("lobby.pace_choice_help")));
+  const moveTime = roomSelect("move-time", t("lobby.move_time"), MOVE_TIMES,
+    (v) => t("lobby.per_move", { time: longSpan(v) }), t("lobby.move_time_help"), DAY);
+  const bank = roomSelect("time-bank", t("lobby.bank"), BANKS,
+    (v) => (v === null ? t("lobby.bank_none") : longSpan(v, true)), t("lobby.bank_help"));
+  const turnBased = () => paceField.querySelector("#pace-turn-based").checked;
+  function showPace() {
+    const slow = turnBased();
+    clock.hidden = takeover.hidden = slow;
+    moveTime.hidden = bank.hidden = !slow;
+  }
+  showPace();
   const createError = h("p", { class: "error form-error", id: "create-error", role: "alert", hidden: true });
   const form = h("form", { class: "create", id: "create-form", novalidate: true },
     game.options.length ? h("fieldset", { class: "group" }, h("legend", {}, t("lobby.options")), game.options.map((o) => optionField(game, o))) : null,
@@ -313,6 +359,7 @@ function renderDetail(game) {
       seatsBox,
       h("div", { class: "field" }, h("label", { for: "my-name" }, t("lobby.your_name")), name)),
     h("fieldset", { class: "group" }, h("legend", {}, t("lobby.room")),
+      paceField,
       h("label", { class: "check" }, h("input", { type: "checkbox", id: "public" }), t("lobby.public")),
       game.hints ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "hints", checked: true }), t("lobby.hints")) : null,
       game.odds ? h("label", { class: "check" }, h("input", { type: "checkbox", id: "odds" }), t("lobby.odds")) : null,
@@ -320,7 +367,7 @@ function renderDetail(game) {
       h("div", { class: "field rated-field" },
         h("label", { class: "check" }, h("input", { type: "checkbox", id: "rated", disabled: !me, "aria-describedby": "rated-help" }), t("lobby.rated")),
         helpEl("rated", me ? t("lobby.rated_help") : t("lobby.rated_guest"))),
-      clock, takeover),
+      moveTime, bank, clock, takeover),
     h("div", { class: "actions create-actions" }, h("button", { type: "submit", class: "primary", id: "create" }, t("lobby.create"))),
     createError);
   form.addEventListener("change", (e) => {
@@ -352,9 +399,12 @@ function renderDetail(game) {
         hints: !!(game.hints && $("#hints").checked),
         odds: !!(game.odds && $("#odds").checked),
         bot_pace: $("#pace").checked ? 0.8 : 0,
-        turn_clock: seconds(clock.querySelector("select")),
-        takeover_after: seconds(takeover.querySelector("select")),
         rated: !!(me && $("#rated").checked),
+        ...(turnBased()
+          ? { pace: "turn-based", move_time: seconds(moveTime.querySelector("select")),
+              time_bank: seconds(bank.querySelector("select")) }
+          : { turn_clock: seconds(clock.querySelector("select")),
+              takeover_after: seconds(takeover.querySelector("select")) }),
       },
     };
     const button = $("#create");
@@ -534,15 +584,78 @@ async function renderOpen() {
   } catch {
     rooms = [];
   }
+  const row = (r) => {
+    const game = games.find((g) => g.id === r.game);
+    const free = r.seats.filter((s) => s.kind === "human" && !s.claimed).length;
+    return h("li", { "data-code": r.code }, h("a", { href: r.invite }, game ? game.name : r.game),
+      h("span", { class: "room-facts" }, " — ", t(`room.status.${r.status}`),
+        r.pace === "turn-based" && r.move_time ? ` · ${t("lobby.per_move", { time: longSpan(r.move_time) })}` : "",
+        " · ", t("lobby.free_seats", { count: free, n: free }), " · ", r.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : "…")).join(", ")));
+  };
+  // turn-based tables apart from live ones: a game over days is another kind of promise
+  const slow = rooms.filter((r) => r.pace === "turn-based");
+  const live = rooms.filter((r) => r.pace !== "turn-based");
+  const part = (id, title, list) => list.length
+    ? h("div", { id }, h("h3", { class: "open-kind" }, title), h("ul", { class: "room-list" }, list.map(row)))
+    : null;
   replace($("#open"), rooms.length
-    ? h("ul", { class: "room-list" }, rooms.map((r) => {
-        const game = games.find((g) => g.id === r.game);
-        const free = r.seats.filter((s) => s.kind === "human" && !s.claimed).length;
-        return h("li", {}, h("a", { href: r.invite }, game ? game.name : r.game),
-          h("span", { class: "room-facts" }, " — ", t(`room.status.${r.status}`),
-            " · ", t("lobby.free_seats", { count: free, n: free }), " · ", r.seats.map((s) => s.name || (s.kind === "bot" ? s.bot : "…")).join(", ")));
-      }))
+    ? h("div", {}, part("open-live", t("lobby.open_live"), live), part("open-turns", t("lobby.open_turns"), slow))
     : h("p", { class: "muted" }, t("lobby.open_none")));
+}
+
+// ----- your turn ---------------------------------------------------------------------------
+/** The turn-based rooms waiting for this player's move: the account's (every device) and
+ * those of the seats this browser holds, once each, the nearest deadline first (as the
+ * server orders each list; docs/protocol.md "Your turn"). */
+async function renderTurns() {
+  const held = Object.entries(store.rooms())
+    .filter(([, r]) => r.token && Number.isInteger(r.seat))
+    .slice(0, 200)
+    .map(([code, r]) => ({ code, seat: r.seat, token: r.token }));
+  const lists = await Promise.all([
+    me ? api.accountTurns().catch(() => null) : null,
+    held.length ? api.turns(held).catch(() => null) : null,
+  ]);
+  const seen = new Set();
+  const turns = [];
+  for (const list of lists) {
+    for (const turn of list ? list.turns : []) {
+      const key = `${turn.room} ${turn.seat}`;
+      if (!seen.has(key)) { seen.add(key); turns.push(turn); }
+    }
+  }
+  const due = (x) => (x.deadline === null ? Infinity : x.deadline);
+  turns.sort((a, b) => due(a) - due(b) || a.since - b.since);
+  const gameName = (id) => (games.find((g) => g.id === id) || { name: id }).name;
+  replace($("#turns"), turns.length ? h("ul", { class: "turn-list" }, turns.map((turn) => {
+    const mine = store.room(turn.room);
+    const here = mine && mine.token && mine.seat === turn.seat;
+    const problem = h("p", { class: "field-error", id: `turn-${turn.room}-error`, role: "alert", hidden: true });
+    const open = here
+      ? h("a", { href: `/r/${encodeURIComponent(turn.room)}`, "data-key": `turn-${turn.room}` }, gameName(turn.game))
+      : h("button", { type: "button", class: "small resume", "data-key": `turn-${turn.room}`,
+          onclick: async (e) => {
+            e.currentTarget.disabled = true;
+            try {
+              await resume(turn.room, turn.seat, turn.game);
+            } catch (err) {
+              open.disabled = false;
+              problem.textContent = errorText(err);
+              problem.hidden = false;
+            }
+          } }, t("lobby.turn_resume", { game: gameName(turn.game) }));
+    const names = turn.others.map((s) => isolate(s.name || (s.kind === "bot" ? t("seat.bot", { bot: s.bot }) : "…")));
+    const clock = turn.late ? t("lobby.turn_late")
+      : turn.left === null ? t("lobby.turn_no_clock")
+      : t("lobby.turn_left", { time: span(turn.left) });
+    return h("li", { class: `turn-row${turn.late ? " late" : ""}`, "data-code": turn.room },
+      open,
+      names.length ? h("p", { class: "turn-against" }, t("lobby.turn_against", { names: names.join(", ") })) : null,
+      h("p", { class: "muted" }, t("lobby.turn_waiting", { time: span(turn.waiting) }), " · ",
+        h("span", { class: "turn-left" }, clock)),
+      problem);
+  })) : null);
+  $("#turns-panel").hidden = !turns.length;
 }
 
 /** The header's account link: "Sign in", or the signed-in name (text, never markup). */
@@ -577,6 +690,9 @@ async function main() {
   chosen = games.find((g) => g.id === wanted) || games[0];
   renderGames();
   renderDetail(chosen);
+  await renderTurns();
+  document.body.dataset.turns = "ready"; // for tests: the "your turn" list is drawn
+  setInterval(renderTurns, 60000);
   await renderMine();
   document.body.dataset.mine = "ready"; // for tests: your rooms and games are drawn
   renderOpen();
