@@ -48,6 +48,7 @@ from gamenight.server import metrics
 from gamenight.server import protocol as p
 from gamenight.server.accounts import passkeys
 from gamenight.server.accounts import routes as accounts
+from gamenight.server.notify import routes as notify
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
@@ -640,6 +641,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         hub = hub_class(Store(config.db_url), config)
         await hub.start()
         app.state.hub = hub
+        _start_notifier(app, config, hub)
         metrics.track(hub)
     except asyncio.CancelledError:
         if hub is not None:  # stopped while restoring: what started is stopped too
@@ -660,6 +662,23 @@ async def _bring_up(app: Litestar, config: Config) -> None:
             log.error("the storage and the rooms could not start: %s", app.state.failed)
     finally:
         app.state.up.set()
+
+
+def _start_notifier(app: Litestar, config: Config, hub: Hub) -> None:
+    """The notifications' sweep and delivery (server/notify), in the background."""
+    from gamenight.server.notify.deliver import Channels, Notifier
+    from gamenight.server.notify.mail import Smtp
+    from gamenight.server.notify.store import NotifyStore
+
+    smtp = (
+        Smtp(config.smtp_host, config.smtp_port, config.smtp_user, config.smtp_password,
+             config.smtp_from, config.smtp_ca)
+        if config.smtp_host
+        else None
+    )
+    channels = Channels(config.public_url, smtp, config.notify_private)
+    notifier = app.state.notifier = Notifier(NotifyStore(hub.store.engine), channels)
+    app.state.notify_task = asyncio.create_task(notifier.run(config.notify_every))
 
 
 async def _close(hub: Hub) -> None:
@@ -755,6 +774,11 @@ def create_app(config: Config) -> Litestar:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        notifying: asyncio.Task[None] | None = getattr(app.state, "notify_task", None)
+        if notifying is not None:
+            notifying.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await notifying
         hub: Hub | None = getattr(app.state, "hub", None)
         if hub is not None:
             await _close(hub)
@@ -775,6 +799,7 @@ def create_app(config: Config) -> Litestar:
             protocol_schema,
             *accounts.ROUTES,  # optional accounts (server/accounts)
             *passkeys.ROUTES,
+            *notify.ROUTES,  # notifications (server/notify)
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
             healthz,
@@ -808,7 +833,7 @@ def create_app(config: Config) -> Litestar:
     return app
 
 
-CLOSED_BODIES = (Claim, CreateRoom, RoomOptions)  # request bodies refusing unknown fields
+CLOSED_BODIES = (Claim, CreateRoom, RoomOptions, notify.Subscribe)  # request bodies refusing unknown fields
 
 
 def _tighten_document(app: Litestar) -> None:
