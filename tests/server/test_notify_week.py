@@ -96,15 +96,15 @@ def test_a_week_of_turns_notifies_each_event_exactly_once(
             at(T0 + day * DAY)
             tables.turn(room, 1, 2 * day + 1, T0 + day * DAY + HOUR, T0 + day * DAY + 13 * HOUR)
             at(T0 + day * DAY + HOUR)
-        at(T0 + 7 * DAY)
+        at(T0 + 7 * DAY)  # Bob's last clock ran out: his reminder and the news in one
         at(T0 + 7 * DAY)
 
     mails, sent_pushes, sent_hooks = box.messages, pushes(), hooks()
-    assert (len(mails), len(sent_pushes), len(sent_hooks)) == (7, 7, 7)
+    assert (len(mails), len(sent_pushes), len(sent_hooks)) == (8, 8, 8)
     assert all(box.tls)  # every mail came over STARTTLS
-    assert len({m["Message-ID"] for m in mails}) == 7
+    assert len({m["Message-ID"] for m in mails}) == 8
     late = [e for h in sent_hooks for e in h["events"] if e["kind"] == "late"]
-    assert [(e["seat"], e["mine"]) for e in late] == [(0, False)]
+    assert [(e["seat"], e["mine"]) for e in late] == [(0, False), (1, True)]
     for r in receiver.got:  # every webhook is signed
         if r.path == "/hook/bob":
             stamp, signature = r.headers["Gamenight-Timestamp"], r.headers["Gamenight-Signature"]
