@@ -61,6 +61,34 @@ class Tables:
                 )
         return int(room_id)
 
+    def account(self, name: str, rooms: list[int], seat: int = 0) -> int:
+        """An account holding ``seat`` of each of ``rooms``."""
+        from sqlalchemy import update
+
+        from gamenight.server.accounts.tables import ACCOUNTS
+
+        with self.engine.begin() as conn:
+            account_id = conn.execute(
+                insert(ACCOUNTS).values(name=name, name_fold=name.lower(),
+                                        name_skeleton=name.lower(), created_at=0.0)
+            ).inserted_primary_key[0]
+            conn.execute(
+                update(SEATS)
+                .where(SEATS.c.room_id.in_(rooms), SEATS.c.seat == seat)
+                .values(account_id=account_id)
+            )
+        return int(account_id)
+
+    def subscribe_account(self, account_id: int, channel: str, target: str, secret: str = "") -> int:
+        with self.engine.begin() as conn:
+            sub_id = conn.execute(
+                insert(NOTIFY_SUBS).values(
+                    account_id=account_id, channel=channel, target=target, secret=secret,
+                    lang="en", unsub_hash=os.urandom(16).hex(), created_at=0.0,
+                )
+            ).inserted_primary_key[0]
+        return int(sub_id)
+
     def turn(self, room_id: int, seat: int, seq: int, since: float, deadline: float | None) -> None:
         """The decision of ``seat`` (the one of the room: the previous is gone)."""
         with self.engine.begin() as conn:

@@ -133,3 +133,23 @@ def test_the_unsubscribe_link_works_without_signing_in(srv: ThreadServer) -> Non
         assert again.json() == {"unsubscribed": False}
     with _client(srv) as c:
         assert c.get("/api/notify/subscriptions", params=params, headers=auth).json() == []
+
+
+def test_a_host_name_resolving_to_loopback_is_refused(
+    srv: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import socket
+
+    real = socket.getaddrinfo
+
+    def resolve(host: str, *args: object, **kw: object) -> object:
+        if host == "rebind.example.org":
+            return real("127.0.0.1", *args, **kw)  # type: ignore[arg-type]
+        return real(host, *args, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket, "getaddrinfo", resolve)
+    params, auth = _guest(srv)
+    with _client(srv) as c:
+        r = c.post("/api/notify/subscriptions", params=params, headers=auth,
+                   json={"channel": "webhook", "target": "https://rebind.example.org/x"})
+    assert r.status_code == 400 and "private" in r.json()["message"]

@@ -16,6 +16,7 @@ state-changing request passes the app's Origin and Content-Type checks (server/g
 
 from __future__ import annotations
 
+import asyncio
 import html
 import json
 import re
@@ -139,7 +140,9 @@ async def list_subscriptions(request: Request[Any, Any, Any]) -> list[Subscripti
     return [_shown(s, owner.code) for s in subs]
 
 
-def _target(data: Subscribe, allow_private: bool) -> str:
+async def _target(data: Subscribe, allow_private: bool) -> str:
+    """The subscription's target, checked: an address, or a URL on no private network
+    (its host resolved now too; each delivery resolves it again)."""
     from gamenight.server.notify import push, targets
 
     text = data.target.strip()
@@ -149,10 +152,14 @@ def _target(data: Subscribe, allow_private: bool) -> str:
         return text
     try:
         if data.channel == "push":
-            return json.dumps(push.check_subscription(text, allow_private=allow_private))
-        return targets.check_url(text, allow_private=allow_private)
+            checked = push.check_subscription(text, allow_private=allow_private)
+            url, target = checked["endpoint"], json.dumps(checked)
+        else:
+            url = target = targets.check_url(text, allow_private=allow_private)
+        await asyncio.to_thread(targets.screen, url, allow_private=allow_private)
     except (push.BadSubscription, targets.TargetError) as exc:
         raise RoomError(400, "bad_request", str(exc)) from None
+    return target
 
 
 @post("/api/notify/subscriptions", summary="Subscribe to notifications", status_code=201,
@@ -167,7 +174,7 @@ async def add_subscription(request: Request[Any, Any, Any], data: JSONBody[Subsc
     lang = data.lang or language()
     if lang not in LANGUAGES:
         raise RoomError(400, "bad_request", _("no such language: {lang}").format(lang=lang[:8]))
-    target = _target(data, notifier.channels.allow_private)
+    target = await _target(data, notifier.channels.allow_private)
     have = await store.subs_of(account_id=owner.account_id, room_id=owner.room_id, seat=owner.seat)
     if len(have) >= MAX_SUBS:
         raise RoomError(409, "too_many", _("at most {n} subscriptions").format(n=MAX_SUBS))

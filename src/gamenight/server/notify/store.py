@@ -96,17 +96,17 @@ class Waiting:
 
 
 def _sub(row: Any) -> Sub:
-    m = row._mapping
+    m, c = row._mapping, NOTIFY_SUBS.c
     return Sub(
-        m["id"],
-        m["account_id"],
-        m["room_id"],
-        m["seat"],
-        m["channel"],
-        m["target"],
-        m["secret"],
-        m["lang"],
-        m["created_at"],
+        m[c.id],
+        m[c.account_id],
+        m[c.room_id],
+        m[c.seat],
+        m[c.channel],
+        m[c.target],
+        m[c.secret],
+        m[c.lang],
+        m[c.created_at],
     )
 
 
@@ -278,12 +278,12 @@ class NotifyStore:
                 assert sub.room_id is not None and sub.seat is not None
                 out.append((sub.room_id, sub.seat, sub))
             owned = await conn.execute(
-                select(SEATS.c.room_id, SEATS.c.seat, NOTIFY_SUBS)
+                select(SEATS.c.room_id.label("at_room"), SEATS.c.seat.label("at_seat"), NOTIFY_SUBS)
                 .select_from(SEATS.join(NOTIFY_SUBS, NOTIFY_SUBS.c.account_id == SEATS.c.account_id))
                 .where(SEATS.c.room_id.in_(rooms))
             )
             for row in owned:
-                out.append((row[0], row[1], _sub(row[2:])))
+                out.append((row.at_room, row.at_seat, _sub(row)))
         return out
 
     @guarded

@@ -6,7 +6,7 @@ For each decision waiting (a ``turns`` row) and each subscription of its seat:
 * ``turn`` — "your move", due when the decision began, but at most one per room and
   subscription per ``move_time`` (the room's speed): a later one waits for its period;
 * ``remind`` — due when a quarter of the move's time is left (at most
-  :data:`REMIND_BEFORE` before the deadline);
+  :data:`REMIND_BEFORE` before the deadline), never before its "your turn";
 * ``late`` — due when the clock ran out, to every subscribed seat of the room.
 
 Each event's ``key`` names it (kind, subscription, room, seat, the decision's seq), so
@@ -82,10 +82,10 @@ def events(
             due = w.since if previous is None else max(w.since, previous + period)
             out.append(Event(f"turn:{tail}", sub.id, "turn", w.room_id, w.seat, w.seq,
                              {**payload, "mine": True}, due))
-            if w.deadline is not None:
+            if w.deadline is not None:  # never before its "your turn" (one message then)
                 before = min((w.deadline - w.since) / 4, REMIND_BEFORE)
                 out.append(Event(f"remind:{tail}", sub.id, "remind", w.room_id, w.seat, w.seq,
-                                 {**payload, "mine": True}, w.deadline - before))
+                                 {**payload, "mine": True}, max(due, w.deadline - before)))
         if w.deadline is not None and (now >= w.deadline or w.late_at is not None):
             for (room_id, seat), subs_of_seat in by_seat.items():
                 if room_id != w.room_id:
@@ -112,13 +112,7 @@ async def sweep(store: NotifyStore, now: float) -> int:
     subs = await store.subs_for(sorted({w.room_id for w in waiting}))
     if not subs:
         return 0
-    wanted = events(waiting, subs, {}, now)
+    last = await store.last_turn_sent((sub.id, room_id) for room_id, _seat, sub in subs)
+    wanted = events(waiting, subs, last, now)
     known = await store.known_keys([e.key for e in wanted])
-    fresh = [e for e in wanted if e.key not in known]
-    turns = [e for e in fresh if e.kind == "turn"]
-    if turns:  # the "your turn" rows wait for their room's period (module doc)
-        last = await store.last_turn_sent((e.sub_id, e.room_id) for e in turns)
-        fresh = [e for e in fresh if e.kind != "turn"] + [
-            e for e in events(waiting, subs, last, now) if e.kind == "turn" and e.key not in known
-        ]
-    return await store.enqueue(fresh, now)
+    return await store.enqueue([e for e in wanted if e.key not in known], now)

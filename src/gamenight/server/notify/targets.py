@@ -11,7 +11,7 @@ goes to the address that was checked (:func:`post`), never resolved a second tim
 >>> check_url("http://127.0.0.1:9/x", allow_private=False)
 Traceback (most recent call last):
 ...
-gamenight.server.notify.targets.TargetError: loopback and private-network addresses are refused
+gamenight.server.notify.targets.PrivateTargetError: loopback and private-network addresses are refused
 >>> check_url("ftp://a/x", allow_private=False)
 Traceback (most recent call last):
 ...
@@ -35,6 +35,14 @@ TIMEOUT = 10.0  # seconds for a connection and for each read
 
 class TargetError(GamenightError):
     """A URL the server will not send to (one line)."""
+
+
+class PrivateTargetError(TargetError):
+    """A URL whose host is (or resolves to) loopback or a private network."""
+
+
+def _private() -> PrivateTargetError:
+    return PrivateTargetError(_("loopback and private-network addresses are refused"))
 
 
 def public(address: str) -> bool:
@@ -69,11 +77,25 @@ def check_url(url: str, *, allow_private: bool) -> str:
         ipaddress.ip_address(host)
     except ValueError:
         if not allow_private and (host == "localhost" or host.endswith(".localhost")):
-            raise TargetError(_("loopback and private-network addresses are refused")) from None
+            raise _private() from None
         return url
     if not allow_private and not public(host):
-        raise TargetError(_("loopback and private-network addresses are refused"))
+        raise _private()
     return url
+
+
+def screen(url: str, *, allow_private: bool) -> None:
+    """At subscription time: a host name that resolves now to a private address is
+    refused; one that does not resolve is let through (the delivery checks it again)."""
+    if allow_private:
+        return
+    parts = urlsplit(url)
+    try:
+        resolve_public(parts.hostname or "", parts.port or 443, allow_private=False)
+    except PrivateTargetError:
+        raise
+    except TargetError:
+        pass  # not resolvable now: checked at each delivery
 
 
 def resolve_public(host: str, port: int, *, allow_private: bool) -> str:
@@ -87,7 +109,7 @@ def resolve_public(host: str, port: int, *, allow_private: bool) -> str:
     if not addresses:
         raise TargetError(f"{host}: no address")
     if not allow_private and not all(public(a) for a in addresses):
-        raise TargetError(_("loopback and private-network addresses are refused"))
+        raise _private()
     return addresses[0]
 
 
