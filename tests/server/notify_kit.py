@@ -47,16 +47,30 @@ class Tables:
         with self.engine.begin() as conn:
             room_id = conn.execute(
                 insert(ROOMS).values(
-                    code=code, game="dice-duel", options="{}", room_options=room_options,
-                    public=False, status="playing", seed="1", commitment="c",
-                    host_token_hash="h", seq=0, note="", created_at=0.0, updated_at=0.0,
+                    code=code,
+                    game="dice-duel",
+                    options="{}",
+                    room_options=room_options,
+                    public=False,
+                    status="playing",
+                    seed="1",
+                    commitment="c",
+                    host_token_hash="h",
+                    seq=0,
+                    note="",
+                    created_at=0.0,
+                    updated_at=0.0,
                 )
-            ).inserted_primary_key[0]
+            ).inserted_primary_key[0]  # type: ignore[index]
             for seat in range(seats):
                 conn.execute(
                     insert(SEATS).values(
-                        room_id=room_id, seat=seat, kind="human", bot="",
-                        name=["Ada", "Bob", "Cy"][seat], token_hash=token_hash(f"{code}-{seat}"),
+                        room_id=room_id,
+                        seat=seat,
+                        kind="human",
+                        bot="",
+                        name=["Ada", "Bob", "Cy"][seat],
+                        token_hash=token_hash(f"{code}-{seat}"),
                     )
                 )
         return int(room_id)
@@ -69,9 +83,10 @@ class Tables:
 
         with self.engine.begin() as conn:
             account_id = conn.execute(
-                insert(ACCOUNTS).values(name=name, name_fold=name.lower(),
-                                        name_skeleton=name.lower(), created_at=0.0)
-            ).inserted_primary_key[0]
+                insert(ACCOUNTS).values(
+                    name=name, name_fold=name.lower(), name_skeleton=name.lower(), created_at=0.0
+                )
+            ).inserted_primary_key[0]  # type: ignore[index]
             conn.execute(
                 update(SEATS)
                 .where(SEATS.c.room_id.in_(rooms), SEATS.c.seat == seat)
@@ -79,14 +94,21 @@ class Tables:
             )
         return int(account_id)
 
-    def subscribe_account(self, account_id: int, channel: str, target: str, secret: str = "") -> int:
+    def subscribe_account(
+        self, account_id: int, channel: str, target: str, secret: str = ""
+    ) -> int:
         with self.engine.begin() as conn:
             sub_id = conn.execute(
                 insert(NOTIFY_SUBS).values(
-                    account_id=account_id, channel=channel, target=target, secret=secret,
-                    lang="en", unsub_hash=os.urandom(16).hex(), created_at=0.0,
+                    account_id=account_id,
+                    channel=channel,
+                    target=target,
+                    secret=secret,
+                    lang="en",
+                    unsub_hash=os.urandom(16).hex(),
+                    created_at=0.0,
                 )
-            ).inserted_primary_key[0]
+            ).inserted_primary_key[0]  # type: ignore[index]
         return int(sub_id)
 
     def turn(self, room_id: int, seat: int, seq: int, since: float, deadline: float | None) -> None:
@@ -94,19 +116,27 @@ class Tables:
         with self.engine.begin() as conn:
             conn.execute(delete(TURNS).where(TURNS.c.room_id == room_id))
             conn.execute(
-                insert(TURNS).values(room_id=room_id, seat=seat, seq=seq, since=since,
-                                     deadline=deadline)
+                insert(TURNS).values(
+                    room_id=room_id, seat=seat, seq=seq, since=since, deadline=deadline
+                )
             )
 
-    def subscribe(self, room_id: int, seat: int, channel: str, target: str, secret: str = "",
-                  lang: str = "en") -> int:
+    def subscribe(
+        self, room_id: int, seat: int, channel: str, target: str, secret: str = "", lang: str = "en"
+    ) -> int:
         with self.engine.begin() as conn:
             sub_id = conn.execute(
                 insert(NOTIFY_SUBS).values(
-                    room_id=room_id, seat=seat, channel=channel, target=target, secret=secret,
-                    lang=lang, unsub_hash=os.urandom(16).hex(), created_at=0.0,
+                    room_id=room_id,
+                    seat=seat,
+                    channel=channel,
+                    target=target,
+                    secret=secret,
+                    lang=lang,
+                    unsub_hash=os.urandom(16).hex(),
+                    created_at=0.0,
                 )
-            ).inserted_primary_key[0]
+            ).inserted_primary_key[0]  # type: ignore[index]
         return int(sub_id)
 
     def close(self) -> None:
@@ -146,8 +176,11 @@ def self_signed(folder: Path) -> tuple[Path, Path]:
     cert_path, key_path = folder / "cert.pem", folder / "key.pem"
     cert_path.write_bytes(cert.public_bytes(serialization.Encoding.PEM))
     key_path.write_bytes(
-        key.private_bytes(serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
-                          serialization.NoEncryption())
+        key.private_bytes(
+            serialization.Encoding.PEM,
+            serialization.PrivateFormat.PKCS8,
+            serialization.NoEncryption(),
+        )
     )
     return cert_path, key_path
 
@@ -157,7 +190,7 @@ class Mailbox:
     messages: list[Any] = field(default_factory=list)
     tls: list[bool] = field(default_factory=list)
 
-    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:  # noqa: N802
+    async def handle_DATA(self, server: Any, session: Any, envelope: Any) -> str:
         import email
         from email import policy
 
@@ -178,8 +211,9 @@ def smtp_server(folder: Path) -> Iterator[tuple[Mailbox, int, Path]]:
     context.load_cert_chain(cert, key)
     box = Mailbox()
     port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port, tls_context=context,
-                            require_starttls=True)
+    controller = Controller(
+        box, hostname="127.0.0.1", port=port, tls_context=context, require_starttls=True
+    )
     controller.start()
     try:
         yield box, port, cert
@@ -204,7 +238,7 @@ class Receiver:
         outer = self
 
         class Handler(http.server.BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802
+            def do_POST(self) -> None:
                 body = self.rfile.read(int(self.headers.get("content-length", "0")))
                 if outer.fail > 0:
                     outer.fail -= 1
@@ -249,13 +283,17 @@ class Browser:
         public = self.key.public_key().public_bytes(
             serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
         )
-        self.subscription = {"endpoint": endpoint, "keys": {"p256dh": b64(public), "auth": b64(self.auth)}}
+        self.subscription = {
+            "endpoint": endpoint,
+            "keys": {"p256dh": b64(public), "auth": b64(self.auth)},
+        }
 
     def decrypt(self, body: bytes) -> dict[str, Any]:
         import http_ece
 
-        plain = http_ece.decrypt(body, private_key=self.key, auth_secret=self.auth,
-                                 version="aes128gcm")
+        plain = http_ece.decrypt(
+            body, private_key=self.key, auth_secret=self.auth, version="aes128gcm"
+        )
         return dict(json.loads(plain))
 
 

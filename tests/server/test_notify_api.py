@@ -35,8 +35,12 @@ def _guest(srv: ThreadServer) -> tuple[dict[str, str], dict[str, str]]:
 def test_a_guest_seat_subscribes_lists_and_removes(srv: ThreadServer) -> None:
     params, auth = _guest(srv)
     with _client(srv) as c:
-        made = c.post("/api/notify/subscriptions", params=params, headers=auth,
-                      json={"channel": "webhook", "target": "https://hooks.example.org/x"})
+        made = c.post(
+            "/api/notify/subscriptions",
+            params=params,
+            headers=auth,
+            json={"channel": "webhook", "target": "https://hooks.example.org/x"},
+        )
         assert made.status_code == 201, made.text
         body = made.json()
         assert len(body["secret"]) == 64  # shown this once
@@ -48,21 +52,27 @@ def test_a_guest_seat_subscribes_lists_and_removes(srv: ThreadServer) -> None:
         assert "secret" not in listed[0]
         wrong = {"Authorization": "Bearer nope"}
         assert c.get("/api/notify/subscriptions", params=params, headers=wrong).status_code == 404
-        gone = c.delete(f"/api/notify/subscriptions/{body['subscription']['id']}", params=params,
-                        headers=auth)
+        gone = c.delete(
+            f"/api/notify/subscriptions/{body['subscription']['id']}", params=params, headers=auth
+        )
         assert gone.status_code == 200
         assert c.get("/api/notify/subscriptions", params=params, headers=auth).json() == []
 
 
 def test_an_account_subscribes_a_browser_with_the_servers_vapid_key(srv: ThreadServer) -> None:
     with _client(srv) as c:
-        assert c.post("/api/account/signup", json={"name": "Ann", "password": "a" * 12}).status_code == 201
+        assert (
+            c.post("/api/account/signup", json={"name": "Ann", "password": "a" * 12}).status_code
+            == 201
+        )
         key = c.get("/api/notify/vapid").json()["public_key"]
         assert len(unb64(key)) == 65 and unb64(key)[0] == 4  # an uncompressed P-256 point
         assert c.get("/api/notify/vapid").json()["public_key"] == key  # kept
         browser = Browser("https://push.example.net/send/abc")
-        made = c.post("/api/notify/subscriptions",
-                      json={"channel": "push", "target": json.dumps(browser.subscription), "lang": "pl"})
+        made = c.post(
+            "/api/notify/subscriptions",
+            json={"channel": "push", "target": json.dumps(browser.subscription), "lang": "pl"},
+        )
         assert made.status_code == 201, made.text
         assert made.json()["subscription"]["target"] == "push.example.net"  # not the endpoint
         assert made.json()["secret"] is None
@@ -85,7 +95,15 @@ def test_no_subscription_without_a_seat_or_a_session(srv: ThreadServer) -> None:
         ({"channel": "webhook", "target": "http://[::1]/x"}, "bad_request"),
         ({"channel": "webhook", "target": "http://localhost/x"}, "bad_request"),
         ({"channel": "webhook", "target": "file:///etc/passwd"}, "bad_request"),
-        ({"channel": "push", "target": '{"endpoint": "http://169.254.169.254/", "keys": {"p256dh": "x", "auth": "y"}}'}, "bad_request"),
+        (
+            {
+                "channel": "push",
+                "target": json.dumps(
+                    {"endpoint": "http://169.254.169.254/", "keys": {"p256dh": "x", "auth": "y"}}
+                ),
+            },
+            "bad_request",
+        ),
         ({"channel": "push", "target": "[]"}, "bad_request"),
         ({"channel": "email", "target": "not an address"}, "bad_request"),
         ({"channel": "email", "target": "a@b.org"}, "no_channel"),  # this server has no SMTP
@@ -104,19 +122,31 @@ def test_state_changes_check_origin_and_content_type(srv: ThreadServer) -> None:
     params, auth = _guest(srv)
     body = json.dumps({"channel": "webhook", "target": "https://hooks.example.org/x"})
     with httpx.Client(base_url=srv.url, timeout=30) as c:
-        evil = c.post("/api/notify/subscriptions", params=params, content=body,
-                      headers={**auth, "Origin": "https://evil.example", "Content-Type": "application/json"})
+        evil = c.post(
+            "/api/notify/subscriptions",
+            params=params,
+            content=body,
+            headers={**auth, "Origin": "https://evil.example", "Content-Type": "application/json"},
+        )
         assert evil.status_code == 403 and evil.json()["code"] == "bad_origin"
-        form = c.post("/api/notify/subscriptions", params=params, content=body,
-                      headers={**auth, "Origin": srv.url, "Content-Type": "text/plain"})
+        form = c.post(
+            "/api/notify/subscriptions",
+            params=params,
+            content=body,
+            headers={**auth, "Origin": srv.url, "Content-Type": "text/plain"},
+        )
         assert form.status_code == 415
 
 
 def test_the_unsubscribe_link_works_without_signing_in(srv: ThreadServer) -> None:
     params, auth = _guest(srv)
     with _client(srv) as c:
-        made = c.post("/api/notify/subscriptions", params=params, headers=auth,
-                      json={"channel": "webhook", "target": "https://hooks.example.org/x"}).json()
+        made = c.post(
+            "/api/notify/subscriptions",
+            params=params,
+            headers=auth,
+            json={"channel": "webhook", "target": "https://hooks.example.org/x"},
+        ).json()
     token = made["unsubscribe"].partition("token=")[2]
     with httpx.Client(base_url=srv.url, timeout=30) as anonymous:
         page = anonymous.get("/notify/unsubscribe", params={"token": token})
@@ -124,12 +154,19 @@ def test_the_unsubscribe_link_works_without_signing_in(srv: ThreadServer) -> Non
         with _client(srv) as c:
             assert len(c.get("/api/notify/subscriptions", params=params, headers=auth).json()) == 1
         # the one-click form of RFC 8058, as a mail provider posts it (no Origin)
-        done = anonymous.post("/api/notify/unsubscribe", params={"token": token},
-                              content="List-Unsubscribe=One-Click",
-                              headers={"Content-Type": "application/x-www-form-urlencoded"})
+        done = anonymous.post(
+            "/api/notify/unsubscribe",
+            params={"token": token},
+            content="List-Unsubscribe=One-Click",
+            headers={"Content-Type": "application/x-www-form-urlencoded"},
+        )
         assert done.status_code == 200 and "no more notifications" in done.text
-        again = anonymous.post("/api/notify/unsubscribe", params={"token": token},
-                               json={}, headers={"Accept": "application/json"})
+        again = anonymous.post(
+            "/api/notify/unsubscribe",
+            params={"token": token},
+            json={},
+            headers={"Accept": "application/json"},
+        )
         assert again.json() == {"unsubscribed": False}
     with _client(srv) as c:
         assert c.get("/api/notify/subscriptions", params=params, headers=auth).json() == []
@@ -150,6 +187,10 @@ def test_a_host_name_resolving_to_loopback_is_refused(
     monkeypatch.setattr(socket, "getaddrinfo", resolve)
     params, auth = _guest(srv)
     with _client(srv) as c:
-        r = c.post("/api/notify/subscriptions", params=params, headers=auth,
-                   json={"channel": "webhook", "target": "https://rebind.example.org/x"})
+        r = c.post(
+            "/api/notify/subscriptions",
+            params=params,
+            headers=auth,
+            json={"channel": "webhook", "target": "https://rebind.example.org/x"},
+        )
     assert r.status_code == 400 and "private" in r.json()["message"]

@@ -62,7 +62,13 @@ def test_a_failing_webhook_is_retried_and_blocks_no_mail(
         assert len(box.messages) == 1 and receiver.got == []
         hook = next(r for r in first if r["kind"] == "turn" and r["sub_id"] == 1)
         assert (hook["attempts"], hook["due_at"], hook["state"]) == (1, T0 + BACKOFF, "pending")
-        times = [T0 + BACKOFF - 1, T0 + BACKOFF, T0 + 2 * BACKOFF, T0 + 3 * BACKOFF, T0 + 4 * BACKOFF]
+        times = [
+            T0 + BACKOFF - 1,
+            T0 + BACKOFF,
+            T0 + 2 * BACKOFF,
+            T0 + 3 * BACKOFF,
+            T0 + 4 * BACKOFF,
+        ]
         rows = asyncio.run(_rounds(sqlite_url, channels, times))
     hook = next(r for r in rows if r["kind"] == "turn" and r["sub_id"] == 1)
     # failed at T0 and T0+30 (then due T0+90), sent at T0+90

@@ -16,7 +16,6 @@ from harness import PgCluster
 from notify_kit import Browser, Receiver, Tables, smtp_server
 
 from gamenight.server.notify.deliver import LEASE, Channels, Notifier
-from gamenight.server.notify.mail import Smtp
 from gamenight.server.notify.store import NotifyStore
 
 T0 = 1_800_000_000.0
@@ -68,7 +67,9 @@ def test_two_processes_send_each_notification_exactly_once(
     assert sum(sent) == 24
     paths = Counter(r.path for r in receiver.got)
     assert len(box.messages) == 8
-    assert Counter(m["To"] for m in box.messages) == {f"p{n}@example.org": 1 for n in range(0, 24, 3)}
+    assert Counter(m["To"] for m in box.messages) == {
+        f"p{n}@example.org": 1 for n in range(0, 24, 3)
+    }
     assert paths == {f"/push/{n}": 1 for n in range(1, 24, 3)} | {
         f"/hook/{n}": 1 for n in range(2, 24, 3)
     }

@@ -11,6 +11,7 @@ import hmac
 import json
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from notify_kit import DAY, Browser, FakeClock, Receiver, Tables, smtp_server
@@ -46,8 +47,9 @@ def test_a_week_of_turns_notifies_each_event_exactly_once(
 
     with smtp_server(tmp_path) as (box, port, ca):
         channels = Channels(
-            "https://games.example", Smtp("127.0.0.1", port, sender="games@example.org",
-                                          ca_file=str(ca)), allow_private=True
+            "https://games.example",
+            Smtp("127.0.0.1", port, sender="games@example.org", ca_file=str(ca)),
+            allow_private=True,
         )
 
         async def run(at: float, times: int = 2) -> None:
@@ -68,10 +70,10 @@ def test_a_week_of_turns_notifies_each_event_exactly_once(
         def at(when: float) -> None:
             asyncio.run(run(when))
 
-        def hooks() -> list[dict[str, object]]:
+        def hooks() -> list[dict[str, Any]]:
             return [json.loads(r.body) for r in receiver.got if r.path == "/hook/bob"]
 
-        def pushes() -> list[dict[str, object]]:
+        def pushes() -> list[dict[str, Any]]:
             return [browser.decrypt(r.body) for r in receiver.got if r.path == "/push/ada"]
 
         tables.turn(room, 0, 1, T0, T0 + 12 * HOUR)  # Ada to move, 12 h
@@ -88,7 +90,12 @@ def test_a_week_of_turns_notifies_each_event_exactly_once(
         at(T0 + 23 * HOUR)  # Ada's reminder
         at(T0 + 2 * DAY)  # Ada's clock ran out: both are told
         assert (len(box.messages), len(pushes()), len(hooks())) == (4, 4, 3)
-        assert [e["kind"] for p in pushes() for e in p["events"]] == ["turn", "turn", "remind", "late"]
+        assert [e["kind"] for p in pushes() for e in p["events"]] == [
+            "turn",
+            "turn",
+            "remind",
+            "late",
+        ]
         tables.turn(room, 1, 4, T0 + 2 * DAY, T0 + 2.5 * DAY)  # a bot moved for Ada
         at(T0 + 2 * DAY + HOUR)
         for day in (4, 5, 6):  # moves days apart

@@ -48,7 +48,6 @@ from gamenight.server import metrics
 from gamenight.server import protocol as p
 from gamenight.server.accounts import passkeys
 from gamenight.server.accounts import routes as accounts
-from gamenight.server.notify import routes as notify
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.faults import UNAVAILABLE, RoomError, refused, unavailable
 from gamenight.server.guard import (
@@ -69,6 +68,7 @@ from gamenight.server.guard import (
 from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RoomUnavailable
+from gamenight.server.notify import routes as notify
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.proxy import client_address
 from gamenight.server.tokens import token_hash
@@ -671,8 +671,14 @@ def _start_notifier(app: Litestar, config: Config, hub: Hub) -> None:
     from gamenight.server.notify.store import NotifyStore
 
     smtp = (
-        Smtp(config.smtp_host, config.smtp_port, config.smtp_user, config.smtp_password,
-             config.smtp_from, config.smtp_ca)
+        Smtp(
+            config.smtp_host,
+            config.smtp_port,
+            config.smtp_user,
+            config.smtp_password,
+            config.smtp_from,
+            config.smtp_ca,
+        )
         if config.smtp_host
         else None
     )
@@ -833,7 +839,12 @@ def create_app(config: Config) -> Litestar:
     return app
 
 
-CLOSED_BODIES = (Claim, CreateRoom, RoomOptions, notify.Subscribe)  # request bodies refusing unknown fields
+CLOSED_BODIES = (
+    Claim,
+    CreateRoom,
+    RoomOptions,
+    notify.Subscribe,
+)  # request bodies refusing unknown fields
 
 
 def _tighten_document(app: Litestar) -> None:

@@ -99,7 +99,9 @@ class Notifier:
             await asyncio.to_thread(self._send, sub, rows, link, now)
         except Exception as exc:  # one channel's failure: retried later, others go on
             reason = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
-            log.warning("notification %s to subscription %d failed: %s", sub.channel, sub.id, reason)
+            log.warning(
+                "notification %s to subscription %d failed: %s", sub.channel, sub.id, reason
+            )
             await self.store.retry(rows, self.me, self.clock(), reason, BACKOFF)
             return 0
         # the crash window: sent, not yet marked (docs/notifications.md)
@@ -124,14 +126,26 @@ class Notifier:
             mail.send(smtp, mail.build(message, sub.target, sender, message_id))
         elif sub.channel == "webhook":
             data = {"delivery": delivery, "unsubscribe": unsubscribe, **message.data()}
-            hook.send(sub.target, sub.secret, data, delivery, now,
-                      allow_private=self.channels.allow_private)
+            hook.send(
+                sub.target,
+                sub.secret,
+                data,
+                delivery,
+                now,
+                allow_private=self.channels.allow_private,
+            )
         elif sub.channel == "push":
             assert self._vapid is not None
             contact = self.channels.smtp.sender if self.channels.smtp else ""
             data = {"delivery": delivery, "url": message.links[0], **message.data()}
-            push.send(json.loads(sub.target), data, self._vapid, contact or push.CONTACT,
-                      _topic(rows), allow_private=self.channels.allow_private)
+            push.send(
+                json.loads(sub.target),
+                data,
+                self._vapid,
+                contact or push.CONTACT,
+                _topic(rows),
+                allow_private=self.channels.allow_private,
+            )
         else:
             raise ValueError(f"no channel {sub.channel!r}")
 
@@ -145,5 +159,8 @@ class Notifier:
             except asyncio.CancelledError:
                 raise
             except Exception as exc:
-                log.warning("the notifications' sweep failed: %s", str(exc).splitlines()[0] if str(exc) else exc)
+                log.warning(
+                    "the notifications' sweep failed: %s",
+                    str(exc).splitlines()[0] if str(exc) else exc,
+                )
             await asyncio.sleep(every)

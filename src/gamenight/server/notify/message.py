@@ -56,7 +56,7 @@ class Message:
             f'<!doctype html><html lang="{e(self.lang)}"><head><meta charset="utf-8">'
             f"<title>{e(self.subject)}</title></head>"
             '<body style="font-family:sans-serif;max-width:36em;margin:1em auto;padding:0 1em">'
-            f"<h1 style=\"font-size:1.2em\">{e(self.subject)}</h1><ul>{items}</ul>"
+            f'<h1 style="font-size:1.2em">{e(self.subject)}</h1><ul>{items}</ul>'
             f'<p style="color:#555;font-size:.9em">{e(self.footer)} '
             f'<a href="{e(self.unsubscribe)}">{e(_unsubscribe_word(self.lang))}</a></p>'
             "</body></html>\n"

@@ -56,7 +56,9 @@ def check_subscription(text: str, *, allow_private: bool) -> dict[str, Any]:
         keys = data["keys"]
         p256dh, auth = keys["p256dh"], keys["auth"]
     except (ValueError, KeyError, TypeError):
-        raise BadSubscription("not a push subscription: endpoint and keys.p256dh, keys.auth") from None
+        raise BadSubscription(
+            "not a push subscription: endpoint and keys.p256dh, keys.auth"
+        ) from None
     if not all(isinstance(v, str) and 0 < len(v) < 300 for v in (p256dh, auth)):
         raise BadSubscription("not a push subscription: endpoint and keys.p256dh, keys.auth")
     if not isinstance(endpoint, str):

@@ -122,8 +122,11 @@ def _shown(sub: Sub, code: str | None) -> Subscription:
     return Subscription(sub.id, sub.channel, target, sub.lang, code, sub.seat)
 
 
-@get("/api/notify/vapid", summary="The server's VAPID public key (Web Push)",
-     responses=error_responses("GET"))
+@get(
+    "/api/notify/vapid",
+    summary="The server's VAPID public key (Web Push)",
+    responses=error_responses("GET"),
+)
 async def vapid(request: Request[Any, Any, Any]) -> Vapid:
     from gamenight.server.notify.push import public_key
 
@@ -131,8 +134,11 @@ async def vapid(request: Request[Any, Any, Any]) -> Vapid:
     return Vapid(public_key(await notifier.vapid()))
 
 
-@get("/api/notify/subscriptions", summary="The notification subscriptions of an account or a seat",
-     responses=error_responses("GET", 401))
+@get(
+    "/api/notify/subscriptions",
+    summary="The notification subscriptions of an account or a seat",
+    responses=error_responses("GET", 401),
+)
 async def list_subscriptions(request: Request[Any, Any, Any]) -> list[Subscription]:
     store = _store(await notifier_of(request))
     owner = await _owner(request, store)
@@ -162,9 +168,15 @@ async def _target(data: Subscribe, allow_private: bool) -> str:
     return target
 
 
-@post("/api/notify/subscriptions", summary="Subscribe to notifications", status_code=201,
-      responses=error_responses("POST", 401))
-async def add_subscription(request: Request[Any, Any, Any], data: JSONBody[Subscribe]) -> Subscribed:
+@post(
+    "/api/notify/subscriptions",
+    summary="Subscribe to notifications",
+    status_code=201,
+    responses=error_responses("POST", 401),
+)
+async def add_subscription(
+    request: Request[Any, Any, Any], data: JSONBody[Subscribe]
+) -> Subscribed:
     from gamenight.server.notify.deliver import unsubscribe_url
     from gamenight.server.notify.hook import new_secret
 
@@ -196,20 +208,32 @@ async def add_subscription(request: Request[Any, Any, Any], data: JSONBody[Subsc
     return Subscribed(_shown(sub, owner.code), link, secret or None)
 
 
-@delete("/api/notify/subscriptions/{sub_id:int}", summary="Remove a subscription",
-        status_code=200, responses=error_responses("DELETE", 401))
-async def remove_subscription(request: Request[Any, Any, Any], sub_id: FromPath[int]) -> Unsubscribed:
+@delete(
+    "/api/notify/subscriptions/{sub_id:int}",
+    summary="Remove a subscription",
+    status_code=200,
+    responses=error_responses("DELETE", 401),
+)
+async def remove_subscription(
+    request: Request[Any, Any, Any], sub_id: FromPath[int]
+) -> Unsubscribed:
     store = _store(await notifier_of(request))
     owner = await _owner(request, store)
-    gone = await store.remove(sub_id, account_id=owner.account_id, room_id=owner.room_id,
-                              seat=owner.seat)
+    gone = await store.remove(
+        sub_id, account_id=owner.account_id, room_id=owner.room_id, seat=owner.seat
+    )
     if not gone:
         raise RoomError(404, "not_found", _("there is no such subscription"))
     return Unsubscribed(True)
 
 
-@post("/api/notify/unsubscribe", summary="Unsubscribe by a message's link (no sign-in)",
-      status_code=200, responses=error_responses("POST"), opt={"media_types": FORM_TYPES})
+@post(
+    "/api/notify/unsubscribe",
+    summary="Unsubscribe by a message's link (no sign-in)",
+    status_code=200,
+    responses=error_responses("POST"),
+    opt={"media_types": FORM_TYPES},
+)
 async def unsubscribe(request: Request[Any, Any, Any], token: FromQuery[str]) -> Response[bytes]:
     """JSON if asked for (``Accept`` or the body's type), else a page saying what was done."""
     store = _store(await notifier_of(request))
@@ -230,7 +254,7 @@ def _page(text: str, form: str) -> bytes:
     return (
         f'<!doctype html><html lang="{e(language())}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f"<title>gamenight</title></head><body style=\"font-family:sans-serif;margin:2em\">"
+        f'<title>gamenight</title></head><body style="font-family:sans-serif;margin:2em">'
         f"<p>{e(text)}</p>{form}</body></html>\n"
     ).encode()
 
@@ -244,9 +268,18 @@ async def unsubscribe_page(token: FromQuery[str]) -> Response[bytes]:
         f'<button type="submit">{e(_("Unsubscribe"))}</button></form>'
     )
     text = _("Stop the notifications of this subscription?")
-    return Response(_page(text, form), media_type="text/html",
-                    headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"})
+    return Response(
+        _page(text, form),
+        media_type="text/html",
+        headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
+    )
 
 
-ROUTES = [vapid, list_subscriptions, add_subscription, remove_subscription, unsubscribe,
-          unsubscribe_page]
+ROUTES = [
+    vapid,
+    list_subscriptions,
+    add_subscription,
+    remove_subscription,
+    unsubscribe,
+    unsubscribe_page,
+]

@@ -152,8 +152,9 @@ class NotifyStore:
             return _sub(result.one())
 
     @guarded
-    async def subs_of(self, *, account_id: int | None = None, room_id: int | None = None,
-                      seat: int | None = None) -> list[Sub]:
+    async def subs_of(
+        self, *, account_id: int | None = None, room_id: int | None = None, seat: int | None = None
+    ) -> list[Sub]:
         """An account's subscriptions, or a guest seat's."""
         if account_id is not None:
             where = NOTIFY_SUBS.c.account_id == account_id
@@ -168,8 +169,14 @@ class NotifyStore:
             return [_sub(r) for r in rows]
 
     @guarded
-    async def remove(self, sub_id: int, *, account_id: int | None = None,
-                     room_id: int | None = None, seat: int | None = None) -> bool:
+    async def remove(
+        self,
+        sub_id: int,
+        *,
+        account_id: int | None = None,
+        room_id: int | None = None,
+        seat: int | None = None,
+    ) -> bool:
         """Remove a subscription of this account (or this guest seat): False if none."""
         owner = (
             NOTIFY_SUBS.c.account_id == account_id
@@ -212,7 +219,9 @@ class NotifyStore:
     @guarded
     async def sub(self, sub_id: int) -> Sub | None:
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(NOTIFY_SUBS).where(NOTIFY_SUBS.c.id == sub_id))).first()
+            row = (
+                await conn.execute(select(NOTIFY_SUBS).where(NOTIFY_SUBS.c.id == sub_id))
+            ).first()
             return None if row is None else _sub(row)
 
     @guarded
@@ -279,7 +288,9 @@ class NotifyStore:
                 out.append((sub.room_id, sub.seat, sub))
             owned = await conn.execute(
                 select(SEATS.c.room_id.label("at_room"), SEATS.c.seat.label("at_seat"), NOTIFY_SUBS)
-                .select_from(SEATS.join(NOTIFY_SUBS, NOTIFY_SUBS.c.account_id == SEATS.c.account_id))
+                .select_from(
+                    SEATS.join(NOTIFY_SUBS, NOTIFY_SUBS.c.account_id == SEATS.c.account_id)
+                )
                 .where(SEATS.c.room_id.in_(rooms))
             )
             for row in owned:
@@ -287,7 +298,9 @@ class NotifyStore:
         return out
 
     @guarded
-    async def last_turn_sent(self, pairs: Iterable[tuple[int, int]]) -> dict[tuple[int, int], float]:
+    async def last_turn_sent(
+        self, pairs: Iterable[tuple[int, int]]
+    ) -> dict[tuple[int, int], float]:
         """When the latest "your turn" message was sent, per (subscription, room)."""
         wanted = set(pairs)
         if not wanted:
@@ -295,7 +308,9 @@ class NotifyStore:
         subs = {s for s, _ in wanted}
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(NOTIFY_OUTBOX.c.sub_id, NOTIFY_OUTBOX.c.room_id, NOTIFY_OUTBOX.c.sent_at).where(
+                select(
+                    NOTIFY_OUTBOX.c.sub_id, NOTIFY_OUTBOX.c.room_id, NOTIFY_OUTBOX.c.sent_at
+                ).where(
                     NOTIFY_OUTBOX.c.kind == "turn",
                     NOTIFY_OUTBOX.c.sub_id.in_(subs),
                     NOTIFY_OUTBOX.c.state == "sent",
@@ -316,7 +331,9 @@ class NotifyStore:
         async with self.engine.connect() as conn:
             for start in range(0, len(keys), 500):
                 rows = await conn.execute(
-                    select(NOTIFY_OUTBOX.c.key).where(NOTIFY_OUTBOX.c.key.in_(keys[start : start + 500]))
+                    select(NOTIFY_OUTBOX.c.key).where(
+                        NOTIFY_OUTBOX.c.key.in_(keys[start : start + 500])
+                    )
                 )
                 found |= {r[0] for r in rows}
         return found
@@ -386,9 +403,7 @@ class NotifyStore:
                 )
             )
             rows = result.all()
-        claimed = [
-            Claimed(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows
-        ]
+        claimed = [Claimed(r[0], r[1], r[2], r[3], r[4], json.loads(r[5]), r[6]) for r in rows]
         return sorted(claimed, key=lambda c: c.id)
 
     @guarded
@@ -426,8 +441,9 @@ class NotifyStore:
         return await self._finish(ids, me, {"state": "stale"})
 
     @guarded
-    async def retry(self, rows: Sequence[Claimed], me: str, now: float, error: str,
-                    backoff: float) -> None:
+    async def retry(
+        self, rows: Sequence[Claimed], me: str, now: float, error: str, backoff: float
+    ) -> None:
         """Give rows back for a later try (``backoff`` seconds doubling per attempt), or
         mark them failed after :data:`MAX_ATTEMPTS`."""
         for row in rows:
@@ -457,7 +473,9 @@ class NotifyStore:
         """The server key ``name``, made by ``make()`` the first time: of two processes
         making it at once, the first insert wins and both read it back."""
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(NOTIFY_KEYS.c.value).where(NOTIFY_KEYS.c.name == name))).first()
+            row = (
+                await conn.execute(select(NOTIFY_KEYS.c.value).where(NOTIFY_KEYS.c.name == name))
+            ).first()
         if row is not None:
             return str(row[0])
         dialect = postgresql if self.is_postgres else sqlite
@@ -468,5 +486,7 @@ class NotifyStore:
                 .on_conflict_do_nothing(index_elements=["name"])
             )
         async with self.engine.connect() as conn:
-            row = (await conn.execute(select(NOTIFY_KEYS.c.value).where(NOTIFY_KEYS.c.name == name))).one()
+            row = (
+                await conn.execute(select(NOTIFY_KEYS.c.value).where(NOTIFY_KEYS.c.name == name))
+            ).one()
         return str(row[0])

@@ -80,12 +80,32 @@ def events(
             tail = f"{sub.id}:{w.room_id}:{w.seat}:{w.seq}"
             previous = last_turn.get((sub.id, w.room_id))
             due = w.since if previous is None else max(w.since, previous + period)
-            out.append(Event(f"turn:{tail}", sub.id, "turn", w.room_id, w.seat, w.seq,
-                             {**payload, "mine": True}, due))
+            out.append(
+                Event(
+                    f"turn:{tail}",
+                    sub.id,
+                    "turn",
+                    w.room_id,
+                    w.seat,
+                    w.seq,
+                    {**payload, "mine": True},
+                    due,
+                )
+            )
             if w.deadline is not None:  # never before its "your turn" (one message then)
                 before = min((w.deadline - w.since) / 4, REMIND_BEFORE)
-                out.append(Event(f"remind:{tail}", sub.id, "remind", w.room_id, w.seat, w.seq,
-                                 {**payload, "mine": True}, max(due, w.deadline - before)))
+                out.append(
+                    Event(
+                        f"remind:{tail}",
+                        sub.id,
+                        "remind",
+                        w.room_id,
+                        w.seat,
+                        w.seq,
+                        {**payload, "mine": True},
+                        max(due, w.deadline - before),
+                    )
+                )
         if w.deadline is not None and (now >= w.deadline or w.late_at is not None):
             for (room_id, seat), subs_of_seat in by_seat.items():
                 if room_id != w.room_id:

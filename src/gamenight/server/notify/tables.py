@@ -26,9 +26,15 @@ NOTIFY_SUBS = SqlTable(
     METADATA,
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column(
-        "account_id", Integer, ForeignKey("accounts.id", ondelete="CASCADE"), nullable=True, index=True
+        "account_id",
+        Integer,
+        ForeignKey("accounts.id", ondelete="CASCADE"),
+        nullable=True,
+        index=True,
     ),
-    Column("room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), nullable=True, index=True),
+    Column(
+        "room_id", Integer, ForeignKey("rooms.id", ondelete="CASCADE"), nullable=True, index=True
+    ),
     Column("seat", Integer, nullable=True),
     Column("channel", String(8), nullable=False),  # email | push | webhook
     Column("target", Text, nullable=False),  # an address, a subscription's JSON, a URL
@@ -44,7 +50,11 @@ NOTIFY_OUTBOX = SqlTable(
     Column("id", Integer, primary_key=True, autoincrement=True),
     Column("key", String(200), nullable=False, unique=True),  # idempotence: one per event
     Column(
-        "sub_id", Integer, ForeignKey("notify_subs.id", ondelete="CASCADE"), nullable=False, index=True
+        "sub_id",
+        Integer,
+        ForeignKey("notify_subs.id", ondelete="CASCADE"),
+        nullable=False,
+        index=True,
     ),
     Column("kind", String(8), nullable=False),  # turn | remind | late
     Column("room_id", Integer, nullable=False),

@@ -8,10 +8,10 @@ goes to the address that was checked (:func:`post`), never resolved a second tim
 
 >>> check_url("https://hooks.example.org/x", allow_private=False)
 'https://hooks.example.org/x'
->>> check_url("http://127.0.0.1:9/x", allow_private=False)
+>>> check_url("http://127.0.0.1:9/x", allow_private=False)  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-gamenight.server.notify.targets.PrivateTargetError: loopback and private-network addresses are refused
+gamenight.server.notify.targets.PrivateTargetError: loopback and private-network ... refused
 >>> check_url("ftp://a/x", allow_private=False)
 Traceback (most recent call last):
 ...
