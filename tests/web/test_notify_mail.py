@@ -21,8 +21,15 @@ NOW = 1_800_000_000.0
 
 
 def _row(n: int, kind: str, game: str, room: str, name: str, mine: bool) -> Claimed:
-    payload = {"room": room, "game": game, "seat": 0, "name": name, "since": NOW - 3600,
-               "deadline": NOW + (n + 1) * 5 * 3600, "mine": mine}
+    payload = {
+        "room": room,
+        "game": game,
+        "seat": 0,
+        "name": name,
+        "since": NOW - 3600,
+        "deadline": NOW + (n + 1) * 5 * 3600,
+        "mine": mine,
+    }
     return Claimed(n, kind, n, 0, 5, payload, 0)
 
 
@@ -32,9 +39,12 @@ def test_a_mail_for_three_rooms_renders_as_html(page: Any) -> None:
         _row(2, "remind", "decathlon", "Z9Q4", "Ada", True),
         _row(3, "late", "wurfeltod", "M3X8", "<img src=x onerror=alert(1)>", False),
     ]
-    message = compose(rows, "de", "https://games.example", "https://games.example/notify/unsubscribe?token=T", NOW)
+    message = compose(
+        rows, "de", "https://games.example", "https://games.example/notify/unsubscribe?token=T", NOW
+    )
     mail = email.message_from_bytes(
-        bytes(build(message, "ada@example.org", "games@example.org", "<m@x>")), policy=policy.default
+        bytes(build(message, "ada@example.org", "games@example.org", "<m@x>")),
+        policy=policy.default,
     )
     html = mail.get_body(("html",)).get_content()
     assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html

@@ -243,8 +243,24 @@ class NotifyStore:
 
     # ----- what the sweep reads -------------------------------------------------------
     @guarded
-    async def waiting(self) -> list[Waiting]:
-        """Every committed decision waiting in a turn-based room (the ``turns`` rows)."""
+    async def subscribed_rooms(self) -> list[int]:
+        """The rooms with a seat that has a subscription (its own or its account's): the
+        only rooms a sweep looks at, so idle rooms nobody subscribed to cost nothing."""
+        async with self.engine.connect() as conn:
+            guest = select(NOTIFY_SUBS.c.room_id).where(NOTIFY_SUBS.c.room_id.is_not(None))
+            owned = select(SEATS.c.room_id).where(
+                SEATS.c.account_id.in_(
+                    select(NOTIFY_SUBS.c.account_id).where(NOTIFY_SUBS.c.account_id.is_not(None))
+                )
+            )
+            rows = await conn.execute(guest.union(owned))
+            return sorted(int(r[0]) for r in rows)
+
+    @guarded
+    async def waiting(self, rooms: Sequence[int]) -> list[Waiting]:
+        """The committed decisions waiting in ``rooms`` (their ``turns`` rows)."""
+        if not rooms:
+            return []
         query = (
             select(
                 TURNS.c.room_id,
@@ -264,7 +280,7 @@ class NotifyStore:
                     SEATS, and_(SEATS.c.room_id == TURNS.c.room_id, SEATS.c.seat == TURNS.c.seat)
                 )
             )
-            .where(SEATS.c.kind == "human")
+            .where(SEATS.c.kind == "human", TURNS.c.room_id.in_(rooms))
         )
         async with self.engine.connect() as conn:
             return [Waiting(*row) for row in await conn.execute(query)]

@@ -128,7 +128,7 @@ def events(
 
 async def sweep(store: NotifyStore, now: float) -> int:
     """Write the outbox rows the ``turns`` rows call for; the number new."""
-    waiting = await store.waiting()
+    waiting = await store.waiting(await store.subscribed_rooms())
     subs = await store.subs_for(sorted({w.room_id for w in waiting}))
     if not subs:
         return 0
