@@ -46,7 +46,9 @@ def test_a_mail_for_three_rooms_renders_as_html(page: Any) -> None:
         bytes(build(message, "ada@example.org", "games@example.org", "<m@x>")),
         policy=policy.default,
     )
-    html = mail.get_body(("html",)).get_content()
+    part = mail.get_body(("html",))
+    assert part is not None
+    html = part.get_content()
     assert "<img src=x" not in html and "&lt;img src=x onerror=alert(1)&gt;" in html
     ui.ARTIFACTS.mkdir(parents=True, exist_ok=True)
     (ui.ARTIFACTS / "notify-mail.html").write_text(html, encoding="utf-8")
