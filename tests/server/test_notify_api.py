@@ -151,6 +151,7 @@ def test_the_unsubscribe_link_works_without_signing_in(srv: ThreadServer) -> Non
     with httpx.Client(base_url=srv.url, timeout=30) as anonymous:
         page = anonymous.get("/notify/unsubscribe", params={"token": token})
         assert page.status_code == 200 and "<form" in page.text  # a GET changes nothing
+        assert "form-action 'self'" in page.headers["content-security-policy"]
         with _client(srv) as c:
             assert len(c.get("/api/notify/subscriptions", params=params, headers=auth).json()) == 1
         # the one-click form of RFC 8058, as a mail provider posts it (no Origin)

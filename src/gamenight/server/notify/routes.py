@@ -39,6 +39,15 @@ if TYPE_CHECKING:  # SQLAlchemy loads with the rooms
 MAX_SUBS = 10  # per account or seat
 EMAIL = re.compile(r"[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,253}\.[A-Za-z]{2,63}")
 FORM_TYPES = ("application/x-www-form-urlencoded", "application/json")
+# the unsubscribe pages: no script, no style, a form posting to this site only
+PAGE_HEADERS = {
+    "Content-Security-Policy": (
+        "default-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+    ),
+    "Referrer-Policy": "no-referrer",  # the token is in the URL
+    "Cache-Control": "no-store",
+    "X-Frame-Options": "DENY",
+}
 
 
 class Subscribe(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
@@ -246,7 +255,7 @@ async def unsubscribe(request: Request[Any, Any, Any], token: FromQuery[str]) ->
         if done
         else _("This link has been used already, or its subscription is gone.")
     )
-    return Response(_page(text, ""), media_type="text/html")
+    return Response(_page(text, ""), media_type="text/html", headers=PAGE_HEADERS)
 
 
 def _page(text: str, form: str) -> bytes:
@@ -254,7 +263,7 @@ def _page(text: str, form: str) -> bytes:
     return (
         f'<!doctype html><html lang="{e(language())}"><head><meta charset="utf-8">'
         '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        f'<title>gamenight</title></head><body style="font-family:sans-serif;margin:2em">'
+        "<title>gamenight</title></head><body>"
         f"<p>{e(text)}</p>{form}</body></html>\n"
     ).encode()
 
@@ -268,11 +277,7 @@ async def unsubscribe_page(token: FromQuery[str]) -> Response[bytes]:
         f'<button type="submit">{e(_("Unsubscribe"))}</button></form>'
     )
     text = _("Stop the notifications of this subscription?")
-    return Response(
-        _page(text, form),
-        media_type="text/html",
-        headers={"Referrer-Policy": "no-referrer", "Cache-Control": "no-store"},
-    )
+    return Response(_page(text, form), media_type="text/html", headers=PAGE_HEADERS)
 
 
 ROUTES = [
