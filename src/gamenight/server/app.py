@@ -68,6 +68,7 @@ from gamenight.server.guard import (
 from gamenight.server.invite import invite_base
 from gamenight.server.lifecycle import OPEN, Lifecycle
 from gamenight.server.loading import RoomUnavailable
+from gamenight.server.notify import routes as notify
 from gamenight.server.options import catalogue_of, catalogue_url, entries
 from gamenight.server.proxy import client_address
 from gamenight.server.tokens import token_hash
@@ -650,6 +651,7 @@ async def _bring_up(app: Litestar, config: Config) -> None:
         hub = hub_class(Store(config.db_url), config)
         await hub.start()
         app.state.hub = hub
+        _start_notifier(app, config, hub)
         metrics.track(hub)
     except asyncio.CancelledError:
         if hub is not None:  # stopped while restoring: what started is stopped too
@@ -670,6 +672,29 @@ async def _bring_up(app: Litestar, config: Config) -> None:
             log.error("the storage and the rooms could not start: %s", app.state.failed)
     finally:
         app.state.up.set()
+
+
+def _start_notifier(app: Litestar, config: Config, hub: Hub) -> None:
+    """The notifications' sweep and delivery (server/notify), in the background."""
+    from gamenight.server.notify.deliver import Channels, Notifier
+    from gamenight.server.notify.mail import Smtp
+    from gamenight.server.notify.store import NotifyStore
+
+    smtp = (
+        Smtp(
+            config.smtp_host,
+            config.smtp_port,
+            config.smtp_user,
+            config.smtp_password,
+            config.smtp_from,
+            config.smtp_ca,
+        )
+        if config.smtp_host
+        else None
+    )
+    channels = Channels(config.public_url, smtp, config.notify_private)
+    notifier = app.state.notifier = Notifier(NotifyStore(hub.store.engine), channels)
+    app.state.notify_task = asyncio.create_task(notifier.run(config.notify_every))
 
 
 async def _close(hub: Hub) -> None:
@@ -765,6 +790,11 @@ def create_app(config: Config) -> Litestar:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        notifying: asyncio.Task[None] | None = getattr(app.state, "notify_task", None)
+        if notifying is not None:
+            notifying.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await notifying
         hub: Hub | None = getattr(app.state, "hub", None)
         if hub is not None:
             await _close(hub)
@@ -786,6 +816,7 @@ def create_app(config: Config) -> Litestar:
             *accounts.ROUTES,  # optional accounts (server/accounts)
             *passkeys.ROUTES,
             *yourturn.ROUTES,  # the "your turn" list of turn-based rooms (issue 44)
+            *notify.ROUTES,  # notifications (server/notify)
             *web.route_handlers(PAGE_HEADERS),  # the browser front end (gamenight.web)
             socket_handler,
             healthz,
@@ -820,7 +851,14 @@ def create_app(config: Config) -> Litestar:
 
 
 # request bodies refusing unknown fields
-CLOSED_BODIES = (Claim, CreateRoom, RoomOptions, yourturn.HeldSeats, yourturn.HeldSeat)
+CLOSED_BODIES = (
+    Claim,
+    CreateRoom,
+    RoomOptions,
+    yourturn.HeldSeats,
+    yourturn.HeldSeat,
+    notify.Subscribe,
+)
 
 
 def _tighten_document(app: Litestar) -> None:

@@ -84,6 +84,16 @@ class Config:
     # seed before the server makes it (docs/fairness.md); a claim may carry it at once
     contribute_wait: float = 15.0
     gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)
+    # notifications (server/notify, docs/notifications.md): the SMTP server ("": no
+    # e-mail), private-network webhook and push targets (off: refused), the sweep's period
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_from: str = ""
+    smtp_ca: str = ""  # a PEM file of CAs to trust for the SMTP server ("": the system's)
+    notify_private: bool = False
+    notify_every: float = 5.0  # seconds between sweeps of the notifications' outbox
 
 
 class CreateRoom(msgspec.Struct, frozen=True, kw_only=True, forbid_unknown_fields=True):

@@ -61,6 +61,8 @@ HTTP_CODES: dict[str, tuple[tuple[int, ...], str]] = {
     "rated_room": ((401,), "accounts: a rated room's seats are for signed-in players"),
     "no_player": ((404,), "accounts: no public player of that name"),
     "rate_limited": ((429,), "accounts: too many attempts; try again later"),
+    "too_many": ((409,), "notifications: the account or seat has as many subscriptions as allowed"),
+    "no_channel": ((409,), "notifications: this server does not send on that channel"),
     "bad_record": ((400,), "POST /api/replay: the record is damaged or does not replay"),
     "not_host": ((401, 403), "no host token (401) or not the host's (403)"),
     "bad_host": ((400,), "the Host header names no host this server answers to"),

@@ -40,6 +40,7 @@ from gamenight.server.heap import keep_young, keep_young_every
 from gamenight.server.hubwork import Background
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.loading import RULES_MISSING, RoomUnavailable, Unavailable, missing_game
+from gamenight.server.notify import tables as notify_tables  # noqa: F401 - on METADATA (0006)
 from gamenight.server.options import BAD_VALUE, catalogue_problem
 from gamenight.server.room import Room, Services, bound_rules
 from gamenight.server.stalls import watch_loop

@@ -130,6 +130,21 @@ def _listen(text: str) -> str:
     return text
 
 
+def _text(text: str) -> str:
+    """Any one line of text."""
+    if any(c in text for c in "\r\n\0"):
+        raise ValueError("it must be one line")
+    return text
+
+
+def _mail_from(text: str) -> str:
+    """A sender address, e.g. ``gamenight <games@example.org>`` ('' is made of the host)."""
+    _text(text)
+    if text and "@" not in text:
+        raise ValueError(f"{text!r} is not an address like games@example.org")
+    return text
+
+
 # ----- the settings -------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Setting:
@@ -166,9 +181,16 @@ class Setting:
 _CONFIG = {f.name: f.default for f in fields(Config)}
 
 
-def _tuning(name: str, help: str, check: Callable[[str], Any] = _positive) -> Setting:
+def _tuning(
+    name: str,
+    help: str,
+    check: Callable[[str], Any] = _positive,
+    shown: str = "",
+    flag_pair: bool = False,
+) -> Setting:
     """A setting that is a :class:`~gamenight.server.config.Config` field of that name."""
-    return Setting(name, _CONFIG[name.replace("-", "_")], help, check, tuning=True)
+    default = _CONFIG[name.replace("-", "_")]
+    return Setting(name, default, help, check, shown, tuning=True, flag_pair=flag_pair)
 
 
 SETTINGS: tuple[Setting, ...] = (
@@ -271,6 +293,39 @@ SETTINGS: tuple[Setting, ...] = (
         N_("seconds between moves of survivors out of the garbage collector (0: never)"),
         _number(0, 3600, False),
     ),
+    _tuning(
+        "smtp-host",
+        N_("SMTP server for notification mails, reached with STARTTLS"),
+        _text,
+        shown=N_("none: no e-mail"),
+    ),
+    _tuning("smtp-port", N_("the SMTP server's port"), _number(1, 65535, True)),
+    _tuning("smtp-user", N_("SMTP user name"), _text, shown=N_("none: no login")),
+    _tuning(
+        "smtp-password",
+        N_("SMTP password (prefer the variable to the flag)"),
+        _text,
+        shown=N_("none"),
+    ),
+    _tuning(
+        "smtp-from",
+        N_("sender of notification mails, e.g. games@example.org"),
+        _mail_from,
+        shown=N_("noreply at the SMTP host"),
+    ),
+    _tuning(
+        "smtp-ca",
+        N_("a PEM file of CAs to trust for the SMTP server"),
+        _text,
+        shown=N_("the system's CAs"),
+    ),
+    _tuning(
+        "notify-private",
+        N_("let webhooks and push services on loopback and private networks be used"),
+        _bool,
+        flag_pair=True,
+    ),
+    _tuning("notify-every", N_("seconds between sweeps of the notifications' outbox")),
     Setting("loop", "auto", N_("uvicorn's event loop"), _choice("auto", "asyncio", "uvloop")),
     Setting(
         "ws",

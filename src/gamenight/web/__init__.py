@@ -451,6 +451,16 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
             return Response(problem, status_code=404)
         return Response(terms, headers={"Cache-Control": "public, max-age=3600"})
 
+    @get("/sw.js", include_in_schema=False, sync_to_thread=False)
+    def service_worker() -> Response[bytes]:
+        """The service worker (push notifications, docs/notifications.md), at the root so
+        that its scope is the whole site; revalidated, so an upgrade reaches it."""
+        return Response(
+            bundle().files["sw.js"].body,
+            media_type="text/javascript",
+            headers={"Cache-Control": "no-cache"},
+        )
+
     @get("/favicon.ico", include_in_schema=False, sync_to_thread=False)
     def favicon() -> Response[bytes]:
         """The site icon (an SVG) for a browser that asks /favicon.ico by itself."""
@@ -545,6 +555,7 @@ def route_handlers(page_headers: Mapping[str, str]) -> list[BaseRouteHandler | R
         languages_list,
         vocabulary_terms,
         favicon,
+        service_worker,
         replay_record,
         review_record,
         plain_file,

@@ -35,7 +35,13 @@ import websockets
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[2]
 # revision -> the last commit whose schema head it was (its code made the fixture)
-REVISIONS = {"0001": "fc39e8e^", "0002": "5c25129", "0003": "addb15a", "0004": "bb7ec19"}
+REVISIONS = {
+    "0001": "fc39e8e^",
+    "0002": "5c25129",
+    "0003": "addb15a",
+    "0004": "bb7ec19",
+    "0005": "6b03063",
+}
 
 
 def _free_port() -> int:
