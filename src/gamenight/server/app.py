@@ -172,6 +172,9 @@ class LobbyRoom(msgspec.Struct, frozen=True):
     status: str
     seats: tuple[p.SeatInfo, ...]
     invite: str
+    # "live" or "turn-based" (issue 44), and a turn-based room's seconds per move
+    pace: str = "live"
+    move_time: int | None = None
 
 
 async def _hub(request: Request[Any, Any, Any] | WebSocket[Any, Any, Any]) -> Hub:
@@ -326,7 +329,13 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
             continue  # not listed while it cannot be opened
         if room is not None and room.status in OPEN:
             info = room.info()
-            out.append(LobbyRoom(code, info.game, info.status, info.seats, f"/r/{code}"))
+            options = room.room_options
+            out.append(
+                LobbyRoom(
+                    code, info.game, info.status, info.seats, f"/r/{code}",
+                    options.pace, options.move_time,
+                )  # fmt: skip
+            )
     return out
 
 

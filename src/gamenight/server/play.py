@@ -102,6 +102,7 @@ class Play:
         left = None if step.finished or clock is None else float(clock)
         room.last_by = room.mover
         room.conns.send_step(step, left, room.mover, room.undo_seats())
+        room.turns.stepped()  # a turn-based room reads its clock again, then shows it
         if step.finished:
             if room.status is Lifecycle.PLAYING:  # (a finished room replayed: it is)
                 room.become(Lifecycle.FINISHED)
@@ -184,6 +185,9 @@ class Play:
                         by,
                         finished_results=None if results is None else to_json(results),
                         notify=room.services.payload(room.code, "act"),
+                        at=room.services.clock(),
+                        to_act=room.turns.to_act(step),  # None in a live room: no turns rows
+                        move_time=float(room.room_options.move_time or 0),
                     )
                 except Behind:  # another process moved the room on (or closed it)
                     await room.catch_up_actions()
