@@ -55,12 +55,21 @@ async def _until(check: Any, what: str) -> None:
     raise AssertionError(f"never: {what}")
 
 
+async def _settle(clients: list[Client]) -> None:
+    """Every client has read the frames of the latest step (they come asynchronously)."""
+    while len({c.state.get("seq") for c in clients}) > 1:
+        latest = max(c.state.get("seq", 0) for c in clients)
+        for c in clients:
+            if c.state.get("seq", 0) < latest:
+                await c.expect("events")
+
+
 async def _turn(client: Client, rng: random.Random) -> int:
     """``client``'s seat plays its whole move (every action until it is not to act)."""
     acted = 0
     while client.seat in client.state.get("to_act", ()) and not client.state.get("finished"):
         reply = await client.act(rng.choice(client.state["legal"]))
-        assert reply["type"] == "ack", reply
+        assert reply["type"] == "ack", (reply, [f["type"] for f in client.frames], client.state.get("seq"))
         acted += 1
     return acted
 
@@ -117,6 +126,7 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
             assert mine["bank"] == BANK and not mine["late"]
             for day in range(3):  # a move a day, each within its time
                 clock.advance(DAY / 2)
+                await _settle(clients)
                 mover = clients[clients[0].state["to_act"][0]]
                 assert await _turn(mover, rng) > 0
                 clock.advance(DAY / 2 - 60)
@@ -170,6 +180,7 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
             nobody = await late.request({"type": "late", "choice": "wait"})
             assert nobody["type"] == "error" and nobody["code"] == "not_late"
             # the other seat's move, two days later: late again; now a bot plays it
+            await _settle([them, late])
             assert await _turn(them, rng) > 0
             clock.advance(MOVE_TIME + 60)  # the late seat has no bank left
             await _until(
@@ -194,6 +205,9 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
                 await c.connect()
             while not clients[0].state.get("finished"):
                 clock.advance(DAY / 4)  # a move every six hours, within its time
+                await _settle(clients)
+                if clients[0].state.get("finished"):
+                    break
                 mover = clients[clients[0].state["to_act"][0]]
                 await _turn(mover, rng)
                 await asyncio.sleep(0)

@@ -468,7 +468,11 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await _send(socket, p.Error(code="closed", message=_("there is no such room")))
             await socket.close(code=4404)
             return
-        joined = await _handshake(socket, hub, room)
+        room.conns.joining += 1  # no await since hub.room: not let go of before the hello
+        try:
+            joined = await _handshake(socket, hub, room)
+        finally:
+            room.conns.joining -= 1
         if joined is None:
             return
         conn, key = joined

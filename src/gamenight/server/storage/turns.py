@@ -179,11 +179,8 @@ class TurnStore(Connected):
             if not pairs:
                 return []
             ids = sorted({room for room, _seat in pairs})
-            codes = dict(
-                (await conn.execute(select(ROOMS.c.id, ROOMS.c.code).where(ROOMS.c.id.in_(ids))))
-                .tuples()
-                .all()
-            )
+            found = await conn.execute(select(ROOMS.c.id, ROOMS.c.code).where(ROOMS.c.id.in_(ids)))
+            codes = {int(r[0]): str(r[1]) for r in found}
         return [Due(codes[room], room, seat) for room, seat in pairs if room in codes]
 
     @guarded
