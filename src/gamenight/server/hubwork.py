@@ -117,6 +117,7 @@ class Background:
             self.hub.services.clock(), self.hub.process_tag, CLAIM_HOLD
         )
         for late in due:
+            log.info("room %s: seat %d is late (its clock ran out)", late.code, late.seat + 1)
             try:
                 room = await self.hub.room(late.code)
                 if room is not None:
