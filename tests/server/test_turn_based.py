@@ -69,7 +69,7 @@ async def _turn(client: Client, rng: random.Random) -> int:
     acted = 0
     while client.seat in client.state.get("to_act", ()) and not client.state.get("finished"):
         reply = await client.act(rng.choice(client.state["legal"]))
-        assert reply["type"] == "ack", (reply, [f["type"] for f in client.frames], client.state.get("seq"))
+        assert reply["type"] == "ack", reply
         acted += 1
     return acted
 
@@ -77,7 +77,7 @@ async def _turn(client: Client, rng: random.Random) -> int:
 def _seat_clock(info: dict[str, Any], seat: int) -> dict[str, Any]:
     clock = info["clock"]
     assert clock is not None, info
-    (mine,) = [c for c in clock["seats"] if c["seat"] == seat]
+    mine: dict[str, Any] = next(c for c in clock["seats"] if c["seat"] == seat)
     return mine
 
 
@@ -124,7 +124,7 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
             # the deadline: the move's time plus the seat's whole bank
             assert mine["deadline"] == pytest.approx(start + MOVE_TIME + BANK, abs=1)
             assert mine["bank"] == BANK and not mine["late"]
-            for day in range(3):  # a move a day, each within its time
+            for _day in range(3):  # a move a day, each within its time
                 clock.advance(DAY / 2)
                 await _settle(clients)
                 mover = clients[clients[0].state["to_act"][0]]
@@ -183,9 +183,7 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
             await _settle([them, late])
             assert await _turn(them, rng) > 0
             clock.advance(MOVE_TIME + 60)  # the late seat has no bank left
-            await _until(
-                lambda: _seat_clock(_info(server, code), late_seat)["late"], "late again"
-            )
+            await _until(lambda: _seat_clock(_info(server, code), late_seat)["late"], "late again")
             await them.send({"type": "late", "choice": "bot"})
             told = await late.expect("late")
             assert told["choice"]["choice"] == "bot"

@@ -72,7 +72,7 @@ def test_two_processes_a_late_seat_once_a_restart_and_a_bot_for_it(
             await player.connect()
             await _turn(player, rng)  # day 0, on the mover's process
             await player.close()
-            return 1 - mover
+            return 1 - int(mover)
 
         waiting = run(a_move_on_each())
         shift.write_text(str(DAY // 2))  # half a day later: a restart of B
@@ -114,13 +114,12 @@ def test_two_stores_sweeping_at_once_claim_each_due_row_once(pg: PgCluster) -> N
     """The claim is one conditional UPDATE: two processes' sweeps racing over 40 due rows
     take each exactly once between them."""
     url = pg.new_database()
-    Store_ = Store  # noqa: N806 - two engines: two "processes"
 
     async def main() -> tuple[list[Due], list[Due]]:
         from gamenight.server.storage.schema import migrate
 
         await asyncio.to_thread(migrate, url)
-        one, two = Store_(url), Store_(url)
+        one, two = Store(url), Store(url)
         now = time.time()
         for i in range(40):
             room_id = await one.create_room(

@@ -330,12 +330,9 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
         if room is not None and room.status in OPEN:
             info = room.info()
             options = room.room_options
-            out.append(
-                LobbyRoom(
-                    code, info.game, info.status, info.seats, f"/r/{code}",
-                    options.pace, options.move_time,
-                )  # fmt: skip
-            )
+            invite = f"/r/{code}"
+            row = (code, info.game, info.status, info.seats, invite)
+            out.append(LobbyRoom(*row, options.pace, options.move_time))
     return out
 
 

@@ -18,8 +18,8 @@ from gamenight.server.config import Config
 from gamenight.server.faults import REFUSAL_LOG_EVERY, log_fault
 from gamenight.server.follow import follow
 from gamenight.server.lifecycle import OPEN
-from gamenight.server.loading import RoomUnavailable, Unavailable
 from gamenight.server.live import Services
+from gamenight.server.loading import RoomUnavailable, Unavailable
 from gamenight.server.room import Room
 from gamenight.server.storage.engine import NOTIFY_CHANNEL
 from gamenight.server.storage.outage import is_outage, outage_reason

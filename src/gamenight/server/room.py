@@ -52,7 +52,6 @@ from gamenight.server.roominfo import room_info
 from gamenight.server.roomsync import Sync
 from gamenight.server.seating import Seating
 from gamenight.server.storage.rows import RoomRow
-from gamenight.server.turnroom import TurnBased
 from gamenight.server.timers import (
     IdleClose,
     SeatTakeover,
@@ -61,6 +60,7 @@ from gamenight.server.timers import (
     Timers,
     TurnClock,
 )
+from gamenight.server.turnroom import TurnBased
 
 __all__ = ["Room", "SeatState", "Services", "bound_rules", "committed_rules"]
 
@@ -298,7 +298,7 @@ class Room:
             case p.RematchIn():
                 return await rematch.on_rematch(self, conn, message)
             case p.LateIn():
-                return await self.turns.on_late(conn.seat, message)
+                return await self.turns.on_late(conn, message)
         return p.Error(code="bad_message", message=_("this socket has already said hello"))
 
     # ----- what undo.py and rematch.py see of the room (issue 40) -------------------------

@@ -160,10 +160,12 @@ class TurnBased:
             choice=self.choice,
         )
 
-    async def on_late(self, seat: int | None, message: p.LateIn) -> p.Message | None:
-        """Another player's choice about a late seat: every socket is told (``late``),
-        and for ``bot`` a bot makes the late seat's move."""
+    async def on_late(self, conn: Any, message: p.LateIn) -> p.Message:
+        """Another player's choice about a late seat: every socket is told (``late``;
+        the chooser's copy carries its request's id), and for ``bot`` a bot makes the
+        late seat's move."""
         room = self.room
+        seat: int | None = conn.seat
         if seat is None:
             return p.Error(code="not_seated", message=_("spectators cannot choose"), id=message.id)
         if not self.on or room.status is not Lifecycle.PLAYING:
@@ -179,11 +181,14 @@ class TurnBased:
             return p.Error(code="not_late", message=_("nobody is late"), id=message.id)
         choice = p.LateChoice(seat=min(late), by=seat, choice=message.choice, at=self.now())
         self.choice = choice
-        room.conns.broadcast(p.LateOut(choice=choice))
+        told = p.LateOut(choice=choice)
+        for other in list(room.conns):
+            if other is not conn:
+                other.send(told)
         room.show()
         if message.choice == "bot":
             room.timers.spawn(self._bot_moves(choice.seat))
-        return None
+        return p.LateOut(choice=choice, id=message.id)
 
     async def _bot_moves(self, seat: int) -> None:
         """A bot plays ``seat``'s move: its actions until the seat is no longer to act."""

@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Sequence
 
-from sqlalchemy import and_, exists, insert, select, update
+from sqlalchemy import ColumnElement, and_, exists, insert, select, update
 
 from gamenight.core.options import Options
 from gamenight.server.lifecycle import Lifecycle
@@ -23,7 +23,6 @@ from gamenight.server.storage.rows import (
     idle_close,
 )
 from gamenight.server.storage.schema import PRESENCE, ROOMS, SEATS
-
 
 # A turn-based room (RoomOptions.pace, issue 44) lives in the database between moves: no
 # process loads it at its start or adopts it, and the idle check leaves it alone while it
@@ -128,7 +127,7 @@ class RoomStore(Connected):
     async def room_codes(self, statuses: Sequence[str], live_only: bool = False) -> list[str]:
         """The codes of the rooms in ``statuses`` (Lifecycle values), oldest first
         (``live_only``: no turn-based room)."""
-        where = ROOMS.c.status.in_(statuses)
+        where: ColumnElement[bool] = ROOMS.c.status.in_(statuses)
         if live_only:
             where = and_(where, ~_TURN_BASED)
         async with self.engine.connect() as conn:
