@@ -5,6 +5,7 @@ that runs out, the other player's "wait" and "bot" choices; on SQLite and Postgr
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 import time
@@ -13,6 +14,9 @@ from typing import Any
 import httpx
 import pytest
 from harness import Client, ThreadServer, claim, create_room, run
+
+from gamenight.core.record.reading import parse_record
+from gamenight.core.record.replay import replay
 
 DAY = 24 * 3600.0
 MOVE_TIME = 24 * 3600
@@ -215,6 +219,13 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
         run(to_the_end())
         info = _info(server, code)
         assert info["status"] == "finished" and info["clock"] is None
+        # the record says which moves a bot made when the clock ran out; it replays
+        text = httpx.get(f"{server.url}/api/rooms/{code}/record").text
+        lines = [json.loads(line) for line in text.splitlines() if line.strip()]
+        marked = [r["seat"] for r in lines if r.get("type") == "action" and "by" in r]
+        assert marked and set(marked) == {late_seat}
+        assert {r["by"] for r in lines if "by" in r and r.get("type") == "action"} == {"clock"}
+        assert replay(parse_record(text.splitlines(), "room")).finished
         assert clock.now - start >= 7 * DAY  # a week of play, faked
     finally:
         server.__exit__()

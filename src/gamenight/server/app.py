@@ -396,7 +396,10 @@ async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) 
     room = await _room(request, code)
     if room.status in OPEN:  # another process may have finished it: catch up first
         await room.sync()
-    text = room.record()
+    movers = None
+    if room.status is Lifecycle.FINISHED:  # who made each move: the log's "by"
+        movers = [a.by for a in await room.services.store.actions_after(room.id, 0)]
+    text = room.record(movers)
     return Response(
         text,
         media_type="application/x-ndjson",

@@ -238,8 +238,10 @@ class Play:
         return p.AdviceOut(seq=position.seq, advice=to_json(advice), id=message.id)
 
     # ----- the record ---------------------------------------------------------------------
-    def record(self) -> str:
-        """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
+    def record(self, movers: Sequence[str] | None = None) -> str:
+        """The finished game as a JSONL record (``gamenight replay`` verifies it).
+        ``movers``: the log's ``by`` of every action; a move a bot made for a player
+        (the clock ran out, or the player was away) says so in its line's ``"by"``."""
         room = self.room
         table = room.table
         if room.status is Lifecycle.BROKEN:
@@ -263,8 +265,13 @@ class Play:
             dice_scheme=self.dice_scheme(),
             contributions=room.contributions(),
             entropy=room.entropy,
+            movers=None if movers is None else [_FOR_SOMEONE.get(by) for by in movers],
         )
         return out.getvalue()
+
+
+# the log's ``by`` of a move a bot made for a human seat, as the record says it
+_FOR_SOMEONE = {"clock": "clock", "takeover": "takeover"}
 
 
 def refuse_play(status: Lifecycle, request: int | None) -> p.Error | None:

@@ -212,8 +212,8 @@ class Room:
     def dice_scheme(self) -> int:
         return self.play.dice_scheme()
 
-    def record(self) -> str:
-        return self.play.record()
+    def record(self, movers: Sequence[str] | None = None) -> str:
+        return self.play.record(movers)
 
     # ----- seats and the course ---------------------------------------------------------------
     async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
