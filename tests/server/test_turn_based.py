@@ -18,7 +18,7 @@ from harness import Client, ThreadServer, claim, create_room, run
 from gamenight.core.record.reading import parse_record
 from gamenight.core.record.replay import replay
 
-DAY = 24 * 3600.0
+DAY = 24 * 3600
 MOVE_TIME = 24 * 3600
 BANK = 12 * 3600
 TURN_BASED = {"pace": "turn-based", "move_time": MOVE_TIME, "time_bank": BANK}
@@ -37,8 +37,8 @@ class FakeClock:
         self.now += seconds
 
 
-def _server(url: str, clock: FakeClock) -> ThreadServer:
-    server = ThreadServer(url, turn_sweep=0.05, evict_after=0.2)
+def _server(url: str, clock: FakeClock, evict_after: float = 0.2) -> ThreadServer:
+    server = ThreadServer(url, turn_sweep=0.05, evict_after=evict_after)
     server.__enter__()
     server.hub.services.clock = clock
     return server
@@ -227,5 +227,55 @@ def test_a_week_of_turn_based_play_with_a_restart_a_late_seat_wait_and_bot(
         assert {r["by"] for r in lines if "by" in r and r.get("type") == "action"} == {"clock"}
         assert replay(parse_record(text.splitlines(), "room")).finished
         assert clock.now - start >= 7 * DAY  # a week of play, faked
+    finally:
+        server.__exit__()
+
+
+def test_idle_turn_based_rooms_cost_no_room_objects_and_the_lobby_says_the_pace(
+    sqlite_url: str,
+) -> None:
+    clock = FakeClock()
+    server = _server(sqlite_url, clock, evict_after=3.0)
+    try:
+        codes = []
+        for i in range(30):
+            code = create_room(
+                server.url, "dice-duel", ["human", "human"], room=TURN_BASED, public=i == 0
+            )["code"]
+            for seat in (0, 1):
+                claim(server.url, code, seat, f"P{seat}")
+            codes.append(code)
+        live = create_room(server.url, "dice-duel", ["human", "human"], public=True)["code"]
+        listed = {r["code"]: r for r in httpx.get(f"{server.url}/api/rooms").json()}
+        assert (listed[codes[0]]["pace"], listed[codes[0]]["move_time"]) == ("turn-based", DAY)
+        assert (listed[live]["pace"], listed[live]["move_time"]) == ("live", None)
+        held = [server.hub.rooms.get(code) for code in codes]
+        assert any(held)  # those just played are still held: no idle timer, no clock timer
+        assert not [
+            (r.code, list(r.timers._handles)) for r in held if r is not None and r.timers._handles
+        ]
+        # nobody is connected: every turn-based room being played is let go of
+        run(_until(lambda: not set(codes) & set(server.hub.rooms), "every room let go of"))
+        clock.advance(DAY)  # within every clock (a day and the bank): the sweep loads none
+        time.sleep(0.5)
+        assert not set(codes) & set(server.hub.rooms)
+        # a live room: nobody is ever late there
+        token = claim(server.url, live, 0, "Ann")
+        claim(server.url, live, 1, "Bob")
+
+        async def refused() -> None:
+            client = Client(server.url, live, token)
+            await client.connect()
+            answer = await client.request({"type": "late", "choice": "bot"})
+            assert answer["type"] == "error" and answer["code"] == "not_late"
+            await client.close()
+
+        run(refused())
+    finally:
+        server.__exit__()
+    # a restart loads none of them either
+    server = _server(sqlite_url, clock)
+    try:
+        assert not set(codes) & set(server.hub.rooms)
     finally:
         server.__exit__()

@@ -86,6 +86,7 @@ class TurnBased:
         """The room's start: the banks and the first decision's rows."""
         if not self.on:
             return
+        self.room.timers.cancel("idle")  # armed while it waited: no idle close in play
         options = self.room.room_options
         humans = tuple(s.seat for s in self.room.seats if s.kind == "human")
         await self.room.services.store.begin_turns(
