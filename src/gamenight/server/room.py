@@ -307,6 +307,8 @@ class Room:
 
     def turn_begins(self) -> None:
         self.play.turn_begins()
+        if self.turns.on:  # a move taken back: the turns rows follow the table
+            self.timers.spawn(self.turns.undone())
 
     def undo_seats(self) -> frozenset[int]:
         return undo.undo_seats(self.table, self.last_by)

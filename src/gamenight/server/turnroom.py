@@ -99,6 +99,21 @@ class TurnBased:
         )
         await self.refresh()
 
+    async def undone(self) -> None:
+        """A move was taken back (``server/undo.py``): the rows follow the table."""
+        table = self.room.table
+        if not self.on or table is None or self.room.status is not Lifecycle.PLAYING:
+            return
+        options = self.room.room_options
+        try:
+            await self.room.services.store.set_turns(
+                self.room.id, table.seq, self.humans(table.to_act()), self.now(),
+                float(options.move_time or 0),
+            )  # fmt: skip
+            await self.refresh()
+        except Exception as exc:  # the database: the next move writes the rows again
+            log.warning("clock of room %s after an undo: %s", self.room.code, exc)
+
     def stepped(self) -> None:
         """A step was taken (or the clock changed): read the rows again, then show."""
         if not self.on or self._refresh_asked:

@@ -140,6 +140,40 @@ class TurnStore(Connected):
                 await conn.execute(insert(TURNS), rows)
 
     @guarded
+    async def set_turns(
+        self, room_id: int, seq: int, to_act: Sequence[int], at: float, move_time: float
+    ) -> None:
+        """The rows after a move was taken back (an undo, ``server/undo.py``): the seats
+        no longer to act lose theirs, those to act again get one from ``at``."""
+        async with self.engine.begin() as conn:
+            await conn.execute(
+                delete(TURNS).where(TURNS.c.room_id == room_id, TURNS.c.seat.not_in(to_act))
+            )
+            held = {
+                r[0]
+                for r in await conn.execute(select(TURNS.c.seat).where(TURNS.c.room_id == room_id))
+            }
+            for seat in to_act:
+                if seat in held:
+                    continue
+                bank = (
+                    await conn.execute(
+                        select(SEATS.c.bank).where(SEATS.c.room_id == room_id, SEATS.c.seat == seat)
+                    )
+                ).scalar()
+                deadline = at + move_time + float(bank or 0)
+                await conn.execute(
+                    insert(TURNS),
+                    {
+                        "room_id": room_id,
+                        "seat": seat,
+                        "seq": seq,
+                        "since": at,
+                        "deadline": deadline,
+                    },
+                )
+
+    @guarded
     async def turns_of(self, room_id: int) -> tuple[list[TurnRow], dict[int, float]]:
         """The room's rows and every seat's bank (seconds; seats without one left out)."""
         async with self.reads.connect() as conn:
