@@ -91,6 +91,13 @@ def test_two_processes_a_late_seat_once_a_restart_and_a_bot_for_it(
             other = 1 - waiting
             chooser = Client((a, b)[1 - other].url, code, tokens[other])  # the far process
             await chooser.connect()
+            watcher = Client((a, b)[other].url, code)  # on the other process
+            await watcher.connect()
+            await chooser.send({"type": "late", "choice": "wait"})
+            heard = await watcher.expect("late")  # told across processes
+            assert (heard["choice"]["choice"], heard["choice"]["by"]) == ("wait", other)
+            await chooser.expect("late")
+            await watcher.close()
             await chooser.send({"type": "late", "choice": "bot"})
             said = await chooser.expect("late")
             assert said["choice"] == {**said["choice"], "seat": waiting, "by": other}

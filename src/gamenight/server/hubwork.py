@@ -294,6 +294,8 @@ class Background:
         kind, _, detail = kind.partition(" ")
         if kind == "chat":
             self.spawn(room.chat_sync())
+        elif kind == "late":  # a choice about a late seat, made on that process (issue 44)
+            room.turns.heard(detail)
         elif kind != "act" or not follow(room, detail):  # else applied from the payload
             self._sync_soon(room, kind)
 

@@ -55,6 +55,7 @@ class TurnRoomFace(Protocol):
     @property
     def seats(self) -> Any: ...
     def show(self) -> None: ...
+    async def tell_others(self, kind: str) -> None: ...
 
 
 class TurnBased:
@@ -204,7 +205,23 @@ class TurnBased:
         room.show()
         if message.choice == "bot":
             room.timers.spawn(self._bot_moves(choice.seat))
+        # the sockets on other processes of a cluster are told too (hubwork.heard)
+        await room.tell_others(f"late {choice.seat} {choice.by} {choice.choice} {choice.at}")
         return p.LateOut(choice=choice, id=message.id)
+
+    def heard(self, detail: str) -> None:
+        """Another process's ``late`` choice (its NOTIFY: "seat by choice at"): this
+        process's sockets are told as that process's were."""
+        try:
+            seat, by, choice, at = detail.split()
+            said = p.LateChoice(seat=int(seat), by=int(by), choice=choice, at=float(at))  # type: ignore[arg-type]  # checked below
+        except ValueError:
+            return
+        if said.choice not in ("wait", "bot"):
+            return
+        self.choice = said
+        self.room.conns.broadcast(p.LateOut(choice=said))
+        self.room.show()
 
     async def _bot_moves(self, seat: int) -> None:
         """A bot plays ``seat``'s move: its actions until the seat is no longer to act."""
