@@ -151,6 +151,7 @@ VALID = [
     {"type": "contribute", "value": "4f1c a word", "id": 6},
     {"type": "undo", "expected_seq": 0, "id": 7},
     {"type": "rematch", "code": "AbC-12_x", "id": 8},
+    {"type": "late", "choice": "bot", "id": 9},
     {"type": "hello", "protocol": 1, "token": "x", "last_seq": -1},
 ]
 BIG = st.sampled_from([10**30, -(10**30), 2**53, 2**63, -1, 1e308, float("nan")])
@@ -265,5 +266,7 @@ def test_socket_fuzzed_before_hello(
 
 def test_generated_frames_cover_every_client_message_type() -> None:
     client = {d["properties"]["type"]["enum"][0] for d in CLIENT_DEFS}
-    assert client == {"hello", "act", "hint", "chat", "ping", "contribute", "undo", "rematch"}
+    assert client == {
+        *("hello", "act", "hint", "chat", "ping", "contribute", "undo", "rematch", "late")
+    }
     assert {f["type"] for f in VALID} == client

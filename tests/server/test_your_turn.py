@@ -28,7 +28,7 @@ TURN_BASED = {"pace": "turn-based", "move_time": 24 * 3600, "bot_pace": 0}
 @pytest.fixture
 def srv(db_url: str) -> Iterator[ThreadServer]:
     with ThreadServer(db_url) as running:
-        running.hub.services.clock = lambda: NOW  # type: ignore[attr-defined]
+        running.hub.services.clock = lambda: NOW
         yield running
 
 

@@ -173,8 +173,7 @@ class LobbyRoom(msgspec.Struct, frozen=True):
     status: str
     seats: tuple[p.SeatInfo, ...]
     invite: str
-    # the room's pace (RoomOptions.pace): the lobby lists turn-based tables apart, with
-    # their seconds per move (null for a live room)
+    # "live" or "turn-based" (issue 44), and a turn-based room's seconds per move
     pace: str = "live"
     move_time: int | None = None
 
@@ -332,12 +331,9 @@ async def _lobby_rooms(hub: Hub) -> list[LobbyRoom]:
         if room is not None and room.status in OPEN:
             info = room.info()
             options = room.room_options
-            out.append(
-                LobbyRoom(
-                    code, info.game, info.status, info.seats, f"/r/{code}",
-                    options.pace, options.move_time,
-                )
-            )  # fmt: skip
+            invite = f"/r/{code}"
+            row = (code, info.game, info.status, info.seats, invite)
+            out.append(LobbyRoom(*row, options.pace, options.move_time))
     return out
 
 
@@ -401,7 +397,10 @@ async def download_record(request: Request[Any, Any, Any], code: FromPath[str]) 
     room = await _room(request, code)
     if room.status in OPEN:  # another process may have finished it: catch up first
         await room.sync()
-    text = room.record()
+    movers = None
+    if room.status is Lifecycle.FINISHED:  # who made each move: the log's "by"
+        movers = [a.by for a in await room.services.store.actions_after(room.id, 0)]
+    text = room.record(movers)
     return Response(
         text,
         media_type="application/x-ndjson",
@@ -470,7 +469,11 @@ async def socket_handler(socket: WebSocket[Any, Any, Any], code: FromPath[str]) 
             await _send(socket, p.Error(code="closed", message=_("there is no such room")))
             await socket.close(code=4404)
             return
-        joined = await _handshake(socket, hub, room)
+        room.conns.joining += 1  # no await since hub.room: not let go of before the hello
+        try:
+            joined = await _handshake(socket, hub, room)
+        finally:
+            room.conns.joining -= 1
         if joined is None:
             return
         conn, key = joined
@@ -693,7 +696,9 @@ def _start_notifier(app: Litestar, config: Config, hub: Hub) -> None:
         else None
     )
     channels = Channels(config.public_url, smtp, config.notify_private)
-    notifier = app.state.notifier = Notifier(NotifyStore(hub.store.engine), channels)
+    store = NotifyStore(hub.store.engine)
+    # the rooms' clock (a test's shifted one too): notifications follow the turns' times
+    notifier = app.state.notifier = Notifier(store, channels, clock=hub.services.clock)
     app.state.notify_task = asyncio.create_task(notifier.run(config.notify_every))
 
 

@@ -83,6 +83,9 @@ class Config:
     # seconds a room with every seat claimed waits for a seat's contribution to the dice
     # seed before the server makes it (docs/fairness.md); a claim may carry it at once
     contribute_wait: float = 15.0
+    # seconds between sweeps for the turn-based rooms' clocks that ran out (issue 44;
+    # one process of a cluster marks each late seat: storage/turns.py)
+    turn_sweep: float = 5.0
     gc_freeze: float = 1.0  # seconds between moves of survivors out of GC (heap.py; 0: never)
     # notifications (server/notify, docs/notifications.md): the SMTP server ("": no
     # e-mail), private-network webhook and push targets (off: refused), the sweep's period

@@ -93,11 +93,15 @@ class Conn:
 class Conns(set[Conn]):
     """The sockets of one room."""
 
+    # sockets between finding the room and their snapshot (their hello, its awaits): the
+    # room counts as having a socket open, so that it is not let go of meanwhile
+    joining = 0
+
     def connected(self, seat: int) -> bool:
         return any(c.seat == seat and not c.closed for c in self)
 
     def any_open(self) -> bool:
-        return any(not c.closed for c in self)
+        return self.joining > 0 or any(not c.closed for c in self)
 
     def spectators(self) -> int:
         """Open sockets without a seat: the people watching."""

@@ -121,6 +121,7 @@ class Course:
                 for here, (part, by) in zip(room.seats, final, strict=True):
                     here.contribution, here.contributed_by = part, by
                 self._started(bots, table)
+                await room.turns.begin(table)  # a turn-based room's first clocks
                 await room.tell_others("room")
             else:  # another process began it (the lock is held: not room.sync)
                 await room.catch_up()

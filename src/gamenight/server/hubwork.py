@@ -18,6 +18,7 @@ from gamenight.server.config import Config
 from gamenight.server.faults import REFUSAL_LOG_EVERY, log_fault
 from gamenight.server.follow import follow
 from gamenight.server.lifecycle import OPEN
+from gamenight.server.live import Services
 from gamenight.server.loading import RoomUnavailable, Unavailable
 from gamenight.server.room import Room
 from gamenight.server.storage.engine import NOTIFY_CHANNEL
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with th
     from psycopg.rows import TupleRow
 
     from gamenight.server.storage.store import Store
+    from gamenight.server.storage.turns import Due
 
 log = logging.getLogger("gamenight.server")
 
@@ -46,6 +48,8 @@ class HubFace(Protocol):
     def config(self) -> Config: ...
     @property
     def process_tag(self) -> str: ...
+    @property
+    def services(self) -> Services: ...
     async def room(self, code: str) -> Room | None: ...
     def evict(self, now: float | None = None) -> list[str]: ...
 
@@ -66,7 +70,7 @@ class Background:
         """Every ``Config.resync`` seconds re-read the rooms (PostgreSQL); every
         ``Config.idle_check`` load the open rooms not held here (their idle timers close
         them). Each room's own timers do the rest."""
-        last_idle = last_resync = last_beat = last_evict = time.monotonic()
+        last_idle = last_resync = last_beat = last_evict = last_sweep = time.monotonic()
         failing = False  # a failure is logged once, until the checks work again
         while True:
             await asyncio.sleep(self.hub.config.tick)
@@ -87,6 +91,9 @@ class Background:
                 if time.monotonic() - last_evict >= min(10.0, self.hub.config.evict_after):
                     last_evict = time.monotonic()
                     self.hub.evict()
+                if time.monotonic() - last_sweep >= self.hub.config.turn_sweep:
+                    last_sweep = time.monotonic()
+                    await self.sweep_turns()
                 if time.monotonic() - last_idle > self.hub.config.idle_check:
                     last_idle = time.monotonic()
                     await self._look_for_idle()
@@ -100,6 +107,25 @@ class Background:
                     continue
                 failing = True
                 log_fault("room check", exc)
+
+    async def sweep_turns(self) -> list[Due]:
+        """The turn-based rooms' clocks that ran out (issue 44): their rows are marked
+        late by this process alone (one conditional UPDATE: ``TurnStore.claim_due``);
+        each such room is loaded (it may live in the database only), its sockets get
+        its clock, and the other processes are told. The rows claimed here."""
+        due = await self.hub.store.claim_due(
+            self.hub.services.clock(), self.hub.process_tag, CLAIM_HOLD
+        )
+        for late in due:
+            log.info("room %s: seat %d is late (its clock ran out)", late.code, late.seat + 1)
+            try:
+                room = await self.hub.room(late.code)
+                if room is not None:
+                    await room.turns.refresh()
+                    await room.tell_others("room")
+            except Exception as exc:  # the row is marked: its room shows it when loaded
+                log.warning("late seat of room %s: %s", late.code, first_line(exc))
+        return due
 
     async def _beat(self) -> None:
         """This process's presence rows: exactly the seats it holds a socket of, fresh
@@ -268,6 +294,8 @@ class Background:
         kind, _, detail = kind.partition(" ")
         if kind == "chat":
             self.spawn(room.chat_sync())
+        elif kind == "late":  # a choice about a late seat, made on that process (issue 44)
+            room.turns.heard(detail)
         elif kind != "act" or not follow(room, detail):  # else applied from the payload
             self._sync_soon(room, kind)
 
@@ -297,6 +325,7 @@ class Background:
                     return
 
 
+CLAIM_HOLD = 60.0  # seconds a process holds the turns rows it claimed (storage/turns.py)
 SYNC_SLOTS = 8  # background syncs at once: the pool (20) keeps connections for requests
 _RUNNING = "running"
 _KINDS = ("running", "presence", "act", "room")  # each reads more than the one before

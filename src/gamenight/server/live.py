@@ -13,6 +13,7 @@ member of :class:`LiveRoom` that the room hands on, so their imports stay one wa
 
 from __future__ import annotations
 
+import time
 import weakref
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -24,10 +25,12 @@ from gamenight.core.options import Options
 from gamenight.core.record import Contribution
 from gamenight.core.table import Table
 from gamenight.server.bots import BotPool
+from gamenight.server.clock import Clock
 from gamenight.server.config import Config
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.presence import Room as PresenceRoom
 from gamenight.server.timers import IdleClose, StartRetry
+from gamenight.server.turnroom import TurnBased
 from gamenight.server.undo import UndoRoom
 
 if TYPE_CHECKING:  # the storage is imported when the rooms come up, not with the app
@@ -61,6 +64,8 @@ class Services:
     config: Config
     bots: BotPool
     tag: str  # this process's tag in NOTIFY payloads
+    # the wall clock of turn-based rooms (server/clock.py): a test fakes it
+    clock: Clock = time.time
 
     def payload(self, code: str, kind: str) -> str:
         return f"{self.tag} {code} {kind}"
@@ -96,6 +101,8 @@ class LiveRoom(UndoRoom, PresenceRoom, Protocol):
     def start_retry(self) -> StartRetry: ...
     @property
     def seq(self) -> int: ...
+    @property
+    def turns(self) -> TurnBased: ...
 
     def become(self, to: Lifecycle) -> None: ...
     def undo_seats(self) -> frozenset[int]: ...

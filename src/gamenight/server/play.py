@@ -102,6 +102,7 @@ class Play:
         left = None if step.finished or clock is None else float(clock)
         room.last_by = room.mover
         room.conns.send_step(step, left, room.mover, room.undo_seats())
+        room.turns.stepped()  # a turn-based room reads its clock again, then shows it
         if step.finished:
             if room.status is Lifecycle.PLAYING:  # (a finished room replayed: it is)
                 room.become(Lifecycle.FINISHED)
@@ -184,6 +185,9 @@ class Play:
                         by,
                         finished_results=None if results is None else to_json(results),
                         notify=room.services.payload(room.code, "act"),
+                        at=room.services.clock(),
+                        to_act=room.turns.to_act(step),  # None in a live room: no turns rows
+                        move_time=float(room.room_options.move_time or 0),
                     )
                 except Behind:  # another process moved the room on (or closed it)
                     await room.catch_up_actions()
@@ -234,8 +238,10 @@ class Play:
         return p.AdviceOut(seq=position.seq, advice=to_json(advice), id=message.id)
 
     # ----- the record ---------------------------------------------------------------------
-    def record(self) -> str:
-        """The finished game as a JSONL record (``gamenight replay`` verifies it)."""
+    def record(self, movers: Sequence[str] | None = None) -> str:
+        """The finished game as a JSONL record (``gamenight replay`` verifies it).
+        ``movers``: the log's ``by`` of every action; a move a bot made for a player
+        (the clock ran out, or the player was away) says so in its line's ``"by"``."""
         room = self.room
         table = room.table
         if room.status is Lifecycle.BROKEN:
@@ -259,8 +265,13 @@ class Play:
             dice_scheme=self.dice_scheme(),
             contributions=room.contributions(),
             entropy=room.entropy,
+            movers=None if movers is None else [_FOR_SOMEONE.get(by) for by in movers],
         )
         return out.getvalue()
+
+
+# the log's ``by`` of a move a bot made for a human seat, as the record says it
+_FOR_SOMEONE = {"clock": "clock", "takeover": "takeover"}
 
 
 def refuse_play(status: Lifecycle, request: int | None) -> p.Error | None:

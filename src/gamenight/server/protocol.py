@@ -68,6 +68,8 @@ ErrorCode = Literal[
     "internal",  # the server failed; nothing changed
     "not_finished",  # a rematch offered before the game is over
     "cannot_undo",  # nothing of this seat's to take back (dice thrown or something revealed since)
+    "not_late",  # a "late" choice when no other seat is late, from the late seat or a room
+    # that is not turn-based
 ]
 
 
@@ -145,7 +147,16 @@ class UndoIn(ClientMessageBase, frozen=True, tag="undo"):
     id: RequestId | None = None
 
 
-ClientMessage = Hello | Act | HintRequest | ChatIn | Ping | Contribute | RematchIn | UndoIn
+class LateIn(ClientMessageBase, frozen=True, tag="late"):
+    """A turn-based room (issue 44): a seat whose clock ran out is late; another player
+    chooses to let the clock keep running (``wait``: the late player may still move) or
+    to let a bot make the late player's move now (``bot``)."""
+
+    choice: Literal["wait", "bot"]
+    id: RequestId | None = None
+
+
+ClientMessage = Hello | Act | HintRequest | ChatIn | Ping | Contribute | RematchIn | UndoIn | LateIn
 
 
 # ----- server -> client ---------------------------------------------------------------------
@@ -171,6 +182,39 @@ class ContributionInfo(msgspec.Struct, frozen=True, kw_only=True):
     value: str | None
 
 
+class LateChoice(msgspec.Struct, frozen=True, kw_only=True):
+    """``by`` (a seat) chose ``choice`` for the late ``seat``: "wait" (the clock keeps
+    running) or "bot" (a bot made the late seat's move; its actions are ``by: "clock"``).
+    Clients say it in their own words (the web's catalogues: en/de/pl)."""
+
+    seat: int
+    by: int
+    choice: Literal["wait", "bot"]
+    at: float  # the server's clock when it was chosen
+
+
+class SeatClock(msgspec.Struct, frozen=True, kw_only=True):
+    """A seat's clock in a turn-based room: its bank, and if it is to act, since when,
+    until when (epoch seconds) and whether it is late (its deadline has passed)."""
+
+    seat: int
+    bank: float  # seconds it may still run over move_time in all
+    since: float | None = None  # null: not to act
+    deadline: float | None = None
+    late: bool = False
+
+
+class TurnClock(msgspec.Struct, frozen=True, kw_only=True):
+    """The clock of a turn-based room (RoomInfo.clock): ``now`` is the server's time
+    when this was sent (a client counts from it, not from its own clock); ``choice``
+    the other players' latest choice about a late seat, if any."""
+
+    now: float
+    move_time: int
+    seats: tuple[SeatClock, ...]
+    choice: LateChoice | None = None
+
+
 class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     """The room as everyone may see it. ``seed`` is null until the game is finished."""
 
@@ -193,6 +237,8 @@ class RoomInfo(msgspec.Struct, frozen=True, kw_only=True):
     results: Any = None
     notes: tuple[str, ...] = ()
     spectators: int = 0  # sockets open without a seat (people watching)
+    pace: Literal["live", "turn-based"] = "live"  # RoomOptions.pace (issue 44)
+    clock: TurnClock | None = None  # turn-based rooms being played: every seat's clock
 
 
 class StampedEvent(msgspec.Struct, frozen=True):
@@ -317,6 +363,14 @@ class Undone(Message, frozen=True, tag="undone", omit_defaults=False):
     clock_left: float | None = None
 
 
+class LateOut(Message, frozen=True, tag="late", omit_defaults=False):
+    """To every socket of a turn-based room: a choice about a late seat was made (the
+    room's clock, in the room frame that follows, says it too)."""
+
+    choice: LateChoice
+    id: RequestId | None = None  # the chooser's request, on their own copy
+
+
 class RematchOut(Message, frozen=True, tag="rematch"):
     """``seat`` (named ``name``) offers everyone the rematch room ``code`` (made with the
     same seats: each player may take their own seat there)."""
@@ -339,6 +393,7 @@ ServerMessage = (
     | Pong
     | Undone
     | RematchOut
+    | LateOut
 )
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

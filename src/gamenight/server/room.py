@@ -60,6 +60,7 @@ from gamenight.server.timers import (
     Timers,
     TurnClock,
 )
+from gamenight.server.turnroom import TurnBased
 
 __all__ = ["Room", "SeatState", "Services", "bound_rules", "committed_rules"]
 
@@ -156,6 +157,7 @@ class Room:
         self.play = Play(self)
         self.chat = Chat(self)
         self.others = Sync(self)
+        self.turns = TurnBased(self)  # a turn-based room's clock (issue 44)
 
     # ----- the lifecycle --------------------------------------------------------------------
     @property
@@ -210,8 +212,8 @@ class Room:
     def dice_scheme(self) -> int:
         return self.play.dice_scheme()
 
-    def record(self) -> str:
-        return self.play.record()
+    def record(self, movers: Sequence[str] | None = None) -> str:
+        return self.play.record(movers)
 
     # ----- seats and the course ---------------------------------------------------------------
     async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
@@ -295,6 +297,8 @@ class Room:
                 return await undo.on_undo(self, conn, message)
             case p.RematchIn():
                 return await rematch.on_rematch(self, conn, message)
+            case p.LateIn():
+                return await self.turns.on_late(conn, message)
         return p.Error(code="bad_message", message=_("this socket has already said hello"))
 
     # ----- what undo.py and rematch.py see of the room (issue 40) -------------------------
@@ -303,6 +307,8 @@ class Room:
 
     def turn_begins(self) -> None:
         self.play.turn_begins()
+        if self.turns.on:  # a move taken back: the turns rows follow the table
+            self.timers.spawn(self.turns.undone())
 
     def undo_seats(self) -> frozenset[int]:
         return undo.undo_seats(self.table, self.last_by)
@@ -319,6 +325,8 @@ class Room:
     # ----- other processes ----------------------------------------------------------------
     async def sync(self, actions_only: bool = False) -> None:
         await self.others.sync(actions_only)
+        if self.turns.on:  # another process moved or swept the clock
+            await self.turns.refresh()
 
     async def catch_up_locked(self) -> None:
         async with self.lock:
@@ -350,10 +358,15 @@ class Room:
     # ----- timers -------------------------------------------------------------------------
     def open(self) -> None:
         """The room is held by this process: its idle timer runs."""
-        if not self.status.is_over:
+        if not self.status.is_over and not self.turn_based_play():
             self.idle.arm(self)
         if self.seated():  # every seat claimed before a restart, some still silent
             self.arm_contribution_wait()
+
+    def turn_based_play(self) -> bool:
+        """A turn-based room being played: no idle close, no timer (its clock is the
+        database's, the hub's sweep runs it) and let go of with no socket open."""
+        return self.turns.on and self.status is Lifecycle.PLAYING
 
     def dispose(self) -> None:
         """The process stops: every timer, task and socket of the room ends."""

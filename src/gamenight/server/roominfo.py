@@ -41,6 +41,8 @@ def room_info(room: LiveRoom) -> p.RoomInfo:
         results=None if results is None else to_json(results),
         notes=tuple(bots.notes + [n for n in (bots.build_note, room.note) if n]),
         spectators=room.conns.spectators(),
+        pace=room.room_options.pace,
+        clock=room.turns.info(),
     )
 
 

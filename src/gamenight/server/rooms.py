@@ -27,6 +27,7 @@ from gamenight.server import presence
 from gamenight.server.accounts import rated as accounts_rated
 from gamenight.server.accounts.store import AccountStore
 from gamenight.server.bots import BotPool
+from gamenight.server.clock import wall_clock
 from gamenight.server.config import Config, CreateRoom, RoomOptions
 from gamenight.server.conns import Conn
 from gamenight.server.course import mark_broken
@@ -120,7 +121,7 @@ class Hub:
         self.config = config
         self.rooms: dict[str, Room] = {}
         self.bots = BotPool(config, lambda: self.rooms.values())
-        self.services = Services(store, config, self.bots, secrets.token_hex(4))
+        self.services = Services(store, config, self.bots, secrets.token_hex(4), wall_clock())
         self._tasks: list[asyncio.Task[None]] = []
         self._loading: dict[str, asyncio.Future[Room | None]] = {}
         self.unloadable: set[str] = set()  # broken rooms whose game is not even known
@@ -139,7 +140,7 @@ class Hub:
         if self.store.is_postgres:
             codes = await self.store.orphans(presence.fresh())
         else:
-            codes = await self.store.room_codes((Lifecycle.PLAYING,))
+            codes = await self.store.room_codes((Lifecycle.PLAYING,), live_only=True)
         for code in codes:
             try:
                 await self.room(code)  # a room that cannot be rebuilt is marked broken
@@ -257,6 +258,8 @@ class Hub:
             room = None
             if row is not None and code not in self.unloadable:
                 room = await self._load(row)
+            if room is not None and room.turns.on:  # its clock: the database's rows
+                await room.turns.refresh()
             if room is not None:
                 self.unavailable.clear(code)
                 with contextlib.suppress(StorageUnavailableError):  # the next sync reads it
@@ -328,14 +331,16 @@ class Hub:
 
     def evict(self, now: float | None = None) -> list[str]:
         """Let go of the rooms this process no longer needs in memory: a room over
-        (finished, closed, broken) with no socket open, untouched for
+        (finished, closed, broken), or a turn-based room being played (issue 44: it
+        lives in the database between moves), with no socket open, untouched for
         ``Config.evict_after`` seconds. Nothing is lost: a later request (the record, a
-        spectator) loads it again from the database. The codes let go of."""
+        spectator, a socket, the clock's sweep) loads it again from the database. The
+        codes let go of."""
         now = time.time() if now is None else now
         gone = [
             code
             for code, room in self.rooms.items()
-            if room.status.is_over
+            if (room.status.is_over or room.turn_based_play())
             and not room.conns.any_open()
             and now - room.updated >= self.config.evict_after
             and not room.lock.locked()

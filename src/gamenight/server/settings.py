@@ -286,6 +286,8 @@ SETTINGS: tuple[Setting, ...] = (
     _tuning("address-burst", N_("hellos at once per client address")),
     _tuning("resync", N_("seconds between re-reads of every held room's seq (PostgreSQL)")),
     _tuning("idle-check", N_("seconds between looks for idle rooms")),
+    _tuning("turn-sweep", N_("seconds between looks for turn-based clocks that ran out")),
+    _tuning("evict-after", N_("seconds a room no longer needed stays in memory")),
     _tuning("stall-warning", N_("log when the event loop wakes this many seconds late")),
     _tuning("contribute-wait", N_("seconds a full room waits for a seat's part of the seed")),
     _tuning(

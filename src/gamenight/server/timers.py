@@ -161,6 +161,8 @@ class IdleClose:
     def _due(self, room: TimerRoom) -> None:
         if room.status.is_over:
             return
+        if room.room_options.pace == "turn-based" and room.status is Lifecycle.PLAYING:
+            return  # a game over days: its clock decides, not idleness (docs/protocol.md)
         idle = time.time() - room.updated >= room.room_options.idle_close - SLACK
         if idle and not room.conns.any_open():
             room.timers.spawn(self._close(room))

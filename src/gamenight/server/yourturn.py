@@ -16,7 +16,6 @@ comes first.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -83,9 +82,7 @@ class Turns(msgspec.Struct, frozen=True):
 
 async def _engine_and_clock(request: Request[Any, Any, Any]) -> tuple[Any, Callable[[], float]]:
     hub = await request.app.state.services()
-    # the turn-based rooms' one injectable clock (Services.clock) when there is one
-    clock = getattr(hub.services, "clock", None)
-    return hub.store.engine, clock if callable(clock) else time.time
+    return hub.store.engine, hub.services.clock  # the turn-based rooms' one clock
 
 
 def _out(found: list[Waiting], now: float) -> Turns:

@@ -65,6 +65,9 @@ class RecordWriter:
         self.seed_chosen = False  # written into the header: the seed was given, not drawn
         self.actions_saved = 0
         self.on_failure: FailureHandler | None = None
+        # who made the next action for its seat when not its player (write_moves): an
+        # action line then says ``"by"`` ("clock": the clock ran out and a bot moved)
+        self.next_by: str | None = None
 
     # ----- opening ------------------------------------------------------------
     @classmethod
@@ -196,6 +199,8 @@ class RecordWriter:
         if it ends the game, the results line, in one write (both or neither)."""
         assert step.seat is not None, "step 0 is written by begin"
         rows = [_action_row(step.seat, step.action, step.events)]
+        if self.next_by is not None:
+            rows[0]["by"] = self.next_by
         results = step.results()
         if results is not None:
             rows.append({"type": "results", "results": to_json(results)})
@@ -380,12 +385,15 @@ def write_moves(
     dice_scheme: int = DICE_SCHEME,
     contributions: Sequence[Contribution] | None = None,
     entropy: str = PLAYERS,
+    movers: Sequence[str | None] | None = None,
 ) -> Table[S, A, V, E]:
     """Write a game played elsewhere (a server room, an RL episode) from its seed and
     moves: the same sequence as live play (:meth:`RecordWriter.begin`, then the
     writer as the table's durable writer), so the record is checked as it is made.
     ``contributions``: the players' entropy (the dice seed is derived from them), under
-    the scheme ``entropy``. Returns the table at the end."""
+    the scheme ``entropy``. ``movers``: per move, who made it when not the seat's own
+    player or bot (``"clock"``, ``"takeover"``; else None), written as the line's
+    ``"by"`` (readers ignore it). Returns the table at the end."""
     dice = seed if contributions is None else dice_seed(seed, [c.value for c in contributions])
     table = Table.start(game, len(seats), options, SeededDice(seed=dice, scheme=dice_scheme))
     writer.begin(
@@ -394,6 +402,8 @@ def write_moves(
         entropy=entropy,
     )  # fmt: skip
     table.on_commit(writer.on_step)
-    for seat, action in moves:
+    for i, (seat, action) in enumerate(moves):
+        writer.next_by = movers[i] if movers is not None and i < len(movers) else None
         table.submit(seat, action)
+    writer.next_by = None
     return table

@@ -26,6 +26,10 @@ class AppendRequest:
     at: float
     results: str | None = None  # JSON of the results if this action ends the game
     notify: str | None = None  # "<tag> <code> act" for the others (NOTIFY; follow.payloads)
+    # a turn-based room (issue 44): the human seats to act after this action, whose
+    # ``turns`` rows the same transaction writes (storage/turns.py); None: a live room
+    to_act: tuple[int, ...] | None = None
+    move_time: float = 0.0  # the room's RoomOptions.move_time (turn-based)
 
     @property
     def finishes(self) -> bool:

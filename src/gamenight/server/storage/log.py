@@ -46,6 +46,9 @@ class ActionLog(Connected):
         *,
         finished_results: object = None,
         notify: str | None = None,
+        at: float | None = None,
+        to_act: tuple[int, ...] | None = None,
+        move_time: float = 0.0,
     ) -> None:
         """Append action ``seq`` (one more than the log holds) and commit.
 
@@ -56,7 +59,9 @@ class ActionLog(Connected):
         Returns only after the commit: the caller may then acknowledge. Appends
         are group-committed (:class:`GroupCommit`): many rooms' actions share a
         transaction, each with its own compare-and-set. ``action`` is JSON
-        builtins or already encoded (``msgspec.Raw``).
+        builtins or already encoded (``msgspec.Raw``). A turn-based room gives ``at``
+        (its clock's time), the human seats ``to_act`` after the action and its
+        ``move_time``: its ``turns`` rows change in the same transaction.
         """
         request = AppendRequest(
             room_id=room_id,
@@ -68,9 +73,11 @@ class ActionLog(Connected):
                 else json.dumps(action, separators=(",", ":"))
             ),
             by=by,
-            at=time.time(),
+            at=time.time() if at is None else at,
             results=None if finished_results is None else json.dumps(finished_results),
             notify=notify,
+            to_act=to_act,
+            move_time=move_time,
         )
         if not await self._log.append(request):
             raise Behind(seq - 1)

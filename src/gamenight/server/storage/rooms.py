@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Sequence
 
-from sqlalchemy import exists, insert, select, update
+from sqlalchemy import ColumnElement, and_, exists, insert, select, update
 
 from gamenight.core.options import Options
 from gamenight.server.lifecycle import Lifecycle
@@ -23,6 +23,12 @@ from gamenight.server.storage.rows import (
     idle_close,
 )
 from gamenight.server.storage.schema import PRESENCE, ROOMS, SEATS
+
+# A turn-based room (RoomOptions.pace, issue 44) lives in the database between moves: no
+# process loads it at its start or adopts it, and the idle check leaves it alone while it
+# is played (its clock and the other players decide: docs/protocol.md "Turn-based rooms").
+_TURN_BASED = ROOMS.c.room_options.like('%"pace": "turn-based"%')
+_PLAYED_TURN_BASED = and_(_TURN_BASED, ROOMS.c.status == Lifecycle.PLAYING.value)
 
 
 class RoomStore(Connected):
@@ -118,12 +124,14 @@ class RoomStore(Connected):
         )
 
     @guarded
-    async def room_codes(self, statuses: Sequence[str]) -> list[str]:
-        """The codes of the rooms in ``statuses`` (Lifecycle values), oldest first."""
+    async def room_codes(self, statuses: Sequence[str], live_only: bool = False) -> list[str]:
+        """The codes of the rooms in ``statuses`` (Lifecycle values), oldest first
+        (``live_only``: no turn-based room)."""
+        where: ColumnElement[bool] = ROOMS.c.status.in_(statuses)
+        if live_only:
+            where = and_(where, ~_TURN_BASED)
         async with self.engine.connect() as conn:
-            rows = await conn.execute(
-                select(ROOMS.c.code).where(ROOMS.c.status.in_(statuses)).order_by(ROOMS.c.id)
-            )
+            rows = await conn.execute(select(ROOMS.c.code).where(where).order_by(ROOMS.c.id))
             return [r[0] for r in rows]
 
     @guarded
@@ -152,11 +160,12 @@ class RoomStore(Connected):
 
     @guarded
     async def idle_rooms(self, now: float) -> list[IdleRoom]:
-        """(code, updated_at, idle_close) of every room still open, for the idle check."""
+        """(code, updated_at, idle_close) of every room still open, for the idle check
+        (not the turn-based rooms being played)."""
         async with self.engine.connect() as conn:
             rows = await conn.execute(
                 select(ROOMS.c.code, ROOMS.c.updated_at, ROOMS.c.room_options).where(
-                    ROOMS.c.status.in_(OPEN_VALUES)
+                    ROOMS.c.status.in_(OPEN_VALUES), ~_PLAYED_TURN_BASED
                 )
             )
             return [IdleRoom(r[0], r[1], idle_close(r[2])) for r in rows]
@@ -168,7 +177,9 @@ class RoomStore(Connected):
         held = exists().where(PRESENCE.c.room_id == ROOMS.c.id, PRESENCE.c.seen_at > fresh)
         async with self.engine.connect() as conn:
             rows = await conn.execute(
-                select(ROOMS.c.code).where(ROOMS.c.status == Lifecycle.PLAYING.value, ~held)
+                select(ROOMS.c.code).where(
+                    ROOMS.c.status == Lifecycle.PLAYING.value, ~held, ~_TURN_BASED
+                )
             )
             return [r[0] for r in rows]
 

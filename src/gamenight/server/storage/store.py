@@ -8,8 +8,9 @@ from gamenight.server.storage.log import ActionLog
 from gamenight.server.storage.presence import PresenceStore
 from gamenight.server.storage.rooms import RoomStore
 from gamenight.server.storage.seats import SeatStore
+from gamenight.server.storage.turns import TurnStore
 
 
-class Store(RoomStore, SeatStore, ActionLog, PresenceStore, ChatStore):
+class Store(RoomStore, SeatStore, ActionLog, PresenceStore, ChatStore, TurnStore):
     """Every read and write of the server, as short transactions (one engine: its parts
     share :class:`~gamenight.server.storage.engine.Connected`)."""

@@ -13,6 +13,7 @@ from gamenight.server.follow import payloads
 from gamenight.server.lifecycle import Lifecycle
 from gamenight.server.storage.engine import CONNECT_TIMEOUT, NOTIFY_CHANNEL, sqlite_pragmas
 from gamenight.server.storage.group import AppendRequest, Outcome
+from gamenight.server.storage.turns import write_turns_pg, write_turns_sqlite
 
 if TYPE_CHECKING:  # the [postgres] extra
     import psycopg
@@ -66,6 +67,7 @@ class SqliteWriter:
                 ok = moved.rowcount == 1
                 if ok:
                     conn.execute(self._INSERT, (r.room_id, r.seq, r.seat, r.action, r.by, r.at))
+                    write_turns_sqlite(conn, r)  # a turn-based room's clocks (issue 44)
                 outcome.append(ok)
             conn.execute("COMMIT")
         except BaseException:
@@ -174,8 +176,18 @@ class PgWriter:
         }
         conn = await self._connection(slot)
         try:
-            cursor = await conn.execute(self._APPEND, params)
-            moved = {row[0] for row in await cursor.fetchall()}
+            if any(r.to_act is not None for r in batch):
+                # a turn-based room's clocks go in the same transaction (issue 44); a
+                # batch of live rooms stays one statement, as ever
+                async with conn.transaction():
+                    cursor = await conn.execute(self._APPEND, params)
+                    moved = {row[0] for row in await cursor.fetchall()}
+                    for i, request in enumerate(batch, 1):
+                        if i in moved:
+                            await write_turns_pg(conn, request)
+            else:
+                cursor = await conn.execute(self._APPEND, params)
+                moved = {row[0] for row in await cursor.fetchall()}
         except psycopg.errors.UniqueViolation:
             if len(batch) == 1:  # the log holds this seq already (a second process)
                 return [False]

@@ -19,6 +19,7 @@ import { rematch } from "./rematch.js";
 import { mountRulesDrawer } from "./parts/rules-drawer.js";
 import { limitText } from "./parts/text-field.js";
 import { newContribution, playerEntropy } from "./fairness.js";
+import { turnClockPanel, lateText } from "./parts/turnclock.js";
 
 translatePage();
 const NAME_CHARS = 40; // the server's limits, in code points (core/text.py; parts/text-field.js)
@@ -76,6 +77,7 @@ const state = {
   word: "", // a word of the player's own for the dice, typed before sitting down
   canUndo: false, // the server says we may take back our last move now
   undoing: false, // an undo is on its way
+  choosingLate: false, // a choice about a late seat is on its way (turn-based rooms)
   live: false, // the game ended while this page watched: the result moment plays
   offer: null, // the rematch offered at this table ({seat, name, code})
   accepting: false, // accepting the rematch is on its way
@@ -350,6 +352,22 @@ function clockShown() {
   });
 }
 
+/** Turn-based rooms: this player's choice about a late seat (keep waiting, or a bot). */
+async function chooseLate(choice) {
+  if (!conn || state.choosingLate) return;
+  state.choosingLate = true;
+  renderBar();
+  try {
+    const answer = await conn.request({ type: "late", choice });
+    if (answer.type === "error") showError(errorText(answer));
+  } catch (err) {
+    showError(err.message || String(err));
+  } finally {
+    state.choosingLate = false;
+    renderBar();
+  }
+}
+
 function toggle(kind, label) {
   const on = signal.enabled(kind);
   return h("button", {
@@ -418,6 +436,9 @@ function renderBar() {
       : null,
     state.clockNote && state.clockNote.seq === state.seq
       ? h("p", { class: "clock-note", role: "note" }, state.clockNote.text)
+      : null,
+    room.clock && !state.finished
+      ? turnClockPanel({ clock: room.clock, seat: state.seat, names: names(), busy: state.choosingLate || !online(), choose: chooseLate })
       : null,
     open.length
       ? h("div", { class: "bar-claim" }, h("p", {}, t("room.seat_free_in_play")), claimBox(open))
@@ -916,6 +937,13 @@ function connect(token) {
     state.room = e.detail.room;
     store.remember(code, { status: state.room.status });
     if (before !== state.room.status) say(t(`room.status.${state.room.status}`));
+    render();
+  });
+  conn.addEventListener("late", (e) => {
+    // a player chose what happens to a late seat (turn-based rooms): the log says so
+    const line = lateText(e.detail.choice, names(), state.seat);
+    log.add(line, "clock-note");
+    say(line);
     render();
   });
   conn.addEventListener("odds", (e) => {
