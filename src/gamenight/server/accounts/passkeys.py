@@ -136,7 +136,7 @@ async def register_options(
         raise RoomError(400, "bad_name", str(exc)) from None
     keys = name_keys(name)
     accounts = await accounts_of(request)
-    _admit(accounts, request, keys[0])
+    await _admit(accounts, request, keys[0])
     await _argon2(passwords.check, name, None)  # the work of a password sign-up, always
     if await accounts.store.by_keys(keys) is not None:
         raise _refused()  # as a taken name with a wrong password
@@ -215,7 +215,7 @@ async def signin_options(request: Request[Any, Any, Any]) -> Response[bytes]:
     from webauthn.helpers.structs import UserVerificationRequirement
 
     accounts = await accounts_of(request)
-    _admit(accounts, request, "passkey")
+    await _admit(accounts, request, "passkey")
     rp_id, _origin = _relying_party(request)
     options = generate_authentication_options(
         rp_id=rp_id, user_verification=UserVerificationRequirement.PREFERRED

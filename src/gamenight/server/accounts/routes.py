@@ -11,8 +11,8 @@ Security (issue 43):
 * no user enumeration: a sign-in with an unknown name and one with a wrong password get
   the same answer after the same work (one Argon2 check each), and so does a sign-up
   with a taken name (unless its password is the account's: then it signs in);
-* sign-in and sign-up attempts are throttled per account name and per client address
-  (token buckets, per process).
+* sign-in and sign-up attempts are throttled per account name and per client address,
+  in the database (accounts/throttle.py): one token bucket for every server process.
 """
 
 from __future__ import annotations
@@ -32,8 +32,9 @@ from gamenight.core.confusables import name_keys
 from gamenight.core.i18n import _
 from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text
 from gamenight.server.accounts import passwords
+from gamenight.server.accounts.throttle import SharedThrottle
 from gamenight.server.faults import RoomError
-from gamenight.server.guard import ReconnectThrottle, error_responses
+from gamenight.server.guard import error_responses
 from gamenight.server.proxy import client_address
 from gamenight.server.tokens import new_token, token_hash
 
@@ -139,7 +140,7 @@ class Accounts:
 
     def __init__(self, store: AccountStore) -> None:
         self.store = store
-        self.throttle = ReconnectThrottle(dict(LIMITS))
+        self.throttle = SharedThrottle(store.engine, LIMITS)
 
     async def signed_in(self, request: Request[Any, Any, Any]) -> Account | None:
         token = request.cookies.get(COOKIE)
@@ -164,9 +165,9 @@ def _refused() -> RoomError:
     return RoomError(401, "bad_credentials", _("that name and password do not match an account"))
 
 
-def _admit(accounts: Accounts, request: Request[Any, Any, Any], fold_key: str) -> None:
-    for key in (("client", client_address(request)), ("account", fold_key)):
-        wait = accounts.throttle.admit(key)
+async def _admit(accounts: Accounts, request: Request[Any, Any, Any], fold_key: str) -> None:
+    for kind, value in (("client", client_address(request)), ("account", fold_key)):
+        wait = await accounts.throttle.admit(kind, value)
         if wait:
             raise RoomError(
                 429,
@@ -235,7 +236,7 @@ async def sign_up(
     name = _checked(data)
     keys = name_keys(name)
     accounts = await accounts_of(request)
-    _admit(accounts, request, keys[0])
+    await _admit(accounts, request, keys[0])
     existing = await accounts.store.by_keys(keys)
     if existing is not None:  # one Argon2 check, as a sign-in: the same answer and work
         if await _argon2(passwords.check, data.password, existing.password_hash):
@@ -261,7 +262,7 @@ async def sign_in(
     name = _checked(data)
     keys = name_keys(name)
     accounts = await accounts_of(request)
-    _admit(accounts, request, keys[0])
+    await _admit(accounts, request, keys[0])
     existing = await accounts.store.by_keys(keys)
     stored = existing.password_hash if existing is not None else None
     matches = await _argon2(passwords.check, data.password, stored)  # always: the same work

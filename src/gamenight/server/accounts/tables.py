@@ -85,3 +85,14 @@ BOT_RATINGS = SqlTable(
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
 )
+
+# Sign-in attempts' token buckets, one row per key, shared by every server process of a
+# database (issue 43: a throttle per process let an attacker multiply it by the
+# processes). The key is a hash: no client address or account name is stored.
+THROTTLE = SqlTable(
+    "throttle",
+    METADATA,
+    Column("key", String(80), primary_key=True),  # "kind:" + sha256 of the value
+    Column("level", Float, nullable=False),  # attempts left (fractional: refills)
+    Column("stamp", Float, nullable=False, index=True),  # wall time of the level
+)
