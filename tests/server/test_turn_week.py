@@ -31,6 +31,7 @@ first, S second; hours from the start):
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import hmac
 import json
@@ -435,3 +436,42 @@ def _week(servers: Cluster, clock: ShiftedClock, box: Any, receiver: Receiver, u
     actions = [json.loads(x) for x in record.splitlines() if x.strip()]
     marked = {(a["seat"], a["by"]) for a in actions if a.get("type") == "action" and "by" in a}
     assert marked == {(second, "clock")}
+
+
+def test_a_late_seat_is_told_with_its_reminder_whichever_process_claims(
+    db_url: str, receiver: Receiver
+) -> None:
+    """Two processes' clocks differ by a little (each reads its own). The one ahead makes
+    the "late" row; the other, behind it but past the deadline too, claims the seat's
+    due rows: the reminder and the news go out in one message, not two (the row is due
+    when the deadline passed, not at the sweeping process's "now")."""
+    from notify_kit import Tables
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    from gamenight.server.dburl import normalise_url
+    from gamenight.server.notify.deliver import Channels, Notifier
+    from gamenight.server.notify.store import NotifyStore
+    from gamenight.server.notify.sweep import sweep
+
+    t0 = 1_800_000_000.0
+    tables = Tables(db_url)
+    room = tables.room("LATE1")
+    tables.subscribe(room, 0, "webhook", f"{receiver.url}/hook", secret="k")
+    tables.turn(room, 0, 1, t0, t0 + 12 * HOUR)
+    tables.close()
+
+    async def main() -> None:
+        engine = create_async_engine(normalise_url(db_url))
+        try:
+            store = NotifyStore(engine)
+            channels = Channels(PUBLIC, None, allow_private=True)
+            assert await Notifier(store, channels, lambda: t0).once() == 1  # "your move"
+            await sweep(store, t0 + 12 * HOUR + 2)  # the process ahead: the news made
+            behind = Notifier(store, channels, lambda: t0 + 12 * HOUR + 1)  # past it too
+            assert await behind.once() == 1
+        finally:
+            await engine.dispose()
+
+    asyncio.run(main())
+    kinds = [tuple(e["kind"] for e in json.loads(r.body)["events"]) for r in receiver.got]
+    assert kinds == [("turn",), ("remind", "late")]
