@@ -389,11 +389,16 @@ def _week(servers: Cluster, clock: ShiftedClock, box: Any, receiver: Receiver, u
         ((seat, seat_clock),) = waiting.items()
         clock.to(float(seat_clock["since"]) + (47 if seat == first else 40) * HOUR)
         move(seat)
-        info = _info(servers.base(), code)
-        if info["status"] == "finished":
+
+        def next_or_over() -> tuple[str, dict[int, dict[str, Any]]] | None:
+            info = _info(servers.base(), code)
+            waiting = _to_act(info)
+            return (info["status"], waiting) if waiting or info["status"] == "finished" else None
+
+        status, waiting = _until(next_or_over, "the next seat to act, or the end")
+        if status == "finished":
             break
-        nxt = _until(lambda: now_to_act(), "the next seat to act")
-        told((next(iter(nxt)), ("turn",)))
+        told((next(iter(waiting)), ("turn",)))
     info = _info(servers.base(), code)
     assert info["status"] == "finished"
     assert clock.now() - t0 >= 7 * 24 * HOUR  # a week of play, on the servers' clock
@@ -475,3 +480,33 @@ def test_a_late_seat_is_told_with_its_reminder_whichever_process_claims(
     asyncio.run(main())
     kinds = [tuple(e["kind"] for e in json.loads(r.body)["events"]) for r in receiver.got]
     assert kinds == [("turn",), ("remind", "late")]
+
+
+def test_the_notifier_follows_the_rooms_clock_set_after_the_start(
+    sqlite_url: str, receiver: Receiver
+) -> None:
+    """A test (or anything) that sets ``Services.clock`` on a running server moves the
+    notifier's clock too: the reminder comes when the rooms' clock says so."""
+    from harness import ThreadServer
+
+    now = [time.time()]
+    with ThreadServer(
+        sqlite_url, notify_every=0.1, notify_private=True, turn_sweep=0.1, public_url=PUBLIC
+    ) as server:
+        server.hub.services.clock = lambda: now[0]
+        room = {"pace": "turn-based", "move_time": 12 * 3600, "time_bank": 0}
+        code = create_room(server.url, "dice-duel", ["human", "human"], room=room)["code"]
+        tokens = [claim(server.url, code, s, f"P{s}") for s in (0, 1)]
+        ((seat, _),) = _to_act(_info(server.url, code)).items()
+        made = httpx.post(
+            f"{server.url}/api/notify/subscriptions",
+            params={"room": code, "seat": str(seat)},
+            headers={"Authorization": f"Bearer {tokens[seat]}", "Origin": server.url},
+            json={"channel": "webhook", "target": f"{receiver.url}/hook"},
+        )
+        assert made.status_code == 201, made.text
+        _until(lambda: len(receiver.got) == 1, "the your-move message", timeout=30)
+        now[0] += 10 * HOUR  # 2 h left: past the reminder's time (3 h before)
+        _until(lambda: len(receiver.got) == 2, "the reminder", timeout=30)
+    kinds = [tuple(e["kind"] for e in json.loads(r.body)["events"]) for r in receiver.got]
+    assert kinds == [("turn",), ("remind",)]
