@@ -14,7 +14,7 @@ from typing import Any
 import httpx
 import pytest
 from harness import ThreadServer
-from sqlalchemy import create_engine, insert, update
+from sqlalchemy import create_engine, delete, insert, update
 
 from gamenight.server.dburl import sync_url
 from gamenight.server.storage.schema import ROOMS, TURNS
@@ -68,11 +68,13 @@ def _room(
 
 
 def _to_act(srv: ThreadServer, code: str, seat: int, since: float, deadline: float | None) -> None:
-    """Write the ``turns`` row of a seat to act, as the turn-based room's move would."""
+    """Make ``seat`` the room's one seat to act, as a turn-based room's move would: its
+    ``turns`` row replaces those the room's start wrote."""
     room_id = srv.hub.rooms[code].id
     engine = create_engine(sync_url(srv.hub.store.url))
     try:
         with engine.begin() as conn:
+            conn.execute(delete(TURNS).where(TURNS.c.room_id == room_id))
             conn.execute(
                 insert(TURNS).values(
                     room_id=room_id, seat=seat, seq=1, since=since, deadline=deadline

@@ -697,8 +697,9 @@ def _start_notifier(app: Litestar, config: Config, hub: Hub) -> None:
     )
     channels = Channels(config.public_url, smtp, config.notify_private)
     store = NotifyStore(hub.store.engine)
-    # the rooms' clock (a test's shifted one too): notifications follow the turns' times
-    notifier = app.state.notifier = Notifier(store, channels, clock=hub.services.clock)
+    # the rooms' clock (a test's shifted one too): notifications follow the turns' times;
+    # read through the hub at each call, so a clock set on the running services counts
+    notifier = app.state.notifier = Notifier(store, channels, clock=lambda: hub.services.clock())
     app.state.notify_task = asyncio.create_task(notifier.run(config.notify_every))
 
 

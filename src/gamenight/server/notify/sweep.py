@@ -7,7 +7,8 @@ For each decision waiting (a ``turns`` row) and each subscription of its seat:
   subscription per ``move_time`` (the room's speed): a later one waits for its period;
 * ``remind`` — due when a quarter of the move's time is left (at most
   :data:`REMIND_BEFORE` before the deadline), never before its "your turn";
-* ``late`` — due when the clock ran out, to every subscribed seat of the room.
+* ``late`` — made once the clock ran out, due from its deadline, to every subscribed
+  seat of the room.
 
 Each event's ``key`` names it (kind, subscription, room, seat, the decision's seq), so
 the outbox makes it once however often the sweep runs, in however many processes.
@@ -120,7 +121,10 @@ def events(
                             w.seat,
                             w.seq,
                             {**payload, "mine": seat == w.seat},
-                            now,
+                            # due since the deadline, not this process's "now": another
+                            # process whose clock reads a little earlier claims it with
+                            # the seat's reminder, in one message
+                            w.deadline,
                         )
                     )
     return out
