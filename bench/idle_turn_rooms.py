@@ -83,14 +83,18 @@ async def build(url: str, rooms: int, game: str, move_time: int) -> float:
             print(f"  built {start} rooms", flush=True)
     now = time.time()
     async with store.engine.begin() as conn:
-        ids = [r[0] for r in await conn.execute(select(ROOMS.c.id))]
-        await conn.execute(
-            insert(TURNS),
-            [
-                {"room_id": i, "seat": 1, "seq": 0, "since": now, "deadline": now + move_time}
-                for i in ids
-            ],
-        )
+        # a room's start writes its own turns row since turn-based rooms run (h-turnroom);
+        # the rows are written here only for rooms without one (an older checkout's)
+        has_row = select(TURNS.c.room_id)
+        ids = [
+            r[0] for r in await conn.execute(select(ROOMS.c.id).where(ROOMS.c.id.not_in(has_row)))
+        ]
+        rows = [
+            {"room_id": i, "seat": 1, "seq": 0, "since": now, "deadline": now + move_time}
+            for i in ids
+        ]
+        if rows:
+            await conn.execute(insert(TURNS), rows)
         playing = (await conn.execute(select(ROOMS.c.status).distinct())).all()
     await hub.stop()
     await store.close()
