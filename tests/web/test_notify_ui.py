@@ -81,7 +81,7 @@ def test_a_seated_player_subscribes_this_device(context: Any, page: Any, server:
     page.get_by_text("This device will be notified.").wait_for()
     ui.shoot(page, "notify-room")
 
-    calls = page.evaluate("window.pushCalls")
+    calls = page.evaluate("() => window.pushCalls")
     vapid = httpx.get(f"{server.url}/api/notify/vapid").json()["public_key"]
     assert calls == [{"userVisibleOnly": True, "key": list(base64.urlsafe_b64decode(vapid + "="))}]
     assert page.evaluate("navigator.serviceWorker.getRegistration().then(r => !!r)")

@@ -19,7 +19,7 @@ NOUNS = (
     "attempts?|sets?|boxes|box|decisions?|characters?|rooms?|wins?|medals?"
 )
 # a placeholder that holds a number (not a name: "{who} rolls" is a verb), before a noun
-NAMED = "who|name|names|combo|cat|card|cards|event|box|boxes|dice|list|what|a|b"
+NAMED = "who|name|names|combo|cat|card|cards|event|box|boxes|dice|list|what|a|b|time"
 COUNT = re.compile(rf"\{{(?!(?:{NAMED})\}})\w+\}} (?:[a-z-]+ )?(?:{NOUNS})\b")
 RANGE = re.compile(r"\{min\} to \{max\}")
 FORMS = {"en": {"one", "other"}, "de": {"one", "other"}, "pl": {"one", "few", "many", "other"}}

@@ -129,7 +129,7 @@ class _PinnedTLS(http.client.HTTPSConnection):
 
     def connect(self) -> None:
         raw = socket.create_connection((self.address, self.port), self.timeout)
-        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]
+        self.sock = self._context.wrap_socket(raw, server_hostname=self.host)  # type: ignore[attr-defined]  # set by connect(), as http.client does
 
 
 def post(url: str, body: bytes, headers: dict[str, str], *, allow_private: bool) -> int:
