@@ -53,6 +53,8 @@ def _to_act(db: Path, code: str, seat: int, waited: float, left: float) -> None:
     now = time.time()
     with sqlite3.connect(db) as conn:
         (room_id,) = conn.execute("SELECT id FROM rooms WHERE code = ?", (code,)).fetchone()
+        # the room's start wrote its own row for the seat to act: this one takes its place
+        conn.execute("DELETE FROM turns WHERE room_id = ?", (room_id,))
         conn.execute(
             "INSERT INTO turns (room_id, seat, seq, since, deadline) VALUES (?, ?, 1, ?, ?)",
             (room_id, seat, now - waited, now + left),
@@ -110,12 +112,17 @@ def test_turns_lists_the_saved_seats_to_act_and_names_an_unreachable_server(
 def test_turns_without_saved_seats_or_moves_says_so(
     live: tuple[ProcessServer, Path], tmp_path: Path
 ) -> None:
-    srv, _db = live
+    srv, db = live
     none = _turns(tmp_path)
     assert none.returncode == 0 and "No online seats are saved" in none.stdout
-    code, (ann, _bob) = _turn_based_room(srv.url)
+    code, (_ann, bob) = _turn_based_room(srv.url)
+    # the room's start wrote the rows of the seats to act: take them away, nobody waits
+    with sqlite3.connect(db) as conn:
+        conn.execute(
+            "DELETE FROM turns WHERE room_id = (SELECT id FROM rooms WHERE code = ?)", (code,)
+        )
     _save(
-        tmp_path, [{"server": srv.url, "code": code, "game": "decathlon", "seat": 0, "token": ann}]
+        tmp_path, [{"server": srv.url, "code": code, "game": "decathlon", "seat": 1, "token": bob}]
     )
     quiet = _turns(tmp_path)
     assert quiet.returncode == 0 and "None of your saved rooms waits for your move" in quiet.stdout
