@@ -40,6 +40,8 @@ def _to_act(server: Server, code: str, seat: int, waited: float, left: float) ->
     now = time.time()
     with sqlite3.connect(server.folder / "web.sqlite3") as conn:
         (room_id,) = conn.execute("SELECT id FROM rooms WHERE code = ?", (code,)).fetchone()
+        # the room's start wrote its own rows for the seats to act: this one replaces them
+        conn.execute("DELETE FROM turns WHERE room_id = ?", (room_id,))
         conn.execute(
             "INSERT INTO turns (room_id, seat, seq, since, deadline) VALUES (?, ?, 1, ?, ?)",
             (room_id, seat, now - waited, now + left),
