@@ -128,9 +128,15 @@ def test_decades_cards_say_what_they_do_where_chosen_and_held(browser: Any, serv
             assert card.locator(".card-name").inner_text() == words[f"dc.card.{kind}"]
         ui.decades(page, __import__("random").Random(1))  # keep four
         page.wait_for_selector("#table li.card .card-text")
-        for held in page.locator("#table li.card").all():
-            kind = held.get_attribute("data-card")
-            assert held.locator(".card-text").inner_text() == words[f"dc.card_help.{kind}"]
+        # One snapshot in the page: the hand re-renders as the bot plays, so locators taken
+        # one by one could point at a card that has just left it.
+        held = page.evaluate(
+            """() => [...document.querySelectorAll('#table li.card')].map(
+              (li) => [li.dataset.card, li.querySelector('.card-text')?.innerText ?? ''])"""
+        )
+        assert held
+        for kind, text in held:
+            assert text == words[f"dc.card_help.{kind}"], kind
     finally:
         ctx.close()
 
