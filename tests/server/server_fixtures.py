@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from harness import PgCluster, ThreadServer
+from harness import PgCluster, ProcessServer, ThreadServer
 
 
 @pytest.fixture(scope="session")
@@ -38,3 +38,17 @@ def db_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def server(sqlite_url: str) -> Iterator[ThreadServer]:
     with ThreadServer(sqlite_url) as running:
         yield running
+
+
+@pytest.fixture
+def pg_pair(pg: PgCluster) -> Iterator[tuple[ProcessServer, ProcessServer]]:
+    """Two real server processes on one new PostgreSQL database (the tests of "one truth
+    across processes")."""
+    url = pg.new_database()
+    a = ProcessServer(url).start()
+    b = ProcessServer(url).start()
+    try:
+        yield a, b
+    finally:
+        a.stop()
+        b.stop()

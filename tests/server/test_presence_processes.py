@@ -6,24 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import httpx
-import pytest
-from harness import Client, PgCluster, ProcessServer, claim, create_room, run
-
-
-@pytest.fixture
-def pair(pg: PgCluster) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    url = pg.new_database()
-    a = ProcessServer(url).start()
-    b = ProcessServer(url).start()
-    try:
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
+from harness import Client, ProcessServer, claim, create_room, run
 
 
 def _info(server: ProcessServer, code: str) -> dict[str, Any]:
@@ -50,9 +37,9 @@ def _release(server: ProcessServer, code: str, seat: int, host: str) -> httpx.Re
 
 
 def test_a_seat_connected_on_b_is_connected_on_a_and_a_cannot_free_it(
-    pair: tuple[ProcessServer, ProcessServer],
+    pg_pair: tuple[ProcessServer, ProcessServer],
 ) -> None:
-    a, b = pair
+    a, b = pg_pair
     created = create_room(a.url, "dice-duel", ["human", "human"])
     code, host = created["code"], created["host_token"]
     tokens = [claim(a.url, code, 0, "On A"), claim(b.url, code, 1, "On B")]
@@ -87,12 +74,12 @@ def test_a_seat_connected_on_b_is_connected_on_a_and_a_cannot_free_it(
 
 
 def test_a_seat_freed_through_a_closes_its_socket_on_b(
-    pair: tuple[ProcessServer, ProcessServer],
+    pg_pair: tuple[ProcessServer, ProcessServer],
 ) -> None:
     """Before the game: the host frees, through A, a seat whose player is connected on
     B (allowed while waiting); B tells that socket, closes it and answers nothing more
     it sends; a newcomer takes the seat."""
-    a, b = pair
+    a, b = pg_pair
     created = create_room(a.url, "dice-duel", ["human", "human"])
     code, host = created["code"], created["host_token"]
     old_token = claim(b.url, code, 1, "Leaves", None)  # no part yet: the room waits
@@ -119,11 +106,11 @@ def test_a_seat_freed_through_a_closes_its_socket_on_b(
 
 
 def test_no_bot_takes_over_a_seat_connected_on_the_other_process(
-    pair: tuple[ProcessServer, ProcessServer],
+    pg_pair: tuple[ProcessServer, ProcessServer],
 ) -> None:
     """takeover_after 1 s: each player is connected on their own process, so neither
     process may count the other's seat away and let a bot play it."""
-    a, b = pair
+    a, b = pg_pair
     created = create_room(a.url, "dice-duel", ["human", "human"], room={"takeover_after": 1})
     code = created["code"]
     tokens = [claim(a.url, code, 0, "On A"), claim(b.url, code, 1, "On B")]

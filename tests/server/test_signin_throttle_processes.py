@@ -6,11 +6,10 @@ token, on SQLite and PostgreSQL."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 
 import httpx
 import pytest
-from harness import PgCluster, ProcessServer
+from harness import ProcessServer
 
 from gamenight.server.accounts.throttle import SharedThrottle
 from gamenight.server.dburl import normalise_url
@@ -20,25 +19,13 @@ from gamenight.server.storage.schema import migrate
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def pair(pg: PgCluster) -> Iterator[tuple[ProcessServer, ProcessServer]]:
-    url = pg.new_database()
-    a = ProcessServer(url).start()
-    b = ProcessServer(url).start()
-    try:
-        yield a, b
-    finally:
-        a.stop()
-        b.stop()
-
-
 def test_two_processes_share_one_budget_per_name(
-    pair: tuple[ProcessServer, ProcessServer],
+    pg_pair: tuple[ProcessServer, ProcessServer],
 ) -> None:
     """5 attempts per name at once (the sign-up is one), then one every 30 s: eight wrong
     passwords spread over both processes get at most 4 answers before the 429s, as on one
     process (each process had its own 5 before)."""
-    a, b = pair
+    a, b = pg_pair
     with httpx.Client(base_url=a.url, headers={"Origin": a.url}) as c:
         made = c.post("/api/account/signup", json={"name": "Ann", "password": PASSWORD})
         assert made.status_code == 201, made.text
