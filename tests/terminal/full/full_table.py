@@ -178,6 +178,33 @@ async def play_out(
     raise AssertionError(f"the game did not end after {limit} answers")
 
 
+async def answer_until(
+    pilot: Pilot[None],
+    table: Table,
+    rng: random.Random,
+    done: Callable[[], bool],
+    *,
+    limit: int = 20,
+) -> None:
+    """Answer questions (typed lines) until ``done()`` holds at a question."""
+    app = table.app
+    for _ in range(limit):
+        await until(pilot, lambda: app.waiting == "line")
+        if done():
+            return
+        asked = app.questions
+        await type_line(pilot, table.answer(rng))
+        await until(pilot, lambda: app.questions > asked)  # noqa: B023
+    raise AssertionError(f"not there after {limit} answers")
+
+
+def view_of_the_one_to_act(table: Table) -> Any:
+    """The view of the (first) seat to act in the table's match."""
+    match = table.match[0]
+    assert match.table is not None
+    return match.table.position(match.table.to_act()[0]).view
+
+
 def screen_text(app: App[Any]) -> str:
     """What the screen shows now, line by line, as plain text (the composed screen:
     exactly what a player would see)."""

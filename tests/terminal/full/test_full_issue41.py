@@ -13,7 +13,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from full_table import Table, screen_text, table_app, type_line, until
+from full_table import (
+    Table,
+    answer_until,
+    screen_text,
+    table_app,
+    type_line,
+    until,
+    view_of_the_one_to_act,
+)
 from textual import events
 from textual.widgets import Input
 
@@ -231,21 +239,11 @@ def test_shrinking_mid_question_draws_the_narrow_board(tmp_path: Path) -> None:
     app = table.app
     rng = random.Random(2)
 
-    def phase() -> str:
-        match = table.match[0]
-        assert match.table is not None
-        view: Any = match.table.position(match.table.to_act()[0]).view
-        return str(view.phase)
-
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(20):
-                await until(pilot, lambda: app.waiting == "line")
-                if phase() == "answer":
-                    break
-                asked = app.questions
-                await type_line(pilot, table.answer(rng))
-                await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await answer_until(
+                pilot, table, rng, lambda: str(view_of_the_one_to_act(table).phase) == "answer"
+            )
             await until(pilot, lambda: "x0" in panel_text(app, "#board-pane"))  # the wide grid
             await pilot.resize_terminal(60, 30)
             await until(pilot, lambda: "x0" not in panel_text(app, "#board-pane"))

@@ -13,7 +13,16 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from full_table import Table, play_out, screen_text, table_app, type_line, until
+from full_table import (
+    Table,
+    answer_until,
+    play_out,
+    screen_text,
+    table_app,
+    type_line,
+    until,
+    view_of_the_one_to_act,
+)
 from rich.console import Console
 from rich.text import Text
 from textual.widgets import DataTable, Input, OptionList, RichLog
@@ -144,21 +153,11 @@ def test_decades_years_by_arrow_keys_and_clicks(tmp_path: Path) -> None:
     app = table.app
     rng = random.Random(2)
 
-    def phase() -> str:
-        match = table.match[0]
-        assert match.table is not None
-        view: Any = match.table.position(match.table.to_act()[0]).view
-        return str(view.phase)
-
     async def run() -> None:
         async with app.run_test(size=(120, 40)) as pilot:
-            for _ in range(20):
-                await until(pilot, lambda: app.waiting == "line")
-                if phase() == "answer":
-                    break
-                asked = app.questions
-                await type_line(pilot, table.answer(rng))
-                await until(pilot, lambda: app.questions > asked)  # noqa: B023
+            await answer_until(
+                pilot, table, rng, lambda: str(view_of_the_one_to_act(table).phase) == "answer"
+            )
             await until(pilot, lambda: type(app.board).__name__ == "DecadesBoard")
             answer = app.query_one("#answer", Input)
             await pilot.press("down")
