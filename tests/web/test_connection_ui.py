@@ -16,6 +16,7 @@ import json
 import threading
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -134,17 +135,26 @@ def _claim(page: Any, base: str, code: str, seat: int, name: str) -> None:
     page.wait_for_selector(f"body[data-seat='{seat}']")
 
 
-def _two_players(browser: Any, srv: ui.Server, hole: Blackhole) -> tuple[Any, Any, Any, str]:
-    """A toy room: the host (Ann, seat 0) direct, the guest (Bo, seat 1) through the hole."""
+@contextmanager
+def _two_players(
+    browser: Any, srv: ui.Server, hole: Blackhole
+) -> Iterator[tuple[Any, Any, tuple[Any, Any], str]]:
+    """A toy room: the host (Ann, seat 0) direct, the guest (Bo, seat 1) through the hole;
+    afterwards the hole mended and both browser contexts closed."""
     body = {"game": "toy", "seats": ["human", "human"], "options": {"target": 50}}
     code = _post(srv.url, "/api/rooms", body)["code"]
     host_ctx, guest_ctx = ui.new_context(browser), ui.new_context(browser)
-    host, guest = host_ctx.new_page(), guest_ctx.new_page()
-    _claim(host, srv.url, code, 0, "Ann")
-    _claim(guest, hole.url, code, 1, "Bo")
-    for page in (host, guest):
-        page.wait_for_selector("body[data-status=playing][data-conn=online]")
-    return host_ctx, guest_ctx, (host, guest), code
+    try:
+        host, guest = host_ctx.new_page(), guest_ctx.new_page()
+        _claim(host, srv.url, code, 0, "Ann")
+        _claim(guest, hole.url, code, 1, "Bo")
+        for page in (host, guest):
+            page.wait_for_selector("body[data-status=playing][data-conn=online]")
+        yield host_ctx, guest_ctx, (host, guest), code
+    finally:
+        hole.mend()
+        host_ctx.close()
+        guest_ctx.close()
 
 
 def _turn_of(pages: tuple[Any, Any], mover: int) -> None:
@@ -171,8 +181,7 @@ def test_a_silent_drop_shows_reconnecting_and_the_guest_then_sees_their_turn(
     browser: Any, proxied: tuple[ui.Server, Blackhole]
 ) -> None:
     srv, hole = proxied
-    host_ctx, guest_ctx, (host, guest), _code = _two_players(browser, srv, hole)
-    try:
+    with _two_players(browser, srv, hole) as (_host_ctx, _guest_ctx, (host, guest), _code):
         _turn_of((host, guest), 0)
         hole.cut()
         # the ping goes unanswered: "reconnecting" (before the drop is over), controls wait
@@ -198,18 +207,13 @@ def test_a_silent_drop_shows_reconnecting_and_the_guest_then_sees_their_turn(
         assert guest.locator("#away .away-lines li").count() >= 1
         ui.check_layout(guest, "the note of what happened while away")
         ui.shoot(guest, "room-while-away")
-    finally:
-        hole.mend()
-        host_ctx.close()
-        guest_ctx.close()
 
 
 def test_a_move_pressed_during_an_unnoticed_drop_is_applied_once_and_acknowledged(
     browser: Any, proxied: tuple[ui.Server, Blackhole]
 ) -> None:
     srv, hole = proxied
-    host_ctx, guest_ctx, (host, guest), code = _two_players(browser, srv, hole)
-    try:
+    with _two_players(browser, srv, hole) as (_host_ctx, _guest_ctx, (host, guest), code):
         _turn_of((host, guest), 1)
         seq = int(guest.get_attribute("body", "data-seq") or "0")
         assert _room(srv.url, code)["seq"] == seq
@@ -226,18 +230,13 @@ def test_a_move_pressed_during_an_unnoticed_drop_is_applied_once_and_acknowledge
         ui.wait_until(guest, "() => !document.body.querySelector('[aria-busy=true]')")
         assert _room(srv.url, code)["seq"] == seq + 1  # applied once, not twice
         assert guest.locator("#error").is_hidden()
-    finally:
-        hole.mend()
-        host_ctx.close()
-        guest_ctx.close()
 
 
 def test_the_offline_event_shows_reconnecting_at_once_and_nothing_is_sent(
     browser: Any, proxied: tuple[ui.Server, Blackhole]
 ) -> None:
     srv, hole = proxied
-    host_ctx, guest_ctx, (host, guest), code = _two_players(browser, srv, hole)
-    try:
+    with _two_players(browser, srv, hole) as (_host_ctx, guest_ctx, (host, guest), code):
         _turn_of((host, guest), 1)
         seq = int(guest.get_attribute("body", "data-seq") or "0")
         guest_ctx.set_offline(True)
@@ -248,7 +247,3 @@ def test_the_offline_event_shows_reconnecting_at_once_and_nothing_is_sent(
         guest.wait_for_selector("body[data-conn=online][data-my-turn=true]")
         assert _room(srv.url, code)["seq"] == seq
         assert "nothing happened" in guest.locator("#away").inner_text()
-    finally:
-        guest_ctx.set_offline(False)
-        host_ctx.close()
-        guest_ctx.close()
