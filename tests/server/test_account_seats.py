@@ -195,3 +195,32 @@ def test_a_rated_room_refuses_a_bot_without_a_fixed_rating(
         assert "random" in r.json()["message"] and "\n" not in r.json()["message"]
         body["room"] = {"rated": False}
         assert ann.post("/api/rooms", json=body).status_code == 201  # unrated: welcome
+
+
+def test_a_freed_seat_is_no_longer_the_accounts(srv: ThreadServer) -> None:
+    """The host frees a seat an account claimed (waiting, then in play): at once it is no
+    longer the account's, so its list forgets it and it cannot resume the seat, even after
+    a guest claims it. The owner is written with the token, in one statement."""
+    host = _client(srv)
+    made = host.post("/api/rooms", json={"game": "decathlon", "seats": ["human", "human"]})
+    assert made.status_code == 201, made.text
+    code, host_token = made.json()["code"], made.json()["host_token"]
+    auth = {"Authorization": f"Bearer {host_token}"}
+    ann = _account(srv, "Ann")
+    claimed = ann.post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Ann"})
+    assert claimed.status_code == 200, claimed.text
+    assert [r["room"] for r in ann.get("/api/account").json()["rooms"]] == [code]
+    freed = host.post(f"/api/rooms/{code}/seats/1/release", headers=auth)
+    assert freed.status_code == 200, freed.text
+    assert ann.get("/api/account").json()["rooms"] == []  # released while waiting
+    # claimed again by Ann, the game begins, the host frees it in play, a guest takes it
+    again = ann.post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Ann"})
+    assert again.status_code == 200, again.text
+    assert host.post(f"/api/rooms/{code}/start", headers=auth).status_code == 200
+    freed = host.post(f"/api/rooms/{code}/seats/1/release", headers=auth)
+    assert freed.status_code == 200, freed.text
+    assert ann.get("/api/account").json()["rooms"] == []
+    guest = _client(srv).post(f"/api/rooms/{code}/seats/1/claim", json={"name": "Bo"})
+    assert guest.status_code == 200, guest.text
+    assert _resume(ann, code, 1).status_code == 404  # the guest's seat now
+    assert ann.get("/api/account").json()["rooms"] == []

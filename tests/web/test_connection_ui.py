@@ -12,9 +12,7 @@ Every wait is for a state (a selector, a seq, a count of bytes), never a pause."
 from __future__ import annotations
 
 import asyncio
-import json
 import threading
-import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -111,30 +109,6 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ui.Serve
     hole.close()
 
 
-def _post(base: str, path: str, body: Any) -> Any:
-    request = urllib.request.Request(
-        base + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=ui.TIMEOUT_S) as r:
-        return json.loads(r.read())
-
-
-def _room(base: str, code: str) -> Any:
-    with urllib.request.urlopen(f"{base}/api/rooms/{code}", timeout=ui.TIMEOUT_S) as r:
-        return json.loads(r.read())
-
-
-def _claim(page: Any, base: str, code: str, seat: int, name: str) -> None:
-    page.goto(f"{base}/r/{code}")
-    page.wait_for_selector(f"button[data-key=claim-{seat}]")
-    page.fill("#claim-name", name)
-    page.click(f"button[data-key=claim-{seat}]")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
-
-
 @contextmanager
 def _two_players(
     browser: Any, srv: ui.Server, hole: Blackhole
@@ -142,12 +116,12 @@ def _two_players(
     """A toy room: the host (Ann, seat 0) direct, the guest (Bo, seat 1) through the hole;
     afterwards the hole mended and both browser contexts closed."""
     body = {"game": "toy", "seats": ["human", "human"], "options": {"target": 50}}
-    code = _post(srv.url, "/api/rooms", body)["code"]
+    code = ui.post_json(srv.url, "/api/rooms", body)["code"]
     host_ctx, guest_ctx = ui.new_context(browser), ui.new_context(browser)
     try:
         host, guest = host_ctx.new_page(), guest_ctx.new_page()
-        _claim(host, srv.url, code, 0, "Ann")
-        _claim(guest, hole.url, code, 1, "Bo")
+        ui.sit(host, srv.url, code, 0, "Ann")
+        ui.sit(guest, hole.url, code, 1, "Bo")
         for page in (host, guest):
             page.wait_for_selector("body[data-status=playing][data-conn=online]")
         yield host_ctx, guest_ctx, (host, guest), code
@@ -216,19 +190,21 @@ def test_a_move_pressed_during_an_unnoticed_drop_is_applied_once_and_acknowledge
     with _two_players(browser, srv, hole) as (_host_ctx, _guest_ctx, (host, guest), code):
         _turn_of((host, guest), 1)
         seq = int(guest.get_attribute("body", "data-seq") or "0")
-        assert _room(srv.url, code)["seq"] == seq
+        assert ui.get_json(srv.url, f"/api/rooms/{code}")["seq"] == seq
         hole.cut()
         # pressed before any ping could go unanswered: the frame waits in the hole
         ui.enabled(guest, "button").filter(has_text="roll").first.click()
         guest.wait_for_selector("body[data-conn=reconnecting]")
-        assert _room(srv.url, code)["seq"] == seq  # nothing arrived
+        assert ui.get_json(srv.url, f"/api/rooms/{code}")["seq"] == seq  # nothing arrived
         hole.mend()
         # the move is answered once the socket is back: applied, acknowledged, no error
         guest.wait_for_selector(f"body[data-conn=online][data-seq='{seq + 1}']")
         ui.poll(guest, lambda: hole.holding() == 0, "the first copy delivered late")
         host.wait_for_selector(f"body[data-seq='{seq + 1}']")
         ui.wait_until(guest, "() => !document.body.querySelector('[aria-busy=true]')")
-        assert _room(srv.url, code)["seq"] == seq + 1  # applied once, not twice
+        assert (
+            ui.get_json(srv.url, f"/api/rooms/{code}")["seq"] == seq + 1
+        )  # applied once, not twice
         assert guest.locator("#error").is_hidden()
 
 
@@ -245,5 +221,5 @@ def test_the_offline_event_shows_reconnecting_at_once_and_nothing_is_sent(
         assert ui.enabled(guest, "button").count() == 0
         guest_ctx.set_offline(False)
         guest.wait_for_selector("body[data-conn=online][data-my-turn=true]")
-        assert _room(srv.url, code)["seq"] == seq
+        assert ui.get_json(srv.url, f"/api/rooms/{code}")["seq"] == seq
         assert "nothing happened" in guest.locator("#away").inner_text()

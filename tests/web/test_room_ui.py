@@ -8,9 +8,7 @@ is the subject, not a game's table."""
 
 from __future__ import annotations
 
-import json
 import re
-import urllib.request
 from typing import Any
 
 import pytest
@@ -23,20 +21,10 @@ pytestmark = pytest.mark.browser
 OTHER_LONG = "M" * 40  # a second 40-character name without spaces
 
 
-def _post(server: Server, path: str, body: Any = None, token: str | None = None) -> Any:
-    headers = {"Content-Type": "application/json"}
-    if token:
-        headers["Authorization"] = f"Bearer {token}"
-    data = json.dumps(body).encode() if body is not None else None
-    request = urllib.request.Request(server.url + path, data=data, headers=headers, method="POST")
-    with urllib.request.urlopen(request, timeout=ui.TIMEOUT_S) as r:
-        return json.loads(r.read())
-
-
 def _api_room(server: Server, seats: list[str], room: dict[str, Any] | None = None) -> Any:
     """A toy room made over the API (room options the lobby may not offer)."""
     body = {"game": "toy", "seats": seats, "options": {"target": 50}, "room": room or {}}
-    return _post(server, "/api/rooms", body)
+    return ui.post_json(server.url, "/api/rooms", body)
 
 
 def _be_host(page: Any, server: Server, code: str, host_token: str) -> None:
@@ -52,13 +40,6 @@ def _be_host(page: Any, server: Server, code: str, host_token: str) -> None:
     )
     page.reload()
     page.wait_for_selector("body[data-status]")
-
-
-def _claim_in_page(page: Any, seat: int, name: str) -> None:
-    page.wait_for_selector(f"button[data-key=claim-{seat}]")
-    page.fill("#claim-name", name)
-    page.click(f"button[data-key=claim-{seat}]")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
 
 
 def _watch_console(*pages: Any) -> list[str]:
@@ -99,7 +80,7 @@ def test_long_names_never_push_the_page_sideways_and_axe_is_clean(
         guest.wait_for_selector("button[data-key=claim-1]")
         ui.check_layout(guest, "waiting room, a spectator about to claim")
         ui.check_axe(guest, "waiting room (spectator)", strict=True)
-        _claim_in_page(guest, 1, OTHER_LONG)
+        ui.claim_here(guest, 1, OTHER_LONG)
         # the game begins once every human seat is claimed
         for p in (host, guest):
             p.wait_for_selector("body[data-status=playing]")
@@ -123,7 +104,7 @@ def test_waiting_room_with_long_names_and_host_tools(browser: Any, server: Serve
     try:
         code = ui.create_room(host, server.url, "toy", ["human", "human", "human"], name="Host")
         guest.goto(f"{server.url}/r/{code}")
-        _claim_in_page(guest, 1, OTHER_LONG)
+        ui.claim_here(guest, 1, OTHER_LONG)
         # the host sees a "Free seat" button at the guest's seat (not at their own)
         host.wait_for_selector("button[data-key=free-1]")
         assert host.locator("button[data-key=free-0]").count() == 0
@@ -464,7 +445,7 @@ def test_host_frees_an_away_seat_during_play_and_a_spectator_takes_it(
     try:
         code = ui.create_room(host, server.url, "toy", ["human", "human"], name="Host")
         guest.goto(f"{server.url}/r/{code}")
-        _claim_in_page(guest, 1, "Leaves")
+        ui.claim_here(guest, 1, "Leaves")
         host.wait_for_selector("body[data-status=playing]")
         # a connected player's seat offers no "Free seat"
         host.wait_for_selector(".seat:has-text('Leaves')")
@@ -495,7 +476,7 @@ def test_the_turn_clock_shows_the_time_left(browser: Any, server: Server) -> Non
     page = ctx.new_page()
     try:
         page.goto(f"{server.url}/r/{created['code']}")
-        _claim_in_page(page, 0, "Clocked")
+        ui.claim_here(page, 0, "Clocked")
         page.wait_for_selector("body[data-my-turn=true] .turn-clock")
         left = int(page.get_attribute(".turn-clock", "data-left") or "0")
         assert 100 < left <= 120

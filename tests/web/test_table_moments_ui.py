@@ -5,9 +5,7 @@ rematch offered to everyone at the table with a button to accept it."""
 
 from __future__ import annotations
 
-import json
 import random
-import urllib.request
 from typing import Any
 
 import pytest
@@ -18,23 +16,8 @@ from web.webui import Server
 pytestmark = pytest.mark.browser
 
 
-def _room(server: Server, body: dict[str, Any]) -> str:
-    request = urllib.request.Request(
-        server.url + "/api/rooms",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=ui.TIMEOUT_S) as r:
-        return str(json.loads(r.read())["code"])
-
-
-def _sit(page: Any, server: Server, code: str, seat: int, name: str) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.wait_for_selector(f"button[data-key=claim-{seat}]")
-    page.fill("#claim-name", name)
-    page.click(f"button[data-key=claim-{seat}]")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
+def _made(server: Server, body: dict[str, Any]) -> str:
+    return str(ui.post_json(server.url, "/api/rooms", body)["code"])
 
 
 def _seq(page: Any) -> int:
@@ -43,7 +26,7 @@ def _seq(page: Any) -> int:
 
 # ----- undo -------------------------------------------------------------------------------------
 def test_undo_takes_back_a_freeze_and_everyone_sees_it(browser: Any, server: Server) -> None:
-    code = _room(
+    code = _made(
         server,
         {
             "game": "decathlon",
@@ -55,7 +38,7 @@ def test_undo_takes_back_a_freeze_and_everyone_sees_it(browser: Any, server: Ser
     ctx, watch_ctx = ui.new_context(browser), ui.new_context(browser)
     page, watcher = ctx.new_page(), watch_ctx.new_page()
     try:
-        _sit(page, server, code, 0, "Ann")
+        ui.sit(page, server.url, code, 0, "Ann")
         watcher.goto(f"{server.url}/r/{code}")
         page.wait_for_selector("body[data-my-turn=true]")
         watcher.wait_for_selector("body[data-status=playing]")
@@ -90,7 +73,7 @@ def test_undo_takes_back_a_freeze_and_everyone_sees_it(browser: Any, server: Ser
 
 # ----- the turn clock ---------------------------------------------------------------------------
 def test_the_clock_s_move_is_said_as_the_clock_s(page: Any, server: Server) -> None:
-    code = _room(
+    code = _made(
         server,
         {
             "game": "toy",
@@ -99,7 +82,7 @@ def test_the_clock_s_move_is_said_as_the_clock_s(page: Any, server: Server) -> N
             "room": {"bot_pace": 0, "turn_clock": 2},
         },
     )
-    _sit(page, server, code, 0, "Slow")
+    ui.sit(page, server.url, code, 0, "Slow")
     # every decision of ours runs out: a bot makes it, and the table says so
     page.wait_for_selector(".log-list li.clock-note")
     note = page.locator(".log-list li.clock-note").first.inner_text()
@@ -108,7 +91,7 @@ def test_the_clock_s_move_is_said_as_the_clock_s(page: Any, server: Server) -> N
 
 # ----- "your dice make it" ----------------------------------------------------------------------
 def test_your_dice_make_it_only_on_your_own_turn(browser: Any, server: Server) -> None:
-    code = _room(
+    code = _made(
         server,
         {"game": "dice-duel", "seats": ["human", "human"], "room": {"bot_pace": 0}},
     )
@@ -116,7 +99,7 @@ def test_your_dice_make_it_only_on_your_own_turn(browser: Any, server: Server) -
     pages = [c.new_page() for c in contexts]
     try:
         for seat, (page, name) in enumerate(zip(pages, ("Ann", "Bo"), strict=True)):
-            _sit(page, server, code, seat, name)
+            ui.sit(page, server.url, code, seat, name)
         rng = random.Random(3)
         seen = 0
         for _step in range(200):
@@ -158,15 +141,15 @@ def _play_to_the_end(pages: list[Any]) -> None:
 def test_the_result_moment_and_the_rematch_offered_to_everyone(
     browser: Any, server: Server
 ) -> None:
-    code = _room(
+    code = _made(
         server,
         {"game": "toy", "seats": ["human", "human"], "options": {"target": 2}},
     )
     contexts = [ui.new_context(browser) for _ in range(2)]  # reduced motion
     ann, bo = (c.new_page() for c in contexts)
     try:
-        _sit(ann, server, code, 0, "Ann")
-        _sit(bo, server, code, 1, "Bo")
+        ui.sit(ann, server.url, code, 0, "Ann")
+        ui.sit(bo, server.url, code, 1, "Bo")
         _play_to_the_end([ann, bo])
         for page in (ann, bo):
             page.wait_for_selector("#end .result-moment.live")
@@ -202,7 +185,7 @@ def test_the_result_moment_and_the_rematch_offered_to_everyone(
 
 
 def test_the_result_moment_moves_without_reduced_motion(browser: Any, server: Server) -> None:
-    code = _room(
+    code = _made(
         server,
         {
             "game": "toy",
@@ -214,7 +197,7 @@ def test_the_result_moment_moves_without_reduced_motion(browser: Any, server: Se
     ctx = ui.new_context(browser, reduced_motion="no-preference")
     page = ctx.new_page()
     try:
-        _sit(page, server, code, 0, "Ann")
+        ui.sit(page, server.url, code, 0, "Ann")
         _play_to_the_end([page])
         page.wait_for_selector("#end .result-moment.live")
         moving = page.evaluate(

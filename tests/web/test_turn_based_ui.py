@@ -6,8 +6,6 @@ made for it)."""
 
 from __future__ import annotations
 
-import json
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -43,22 +41,7 @@ def _room(server: Server) -> str:
         "seats": ["human", "human"],
         "room": {"pace": "turn-based", "move_time": DAY, "time_bank": HOUR, "bot_pace": 0},
     }
-    request = urllib.request.Request(
-        server.url + "/api/rooms",
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    with urllib.request.urlopen(request, timeout=ui.TIMEOUT_S) as r:
-        return str(json.loads(r.read())["code"])
-
-
-def _sit(page: Any, server: Server, code: str, seat: int, name: str) -> None:
-    page.goto(f"{server.url}/r/{code}")
-    page.wait_for_selector(f"button[data-key=claim-{seat}]")
-    page.fill("#claim-name", name)
-    page.click(f"button[data-key=claim-{seat}]")
-    page.wait_for_selector(f"body[data-seat='{seat}']")
+    return str(ui.post_json(server.url, "/api/rooms", body)["code"])
 
 
 def test_the_clock_a_late_seat_and_the_two_choices(
@@ -69,8 +52,8 @@ def test_the_clock_a_late_seat_and_the_two_choices(
     ann_ctx, bob_ctx = ui.new_context(browser), ui.new_context(browser, ui.DESKTOP)
     ann, bob = ann_ctx.new_page(), bob_ctx.new_page()
     try:
-        _sit(ann, server, code, 0, "Ann")
-        _sit(bob, server, code, 1, "Bob")
+        ui.sit(ann, server.url, code, 0, "Ann")
+        ui.sit(bob, server.url, code, 1, "Bob")
         for page in (ann, bob):
             page.wait_for_selector(".turn-based .turn-left[data-late=false]")
             page.wait_for_selector(".turn-banks .bank[data-seat='1']")

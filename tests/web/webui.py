@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
 import random
 import time
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -207,6 +209,36 @@ def create_room(
     page.wait_for_url("**/r/**")
     page.wait_for_selector("body[data-status]")
     return str(page.url.rsplit("/", 1)[-1])
+
+
+def post_json(base: str, path: str, body: Any = None, token: str | None = None) -> Any:
+    """POST ``body`` as JSON to the server (a bearer ``token`` if given); the answer's JSON."""
+    headers = {"Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Bearer {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(base + path, data=data, headers=headers, method="POST")
+    with urllib.request.urlopen(request, timeout=TIMEOUT_S) as r:
+        return json.loads(r.read())
+
+
+def get_json(base: str, path: str) -> Any:
+    with urllib.request.urlopen(base + path, timeout=TIMEOUT_S) as r:
+        return json.loads(r.read())
+
+
+def claim_here(page: Page, seat: int, name: str) -> None:
+    """Take ``seat`` as ``name`` on the room page ``page`` shows."""
+    page.wait_for_selector(f"button[data-key=claim-{seat}]")
+    page.fill("#claim-name", name)
+    page.click(f"button[data-key=claim-{seat}]")
+    page.wait_for_selector(f"body[data-seat='{seat}']")
+
+
+def sit(page: Page, base: str, code: str, seat: int, name: str) -> None:
+    """Open room ``code`` and take ``seat`` as ``name``."""
+    page.goto(f"{base}/r/{code}")
+    claim_here(page, seat, name)
 
 
 def start_if_host(page: Page) -> None:

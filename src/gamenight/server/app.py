@@ -352,12 +352,12 @@ async def claim_seat(
     request: Request[Any, Any, Any], code: FromPath[str], seat: FromPath[int], data: JSONBody[Claim]
 ) -> Claimed:
     room = await _room(request, code)
-    await accounts.check_claim(request, room.id, room.room_options.rated)  # rated: signed in
+    # signed in: the seat is the account's, written with its token (rated: signed in only)
+    owner = await accounts.claimant(request, room.id, room.room_options.rated)
     if room.status is Lifecycle.PLAYING:  # a seat the host freed during play
-        token = await room.claim_freed(seat, data.name)
+        token = await room.claim_freed(seat, data.name, owner)
     else:
-        token = await room.claim(seat, data.name, data.contribution)
-    await accounts.own_seat(request, room.id, seat)  # signed in: the seat is the account's
+        token = await room.claim(seat, data.name, data.contribution, owner)
     return Claimed(seat, token)
 
 

@@ -46,6 +46,7 @@ class SeatState:
     token_hash: str | None
     contribution: str | None = None  # the seat's part of the dice seed, secret until the end
     contributed_by: str | None = None  # "player" | "server"
+    account_id: int | None = None  # the account that holds the seat (None: a guest's)
 
     def part(self) -> Contribution:
         """This seat's entry of the record's ``contributions``."""

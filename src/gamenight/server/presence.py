@@ -144,6 +144,43 @@ def take(room: Room, now_there: set[int], read: int) -> None:
     room.show()
 
 
+class Held(Protocol):
+    """A seat's holder, in memory (``live.SeatState``) or in the database (``SeatRow``)."""
+
+    @property
+    def token_hash(self) -> str | None: ...
+    @property
+    def account_id(self) -> int | None: ...
+
+
+def resumed(before: Held, now: Held) -> bool:
+    """Whether a seat's new token is its own account's, taken up on another device (issue
+    43), rather than the seat freed by the host (and maybe claimed again by someone else)
+    before this process heard of it: only a resume keeps the seat's account.
+
+    >>> from gamenight.server.live import SeatState
+    >>> from gamenight.server.storage.rows import SeatRow
+    >>> ann = SeatState(1, "human", "", "Ann", "old", account_id=7)
+    >>> resumed(ann, SeatRow(1, "human", "", "Ann", "new", None, account_id=7))
+    True
+    >>> resumed(ann, SeatRow(1, "human", "", "Bo", "new", None, account_id=8))
+    False
+    >>> resumed(ann, SeatRow(1, "human", "", "Bo", "new", None))  # a guest took it
+    False
+    >>> resumed(ann, SeatRow(1, "human", "", "", None, None))  # freed
+    False
+    >>> guest = SeatState(1, "human", "", "Ann", "old")
+    >>> resumed(guest, SeatRow(1, "human", "", "Bo", "new", None))
+    False
+    """
+    return (
+        before.token_hash is not None
+        and now.token_hash is not None
+        and before.account_id is not None
+        and before.account_id == now.account_id
+    )
+
+
 def revoke(room: Room, seat: int, elsewhere: bool = False) -> None:
     """Seat ``seat``'s token changed in the database (the host freed it, someone else
     may hold it now; or, ``elsewhere``, its account took it up on another device): the

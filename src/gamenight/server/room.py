@@ -129,7 +129,16 @@ class Room:
         self.entropy = row.entropy
         self.host_token_hash = row.host_token_hash
         self.seats = [
-            SeatState(s.seat, s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
+            SeatState(
+                s.seat,
+                s.kind,
+                s.bot,
+                s.name,
+                s.token_hash,
+                s.contribution,
+                s.contributed_by,
+                s.account_id,
+            )
             for s in row.seats
         ]
         self.note = note
@@ -216,8 +225,14 @@ class Room:
         return self.play.record(movers)
 
     # ----- seats and the course ---------------------------------------------------------------
-    async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
-        return await self.seating.claim(seat, name, contribution)
+    async def claim(
+        self,
+        seat: int,
+        name: str,
+        contribution: str | None = None,
+        account_id: int | None = None,
+    ) -> str:
+        return await self.seating.claim(seat, name, contribution, account_id)
 
     async def contribute(self, seat: int, contribution: str) -> None:
         await self.seating.contribute(seat, contribution)
@@ -225,8 +240,8 @@ class Room:
     async def release(self, host_token: str, seat: int) -> None:
         await self.seating.release(host_token, seat)
 
-    async def claim_freed(self, seat: int, name: str) -> str:
-        return await self.seating.claim_freed(seat, name)
+    async def claim_freed(self, seat: int, name: str, account_id: int | None = None) -> str:
+        return await self.seating.claim_freed(seat, name, account_id)
 
     async def resume(self, seat: int, account_id: int) -> str | None:
         return await self.seating.resume(seat, account_id)

@@ -70,12 +70,12 @@ class Sync:
         for s, r in zip(self.room.seats, rows, strict=True):
             mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
             theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
-            if mine != theirs:
+            if mine != theirs or s.account_id != r.account_id:
                 if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere,
                     # or a token to one seat for another device (accounts: resumed)
-                    moved = s.token_hash is not None and r.token_hash is not None
-                    presence.revoke(self.room, s.seat, elsewhere=moved)
+                    presence.revoke(self.room, s.seat, elsewhere=presence.resumed(s, r))
                 (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
+                s.account_id = r.account_id
                 changed = True
         return changed
 

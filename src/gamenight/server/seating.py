@@ -86,9 +86,16 @@ class Seating:
         return seats[seat]
 
     # ----- changes ------------------------------------------------------------------------
-    async def claim(self, seat: int, name: str, contribution: str | None = None) -> str:
+    async def claim(
+        self,
+        seat: int,
+        name: str,
+        contribution: str | None = None,
+        account_id: int | None = None,
+    ) -> str:
         """Claim human seat ``seat`` of a waiting room with a display name and, best, the
-        player's contribution to the dice seed; the seat token."""
+        player's contribution to the dice seed, for account ``account_id`` (None: a
+        guest); the seat token."""
         room = self.room
         clean = _checked_name(name)
         part = None if contribution is None else _checked_part(contribution)
@@ -97,9 +104,10 @@ class Seating:
         here = self.human_seat(seat)
         token = new_token()
         hashed = token_hash(token)
-        if not await room.services.store.claim_seat(room.id, seat, clean, hashed, part):
+        store = room.services.store
+        if not await store.claim_seat(room.id, seat, clean, hashed, part, account_id):
             raise RoomError(409, "seat_taken", _("that seat is taken or the game has begun"))
-        here.name, here.token_hash = clean, hashed
+        here.name, here.token_hash, here.account_id = clean, hashed, account_id
         here.contribution, here.contributed_by = part, None if part is None else "player"
         room.updated = time.time()
         await room.changed()
@@ -153,7 +161,7 @@ class Seating:
             raise RoomError(409, "not_waiting", _("seats can be freed only before the game begins"))
         here = room.seats[seat]
         here.name = ""
-        here.token_hash = None
+        here.token_hash = here.account_id = None
         here.contribution = here.contributed_by = None
         room.timers.cancel("contribute")
         presence.revoke(room, seat)  # its sockets here; the others' on their NOTIFY
@@ -174,7 +182,7 @@ class Seating:
                 409, "not_claimed", _("that seat is not claimed in a game being played")
             )
         here.name = ""
-        here.token_hash = None
+        here.token_hash = here.account_id = None
         room.updated = time.time()
         await room.changed()
         room.bots.kick(room)
@@ -200,18 +208,18 @@ class Seating:
         await room.changed()
         return token
 
-    async def claim_freed(self, seat: int, name: str) -> str:
-        """Claim a human seat the host freed during play; the seat token. The bot that
-        played it stops."""
+    async def claim_freed(self, seat: int, name: str, account_id: int | None = None) -> str:
+        """Claim a human seat the host freed during play, for account ``account_id``
+        (None: a guest); the seat token. The bot that played it stops."""
         room = self.room
         clean = _checked_name(name)
         here = self.human_seat(seat)
         token = new_token()
         hashed = token_hash(token)
-        if not await room.services.store.claim_freed_seat(room.id, seat, clean, hashed):
+        store = room.services.store
+        if not await store.claim_freed_seat(room.id, seat, clean, hashed, account_id):
             raise RoomError(409, "seat_taken", _("that seat is taken"))
-        here.name = clean
-        here.token_hash = hashed
+        here.name, here.token_hash, here.account_id = clean, hashed, account_id
         room.updated = time.time()
         if seat not in room.away.seats:
             room.bots.forget(seat)

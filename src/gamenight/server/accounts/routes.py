@@ -456,26 +456,21 @@ async def resume(
     return Resumed(code, seat, token)
 
 
-async def check_claim(request: Request[Any, Any, Any], room_id: int, rated: bool) -> None:
-    """Before a seat is claimed: a rated room's seats are for signed-in players, one seat
-    each (a guest's seat, or one account in two, would leave its result unrated)."""
-    if not rated:
-        return
+async def claimant(request: Request[Any, Any, Any], room_id: int, rated: bool) -> int | None:
+    """Before a seat is claimed: the account that will hold it (the signed-in one; None, a
+    guest). A rated room's seats are for signed-in players, one seat each (a guest's seat,
+    or one account in two, would leave its result unrated)."""
     accounts = await accounts_of(request)
     account = await accounts.signed_in(request)
+    if not rated:
+        return None if account is None else account.id
     if account is None:
         raise RoomError(
             401, "rated_room", _("a rated room's seats are for signed-in players: sign in first")
         )
     if await accounts.store.holds_seat(room_id, account.id):
         raise RoomError(409, "seat_taken", _("your account already holds a seat in this room"))
-
-
-async def own_seat(request: Request[Any, Any, Any], room_id: int, seat: int) -> None:
-    """After a seat is claimed: it belongs to the signed-in account, or to nobody."""
-    accounts = await accounts_of(request)
-    account = await accounts.signed_in(request)
-    await accounts.store.own_seat(room_id, seat, None if account is None else account.id)
+    return account.id
 
 
 ROUTES = [

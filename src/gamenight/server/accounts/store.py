@@ -254,16 +254,6 @@ class AccountStore:
             ).first()
         return row is not None
 
-    @_guarded
-    async def own_seat(self, room_id: int, seat: int, account_id: int | None) -> None:
-        """The seat's owner: the account that claimed it, or nobody (a guest)."""
-        async with self.engine.begin() as conn:
-            await conn.execute(
-                update(SEATS)
-                .where((SEATS.c.room_id == room_id) & (SEATS.c.seat == seat))
-                .values(account_id=account_id)
-            )
-
     # ----- rated results -------------------------------------------------------------
     @_guarded
     async def record_result(

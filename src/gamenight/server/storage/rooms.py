@@ -118,6 +118,7 @@ class RoomStore(Connected):
                     s.away_since,
                     s.contribution,
                     s.contributed_by,
+                    s.account_id,
                 )
                 for s in seats
             ),

@@ -64,6 +64,7 @@ class SeatRow:
     away_since: float | None
     contribution: str | None = None
     contributed_by: str | None = None
+    account_id: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

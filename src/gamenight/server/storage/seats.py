@@ -38,15 +38,22 @@ class SeatStore(Connected):
 
     @guarded
     async def claim_seat(
-        self, room_id: int, seat: int, name: str, hashed: str, contribution: str | None = None
+        self,
+        room_id: int,
+        seat: int,
+        name: str,
+        hashed: str,
+        contribution: str | None = None,
+        account_id: int | None = None,
     ) -> bool:
         """Give an unclaimed human seat of a waiting room to ``name`` (with the player's
-        ``contribution`` to the dice seed, if the claim carried one); False if taken."""
+        ``contribution`` to the dice seed, if the claim carried one), owned by
+        ``account_id`` (None: a guest) in the same statement; False if taken."""
         return await self._update_seat(
             room_id, seat, Lifecycle.WAITING,
             SEATS.c.kind == "human", SEATS.c.token_hash.is_(None),
             name=name, token_hash=hashed, contribution=contribution,
-            contributed_by=None if contribution is None else "player",
+            contributed_by=None if contribution is None else "player", account_id=account_id,
         )  # fmt: skip
 
     @guarded
@@ -54,7 +61,7 @@ class SeatStore(Connected):
         """The host frees a claimed seat of a waiting room: its token stops working."""
         return await self._update_seat(
             room_id, seat, Lifecycle.WAITING, SEATS.c.kind == "human",
-            name="", token_hash=None, contribution=None, contributed_by=None,
+            name="", token_hash=None, contribution=None, contributed_by=None, account_id=None,
         )  # fmt: skip
 
     @guarded
@@ -69,16 +76,19 @@ class SeatStore(Connected):
         return await self._update_seat(
             room_id, seat, Lifecycle.PLAYING,
             SEATS.c.kind == "human", SEATS.c.token_hash.is_not(None), ~here,
-            name="", token_hash=None,
+            name="", token_hash=None, account_id=None,
         )  # fmt: skip
 
     @guarded
-    async def claim_freed_seat(self, room_id: int, seat: int, name: str, hashed: str) -> bool:
-        """Give a human seat the host freed during play to ``name``; False if taken."""
+    async def claim_freed_seat(
+        self, room_id: int, seat: int, name: str, hashed: str, account_id: int | None = None
+    ) -> bool:
+        """Give a human seat the host freed during play to ``name``, owned by ``account_id``
+        (None: a guest); False if taken."""
         return await self._update_seat(
             room_id, seat, Lifecycle.PLAYING,
             SEATS.c.kind == "human", SEATS.c.token_hash.is_(None),
-            name=name, token_hash=hashed, away_since=None,
+            name=name, token_hash=hashed, away_since=None, account_id=account_id,
         )  # fmt: skip
 
     @guarded
