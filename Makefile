@@ -31,7 +31,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy
 
 pytest: $(STAMP) system-deps
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --durations=40
 
 # System packages the tests drive for real: tmux (hot-seat terminal test), PostgreSQL
 # (server storage tests) and Chromium (browser tests). Installed with apt-get when
