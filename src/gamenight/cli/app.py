@@ -32,13 +32,13 @@ from gamenight.cli.args import (  # noqa: E402
     raw_options,
     reading_language,
 )
-from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
-from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
 from gamenight.cli.command_index import (  # noqa: E402
     LAZY_COMMANDS,
     PLAIN_HELP,
     THEME_HELP,
 )
+from gamenight.cli.helptext import reading_argv, speak  # noqa: E402
+from gamenight.cli.lazy import lazy_console, real_console  # noqa: E402
 from gamenight.cli.lazy_group import LazyGroup  # noqa: E402
 from gamenight.core.errors import GamenightError, OptionsError, RecordError  # noqa: E402
 from gamenight.core.i18n import N_, _, game_name, ngettext, said, set_default_language  # noqa: E402

@@ -37,8 +37,8 @@ from gamenight.core.languages import LanguageError, check_language, from_environ
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    import textwrap
     from collections.abc import Mapping, Sequence
-    from typing import Any
 
 PROG = "gamenight"
 HELP_NAMES = ("-h", "--help")
@@ -241,8 +241,8 @@ def _wrap_paragraphs(text: str, width: int, indent: str) -> str:
     return "\n\n".join(out)
 
 
-def _wrapper(width: int, initial: str, subsequent: str) -> Any:
-    import textwrap
+def _wrapper(width: int, initial: str, subsequent: str) -> textwrap.TextWrapper:
+    import textwrap  # here: only the help wraps text
 
     class Wrapper(textwrap.TextWrapper):
         def _handle_long_word(
@@ -260,4 +260,3 @@ def _wrapper(width: int, initial: str, subsequent: str) -> Any:
     return Wrapper(
         width, initial_indent=initial, subsequent_indent=subsequent, replace_whitespace=False
     )
-

@@ -20,6 +20,7 @@ from __future__ import annotations
 import gettext as gnu
 import inspect
 import sys
+
 import click
 
 from gamenight.cli.fast_help import reading_argv

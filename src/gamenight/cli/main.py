@@ -30,7 +30,7 @@ def run(argv: list[str] | None = None) -> None:
     args = sys.argv[1:] if argv is None else argv
     if fast_help.wanted(args):
         fast_help.print_help(args)
-        sys.exit(0)  # as click's --help exits
+        return  # as the click path returns after its --help (exit status 0)
     from gamenight.cli.app import run as run_app
 
     run_app(argv)
