@@ -151,3 +151,17 @@ def test_the_group_help_imports_no_click(argv: list[str]) -> None:
     out, modules = loaded(argv)
     assert "gamenight" in out
     assert [m for m in modules if m == "click" or m.startswith(("click.", "typing"))] == []
+
+
+@pytest.mark.parametrize("columns", [None, "64"])
+def test_on_a_terminal_too(columns: str | None) -> None:
+    """On a pseudo-terminal (its size unset: shutil's fallback, or COLUMNS)."""
+    from test_cli_quick import on_a_terminal
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("LC_", "LANG", "COLUMNS"))}
+    env.update({"TERM": "xterm-256color", "LANG": "pl_PL.UTF-8"})
+    if columns is not None:
+        env["COLUMNS"] = columns
+    fast = on_a_terminal("from gamenight.cli.main import run; run()", ["-h"], env)
+    slow = on_a_terminal("from gamenight.cli.app import run; run()", ["-h"], env)
+    assert fast == slow and fast.startswith("Użycie:".encode())
