@@ -41,7 +41,7 @@ if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
 PROG = "gamenight"
-HELP_NAMES = ("-h", "--help")
+HELP_NAMES = ("-h", "--help")  # gamenight.cli.main.run checks the last argument for these
 
 
 def reading_argv(argv: Sequence[str], environ: Mapping[str, str]) -> str:

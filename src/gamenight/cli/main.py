@@ -25,12 +25,13 @@ if TYPE_CHECKING:
 
 def run(argv: list[str] | None = None) -> None:
     """Console-script entry point (after the replay cache, ``gamenight.cli.quick``)."""
-    from gamenight.cli import fast_help
-
     args = sys.argv[1:] if argv is None else argv
-    if fast_help.wanted(args):
-        fast_help.print_help(args)
-        return  # as the click path returns after its --help (exit status 0)
+    if args and args[-1] in ("-h", "--help"):  # else not even fast_help is imported
+        from gamenight.cli import fast_help
+
+        if fast_help.wanted(args):
+            fast_help.print_help(args)
+            return  # as the click path returns after its --help (exit status 0)
     from gamenight.cli.app import run as run_app
 
     run_app(argv)
