@@ -12,7 +12,8 @@ sides' sources are byte-compiled first, as an installed copy is (with
 
 Measures: a bare interpreter (the yardstick of the start-up targets), ``gamenight
 --help`` and ``gamenight list`` as the console script runs them (through its replay
-cache) and as the real command without it ("no replay", issue 46), ``gamenight solve
+cache) and as the real command without it ("no replay", issue 46; ``--help`` also in
+German), ``gamenight solve
 decathlon --json`` (whole process),
 Wurfeltod engine games per CPU second (``bench/engine_throughput.py``'s loop) and
 ``gamenight/Wurfeltod-v0`` steps per CPU second. ``--check`` also compares the two
@@ -82,6 +83,8 @@ MEASURES: dict[str, list[str]] = {
     "gamenight --help": ["-c", GAMENIGHT, "--help"],
     "gamenight list": ["-c", GAMENIGHT, "list"],
     "gamenight --help, no replay": ["-c", REAL, "--help"],
+    # its catalogue read too (issue 46: the group's help without click, in every language)
+    "gamenight --lang de --help, no replay": ["-c", REAL, "--lang", "de", "--help"],
     "gamenight list, no replay": ["-c", REAL, "list"],
     "gamenight solve decathlon --json": ["-c", GAMENIGHT, "solve", "decathlon", "--json"],
     "wurfeltod engine games/CPU-s": ["-c", ENGINE, str(HERE)],

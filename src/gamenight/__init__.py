@@ -41,13 +41,14 @@ in the 110 Metre Hurdles you may only freeze the set or rethrow it
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 __version__ = "0.1.0"
 
-
+# Not `from typing import TYPE_CHECKING`: every `gamenight.X` import runs this file, and
+# `typing` alone is a bare interpreter's start again (`gamenight --help`, issue 46).
+TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
+    from typing import Any
 
     from gamenight.core.review import Review
 

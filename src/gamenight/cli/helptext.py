@@ -20,34 +20,17 @@ from __future__ import annotations
 import gettext as gnu
 import inspect
 import sys
-from collections.abc import Mapping, Sequence
 
 import click
 
+from gamenight.cli.fast_help import reading_argv
 from gamenight.core import i18n
 from gamenight.core.i18n import N_
-from gamenight.core.languages import LanguageError, check_language, from_environment
+
+__all__ = ["METAVARS", "reading_argv", "speak"]
 
 # The English of each help text, kept the first time it is said in another language.
 _ENGLISH: dict[click.Command | click.Parameter, tuple[str | None, ...]] = {}
-
-
-def reading_argv(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language ``gamenight ARGV`` is read in: the first ``--lang`` before ``--``
-    that gamenight speaks, else the POSIX locale's (a bad one is refused later, by the
-    group, in one line)."""
-    for i, arg in enumerate(argv):
-        if arg == "--":
-            break
-        value = arg.removeprefix("--lang=") if arg.startswith("--lang=") else None
-        if arg == "--lang" and i + 1 < len(argv):
-            value = argv[i + 1]
-        if value is not None:
-            try:
-                return check_language(value)
-            except LanguageError:
-                break
-    return from_environment(environ)
 
 
 def speak(command: click.Command) -> None:

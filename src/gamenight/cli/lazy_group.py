@@ -15,24 +15,13 @@ running, or asking a command's own ``--help``, imports its module.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from importlib import import_module
-from typing import Any, NamedTuple
+from typing import Any
 
 import click
 
+from gamenight.cli.command_index import Lazy
 
-class Lazy(NamedTuple):
-    """Where a command lives (``module:attribute``) and its help (English, as written;
-    without it the group's ``--help`` imports the command to read it)."""
-
-    target: str
-    help: str | None = None
-
-    def load(self) -> click.Command:
-        """The real command (imports its module)."""
-        module, attribute = self.target.split(":")
-        command: click.Command = getattr(import_module(module), attribute)
-        return command
+__all__ = ["Lazy", "LazyGroup"]
 
 
 class LazyGroup(click.Group):

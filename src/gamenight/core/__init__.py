@@ -7,9 +7,9 @@ the errors and the options (issue 29).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gamenight.core.lazy import on_first_use
+
+TYPE_CHECKING = False  # not typing's: its import is most of `gamenight --help` (issue 46)
 
 if TYPE_CHECKING:
     from gamenight.core.agents import Agent, Decision, RandomAgent

@@ -31,13 +31,17 @@ loaded on first use, so importing this module costs nothing measurable.
 from __future__ import annotations
 
 import gettext as _gettext
+import os
 import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from decimal import ROUND_HALF_UP, Decimal
 
 from gamenight.core.languages import DEFAULT, LANGUAGES, check_language
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from decimal import Decimal  # imported where numbers are written: not for `--help`
 
 DOMAIN = "gamenight"
 #: The pseudo-locale: English lengthened ~40% with accents, never shipped or offered to
@@ -96,12 +100,19 @@ def _load(lang: str) -> _gettext.NullTranslations:
         return _Pseudo()
     if lang == DEFAULT or lang not in LANGUAGES:
         return _gettext.NullTranslations()
-    # here: importlib.resources (tempfile, shutil...) is a fortieth of `solve` (issue 29)
+    # The package's folder first: importlib.resources (pathlib, tempfile, zipfile, typing)
+    # was half of `gamenight --help` in German (issue 46); it reads a zipped install.
+    parts = ("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
+    beside = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), *parts)
+    try:
+        with open(beside, "rb") as fp:
+            return _gettext.GNUTranslations(fp)
+    except OSError:
+        pass
     from importlib import resources
 
-    path = resources.files("gamenight").joinpath("locale", lang, "LC_MESSAGES", f"{DOMAIN}.mo")
     try:
-        with path.open("rb") as fp:
+        with resources.files("gamenight").joinpath(*parts).open("rb") as fp:
             return _gettext.GNUTranslations(fp)
     except OSError:  # a slimmed install without this catalogue: English, not a crash
         return _gettext.NullTranslations()
@@ -221,6 +232,8 @@ def format_decimal(
     >>> format_decimal(9067.576, "de", places=2, grouping=False)
     '9067,58'
     """
+    from decimal import Decimal
+
     # the float's exact value, so it rounds as Python's own f"{x:.2f}" does
     exact = Decimal(number) if isinstance(number, float) else number
     if places is not None and _number_locale(lang) == "en":
@@ -262,6 +275,8 @@ def format_chance(p: float, lang: str | None = None, *, places: int = 0) -> str:
     >>> format_chance(0.99996, "pl", places=1), format_chance(1e-9, "en", places=1)
     ('>99,9%', '<0.1%')
     """
+    from decimal import ROUND_HALF_UP, Decimal
+
     from babel import Locale
     from babel.numbers import format_percent  # deferred: Babel loads CLDR data
 

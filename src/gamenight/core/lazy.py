@@ -15,8 +15,11 @@ from __future__ import annotations
 
 import importlib
 import sys
-from collections.abc import Callable, Mapping
-from typing import Any
+
+TYPE_CHECKING = False  # typing is imported only by the type checker (issue 46)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Mapping
+    from typing import Any
 
 
 def on_first_use(package: str, homes: Mapping[str, str]) -> Callable[[str], Any]:

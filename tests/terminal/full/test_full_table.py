@@ -14,7 +14,7 @@ from full_table import screen_text, settled, table_app, type_line, until
 from rich.console import Console
 from textual.widgets import Input
 
-from gamenight.cli import main as cli_main
+from gamenight.cli import app as cli_main
 from gamenight.cli.menu import main_menu
 from gamenight.terminal.full.app import TableApp
 from gamenight.terminal.ui import Prompter
