@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from gamenight.cli.args import UsageFailure, game_entry, raw_options
-from gamenight.core.errors import OptionsError
+from gamenight.core.errors import GamenightError, OptionsError, UnknownGameError, first_line
 from gamenight.core.i18n import _, said
 
 if TYPE_CHECKING:
@@ -32,9 +32,7 @@ DIGITS = 2  # mu and sigma are written rounded: more is noise, and reruns compar
 @click.command("fit-bots", context_settings={"ignore_unknown_options": True})
 @click.argument("game")
 @click.option("--option", "-o", "option", multiple=True, help="a game option as KEY=VALUE")
-@click.option(
-    "--games", type=int, default=200, show_default=True, help="games per line-up of bots"
-)
+@click.option("--games", type=int, default=200, show_default=True, help="games per line-up of bots")
 @click.option("--seed", type=int, default=0, show_default=True, help="the tournament's seed")
 @click.option("--seats", type=int, default=2, show_default=True, help="seats per game")
 @click.option(
@@ -71,7 +69,16 @@ def fit_bots(
     from gamenight.core.seeds import check_seed
     from gamenight.server.accounts.rated import pool_of
 
-    entry = game_entry(game)
+    try:
+        entry = game_entry(game)
+    except UnknownGameError:
+        from gamenight.core import registry
+
+        raise UsageFailure(
+            _("unknown game '{game}' (choose from {games})").format(
+                game=game, games=", ".join(e.id for e in registry.available())
+            )
+        ) from None
     raw = raw_options(entry.game.info, game_options, option)
     options = entry.game.parse_options(raw)  # a bad value: one line (OptionsError)
     pool = pool_of(entry.game, raw)
@@ -137,8 +144,8 @@ def _bots(entry: GameEntry, bots_text: str | None, seats: int, options: Any) -> 
         for name in chosen:
             if name not in entry.bot_infos:
                 raise UsageFailure(
-                    _("{game} has no bot '{bot}' (its bots: {bots})").format(
-                        game=entry.id, bot=name, bots=", ".join(entry.bot_infos)
+                    _("unknown bot {bot} for {game} (choose from {bots})").format(
+                        bot=repr(name), game=entry.id, bots=", ".join(entry.bot_infos)
                     )
                 )
             if name not in rated:
@@ -164,15 +171,17 @@ def _database(db_url: str | None) -> str:
     target = sync_url(url)
     if target.partition("://")[0] not in ("sqlite", "postgresql", "postgresql+psycopg"):
         raise UsageFailure(
-            _("--db {url}: not a database URL like sqlite:///path or postgresql://user@host/db")
-            .format(url=url)
+            _(
+                "--db {url}: not a database URL like sqlite:///path or postgresql://user@host/db"
+            ).format(url=url)
         )
     if target.startswith("sqlite:///"):
         path = Path(target[len("sqlite:///") :].split("?", 1)[0])
         if not path.is_file():
             raise UsageFailure(
-                _("--db: there is no database at {path} (the server makes it when it starts)")
-                .format(path=path)
+                _(
+                    "--db: there is no database at {path} (the server makes it when it starts)"
+                ).format(path=path)
             )
     try:
         require_driver(url)
@@ -203,7 +212,12 @@ def _write(url: str, pool: str, fitted: dict[str, Rating]) -> None:
 
 def _refused(exc: BaseException) -> None:
     """The database cannot be used: one line, status 3 (as ``serve`` refuses it)."""
-    reason = said(exc)
+    # the driver's own reason (third-party English), not SQLAlchemy's wrapping of it
+    reason = (
+        said(exc)
+        if isinstance(exc, GamenightError)
+        else first_line(getattr(exc, "orig", None) or exc)
+    )
     line = _("the database cannot be used: {reason}").format(reason=" ".join(reason.split()))
     click.echo(_("gamenight: error: {message}").format(message=line), err=True)
     sys.exit(3)

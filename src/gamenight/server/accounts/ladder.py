@@ -48,8 +48,8 @@ class FittedPool(msgspec.Struct, frozen=True):
 
 
 class LadderFile(msgspec.Struct, frozen=True):
-    pools: dict[str, FittedPool]
     about: str = ""
+    pools: dict[str, FittedPool] = {}
 
 
 ABOUT = (
@@ -61,14 +61,14 @@ ABOUT = (
 def read(path: Path) -> LadderFile:
     """The ladder file at ``path`` (an empty one if there is none)."""
     if not path.exists():
-        return LadderFile({}, ABOUT)
+        return LadderFile(ABOUT)
     return msgspec.json.decode(path.read_bytes(), type=LadderFile)
 
 
 def write(path: Path, pool: str, fitted: FittedPool) -> None:
     """Put ``pool``'s fit into the ladder file at ``path`` (its other pools kept)."""
     pools = {**read(path).pools, pool: fitted}
-    data = LadderFile(dict(sorted(pools.items())), ABOUT)
+    data = LadderFile(ABOUT, dict(sorted(pools.items())))
     path.write_bytes(msgspec.json.format(msgspec.json.encode(data), indent=1) + b"\n")
 
 
