@@ -245,8 +245,9 @@ def test_the_shipped_dice_duel_ladder_is_what_the_command_makes(
     (the one game whose recorded fit takes seconds; the others' are checked above)."""
     shipped = ladder.shipped("gamenight.games.dice_duel")["dice-duel"]
     out = tmp_path / "ladder.json"
-    argv = ["fit-bots", "dice-duel", "--games", str(shipped.games), "--seed", str(shipped.seed),
-            "--seats", str(shipped.seats), "--dry-run", "--ladder", str(out), "-j", "1"]  # fmt: skip
+    recorded = ["--games", str(shipped.games), "--seed", str(shipped.seed)]
+    argv = ["fit-bots", "dice-duel", *recorded, "--seats", str(shipped.seats), "--dry-run"]
+    argv += ["--ladder", str(out), "-j", "1"]
     code, _out, err = gamenight(argv, capsys)
     assert code == 0, err
     assert ladder.read(out).pools["dice-duel"] == shipped

@@ -54,6 +54,12 @@ class SeatOf:
     status: str
 
 
+async def _bot_rows(conn: AsyncConnection, pool: str) -> dict[str, Rating]:
+    """The operator's rows of ``bot_ratings`` for ``pool`` (``bot:NAME``)."""
+    rows = await conn.execute(select(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
+    return {f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}
+
+
 def _account(row: Row[Any]) -> Account:
     m = row._mapping
     return Account(
@@ -289,15 +295,10 @@ class AccountStore:
         default pool, the operator's rows for it included."""
         game = pool.partition(" ")[0]
         async with self.engine.connect() as conn:
-            own = await self._bot_rows(conn, pool)
+            own = await _bot_rows(conn, pool)
             if not own and pool != game and fitted_pool(pool) is None:
-                own = await self._bot_rows(conn, game)
+                own = await _bot_rows(conn, game)
         return {**ladder(pool), **own}
-
-    @staticmethod
-    async def _bot_rows(conn: AsyncConnection, pool: str) -> dict[str, Rating]:
-        rows = await conn.execute(select(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
-        return {f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}
 
     @_guarded
     async def set_bot_ratings(self, pool: str, ratings: Mapping[str, Rating]) -> None:
