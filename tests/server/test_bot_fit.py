@@ -10,6 +10,7 @@ import asyncio
 import random
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import msgspec
@@ -154,13 +155,23 @@ def test_fit_bots_writes_the_pools_rows(db_url: str, capsys: pytest.CaptureFixtu
     multi = 'dice-duel {"mode":"solo"}'  # a pool with no rows and no shipped fit
     assert bot_ratings(db_url, multi) == fitted
 
+    def shown(board: dict[str, list[dict[str, Any]]]) -> dict[str, tuple[float, float]]:
+        return {r["name"]: (r["rating"]["mu"], r["rating"]["sigma"]) for r in board["rows"]}
+
     champ = 'decathlon {"variant":"championship"}'  # a shipped variant's fit, unplayed
     with ThreadServer(db_url) as srv, httpx.Client(base_url=srv.url) as c:
         board = c.get("/api/leaderboard", params={"pool": "dice-duel"}).json()
+        assert shown(board) == first["dice-duel"]
         assert champ in c.get("/api/leaderboards").json()
         variant = c.get("/api/leaderboard", params={"pool": champ}).json()
-    shown = {r["name"]: (r["rating"]["mu"], r["rating"]["sigma"]) for r in board["rows"]}
-    assert shown == first["dice-duel"]
+        # fitted again while the server runs (another seed, more games): no restart
+        argv = ["fit-bots", "dice-duel", "--games", "12", "--seed", "6", "-j", "1"]
+        code, _out, err = gamenight([*argv, "--db", db_url], capsys)
+        assert code == 0, err
+        second = rows_of(db_url)["dice-duel"]
+        assert second != first["dice-duel"]
+        board = c.get("/api/leaderboard", params={"pool": "dice-duel"}).json()
+        assert shown(board) == second
     fitted_champ = ladder.shipped("gamenight.games.decathlon")[champ].bots
     assert {r["name"]: r["rating"]["mu"] for r in variant["rows"]} == {
         b: r.mu for b, r in fitted_champ.items()
