@@ -78,6 +78,12 @@ LAZY_COMMANDS = {
         "gamenight.cli.serve:backup_command",
         "Copy the server's SQLite database to DEST while it runs (use pg_dump for PostgreSQL).",
     ),
+    "fit-bots": Lazy(  # issue 43: the bots' ratings of a pool, fitted and written
+        "gamenight.cli.fitbots:fit_bots",
+        "Fit the ratings of GAME's bots in one rating pool (the game and the options given)\n"
+        "from a seeded tournament among them, and write them to the server's database,\n"
+        "replacing the pool's earlier ones.",
+    ),
     "turns": Lazy(  # issue 44: the "your turn" list of the saved online seats
         "gamenight.cli.turns:turns",
         "List the online rooms where it is your move: for every seat saved by `gamenight\n"

@@ -91,9 +91,10 @@ class BotInfo(msgspec.Struct, frozen=True):
     """A bot a game offers: its name, one line on what it does and how strong it is,
     and where its factory ``(seed: int) -> Agent`` lives ("module:attribute").
 
-    ``rating`` is the bot's fixed rating (an OpenSkill mu) in rated rooms: its rung on
-    the ladder of bot strengths (docs/protocol.md, "Ratings"); None, a room with this bot
-    is not rated."""
+    ``rating`` says the bot may sit in rated rooms (None: a room with it is not rated)
+    and is its declared OpenSkill mu there, used only when no fit exists: the game's
+    ``ladder.json`` (``gamenight fit-bots``) holds the ratings fitted from the bots'
+    games, per pool (docs/accounts.md, "Bots on the leaderboards")."""
 
     name: str
     summary: str

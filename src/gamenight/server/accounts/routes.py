@@ -402,12 +402,14 @@ async def profile(request: Request[Any, Any, Any], name: FromPath[PurePosixPath]
 
 @get("/api/leaderboards", summary="The rating pools", responses=error_responses("GET", 401))
 async def leaderboards(request: Request[Any, Any, Any]) -> list[str]:
-    """Every pool with a rated result, and every game's own pool (its bots' ladder
-    stands there before anyone has played)."""
+    """Every pool with a rated result, every game's own pool and every pool its game
+    ships a fit of the bots for (its bots stand there before anyone has played)."""
     from gamenight.core import registry
+    from gamenight.server.accounts.ladder import shipped
 
     played = await (await accounts_of(request)).store.pools()
-    return sorted(set(played) | {entry.id for entry in registry.available()})
+    fitted = {pool for entry in registry.available() for pool in shipped(entry.package)}
+    return sorted(set(played) | fitted | {entry.id for entry in registry.available()})
 
 
 @get("/api/leaderboard", summary="A pool's leaderboard", responses=error_responses("GET", 401))

@@ -5,16 +5,17 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy import exc as sa_exc
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
-from gamenight.core import registry
-from gamenight.core.errors import GamenightError
+from gamenight.server.accounts.ladder import BOT_SIGMA as BOT_SIGMA
+from gamenight.server.accounts.ladder import fitted_pool
+from gamenight.server.accounts.ladder import ladder as ladder
 from gamenight.server.accounts.ratings import DELETED, Place, Rating, Result
 from gamenight.server.accounts.tables import (
     ACCOUNTS,
@@ -28,7 +29,6 @@ from gamenight.server.storage.outage import guarded as _guarded
 from gamenight.server.storage.schema import CHAT, ROOMS, SEATS
 
 SEEN_EVERY = 60.0  # seconds: a session's seen_at is refreshed at most this often
-BOT_SIGMA = 1.0  # a bot's fixed rating is known closely: a game against it moves the player
 
 
 class NameTakenError(Exception):
@@ -54,25 +54,10 @@ class SeatOf:
     status: str
 
 
-def ladder(pool: str) -> dict[str, Rating]:
-    """The fixed ratings of the bots of ``pool``'s game (``bot:NAME``): each bot's rung
-    on its game's ladder of strengths (``BotInfo.rating``, the mu), known to within
-    :data:`BOT_SIGMA`; a bot without one has none (a room with it is not rated).
-
-    >>> ladder("dice-duel")["bot:turn-optimal"]
-    Rating(mu=30.0, sigma=1.0, games=0)
-    >>> ladder("no-such-game")
-    {}
-    """
-    try:
-        entry = registry.get(pool.partition(" ")[0])
-    except GamenightError:
-        return {}
-    return {
-        f"bot:{name}": Rating(info.rating, BOT_SIGMA)
-        for name, info in entry.bot_infos.items()
-        if info.rating is not None
-    }
+async def _bot_rows(conn: AsyncConnection, pool: str) -> dict[str, Rating]:
+    """The operator's rows of ``bot_ratings`` for ``pool`` (``bot:NAME``)."""
+    rows = await conn.execute(select(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
+    return {f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}
 
 
 def _account(row: Row[Any]) -> Account:
@@ -295,10 +280,30 @@ class AccountStore:
     @_guarded
     async def bot_ratings(self, pool: str) -> dict[str, Rating]:
         """The bots' fixed ratings in ``pool``: its game's ladder (:func:`ladder`), each
-        overridden by a row of ``bot_ratings`` for the pool, if an operator wrote one."""
+        overridden by a row of ``bot_ratings`` for the pool (``gamenight fit-bots``). A
+        variant with neither rows nor a shipped fit of its own stands on its game's
+        default pool, the operator's rows for it included."""
+        game = pool.partition(" ")[0]
         async with self.engine.connect() as conn:
-            rows = await conn.execute(select(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
-            return {**ladder(pool), **{f"bot:{r.bot}": Rating(r.mu, r.sigma) for r in rows}}
+            own = await _bot_rows(conn, pool)
+            if not own and pool != game and fitted_pool(pool) is None:
+                own = await _bot_rows(conn, game)
+        return {**ladder(pool), **own}
+
+    @_guarded
+    async def set_bot_ratings(self, pool: str, ratings: Mapping[str, Rating]) -> None:
+        """Replace ``pool``'s rows of ``bot_ratings`` with ``ratings`` (by bot name), in
+        one transaction: a reader sees the old fit or the new one, never a mix."""
+        async with self.engine.begin() as conn:
+            await conn.execute(delete(BOT_RATINGS).where(BOT_RATINGS.c.pool == pool))
+            if ratings:
+                await conn.execute(
+                    insert(BOT_RATINGS),
+                    [
+                        {"pool": pool, "bot": bot, "mu": r.mu, "sigma": r.sigma}
+                        for bot, r in sorted(ratings.items())
+                    ],
+                )
 
     @_guarded
     async def export(self, account_id: int) -> dict[str, object]:
