@@ -14,10 +14,13 @@ from typing import Any
 
 import httpx
 import pytest
+import sqlalchemy as sa
 from harness import Client, ThreadServer, create_room, run
 
 from gamenight.server.accounts import passwords
 from gamenight.server.accounts.routes import COOKIE, HINT
+from gamenight.server.dburl import sync_url
+from gamenight.server.storage.schema import SEATS
 from gamenight.server.tokens import token_hash
 
 PASSWORD = "correct horse battery"
@@ -311,3 +314,42 @@ def test_a_private_profile_is_not_shown(srv: ThreadServer) -> None:
         unknown = other.get("/api/players/Nobody")
     assert r.status_code == unknown.status_code == 404
     assert r.json() == unknown.json()
+
+
+def test_every_table_of_an_account_is_exported_and_emptied(srv: ThreadServer, db_url: str) -> None:
+    """ "Your data" covers every table with an ``account_id`` column, found from the schema:
+    a webhook subscription (issue 44's table) is in the export, without its secret,
+    and gone with the account; the seats stay, without their account."""
+    from gamenight.server.accounts.holdings import account_tables
+
+    assert {t.name for t in account_tables()} >= {"seats", "sessions", "passkeys", "notify_subs"}
+    with _client(srv) as c:
+        _signup(c, "Ann")
+        room = c.post("/api/rooms", json={"game": "decathlon", "seats": ["human", "human"]})
+        code = room.json()["code"]
+        c.post(f"/api/rooms/{code}/seats/0/claim", json={"name": "Ann"})
+        made = c.post(
+            "/api/notify/subscriptions",
+            json={"channel": "webhook", "target": "https://hooks.example.org/ann"},
+        )
+        assert made.status_code == 201, made.text
+        secret = made.json()["secret"]
+        exported = c.get("/api/account/export").json()
+        (sub,) = exported["notifications"]
+        assert sub["channel"] == "webhook" and sub["target"] == "https://hooks.example.org/ann"
+        assert not {"secret", "unsub_hash", "account_id"} & set(sub)
+        assert secret not in json.dumps(exported)  # shown once, at subscribing
+        assert c.request("DELETE", "/api/account").status_code == 200
+    engine = sa.create_engine(sync_url(db_url))
+    try:
+        with engine.connect() as conn:
+            for table in account_tables():
+                left = conn.execute(
+                    sa.select(sa.func.count())
+                    .select_from(table)
+                    .where(table.c.account_id.is_not(None))
+                ).scalar_one()
+                assert left == 0, table.name
+            assert conn.execute(sa.select(sa.func.count()).select_from(SEATS)).scalar_one() == 2
+    finally:
+        engine.dispose()

@@ -13,6 +13,7 @@ from sqlalchemy import Row, delete, insert, select, update
 from sqlalchemy import exc as sa_exc
 from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
+from gamenight.server.accounts.holdings import delete_all, export_rest
 from gamenight.server.accounts.ladder import BOT_SIGMA as BOT_SIGMA
 from gamenight.server.accounts.ladder import fitted_pool
 from gamenight.server.accounts.ladder import ladder as ladder
@@ -123,8 +124,9 @@ class AccountStore:
 
     @_guarded
     async def delete(self, account_id: int) -> None:
-        """The account and everything of it: sessions, passkeys, its hold on seats; in the
-        rated results it becomes "deleted player" (its games stay, its ratings go)."""
+        """The account and everything of it: its rows in every table (sessions, passkeys,
+        notifications...) and its hold on seats; in the rated results it becomes "deleted
+        player" (its games stay, its ratings go)."""
         who = f"account:{account_id}"
         async with self.engine.begin() as conn:
             rows = (
@@ -141,11 +143,7 @@ class AccountStore:
                     .where(RATED_RESULTS.c.room_id == room_id)
                     .values(places=json.dumps(kept))
                 )
-            await conn.execute(
-                update(SEATS).where(SEATS.c.account_id == account_id).values(account_id=None)
-            )
-            await conn.execute(delete(SESSIONS).where(SESSIONS.c.account_id == account_id))
-            await conn.execute(delete(PASSKEYS).where(PASSKEYS.c.account_id == account_id))
+            await delete_all(conn, account_id)  # every table's rows of it (seats: kept)
             await conn.execute(delete(ACCOUNTS).where(ACCOUNTS.c.id == account_id))
 
     # ----- sessions ------------------------------------------------------------------
@@ -334,6 +332,7 @@ class AccountStore:
                 {"room_id": r.room_id, "pool": r.pool, "places": json.loads(r.places)}
                 for r in results
             ]
+            rest = await export_rest(conn, account_id)  # notifications, any later table
         sessions = await self.sessions(account_id)
         return {
             "account": {
@@ -347,6 +346,7 @@ class AccountStore:
             "seats": [s.__dict__ for s in await self.seats(account_id)],
             "chat": chat,
             "rated_results": rated,
+            **rest,
         }
 
     @_guarded
