@@ -637,8 +637,8 @@ async def _reader(
 def _storage(config: Config) -> type[Hub]:
     """Import the rooms and the storage (SQLAlchemy) and bring the schema to its head: the
     slow part of a start, run in a thread while the app already answers."""
+    from gamenight.server.headschema import migrate
     from gamenight.server.rooms import Hub
-    from gamenight.server.storage.schema import migrate
 
     migrate(config.db_url)
     return Hub
