@@ -36,3 +36,13 @@ def test_a_restart_listens_without_importing_the_storage(tmp_path: Path) -> None
     url = f"sqlite:///{tmp_path / 'db.sqlite3'}"
     migrate(url)
     assert _imported_before_listening(url) == ""
+
+
+def test_a_new_database_is_created_and_listened_on_without_importing_the_storage(
+    tmp_path: Path,
+) -> None:
+    from gamenight.server.dburl import schema_is_current
+
+    url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
+    assert _imported_before_listening(url) == ""
+    assert schema_is_current(url)  # the schema was ready before the app was made
