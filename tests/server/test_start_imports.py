@@ -1,12 +1,18 @@
-"""What a served process imports before it listens (issue 46's server start): the app,
-its routes and ``serve``'s checks, but not the storage's libraries (SQLAlchemy, Alembic,
-the database drivers), which load behind the listener with the rooms."""
+"""What a served process does before it listens (issue 46's server start): it imports
+the app, its routes and ``serve``'s checks, but not the storage's libraries (SQLAlchemy,
+Alembic, the database drivers), which load behind the listener with the rooms; and it
+does not build the OpenAPI document, which is made when first asked for."""
 
 from __future__ import annotations
 
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from harness import ThreadServer
 
 STORAGE = ("sqlalchemy", "alembic", "aiosqlite", "psycopg")
 
@@ -46,3 +52,28 @@ def test_a_new_database_is_created_and_listened_on_without_importing_the_storage
     url = f"sqlite:///{tmp_path / 'new.sqlite3'}"
     assert _imported_before_listening(url) == ""
     assert schema_is_current(url)  # the schema was ready before the app was made
+
+
+def test_the_openapi_document_is_built_when_first_asked_for(
+    monkeypatch: pytest.MonkeyPatch, sqlite_url: str
+) -> None:
+    from litestar._openapi.plugin import OpenAPIPlugin
+
+    builds: list[int] = []
+    real = OpenAPIPlugin._build_openapi
+
+    def counted(self: Any) -> Any:
+        builds.append(1)
+        return real(self)
+
+    monkeypatch.setattr(OpenAPIPlugin, "_build_openapi", counted)
+    with ThreadServer(sqlite_url) as server:
+        assert builds == []  # not at the start
+        document = httpx.get(server.url + "/schema/openapi.json").json()
+        assert builds == [1]
+        # still tightened: closed bodies, the languages of ?lang=
+        assert document["components"]["schemas"]["Claim"]["additionalProperties"] is False
+        rules = document["paths"]["/api/games/{game}/rules"]["get"]["parameters"]
+        assert next(p for p in rules if p["name"] == "lang")["schema"]["enum"] == ["en", "de", "pl"]
+        assert httpx.get(server.url + "/schema/openapi.json").json() == document
+        assert builds == [1]  # made once
