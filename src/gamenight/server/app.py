@@ -32,8 +32,8 @@ from litestar.connection import WebSocket
 from litestar.exceptions import HTTPException, WebSocketDisconnect
 from litestar.openapi.config import OpenAPIConfig
 from litestar.openapi.plugins import JsonRenderPlugin
+from litestar.openapi.spec import OpenAPI, Schema
 from litestar.openapi.spec import Parameter as OpenAPIParameter
-from litestar.openapi.spec import Schema
 from litestar.params import FromPath, FromQuery, JSONBody
 from uvicorn.protocols.utils import ClientDisconnected
 
@@ -637,8 +637,8 @@ async def _reader(
 def _storage(config: Config) -> type[Hub]:
     """Import the rooms and the storage (SQLAlchemy) and bring the schema to its head: the
     slow part of a start, run in a thread while the app already answers."""
+    from gamenight.server.headschema import migrate
     from gamenight.server.rooms import Hub
-    from gamenight.server.storage.schema import migrate
 
     migrate(config.db_url)
     return Hub
@@ -723,7 +723,28 @@ def _unavailable(
 class App(Litestar):
     """The Litestar app, answering ``HEAD`` wherever it answers ``GET`` (the GET's
     status and headers, no body), and ``OPTIONS`` with every method of its path in
-    ``Allow`` (Litestar's own lists those of one handler of the path only)."""
+    ``Allow`` (Litestar's own lists those of one handler of the path only).
+
+    Its OpenAPI document is built when first asked for (``/schema/openapi.json``), not
+    at the start, where it took about a sixth of the time to the first answer (issue 46),
+    and is then tightened (:func:`_tighten_document`)."""
+
+    _tightened = False
+    _document: dict[str, Any] | None = None
+
+    @property
+    def openapi_schema(self) -> OpenAPI:
+        document = super().openapi_schema
+        if not self._tightened:
+            _tighten_document(document)
+            self._tightened = True
+        return document
+
+    def openapi_document(self) -> dict[str, Any]:
+        """The document as ``/schema/openapi.json`` serves it (made once)."""
+        if self._document is None:
+            self._document = self.openapi_schema.to_schema()
+        return self._document
 
     async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] != "http" or scope["method"] not in ("HEAD", "OPTIONS"):
@@ -759,6 +780,14 @@ class App(Litestar):
             if template in (route.path, route.path_format):
                 methods |= set(route.methods)
         return methods | ({"HEAD"} if "GET" in methods else set())
+
+
+class _DocumentPlugin(JsonRenderPlugin):
+    """``/schema/openapi.json``: the app's tightened document (:class:`App`)."""
+
+    def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        app: App = request.app  # type: ignore[assignment]
+        return self.render_json(request, app.openapi_document())
 
 
 def create_app(config: Config) -> Litestar:
@@ -846,13 +875,12 @@ def create_app(config: Config) -> Litestar:
             version=__version__,
             path="/schema",
             description=__doc__,
-            render_plugins=[JsonRenderPlugin()],
+            render_plugins=[_DocumentPlugin()],
         ),
         request_max_body_size=64 * 1024,
         compression_config=COMPRESSION,
         logging_config=None,  # the log's one format is the server's (server/logs.py)
     )
-    _tighten_document(app)
     return app
 
 
@@ -867,12 +895,11 @@ CLOSED_BODIES = (
 )
 
 
-def _tighten_document(app: Litestar) -> None:
+def _tighten_document(document: OpenAPI) -> None:
     """Say in the OpenAPI document what the server enforces and Litestar does not write:
     request bodies are closed objects (``additionalProperties: false``, they refuse
     unknown fields), and a ``lang`` parameter is one of the languages (a tag such as
     ``pl-PL`` is read as its language)."""
-    document = app.openapi_schema
     schemas = document.components.schemas if document.components else {}
     for struct in CLOSED_BODIES:
         assert struct.__struct_config__.forbid_unknown_fields

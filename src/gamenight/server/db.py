@@ -16,6 +16,7 @@ from gamenight.server.dburl import default_url as default_url
 from gamenight.server.dburl import normalise_url as normalise_url
 from gamenight.server.dburl import schema_is_current as schema_is_current
 from gamenight.server.dburl import sync_url as sync_url
+from gamenight.server.headschema import migrate as migrate
 from gamenight.server.storage.engine import CONNECT_TIMEOUT as CONNECT_TIMEOUT
 from gamenight.server.storage.engine import NOTIFY_CHANNEL as NOTIFY_CHANNEL
 from gamenight.server.storage.group import AppendRequest as AppendRequest
@@ -37,7 +38,6 @@ from gamenight.server.storage.schema import METADATA as METADATA
 from gamenight.server.storage.schema import PRESENCE as PRESENCE
 from gamenight.server.storage.schema import ROOMS as ROOMS
 from gamenight.server.storage.schema import SEATS as SEATS
-from gamenight.server.storage.schema import migrate as migrate
 from gamenight.server.storage.store import Store as Store
 from gamenight.server.tokens import new_token as new_token
 from gamenight.server.tokens import token_hash as token_hash

@@ -247,8 +247,7 @@ def reach_database(url: str, wait: float) -> None:
         raise SystemExit(3) from None
     if schema_is_current(url):  # an SQLite file at the head: nothing to import or do
         return
-    from gamenight.server.storage.outage import is_outage, outage_reason
-    from gamenight.server.storage.schema import migrate
+    from gamenight.server.headschema import migrate  # a new SQLite file: no SQLAlchemy
 
     deadline = time.monotonic() + max(wait, 0.0)
     said = False
@@ -257,6 +256,8 @@ def reach_database(url: str, wait: float) -> None:
             migrate(url)
             return
         except Exception as exc:
+            from gamenight.server.storage.outage import is_outage, outage_reason
+
             if not is_outage(exc):
                 raise StartRefused(
                     f"the database at {_safe(url)} cannot be used: {_one_line(exc)}"

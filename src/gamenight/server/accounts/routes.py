@@ -32,7 +32,6 @@ from gamenight.core.confusables import name_keys
 from gamenight.core.i18n import _
 from gamenight.core.text import MAX_NAME_CHARS, TextError, check_text
 from gamenight.server.accounts import passwords
-from gamenight.server.accounts.throttle import SharedThrottle
 from gamenight.server.faults import RoomError
 from gamenight.server.guard import error_responses
 from gamenight.server.proxy import client_address
@@ -139,6 +138,9 @@ class Accounts:
     """The accounts of one app: their storage and the sign-in throttle."""
 
     def __init__(self, store: AccountStore) -> None:
+        # SQLAlchemy's import: made with the storage, never on the app's import path
+        from gamenight.server.accounts.throttle import SharedThrottle
+
         self.store = store
         self.throttle = SharedThrottle(store.engine, LIMITS)
 

@@ -1,8 +1,9 @@
 """Alembic environment: runs the migrations on a synchronous engine.
 
 The URL comes from the Alembic config that :func:`gamenight.server.storage.schema.migrate`
-builds. On PostgreSQL an advisory lock serialises concurrent starts, so two
-server processes starting together do not both create the schema.
+builds (a new database is created at the head without it: ``server/headschema.py``). On
+PostgreSQL an advisory lock serialises concurrent starts, so two server processes
+starting together do not both create the schema.
 """
 
 from __future__ import annotations
@@ -10,9 +11,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine, text
 
-from gamenight.server.storage.schema import METADATA
-
-MIGRATION_LOCK = 0x67616D65  # "game": the advisory lock id held while migrating
+from gamenight.server.storage.schema import METADATA, MIGRATION_LOCK
 
 
 def run() -> None:

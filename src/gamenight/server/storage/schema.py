@@ -1,8 +1,9 @@
 """The database schema as SQLAlchemy Core tables, and :func:`migrate` (Alembic).
 
 The same code runs on SQLite (the embedded default, one server process) and on
-PostgreSQL (several server processes). The schema is created by the Alembic
-migration shipped in ``gamenight/server/migrations`` (:func:`migrate`).
+PostgreSQL (several server processes). The Alembic migrations shipped in
+``gamenight/server/migrations`` bring a database to the newest schema (:func:`migrate`);
+a new database is created at the newest in one step (``server/headschema.py``).
 
 Tables:
 
@@ -38,6 +39,8 @@ from sqlalchemy import (
 from sqlalchemy import Table as SqlTable  # not core.table.Table: a database table
 
 from gamenight.server.dburl import schema_is_current, sync_url
+
+MIGRATION_LOCK = 0x67616D65  # "game": PostgreSQL's advisory lock id held while migrating
 
 # The schema, as Core tables (the Alembic migration in ``migrations/versions`` creates
 # the same: tests/server/test_storage.py compares them).
@@ -154,8 +157,10 @@ TURNS = SqlTable(
 
 
 def migrate(url: str) -> None:
-    """Bring the database at ``url`` to the newest schema (Alembic ``upgrade head``);
-    an SQLite database already there is only checked (:func:`schema_is_current`)."""
+    """Bring the database at ``url`` to the newest schema by Alembic's ``upgrade head``,
+    every migration in turn; an SQLite database already there is only checked
+    (:func:`schema_is_current`). The server uses ``server/headschema.py``'s ``migrate``,
+    which creates a new database at the head in one step and calls this for the rest."""
     if schema_is_current(url):
         return
     import logging
