@@ -786,6 +786,7 @@ class _DocumentPlugin(JsonRenderPlugin):
     """``/schema/openapi.json``: the app's tightened document (:class:`App`)."""
 
     def render(self, request: Request[Any, Any, Any], openapi_schema: dict[str, Any]) -> bytes:
+        # Litestar types request.app as Litestar; ours is always the App subclass
         app: App = request.app  # type: ignore[assignment]
         return self.render_json(request, app.openapi_document())
 
