@@ -84,22 +84,34 @@ def shipped(package: str) -> Mapping[str, FittedPool]:
         return {}
 
 
-def fitted_pool(pool: str) -> FittedPool | None:
-    """The shipped fit of ``pool`` itself, if its game ships one."""
+def game_of(pool: str) -> str:
+    """The game id of a pool key (``rated.pool_of``: the id, then the options it sets).
+
+    >>> game_of('decathlon {"variant":"championship"}'), game_of("wurfeltod")
+    ('decathlon', 'wurfeltod')
+    """
+    return pool.partition(" ")[0]
+
+
+def _entry(pool: str) -> registry.GameEntry | None:
     try:
-        entry = registry.get(pool.partition(" ")[0])
+        return registry.get(game_of(pool))
     except GamenightError:
         return None
-    return shipped(entry.package).get(pool)
+
+
+def fitted_pool(pool: str) -> FittedPool | None:
+    """The shipped fit of ``pool`` itself, if its game ships one."""
+    entry = _entry(pool)
+    return None if entry is None else shipped(entry.package).get(pool)
 
 
 def ladder(pool: str) -> dict[str, Rating]:
     """The fixed ratings (``bot:NAME``) of the bots of ``pool``'s game that may sit in
     rated rooms (those with a declared ``BotInfo.rating``): the pool's shipped fit, else
     the game's default pool's, else the declared number with sigma :data:`BOT_SIGMA`."""
-    try:
-        entry = registry.get(pool.partition(" ")[0])
-    except GamenightError:
+    entry = _entry(pool)
+    if entry is None:
         return {}
     fits = shipped(entry.package)
     fit = fits.get(pool) or fits.get(entry.id)

@@ -15,7 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncConnection, AsyncEngine
 
 from gamenight.server.accounts.holdings import delete_all, export_rest
 from gamenight.server.accounts.ladder import BOT_SIGMA as BOT_SIGMA
-from gamenight.server.accounts.ladder import fitted_pool
+from gamenight.server.accounts.ladder import fitted_pool, game_of
 from gamenight.server.accounts.ladder import ladder as ladder
 from gamenight.server.accounts.ratings import DELETED, Place, Rating, Result
 from gamenight.server.accounts.tables import (
@@ -281,7 +281,7 @@ class AccountStore:
         overridden by a row of ``bot_ratings`` for the pool (``gamenight fit-bots``). A
         variant with neither rows nor a shipped fit of its own stands on its game's
         default pool, the operator's rows for it included."""
-        game = pool.partition(" ")[0]
+        game = game_of(pool)
         async with self.engine.connect() as conn:
             own = await _bot_rows(conn, pool)
             if not own and pool != game and fitted_pool(pool) is None:
