@@ -68,14 +68,22 @@ class Sync:
         maybe claimed again, elsewhere) loses its sockets here."""
         changed = False
         for s, r in zip(self.room.seats, rows, strict=True):
-            mine = (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by)
-            theirs = (r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by)
-            if mine != theirs or s.account_id != r.account_id:
+            mine = (
+                s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by,
+                s.account_id,
+            )  # fmt: skip
+            theirs = (
+                r.kind, r.bot, r.name, r.token_hash, r.contribution, r.contributed_by,
+                r.account_id,
+            )  # fmt: skip
+            if mine != theirs:
                 if s.token_hash != r.token_hash:  # freed (and maybe claimed) elsewhere,
                     # or a token to one seat for another device (accounts: resumed)
                     presence.revoke(self.room, s.seat, elsewhere=presence.resumed(s, r))
-                (s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by) = theirs
-                s.account_id = r.account_id
+                (
+                    s.kind, s.bot, s.name, s.token_hash, s.contribution, s.contributed_by,
+                    s.account_id,
+                ) = theirs  # fmt: skip
                 changed = True
         return changed
 
