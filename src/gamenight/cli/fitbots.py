@@ -164,7 +164,7 @@ def _bots(entry: GameEntry, bots_text: str | None, seats: int, options: Any) -> 
 def _database(db_url: str | None) -> str:
     """The database URL to write to, checked before any game is played: its kind, an
     SQLite file that exists, and the schema brought to the server's (as its start does)."""
-    from gamenight.server.dburl import default_url, require_driver, sync_url
+    from gamenight.server.dburl import default_url, require_driver, sqlite_path, sync_url
     from gamenight.server.storage.schema import migrate
 
     url = db_url or default_url()
@@ -175,8 +175,9 @@ def _database(db_url: str | None) -> str:
                 "--db {url}: not a database URL like sqlite:///path or postgresql://user@host/db"
             ).format(url=url)
         )
-    if target.startswith("sqlite:///"):
-        path = Path(target[len("sqlite:///") :].split("?", 1)[0])
+    file = sqlite_path(url)
+    if file is not None:
+        path = Path(file)
         if not path.is_file():
             raise UsageFailure(
                 _(

@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from gamenight.core.errors import GamenightError
-from gamenight.server.dburl import default_url, sync_url
+from gamenight.server.dburl import default_url, sqlite_path
 
 
 class BackupError(GamenightError):
@@ -24,10 +24,10 @@ class BackupError(GamenightError):
 def backup(url: str | None, dest: str | Path) -> int:
     """Copy the SQLite database at ``url`` (None: the default one) to ``dest``; returns
     the number of pages copied. ``dest`` must not exist (never overwritten)."""
-    target = sync_url(url or default_url())
-    if not target.startswith("sqlite:///"):
+    path = sqlite_path(url or default_url())
+    if path is None:
         raise BackupError("only SQLite databases are backed up here; use pg_dump for PostgreSQL")
-    source = Path(target[len("sqlite:///") :].split("?", 1)[0])
+    source = Path(path)
     out = Path(dest)
     if not source.is_file():
         raise BackupError(f"there is no database at {source}")

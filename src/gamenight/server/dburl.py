@@ -53,6 +53,21 @@ def sync_url(url: str) -> str:
     return normalise_url(url).replace("sqlite+aiosqlite://", "sqlite://")
 
 
+def sqlite_path(url: str) -> str | None:
+    """The file path of an SQLite URL (its query left out; ``""`` or ``":memory:"`` for
+    an in-memory one), None for any other database.
+
+    >>> sqlite_path("sqlite:////srv/g.sqlite3?timeout=5"), sqlite_path("sqlite:///:memory:")
+    ('/srv/g.sqlite3', ':memory:')
+    >>> sqlite_path("postgresql://u@db/g") is None
+    True
+    """
+    target = sync_url(url)
+    if not target.startswith("sqlite:///"):
+        return None
+    return target[len("sqlite:///") :].split("?", 1)[0]
+
+
 # The newest migration's revision (migrations/versions): a test checks it is Alembic's
 # head, so a new migration without this line updated fails the suite.
 SCHEMA_HEAD = "0007"
@@ -63,10 +78,7 @@ def schema_is_current(url: str) -> bool:
     standard library: a restart then skips importing Alembic (issue 29's server start).
     Anything else (another database, a missing file, no version table, an older or
     unknown revision, any error) is False, and :func:`migrate` runs Alembic as before."""
-    target = sync_url(url)
-    if not target.startswith("sqlite:///"):
-        return False
-    path = target[len("sqlite:///") :].split("?", 1)[0]
+    path = sqlite_path(url)
     if not path or path == ":memory:" or not Path(path).is_file():
         return False
     try:

@@ -27,7 +27,7 @@ import sqlite3
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from gamenight.server.dburl import SCHEMA_HEAD, schema_is_current, sync_url
+from gamenight.server.dburl import SCHEMA_HEAD, schema_is_current, sqlite_path, sync_url
 
 if TYPE_CHECKING:
     from sqlalchemy import Connection, MetaData, Table
@@ -296,10 +296,7 @@ def create_sqlite_head(url: str) -> bool:
     >>> create_sqlite_head("postgresql://u@db/g"), create_sqlite_head("sqlite:///:memory:")
     (False, False)
     """
-    target = sync_url(url)
-    if not target.startswith("sqlite:///"):
-        return False
-    path = target[len("sqlite:///") :].split("?", 1)[0]
+    path = sqlite_path(url)
     if not path or path == ":memory:" or not SQLITE_HEAD:
         return False
     Path(path).parent.mkdir(parents=True, exist_ok=True)

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from gamenight.server.config import Config
-from gamenight.server.dburl import default_url, schema_is_current, sync_url
+from gamenight.server.dburl import default_url, schema_is_current, sqlite_path, sync_url
 from gamenight.server.invite import is_loopback, machine_address
 
 WS_MAX_BYTES = 1 << 20  # frames beyond this drop the socket; the protocol caps at 16 KiB
@@ -172,9 +172,9 @@ def check_database_file(url: str) -> IO[bytes] | None:
             f"--db (GAMENIGHT_DB): unknown database kind ({shown}): "
             "use sqlite:///path or postgresql://user@host/db"
         )
-    if not target.startswith("sqlite:///"):
+    path_text = sqlite_path(url)
+    if path_text is None:
         return None
-    path_text = target[len("sqlite:///") :].split("?", 1)[0]
     if not path_text or path_text == ":memory:":
         return None
     path = Path(path_text)
