@@ -1,13 +1,16 @@
 // check_reach() in test_sweep.py evaluates this in the page, scrolled to the top: the acting
 // player's enabled controls (the table's buttons, fields, selects) not wholly on the screen, or
-// with their middle covered (a sticky bar over them), each as "label at y=top..bottom".
+// with their middle covered (a sticky bar over them), each as "label at y=top..bottom". A
+// disabled primary button counts too: it is the turn's commit (Keep, Answer, Freeze), enabled
+// once the player's picks are made, and must then be in reach without scrolling.
 () => {
   const height = window.innerHeight;
   const label = (el) => `${el.tagName.toLowerCase()}${el.dataset.key ? "[" + el.dataset.key + "]" : ""}` +
     ` "${(el.getAttribute("aria-label") || el.textContent || el.value || "").trim().slice(0, 24)}"`;
   const out = [];
   for (const el of document.querySelectorAll(
-    "#table button:enabled, #table input:enabled:not([type=hidden]), #table select:enabled")) {
+    "#table button:enabled, #table button.primary, #table input:enabled:not([type=hidden]), " +
+    "#table select:enabled")) {
     const r = el.getBoundingClientRect();
     if (!r.width || !r.height || el.closest("[hidden]")) continue;
     // a control inside a box that scrolls sideways on its own counts where its box is

@@ -66,17 +66,8 @@ def settle(page: Any, move: Callable[[], None], gone: str) -> None:
 def keep(page: Any, prefer: tuple[str, ...] = ()) -> None:
     """Keep 4 of the dealt cards, the ``prefer``red kinds first."""
     page.wait_for_selector("#table button[data-key^=deal-]")
-
-    def move() -> None:
-        cards = page.locator("#table button[data-key^=deal-]")
-        texts = cards.all_inner_texts()
-        order = sorted(range(len(texts)), key=lambda i: (texts[i] not in prefer, i))
-        for i in order[:4]:
-            if cards.nth(i).get_attribute("aria-pressed") != "true":
-                cards.nth(i).click()
-        page.click("#table button[data-key=keep]")
-
-    settle(page, move, "#table button[data-key=keep]")
+    button = "#table button[data-key=keep]"
+    settle(page, lambda: ui.keep_cards(page, random.Random(3), prefer), button)
 
 
 def answer(page: Any, year: int, *, tap: bool = False) -> None:
@@ -327,9 +318,9 @@ def test_two_teams_log_reveal_and_layout(browser: Any, server: Server) -> None:
         # down in a seat whose claim is still on its way)
         a.wait_for_selector("body[data-status=playing][data-seat='0']")
         b.wait_for_selector("body[data-status=playing][data-seat='1']")
-        keep(a, prefer=("Cancel an answer", "Remove a token"))
+        keep(a, prefer=("cancel-answer", "remove-token"))
         b.wait_for_selector(f"body[data-seq='{seq(a)}']")
-        keep(b, prefer=("Cancel an answer", "Remove a token"))
+        keep(b, prefer=("cancel-answer", "remove-token"))
         for i, (ya, yb) in enumerate(zip(YEARS, OTHER_YEARS, strict=True)):
             wait_phase(a, "answer")
             a.wait_for_selector("body[data-my-turn=true]")

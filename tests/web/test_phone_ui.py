@@ -118,14 +118,27 @@ def test_decades_cards_say_what_they_do_where_chosen_and_held(browser: Any, serv
         ui.start_if_host(page)
         page.wait_for_selector("#table button.card[data-key^=deal-]")
         words = page.evaluate("async () => (await fetch('/api/vocabulary/de/decades')).json()")
+        # the deal grouped by kind: one tile per kind, the seven cards counted on them
         cards = page.locator("#table button.card[data-key^=deal-]")
-        assert cards.count() >= 4
+        dealt = page.locator("#table .keep-kind .dealt").all_inner_texts()
+        assert sum(int(d.rsplit(" ", 1)[-1]) for d in dealt) == 7, dealt
+        kinds = [cards.nth(i).get_attribute("data-card") for i in range(cards.count())]
+        assert len(set(kinds)) == len(kinds) == len(dealt), kinds
         for i in range(cards.count()):
             card = cards.nth(i)
             kind = card.get_attribute("data-card")
             help_text = words.get(f"dc.card_help.{kind}")
             assert help_text and card.locator(".card-text").inner_text() == help_text, kind
             assert card.locator(".card-name").inner_text() == words[f"dc.card.{kind}"]
+        # a tap keeps one more of a kind, "−" takes it back; the Keep button counts them
+        kind = kinds[0]
+        kept = page.locator(f"#table .keep-kind[data-card='{kind}'] .kept")
+        page.click(f"#table button[data-key='deal-{kind}']")
+        page.wait_for_selector(f"#table .keep-kind[data-card='{kind}'] .kept[data-kept='1']")
+        assert page.inner_text("#table button[data-key=keep]") == "Diese behalten (1 von 4)"
+        page.click(f"#table button[data-key='less-{kind}']")
+        page.wait_for_selector(f"#table .keep-kind[data-card='{kind}'] .kept[data-kept='0']")
+        assert kept.inner_text() == "behalten: 0"
         ui.decades(page, __import__("random").Random(1))  # keep four
         page.wait_for_selector("#table li.card .card-text")
         # One snapshot in the page: the hand re-renders as the bot plays, so locators taken

@@ -11,6 +11,7 @@ scrolling (:func:`check_reach`); the room's rules drawer passes the same checks.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -146,6 +147,42 @@ def test_sweep_phone_reach_decathlon_events(page: Any, server: Server) -> None:
     )
     ui.start_if_host(page)
     _reach_every_turn(page, "decathlon", 200)
+
+
+def _longest_question(lang: str) -> str:
+    import gamenight.games.decades as decades
+
+    suffix = "" if lang == "en" else f".{lang}"
+    data = Path(decades.__file__).parent / "data" / f"questions{suffix}.json"
+    deck = json.loads(data.read_text(encoding="utf-8"))
+    return max((q["text"] for c in deck["cards"] for q in c["questions"]), key=len)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "pl"])
+def test_sweep_phone_reach_decades_longest_question(page: Any, server: Server, lang: str) -> None:
+    """The Decades' answer step with the longest question of the language's deck and a
+    40-character name: the whole board and the answer bar on one phone screen. (A random
+    game meets its longest question rarely; the layout must hold it every time.)"""
+    page.goto(f"{server.url}/?lang={lang}")
+    ui.create_room(page, server.url, "decades", ["human", BOTS["decades"]], name=ui.LONG_NAME)
+    ui.start_if_host(page)
+    page.wait_for_selector("body[data-my-turn=true]")
+    assert ui.decades(page, random.Random(1))  # the keep
+    page.wait_for_selector("#table .table[data-phase=answer] .question-card")
+    page.wait_for_selector("body[data-my-turn=true]")
+    page.set_viewport_size(ui.PHONE)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    # in one evaluation, so that no re-render can come between the text and the check
+    reach = REACH_JS.strip().rstrip(";")
+    problems = page.evaluate(
+        "async (text) => {"
+        "  document.querySelector('#table .question-card .question').textContent = text;"
+        "  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));"
+        f"  return ({reach})();"
+        "}",
+        _longest_question(lang),
+    )
+    assert not problems, f"decades {lang}: out of reach without scrolling: " + "; ".join(problems)
 
 
 def _reach_every_turn(page: Any, game: str, steps: int) -> None:

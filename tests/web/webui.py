@@ -368,20 +368,34 @@ def decathlon(page: Page, rng: random.Random) -> bool:
     return False
 
 
+def keep_cards(page: Page, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
+    """The Decades' keep: tap the deal's kinds (the ``prefer``red kinds first, the rest at
+    random) until the Keep button takes them, now and then taking one back; then keep."""
+    keep = page.locator("#table button[data-key=keep]")
+    for _ in range(40):
+        if keep.is_enabled():
+            keep.click()
+            return
+        less = enabled(page, "button[data-key^=less-]")
+        if less.count() and rng.random() < 0.15:
+            less.nth(rng.randrange(less.count())).click()
+            continue
+        tiles = enabled(page, "button.card[data-key^=deal-]")
+        kinds = [tiles.nth(i).get_attribute("data-card") for i in range(tiles.count())]
+        liked = [i for i, kind in enumerate(kinds) if kind in prefer]
+        i = liked[0] if liked else rng.randrange(len(kinds))
+        tiles.nth(i).click()
+    raise AssertionError("the Keep button never took the picks")
+
+
 def decades(page: Page, rng: random.Random) -> bool:
     # the round's reveal stays until we continue (the next question waits behind it)
     reveal = enabled(page, "button[data-key=reveal-continue]")
     if reveal.count():
         reveal.click()
         page.wait_for_selector("#table .dc-reveal", state="detached")
-    cards = enabled(page, "button.card[data-key^=deal-]")
-    if cards.count():
-        picked = 0
-        for i in range(cards.count()):
-            if picked < 4:
-                cards.nth(i).click()
-                picked += 1
-        enabled(page, "button[data-key=keep]").click()
+    if enabled(page, "button.card[data-key^=deal-]").count():
+        keep_cards(page, rng)
         return True
     years = enabled(page, "button.cell")
     if years.count():

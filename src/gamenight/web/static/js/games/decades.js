@@ -297,7 +297,9 @@ function dragToken(e, n, ctx, st) {
   document.addEventListener("pointercancel", done);
 }
 
-function extendPanel(ctx, st) {
+// The general help shows in the first round only: from then on the players know it, and
+// the board's last row stays on a phone's screen with the panel above it.
+function extendPanel(ctx, st, first) {
   const local = ctx.local;
   const chips = st.lengths.map((n) => {
     const at = local.placed.get(n);
@@ -311,16 +313,18 @@ function extendPanel(ctx, st) {
     const room = st.spotsFor(n).size > 0;
     return h("li", { class: `dc-token-chip team-${ctx.seat}` },
       h("button", { type: "button", class: `dc-token ${st.holding === n ? "selected" : ""}`, "data-key": `token-${n}`, "data-length": n,
-        "aria-pressed": st.holding === n ? "true" : "false", disabled: !room || ctx.busy, onpointerdown: (e) => dragToken(e, n, ctx, st),
+        "aria-pressed": st.holding === n ? "true" : "false", "aria-label": room ? null : t("dc.token_unplaceable", { n }), disabled: !room || ctx.busy, onpointerdown: (e) => dragToken(e, n, ctx, st),
         onclick: (e) => { local.holding = st.holding === n ? null : n; local.focus = local.holding && byKeyboard(e) ? "spot" : `token-${n}`; ctx.rerender(); } },
         h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
-        h("span", { class: "dc-token-text" }, room ? t("dc.token_choose", { n }) : t("dc.token_unplaceable", { n }))));
+        // "no room" alone under the bar: the long form wrapped to two lines on a phone and
+        // pushed the board's last row off the screen; the button's name keeps it whole
+        h("span", { class: "dc-token-text" }, room ? t("dc.token_choose", { n }) : t("dc.token_no_room"))));
   });
   const help = !st.lengths.length ? t("dc.extend_nowhere") : st.holding ? t("dc.extend_pick", { n: st.holding })
     : st.placedTokens.length ? t("dc.extend_none_left") : t("dc.extend_choose");
   return h("section", { class: "panel dc-extend" },
     h("h3", {}, t("dc.extend_title")),
-    h("p", { class: "muted" }, t("dc.extend_help")),
+    first ? h("p", { class: "muted" }, t("dc.extend_help")) : null,
     st.lengths.length ? h("ul", { class: "dc-tray" }, chips) : null,
     h("p", { class: "dc-extend-hint", "aria-live": "polite" }, help),
     h("div", { class: "actions" },
@@ -449,17 +453,34 @@ function lastRound(v, ctx) {
     teamLegend(ctx), resultList(round.categories || [], ctx));
 }
 
+// The deal grouped by kind, one tile each (at most three, whatever the deal): tapping a
+// tile keeps one more of that kind, its "−" takes one back. Seven cards one by one, each
+// saying what it does, ran past a phone's screen, the Keep button with them.
 function keepPicker(v, ctx) {
   const keeps = legalOfType(ctx.legal, "keep");
   if (!keeps.length) return null;
-  const chosen = (ctx.local.keep ||= new Set());
   const need = keeps[0].cards.length;
-  const names = [...chosen].map((i) => v.dealt[i]).sort();
+  const dealt = new Map();
+  for (const c of v.dealt) dealt.set(c, (dealt.get(c) || 0) + 1);
+  const chosen = (ctx.local.keepKinds ||= {});
+  const took = (kind) => Math.min(chosen[kind] || 0, dealt.get(kind) || 0);
+  const total = [...dealt.keys()].reduce((n, kind) => n + took(kind), 0);
+  const names = [...dealt.keys()].flatMap((kind) => Array(took(kind)).fill(kind)).sort();
   const action = keeps.find((a) => JSON.stringify([...a.cards].sort()) === JSON.stringify(names));
+  const set = (kind, n) => { chosen[kind] = n; ctx.rerender(); };
   return panel(t("dc.keep_title", { n: need }),
-    h("div", { class: "hand" }, v.dealt.map((c, i) => h("button", { type: "button", class: `card ${chosen.has(i) ? "selected" : ""}`, "aria-pressed": chosen.has(i) ? "true" : "false", "data-key": `deal-${i}`, "data-card": c,
-      onclick: () => { if (chosen.has(i)) chosen.delete(i); else if (chosen.size < need) chosen.add(i); ctx.rerender(); } }, cardFace(c)))),
-    h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "keep", disabled: !action || ctx.busy, onclick: () => ctx.act(action) }, t("dc.keep", { n: chosen.size, of: need }))));
+    h("ul", { class: "keep-picker" }, [...dealt].map(([kind, have]) => {
+      const n = took(kind);
+      return h("li", { class: `keep-kind ${n ? "selected" : ""}`, "data-card": kind },
+        h("button", { type: "button", class: `card ${n ? "selected" : ""}`, "data-key": `deal-${kind}`, "data-card": kind,
+          disabled: n >= have || total >= need || ctx.busy, onclick: () => set(kind, n + 1) },
+          cardFace(kind),
+          h("span", { class: "keep-count" }, h("span", { class: "dealt" }, t("dc.keep_dealt", { n: have })),
+            h("strong", { class: "kept", "data-kept": String(n) }, t("dc.keep_kept", { n })))),
+        h("button", { type: "button", class: "keep-less", "data-key": `less-${kind}`, disabled: !n || ctx.busy,
+          "aria-label": t("dc.keep_less", { card: card(kind) }), onclick: () => set(kind, n - 1) }, "−"));
+    })),
+    h("div", { class: "actions" }, h("button", { type: "button", class: "primary", "data-key": "keep", disabled: !action || ctx.busy, onclick: () => ctx.act(action) }, t("dc.keep", { n: total, of: need }))));
 }
 
 function turnLine(v, ctx) {
@@ -553,7 +574,7 @@ export default {
             h("span", { class: i < v.questions.length - 1 ? "done" : i === v.questions.length - 1 ? "now" : "" })))),
         h("p", { class: "question" }, question.text)) : null,
       revealing ? null : keepPicker(v, ctx),
-      placing ? extendPanel(ctx, placing) : null,
+      placing ? extendPanel(ctx, placing, v.round <= 1) : null,
       plays.length ? panel(t("dc.play_title"), h("div", { class: "hand" }, plays.map((a) => h("button", { type: "button", class: "card", "data-card": a.card, "data-key": `play-${a.card}`, disabled: ctx.busy, onclick: () => ctx.act(a) }, cardFace(a.card))))) : null,
       others.length ? panel(t("dc.target_title"),
         // the card being played, with what it does (its actions are named after it)
@@ -565,11 +586,13 @@ export default {
       question && ctx.legal.length ? h("div", { class: "actions answer-bar" },
         h("button", { type: "button", class: "primary", "data-key": "answer", disabled: !answerAction || ctx.busy, onclick: () => { ctx.act(answerAction); } },
           pick !== undefined ? t("dc.lock", { year: pick }) : t("dc.pick_year")),
-        h("span", { class: "muted" }, t("dc.secret"))) : null,
+        // said at the game's first question; on a phone, later, the board needs the room
+        h("span", { class: `muted dc-secret ${v.round <= 1 && v.questions.length <= 1 ? "" : "later"}` }, t("dc.secret"))) : null,
       waitingOther ? h("p", { class: "waiting-other" }, pendingYear !== undefined ? t("dc.waiting_pending", { year: pendingYear })
         : v.pending && v.pending.type === "extend" ? t("dc.waiting_tokens") : t("dc.waiting_other")) : null,
       scoreTrack(v, ctx),
-      myTeam && !v.finished ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card", "data-card": c }, cardFace(c)))),
+      // while keeping, the picker above is the hand
+      myTeam && !v.finished && !legalOfType(ctx.legal, "keep").length ? panel(t("dc.hand"), h("ul", { class: "hand" }, (v.hand || []).map((c) => h("li", { class: "card", "data-card": c }, cardFace(c)))),
         h("p", { class: "muted" }, t("dc.their_cards", { n: v.teams[1 - me].cards_left }))) : null,
       revealing ? null : lastRound(v, ctx),
     );
