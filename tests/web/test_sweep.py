@@ -155,7 +155,7 @@ def _longest_question(lang: str) -> str:
     suffix = "" if lang == "en" else f".{lang}"
     data = Path(decades.__file__).parent / "data" / f"questions{suffix}.json"
     deck = json.loads(data.read_text(encoding="utf-8"))
-    return max((q["text"] for c in deck["cards"] for q in c["questions"]), key=len)
+    return str(max((q["text"] for c in deck["cards"] for q in c["questions"]), key=len))
 
 
 @pytest.mark.parametrize("lang", ["en", "de", "pl"])
