@@ -44,8 +44,12 @@ class Sync:
         row = await store.load_room(room.code)
         if row is None:
             return
+        starting = room.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING
+        # a turn-based room begun elsewhere: its clock read first and taken together with
+        # the start, so that no reader sees it playing with nobody to act
+        clock = await store.turns_of(room.id) if starting and room.turns.on else None
         changed = self._take_seats(row.seats)
-        if room.status is Lifecycle.WAITING and row.status != Lifecycle.WAITING:
+        if starting:
             try:
                 table = room.new_table()
             except Exception as exc:
@@ -53,6 +57,8 @@ class Sync:
                 room.end(Lifecycle.BROKEN, note)
                 room.show()
                 return
+            if clock is not None:
+                room.turns.rows, room.turns.banks = clock
             room.go_live(table)
         if room.table is not None and room.status is Lifecycle.PLAYING:
             undo.follow(room, room.table, row.seq)  # a move taken back in another process
