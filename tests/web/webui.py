@@ -370,21 +370,37 @@ def decathlon(page: Page, rng: random.Random) -> bool:
 
 def keep_cards(page: Page, rng: random.Random, prefer: tuple[str, ...] = ()) -> None:
     """The Decades' keep: tap the deal's kinds (the ``prefer``red kinds first, the rest at
-    random) until the Keep button takes them, now and then taking one back; then keep."""
+    random) until the Keep button takes them, now and then taking one back; then keep.
+
+    Each round reads the tiles in one snapshot and taps by key, so a re-render (the other
+    team's move landing, the page busy a moment) never leaves a click waiting on a tile
+    that went away or was disabled meanwhile."""
+    read = """() => [...document.querySelectorAll('#table .keep-kind')].map((li) => [
+        li.dataset.card,
+        !li.querySelector('button.card').disabled,
+        !li.querySelector('button.keep-less').disabled])"""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     keep = page.locator("#table button[data-key=keep]")
-    for _ in range(40):
-        if keep.is_enabled():
+    for _ in range(80):
+        if keep.count() and keep.is_enabled():
             keep.click()
             return
-        less = enabled(page, "button[data-key^=less-]")
-        if less.count() and rng.random() < 0.15:
-            less.nth(rng.randrange(less.count())).click()
+        tiles = page.evaluate(read)
+        more = [kind for kind, can_add, _ in tiles if can_add]
+        less = [kind for kind, _, can_less in tiles if can_less]
+        if less and (not more or rng.random() < 0.15):
+            key = f"less-{rng.choice(less)}"
+        elif more:
+            liked = [kind for kind in more if kind in prefer]
+            key = f"deal-{liked[0] if liked else rng.choice(more)}"
+        else:  # busy for a moment, or the step just ended: look again
+            page.wait_for_timeout(50)
             continue
-        tiles = enabled(page, "button.card[data-key^=deal-]")
-        kinds = [tiles.nth(i).get_attribute("data-card") for i in range(tiles.count())]
-        liked = [i for i, kind in enumerate(kinds) if kind in prefer]
-        i = liked[0] if liked else rng.randrange(len(kinds))
-        tiles.nth(i).click()
+        try:
+            page.locator(f"#table button[data-key='{key}']").click(timeout=2000)
+        except PlaywrightTimeout:  # it went away or stayed disabled: read the tiles again
+            continue
     raise AssertionError("the Keep button never took the picks")
 
 
