@@ -41,7 +41,7 @@ WORDS = {
     ("pl", "dice-duel"): ["Talerz", "Żetony i sumy", "rzuca"],
     ("de", "wurfeltod"): ["Wertungsblatt", "Ein Paar", "würfelt"],
     ("pl", "wurfeltod"): ["Karta wyników", "Para", "rzuca"],
-    ("de", "decades"): ["Spielplan von Ann", "Punkteleiste", "Deine Aktionskarten"],
+    ("de", "decades"): ["Spielplan: Ann", "Punkteleiste", "Deine Aktionskarten"],
     ("pl", "decades"): ["Plansza: Ann", "Tor punktów", "Twoje karty akcji"],
 }
 

@@ -134,6 +134,21 @@ def test_sweep_playing(page: Any, server: Server, game: str) -> None:
     _reach_every_turn(page, game, REACH_STEPS)
 
 
+@pytest.mark.parametrize("lang", ["de", "pl"])
+@pytest.mark.parametrize("game", GAMES)
+def test_sweep_phone_reach_in_other_languages(
+    page: Any, server: Server, game: str, lang: str
+) -> None:
+    """German's and Polish's longer words on the same turns: every enabled control and
+    commit button still on the phone's screen (in English only, the Decades' token step
+    ran 90 px past it in German, and Dice Duel's Take buttons sat in the plates' list)."""
+    page.goto(f"{server.url}/?lang={lang}")
+    ui.create_room(page, server.url, game, ["human", BOTS[game]], name=ui.LONG_NAME)
+    ui.start_if_host(page)
+    assert page.get_attribute("html", "lang") == lang
+    _reach_every_turn(page, game, REACH_STEPS)
+
+
 def test_sweep_phone_reach_decathlon_events(page: Any, server: Server) -> None:
     """The Decathlon's other kinds of events (the 10 events' first turns come first in the
     full game): every turn of these five in reach on the phone."""

@@ -316,9 +316,10 @@ function extendPanel(ctx, st, first) {
         "aria-pressed": st.holding === n ? "true" : "false", "aria-label": room ? null : t("dc.token_unplaceable", { n }), disabled: !room || ctx.busy, onpointerdown: (e) => dragToken(e, n, ctx, st),
         onclick: (e) => { local.holding = st.holding === n ? null : n; local.focus = local.holding && byKeyboard(e) ? "spot" : `token-${n}`; ctx.rerender(); } },
         h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
-        // "no room" alone under the bar: the long form wrapped to two lines on a phone and
-        // pushed the board's last row off the screen; the button's name keeps it whole
-        h("span", { class: "dc-token-text" }, room ? t("dc.token_choose", { n }) : t("dc.token_no_room"))));
+        // under the bar, "2 years" or "no room": the long form wrapped to two lines on a
+        // phone and pushed the board's last row off the screen; the button's name is whole
+        room ? h("span", { class: "visually-hidden" }, t("dc.token_choose", { n })) : null,
+        h("span", { class: "dc-token-text", "aria-hidden": room ? "true" : null }, room ? t("dc.token_short", { n }) : t("dc.token_no_room"))));
   });
   const help = !st.lengths.length ? t("dc.extend_nowhere") : st.holding ? t("dc.extend_pick", { n: st.holding })
     : st.placedTokens.length ? t("dc.extend_none_left") : t("dc.extend_choose");

@@ -35,12 +35,24 @@ function chipPile(title, counts, ctx, source, hideEmpty = false) {
         h("span", { class: "chip-disc", "aria-hidden": "true" }, String(VALUES[i])),
         h("span", { class: "chip-name" }, combo(c)),
         h("span", { class: "chip-count" }, t("dd.chips_left", { count: counts[i] })),
-        // "your dice": only while they are (the opponent's dice make nothing of ours)
-        can && source === "plate" && !action && ctx.seat !== null && ctx.view.current === ctx.seat
-          ? h("span", { class: "tag makes-tag" }, t("dd.makes")) : null,
-        action ? actButton(ctx, action, t("dd.take"), { primary: true, key: `take-${source}-${c}`,
-          title: t("dd.take_title", { combo: combo(c), value: VALUES[i], count: VALUES[i] }) }) : null);
+        // "your dice": only while they are (the opponent's dice make nothing of ours); the
+        // chip is taken with the buttons under the dice (takeButtons)
+        can && (source === "plate" || action) && ctx.seat !== null && ctx.view.current === ctx.seat
+          ? h("span", { class: "tag makes-tag" }, t("dd.makes")) : null);
     })));
+}
+
+// The chips the dice may take, as buttons right under the dice: in the piles' lists they
+// sat up to eleven rows down, off a phone's screen (test_sweep: every control in reach).
+function takeButtons(ctx) {
+  const takes = legalOfType(ctx.legal, "take");
+  if (!takes.length) return null;
+  return h("div", { class: "actions dd-takes" }, takes.map((a) => {
+    const i = COMBOS.indexOf(a.combination);
+    const label = t(a.source === "plate" ? "dd.take_combo" : "dd.take_combo_aside", { combo: combo(a.combination) });
+    return actButton(ctx, a, label, { primary: true, key: `take-${a.source}-${a.combination}`,
+      title: t("dd.take_title", { combo: combo(a.combination), value: VALUES[i], count: VALUES[i] }) });
+  }));
 }
 
 /** A sheet cell: a number the column adds up (data-points), muted when 0. */
@@ -143,6 +155,7 @@ export default {
         diceRow("", dice, "big"),
         (v.satisfied || []).length && !over ? h("p", { class: "makes" }, t("dd.makes_list", { list: v.satisfied.map(combo).join(", ") })) : null,
         v.kniffel && !over ? h("p", { class: "tag kniffel" }, t("dd.kniffel")) : null,
+        !over ? takeButtons(ctx) : null,
         !over ? h("div", { class: "actions" },
           rolls.length ? actButton(ctx, rollAction, keep.size < 5 ? t("dd.roll", { count: 5 - keep.size }) : t("dd.roll_none"),
             { primary: !takes.length, key: "roll" }) : null,
@@ -153,8 +166,10 @@ export default {
               : actButton(ctx, { type: "stop" }, t("dd.stop"), { key: "stop" })
             : null,
           rollsLeft(v)) : null,
-        help ? h("p", { class: "muted help-line" }, help) : null,
-        h("p", { class: "muted legend" }, t("dd.legend"))),
+        // on a phone, the two teaching lines in the first two rounds; then the plates
+        // below the dice need the room (test_sweep: every control in reach in German)
+        help ? h("p", { class: `muted help-line ${v.round > 2 ? "later" : ""}` }, help) : null,
+        h("p", { class: `muted legend ${v.round > 2 ? "later" : ""}` }, t("dd.legend"))),
       h("div", { class: `dd-board ${v.players > 3 ? "many" : ""}` },
         h("div", { class: "dd-piles" },
           chipPile(t("dd.plate"), v.plate || [], ctx, "plate"),

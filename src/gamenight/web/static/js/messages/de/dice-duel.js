@@ -25,6 +25,8 @@ export default {
   "dd.decline": "Keinen Chip nehmen",
   "dd.decline_title": "Den Zug ohne Chip beenden, auch wenn deine Würfel einen ergeben",
   "dd.log.declined": "{who} nimmt keinen Chip",
+  "dd.take_combo": "{combo} nehmen",
+  "dd.take_combo_aside": "{combo} nehmen (abgelegt)",
   "dd.take": "Nehmen",
   "dd.sheet": "Chips und Summen",
   "dd.solo_sheet": "Solo: deine Chips und Summe",

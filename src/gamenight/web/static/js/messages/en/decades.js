@@ -56,6 +56,7 @@ export default {
   "dc.extend_nowhere": "None of your answers leaves room for a token this round.",
   "dc.token_choose": "{n}-year token",
   "dc.token_placed": "{n}-year token at {from}–{to}",
+  "dc.token_short": "{n} years",
   "dc.token_no_room": "no room",
   "dc.token_unplaceable": "{n}-year token: no room",
   "dc.take_back": "Take back the {n}-year token",

@@ -26,6 +26,8 @@ export default {
   "dd.chips_held": "{n} × {value} =",
   "dd.take_title": { one: "Take a {combo} chip ({value} point)", other: "Take a {combo} chip ({value} points)" },
   "dd.makes": "your dice make it",
+  "dd.take_combo": "Take {combo}",
+  "dd.take_combo_aside": "Take {combo} (set aside)",
   "dd.take": "Take",
   "dd.sheet": "Chips and totals",
   "dd.solo_sheet": "Solo: your chips and total",

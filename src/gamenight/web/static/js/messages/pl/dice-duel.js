@@ -25,6 +25,8 @@ export default {
   "dd.decline": "Nie bierz żetonu",
   "dd.decline_title": "Zakończ turę bez żetonu, nawet jeśli kości na niego pozwalają",
   "dd.log.declined": "{who} nie bierze żetonu",
+  "dd.take_combo": "Weź: {combo}",
+  "dd.take_combo_aside": "Weź: {combo} (odłożony)",
   "dd.take": "Weź",
   "dd.sheet": "Żetony i sumy",
   "dd.solo_sheet": "Solo: twoje żetony i suma",
