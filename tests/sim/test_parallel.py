@@ -155,3 +155,36 @@ def test_ctrl_c_at_any_result_returns_the_rows_so_far(jobs: int) -> None:
         assert outcome.partial is True
         assert stop_after <= len(outcome.rows) < 100_000
         assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # restored
+
+
+# A worker that takes long to set itself up (its initializer sleeping first), and a stop
+# (SIGINT to the parent) while every worker is still in that window: Pool.terminate's
+# SIGTERM reaches them before their own handlers are set.
+_EARLY_STOP = """
+import os, signal, threading, time
+import gamenight.sim.engine as engine
+from gamenight.core import registry
+real = engine._pool_init
+def slow_init(game, bots):
+    time.sleep(1.5)
+    real(game, bots)
+engine._pool_init = slow_init
+threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+options = registry.get("decathlon").game.parse_options({"events": "100m"})
+work = engine.Series("decathlon", ("greedy", "random"), options, 3, 1000)
+outcome = engine.run_jobs(work, jobs=2)
+print("partial", outcome.partial, len(outcome.rows))
+"""
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="fork: the window is Linux's")
+def test_a_stop_while_the_workers_set_up_ends_the_run() -> None:
+    """The workers are forked with SIGINT and SIGTERM held back until their own handlers
+    are set: a SIGTERM from Pool.terminate in between used to run the parent's flag
+    handler in the worker, which then never ended, and the run hung in Pool.terminate
+    (seen once in CI). Now the stop ends the run with nothing played."""
+    done = subprocess.run(
+        [sys.executable, "-c", _EARLY_STOP], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["partial", "True", "0"], done.stdout

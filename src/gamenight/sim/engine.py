@@ -24,6 +24,7 @@ True
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import resource
 import signal
@@ -313,10 +314,37 @@ class _StopFlag:
 # --- local process pool ---------------------------------------------------------------
 
 
+# Forked with these blocked (:func:`_forking_blocked`), a worker unblocks them once its
+# own handlers are set. Otherwise a SIGTERM from Pool.terminate landing between the fork
+# and this initializer ran the parent's handler (_StopFlag: a flag, no exit) in the
+# worker, which then waited for work forever, and Pool.terminate for it (a CI hang).
+_STOPPING = {signal.SIGINT, signal.SIGTERM}
+
+
 def _pool_init(game: str, bots: Sequence[str]) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent stops us
     signal.signal(signal.SIGTERM, signal.SIG_DFL)  # and ends us so (Pool.terminate)
+    if hasattr(signal, "pthread_sigmask"):  # a SIGTERM already pending ends us here
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)
     warm_up(game, bots)
+
+
+@contextlib.contextmanager
+def _forking_blocked() -> Iterator[None]:
+    """SIGINT and SIGTERM held back in this thread (and the pool's threads and workers it
+    starts) while the pool is made; the parent takes any that came once it is made.
+
+    >>> with _forking_blocked():
+    ...     pass
+    """
+    if not hasattr(signal, "pthread_sigmask"):  # no fork there (spawn): no window
+        yield
+        return
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
 
 
 def _pool_task(chunk: list[Job]) -> tuple[list[GameRow], int, float]:
@@ -337,7 +365,8 @@ def _run_pool(
     method = "fork" if sys.platform.startswith("linux") else "spawn"
     ctx = multiprocessing.get_context(method)
     bots = _bots_of(work)
-    pool = ctx.Pool(workers, initializer=_pool_init, initargs=(work[0].game, bots))
+    with _forking_blocked():
+        pool = ctx.Pool(workers, initializer=_pool_init, initargs=(work[0].game, bots))
     done: queue.SimpleQueue[tuple[list[GameRow], int, float] | BaseException] = queue.SimpleQueue()
     chunks = chunked(work, workers)
     in_flight = 0
