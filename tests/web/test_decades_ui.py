@@ -200,7 +200,13 @@ def test_tokens_by_touch_with_preview_and_only_legal_spots(browser: Any, server:
         page.wait_for_selector("#table button[data-key=undo-2]")
         ui.shoot(page, "decades-extend-placed")
         confirm = page.locator("#table button[data-key=extend]")
-        assert "2 years" in confirm.inner_text() and "4 years" in confirm.inner_text()
+        # on a phone the button counts them; the placed chips (one button each: take back)
+        # say where they lie, and their names say it whole
+        assert confirm.inner_text() == "Confirm 2 tokens"
+        names = page.locator("#table .dc-undo").evaluate_all(
+            "bs => bs.map(b => b.querySelector('.visually-hidden').textContent)"
+        )
+        assert [n.split(" at ")[0] for n in names] == ["2-year token", "4-year token"], names
         settle(page, confirm.tap, "#table button[data-key=extend]")
         assert [x for x in _log(page) if x.startswith("You placed")]
         page.wait_for_selector("#table .table.decades:not([data-phase=extend])")

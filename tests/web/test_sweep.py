@@ -200,6 +200,21 @@ def test_sweep_phone_reach_decades_longest_question(page: Any, server: Server, l
     assert not problems, f"decades {lang}: out of reach without scrolling: " + "; ".join(problems)
 
 
+def _place_every_token(page: Any) -> None:
+    """The Decades' token step: each token laid on its first offered spot (the next one is
+    picked up by itself), not yet confirmed."""
+    for _ in range(4):
+        spots = ui.enabled(page, "button.dc-spot")
+        if not spots.count():
+            return
+        placed = page.locator("#table button[data-key^=undo-]").count()
+        spots.first.click()
+        page.wait_for_function(
+            "(n) => document.querySelectorAll('#table button[data-key^=undo-]').length > n",
+            arg=placed,
+        )
+
+
 def _reach_every_turn(page: Any, game: str, steps: int) -> None:
     """Play up to ``steps`` turns with the game's chooser, checking reach at each."""
     rng = random.Random(7)
@@ -210,6 +225,9 @@ def _reach_every_turn(page: Any, game: str, steps: int) -> None:
         seq = page.get_attribute("body", "data-seq")
         phase = page.get_attribute("#table .table", "data-phase") or ""
         check_reach(page, f"{game} turn {step} (seq {seq} {phase})")
+        if phase == "extend":
+            _place_every_token(page)  # and in reach with every token down, mid-step
+            check_reach(page, f"{game} turn {step} (seq {seq} {phase}, tokens placed)")
         assert CHOOSERS[game](page, rng), f"{game}: nothing to do at seq {seq}"
         page.wait_for_selector(f"body:not([data-seq='{seq}']), body[data-status=finished]")
 

@@ -304,11 +304,16 @@ function extendPanel(ctx, st, first) {
   const chips = st.lengths.map((n) => {
     const at = local.placed.get(n);
     if (at !== undefined) {
+      // the placed token is one button the size of the others (tap: take it back); with its
+      // words and a separate button beside it, a phone's third of the tray wrapped them a
+      // letter a line and the button ended up under the next chip
       return h("li", { class: `dc-token-chip placed team-${ctx.seat}` },
-        h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
-        h("span", { class: "dc-token-text" }, t("dc.token_placed", { n, from: at, to: at + n - 1 })),
-        h("button", { type: "button", class: "dc-undo", "data-key": `undo-${n}`, "aria-label": t("dc.take_back", { n }), disabled: ctx.busy,
-          onclick: (e) => { local.placed.delete(n); local.holding = n; local.focus = byKeyboard(e) ? "spot" : null; ctx.rerender(); } }, t("dc.take_back_short")));
+        h("button", { type: "button", class: "dc-undo", "data-key": `undo-${n}`, disabled: ctx.busy,
+          onclick: (e) => { local.placed.delete(n); local.holding = n; local.focus = byKeyboard(e) ? "spot" : null; ctx.rerender(); } },
+          h("span", { class: "dc-token-bar", "aria-hidden": "true" }, Array.from({ length: n }, () => h("span", {}))),
+          h("span", { class: "visually-hidden" }, `${t("dc.token_placed", { n, from: at, to: at + n - 1 })}: `),
+          h("span", { class: "dc-token-text", "aria-hidden": "true" }, span(at, at + n - 1)),
+          h("span", { class: "dc-undo-text" }, t("dc.take_back_short"))));
     }
     const room = st.spotsFor(n).size > 0;
     return h("li", { class: `dc-token-chip team-${ctx.seat}` },
@@ -330,7 +335,10 @@ function extendPanel(ctx, st, first) {
     h("p", { class: "dc-extend-hint", "aria-live": "polite" }, help),
     h("div", { class: "actions" },
       h("button", { type: "button", class: "primary", "data-key": "extend", disabled: !st.action || ctx.busy, onclick: () => ctx.act(st.action) },
-        st.placedTokens.length ? t("dc.place_tokens", { list: tokensText(st.placedTokens) }) : t("dc.place_none")),
+        // on a phone without the list (the chips above show it): a label growing a line
+        // with each token pushed the board's last rows off the screen mid-step
+        st.placedTokens.length ? [h("span", { class: "dc-confirm-long" }, t("dc.place_tokens", { list: tokensText(st.placedTokens) })),
+          h("span", { class: "dc-confirm-short" }, t("dc.place_tokens_short", { count: st.placedTokens.length }))] : t("dc.place_none")),
       h("span", { class: "muted" }, t("dc.secret"))));
 }
 

@@ -62,6 +62,7 @@ export default {
   "dc.take_back_short": "Zurücknehmen",
   "dc.spot": "Das {n}-Jahres-Plättchen auf {from}–{to} legen",
   "dc.place_tokens": "Plättchen bestätigen ({list})",
+  "dc.place_tokens_short": { one: "{count} Plättchen bestätigen", other: "{count} Plättchen bestätigen" },
   "dc.place_none": "Bestätigen: keine Plättchen legen",
   "dc.play_title": "Eine Aktionskarte spielen",
   "dc.target_title": "Das Ziel wählen",

@@ -63,6 +63,7 @@ export default {
   "dc.take_back_short": "Take back",
   "dc.spot": "Place the {n}-year token at {from}–{to}",
   "dc.place_tokens": "Confirm tokens ({list})",
+  "dc.place_tokens_short": { one: "Confirm {count} token", other: "Confirm {count} tokens" },
   "dc.place_none": "Confirm: place no tokens",
   "dc.play_title": "Play an action card",
   "dc.target_title": "Choose the target",

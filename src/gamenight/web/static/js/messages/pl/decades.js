@@ -62,6 +62,7 @@ export default {
   "dc.take_back_short": "Zabierz",
   "dc.spot": "Połóż żeton {n}-letni na {from}–{to}",
   "dc.place_tokens": "Potwierdź żetony ({list})",
+  "dc.place_tokens_short": { one: "Potwierdź {count} żeton", few: "Potwierdź {count} żetony", many: "Potwierdź {count} żetonów", other: "Potwierdź {count} żetonu" },
   "dc.place_none": "Potwierdź: bez żetonów",
   "dc.play_title": "Zagraj kartę akcji",
   "dc.target_title": "Wybierz cel",
