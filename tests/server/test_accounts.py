@@ -290,7 +290,9 @@ def test_a_rated_game_updates_both_ratings_once(db_url: str) -> None:
         board = _board(srv)
         assert set(board) == {"Ann", "Bo"}
         assert [r["games"] for r in board.values()] == [1, 1]
-        assert sorted(r["mu"] for r in board.values()) != [25.0, 25.0]
+        # both ratings moved: sigma shrinks with every rated game; mu too unless the
+        # 100 m ended in a tie, which between equal players leaves it (a CI flake)
+        assert all(r["sigma"] < 25 / 3 for r in board.values()), board
         # unrated: a host who did not choose it (a guest may not sit at a rated table:
         # test_account_seats.py)
         _rated_game(srv, ["Ann", "Bo"], rated=False)

@@ -54,7 +54,10 @@ def test_serial_and_parallel_runs_are_identical() -> None:
     assert [s.mean_score for s in serial.seats] == [s.mean_score for s in parallel.seats]
     assert [s.win_share for s in serial.seats] == [s.win_share for s in parallel.seats]
     assert (serial.jobs, parallel.jobs) == (1, 2)
-    assert len(parallel.worker_peak_mb) == 2 and all(0 < m < 4096 for m in parallel.worker_peak_mb)
+    # a peak for each worker that played: under load one worker may take every chunk
+    # while the other still sets up (seen in CI), so one or two
+    peaks = parallel.worker_peak_mb
+    assert 1 <= len(peaks) <= 2 and all(0 < m < 4096 for m in peaks), peaks
     assert not serial.partial and not parallel.partial
 
 

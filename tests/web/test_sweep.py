@@ -209,9 +209,10 @@ def _place_every_token(page: Any) -> None:
             return
         placed = page.locator("#table button[data-key^=undo-]").count()
         spots.first.click()
-        page.wait_for_function(
+        ui.wait_until(
+            page,
             "(n) => document.querySelectorAll('#table button[data-key^=undo-]').length > n",
-            arg=placed,
+            placed,
         )
 
 

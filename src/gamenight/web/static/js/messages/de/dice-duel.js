@@ -27,7 +27,6 @@ export default {
   "dd.log.declined": "{who} nimmt keinen Chip",
   "dd.take_combo": "{combo} nehmen",
   "dd.take_combo_aside": "{combo} nehmen (abgelegt)",
-  "dd.take": "Nehmen",
   "dd.sheet": "Chips und Summen",
   "dd.solo_sheet": "Solo: deine Chips und Summe",
   "dd.row.combo": "{combo} ({value})",

@@ -28,7 +28,6 @@ export default {
   "dd.makes": "your dice make it",
   "dd.take_combo": "Take {combo}",
   "dd.take_combo_aside": "Take {combo} (set aside)",
-  "dd.take": "Take",
   "dd.sheet": "Chips and totals",
   "dd.solo_sheet": "Solo: your chips and total",
   "dd.row.combo": "{combo} ({value})",

@@ -27,7 +27,6 @@ export default {
   "dd.log.declined": "{who} nie bierze żetonu",
   "dd.take_combo": "Weź: {combo}",
   "dd.take_combo_aside": "Weź: {combo} (odłożony)",
-  "dd.take": "Weź",
   "dd.sheet": "Żetony i sumy",
   "dd.solo_sheet": "Solo: twoje żetony i suma",
   "dd.row.combo": "{combo} ({value})",
